@@ -1,0 +1,3 @@
+from p2pspades.cli.main import main
+
+raise SystemExit(main())
