@@ -1,1 +1,6 @@
-"""p2pspades.bots"""
+"""Bots: decide a bid or a card from one seat's view. A bot is an ordinary peer's player."""
+
+from p2pspades.bots.base import Player
+from p2pspades.bots.random_bot import RandomBot
+
+__all__ = ["Player", "RandomBot"]

@@ -1,0 +1,167 @@
+"""The cryptographic deal of one hand, as one peer (or an outside verifier) sees it.
+
+It records every seat's commitment, shuffle, lock and published keys, opens the cards this peer owns, checks
+plays as they come, and at the end of the hand recomputes every seat's steps from the revealed seeds. The first
+step that differs from what the seat published names the cheater. Pure: no I/O, no randomness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from p2pspades import crypto
+from p2pspades.errors import RemoteError
+from p2pspades.rules import Card, RuleSet
+
+
+def check_scalar(seat: int, key: bytes) -> bytes:
+    """A scalar from `seat`, refused (naming the seat) unless canonical and nonzero."""
+    try:
+        return crypto.check_scalar(key)
+    except RemoteError as exc:
+        raise RemoteError(exc.check, exc.detail, seat) from None
+
+
+@dataclass(frozen=True)
+class DealFault:
+    """The first step of a hand that a seat did not perform as its seed says."""
+
+    seat: int
+    check: str
+    detail: str
+
+
+class HandDeal:
+    """Crypto state of one hand: decks after each step, published keys, owners of positions, plays."""
+
+    def __init__(self, rules: RuleSet, game_id: bytes, hand: int, dealer: int) -> None:
+        self.rules = rules
+        self.game_id = game_id
+        self.hand = hand
+        self.dealer = dealer
+        self.seats = rules.players
+        self.deck_cards: tuple[Card, ...] = rules.deck
+        self.n = len(self.deck_cards)
+        #: seat order for every all-seats step: from the dealer's left, clockwise
+        self.order: tuple[int, ...] = tuple((dealer + 1 + i) % self.seats for i in range(self.seats))
+        self.commits: dict[int, bytes] = {}
+        self.seeds: dict[int, bytes] = {}
+        self.shuffles: list[tuple[int, list[bytes]]] = []
+        self.locks: list[tuple[int, list[bytes]]] = []
+        #: keys[j][seat]: every key published for position j (deal keys and play keys)
+        self.keys: list[dict[int, bytes]] = [{} for _ in range(self.n)]
+        #: owner of each position: fixed by the deal order, or handed out one by one from a draw pile
+        self.owner: list[int | None] = [None] * self.n
+        if rules.deal == "all":
+            for j in range(self.n):
+                self.owner[j] = self.order[j % self.seats]
+        self.played: set[int] = set()
+        self.opened: dict[int, Card] = {}  # positions this peer has opened (own cards, plays)
+        self.challenge: tuple[int, int, str] | None = None  # (challenger, entry seq, why)
+
+    # ----------------------------------------------------------------- the deck
+    def context(self, seat: int) -> bytes:
+        return crypto.hand_context(self.game_id, self.hand, seat)
+
+    def card_points(self) -> list[bytes]:
+        return [crypto.card_point(c.code) for c in self.deck_cards]
+
+    def shuffle_input(self) -> list[bytes]:
+        return self.shuffles[-1][1] if self.shuffles else self.card_points()
+
+    def lock_input(self) -> list[bytes]:
+        return self.locks[-1][1] if self.locks else self.shuffles[-1][1]
+
+    @property
+    def final_deck(self) -> list[bytes]:
+        return self.locks[-1][1]
+
+    def positions_of(self, seat: int) -> list[int]:
+        return [j for j in range(self.n) if self.owner[j] == seat]
+
+    def check_deck(self, seat: int, deck: Sequence[bytes], step: str) -> None:
+        """Shape checks anyone can do at once: size and no duplicated ciphertext."""
+        if len(deck) != self.n:
+            raise RemoteError(step, f"{len(deck)} points where the deck has {self.n}", seat)
+        if len(set(deck)) != self.n:
+            raise RemoteError(step, "a ciphertext appears twice (duplicated or replaced card)", seat)
+
+    # ----------------------------------------------------------------- keys and cards
+    def add_keys(self, seat: int, positions: Sequence[int], keys: Sequence[bytes], expected: Sequence[int]) -> None:
+        if list(positions) != list(expected):
+            raise RemoteError("keys", f"keys for positions {list(positions)}, expected {list(expected)}", seat)
+        if len(keys) != len(positions):
+            raise RemoteError("keys", "the number of keys does not match the positions", seat)
+        for j, k in zip(positions, keys, strict=True):
+            check_scalar(seat, k)
+            self.keys[j][seat] = k
+
+    def keys_due(self, seat: int) -> list[int]:
+        """Deal-all: the positions whose deal keys `seat` must publish (all it does not own)."""
+        return [j for j in range(self.n) if self.owner[j] != seat]
+
+    def open_position(self, j: int, extra: Mapping[int, bytes] | None = None) -> Card | None:
+        keys = dict(self.keys[j])
+        if extra:
+            keys.update(extra)
+        card = crypto.open_card(self.final_deck[j], list(keys.values()), self.table())
+        return card
+
+    def open_own(self, seat: int, secrets: crypto.HandSecrets, positions: Sequence[int]) -> dict[int, Card] | None:
+        """Open our own positions with everybody's published keys and ours. None if any fails to open."""
+        points = [self.final_deck[j] for j in positions]
+        keys = [[*self.keys[j].values(), secrets.lock_keys[j]] for j in positions]
+        cards = crypto.open_cards(points, keys, self.table())
+        if any(c is None for c in cards):
+            return None
+        out = {j: c for j, c in zip(positions, cards, strict=True) if c is not None}
+        self.opened.update(out)
+        return out
+
+    _tables: dict[tuple[str, ...], Mapping[bytes, Card]] = {}
+
+    def table(self) -> Mapping[bytes, Card]:
+        key = tuple(c.code for c in self.deck_cards)
+        found = HandDeal._tables.get(key)
+        if found is None:
+            found = HandDeal._tables[key] = crypto.card_table(self.deck_cards)
+        return found
+
+    # ----------------------------------------------------------------- the audit
+    def recompute(self, skip: int | None = None) -> tuple[DealFault | None, tuple[Card, ...]]:
+        """Recompute every seat's steps from its revealed seed.
+
+        Returns the first fault (or None) and, when there is none, the card at every position. `skip` is
+        this peer's own seat, whose steps it computed itself.
+        """
+        secrets = {
+            s: crypto.HandSecrets.derive(self.seeds[s], self.context(s), self.n) for s in self.order
+        }
+        index = list(range(self.n))
+        deck = self.card_points()
+        for seat, published in self.shuffles:
+            sec = secrets[seat]
+            if seat != skip:
+                try:
+                    expected = crypto.shuffle(deck, sec)
+                except RemoteError:
+                    expected = []
+                if expected != published:
+                    return DealFault(seat, "shuffle", "the shuffle is not what the revealed seed gives"), ()
+            index = [index[p] for p in sec.permutation]
+            deck = published
+        for seat, published in self.locks:
+            if seat != skip:
+                try:
+                    expected = crypto.lock(deck, secrets[seat])
+                except RemoteError:
+                    expected = []
+                if expected != published:
+                    return DealFault(seat, "lock", "the lock is not what the revealed seed gives"), ()
+            deck = published
+        for j in range(self.n):
+            for seat, key in self.keys[j].items():
+                if key != secrets[seat].lock_keys[j]:
+                    return DealFault(seat, "key", f"the key published for position {j} is wrong"), ()
+        return None, tuple(self.deck_cards[i] for i in index)

@@ -1,0 +1,99 @@
+"""The genesis entry: which game, which rules, who sits where. Every later entry chains back to it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2pspades import crypto, log
+from p2pspades.errors import LocalError, RemoteError
+from p2pspades.rules import RuleSet
+from p2pspades.table.messages import PROTOCOL_VERSION, check_fields
+
+GAME_ID_BYTES = 16
+ZERO_HASH = bytes(32)
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    name: str
+    key: bytes
+
+    @property
+    def fingerprint(self) -> str:
+        return crypto.fingerprint(self.key)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the genesis fixes for the whole game."""
+
+    game_id: bytes
+    name: str
+    rules: RuleSet
+    seats: tuple[SeatInfo, ...]
+    version: int = PROTOCOL_VERSION
+
+    @property
+    def keys(self) -> tuple[bytes, ...]:
+        return tuple(s.key for s in self.seats)
+
+
+def make_genesis(
+    game_id: bytes,
+    rules: RuleSet,
+    seats: Sequence[tuple[str, bytes]],
+    identity: crypto.Identity,
+    name: str = "p2pspades",
+) -> bytes:
+    """The signed genesis of a new game. Seat 0 (the host) signs it; every other seat accepts it in turn."""
+    if len(game_id) != GAME_ID_BYTES:
+        raise LocalError(f"a game id is {GAME_ID_BYTES} bytes")
+    if len(seats) != rules.players:
+        raise LocalError(f"the rules are for {rules.players} players but {len(seats)} seats were given")
+    if seats[0][1] != identity.public:
+        raise LocalError("the genesis is signed by seat 0, the host")
+    payload = {
+        "g": game_id,
+        "n": 0,
+        "p": ZERO_HASH,
+        "s": 0,
+        "h": 0,
+        "t": "genesis",
+        "v": PROTOCOL_VERSION,
+        "name": name,
+        "rules": rules.to_dict(),
+        "seats": [{"n": n, "k": k} for n, k in seats],
+    }
+    raw = log.seal(payload, identity)
+    read_genesis(raw)  # refuse to create what no peer would accept
+    return raw
+
+
+def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
+    """Check a genesis entry completely. RemoteError (naming seat 0) if anything is wrong."""
+    env = log.open_envelope(raw)
+    p = env.payload
+    header = log.validate_header(p)
+    if header.type != "genesis":
+        raise RemoteError("genesis", f"the first entry is a {header.type!r}, not a genesis", 0)
+    check_fields(p, 0)
+    if header.seq != 0 or header.prev != ZERO_HASH or header.seat != 0 or header.hand != 0:
+        raise RemoteError("genesis", "the genesis must have n=0, p=zero hash, s=0, h=0", 0)
+    if len(header.game_id) != GAME_ID_BYTES:
+        raise RemoteError("genesis", "the game id must be 16 bytes", 0)
+    if p["v"] != PROTOCOL_VERSION:
+        raise RemoteError("genesis", f"protocol version {p['v']} is not supported (this is {PROTOCOL_VERSION})", 0)
+    try:
+        rules = RuleSet.from_dict(p["rules"])
+    except (ValueError, TypeError) as exc:
+        raise RemoteError("genesis", f"bad rule set: {exc}", 0) from None
+    seats = tuple(SeatInfo(i, s["n"], s["k"]) for i, s in enumerate(p["seats"]))
+    if len(seats) != rules.players:
+        raise RemoteError("genesis", f"{len(seats)} seats for a {rules.players}-player rule set", 0)
+    if len({s.key for s in seats}) != len(seats):
+        raise RemoteError("genesis", "two seats share one key", 0)
+    if not crypto.verify_signature(seats[0].key, env.signature, env.payload_raw):
+        raise RemoteError("signature", "the genesis is not signed by seat 0", 0)
+    return env, Setup(header.game_id, p["name"], rules, seats, p["v"])
