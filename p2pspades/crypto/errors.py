@@ -1,0 +1,61 @@
+"""Errors of the crypto layer.
+
+Anything a peer can send us (a point, a scalar, a seed it reveals, a deck it publishes) fails with a
+`RemoteError` subclass, so the table can turn it into a cheating record naming the sender. Misuse of the API
+by our own code (a bad game id, an impossible deck size) is a `LocalError`.
+"""
+
+from __future__ import annotations
+
+from ..errors import LocalError, RemoteError
+
+
+class BadPoint(RemoteError, ValueError):
+    """A group element that is not a valid point of the prime-order group (or not 32 bytes)."""
+
+    def __init__(self, detail: str, seat: int | None = None, position: int | None = None) -> None:
+        if position is not None:
+            detail = f"position {position}: {detail}"
+        super().__init__("bad-point", detail, seat)
+        self.position = position
+
+
+class BadScalar(RemoteError, ValueError):
+    """A scalar that is not 32 bytes, not reduced below the group order L, or zero."""
+
+    def __init__(self, detail: str, seat: int | None = None, position: int | None = None) -> None:
+        if position is not None:
+            detail = f"position {position}: {detail}"
+        super().__init__("bad-scalar", detail, seat)
+        self.position = position
+
+
+class BadSeed(RemoteError, ValueError):
+    """A revealed seed that is not 32 bytes (or, with negligible probability, derives a zero scalar)."""
+
+    def __init__(self, detail: str, seat: int | None = None) -> None:
+        super().__init__("bad-seed", detail, seat)
+
+
+class BadDeck(RemoteError, ValueError):
+    """A published deck with the wrong number of positions, or with two equal points."""
+
+    def __init__(self, detail: str, seat: int | None = None) -> None:
+        super().__init__("bad-deck", detail, seat)
+
+
+class BadStep(RemoteError):
+    """A published shuffle or lock that differs from its recomputation from the revealed seed."""
+
+    def __init__(self, step: str, detail: str, seat: int | None = None, position: int | None = None) -> None:
+        super().__init__(f"bad-{step}", detail, seat)
+        self.step = step
+        self.position = position
+
+
+class CryptoUsageError(LocalError, ValueError):
+    """The crypto API was called with a value our own code should never produce."""
+
+
+class IdentityError(LocalError, ValueError):
+    """An identity key file that cannot be used (unreadable, not a key, or open to other users)."""

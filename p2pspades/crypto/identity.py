@@ -1,0 +1,227 @@
+"""Player identities: Ed25519 keys (through `cryptography`), their key files and readable fingerprints.
+
+This is the one module of the crypto layer that touches files. A key file is either PEM (PKCS#8,
+unencrypted) or a raw 32-byte Ed25519 seed; new files are PEM, created with mode 0600 under a temporary name
+and then linked into place, so a reader never sees a half-written key and two processes never overwrite each
+other's key.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import secrets
+import stat
+from pathlib import Path
+from typing import Final
+
+import platformdirs
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from .errors import CryptoUsageError, IdentityError
+from .hashing import DOMAIN_FINGERPRINT
+
+PUBLIC_KEY_BYTES: Final = 32
+SIGNATURE_BYTES: Final = 64
+PRIVATE_SEED_BYTES: Final = 32
+FINGERPRINT_ALPHABET: Final = "0123456789abcdefghjkmnpqrstvwxyz"
+"""Crockford's base32 in lower case: no i, l, o or u, so nothing reads as another symbol."""
+FINGERPRINT_BYTES: Final = 10
+_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
+
+
+def fingerprint(public: bytes) -> str:
+    """A short, readable name for a public key: four groups of four base32 symbols ("k7q2-9vxm-3hd8-pw4t").
+
+    The first 10 bytes of SHA-256("p2pspades/v1/fingerprint" || public), 5 bits per symbol, most significant
+    first.
+    """
+    if not isinstance(public, bytes) or len(public) != PUBLIC_KEY_BYTES:
+        raise CryptoUsageError(f"a public key is {PUBLIC_KEY_BYTES} bytes, got {public!r}")
+    digest = hashlib.sha256(DOMAIN_FINGERPRINT.encode("ascii") + public).digest()
+    value = int.from_bytes(digest[:FINGERPRINT_BYTES], "big")
+    bits = 8 * FINGERPRINT_BYTES
+    symbols = "".join(FINGERPRINT_ALPHABET[(value >> (bits - 5 * (i + 1))) & 31] for i in range(bits // 5))
+    return "-".join(symbols[i : i + 4] for i in range(0, len(symbols), 4))
+
+
+def verify_signature(public: bytes, signature: bytes, data: bytes) -> bool:
+    """True if `signature` is a valid Ed25519 signature of `data` by `public`; False for anything else."""
+    if not (
+        isinstance(public, bytes)
+        and len(public) == PUBLIC_KEY_BYTES
+        and isinstance(signature, bytes)
+        and len(signature) == SIGNATURE_BYTES
+        and isinstance(data, bytes | bytearray | memoryview)
+    ):
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, bytes(data))
+    except Exception:  # InvalidSignature, or a key OpenSSL cannot decode: not a valid signature either way
+        return False
+    return True
+
+
+def default_identity_path(name: str = "default") -> Path:
+    """Where the identity called `name` lives: <user config dir>/p2pspades/identities/<name>.key."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise IdentityError(
+            f"an identity name is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), got {name!r}"
+        )
+    return Path(platformdirs.user_config_dir("p2pspades")) / "identities" / f"{name}.key"
+
+
+class Identity:
+    """One player's signing key. Only the public half ever leaves this object."""
+
+    __slots__ = ("_key", "_public")
+
+    def __init__(self, key: Ed25519PrivateKey) -> None:
+        self._key = key
+        raw = serialization.Encoding.Raw
+        self._public = key.public_key().public_bytes(raw, serialization.PublicFormat.Raw)
+
+    @classmethod
+    def generate(cls) -> Identity:
+        """A fresh key from the operating system's CSPRNG."""
+        return cls.from_seed(secrets.token_bytes(PRIVATE_SEED_BYTES))
+
+    @classmethod
+    def from_seed(cls, seed: bytes) -> Identity:
+        """The key whose RFC 8032 private seed is these 32 bytes (fixed keys for tests and vectors)."""
+        if not isinstance(seed, bytes) or len(seed) != PRIVATE_SEED_BYTES:
+            raise CryptoUsageError(f"an Ed25519 seed is {PRIVATE_SEED_BYTES} bytes")
+        return cls(Ed25519PrivateKey.from_private_bytes(seed))
+
+    @property
+    def public(self) -> bytes:
+        """The 32-byte raw public key, as written into the genesis."""
+        return self._public
+
+    @property
+    def fingerprint(self) -> str:
+        """`fingerprint(self.public)`."""
+        return fingerprint(self._public)
+
+    def sign(self, data: bytes) -> bytes:
+        """The 64-byte Ed25519 signature of `data`."""
+        return self._key.sign(data)
+
+    def __repr__(self) -> str:
+        return f"Identity({self.fingerprint})"
+
+    # --- key files ---
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Identity:
+        """Read a key file (PEM or raw 32-byte seed). Refuses a file that other users can read or write."""
+        path = Path(path)
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise IdentityError(f"cannot read identity file {path}: {exc.strerror}") from None
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise IdentityError(f"identity file {path} is not a regular file")
+            if os.name == "posix" and info.st_mode & 0o077:
+                raise IdentityError(
+                    f"identity file {path} is accessible by other users "
+                    f"(mode {stat.S_IMODE(info.st_mode):04o}); it holds a private key: "
+                    f"run `chmod 600 {path}` and try again"
+                )
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(64 * 1024 + 1)
+        finally:
+            os.close(fd)
+        return cls(_parse_key(data, path))
+
+    @classmethod
+    def load_or_create(cls, path: str | os.PathLike[str]) -> Identity:
+        """The identity in `path`, creating a new one there (mode 0600) if the file does not exist."""
+        path = Path(path)
+        try:
+            return cls.load(path)
+        except FileNotFoundError:
+            pass
+        identity = cls.generate()
+        if identity._save_new(path):
+            return identity
+        return cls.load(path)  # another process created it first: use theirs
+
+    def _save_new(self, path: Path) -> bool:
+        """Write the key to `path` unless it exists; False if it did. Atomic: temp file (0600), then link."""
+        pem = self._key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise IdentityError(f"cannot create directory {path.parent}: {exc.strerror}") from None
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                if os.name == "posix":
+                    os.fchmod(fd, 0o600)
+                os.write(fd, pem)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                return False
+            except OSError:
+                # No hard links on this file system: an atomic rename is the best we can do.
+                if path.exists():
+                    return False
+                os.replace(tmp, path)
+            _fsync_directory(path.parent)
+            return True
+        except OSError as exc:
+            raise IdentityError(f"cannot write identity file {path}: {exc.strerror}") from None
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+
+
+def _parse_key(data: bytes, path: Path) -> Ed25519PrivateKey:
+    if data.lstrip().startswith(b"-----BEGIN"):
+        try:
+            key = serialization.load_pem_private_key(data, password=None)
+        except TypeError:
+            raise IdentityError(
+                f"identity file {path} is encrypted; only unencrypted keys are supported"
+            ) from None
+        except ValueError:
+            raise IdentityError(f"identity file {path} is not a valid PEM private key") from None
+        if not isinstance(key, Ed25519PrivateKey):
+            raise IdentityError(f"identity file {path} holds a {type(key).__name__}, not an Ed25519 key")
+        return key
+    if len(data) == PRIVATE_SEED_BYTES:
+        return Ed25519PrivateKey.from_private_bytes(data)
+    raise IdentityError(
+        f"identity file {path} is neither a PEM Ed25519 private key nor a raw 32-byte seed "
+        f"({len(data)} bytes)"
+    )
+
+
+def _fsync_directory(directory: Path) -> None:
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
