@@ -1,24 +1,56 @@
-"""Command-line entry point: one sub-module per command."""
+"""Command-line entry point. Each command lives in its own module with `add_parser` and `run`."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+from collections.abc import Sequence
+
+from p2pspades import __version__
+
+#: command name -> module under p2pspades.cli
+COMMANDS = {
+    "play": "play",
+    "host": "host",
+    "join": "join",
+    "tables": "tables",
+    "resume": "resume",
+    "verify": "verify",
+    "export": "export",
+    "replay": "replay",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="p2pspades", description="Serverless, cheat-proof Spades for one LAN.")
-    parser.add_subparsers(dest="command")
+    parser = argparse.ArgumentParser(
+        prog="p2pspades",
+        description="Serverless, cheat-proof Spades for one LAN. Run 'p2pspades play' to play three bots.",
+    )
+    parser.add_argument("--version", action="version", version=f"p2pspades {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module in COMMANDS.items():
+        try:
+            mod = importlib.import_module(f"p2pspades.cli.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"p2pspades.cli.{module}":
+                raise
+            continue
+        mod.add_parser(sub)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 2
-    return 0
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -1,1 +1,87 @@
-"""p2pspades.log"""
+"""p2pspades.log: canonical payloads, signed envelopes, the hash chain's fields, and the log file.
+
+`encode`/`decode` give the one byte string every peer signs and hashes; `seal`/`open_envelope`/
+`check_signature` wrap it with the sender's signature; `LogWriter`/`read_log` keep entries on disk.
+"""
+
+from .canonical import (
+    MAX_DEPTH,
+    MAX_INT,
+    MAX_ITEMS,
+    MAX_KEY_LENGTH,
+    MAX_PAYLOAD,
+    MIN_INT,
+    DecodeError,
+    EncodeError,
+    decode,
+    encode,
+)
+from .envelope import (
+    ENVELOPE_VERSION,
+    GAME_ID_SIZE,
+    HASH_SIZE,
+    MAX_ENVELOPE,
+    MAX_MESSAGE_TYPE,
+    MAX_SEAT,
+    SIGNATURE_SIZE,
+    ZERO_HASH,
+    BadSignature,
+    Envelope,
+    Header,
+    Signer,
+    check_signature,
+    entry_hash,
+    open_envelope,
+    seal,
+    validate_header,
+)
+from .logfile import (
+    FRAME_HEADER_SIZE,
+    MAGIC,
+    LogError,
+    LogFormatError,
+    LogRead,
+    LogWriter,
+    TornTail,
+    parse_log,
+    read_log,
+)
+
+__all__ = [
+    "ENVELOPE_VERSION",
+    "FRAME_HEADER_SIZE",
+    "GAME_ID_SIZE",
+    "HASH_SIZE",
+    "MAGIC",
+    "MAX_DEPTH",
+    "MAX_ENVELOPE",
+    "MAX_INT",
+    "MAX_ITEMS",
+    "MAX_KEY_LENGTH",
+    "MAX_MESSAGE_TYPE",
+    "MAX_PAYLOAD",
+    "MAX_SEAT",
+    "MIN_INT",
+    "SIGNATURE_SIZE",
+    "ZERO_HASH",
+    "BadSignature",
+    "DecodeError",
+    "EncodeError",
+    "Envelope",
+    "Header",
+    "LogError",
+    "LogFormatError",
+    "LogRead",
+    "LogWriter",
+    "Signer",
+    "TornTail",
+    "check_signature",
+    "decode",
+    "encode",
+    "entry_hash",
+    "open_envelope",
+    "parse_log",
+    "read_log",
+    "seal",
+    "validate_header",
+]

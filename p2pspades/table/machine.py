@@ -238,13 +238,13 @@ class Table:
         if not 0 <= header.seat < self.seats:
             self._events.append(Dropped(f"an entry from seat {header.seat}, which does not exist"))
             return
+        if header.seq < len(self.entries) and raw == self.entries[header.seq]:
+            return  # a copy we already hold (peers forward every entry): no need to check it twice
         if not crypto.verify_signature(self.public_keys[header.seat], env.signature, env.payload_raw):
             self._events.append(Dropped(f"an entry claiming seat {header.seat} with a bad signature"))
             return
         seq = header.seq
         if seq < len(self.entries):
-            if raw == self.entries[seq]:
-                return  # a copy we already hold (peers forward every entry)
             if self._signers[seq] == header.seat:
                 self._halt(
                     Violation(
@@ -453,6 +453,7 @@ class Table:
                 randomness = crypto.draw_randomness(self.game_id, [self._draw_reveals[s] for s in range(n)])
                 self.first_dealer = choose_first_dealer(self.rules, randomness).dealer
                 self.game = Game(self.rules, self.first_dealer)
+                self.stage = "hand"
                 self._events.append(Info(f"seat {self.first_dealer} drew the highest card and deals first"))
                 self._start_hand()
             else:

@@ -1,0 +1,218 @@
+"""Signed envelopes, entry hashes and the header every payload carries.
+
+An envelope is the msgpack array `[version, payload, signature]`: the canonical payload bytes, and the
+sender's Ed25519 signature over exactly those bytes. Entries are hashed and checked as the raw bytes that
+arrived; nothing is ever re-encoded to verify it, so what one peer signed and hashed is what every other peer
+and the offline verifier hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import msgpack
+
+from ..crypto import verify_signature
+from ..errors import RemoteError
+from .canonical import MAX_PAYLOAD, DecodeError, EncodeError, decode, encode
+
+__all__ = [
+    "ENVELOPE_OVERHEAD",
+    "ENVELOPE_VERSION",
+    "GAME_ID_SIZE",
+    "HASH_SIZE",
+    "MAX_ENVELOPE",
+    "MAX_MESSAGE_TYPE",
+    "MAX_SEAT",
+    "SIGNATURE_SIZE",
+    "ZERO_HASH",
+    "BadSignature",
+    "Envelope",
+    "Header",
+    "Signer",
+    "check_signature",
+    "entry_hash",
+    "open_envelope",
+    "seal",
+    "validate_header",
+]
+
+ENVELOPE_VERSION = 1
+SIGNATURE_SIZE = 64
+HASH_SIZE = 32
+GAME_ID_SIZE = 16
+ZERO_HASH = bytes(HASH_SIZE)
+"""The `p` field of the genesis (sequence number 0), which has no previous entry."""
+
+ENVELOPE_OVERHEAD = 1 + 1 + 3 + 2 + SIGNATURE_SIZE
+"""Array header, version, bin 16 header of a payload over 255 bytes, bin 8 header and the signature."""
+
+MAX_ENVELOPE = MAX_PAYLOAD + ENVELOPE_OVERHEAD
+"""The largest envelope that can hold a payload of MAX_PAYLOAD bytes; also the largest log frame."""
+
+MAX_SEAT = 15
+"""Largest seat number a header may carry; the genesis decides which seats exist (at most 5 in our rules)."""
+
+MAX_MESSAGE_TYPE = 32
+"""Longest message type name, in characters."""
+
+_MAX_SEQUENCE = 2**63 - 1
+
+
+class BadSignature(RemoteError):
+    """The signature does not verify under the sender's public key."""
+
+
+class Signer(Protocol):
+    """What `seal` needs of an identity (`p2pspades.crypto.Identity` is one)."""
+
+    def sign(self, data: bytes) -> bytes: ...
+
+
+def entry_hash(raw: bytes) -> bytes:
+    """SHA-256 of an entry's raw envelope bytes: the link the next entry's `p` field carries."""
+    return hashlib.sha256(raw).digest()
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """An envelope that is well formed and canonical; its signature is checked separately (`check_signature`),
+    because only the table, which knows the seats, knows whose key must have signed it."""
+
+    raw: bytes = field(repr=False)
+    payload_raw: bytes = field(repr=False, compare=False)
+    signature: bytes = field(repr=False, compare=False)
+    payload: dict[str, Any] = field(compare=False)
+    hash: bytes = field(compare=False)
+
+    def __repr__(self) -> str:
+        return f"Envelope(hash={self.hash.hex()[:16]}..., payload={self.payload!r})"
+
+
+def seal(payload: Mapping[str, Any], identity: Signer) -> bytes:
+    """Encode `payload` canonically, sign those exact bytes, and wrap both in an envelope.
+
+    EncodeError if the payload has no canonical encoding or is over MAX_PAYLOAD bytes.
+    """
+    if not isinstance(payload, Mapping):
+        raise EncodeError(f"a payload is a map, not a {type(payload).__name__}")
+    payload_raw = encode(dict(payload))
+    if len(payload_raw) > MAX_PAYLOAD:
+        raise EncodeError(f"payload of {len(payload_raw)} bytes is over the limit of {MAX_PAYLOAD}")
+    signature = identity.sign(payload_raw)
+    if type(signature) is not bytes or len(signature) != SIGNATURE_SIZE:
+        raise EncodeError(f"the identity returned a signature that is not {SIGNATURE_SIZE} bytes")
+    return msgpack.packb([ENVELOPE_VERSION, payload_raw, signature], use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def open_envelope(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_ENVELOPE) -> Envelope:
+    """Check an envelope's size, structure, exact encoding and version, and decode its payload.
+
+    DecodeError(check="envelope") for the framing, DecodeError(check="encoding") for the payload. Never
+    raises anything else for any bytes. The signature is not checked here.
+    """
+    if not isinstance(raw, bytes | bytearray | memoryview):
+        raise TypeError(f"open_envelope() needs bytes, not {type(raw).__name__}")
+    raw = bytes(raw)
+    if len(raw) > max_size:
+        raise DecodeError("envelope", f"envelope of {len(raw)} bytes is over the limit of {max_size}")
+    if not raw:
+        raise DecodeError("envelope", "empty envelope")
+    try:
+        outer = msgpack.unpackb(
+            raw,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_bin_len=max_size,
+            max_str_len=max_size,
+            max_array_len=16,
+            max_map_len=16,
+            max_ext_len=0,
+        )
+    except msgpack.ExtraData:
+        raise DecodeError("envelope", "bytes after the end of the envelope") from None
+    except Exception as exc:  # malformed input of any kind is the sender's fault
+        raise DecodeError("envelope", f"not valid msgpack ({type(exc).__name__}: {exc})") from None
+    if type(outer) is not list or not outer:
+        raise DecodeError("envelope", f"an envelope is a non-empty array, not a {type(outer).__name__}")
+    version = outer[0]
+    if type(version) is not int:
+        raise DecodeError("envelope", f"the version is a {type(version).__name__}, not an int")
+    if version != ENVELOPE_VERSION:
+        raise DecodeError("envelope", f"unsupported envelope version {version} (this is version "
+                                      f"{ENVELOPE_VERSION})")
+    if len(outer) != 3:
+        raise DecodeError("envelope", f"a version 1 envelope has 3 elements, not {len(outer)}")
+    _, payload_raw, signature = outer
+    if type(payload_raw) is not bytes:
+        raise DecodeError("envelope", f"the payload is a {type(payload_raw).__name__}, not bin")
+    if type(signature) is not bytes:
+        raise DecodeError("envelope", f"the signature is a {type(signature).__name__}, not bin")
+    if len(signature) != SIGNATURE_SIZE:
+        raise DecodeError("envelope", f"the signature has {len(signature)} bytes, not {SIGNATURE_SIZE}")
+    if msgpack.packb(outer, use_bin_type=True) != raw:
+        raise DecodeError("envelope", "the envelope is not in canonical form")
+    payload = decode(payload_raw, max_size=MAX_PAYLOAD)
+    return Envelope(raw=raw, payload_raw=payload_raw, signature=signature, payload=payload,
+                    hash=entry_hash(raw))
+
+
+def check_signature(env: Envelope, public: bytes) -> None:
+    """BadSignature unless `env`'s signature over its payload bytes verifies under `public`."""
+    if not verify_signature(public, env.signature, env.payload_raw):
+        raise BadSignature("signature", "the signature does not verify under the sender's key")
+
+
+@dataclass(frozen=True)
+class Header:
+    """The fields every payload carries, which place it in one game's hash chain."""
+
+    game_id: bytes
+    seq: int
+    prev: bytes
+    seat: int
+    hand: int
+    type: str
+
+
+def _field(payload: Mapping[str, Any], key: str, kind: type) -> Any:
+    if key not in payload:
+        raise DecodeError("header", f"the payload has no {key!r} field")
+    value = payload[key]
+    if type(value) is not kind:
+        raise DecodeError("header", f"field {key!r} is a {type(value).__name__}, not {kind.__name__}")
+    return value
+
+
+def validate_header(payload: Mapping[str, Any]) -> Header:
+    """The header of a decoded payload; DecodeError(check="header") if a field is missing or malformed.
+
+    Only the fields' presence, types and ranges are checked here; whether they fit the game (the right game
+    id, the next sequence number, the previous entry's hash, the seat whose turn it is) is the table's job.
+    """
+    game_id = _field(payload, "g", bytes)
+    seq = _field(payload, "n", int)
+    prev = _field(payload, "p", bytes)
+    seat = _field(payload, "s", int)
+    hand = _field(payload, "h", int)
+    kind = _field(payload, "t", str)
+    if len(game_id) != GAME_ID_SIZE:
+        raise DecodeError("header", f"the game id has {len(game_id)} bytes, not {GAME_ID_SIZE}")
+    if not 0 <= seq <= _MAX_SEQUENCE:
+        raise DecodeError("header", f"sequence number {seq} is out of range")
+    if len(prev) != HASH_SIZE:
+        raise DecodeError("header", f"the previous hash has {len(prev)} bytes, not {HASH_SIZE}")
+    if seq == 0 and prev != ZERO_HASH:
+        raise DecodeError("header", "the genesis (sequence 0) must carry 32 zero bytes as previous hash")
+    if not 0 <= seat <= MAX_SEAT:
+        raise DecodeError("header", f"seat {seat} is out of range 0..{MAX_SEAT}")
+    if not 0 <= hand <= _MAX_SEQUENCE:
+        raise DecodeError("header", f"hand number {hand} is out of range")
+    if not 1 <= len(kind) <= MAX_MESSAGE_TYPE or not all("!" <= c <= "~" for c in kind):
+        raise DecodeError("header", f"message type {kind!r} is not 1..{MAX_MESSAGE_TYPE} visible ASCII "
+                                    "characters")
+    return Header(game_id=game_id, seq=seq, prev=prev, seat=seat, hand=hand, type=kind)
