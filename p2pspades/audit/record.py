@@ -1,0 +1,167 @@
+"""Hand records built from a verified game: JSON for tools, and a text record in the spirit of bridge's PBN.
+
+Both read the observer table the verifier replayed, so they show only what the signed log proves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from p2pspades.audit.verify import Status, Verdict
+from p2pspades.rules import HandResult, RuleSet, format_cards
+from p2pspades.table import Table
+
+FORMAT = "p2pspades-hand-record/1"
+
+_STATUS = {
+    Status.VALID: "complete",
+    Status.VIOLATION: "violation",
+    Status.INCOMPLETE: "abandoned",
+    Status.UNREADABLE: "unreadable",
+}
+
+
+def hand_record(verdict: Verdict) -> dict[str, Any]:
+    """The JSON hand record of a verified log (see the README of the audit format in docs/auditing.md)."""
+    table = verdict.table
+    if table is None:
+        return {"format": FORMAT, "result": {"status": "unreadable", "winners": [], "detail": verdict.summary}}
+    rules = table.rules
+    status = _STATUS[verdict.status]
+    if verdict.status is Status.INCOMPLETE and table.status == "running":
+        status = "incomplete"
+    winners: list[int] = []
+    game = table.game
+    if game is not None and game.outcome is not None:
+        winners = list(game.outcome.winners)
+    result: dict[str, Any] = {"status": status, "winners": winners, "detail": verdict.summary}
+    if verdict.violation is not None:
+        v = verdict.violation
+        result["violation"] = {"seat": v.seat, "seq": v.seq, "check": v.check, "detail": v.detail,
+                               "evidence": [raw.hex() for raw in v.evidence]}
+    if table.abandoned_by is not None:
+        result["abandoned_by"] = table.abandoned_by
+    return {
+        "format": FORMAT,
+        "game_id": table.game_id.hex(),
+        "table": table.setup.name,
+        "rules": rules.to_dict(),
+        "seats": [
+            {"seat": s.seat, "name": s.name, "key": s.key.hex(), "fingerprint": s.fingerprint,
+             "side": rules.side_of(s.seat)}
+            for s in table.setup.seats
+        ],
+        "sides": [list(side) for side in rules.sides],
+        "first_dealer": table.first_dealer,
+        "hands": [_hand(rules, h) for h in (game.history if game is not None else [])],
+        "result": result,
+    }
+
+
+def _hand(rules: RuleSet, h: HandResult) -> dict[str, Any]:
+    order = [(h.dealer + 1 + i) % rules.players for i in range(rules.players)]
+    bid_order = order if rules.first_bidder == "left" else [h.dealer, *order[:-1]]
+    return {
+        "number": h.number,
+        "dealer": h.dealer,
+        "dealt": {str(seat): [c.code for c in cards] for seat, cards in enumerate(h.hands)},
+        "bids": [{"seat": s, "bid": h.bids[s], "blind": h.blind[s]} for s in bid_order],
+        "tricks": [
+            {"leader": t.leader, "plays": [{"seat": s, "card": c.code} for s, c in t.plays], "winner": t.winner}
+            for t in h.tricks
+        ],
+        "tricks_won": list(h.tricks_won),
+        "score": [{"side": sc.side, "points": sc.points, "bags": sc.bags} for sc in h.scores],
+        "totals": [{"side": i, "score": t.score, "bags": t.bags} for i, t in enumerate(h.totals)],
+        "violations": [
+            {"seat": v.seat, "kind": v.kind, "detail": v.detail, "penalty": rules.renege} for v in h.violations
+        ],
+    }
+
+
+def text_record(verdict: Verdict) -> str:
+    """A record a person can read: tag pairs, then per hand the deal, the bids, the play by trick, the score."""
+    table = verdict.table
+    if table is None:
+        return f'[Result "unreadable"]\n{{{verdict.summary}}}\n'
+    rec = hand_record(verdict)
+    rules = table.rules
+    names = [s.name for s in table.setup.seats]
+    out: list[str] = []
+
+    def tag(name: str, value: object) -> None:
+        text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+        out.append(f'[{name} "{text}"]')
+
+    tag("Event", table.setup.name)
+    tag("GameId", rec["game_id"])
+    tag("Rules", rules.preset or "custom")
+    tag("Target", rules.target)
+    for s in table.setup.seats:
+        tag(f"Seat{s.seat}", f"{s.name} ({s.fingerprint})")
+    tag("Sides", " vs ".join("+".join(names[i] for i in side) for side in rules.sides))
+    tag("FirstDealer", names[table.first_dealer] if table.first_dealer is not None else "?")
+    tag("Result", rec["result"]["status"])
+    if rec["result"]["winners"]:
+        tag("Winners", ", ".join("+".join(names[i] for i in rules.sides[w]) for w in rec["result"]["winners"]))
+    out.append("")
+    game = table.game
+    for h in game.history if game is not None else []:
+        out.append(f"{{Hand {h.number}, dealer {names[h.dealer]}}}")
+        tag("Hand", h.number)
+        tag("Dealer", names[h.dealer])
+        tag("Deal", " / ".join(f"{names[s]}: {format_cards(cards)}" for s, cards in enumerate(h.hands)))
+        tag("Bids", ", ".join(
+            f"{names[s]} {'blind nil' if h.blind[s] else ('nil' if h.bids[s] == 0 and rules.nil else h.bids[s])}"
+            for s in range(rules.players)
+        ))
+        out.append("{Play: leader first; * marks the winner}")
+        for i, t in enumerate(h.tricks, start=1):
+            plays = " ".join(f"{names[s]}:{c.code}{'*' if s == t.winner else ''}" for s, c in t.plays)
+            out.append(f"{i:2d}. {plays}")
+        tag("Tricks", ", ".join(f"{names[s]} {n}" for s, n in enumerate(h.tricks_won)))
+        tag("Score", ", ".join(
+            f"{'+'.join(names[i] for i in rules.sides[sc.side])} {sc.points:+d} ({sc.bags} bags)" for sc in h.scores
+        ))
+        tag("Totals", ", ".join(
+            f"{'+'.join(names[i] for i in rules.sides[i2])} {t.score} ({t.bags} bags)" for i2, t in enumerate(h.totals)
+        ))
+        for v in h.violations:
+            tag("Violation", f"{names[v.seat]}: {v.kind}: {v.detail} (penalty: {rules.renege})")
+        out.append("")
+    out.append(f"{{{verdict.summary}}}")
+    return "\n".join(out) + "\n"
+
+
+def summary_lines(verdict: Verdict) -> list[str]:
+    """What `verify` prints for a person: players, hands, bids, tricks, scores and the winner or the problem."""
+    table = verdict.table
+    lines = [verdict.summary]
+    if table is None:
+        return lines
+    rules = table.rules
+    lines.append(f"table {table.setup.name!r}, game {table.game_id.hex()}, rules {rules.preset or 'custom'}")
+    for s in table.setup.seats:
+        lines.append(f"  seat {s.seat}: {s.name:<20} {s.fingerprint}  side {rules.side_of(s.seat)}")
+    game = table.game
+    for h in game.history if game is not None else []:
+        bids = " ".join(
+            f"{'BN' if h.blind[s] else h.bids[s]}" for s in range(rules.players)
+        )
+        points = " ".join(f"{sc.points:+d}" for sc in h.scores)
+        totals = " ".join(str(t.score) for t in h.totals)
+        lines.append(
+            f"  hand {h.number:2d} dealer {h.dealer}: bids {bids}; tricks "
+            f"{' '.join(map(str, h.tricks_won))}; points {points}; totals {totals}"
+            + (f"; {len(h.violations)} violation(s)" if h.violations else "")
+        )
+    if game is not None and game.outcome is not None:
+        names = [s.name for s in table.setup.seats]
+        win = ", ".join("+".join(names[i] for i in rules.sides[w]) for w in game.outcome.winners) or "nobody"
+        lines.append(f"  winner: {win} ({game.outcome.termination.value})")
+    if verdict.violation is not None:
+        v = verdict.violation
+        lines.append(f"  first violation: seat {v.seat} at entry {v.seq}: {v.check}: {v.detail}")
+        for raw in v.evidence:
+            lines.append(f"    evidence (signed entry, hex): {raw.hex()}")
+    return lines

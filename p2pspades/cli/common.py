@@ -1,0 +1,74 @@
+"""Options and helpers shared by the commands that start a game."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from p2pspades.errors import LocalError
+from p2pspades.rules import PRESETS, RuleSet, RuleSetError, preset
+from p2pspades.table import Info, Table
+
+
+def add_game_options(p: argparse.ArgumentParser, *, default_preset: str = "classic") -> None:
+    p.add_argument("--rules", default=default_preset, metavar="PRESET",
+                   help=f"rule preset: {', '.join(PRESETS)} (default: {default_preset})")
+    p.add_argument("--players", type=int, metavar="N", help="number of players (default: the preset's)")
+    p.add_argument("--target", type=int, metavar="N", help="score that wins the game (default: the preset's)")
+
+
+def rules_from_args(args: argparse.Namespace) -> RuleSet:
+    """The rule set the options ask for. LocalError with a clear message if they make no sense."""
+    if args.rules not in PRESETS:
+        raise LocalError(f"unknown rule preset {args.rules!r}; choose one of: {', '.join(PRESETS)}")
+    overrides: dict[str, object] = {}
+    if args.players is not None:
+        overrides["players"] = args.players
+        if args.players != 4 and PRESETS[args.rules].partnerships:
+            overrides["partnerships"] = False
+        overrides["removed"] = None
+        if args.players != 2 and PRESETS[args.rules].deal == "draw":
+            overrides["deal"] = "all"
+    if args.target is not None:
+        overrides["target"] = args.target
+    try:
+        return preset(args.rules, **overrides)
+    except (RuleSetError, TypeError, ValueError) as exc:
+        raise LocalError(f"these options do not make a valid game: {exc}") from None
+
+
+def fail(command: str, message: str) -> int:
+    print(f"p2pspades {command}: {message}", file=sys.stderr)
+    return 2
+
+
+def default_log_path(game_id: bytes) -> Path:
+    from p2pspades.net.store import data_home
+
+    return data_home() / "logs" / f"{game_id.hex()}.p2plog"
+
+
+def progress_line(table: Table, events: list[object]) -> list[str]:
+    """Human progress lines from a table's events: one per finished hand, plus notable events."""
+    lines: list[str] = []
+    from p2pspades.table import GameEnded, HandAudited, Violation
+
+    names = [s.name for s in table.setup.seats]
+    for ev in events:
+        if isinstance(ev, HandAudited) and table.game is not None and table.game.history:
+            h = table.game.history[-1]
+            totals = ", ".join(
+                f"{'+'.join(names[i] for i in table.rules.sides[k])} {t.score}" for k, t in enumerate(h.totals)
+            )
+            bids = " ".join("BN" if h.blind[s] else str(h.bids[s]) for s in range(table.rules.players))
+            verdict = "audit passed" if not ev.violations else f"{len(ev.violations)} violation(s) penalised"
+            lines.append(f"hand {h.number:2d}: bids {bids}  tricks {' '.join(map(str, h.tricks_won))}  "
+                         f"totals: {totals}  ({verdict})")
+        elif isinstance(ev, Violation):
+            lines.append(f"VIOLATION by seat {ev.seat} ({names[ev.seat]}): {ev.check}: {ev.detail}")
+        elif isinstance(ev, GameEnded):
+            lines.append(f"game over: {ev.status}" + (f" ({ev.detail})" if ev.detail else ""))
+        elif isinstance(ev, Info) and "deals first" in ev.text:
+            lines.append(ev.text.replace(f"seat {table.first_dealer}", f"{names[table.first_dealer or 0]}"))
+    return lines

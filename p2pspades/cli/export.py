@@ -1,0 +1,37 @@
+"""`p2pspades export FILE --format json|text`: the hand record of a verified log."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from p2pspades.audit import Status, hand_record, text_record, verify_file
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("export", help="export a game log as a JSON or text hand record")
+    p.add_argument("file", help="the log file (.p2plog)")
+    p.add_argument("--format", choices=("json", "text"), default="text", help="output format (default: text)")
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    verdict = verify_file(args.file)
+    if verdict.status is Status.UNREADABLE:
+        print(f"p2pspades export: {verdict.summary}", file=sys.stderr)
+        return 2
+    text = json.dumps(hand_record(verdict), indent=2) + "\n" if args.format == "json" else text_record(verdict)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            print(f"p2pspades export: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+    else:
+        sys.stdout.write(text)
+    if verdict.status is not Status.VALID:
+        print(f"p2pspades export: note: {verdict.summary}", file=sys.stderr)
+    return 0
