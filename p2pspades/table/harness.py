@@ -62,6 +62,7 @@ class Wire:
     def __post_init__(self) -> None:
         self.events = [[] for _ in self.tables]
         self._queue: deque[tuple[int, bytes]] = deque()
+        self._served: set[tuple[int, int, int]] = set()
 
     def _record(self, seat: int, events: list[Event]) -> None:
         self.events[seat].extend(events)
@@ -69,7 +70,9 @@ class Wire:
         for ev in events:
             if isinstance(ev, Accepted) and not ev.own:
                 self._broadcast(seat, ev.raw, forward=True)
-            elif isinstance(ev, Wanted):
+            elif isinstance(ev, Wanted) and (seat, ev.first, len(table.entries)) not in self._served:
+                # answer each request once, as the ZeroMQ peers cap the GETs they answer
+                self._served.add((seat, ev.first, len(table.entries)))
                 for other in self.tables:
                     if other is not table:
                         for raw in other.entries[ev.first : ev.first + 64]:

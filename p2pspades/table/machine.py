@@ -635,6 +635,8 @@ class Table:
             if kind == "dcommit":
                 return {"t": "dcommit", "c": crypto.draw_commitment(self.game_id, seat, r)}
             return {"t": "dreveal", "r": r}
+        if kind == "abandon":
+            return {"t": "abandon", "a": self.abandoned_by, "why": f"seat {self.abandoned_by} stopped answering"}
         if kind == "end":
             assert g is not None and g.outcome is not None
             return {"t": "end", "w": list(g.outcome.winners), "z": [t.score for t in g.totals]}

@@ -1,0 +1,194 @@
+"""Finding tables on the LAN with mDNS/DNS-SD (python-zeroconf), as `_p2pspades._tcp.local.`.
+
+Discovery is a convenience: `join HOST:PORT` always works without it, and nothing found here is trusted. The
+TXT record only helps a person pick a table (its name, rules, free seats, the host's key fingerprint); the
+lobby then checks the host's signed messages, and the joiner can insist that the host key matches the
+fingerprint seen here. Every browse ends after its timeout, so a LAN without multicast costs a few seconds
+and an empty list, never a hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import re
+import socket
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from zeroconf import BadTypeInNameException, IPVersion, ServiceStateChange, Zeroconf
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from p2pspades.errors import LocalError
+from p2pspades.net.lobby import TableInfo, check_name
+
+log = logging.getLogger(__name__)
+
+SERVICE_TYPE = "_p2pspades._tcp.local."
+TXT_VERSION = "1"
+_FINGERPRINT = re.compile(r"[0-9a-z]{4}(-[0-9a-z]{4}){3}")
+_COUNT = re.compile(r"[0-9]{1,2}")
+
+
+class DiscoveryError(LocalError):
+    """The table could not be advertised (no usable network interface, bad address, ...)."""
+
+
+@dataclass(frozen=True)
+class TableAd:
+    """A table seen on the LAN, as its TXT record describes it (unverified until the lobby answers)."""
+
+    name: str
+    rules: str
+    players: int
+    free: int
+    host_fingerprint: str
+    address: str
+    port: int
+    service: str
+
+    @property
+    def endpoint(self) -> str:
+        host = f"[{self.address}]" if ":" in self.address else self.address
+        return f"tcp://{host}:{self.port}"
+
+    def __str__(self) -> str:
+        return (f"{self.name}  {self.rules}, {self.free} of {self.players} seats free  "
+                f"host {self.host_fingerprint}  {self.address}:{self.port}")
+
+
+def txt_record(info: TableInfo) -> dict[str, str]:
+    """The TXT properties that advertise a table."""
+    return {
+        "v": TXT_VERSION,
+        "name": info.name,
+        "rules": info.rules.preset or "custom",
+        "players": str(info.seats),
+        "free": str(info.free),
+        "fp": info.host_fingerprint,
+    }
+
+
+def parse_ad(
+    service: str, properties: Mapping[bytes, bytes | None], addresses: Sequence[str], port: int
+) -> TableAd:
+    """A TableAd from what the network said; ValueError if anything is missing or malformed."""
+    try:
+        txt = {k.decode(): (v or b"").decode() for k, v in properties.items()}
+    except UnicodeDecodeError:
+        raise ValueError("TXT record is not UTF-8") from None
+    if txt.get("v") != TXT_VERSION:
+        raise ValueError(f"unsupported TXT version {txt.get('v')!r}")
+    name, rules = check_name(txt.get("name")), check_name(txt.get("rules"))
+    if not _COUNT.fullmatch(txt.get("players", "")) or not _COUNT.fullmatch(txt.get("free", "")):
+        raise ValueError("bad seat counts")
+    players, free = int(txt["players"]), int(txt["free"])
+    if not 2 <= players <= 8 or not 0 <= free <= players:
+        raise ValueError("seat counts out of range")
+    fp = txt.get("fp", "")
+    if not _FINGERPRINT.fullmatch(fp):
+        raise ValueError("bad host fingerprint")
+    if not addresses or not 1 <= port <= 65535:
+        raise ValueError("no address")
+    return TableAd(name, rules, players, free, fp, addresses[0], port, service)
+
+
+def _instance_name(info: TableInfo) -> str:
+    label = re.sub(r"[^A-Za-z0-9 _-]", "", info.name)[:32].strip() or "table"
+    return f"{label} {info.host_fingerprint[:9]}.{SERVICE_TYPE}"
+
+
+class Advertiser:
+    """Announces one table while its lobby is open; `update` keeps the free-seat count current."""
+
+    def __init__(self, info: TableInfo, port: int, address: str = "127.0.0.1",
+                 interfaces: Sequence[str] | None = None) -> None:
+        try:
+            packed = ipaddress.ip_address(address).packed
+        except ValueError:
+            raise DiscoveryError(f"{address!r} is not an IP address") from None
+        self._address = packed
+        self._port = port
+        self._interfaces = list(interfaces) if interfaces is not None else [address]
+        self._zc: AsyncZeroconf | None = None
+        self._info = self._service(info)
+
+    def _service(self, info: TableInfo) -> AsyncServiceInfo:
+        return AsyncServiceInfo(
+            SERVICE_TYPE,
+            _instance_name(info),
+            addresses=[self._address],
+            port=self._port,
+            properties=txt_record(info),
+            server=f"p2pspades-{info.host_fingerprint[:4]}.local.",
+        )
+
+    async def start(self) -> None:
+        try:
+            self._zc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
+            await self._zc.async_register_service(self._info, allow_name_change=True)
+        except (OSError, BadTypeInNameException, ValueError) as exc:
+            await self.close()
+            raise DiscoveryError(f"cannot advertise the table: {exc}") from None
+
+    async def update(self, info: TableInfo) -> None:
+        if self._zc is None:
+            return
+        fresh = self._service(info)
+        fresh.name = self._info.name  # keep a name the register step may have made unique
+        self._info = fresh
+        with contextlib.suppress(OSError):
+            await self._zc.async_update_service(fresh)
+
+    async def close(self) -> None:
+        if self._zc is not None:
+            zc, self._zc = self._zc, None
+            with contextlib.suppress(Exception):
+                await zc.async_unregister_all_services()
+            await zc.async_close()
+
+
+async def browse(timeout: float = 3.0, interfaces: Sequence[str] | None = None) -> list[TableAd]:
+    """The tables advertised on the LAN, gathered for `timeout` seconds (an empty list where none answer)."""
+    names: list[str] = []
+
+    def seen(zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange) -> None:
+        if state_change is not ServiceStateChange.Removed and name not in names:
+            names.append(name)
+
+    kwargs: dict[str, Any] = {"ip_version": IPVersion.V4Only}
+    if interfaces is not None:
+        kwargs["interfaces"] = list(interfaces)
+    try:
+        zc = AsyncZeroconf(**kwargs)
+    except OSError as exc:
+        log.warning("cannot browse for tables: %s", exc)
+        return []
+    found: list[TableAd] = []
+    try:
+        browser = AsyncServiceBrowser(zc.zeroconf, SERVICE_TYPE, handlers=[seen])
+        await asyncio.sleep(timeout)
+        await browser.async_cancel()
+        for name in names:
+            info = AsyncServiceInfo(SERVICE_TYPE, name)
+            if not await info.async_request(zc.zeroconf, 1000):
+                continue
+            try:
+                found.append(parse_ad(name, dict(info.properties), info.parsed_addresses(), info.port or 0))
+            except ValueError as exc:
+                log.warning("ignoring the advertisement %r: %s", name[:80], exc)
+    finally:
+        await zc.async_close()
+    return found
+
+
+def local_address() -> str:
+    """This machine's LAN address as others would reach it (127.0.0.1 if it has none)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
+        address: str = probe.getsockname()[0]
+        return address
+    return "127.0.0.1"

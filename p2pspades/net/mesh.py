@@ -1,0 +1,357 @@
+"""The game mesh: one CURVE ROUTER inbox per peer, one DEALER from it to every other peer.
+
+Traffic only ever flows DEALER -> ROUTER: a peer sends through its DEALER to the other peer's inbox, and
+answers (PONG, ENTRIES, HELLO) go back the same way through its own DEALER. So every frame a peer receives
+arrives on its ROUTER, over a CurveZMQ connection that its ZAP handler let in, tagged with the sender's seat
+as User-Id. The mesh turns that into `Received(seat, message)` events; the upper layer checks that an entry's
+signer is that seat. Each DEALER's routing id is the link id only its two ends can compute (`auth.link_id`),
+so with ROUTER_HANDOVER a restarted peer takes its old connection over and nobody else can. Sends never block
+the event loop: a peer that is away has its queue capped by the high water mark and later frames are dropped,
+to be recovered by the HELLO/GET sync once it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import zmq
+import zmq.asyncio
+from zmq.utils.monitor import parse_monitor_message
+
+from p2pspades.errors import LocalError
+from p2pspades.net.auth import GAME_DOMAIN, AccessList, CurveKeys, ZapHandler, curve_public_key, link_id
+from p2pspades.net.frames import (
+    MAX_FRAME,
+    MAX_SEATS,
+    BadFrame,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    decode_message,
+    encode_message,
+)
+
+log = logging.getLogger(__name__)
+
+HWM = 1000
+"""Frames queued per connection before sends to a stalled peer are dropped (the sync recovers them)."""
+
+
+class MeshError(LocalError):
+    """The mesh was used wrongly (unknown seat, not started, frame too big to send)."""
+
+
+@dataclass(frozen=True)
+class PeerAddress:
+    """Where a seated peer listens and who it is."""
+
+    seat: int
+    endpoint: str
+    public_key: bytes
+    """The seat's Ed25519 public key; its CURVE key is derived from it."""
+
+
+@dataclass(frozen=True)
+class Received:
+    """A well-formed frame from the peer that the transport authenticated as `seat`."""
+
+    seat: int
+    message: Message
+
+
+@dataclass(frozen=True)
+class LinkUp:
+    """Our connection to `seat` completed its CURVE handshake: a good moment to send HELLO."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class LinkDown:
+    """Our connection to `seat` dropped; ZeroMQ keeps reconnecting."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Refused:
+    """`seat` refused our handshake: its allow-list lacks our key (or its key is not the one we know)."""
+
+    seat: int
+
+
+MeshEvent = Received | LinkUp | LinkDown | Refused
+
+
+def _common_options(sock: zmq.Socket[Any], keys: CurveKeys) -> None:
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.setsockopt(zmq.MAXMSGSIZE, MAX_FRAME)
+    sock.setsockopt(zmq.SNDHWM, HWM)
+    sock.setsockopt(zmq.RCVHWM, HWM)
+    sock.setsockopt(zmq.HEARTBEAT_IVL, 1000)
+    sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, 4000)
+    sock.setsockopt(zmq.HEARTBEAT_TTL, 4000)
+    sock.setsockopt(zmq.CURVE_PUBLICKEY, keys.public)
+    sock.setsockopt(zmq.CURVE_SECRETKEY, keys.secret)
+
+
+class Mesh:
+    """One peer's end of the game mesh.
+
+    Life cycle: `await start()` binds the inbox (before the lobby, so the endpoint can be announced);
+    `admit(seat, peers)` installs the seat map as the allow-list and connects to every other seat; then
+    `send`/`broadcast` and `await next_event()`; `await close()` at the end.
+    """
+
+    def __init__(
+        self,
+        keys: CurveKeys,
+        *,
+        bind: str = "tcp://127.0.0.1:*",
+        heartbeat: float = 1.0,
+        context: zmq.asyncio.Context | None = None,
+    ) -> None:
+        self.keys = keys
+        self.heartbeat = heartbeat
+        self._bind = bind
+        self._own_context = context is None
+        self._context = context if context is not None else zmq.asyncio.Context()
+        self.access = AccessList()
+        self.seat: int | None = None
+        self.peers: dict[int, PeerAddress] = {}
+        self._zap: ZapHandler | None = None
+        self._router: zmq.asyncio.Socket | None = None
+        self._dealers: dict[int, zmq.Socket[Any]] = {}
+        self._monitors: dict[int, zmq.asyncio.Socket] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._events: asyncio.Queue[MeshEvent] = asyncio.Queue(maxsize=4 * HWM)
+        self._last_heard: dict[int, float] = {}
+        self._inbound_ids: dict[int, bytes] = {}
+        self._tokens = itertools.count(1)
+        self.dropped = 0
+        """Frames received and dropped as malformed or misaddressed."""
+        self.endpoint = ""
+
+    # ------------------------------------------------------------------------------------------ life cycle
+
+    async def start(self) -> str:
+        """Start the ZAP handler and bind the CURVE inbox; returns the bound endpoint."""
+        self._zap = ZapHandler(self._context, self.access)
+        self._zap.start()
+        router = self._context.socket(zmq.ROUTER)
+        _common_options(router, self.keys)
+        router.setsockopt(zmq.CURVE_SERVER, 1)
+        router.setsockopt(zmq.ZAP_DOMAIN, GAME_DOMAIN)
+        router.setsockopt(zmq.ROUTER_HANDOVER, 1)
+        router.setsockopt(zmq.ROUTER_MANDATORY, 0)
+        try:
+            router.bind(self._bind)
+        except zmq.ZMQError as exc:
+            router.close(linger=0)
+            raise MeshError(f"cannot listen on {self._bind}: {exc}") from None
+        self._router = router
+        self.endpoint = router.getsockopt_string(zmq.LAST_ENDPOINT)
+        self._spawn(self._read_inbox(), "inbox")
+        return self.endpoint
+
+    def admit(self, seat: int, peers: Iterable[PeerAddress]) -> None:
+        """Take `seat`, let exactly the other listed seats in, and connect to each of them."""
+        if self._router is None:
+            raise MeshError("start the mesh before admitting peers")
+        if self.seat is not None:
+            raise MeshError("the seat map is already installed")
+        others = {p.seat: p for p in peers if p.seat != seat}
+        if any(not 0 <= s < MAX_SEATS for s in [seat, *others]):
+            raise MeshError(f"seats must be in 0..{MAX_SEATS - 1}")
+        self.access.admit({s: p.public_key for s, p in others.items()})
+        self.seat = seat
+        self.peers = others
+        for peer in others.values():
+            peer_key = curve_public_key(peer.public_key)
+            self._inbound_ids[peer.seat] = link_id(self.keys, peer_key, sending=False)
+            self._connect(peer)
+        self._spawn(self._beat(), "heartbeat")
+
+    def _connect(self, peer: PeerAddress) -> None:
+        dealer: zmq.Socket[Any] = zmq.Socket(self._context, zmq.DEALER)
+        _common_options(dealer, self.keys)
+        server = curve_public_key(peer.public_key)
+        dealer.setsockopt(zmq.CURVE_SERVERKEY, server)
+        dealer.setsockopt(zmq.ROUTING_ID, link_id(self.keys, server, sending=True))
+        dealer.setsockopt(zmq.RECONNECT_IVL, 100)
+        dealer.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
+        address = f"inproc://p2pspades-monitor-{id(self):x}-{peer.seat}"
+        dealer.monitor(
+            address,
+            zmq.EVENT_HANDSHAKE_SUCCEEDED | zmq.EVENT_DISCONNECTED | zmq.EVENT_HANDSHAKE_FAILED_AUTH
+            | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL,
+        )
+        monitor = self._context.socket(zmq.PAIR)
+        monitor.setsockopt(zmq.LINGER, 0)
+        monitor.connect(address)
+        try:
+            dealer.connect(peer.endpoint)
+        except zmq.ZMQError as exc:
+            dealer.close(linger=0)
+            monitor.close(linger=0)
+            raise MeshError(f"seat {peer.seat}: bad endpoint {peer.endpoint!r}: {exc}") from None
+        self._dealers[peer.seat] = dealer
+        self._monitors[peer.seat] = monitor
+        self._spawn(self._watch(peer.seat, monitor), f"monitor-{peer.seat}")
+
+    async def close(self) -> None:
+        """Stop every task and close every socket (and the context, if the mesh made it)."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks.clear()
+        for dealer in self._dealers.values():
+            with contextlib.suppress(zmq.ZMQError):
+                dealer.disable_monitor()
+            dealer.close(linger=0)
+        for monitor in self._monitors.values():
+            monitor.close(linger=0)
+        if self._router is not None:
+            self._router.close(linger=0)
+        if self._zap is not None:
+            await self._zap.close()
+        self._dealers.clear()
+        self._monitors.clear()
+        self._router = None
+        if self._own_context:
+            self._context.destroy(linger=0)
+
+    async def __aenter__(self) -> Mesh:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def _spawn(self, coro: Any, name: str) -> None:
+        self._tasks.append(asyncio.get_running_loop().create_task(coro, name=f"mesh-{name}"))
+
+    # ------------------------------------------------------------------------------------------ sending
+
+    def send(self, seat: int, message: Message) -> bool:
+        """Queue `message` for `seat` without waiting; False if it had to be dropped (peer stalled)."""
+        return self._send_bytes(seat, encode_message(message))
+
+    def broadcast(self, message: Message) -> None:
+        """Queue `message` for every other seat."""
+        data = encode_message(message)
+        for seat in self._dealers:
+            self._send_bytes(seat, data)
+
+    def _send_bytes(self, seat: int, data: bytes) -> bool:
+        dealer = self._dealers.get(seat)
+        if dealer is None:
+            raise MeshError(f"no connection to seat {seat}")
+        if len(data) > MAX_FRAME:
+            raise MeshError(f"frame of {len(data)} bytes is over the {MAX_FRAME}-byte limit")
+        try:
+            dealer.send(data, zmq.NOBLOCK)
+        except zmq.Again:
+            log.debug("seat %d is not keeping up; frame dropped", seat)
+            return False
+        return True
+
+    # ------------------------------------------------------------------------------------------ receiving
+
+    async def next_event(self) -> MeshEvent:
+        """The next event: a frame from a seat, or a change in our link to one."""
+        return await self._events.get()
+
+    def silent_for(self, seat: int) -> float | None:
+        """Seconds since anything was heard from `seat` (None: never heard)."""
+        heard = self._last_heard.get(seat)
+        return None if heard is None else asyncio.get_running_loop().time() - heard
+
+    async def _read_inbox(self) -> None:
+        assert self._router is not None
+        while True:
+            try:
+                frames = await self._router.recv_multipart(copy=False)
+            except zmq.ZMQError as exc:
+                if exc.errno in (zmq.ETERM, zmq.ENOTSOCK):
+                    return
+                log.warning("inbox receive failed: %s", exc)
+                continue
+            event = self._check(frames)
+            if event is None:
+                self.dropped += 1
+                continue
+            self._last_heard[event.seat] = asyncio.get_running_loop().time()
+            if isinstance(event.message, Ping):
+                self._reply_pong(event.seat, event.message.token)
+                continue
+            if isinstance(event.message, Pong):
+                continue
+            await self._events.put(event)
+
+    def _check(self, frames: list[zmq.Frame]) -> Received | None:
+        """Authenticate and decode one inbox message, or log why it is dropped."""
+        if len(frames) != 2:
+            log.warning("dropped a message of %d frames (expected 1)", len(frames) - 1)
+            return None
+        try:
+            user = frames[1].get("User-Id")
+            seat = int(user)
+        except (zmq.ZMQError, ValueError, TypeError):
+            log.warning("dropped a frame with no seat attached to its connection")
+            return None
+        if seat not in self.peers:
+            log.warning("dropped a frame from seat %d, which is not another seat of this table", seat)
+            return None
+        if frames[0].bytes != self._inbound_ids[seat]:
+            log.warning("dropped a frame from seat %d sent under a routing id not its own", seat)
+            return None
+        try:
+            message = decode_message(frames[1].bytes)
+        except BadFrame as exc:
+            log.warning("dropped a frame from seat %d: %s", seat, exc.detail)
+            return None
+        if isinstance(message, Hello) and message.seat != seat:
+            log.warning("dropped a HELLO from seat %d claiming seat %d", seat, message.seat)
+            return None
+        return Received(seat, message)
+
+    def _reply_pong(self, seat: int, token: int) -> None:
+        if seat in self._dealers:
+            self.send(seat, Pong(token))
+
+    async def _beat(self) -> None:
+        while True:
+            self.broadcast(Ping(next(self._tokens) & 0xFFFFFFFF))
+            await asyncio.sleep(self.heartbeat)
+
+    async def _watch(self, seat: int, monitor: zmq.asyncio.Socket) -> None:
+        kinds: dict[int, Callable[[int], MeshEvent]] = {
+            zmq.EVENT_HANDSHAKE_SUCCEEDED: LinkUp,
+            zmq.EVENT_DISCONNECTED: LinkDown,
+            zmq.EVENT_HANDSHAKE_FAILED_AUTH: Refused,
+            zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL: Refused,
+        }
+        while True:
+            try:
+                frames = await monitor.recv_multipart()
+                event = parse_monitor_message(frames)["event"]
+            except zmq.ZMQError:
+                return
+            except RuntimeError:
+                continue
+            kind = kinds.get(event)
+            if kind is None:
+                continue
+            if kind is Refused:
+                log.warning("seat %d refused our connection: our key is not on its list", seat)
+            await self._events.put(kind(seat))

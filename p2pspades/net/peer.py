@@ -1,0 +1,432 @@
+"""The game driver: one peer's `Table` machine, fed from the mesh, persisted to its game directory.
+
+The table decides everything about the game; this module only moves bytes and keeps promises about them:
+
+- every entry the table accepts is appended (and fsync'd) to the log before anything is sent after it, and a
+  hand seed is saved (0600) before the commitment to it goes out;
+- every entry accepted from a peer is forwarded to the other peers, so an equivocating seat is caught by
+  whoever sees both versions, and a peer cut off from one seat still gets its entries from the others;
+- a peer that is behind (HELLO, or the table's `Wanted`) gets the entries it lacks, each of which its own
+  table checks again before applying it;
+- time goes into the table (`tick`) so a seat that stops answering is abandoned by a signed record;
+- after a crash, `resume_game` rebuilds the table from the log and the saved secrets and rejoins the mesh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+import secrets
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2pspades import crypto, log
+from p2pspades.errors import LocalError, RemoteError
+from p2pspades.net.auth import transport_keys
+from p2pspades.net.frames import MAX_BATCH, MAX_FRAME, PROTOCOL_VERSION, Entries, Entry, Get, Hello, Message
+from p2pspades.net.lobby import LobbyResult
+from p2pspades.net.mesh import LinkDown, LinkUp, Mesh, MeshEvent, PeerAddress, Received, Refused
+from p2pspades.net.store import GameStore, PeersFile, SeatRecord
+from p2pspades.rules import Action
+from p2pspades.table import (
+    Accepted,
+    Decision,
+    Event,
+    GameEnded,
+    SecretCreated,
+    Table,
+    Violation,
+    Wanted,
+)
+
+logger = logging.getLogger(__name__)
+
+Player = Callable[[Decision], "Action | Awaitable[Action]"]
+"""Decides for our seat: a bot (a plain function) or the UI (a coroutine that waits for a person)."""
+
+ANSWERS_PER_SECOND = 20
+"""How many GET answers (or pushes) one seat gets from us per second at most."""
+_ENTRY_OVERHEAD = 8
+"""Bytes the ENTRIES framing adds per entry at most (a bin 32 header), used to fit answers in one frame."""
+
+
+@dataclass(frozen=True)
+class Status:
+    """What a player should see about the game's progress, pushed whenever it changes."""
+
+    text: str
+    seat: int
+    entries: int
+    waiting_for: int | None = None
+    away: Mapping[int, int] = field(default_factory=dict)
+    """Seats we have not heard from for a while, and for how many whole seconds."""
+    finished: bool = False
+
+
+@dataclass
+class Timing:
+    """How often the driver acts; the defaults suit a LAN, tests shorten them."""
+
+    tick: float = 0.25
+    hello: float = 2.0
+    heartbeat: float = 1.0
+    away_after: float = 3.0
+    linger: float = 10.0
+    """After the game ends, how long to keep serving peers that have not caught up yet."""
+
+
+class Peer:
+    """One seat's peer: the table machine, its mesh links, its log and secrets, and its player."""
+
+    def __init__(
+        self,
+        table: Table,
+        mesh: Mesh,
+        store: GameStore,
+        player: Player | None,
+        *,
+        timing: Timing | None = None,
+        on_status: Callable[[Status], None] | None = None,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> None:
+        if table.seat is None:
+            raise LocalError("a peer needs a seated table")
+        self.table = table
+        self.mesh = mesh
+        self.store = store
+        self.player = player
+        self.timing = timing or Timing()
+        self.on_status = on_status
+        self.on_event = on_event
+        self.seat: int = table.seat
+        self.ended: GameEnded | None = None
+        self._writer = store.open_log()
+        self._logged = len(store.read_entries())
+        self._heads: dict[int, int] = {}
+        self._asked: dict[int, float] = {}
+        self._served: dict[int, deque[float]] = {}
+        self._deciding: asyncio.Task[Action] | None = None
+        self._status: Status | None = None
+        if self._logged == 0:
+            self._writer.append(table.entries[0])  # the genesis the lobby agreed on
+            self._logged = 1
+
+    # ------------------------------------------------------------------------------------------ running
+
+    async def run(self) -> GameEnded | None:
+        """Play until the game ends and the others have our last entry (or `linger` runs out)."""
+        loop = asyncio.get_running_loop()
+        self._process(self.table.tick(loop.time()))  # entries the table wrote on start-up
+        self._hello_all()
+        next_tick = next_hello = loop.time()
+        finished_at: float | None = None
+        while True:
+            now = loop.time()
+            if self.table.finished:
+                if finished_at is None:
+                    finished_at = now
+                    self._hello_all()  # tell the others at once that we hold the whole chain
+                if self._everyone_caught_up() or now - finished_at > self.timing.linger:
+                    self._publish_status()
+                    return self.ended
+            if now >= next_tick:
+                self._process(self.table.tick(now))
+                self._publish_status()
+                next_tick = now + self.timing.tick
+            if now >= next_hello:
+                self._hello_all()
+                next_hello = now + self.timing.hello
+            await self._decide()
+            event = await self._next_event(max(0.0, next_tick - loop.time()))
+            if event is not None:
+                self._on_mesh(event, loop.time())
+
+    async def _next_event(self, timeout: float) -> MeshEvent | None:
+        """The next mesh event; None after `timeout`, or as soon as our player has made up its mind."""
+        incoming = asyncio.ensure_future(self.mesh.next_event())
+        waiting: set[asyncio.Future[Any]] = {incoming}
+        if self._deciding is not None:
+            waiting.add(self._deciding)
+        await asyncio.wait(waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if incoming.done():
+            return incoming.result()
+        incoming.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await incoming
+        return None
+
+    async def close(self) -> None:
+        if self._deciding is not None:
+            self._deciding.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._deciding
+        await self.mesh.close()
+        self._writer.close()
+
+    # ------------------------------------------------------------------------------------------ the table
+
+    def _process(self, events: list[Event]) -> None:
+        """Act on the table's events in order, then send what it wrote: persist first, send after."""
+        for event in events:
+            if isinstance(event, SecretCreated):
+                self.store.save_secret(event.hand, event.seed)
+            elif isinstance(event, Accepted):
+                self._append(event)
+            elif isinstance(event, Wanted):
+                self._ask(event.first)
+            elif isinstance(event, Violation):
+                self._keep_evidence(event)
+            elif isinstance(event, GameEnded):
+                self.ended = event
+                logger.info("game over (%s): %s", event.status, event.detail)
+            if self.on_event is not None:
+                self.on_event(event)
+        for out in self.table.take_outgoing():
+            self.mesh.broadcast(Entry(out.raw))
+
+    def _append(self, event: Accepted) -> None:
+        if event.seq < self._logged:
+            return  # restored from the log on resume: already on disk
+        if event.seq != self._logged:
+            raise LocalError(f"entry {event.seq} accepted, but the log ends at {self._logged}")
+        if not event.own:
+            self._forward(event)  # another seat's entry: passing it on needs no fsync of ours first
+        self._writer.append(event.raw)
+        self._logged += 1
+
+    def _keep_evidence(self, violation: Violation) -> None:
+        """A halting violation ends the chain: the signed entries that prove it go into the log after it."""
+        logger.warning("seat %d failed the %s check: %s", violation.seat, violation.check, violation.detail)
+        if not violation.halts:
+            return
+        chain = set(self.table.entries)
+        for raw in violation.evidence:
+            if raw not in chain:
+                try:
+                    self._writer.append(raw)
+                except LocalError as exc:  # not even an envelope: nothing a verifier could use
+                    logger.warning("evidence not kept: %s", exc)
+
+    def _forward(self, event: Accepted) -> None:
+        for seat in self.mesh.peers:
+            if seat != event.seat and self._heads.get(seat, 0) <= event.seq:
+                self.mesh.send(seat, Entries(event.seq, (event.raw,)))
+
+    async def _decide(self) -> None:
+        """Let our player decide when it is our turn (a coroutine player runs alongside the mesh)."""
+        if self.player is None or self.table.finished:
+            return
+        if self._deciding is not None:
+            if not self._deciding.done():
+                if self.table.pending_decision() is None:  # the moment passed (e.g. the game was abandoned)
+                    self._deciding.cancel()
+                return
+            task, self._deciding = self._deciding, None
+            if not task.cancelled() and task.exception() is None:
+                self._apply_decision(task.result())
+            elif not task.cancelled():
+                logger.error("the player failed: %r", task.exception())
+            return
+        decision = self.table.pending_decision()
+        if decision is None:
+            return
+        choice = self.player(decision)
+        if inspect.isawaitable(choice):
+            self._deciding = asyncio.ensure_future(choice)
+        else:
+            self._apply_decision(choice)
+
+    def _apply_decision(self, action: Action) -> None:
+        try:
+            events = self.table.decide(action)
+        except (LocalError, ValueError) as exc:
+            logger.warning("our player's choice %s was not taken: %s", action, exc)
+            return
+        self._process(events)
+
+    # ------------------------------------------------------------------------------------------ the mesh
+
+    def _on_mesh(self, event: MeshEvent, now: float) -> None:
+        if isinstance(event, LinkUp):
+            self.mesh.send(event.seat, self._hello())
+        elif isinstance(event, LinkDown):
+            logger.info("lost the link to seat %d; reconnecting", event.seat)
+        elif isinstance(event, Refused):
+            logger.warning("seat %d refuses our connection (does it know our key?)", event.seat)
+        elif isinstance(event, Received):
+            self._on_message(event.seat, event.message, now)
+
+    def _on_message(self, seat: int, message: Message, now: float) -> None:
+        if isinstance(message, Entry):
+            signer = _signer(message.raw)
+            if signer != seat:
+                logger.warning("dropped an entry from seat %d presented as its own but signed by seat %s",
+                               seat, signer)
+                return
+            self._process(self.table.receive(message.raw, now))
+        elif isinstance(message, Entries):
+            for raw in message.raws:
+                self._process(self.table.receive(raw, now))
+        elif isinstance(message, Get):
+            self._answer(seat, message.start, message.stop)
+        elif isinstance(message, Hello):
+            self._on_hello(seat, message)
+
+    def _on_hello(self, seat: int, hello: Hello) -> None:
+        if hello.game_id != self.table.game_id or hello.version != PROTOCOL_VERSION:
+            logger.warning("dropped a HELLO from seat %d for game %s, version %d", seat,
+                           hello.game_id.hex()[:16], hello.version)
+            return
+        self._heads[seat] = hello.seq
+        ours = len(self.table.entries)
+        if hello.seq > ours:
+            self.mesh.send(seat, Get(ours, min(hello.seq, ours + MAX_BATCH)))
+        elif hello.seq < ours:
+            self._answer(seat, hello.seq, ours)  # push what it lacks rather than wait for its GET
+        elif hello.head != self.table.head:
+            logger.warning("seat %d holds a different entry %d than we do", seat, ours - 1)
+            self._answer(seat, ours - 1, ours)  # let its table compare the two
+
+    def _answer(self, seat: int, start: int, stop: int) -> None:
+        """Send entries start..stop-1 that we hold, as many as fit in one frame.
+
+        At most `ANSWERS_PER_SECOND` answers go to one seat each second, so a peer that floods us with GETs
+        cannot make us queue hundreds of megabytes for it.
+        """
+        now = asyncio.get_running_loop().time()
+        recent = self._served.setdefault(seat, deque())
+        while recent and now - recent[0] > 1.0:
+            recent.popleft()
+        if len(recent) >= ANSWERS_PER_SECOND:
+            logger.debug("seat %d asks too often; request dropped", seat)
+            return
+        recent.append(now)
+        entries = self.table.entries
+        batch: list[bytes] = []
+        size = 64
+        for raw in entries[start:min(stop, len(entries), start + MAX_BATCH)]:
+            size += len(raw) + _ENTRY_OVERHEAD
+            if size > MAX_FRAME:
+                break
+            batch.append(raw)
+        if batch:
+            self.mesh.send(seat, Entries(start, tuple(batch)))
+
+    def _ask(self, first: int) -> None:
+        """Ask every peer for the entries from `first` on (at most once a second for the same gap)."""
+        now = asyncio.get_running_loop().time()
+        if now - self._asked.get(first, -1e9) < 1.0:
+            return
+        self._asked = {k: v for k, v in self._asked.items() if now - v < 10.0}
+        self._asked[first] = now
+        for seat in self.mesh.peers:
+            self.mesh.send(seat, Get(first, first + MAX_BATCH))
+
+    def _hello(self) -> Hello:
+        return Hello(self.table.game_id, self.seat, len(self.table.entries), self.table.head)
+
+    def _hello_all(self) -> None:
+        self.mesh.broadcast(self._hello())
+
+    def _everyone_caught_up(self) -> bool:
+        ours = len(self.table.entries)
+        return all(self._heads.get(seat, 0) >= ours for seat in self.mesh.peers)
+
+    # ------------------------------------------------------------------------------------------ status
+
+    def status(self) -> Status:
+        table = self.table
+        away = {}
+        for seat in self.mesh.peers:
+            silent = self.mesh.silent_for(seat)
+            if silent is None or silent > self.timing.away_after:
+                away[seat] = int(silent) if silent is not None else -1
+        entries = len(table.entries)
+        if table.finished:
+            detail = self.ended.detail if self.ended is not None else table.status
+            return Status(f"game over: {detail}", self.seat, entries, None, away, True)
+        waiting = table.waiting_for()
+        if waiting is None:
+            return Status("waiting", self.seat, entries, None, away)
+        seat, kind = waiting
+        if seat == self.seat:
+            text = "your turn" if table.pending_decision() is not None else f"sending our {kind}"
+        elif seat in away:
+            gone = away[seat]
+            text = (f"waiting for seat {seat} (disconnected {gone} s)" if gone >= 0
+                    else f"waiting for seat {seat} (not connected yet)")
+        else:
+            text = f"waiting for seat {seat} ({kind})"
+        return Status(text, self.seat, entries, seat, away)
+
+    def _publish_status(self) -> None:
+        status = self.status()
+        if status != self._status:
+            self._status = status
+            if self.on_status is not None:
+                self.on_status(status)
+
+
+def _signer(raw: bytes) -> int | None:
+    try:
+        return log.validate_header(log.open_envelope(raw).payload).seat
+    except (RemoteError, TypeError):
+        return None
+
+
+# ------------------------------------------------------------------------------------------ start / resume
+
+
+async def start_game(
+    result: LobbyResult,
+    identity: crypto.Identity,
+    mesh: Mesh,
+    player: Player | None,
+    *,
+    home: str | None = None,
+    timeouts: Mapping[str, float] | None = None,
+    timing: Timing | None = None,
+    on_status: Callable[[Status], None] | None = None,
+    on_event: Callable[[Event], None] | None = None,
+) -> Peer:
+    """The peer for a game the lobby just agreed on. `mesh` is the one whose endpoint the lobby announced."""
+    loop = asyncio.get_running_loop()
+    table = Table(result.genesis, identity, entropy=secrets.token_bytes, timeouts=timeouts, now=loop.time())
+    store = GameStore(result.game_id, result.seat, home)
+    seats = tuple(SeatRecord(s.seat, s.name, s.public_key, s.endpoint) for s in result.table.seated)
+    store.save_peers(PeersFile(result.game_id, result.seat, result.table.name, seats))
+    mesh.admit(result.seat, result.peers())
+    return Peer(table, mesh, store, player, timing=timing, on_status=on_status, on_event=on_event)
+
+
+async def resume_game(
+    store: GameStore,
+    identity: crypto.Identity,
+    player: Player | None,
+    *,
+    timeouts: Mapping[str, float] | None = None,
+    timing: Timing | None = None,
+    on_status: Callable[[Status], None] | None = None,
+    on_event: Callable[[Event], None] | None = None,
+) -> Peer:
+    """Rebuild a peer after a crash from its game directory, listening where it listened before."""
+    peers = store.load_peers()
+    entries = store.read_entries()
+    if not entries:
+        raise LocalError(f"{store.log_path} holds no entries: nothing to resume")
+    own = peers.seats[peers.seat]
+    if own.public_key != identity.public:
+        raise LocalError(f"seat {peers.seat} of that game belongs to {crypto.fingerprint(own.public_key)}, "
+                         f"not to this identity ({identity.fingerprint})")
+    loop = asyncio.get_running_loop()
+    table = Table(entries[0], identity, entropy=secrets.token_bytes, secrets=store.load_secrets(),
+                  entries=entries, timeouts=timeouts, now=loop.time())
+    timing = timing or Timing()
+    mesh = Mesh(transport_keys(identity), bind=own.endpoint, heartbeat=timing.heartbeat)
+    await mesh.start()
+    mesh.admit(peers.seat, [PeerAddress(s.seat, s.endpoint, s.public_key) for s in peers.seats])
+    return Peer(table, mesh, store, player, timing=timing, on_status=on_status, on_event=on_event)

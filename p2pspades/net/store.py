@@ -1,0 +1,286 @@
+"""What a peer keeps on disk for one game, so that it can resume after a crash.
+
+Layout, under the data home (`platformdirs.user_data_dir("p2pspades")`, or `$P2PSPADES_HOME`, or a path given
+explicitly)::
+
+    games/<game id hex>/seat-<n>/
+        log               the signed entries, each fsync'd before it is sent (LogWriter)
+        peers.json        the seat map: names, keys, endpoints (to reconnect on resume)
+        secrets/hand-<k>  one 32-byte hand seed per file, mode 0600, on disk before its commitment is sent
+
+The seat is part of the path because several peers of one game may run on one machine (bots, tests, four
+terminals), and each must keep its own secrets.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import re
+import secrets as _random
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from p2pspades.errors import LocalError
+from p2pspades.log import LogWriter, read_log
+
+log = logging.getLogger(__name__)
+
+ENV_HOME = "P2PSPADES_HOME"
+SEED_BYTES = 32
+PEERS_VERSION = 1
+_SECRET_NAME = re.compile(r"hand-(\d{4,9})")
+_GAME_DIR = re.compile(r"[0-9a-f]{16,128}")
+_SEAT_DIR = re.compile(r"seat-(\d)")
+
+
+class StoreError(LocalError):
+    """A game directory cannot be used (unreadable, damaged, or about to contradict itself)."""
+
+
+def data_home(home: str | os.PathLike[str] | None = None) -> Path:
+    """Where games are kept: `home` if given, else `$P2PSPADES_HOME`, else the platform's data directory."""
+    if home is not None:
+        return Path(home)
+    env = os.environ.get(ENV_HOME)
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("p2pspades"))
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat as the lobby agreed it."""
+
+    seat: int
+    name: str
+    public_key: bytes
+    endpoint: str
+
+
+@dataclass(frozen=True)
+class PeersFile:
+    """The contents of peers.json: who sits where, and which seat is ours."""
+
+    game_id: bytes
+    seat: int
+    table: str
+    seats: tuple[SeatRecord, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": PEERS_VERSION,
+            "game_id": self.game_id.hex(),
+            "seat": self.seat,
+            "table": self.table,
+            "seats": [
+                {"seat": s.seat, "name": s.name, "public_key": s.public_key.hex(), "endpoint": s.endpoint}
+                for s in self.seats
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> PeersFile:
+        """Parse peers.json; `StoreError` naming the bad field otherwise."""
+        try:
+            if data["version"] != PEERS_VERSION:
+                raise StoreError(f"peers.json version {data['version']!r} is not {PEERS_VERSION}")
+            seats = tuple(
+                SeatRecord(int(s["seat"]), str(s["name"]), bytes.fromhex(s["public_key"]), str(s["endpoint"]))
+                for s in data["seats"]
+            )
+            record = cls(bytes.fromhex(data["game_id"]), int(data["seat"]), str(data["table"]), seats)
+        except StoreError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StoreError(f"peers.json is damaged ({type(exc).__name__}: {exc})") from None
+        if [s.seat for s in seats] != list(range(len(seats))) or not 0 <= record.seat < len(seats):
+            raise StoreError("peers.json does not list seats 0..n-1 with ours among them")
+        return record
+
+
+class GameStore:
+    """One peer's directory for one game."""
+
+    def __init__(self, game_id: bytes, seat: int, home: str | os.PathLike[str] | None = None) -> None:
+        if not isinstance(game_id, bytes) or not 8 <= len(game_id) <= 64:
+            raise StoreError("a game id is 8..64 bytes")
+        if not 0 <= seat <= 9:
+            raise StoreError(f"seat {seat} is out of range")
+        self.game_id = game_id
+        self.seat = seat
+        self.path = data_home(home) / "games" / game_id.hex() / f"seat-{seat}"
+
+    def __repr__(self) -> str:
+        return f"GameStore({self.path})"
+
+    @property
+    def log_path(self) -> Path:
+        return self.path / "log"
+
+    @property
+    def peers_path(self) -> Path:
+        return self.path / "peers.json"
+
+    @property
+    def secrets_dir(self) -> Path:
+        return self.path / "secrets"
+
+    def create(self) -> None:
+        """Make the directories (mode 0700: hand secrets live here)."""
+        for directory in (self.path, self.secrets_dir):
+            try:
+                directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create {directory}: {exc.strerror}") from None
+
+    # ---------------------------------------------------------------------------------------------- log
+
+    def open_log(self) -> LogWriter:
+        """The writer for this game's log (created if new; a torn tail from a crash is cut off)."""
+        self.create()
+        return LogWriter(self.log_path)
+
+    def read_entries(self) -> list[bytes]:
+        """Every complete entry of the log, in order (none if there is no log yet)."""
+        if not self.log_path.exists():
+            return []
+        return read_log(self.log_path).frames
+
+    # ---------------------------------------------------------------------------------------------- secrets
+
+    def save_secret(self, hand: int, seed: bytes) -> None:
+        """Persist a hand seed durably (0600, fsync'd, atomic) before anything commits to it.
+
+        Saving the same seed again is harmless; a different seed for a hand already saved is refused, because
+        using it would make this peer sign two different commitments (equivocation).
+        """
+        if not isinstance(seed, bytes) or len(seed) != SEED_BYTES:
+            raise StoreError(f"a hand seed is {SEED_BYTES} bytes")
+        if not 0 <= hand < 10**9:
+            raise StoreError(f"hand number {hand} is out of range")
+        self.create()
+        target = self.secrets_dir / f"hand-{hand:04d}"
+        existing = self._read_secret(target) if target.exists() else None
+        if existing is not None:
+            if existing != seed:
+                raise StoreError(f"{target} already holds a different seed for hand {hand}")
+            return
+        _write_private(target, seed)
+
+    def load_secrets(self) -> dict[int, bytes]:
+        """Every saved hand seed, by hand number."""
+        found: dict[int, bytes] = {}
+        if not self.secrets_dir.is_dir():
+            return found
+        for entry in sorted(self.secrets_dir.iterdir()):
+            match = _SECRET_NAME.fullmatch(entry.name)
+            if match is None:
+                if not entry.name.startswith("."):
+                    log.warning("ignoring %s: not a hand secret", entry)
+                continue
+            found[int(match.group(1))] = self._read_secret(entry)
+        return found
+
+    @staticmethod
+    def _read_secret(path: Path) -> bytes:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+        if len(data) != SEED_BYTES:
+            raise StoreError(f"{path} holds {len(data)} bytes, not a {SEED_BYTES}-byte hand seed")
+        return data
+
+    # ---------------------------------------------------------------------------------------------- peers
+
+    def save_peers(self, peers: PeersFile) -> None:
+        if peers.game_id != self.game_id or peers.seat != self.seat:
+            raise StoreError("that seat map belongs to another game or seat")
+        self.create()
+        _write_private(self.peers_path, json.dumps(peers.to_json(), indent=2).encode() + b"\n", replace=True)
+
+    def load_peers(self) -> PeersFile:
+        try:
+            data = json.loads(self.peers_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise StoreError(f"{self.peers_path} does not exist: this game cannot be resumed here") from None
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"cannot read {self.peers_path}: {exc}") from None
+        peers = PeersFile.from_json(data)
+        if peers.game_id != self.game_id or peers.seat != self.seat:
+            raise StoreError(f"{self.peers_path} belongs to another game or seat")
+        return peers
+
+
+def list_games(home: str | os.PathLike[str] | None = None) -> list[GameStore]:
+    """Every (game, seat) directory under the data home, least recently changed game first."""
+    root = data_home(home) / "games"
+    found: list[GameStore] = []
+    if not root.is_dir():
+        return found
+    for game in sorted(root.iterdir(), key=_mtime):
+        if not _GAME_DIR.fullmatch(game.name):
+            continue
+        for seat_dir in sorted(game.iterdir()):
+            match = _SEAT_DIR.fullmatch(seat_dir.name)
+            if match is not None:
+                found.append(GameStore(bytes.fromhex(game.name), int(match.group(1)), home))
+    return found
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _write_private(target: Path, data: bytes, *, replace: bool = False) -> None:
+    """Write a file with mode 0600 atomically and durably: temp file, fsync, rename, fsync the directory."""
+    tmp = target.with_name(f".{target.name}.{_random.token_hex(6)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.fchmod(fd, stat.S_IRUSR | stat.S_IWUSR)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if replace:
+            os.replace(tmp, target)
+        else:
+            try:
+                os.link(tmp, target)
+            except FileExistsError:
+                raise StoreError(f"{target} appeared while it was being written") from None
+        _fsync_dir(target.parent)
+    except OSError as exc:
+        raise StoreError(f"cannot write {target}: {exc.strerror}") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def _fsync_dir(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def games_of(home: str | os.PathLike[str] | None, game_id_prefix: str) -> Iterator[GameStore]:
+    """The game directories whose id starts with `game_id_prefix` (hex), for `resume GAME_ID`."""
+    prefix = game_id_prefix.lower()
+    return (store for store in list_games(home) if store.game_id.hex().startswith(prefix))

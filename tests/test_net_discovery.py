@@ -1,0 +1,87 @@
+"""Table discovery with zeroconf, on the loopback interface only."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+
+import pytest
+from test_net_support import asyncio_test
+
+from p2pspades import crypto
+from p2pspades.net.discovery import Advertiser, TableAd, browse, parse_ad, txt_record
+from p2pspades.net.lobby import LobbySeat, TableInfo
+from p2pspades.rules import preset
+
+pytestmark = pytest.mark.timeout(60)
+LOOPBACK = ["127.0.0.1"]
+
+
+def loopback_multicast_works() -> bool:
+    """Whether a multicast datagram sent on 127.0.0.1 comes back (it does not on every machine)."""
+    group, port = "239.255.77.77", 45877
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx, \
+                socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
+            rx.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            rx.bind(("", port))
+            membership = struct.pack("4s4s", socket.inet_aton(group), socket.inet_aton("127.0.0.1"))
+            rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
+            rx.settimeout(1.0)
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1"))
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+            tx.sendto(b"p2pspades", (group, port))
+            return rx.recv(64) == b"p2pspades"
+    except OSError:
+        return False
+
+
+def table(name: str, seated: int) -> TableInfo:
+    host = crypto.Identity.generate()
+    keys = [host.public] + [crypto.Identity.generate().public for _ in range(seated - 1)]
+    seats = tuple(LobbySeat(i, f"P{i}", keys[i], f"tcp://127.0.0.1:{7000 + i}") for i in range(seated))
+    return TableInfo(name, preset("partnership"), host.public, bytes(16), seats)
+
+
+@asyncio_test
+async def test_a_table_advertised_on_loopback_is_found_and_updated() -> None:
+    if not loopback_multicast_works():
+        pytest.skip("multicast does not loop back on 127.0.0.1 on this machine: mDNS cannot be tested here")
+    info = table("Friday night", 1)
+    ad = Advertiser(info, 5599, "127.0.0.1", LOOPBACK)
+    await ad.start()
+    try:
+        found = [t for t in await browse(2.0, LOOPBACK) if t.host_fingerprint == info.host_fingerprint]
+        assert [(t.name, t.rules, t.players, t.free, t.endpoint) for t in found] == [
+            ("Friday night", "partnership", 4, 3, "tcp://127.0.0.1:5599")
+        ]
+        fuller = table("Friday night", 3)
+        await ad.update(TableInfo(fuller.name, fuller.rules, info.host_key, info.lobby, fuller.seated))
+        await asyncio.sleep(0.5)
+        found = [t for t in await browse(2.0, LOOPBACK) if t.host_fingerprint == info.host_fingerprint]
+        assert [t.free for t in found] == [1]
+    finally:
+        await ad.close()
+
+
+@asyncio_test
+async def test_browsing_where_nobody_answers_ends_empty() -> None:
+    # nothing advertises this service on loopback now; the browse must still return on time
+    tables = await asyncio.wait_for(browse(0.5, LOOPBACK), 10)
+    assert all(isinstance(t, TableAd) for t in tables)
+
+
+def test_txt_record_round_trips_and_hostile_records_are_refused() -> None:
+    info = table("Tuesday", 2)
+    props = {k.encode(): v.encode() for k, v in txt_record(info).items()}
+    ad = parse_ad("x._p2pspades._tcp.local.", props, ["192.168.1.9"], 4242)
+    assert (ad.name, ad.free, ad.host_fingerprint, ad.endpoint) == (
+        "Tuesday", 2, info.host_fingerprint, "tcp://192.168.1.9:4242"
+    )
+    for key, value in [(b"v", b"9"), (b"free", b"99"), (b"free", b"-1"), (b"fp", b"nope"),
+                       (b"name", b""), (b"name", b"\x1b[2J"), (b"players", b"\xff")]:
+        with pytest.raises(ValueError):
+            parse_ad("x", {**props, key: value}, ["192.168.1.9"], 4242)
+    with pytest.raises(ValueError, match="no address"):
+        parse_ad("x", props, [], 4242)

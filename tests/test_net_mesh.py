@@ -1,0 +1,281 @@
+"""The game mesh over real ZeroMQ on 127.0.0.1: delivery, CURVE/ZAP access control, hostile frames."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from typing import Any
+
+import pytest
+import zmq
+import zmq.asyncio
+from test_net_support import (
+    Player,
+    asyncio_test,
+    build_mesh,
+    close_all,
+    next_received,
+    quiet,
+    until,
+    within,
+)
+
+from p2pspades.net.auth import AccessList, BadKey, CurveKeys, curve_public_key, link_id
+from p2pspades.net.frames import MAX_FRAME, Entries, Entry, Get, Hello, encode_message, pack
+from p2pspades.net.mesh import LinkUp, Mesh, MeshError, PeerAddress, Received, Refused
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def raw_dealer(
+    context: zmq.Context[Any], endpoint: str, server: bytes, keys: CurveKeys | None, rid: bytes | None
+) -> zmq.Socket[Any]:
+    """A bare DEALER that talks to a peer's inbox the way a hostile program could."""
+    sock: zmq.Socket[Any] = context.socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    if keys is not None:
+        sock.setsockopt(zmq.CURVE_SERVERKEY, curve_public_key(server))
+        sock.setsockopt(zmq.CURVE_PUBLICKEY, keys.public)
+        sock.setsockopt(zmq.CURVE_SECRETKEY, keys.secret)
+    if rid is not None:
+        sock.setsockopt(zmq.ROUTING_ID, rid)
+    sock.connect(endpoint)
+    return sock
+
+
+def rid(sender: Player, receiver: Player) -> bytes:
+    return link_id(sender.curve, receiver.curve.public, sending=True)
+
+
+@asyncio_test
+async def test_four_peers_exchange_entries() -> None:
+    _, meshes = await build_mesh(4)
+    try:
+        for seat, mesh in enumerate(meshes):
+            mesh.broadcast(Entry(b"entry from seat %d" % seat))
+        for seat, mesh in enumerate(meshes):
+            got = {}
+            for _ in range(3):
+                event = await next_received(mesh)
+                assert isinstance(event.message, Entry)
+                got[event.seat] = event.message.raw
+            assert got == {s: b"entry from seat %d" % s for s in range(4) if s != seat}
+        # a request/answer round trip goes back through the asker's inbox
+        meshes[2].send(0, Get(0, 2))
+        ask = await next_received(meshes[0])
+        assert ask == Received(2, Get(0, 2))
+        meshes[0].send(ask.seat, Entries(0, (b"a", b"b")))
+        answer = await next_received(meshes[2])
+        assert answer == Received(0, Entries(0, (b"a", b"b")))
+        assert all(mesh.dropped == 0 for mesh in meshes)
+        assert meshes[1].silent_for(3) is not None
+    finally:
+        await close_all(meshes)
+
+
+@asyncio_test
+async def test_link_up_is_reported_for_every_other_seat() -> None:
+    _, meshes = await build_mesh(3)
+    try:
+        ups: set[int] = set()
+        while len(ups) < 2:
+            event = await within(meshes[0].next_event())
+            if isinstance(event, LinkUp):
+                ups.add(event.seat)
+        assert ups == {1, 2}
+    finally:
+        await close_all(meshes)
+
+
+@asyncio_test
+async def test_a_stranger_cannot_connect_or_inject() -> None:
+    players, meshes = await build_mesh(2)
+    stranger = Player()
+    context: zmq.Context[Any] = zmq.Context()
+    try:
+        # a stranger with a perfectly good CURVE key that is not seated
+        victim = meshes[0].endpoint
+        sock = raw_dealer(context, victim, players[0].public, stranger.curve, rid(stranger, players[0]))
+        monitor = sock.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_AUTH)
+        for _ in range(5):
+            sock.send(encode_message(Entry(b"forged")))
+        # wait until its handshake has been refused, then show that nothing of it got through
+        assert await asyncio.to_thread(monitor.poll, 10_000)
+        # and a plain (non-CURVE) socket gets nowhere either
+        plain = raw_dealer(context, meshes[0].endpoint, players[0].public, None, rid(players[1], players[0]))
+        plain.send(encode_message(Entry(b"forged plain")))
+        assert await quiet(meshes[0], 0.5) == []
+        meshes[1].send(0, Entry(b"genuine"))
+        assert await next_received(meshes[0]) == Received(1, Entry(b"genuine"))
+        assert await quiet(meshes[0], 0.3) == []
+        monitor.close(linger=0)
+    finally:
+        context.destroy(linger=0)
+        await close_all(meshes)
+
+
+@asyncio_test
+async def test_refused_peer_is_told() -> None:
+    """A peer whose key differs from the one the table knows sees `Refused`, not silence."""
+    players = [Player(), Player()]
+    impostor = Player()
+    meshes = [Mesh(players[0].curve), Mesh(impostor.curve)]
+    try:
+        for mesh in meshes:
+            await mesh.start()
+        table = [PeerAddress(0, meshes[0].endpoint, players[0].public),
+                 PeerAddress(1, meshes[1].endpoint, players[1].public)]
+        meshes[0].admit(0, table)
+        meshes[1].admit(1, table)
+
+        async def refused() -> Refused:
+            while True:
+                event = await meshes[1].next_event()
+                if isinstance(event, Refused):
+                    return event
+
+        assert await within(refused()) == Refused(0)
+    finally:
+        await close_all(meshes)
+
+
+@asyncio_test
+async def test_a_seated_peer_cannot_claim_another_seat() -> None:
+    players = [Player() for _ in range(3)]
+    # seats 0 and 2 are honest meshes; seat 1 is played by the raw sockets below
+    meshes = [Mesh(players[0].curve, heartbeat=0.2), Mesh(players[2].curve, heartbeat=0.2)]
+    context: zmq.Context[Any] = zmq.Context()
+    try:
+        for mesh in meshes:
+            await mesh.start()
+        table = [PeerAddress(0, meshes[0].endpoint, players[0].public),
+                 PeerAddress(1, "tcp://127.0.0.1:9", players[1].public),
+                 PeerAddress(2, meshes[1].endpoint, players[2].public)]
+        meshes[0].admit(0, table)
+        meshes[1].admit(2, table)
+        victim = meshes[0]
+        # seat 1 speaks with its own key: whatever it writes, its frames arrive as seat 1's
+        own_id = rid(players[1], players[0])
+        sock = raw_dealer(context, victim.endpoint, players[0].public, players[1].curve, own_id)
+        sock.send(encode_message(Hello(b"g" * 16, 2, 0, b"")))  # claims seat 2: dropped
+        sock.send(encode_message(Entry(b"signed by seat 2?")))
+        assert await next_received(victim) == Received(1, Entry(b"signed by seat 2?"))
+        # seat 2's routing id is a secret between seats 2 and 0, so seat 1 cannot take that link over:
+        # under any other routing id its frames are dropped, and seat 2's link keeps working
+        liars = [
+            raw_dealer(context, victim.endpoint, players[0].public, players[1].curve, fake)
+            for fake in (rid(players[2], players[1]), b"\x01seat-2", rid(players[1], players[2]))
+        ]
+        for liar in liars:
+            liar.send(encode_message(Entry(b"as seat 2")))
+        await until(lambda: victim.dropped >= 4)
+        meshes[1].send(0, Entry(b"real seat 2"))
+        assert await next_received(victim) == Received(2, Entry(b"real seat 2"))
+        assert await quiet(victim, 0.3) == []
+        assert victim.dropped == 4
+    finally:
+        context.destroy(linger=0)
+        await close_all(meshes)
+
+
+@asyncio_test
+async def test_hostile_frames_are_dropped_and_the_peer_keeps_working() -> None:
+    victim_player, seat1 = Player(), Player()
+    victim = Mesh(victim_player.curve)
+    context: zmq.Context[Any] = zmq.Context()
+    await victim.start()
+    # seat 1 is played by the hostile program below; nobody listens at its endpoint
+    victim.admit(0, [PeerAddress(0, victim.endpoint, victim_player.public),
+                     PeerAddress(1, "tcp://127.0.0.1:9", seat1.public)])
+    host, port = victim.endpoint.removeprefix("tcp://").rsplit(":", 1)
+
+    def seated_socket() -> zmq.Socket[Any]:
+        own_id = rid(seat1, victim_player)
+        return raw_dealer(context, victim.endpoint, victim_player.public, seat1.curve, own_id)
+
+    try:
+        # raw TCP garbage and a fake ZMTP greeting
+        fake_greeting = b"\xff" + b"\x00" * 8 + b"\x7f\x03\x00NULL" + b"\x00" * 60
+        junks = (b"\x00" * 64, b"GET / HTTP/1.1\r\n\r\n", fake_greeting)
+        for junk in junks:
+            with socket.create_connection((host, int(port)), timeout=5) as tcp:
+                tcp.sendall(junk)
+        # malformed frames from a seated key (the strongest position a hostile sender can have)
+        sock = seated_socket()
+        hostile = [
+            b"",
+            b"\xc1garbage",
+            b"\x93\x01\x02\x03",
+            pack({"k": "launch", "x": 1}),
+            pack({"e": 5, "k": "entry"}),
+            pack({"a": 9, "b": 3, "k": "get"}),
+            pack({"g": b"g" * 16, "h": b"", "k": "hello", "n": 0, "s": 1, "v": 1})[:-3],
+        ]
+        for frame in hostile:
+            sock.send(frame)
+        sock.send_multipart([b"two", b"parts"])
+        sock.send(encode_message(Entry(b"still listening")))
+        assert await next_received(victim) == Received(1, Entry(b"still listening"))
+        assert victim.dropped == len(hostile) + 1
+        # an oversized frame: libzmq cuts that connection before it reaches Python
+        sock.send(b"\x00" * (MAX_FRAME + 1))
+        sock.close(linger=0)
+        again = seated_socket()
+        again.send(encode_message(Entry(b"after the flood")))
+        assert await next_received(victim) == Received(1, Entry(b"after the flood"))
+        assert victim.dropped == len(hostile) + 1
+    finally:
+        context.destroy(linger=0)
+        await victim.close()
+
+
+@asyncio_test
+async def test_a_restarted_peer_takes_its_connection_over() -> None:
+    players, meshes = await build_mesh(2)
+    try:
+        meshes[1].send(0, Entry(b"before"))
+        assert await next_received(meshes[0]) == Received(1, Entry(b"before"))
+        endpoint = meshes[1].endpoint
+        await meshes[1].close()
+        # the same player comes back on the same endpoint
+        meshes[1] = Mesh(players[1].curve, bind=endpoint)
+        await meshes[1].start()
+        meshes[1].admit(1, [PeerAddress(0, meshes[0].endpoint, players[0].public),
+                            PeerAddress(1, endpoint, players[1].public)])
+        meshes[1].send(0, Entry(b"after"))
+        assert await next_received(meshes[0]) == Received(1, Entry(b"after"))
+        meshes[0].send(1, Entry(b"welcome back"))
+        assert await next_received(meshes[1]) == Received(0, Entry(b"welcome back"))
+    finally:
+        await close_all(meshes)
+
+
+@asyncio_test
+async def test_sends_to_a_dead_peer_never_block() -> None:
+    _, meshes = await build_mesh(2)
+    try:
+        await meshes[1].close()
+        results = [meshes[0].send(1, Entry(b"x" * 1000)) for _ in range(5000)]
+        assert not all(results)  # the queue filled up and the rest was dropped, without waiting
+    finally:
+        await close_all(meshes)
+
+
+def test_bad_uses_of_the_mesh_are_clear_errors() -> None:
+    async def run() -> None:
+        player = Player()
+        mesh = Mesh(player.curve, bind="tcp://127.0.0.1:1")
+        with pytest.raises(MeshError, match="start the mesh"):
+            mesh.admit(0, [])
+        mesh2 = Mesh(player.curve, bind="nonsense://here")
+        with pytest.raises(MeshError, match="cannot listen"):
+            await mesh2.start()
+        await mesh2.close()
+        await mesh.close()
+
+    asyncio.run(run())
+    with pytest.raises(BadKey):
+        curve_public_key(b"\x01" * 31)
+    with pytest.raises(BadKey, match="same key"):
+        p = Player()
+        AccessList().admit({0: p.public, 1: p.public})

@@ -1,0 +1,158 @@
+"""The game driver in one process over real sockets: hostile traffic from a seated peer, status, resume."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+import pytest
+from test_net_support import asyncio_test, quiet, until, within
+
+from p2pspades import crypto, log
+from p2pspades.audit.verify import Status as Verdict
+from p2pspades.audit.verify import verify_file
+from p2pspades.bots import RandomBot
+from p2pspades.net import (
+    Entries,
+    Entry,
+    Get,
+    Hello,
+    LobbyHost,
+    Mesh,
+    Peer,
+    Status,
+    Timing,
+    join_table,
+    resume_game,
+    start_game,
+    transport_keys,
+)
+from p2pspades.net.peer import ANSWERS_PER_SECOND
+from p2pspades.rules import Action, preset
+from p2pspades.table import Decision, Dropped, Event
+
+pytestmark = pytest.mark.timeout(90)
+FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=0.6, linger=3.0)
+
+
+async def seat_players(home: Path, players: int, **watch: object) -> tuple[list[crypto.Identity], list[Peer]]:
+    """Run the lobby for `players` identities in this process and return their started peers."""
+    ids = [crypto.Identity.generate() for _ in range(players)]
+    meshes = [Mesh(transport_keys(i), heartbeat=FAST.heartbeat) for i in ids]
+    for mesh in meshes:
+        await mesh.start()
+    rules = preset({2: "two", 3: "cutthroat3"}[players], target=10, losing_threshold=-10)
+    host = LobbyHost(ids[0], "Here", rules, "P0", meshes[0].endpoint)
+    lobby = await host.start()
+    joins = [join_table(lobby, ids[i], f"P{i}", meshes[i].endpoint) for i in range(1, players)]
+    results = await within(asyncio.gather(host.run(), *joins))
+    await host.close()
+    peers = [
+        await start_game(result, ids[i], meshes[i], RandomBot(i), home=str(home), timing=FAST,
+                         **watch if i == 0 else {})  # type: ignore[arg-type]
+        for i, result in enumerate(results)
+    ]
+    return ids, peers
+
+
+async def close_all(peers: list[Peer]) -> None:
+    for peer in peers:
+        await peer.close()
+
+
+@asyncio_test
+async def test_hostile_traffic_from_a_seated_peer_is_dropped_and_the_game_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    seen: list[Event] = []
+    ids, peers = await seat_players(tmp_path, 2, on_event=seen.append)
+    victim, cheat = peers
+    try:
+        genesis = victim.table.entries[0]
+        other_game = log.seal({"g": b"\x99" * 16, "h": 0, "n": 1, "p": log.entry_hash(genesis), "s": 1,
+                               "t": "accept"}, ids[1])
+        stranger = log.seal({"g": victim.table.game_id, "h": 0, "n": 1, "p": log.entry_hash(genesis), "s": 1,
+                             "t": "accept"}, crypto.Identity.generate())
+        with caplog.at_level(logging.WARNING):
+            cheat.mesh.send(0, Entry(genesis))  # seat 0's entry presented as seat 1's own
+            cheat.mesh.send(0, Entries(0, (genesis, genesis)))  # stale copies
+            cheat.mesh.send(0, Entries(1, (other_game, stranger, b"\x00not an envelope")))
+            cheat.mesh.send(0, Hello(b"\x99" * 16, 1, 5, b"h" * 32))  # another game's HELLO
+            ended = await within(asyncio.gather(victim.run(), cheat.run()), 60)
+    finally:
+        await close_all(peers)
+    assert [e.status for e in ended if e is not None] == ["complete", "complete"]
+    assert victim.table.entries == cheat.table.entries
+    assert victim.store.read_entries() == cheat.store.read_entries() == victim.table.entries
+    assert verify_file(victim.store.log_path).status is Verdict.VALID
+    reasons = " | ".join(e.reason for e in seen if isinstance(e, Dropped))
+    assert "another game" in reasons and "bad signature" in reasons and "malformed" in reasons
+    assert "presented as its own but signed by seat 0" in caplog.text
+    assert "HELLO from seat 1 for game 9999" in caplog.text
+
+
+@asyncio_test
+async def test_a_crashed_peer_is_shown_as_away_then_resumes_where_it_stopped(tmp_path: Path) -> None:
+    statuses: list[Status] = []
+    ids, peers = await seat_players(tmp_path, 2, on_status=statuses.append)
+    first, second = peers
+    running = [asyncio.ensure_future(p.run()) for p in peers]
+    try:
+        await until(lambda: len(second.table.entries) >= 20)
+        running[1].cancel()
+        await second.close()  # the peer is gone: its sockets close, the way a killed process's do
+        on_disk = second.store.read_entries()
+        await until(lambda: any("disconnected" in s.text for s in statuses))
+        away = next(s for s in statuses if "disconnected" in s.text)
+        assert away.text.startswith("waiting for seat 1 (disconnected ") and away.away.get(1, -1) >= 0
+        again = await resume_game(second.store, ids[1], RandomBot(b"again"), timing=FAST)
+        assert again.table.entries[: len(on_disk)] == on_disk
+        assert again.mesh.endpoint == second.mesh.endpoint  # it listens where the others expect it
+        ended = await within(asyncio.gather(running[0], again.run()), 60)
+        await again.close()
+    finally:
+        for task in running:
+            task.cancel()
+        await close_all(peers)
+    assert [e.status for e in ended if e is not None] == ["complete", "complete"]
+    assert first.table.entries == again.table.entries
+    assert first.store.read_entries() == again.store.read_entries()
+    assert statuses[-1].finished
+
+
+@asyncio_test
+async def test_a_flood_of_requests_gets_only_a_few_answers(tmp_path: Path) -> None:
+    _, peers = await seat_players(tmp_path, 2)
+    victim, greedy = peers
+    serving = asyncio.ensure_future(victim.run())
+    try:
+        for _ in range(200):
+            greedy.mesh.send(0, Get(0, 1))
+        answers = [m for m in await quiet(greedy.mesh, 0.5) if isinstance(m, Entries)]
+    finally:
+        serving.cancel()
+        await close_all(peers)
+    assert answers and all(a == Entries(0, (victim.table.entries[0],)) for a in answers)
+    assert len(answers) <= 2 * ANSWERS_PER_SECOND  # 200 asked; the rest were dropped
+
+
+@asyncio_test
+async def test_a_player_that_takes_its_time_like_a_person_plays_a_whole_game(tmp_path: Path) -> None:
+    _, peers = await seat_players(tmp_path, 2)
+    bot = RandomBot(b"thinking")
+    asked: list[Decision] = []
+
+    async def person(decision: Decision) -> Action:
+        asked.append(decision)
+        await asyncio.sleep(0.01)  # the UI waits for a key press; the mesh keeps running meanwhile
+        return bot(decision)
+
+    peers[1].player = person
+    try:
+        ended = await within(asyncio.gather(*(p.run() for p in peers)), 60)
+    finally:
+        await close_all(peers)
+    assert [e.status for e in ended if e is not None] == ["complete", "complete"]
+    assert asked and all(d.view.seat == 1 for d in asked)
+    assert peers[0].table.entries == peers[1].table.entries

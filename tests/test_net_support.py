@@ -1,0 +1,97 @@
+"""Helpers shared by the net tests (no tests here): running coroutines, keys, and waiting for mesh events."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable, Coroutine
+from functools import wraps
+from typing import Any, TypeVar
+
+import nacl.bindings
+
+from p2pspades.net.auth import CurveKeys
+from p2pspades.net.frames import Message
+from p2pspades.net.mesh import Mesh, MeshEvent, PeerAddress, Received
+
+T = TypeVar("T")
+WAIT = 10.0
+"""Generous upper bound for anything to arrive on loopback; tests never assert on speed."""
+
+
+def asyncio_test(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async test function in a fresh event loop."""
+
+    @wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(fn(*args, **kwargs))
+
+    return run
+
+
+class Player:
+    """A test player: an Ed25519 key pair and the CURVE keys derived from it."""
+
+    def __init__(self) -> None:
+        self.seed = secrets.token_bytes(32)
+        self.public, _ = nacl.bindings.crypto_sign_seed_keypair(self.seed)
+        self.curve = CurveKeys.from_ed25519_seed(self.seed)
+
+
+async def within(awaitable: Awaitable[T], timeout: float = WAIT) -> T:
+    return await asyncio.wait_for(awaitable, timeout)
+
+
+async def until(condition: Callable[[], bool], timeout: float = WAIT) -> None:
+    """Wait (polling) until `condition()` holds; TimeoutError if it never does."""
+
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.02)
+
+    await within(poll(), timeout)
+
+
+async def next_received(mesh: Mesh, timeout: float = WAIT) -> Received:
+    """The next frame delivered by `mesh`, skipping link events."""
+
+    async def wait() -> Received:
+        while True:
+            event: MeshEvent = await mesh.next_event()
+            if isinstance(event, Received):
+                return event
+
+    return await within(wait(), timeout)
+
+
+async def quiet(mesh: Mesh, seconds: float) -> list[Message]:
+    """Everything `mesh` delivers within `seconds` (used to show that nothing gets through)."""
+    got: list[Message] = []
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while (left := end - loop.time()) > 0:
+        try:
+            event = await asyncio.wait_for(mesh.next_event(), left)
+        except TimeoutError:
+            break
+        if isinstance(event, Received):
+            got.append(event.message)
+    return got
+
+
+async def build_mesh(count: int) -> tuple[list[Player], list[Mesh]]:
+    """`count` started and admitted meshes on loopback, seats 0..count-1."""
+    players = [Player() for _ in range(count)]
+    meshes = [Mesh(p.curve, heartbeat=0.2) for p in players]
+    for mesh in meshes:
+        await mesh.start()
+    pairs = enumerate(zip(players, meshes, strict=True))
+    table = [PeerAddress(seat, mesh.endpoint, player.public) for seat, (player, mesh) in pairs]
+    for seat, mesh in enumerate(meshes):
+        mesh.admit(seat, table)
+    return players, meshes
+
+
+async def close_all(meshes: list[Mesh]) -> None:
+    for mesh in meshes:
+        await mesh.close()

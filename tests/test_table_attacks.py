@@ -1,0 +1,440 @@
+"""Attacks on the table protocol, on the in-memory wiring.
+
+Each test seats one cheating peer among honest ones. The cheater must be refused or caught and named
+correctly, with signed evidence, and the honest peers must lose nothing: they agree with each other, and
+their logs verify to the same verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from p2pspades import crypto, log
+from p2pspades.audit import Status, verify_frames
+from p2pspades.bots import RandomBot
+from p2pspades.rules import Action, Card, Deal, Game, Play, RuleSet, preset
+from p2pspades.table import Decision, Dropped, Event, HandDeal, Outgoing, Rejected, Table, Violation
+from p2pspades.table.harness import Wire, new_game, seeded_entropy
+
+RULES = preset("classic", target=100, losing_threshold=-100)
+CHEATER = 1
+
+
+def seated(rules: RuleSet, cheater_cls: type[Table] | None = None, seed: bytes = b"attack",
+           **cheater_kw: Any) -> tuple[Wire, list[crypto.Identity]]:
+    n = rules.players
+    ids = [crypto.Identity.from_seed(crypto.H("test identity", seed, bytes([i]))[:32]) for i in range(n)]
+    genesis = new_game(rules, ids, game_id=crypto.H("game", seed)[:16])
+    tables: list[Table] = []
+    for i in range(n):
+        cls = cheater_cls if (cheater_cls is not None and i == CHEATER) else Table
+        kw = cheater_kw if cls is not Table else {}
+        tables.append(cls(genesis, ids[i], entropy=seeded_entropy(seed + bytes([i])), **kw))
+    return Wire(tables, [RandomBot(i) for i in range(n)]), ids
+
+
+def honest(wire: Wire) -> list[Table]:
+    return [t for i, t in enumerate(wire.tables) if i != CHEATER]
+
+
+def assert_caught(wire: Wire, check: str | tuple[str, ...]) -> Violation:
+    """Every honest peer halted naming the cheater for `check`, agrees with the others, and its log says so."""
+    checks = (check,) if isinstance(check, str) else check
+    verdicts = []
+    for table in honest(wire):
+        assert table.status == "violation", f"seat {table.seat} did not catch the cheater"
+        v = table.violation
+        assert v is not None and v.seat == CHEATER and v.check in checks, v
+        verdicts.append((v.seat, v.check))
+        verdict = verify_frames([*table.entries, *v.evidence])
+        assert verdict.status is Status.VIOLATION, verdict.summary
+        assert verdict.violation is not None and verdict.violation.seat == CHEATER
+    chains = [t.entries for t in honest(wire)]
+    assert all(c == chains[0] for c in chains), "honest peers hold the same chain"
+    assert len(set(verdicts)) == 1
+    v = honest(wire)[0].violation
+    assert v is not None
+    return v
+
+
+def reseal(raw: bytes, identity: crypto.Identity, **changes: Any) -> bytes:
+    payload = dict(log.open_envelope(raw).payload)
+    payload.update(changes)
+    return log.seal(payload, identity)
+
+
+class Tampering(Table):
+    """A tampered client: it alters one of its own automatic entries before signing it."""
+
+    def __init__(self, *args: Any, kind: str, change: Callable[[Table, dict[str, Any]], dict[str, Any]],
+                 **kwargs: Any) -> None:
+        self.attack_kind, self.change, self.done = kind, change, False
+        super().__init__(*args, **kwargs)
+
+    def _make(self, kind: str) -> dict[str, Any] | None:
+        payload = super()._make(kind)
+        if payload is not None and kind == self.attack_kind and not self.done:
+            self.done = True
+            payload = self.change(self, payload)
+        return payload
+
+
+def other_point(p: bytes) -> bytes:
+    return crypto.mul(crypto.scalar_from_int(7), p)
+
+
+# ------------------------------------------------------------------ caught live, from the entry itself
+def test_forged_card_a_key_that_opens_no_card() -> None:
+    wire, ids = seated(RULES)
+
+    def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        env = log.open_envelope(raw)
+        if sender == CHEATER and env.payload["t"] == "play":
+            raw = reseal(raw, ids[CHEATER], k=crypto.scalar_from_int(12345))
+        return [(d, raw) for d in range(4) if d != sender]
+
+    wire.tamper = tamper
+    wire.run()
+    assert_caught(wire, "forged card")
+
+
+def test_forged_card_the_key_of_another_of_its_cards() -> None:
+    wire, ids = seated(RULES)
+
+    def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        env = log.open_envelope(raw)
+        table = wire.tables[CHEATER]
+        if sender == CHEATER and env.payload["t"] == "play" and table.deal is not None and table._my is not None:
+            j = env.payload["j"]
+            other = next(p for p in table.deal.positions_of(CHEATER) if p != j)
+            raw = reseal(raw, ids[CHEATER], k=table._my.lock_keys[other])
+        return [(d, raw) for d in range(4) if d != sender]
+
+    wire.tamper = tamper
+    wire.run()
+    assert_caught(wire, "forged card")
+
+
+def test_playing_from_another_seats_position() -> None:
+    wire, ids = seated(RULES)
+
+    def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        env = log.open_envelope(raw)
+        table = wire.tables[CHEATER]
+        if sender == CHEATER and env.payload["t"] == "play" and table.deal is not None:
+            theirs = table.deal.positions_of((CHEATER + 1) % 4)[0]
+            raw = reseal(raw, ids[CHEATER], j=theirs)
+        return [(d, raw) for d in range(4) if d != sender]
+
+    wire.tamper = tamper
+    wire.run()
+    assert_caught(wire, "ownership")
+
+
+def test_duplicated_ciphertext_in_the_shuffle() -> None:
+    # the cheater's own machine refuses to sign such a shuffle, so it is tampered with on the wire
+    wire2, ids = seated(RULES)
+
+    def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        env = log.open_envelope(raw)
+        if sender == CHEATER and env.payload["t"] == "shuffle":
+            d = list(env.payload["d"])
+            d[1] = d[0]
+            raw = reseal(raw, ids[CHEATER], d=d)
+        return [(dest, raw) for dest in range(4) if dest != sender]
+
+    wire2.tamper = tamper
+    wire2.run()
+    assert_caught(wire2, "shuffle")
+
+
+def test_reveal_that_does_not_match_the_commitment() -> None:
+    wire, ids = seated(RULES)
+
+    def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        if sender == CHEATER and log.open_envelope(raw).payload["t"] == "reveal":
+            raw = reseal(raw, ids[CHEATER], r=bytes(32))
+        return [(d, raw) for d in range(4) if d != sender]
+
+    wire.tamper = tamper
+    wire.run()
+    assert_caught(wire, "reveal")
+
+
+def test_equivocation_two_signed_entries_with_one_sequence_number() -> None:
+    wire, ids = seated(RULES)
+
+    def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        env = log.open_envelope(raw)
+        if sender == CHEATER and env.payload["t"] == "bid":
+            other = reseal(raw, ids[CHEATER], b=(env.payload["b"] + 1) % 14)
+            return [(0, raw), (2, other), (3, other)]
+        return [(d, raw) for d in range(4) if d != sender]
+
+    wire.tamper = tamper
+    wire.run()
+    caught = [t for t in honest(wire) if t.violation is not None and t.violation.check == "equivocation"]
+    assert caught, "some honest peer holds both signed entries"
+    for table in caught:
+        v = table.violation
+        assert v is not None and v.seat == CHEATER and len(v.evidence) == 2
+        a, b = (log.open_envelope(e) for e in v.evidence)
+        assert a.payload["n"] == b.payload["n"] and a.raw != b.raw
+        assert crypto.verify_signature(ids[CHEATER].public, a.signature, a.payload_raw)
+        assert crypto.verify_signature(ids[CHEATER].public, b.signature, b.payload_raw)
+        extra = [e for e in v.evidence if e not in table.entries]
+        verdict = verify_frames([*table.entries, *extra])
+        assert verdict.status is Status.VIOLATION and verdict.violation is not None
+        assert verdict.violation.seat == CHEATER and verdict.violation.check == "equivocation"
+
+
+# ------------------------------------------------------------------ caught by the reveal and recomputation
+def test_replaced_ciphertext_in_the_shuffle() -> None:
+    def replace(table: Table, p: dict[str, Any]) -> dict[str, Any]:
+        p["d"][3] = other_point(p["d"][3])
+        return p
+
+    wire, _ = seated(RULES, Tampering, kind="shuffle", change=replace)
+    wire.run()
+    v = assert_caught(wire, ("shuffle", "forged card"))
+    assert v.seat == CHEATER
+
+
+def test_wrong_lock() -> None:
+    def bad_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
+        assert table.deal is not None
+        victim = table.deal.positions_of((CHEATER + 2) % 4)[0]
+        p["d"][victim] = other_point(p["d"][victim])
+        return p
+
+    wire, _ = seated(RULES, Tampering, kind="lock", change=bad_lock)
+    wire.run()
+    assert_caught(wire, "lock")
+
+
+def test_wrong_deal_key() -> None:
+    def bad_key(table: Table, p: dict[str, Any]) -> dict[str, Any]:
+        p["k"][0] = crypto.scalar_from_int(99)
+        return p
+
+    wire, _ = seated(RULES, Tampering, kind="keys", change=bad_key)
+    wire.run()
+    assert_caught(wire, "key")
+
+
+@pytest.mark.parametrize(
+    "point",
+    [
+        crypto.IDENTITY,
+        bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),  # order 8
+        (2**255 - 19 + 1).to_bytes(32, "little"),  # y = 1 + p: a non-canonical encoding
+    ],
+    ids=["identity", "small-order", "non-canonical"],
+)
+def test_bad_points_in_a_shuffle(point: bytes) -> None:
+    def poison(table: Table, p: dict[str, Any]) -> dict[str, Any]:
+        p["d"][0] = point
+        return p
+
+    wire, _ = seated(RULES, Tampering, kind="shuffle", change=poison)
+    wire.run()
+    assert_caught(wire, "shuffle")
+
+
+def test_false_challenge_names_the_challenger() -> None:
+    class FalseAlarm(Table):
+        def _deal_all(self, g: Game, d: HandDeal) -> None:
+            super()._deal_all(g, d)
+            self._challenge_due = "I claim my cards do not open"
+
+    wire, _ = seated(RULES, FalseAlarm)
+    wire.run()
+    assert_caught(wire, "challenge")
+
+
+class Reneger(Table):
+    """A tampered client: its engine does not know its own hand, so nothing stops it from reneging."""
+
+    reneged = False
+
+    def _deal_all(self, g: Game, d: HandDeal) -> None:
+        assert self._my is not None and self.seat is not None
+        d.open_own(self.seat, self._my, d.positions_of(self.seat))
+        g.apply(Deal(tuple(tuple(None for _ in d.positions_of(s)) for s in range(self.seats))))
+        self._hstage = "engine"
+
+    def real_hand(self) -> list[Card]:
+        d = self.deal
+        assert d is not None
+        return [c for j, c in d.opened.items() if d.owner[j] == self.seat and j not in d.played]
+
+    def decide(self, action: Action) -> list[Event]:
+        decision = self.pending_decision()
+        if decision is not None and isinstance(action, Play) and action not in decision.legal:
+            # its own engine would refuse the card: sign and send it regardless
+            assert self.identity is not None and self._my is not None
+            j = self._my_position(action.card)
+            payload = {"g": self.game_id, "n": len(self.entries), "p": self.head, "s": self.seat,
+                       "h": self.hand_number, "t": "play", "j": j, "k": self._my.lock_keys[j]}
+            self._outgoing.append(Outgoing(len(self.entries), log.seal(payload, self.identity)))
+            self.finished = True  # it has nothing more to say: the honest peers decide now
+            return []
+        return super().decide(action)
+
+
+def renege_player(table: Reneger) -> Callable[[Decision], Action]:
+    """Reneges at the first chance, then follows suit with its real cards as well as it can."""
+    fallback = RandomBot(5)
+
+    def choose(decision: Decision) -> Action:
+        if decision.kind.value != "play":
+            return fallback(decision)
+        hand = table.real_hand()
+        led = decision.view.trick.led_suit
+        holds_led = led is not None and any(c.suit == led for c in hand)
+        if holds_led and not table.reneged:
+            off = [c for c in hand if c.suit != led]
+            if off:
+                table.reneged = True
+                return Play(off[0])
+        follow = [c for c in hand if led is None or c.suit == led]
+        return Play((follow or hand)[0])
+
+    return choose
+
+
+def test_a_renege_is_caught_when_the_withheld_suit_shows_up() -> None:
+    """Not following suit shows the seat void in that suit; every card is played by the hand's end, so the
+    withheld card must appear, and every peer catches the contradiction from the public record alone."""
+    wire, _ = seated(RULES, Reneger, seed=b"renege")
+    cheater = wire.tables[CHEATER]
+    assert isinstance(cheater, Reneger)
+    wire.players[CHEATER] = renege_player(cheater)
+    wire.run()
+    assert cheater.reneged
+    v = assert_caught(wire, "rules")
+    assert "void" in v.detail
+
+
+# ------------------------------------------------------------------ refused, and the game goes on
+def test_refusing_to_reveal_leads_to_abandonment_naming_the_seat() -> None:
+    wire, _ = seated(RULES)
+
+    def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        if sender == CHEATER and log.open_envelope(raw).payload["t"] == "reveal":
+            return []
+        return [(d, raw) for d in range(4) if d != sender]
+
+    wire.tamper = tamper
+    wire.run()
+    assert all(t.waiting_for() == (CHEATER, "reveal") for t in honest(wire))
+    wire.advance_time(30)
+    wire.run()
+    assert all(t.status == "running" for t in honest(wire)), "no abandonment before the timeout"
+    wire.advance_time(61)
+    wire.run()
+    for table in honest(wire):
+        assert table.status == "abandoned" and table.abandoned_by == CHEATER and table.finished
+        verdict = verify_frames(table.entries)
+        assert verdict.status is Status.INCOMPLETE and f"seat {CHEATER}" in verdict.summary
+
+
+def test_messages_out_of_turn_are_rejected_and_named() -> None:
+    wire, ids = seated(RULES)
+    for seat in range(4):
+        wire._record(seat, [])
+    for _ in range(200):
+        wire.step()
+    target = wire.tables[0]
+    whose, kind = target.waiting_for()  # type: ignore[misc]
+    intruder = next(s for s in range(4) if s != whose)
+    payload = {"g": target.game_id, "n": len(target.entries), "p": target.head, "s": intruder,
+               "h": target.hand_number, "t": kind, **_fields_for(kind)}
+    events = target.receive(log.seal(payload, ids[intruder]))
+    rejected = [e for e in events if isinstance(e, Rejected)]
+    assert rejected and rejected[0].seat == intruder and rejected[0].check == "turn"
+    wire.run()
+    assert all(t.status == "complete" for t in wire.tables)
+
+
+def _fields_for(kind: str) -> dict[str, Any]:
+    return {
+        "bid": {"b": 3}, "play": {"j": 0, "k": crypto.scalar_from_int(3)}, "commit": {"c": bytes(32)},
+        "shuffle": {"d": []}, "lock": {"d": []}, "keys": {"j": [], "k": []}, "reveal": {"r": bytes(32)},
+        "accept": {}, "dcommit": {"c": bytes(32)}, "dreveal": {"r": bytes(32)}, "blind": {"b": False},
+    }.get(kind, {})
+
+
+def test_replays_from_another_game_or_another_hand_are_dropped() -> None:
+    other, _ = seated(RULES, seed=b"another game")
+    other.run()
+    wire, _ = seated(RULES)
+    for seat in range(4):
+        wire._record(seat, [])
+    for _ in range(1500):
+        wire.step()
+    target = wire.tables[0]
+    before = list(target.entries)
+    for raw in other.tables[0].entries[1:40]:
+        events = target.receive(raw)
+        assert any(isinstance(e, Dropped) and "another game" in e.reason for e in events)
+    for raw in target.entries[1:60]:  # old entries of this game, e.g. of the first hand
+        assert target.receive(raw) == []
+    assert target.entries == before
+    wire.run()
+    assert all(t.status == "complete" for t in wire.tables)
+    assert all(t.entries == wire.tables[0].entries for t in wire.tables)
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [b"", b"\x00", b"\x93\x01", b"\xff" * 64, b"x" * 300_000, log.encode({"t": "play"}),
+     bytes(range(256)) * 10],
+    ids=["empty", "zero", "truncated", "ff", "oversized", "bare-payload", "noise"],
+)
+def test_malformed_and_oversized_frames_are_dropped(garbage: bytes) -> None:
+    wire, _ = seated(RULES)
+    for seat in range(4):
+        wire._record(seat, [])
+    for _ in range(300):
+        wire.step()
+    target = wire.tables[2]
+    before = list(target.entries)
+    events = target.receive(garbage)
+    assert events and all(isinstance(e, Dropped) for e in events)
+    assert target.entries == before and target.status == "running"
+    wire.run()
+    assert all(t.status == "complete" for t in wire.tables)
+
+
+def test_a_signed_but_malformed_payload_from_the_seat_on_turn_is_a_violation() -> None:
+    wire, ids = seated(RULES)
+
+    def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        env = log.open_envelope(raw)
+        if sender == CHEATER and env.payload["t"] == "bid":
+            raw = reseal(raw, ids[CHEATER], b="seven")
+        return [(d, raw) for d in range(4) if d != sender]
+
+    wire.tamper = tamper
+    wire.run()
+    assert_caught(wire, "schema")
+
+
+def test_an_entry_with_a_forged_signature_is_dropped() -> None:
+    wire, ids = seated(RULES)
+    for seat in range(4):
+        wire._record(seat, [])
+    for _ in range(100):
+        wire.step()
+    target = wire.tables[0]
+    whose, kind = target.waiting_for()  # type: ignore[misc]
+    stranger = crypto.Identity.generate()
+    payload = {"g": target.game_id, "n": len(target.entries), "p": target.head, "s": whose,
+               "h": target.hand_number, "t": kind, **_fields_for(kind)}
+    events = target.receive(log.seal(payload, stranger))
+    assert any(isinstance(e, Dropped) and "signature" in e.reason for e in events)
+    assert target.status == "running"
