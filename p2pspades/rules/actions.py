@@ -1,0 +1,171 @@
+"""Actions: what a seat (or chance) does to the game. Frozen values that check their own fields.
+
+Seat actions (`Bid`, `BlindNil`, `Draw`, `Play`) carry no seat: the engine knows whose turn it is. The chance
+steps (`Deal`, `Reveal`) come from the cryptographic deal, or from a shuffle in tests and benchmarks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import TypeAlias, TypeGuard, cast
+
+from p2pspades.rules.cards import Card
+from p2pspades.rules.errors import IllegalAction
+
+_BIT = attrgetter("_bit")
+
+
+def _check_int(name: str, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise IllegalAction(f"{name} must be a whole number, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A bid of a number of tricks; 0 is nil where the rules allow nil."""
+
+    tricks: int
+
+    def __post_init__(self) -> None:
+        _check_int("a bid", self.tricks)
+        if self.tricks < 0:
+            raise IllegalAction(f"a bid cannot be negative, got {self.tricks}")
+
+
+@dataclass(frozen=True, slots=True)
+class BlindNil:
+    """The answer of an eligible seat, before the deal, to "do you bid blind nil?"."""
+
+    declare: bool
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.declare, bool):
+            raise IllegalAction(f"a blind-nil answer must be true or false, got {self.declare!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw pile: keep the top card (the next one is discarded unseen), or discard it and take the next."""
+
+    keep: bool
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.keep, bool):
+            raise IllegalAction(f"a draw choice must be true (keep) or false (discard), got {self.keep!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play a card to the current trick."""
+
+    card: Card
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.card, Card):
+            raise IllegalAction(f"a play needs a card, got {self.card!r}")
+
+
+_TUPLES = {tuple}
+
+
+def _is_sequence(value: object) -> TypeGuard[Sequence[object]]:
+    return type(value) is tuple or (isinstance(value, Sequence) and not isinstance(value, (str, bytes)))
+
+
+def _cards(
+    what: str | int, cards: object, allow_unknown: bool, seen: int
+) -> tuple[tuple[Card | None, ...], int]:
+    """`cards` as a tuple, and the bit mask of its cards; IllegalAction if it holds anything else (None is
+    allowed for an unknown card if `allow_unknown`) or a card also in `seen` or twice. `what` names the cards
+    in messages (a number: "hand <number>")."""
+    if type(cards) is tuple:
+        try:  # fast path, all cards: distinct bits add up without a carry, one bit per card
+            mask: int = sum(map(_BIT, cards))
+        except AttributeError:
+            mask = -1
+        if mask >= 0 and mask.bit_count() == len(cards) and not mask & seen:
+            return cards, mask
+    if isinstance(what, int):
+        what = f"hand {what}"
+    if not _is_sequence(cards):
+        raise IllegalAction(f"{what} must be a sequence of cards, got {cards!r}")
+    out = tuple(cards)
+    mask = 0
+    for card in out:
+        if card.__class__ is Card:
+            assert isinstance(card, Card)
+            if card._bit & (mask | seen):
+                raise IllegalAction(f"{card} is dealt twice (again in {what})")
+            mask |= card._bit
+        elif not (allow_unknown and card is None):
+            also = " or None" if allow_unknown else ""
+            raise IllegalAction(f"{what} holds {card!r}, which is not a card{also}")
+    return cast("tuple[Card | None, ...]", out), mask
+
+
+def _hands(hands: object, allow_unknown: bool) -> tuple[tuple[tuple[Card | None, ...], ...], tuple[int, ...]]:
+    """Each hand as a tuple of cards, and the mask of each; no card may be in two hands."""
+    if type(hands) is tuple and set(map(type, hands)) <= _TUPLES:
+        try:  # fast path, all cards: distinct bits add up without a carry, one bit per card
+            sums: tuple[int, ...] = tuple([sum(map(_BIT, hand)) for hand in hands])
+        except AttributeError:
+            sums = ()
+        if sums and sum(sums).bit_count() == sum(map(len, hands)):
+            return cast("tuple[tuple[Card | None, ...], ...]", hands), sums
+    if not _is_sequence(hands):
+        raise IllegalAction(f"hands must be a sequence of hands, got {hands!r}")
+    out: list[tuple[Card | None, ...]] = []
+    masks: list[int] = []
+    seen = 0
+    for seat, cards in enumerate(hands):
+        hand, mask = _cards(seat, cards, allow_unknown, seen)
+        out.append(hand)
+        masks.append(mask)
+        seen |= mask
+    return tuple(out), tuple(masks)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance step: the cards each seat receives, `None` where this engine may not know the card.
+
+    With the two-player draw pile the hands are empty and `stock` holds the whole deck in drawing order. The
+    bit masks of the known cards are worked out once, here (`masks`, `stock_mask`).
+    """
+
+    hands: tuple[tuple[Card | None, ...], ...]
+    stock: tuple[Card | None, ...] = ()
+    masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    stock_mask: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        hands, masks = _hands(self.hands, True)
+        stock, stock_mask = _cards("the stock", self.stock, True, sum(masks))  # (masks are disjoint)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "masks", masks)
+        object.__setattr__(self, "stock", stock)
+        object.__setattr__(self, "stock_mask", stock_mask)
+
+    def seen_by(self, seat: int) -> Deal:
+        """The same deal as one seat's engine knows it: its own cards, every other card None."""
+        hands = tuple(hand if i == seat else (None,) * len(hand) for i, hand in enumerate(self.hands))
+        return Deal(hands, (None,) * len(self.stock))
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Chance step at the end of a hand: every seat's full cards as they were when play started."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        hands, masks = _hands(self.hands, False)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "masks", masks)
+
+
+Action: TypeAlias = Bid | BlindNil | Draw | Play | Deal | Reveal
+SeatAction: TypeAlias = Bid | BlindNil | Draw | Play

@@ -1,0 +1,225 @@
+"""The end-of-hand audit: with every hand known, find each play that broke a follow-suit or lead rule.
+
+During a hand a peer only knows its own cards, so it cannot tell a renege by another seat from an honest
+discard. When the hand ends every seat reveals, and this audit replays the hand with full information. An
+honest client never lets its player renege, so a violation here proves a tampered client; the rule set's
+`renege` option says what it costs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+
+from p2pspades.rules.cards import NON_SPADES_MASK, SUIT_MASKS, SUITS, Card
+from p2pspades.rules.ruleset import RuleSet
+
+_BIT = attrgetter("_bit")
+
+KINDS = (
+    "renege",  # did not follow the led suit while holding it
+    "spade_lead",  # led a spade before spades were broken while holding another suit
+    "first_trick_spade",  # led a spade to the first trick (rule "not_first_trick") while holding another suit
+    "wrong_lead",  # the first lead was not the lowest club (rule "low_club")
+    "not_in_hand",  # played a card the seat did not hold (or had already played)
+    "bad_hand",  # a hand of the wrong size, or a card not in the deck or dealt twice
+    "bad_bid",  # a bid outside the allowed range
+    "missing_play",  # the hand ended before this seat played all its cards
+    "extra_play",  # a play after the last trick
+)
+"""Every kind of violation the audit reports."""
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule: who, in which trick (0-based; None for a problem with a whole hand or a bid), with
+    which card."""
+
+    seat: int
+    trick: int | None
+    card: Card | None
+    kind: str
+    detail: str
+
+
+def first_leader(rules: RuleSet, dealer: int, holder_of_low_club: int | None) -> int:
+    """The seat that leads the first trick."""
+    if rules.first_leader == "dealer":
+        return dealer
+    if rules.first_leader == "low_club" and holder_of_low_club is not None:
+        return holder_of_low_club
+    return (dealer + 1) % rules.players
+
+
+def audit_hand(
+    rules: RuleSet,
+    dealer: int,
+    hands: Sequence[Sequence[Card]],
+    bids: Sequence[int | None],
+    plays: Sequence[Card],
+) -> list[Violation]:
+    """Every rule broken in one hand, in play order.
+
+    `hands` are the seats' cards when play started, `bids` the bids (blind nil is 0), `plays` every card in
+    the order played; who played each card follows from the turn order and the trick winners. Never raises on
+    bad input: a malformed hand or play is itself reported.
+    """
+    n = rules.players
+    found, remaining = _hand_masks(rules, hands)
+    found.extend(_check_bids(rules, bids))
+    low_club = rules.low_club if rules.first_leader == "low_club" else None
+    holder = None
+    if low_club is not None:
+        holder = next((seat for seat in range(n) if remaining[seat] & low_club._bit), None)
+    leader = first_leader(rules, dealer, holder)
+    rule = rules.spade_lead
+    plays = list(plays)
+    index = 0
+    broken = False
+    for trick in range(rules.tricks_per_hand):
+        seat = winner = leader
+        led = best = -1
+        for _ in range(n):
+            if index == len(plays):
+                found.append(Violation(seat, trick, None, "missing_play",
+                                       f"the hand stopped on trick {trick + 1} before seat {seat} played"))
+                return found
+            card = plays[index]
+            index += 1
+            if card.__class__ is not Card:
+                found.append(Violation(seat, trick, None, "not_in_hand", f"seat {seat} played {card!r}"))
+                seat = (seat + 1) % n
+                continue
+            held = remaining[seat]
+            bit = card._bit
+            suit = card._suit_i
+            if not held & bit:
+                found.append(Violation(seat, trick, card, "not_in_hand",
+                                       f"seat {seat} played {card} on trick {trick + 1} without holding it"))
+            if led < 0:
+                if low_club is not None and trick == 0 and card is not low_club and holder is not None:
+                    found.append(Violation(seat, 0, card, "wrong_lead",
+                                           f"seat {seat} led {card}, not the lowest club {low_club}"))
+                if suit == 0:
+                    closed = (rule == "broken" and not broken) or (rule == "not_first_trick" and trick == 0)
+                    if closed and held & NON_SPADES_MASK:
+                        found.append(_bad_spade_lead(rule, seat, trick, card))
+                    broken = True
+                led = suit
+                best = card._power
+                winner = seat
+            elif suit == led:
+                if card._power > best:
+                    best = card._power
+                    winner = seat
+            else:
+                if held & SUIT_MASKS[led]:
+                    found.append(Violation(seat, trick, card, "renege",
+                                           f"seat {seat} played {card} on trick {trick + 1} while holding "
+                                           f"{SUITS[led].noun}, the led suit"))
+                if suit == 0:
+                    broken = True
+                    if card._power > best:
+                        best = card._power
+                        winner = seat
+            remaining[seat] = held & ~bit
+            seat = (seat + 1) % n
+        leader = winner
+    for card in plays[index:]:
+        found.append(Violation(leader, None, card if card.__class__ is Card else None, "extra_play",
+                               f"{card!r} was played after the last trick"))
+    return found
+
+
+def _bad_spade_lead(rule: str, seat: int, trick: int, card: Card) -> Violation:
+    if rule == "not_first_trick":
+        return Violation(seat, trick, card, "first_trick_spade",
+                         f"seat {seat} led {card} to the first trick while holding other suits")
+    return Violation(seat, trick, card, "spade_lead",
+                     f"seat {seat} led {card} on trick {trick + 1} before spades were broken while holding "
+                     "other suits")
+
+
+def _hand_masks(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[list[Violation], list[int]]:
+    """The bit mask of each hand, and every problem with the hands (size, cards not in the deck, twice)."""
+    found: list[Violation] = []
+    n, size, deck = rules.players, rules.hand_size, rules.deck_mask
+    if len(hands) != n:
+        found.append(Violation(0, None, None, "bad_hand", f"{len(hands)} hands for {n} seats"))
+    masks = [0] * n
+    seen = 0
+    for seat, hand in enumerate(hands[:n]):
+        if len(hand) != size:
+            found.append(Violation(seat, None, None, "bad_hand",
+                                   f"seat {seat} holds {len(hand)} cards instead of {size}"))
+        try:  # fast path: distinct bits add up without a carry, so the sum has one bit per card
+            mask = sum(map(_BIT, hand))
+        except (AttributeError, TypeError):
+            mask = -1
+        if mask < 0 or mask.bit_count() != len(hand) or mask & ~deck or mask & seen:
+            mask = 0
+            for item in hand:
+                card = item if item.__class__ is Card else None
+                if card is None:
+                    problem = f"seat {seat} holds {item!r}, not a card"
+                elif not card._bit & deck:
+                    problem = f"seat {seat} holds {card}, not in the deck"
+                elif card._bit & (seen | mask):
+                    problem = f"{card} was dealt twice (to seat {seat})"
+                else:
+                    mask |= card._bit
+                    continue
+                found.append(Violation(seat, None, card, "bad_hand", problem))
+        masks[seat] = mask
+        seen |= mask
+    return found, masks
+
+
+def _check_bids(rules: RuleSet, bids: Sequence[int | None]) -> list[Violation]:
+    found: list[Violation] = []
+    top = rules.tricks_per_hand
+    for seat, bid in enumerate(bids):
+        ok = isinstance(bid, int) and not isinstance(bid, bool) and (
+            rules.min_bid <= bid <= top or (bid == 0 and rules.nil)
+        )
+        if not ok:
+            found.append(Violation(seat, None, None, "bad_bid", f"seat {seat} bid {bid!r}"))
+    if len(bids) != rules.players:
+        found.append(Violation(0, None, None, "bad_bid", f"{len(bids)} bids for {rules.players} seats"))
+    return found
+
+
+def renege_penalty(
+    rules: RuleSet, violations: Sequence[Violation], tricks_won: Sequence[int], trick_winners: Sequence[int]
+) -> tuple[tuple[int, ...], frozenset[int]]:
+    """Apply the rule set's renege penalty: (tricks won per seat for scoring, sides to score as set).
+
+    "set": every offending side is scored as a failed contract. "three_tricks": for each violation, 3 tricks
+    (or as many as the offending side has) move from the offender (then its partner) to the seat that won the
+    trick of the violation, or, if that seat is on the offending side, to the next seat clockwise that is not.
+    "stop" changes nothing here: the engine ends the game instead.
+    """
+    tricks = list(tricks_won)
+    if not violations or rules.renege == "stop":
+        return tuple(tricks), frozenset()
+    if rules.renege == "set":
+        return tuple(tricks), frozenset(rules.side_of(v.seat) for v in violations)
+    n = rules.players
+    for violation in violations:
+        offender = violation.seat
+        side = rules.side_of(offender)
+        receiver = None
+        if violation.trick is not None and 0 <= violation.trick < len(trick_winners):
+            receiver = trick_winners[violation.trick]
+        if receiver is None or rules.side_of(receiver) == side:
+            clockwise = ((offender + k) % n for k in range(1, n))
+            receiver = next(seat for seat in clockwise if rules.side_of(seat) != side)
+        givers = [offender, *(seat for seat in rules.sides[side] if seat != offender)]
+        moved = 0
+        for giver in givers:
+            while moved < 3 and tricks[giver] > 0:
+                tricks[giver] -= 1
+                tricks[receiver] += 1
+                moved += 1
+    return tuple(tricks), frozenset()

@@ -1,0 +1,871 @@
+"""The game engine: whose turn it is, what is legal, what happens when an action is applied.
+
+One `Game` runs a whole game, hand after hand: BLIND (eligible seats answer "blind nil?") -> DEAL (chance) ->
+DRAW (two-player draw pile) -> BID -> PLAY -> REVEAL (chance: every seat's cards; audit and score) -> the next
+hand, until GAME_OVER.
+
+An engine may know only some of the cards: each peer knows its own hand. Hands are bit masks of the known
+cards (bit `card.index`) plus a count of unknown ones. A card played from unknown cards is checked against the
+public record (not played yet, not known to be elsewhere, not in a suit the seat has shown void in); the full
+follow-suit audit runs when the hands are revealed. With every card known the same code simply never meets an
+unknown card; that is the fast path the benchmark measures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import attrgetter
+
+from p2pspades.rules.actions import Action, Bid, BlindNil, Deal, Draw, Play, Reveal
+from p2pspades.rules.audit import Violation, audit_hand, first_leader, renege_penalty
+from p2pspades.rules.cards import (
+    FULL_DECK,
+    JOKERS_MASK,
+    NON_SPADES_MASK,
+    SUIT_MASKS,
+    SUITS,
+    Card,
+    Suit,
+    cards_of,
+)
+from p2pspades.rules.errors import (
+    BadBid,
+    BadDeal,
+    BadReveal,
+    BadSeat,
+    CardNotInHand,
+    IllegalAction,
+    MustFollowSuit,
+    NotYourTurn,
+    PublicInconsistency,
+    SpadesNotBroken,
+    WrongLead,
+    WrongPhase,
+)
+from p2pspades.rules.results import HandResult, Outcome, Termination
+from p2pspades.rules.ruleset import RuleSet
+from p2pspades.rules.scoring import HandScore, SideTotal, score_hand
+from p2pspades.rules.tricks import Trick, trick_winner
+from p2pspades.rules.view import Phase, SeatView
+
+PLAYS: tuple[Play, ...] = tuple(Play(card) for card in FULL_DECK)
+"""One `Play` per card, by card index: `legal_actions` hands these out instead of making new ones."""
+_BIDS: tuple[Bid, ...] = tuple(Bid(tricks) for tricks in range(len(FULL_DECK) + 1))
+_BLIND_CHOICES: tuple[BlindNil, BlindNil] = (BlindNil(True), BlindNil(False))
+_DRAW_CHOICES: tuple[Draw, Draw] = (Draw(True), Draw(False))
+_PHASE_WAITS = {
+    Phase.BLIND: "blind-nil answers",
+    Phase.DEAL: "the deal",
+    Phase.DRAW: "the draw",
+    Phase.BID: "bids",
+    Phase.PLAY: "cards",
+    Phase.REVEAL: "the revealed hands",
+    Phase.GAME_OVER: "nothing: the game is over",
+}
+
+
+_PLAY = Phase.PLAY
+_RUNS = (*(((1 << 13) - 1) << (13 * suit) for suit in range(4)), JOKERS_MASK)  # canonical order, in runs
+_BELOW = tuple((1 << (13 * suit)) - 1 for suit in range(4))  # the cards before each suit in canonical order
+_NO_SIDES: frozenset[int] = frozenset()
+_BIT = attrgetter("_bit")
+_SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
+"""Memo: the `Play`s of a mask within one run of 13 cards (or the jokers): at most 4 x 2**13 + 3 masks."""
+
+
+def _suit_plays(mask: int) -> tuple[Play, ...]:
+    plays = _SUIT_PLAYS.get(mask)
+    if plays is None:
+        plays = _SUIT_PLAYS[mask] = tuple(PLAYS[card.index] for card in cards_of(mask))
+    return plays
+
+
+def _plays_of(mask: int) -> list[Action]:
+    """The cached `Play`s of the cards in a mask, in canonical order."""
+    plays = _SUIT_PLAYS.get(mask)
+    if plays is not None:
+        return list(plays)
+    out: list[Action] = []
+    cache = _SUIT_PLAYS
+    for run in _RUNS:
+        part = mask & run
+        if part:
+            out.extend(cache.get(part) or _suit_plays(part))
+    return out
+
+
+class HandState:
+    """The hand in progress. Read it through the public methods; the engine alone writes it."""
+
+    __slots__ = (
+        "_best",
+        "_bids",
+        "_blind",
+        "_closed",
+        "_dealt",
+        "_discarded",
+        "_draw_step",
+        "_known",
+        "_leader",
+        "_led",
+        "_must_lead",
+        "_n",
+        "_offer",
+        "_plays",
+        "_revealed",
+        "_slow",
+        "_start_known",
+        "_start_unknown",
+        "_stock",
+        "_stock_known",
+        "_stock_owner",
+        "_tricks",
+        "_unknown",
+        "_void_notes",
+        "_voids",
+        "_winning",
+        "_won",
+        "blind_eligible",
+        "dealer",
+        "number",
+        "spades_broken",
+    )
+
+    def __init__(self, players: int, number: int, dealer: int) -> None:
+        n = players
+        self._n = n
+        self.number = number
+        self.dealer = dealer
+        self.blind_eligible: tuple[int, ...] = ()
+        self.spades_broken = False
+        self._bids: list[int | None] = [None] * n
+        self._blind = [False] * n
+        self._known = [0] * n  # known cards still in each hand
+        self._unknown = [0] * n  # how many cards of each hand this engine does not know
+        self._start_known: tuple[int, ...] = ()
+        self._start_unknown: tuple[int, ...] = ()
+        self._tricks: list[Trick] = []
+        self._won = [0] * n
+        self._plays: list[tuple[int, Card]] = []  # the trick in progress
+        self._leader = -1
+        self._led = -1  # suit index of the trick in progress, -1 before the lead
+        self._best = -1  # power of the winning card so far
+        self._winning = -1
+        self._must_lead: Card | None = None  # rule "low_club": the first lead
+        self._closed = False  # may a seat lead a spade only from a hand of spades?
+        # per seat, the cached Plays of its known cards in canonical order, kept in step with _known during
+        # play: a suit is a run of it (jokers, at the end, aside), so the cards a seat may play are a slice
+        self._offer: list[list[Action]] = []
+        self._slow = True  # not every card known, or a first lead to check: legal_actions takes the long way
+        self._dealt: tuple[tuple[Card | None, ...], ...] = ()  # the Deal's hands, for initial_hands()
+        self._voids = [0] * n  # bit per suit index
+        # how each void became public: (seat, suit) -> (trick index, the spade it led, or None for a discard)
+        self._void_notes: dict[tuple[int, int], tuple[int, Card | None]] = {}
+        self._stock: list[Card | None] = []
+        self._stock_owner: list[int | None] = []  # seat, -1 for discarded, None while still in the stock
+        self._stock_known = 0
+        self._draw_step = 0
+        self._discarded = 0  # known discarded stock cards
+        self._revealed: tuple[tuple[Card, ...], ...] | None = None
+
+    @property
+    def bids(self) -> tuple[int | None, ...]:
+        return tuple(self._bids)
+
+    @property
+    def blind(self) -> tuple[bool, ...]:
+        return tuple(self._blind)
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks."""
+        return tuple(self._tricks)
+
+    @property
+    def trick(self) -> Trick:
+        """The trick in progress (no plays before the lead)."""
+        return Trick(self._leader, tuple(self._plays))
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        return tuple(self._won)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The seat's cards that this engine knows, still in the hand, in canonical order."""
+        return cards_of(self._known[seat])
+
+    def unknown(self, seat: int) -> int:
+        return self._unknown[seat]
+
+    def played(self, seat: int) -> tuple[Card, ...]:
+        """The cards the seat has played this hand, in canonical order."""
+        return cards_of(self._played_by()[seat])
+
+    def _played_by(self) -> list[int]:
+        """The mask of the cards each seat has played this hand (worked out when needed, off the hot path)."""
+        masks = [0] * self._n
+        for trick in (*self._tricks, self.trick):
+            for seat, card in trick.plays:
+                masks[seat] |= card._bit
+        return masks
+
+    def hand_size(self, seat: int) -> int:
+        return self._known[seat].bit_count() + self._unknown[seat]
+
+    def voids(self, seat: int) -> frozenset[Suit]:
+        """The suits the seat has publicly shown it does not hold."""
+        return frozenset(SUITS[i] for i in range(4) if self._voids[seat] >> i & 1)
+
+    @property
+    def stock(self) -> tuple[Card | None, ...]:
+        """Draw pile: the stock in drawing order, None where this engine does not know the card."""
+        return tuple(self._stock)
+
+    @property
+    def draw_index(self) -> int | None:
+        """Draw pile: the stock index of the top card (2 x the step), None when nothing is left to draw."""
+        index = 2 * self._draw_step
+        return index if index < len(self._stock) else None
+
+
+class Game:
+    """A whole game under one rule set, starting with `first_dealer` dealing the first hand."""
+
+    __slots__ = (
+        "_bid_orders",
+        "_broken_rule",
+        "_deck_mask",
+        "_hand_size",
+        "_leaders",
+        "_legal_bids",
+        "_n",
+        "_next",
+        "_queue",
+        "_spade_rule",
+        "_tricks_per_hand",
+        "current_seat",
+        "hand",
+        "hand_number",
+        "history",
+        "outcome",
+        "phase",
+        "rules",
+        "totals",
+    )
+
+    def __init__(self, rules: RuleSet, first_dealer: int) -> None:
+        if not isinstance(rules, RuleSet):
+            raise IllegalAction(f"a game needs a RuleSet, got {type(rules).__name__}")
+        n = rules.players
+        if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < n:
+            raise BadSeat(f"the first dealer must be a seat from 0 to {n - 1}, got {first_dealer!r}")
+        self.rules = rules
+        self._n = n
+        self._next = tuple((seat + 1) % n for seat in range(n))
+        self._deck_mask = rules.deck_mask
+        self._tricks_per_hand = self._hand_size = rules.hand_size
+        self._spade_rule = rules.spade_lead
+        self._broken_rule = rules.spade_lead == "broken"
+        first_bidder = [dealer if rules.first_bidder == "dealer" else (dealer + 1) % n for dealer in range(n)]
+        self._bid_orders = tuple(tuple((first + k) % n for k in range(n)) for first in first_bidder)
+        self._leaders = tuple(first_leader(rules, dealer, None) for dealer in range(n))
+        lowest = max(rules.min_bid, 1 if rules.nil else 0)
+        self._legal_bids = ((_BIDS[0],) if rules.nil else ()) + _BIDS[lowest : self._tricks_per_hand + 1]
+        self.hand_number = 0
+        self.history: list[HandResult] = []
+        self.totals: tuple[SideTotal, ...] = tuple(SideTotal() for _ in rules.sides)
+        self.outcome: Outcome | None = None
+        self.phase = Phase.DEAL
+        self.current_seat: int | None = None
+        self._queue: list[int] = []  # seats still to answer in BLIND or BID
+        self.hand = HandState(n, 0, first_dealer)
+        self._start_hand(first_dealer)
+
+    @property
+    def dealer(self) -> int:
+        return self.hand.dealer
+
+    # ----- the turn --------------------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current seat may take; [] at chance steps, at the end, and when the turn is not
+        known."""
+        phase = self.phase
+        seat = self.current_seat
+        if seat is None:
+            return []
+        if phase is _PLAY:
+            hand = self.hand
+            if hand._slow:
+                return _plays_of(self._legal_mask(seat))
+            # The fast path of _legal_mask: the seat's whole hand is known, and its legal cards are a slice
+            # of its offer (a suit is a run of it; the jokers sit at the end, apart from the other spades).
+            known = hand._known[seat]
+            led = hand._led
+            if led >= 0:
+                part = known & SUIT_MASKS[led]
+            elif hand._closed:
+                part = known & NON_SPADES_MASK
+                led = 1
+            else:
+                return hand._offer[seat][:]
+            if not part:
+                return hand._offer[seat][:]
+            if part & JOKERS_MASK:
+                return _plays_of(part)
+            start = (known & _BELOW[led]).bit_count()
+            return hand._offer[seat][start : start + part.bit_count()]
+        if phase is Phase.BID:
+            return list(self._legal_bids)
+        if phase is Phase.BLIND:
+            return list(_BLIND_CHOICES)
+        if phase is Phase.DRAW:
+            return list(_DRAW_CHOICES)
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        """Would `apply(action)` succeed? (Checks without changing the game.)"""
+        if self.current_seat is None:
+            return False
+        return action in self.legal_actions()
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply one action. `seat`, when given, is who sent it: a different seat than the current one is
+        refused with `NotYourTurn`. Anything illegal raises a specific `IllegalAction` and changes nothing."""
+        if type(action) is not Play:
+            self._apply_other(action, seat)
+            return
+        # Playing a card is the hot path, so it stays in this one function. Every check comes before the first
+        # change, so a refused card changes nothing.
+        card = action.card
+        hand = self.hand
+        current = self.current_seat
+        if current is None or self.phase is not _PLAY:
+            current = self._play_turn(card, seat)
+        elif seat is not None and seat != current:
+            raise NotYourTurn(f"it is seat {current}'s turn, not seat {seat}'s", current)
+        bit = card._bit
+        known = hand._known[current]
+        if not known & bit:
+            self._check_unknown_play(current, card)
+        suit = card._suit_i
+        led = hand._led
+        if led < 0:
+            if hand._must_lead is not None:
+                self._first_lead(current, card)
+            if suit == 0:
+                if hand._closed:
+                    self._lead_only_spades(current, card, known)
+                hand.spades_broken = True
+            hand._led = suit
+            hand._leader = current
+            hand._best = card._power
+            hand._winning = current
+        elif suit == led:
+            if card._power > hand._best:
+                hand._best = card._power
+                hand._winning = current
+        else:
+            if known & SUIT_MASKS[led]:
+                raise MustFollowSuit(
+                    f"seat {current} must follow {SUITS[led].noun} and may not play {card}", current
+                )
+            if not hand._voids[current] >> led & 1:
+                hand._voids[current] |= 1 << led
+                hand._void_notes[(current, led)] = (len(hand._tricks), None)
+            if suit == 0:
+                hand.spades_broken = True
+                if card._power > hand._best:
+                    hand._best = card._power
+                    hand._winning = current
+        if known & bit:
+            hand._known[current] = known ^ bit
+            del hand._offer[current][(known & (bit - 1)).bit_count()]
+        else:
+            hand._unknown[current] -= 1
+        plays = hand._plays
+        plays.append((current, card))
+        if len(plays) < self._n:
+            self.current_seat = self._next[current]
+        else:
+            self._finish_trick(hand)
+
+    def _apply_other(self, action: Action, seat: int | None) -> None:
+        if type(action) is Bid:
+            self._bid(action, seat)
+        elif type(action) is Deal:
+            self._chance(seat, Phase.DEAL, action)
+            self._deal(action)
+        elif type(action) is Reveal:
+            self._chance(seat, Phase.REVEAL, action)
+            self._reveal(action)
+        elif type(action) is Draw:
+            self._draw(action, seat)
+        elif type(action) is BlindNil:
+            self._blind_nil(action, seat)
+        else:
+            raise IllegalAction(f"not an action: {action!r}")
+
+    def _turn(self, phase: Phase, action: object, seat: int | None) -> int:
+        if self.phase is not phase:
+            raise self._wrong_phase(action)
+        current = self.current_seat
+        if current is None:
+            raise NotYourTurn(f"no seat's turn is known here, so {action} cannot be placed", seat)
+        if seat is not None and seat != current:
+            raise NotYourTurn(f"it is seat {current}'s turn, not seat {seat}'s", seat)
+        return current
+
+    def _chance(self, seat: int | None, phase: Phase, action: object) -> None:
+        if seat is not None:
+            name = type(action).__name__
+            raise IllegalAction(f"{name} is a chance step, not an action of seat {seat}", seat)
+        if self.phase is not phase:
+            raise self._wrong_phase(action)
+
+    def _wrong_phase(self, action: object) -> WrongPhase:
+        name = type(action).__name__
+        if self.phase is Phase.GAME_OVER:
+            return WrongPhase(f"{name}: the game is over", self.current_seat)
+        return WrongPhase(
+            f"{name} is not allowed in the {self.phase.value} phase (waiting for {_PHASE_WAITS[self.phase]})",
+            self.current_seat,
+        )
+
+    # ----- hand start, blind nil, deal, draw, bids -------------------------------------------------------
+
+    def _start_hand(self, dealer: int) -> None:
+        self.hand_number += 1
+        hand = self.hand = HandState(self._n, self.hand_number, dealer)
+        rules = self.rules
+        eligible: list[int] = []
+        scores = [total.score for total in self.totals]
+        if rules.blind_nil and max(scores) - min(scores) >= rules.blind_nil_margin:
+            for seat in self._bid_orders[dealer]:
+                side = rules.side_of(seat)
+                best_other = max(score for i, score in enumerate(scores) if i != side)
+                if best_other - scores[side] >= rules.blind_nil_margin:
+                    eligible.append(seat)
+        hand.blind_eligible = tuple(eligible)
+        if eligible:
+            self.phase = Phase.BLIND
+            self._queue = eligible
+            self.current_seat = eligible[0]
+        else:
+            self.phase = Phase.DEAL
+            self.current_seat = None
+
+    def _blind_nil(self, action: BlindNil, seat: int | None) -> None:
+        seat = self._turn(Phase.BLIND, action, seat)
+        if action.declare:
+            self.hand._bids[seat] = 0
+            self.hand._blind[seat] = True
+        self._queue.pop(0)
+        if self._queue:
+            self.current_seat = self._queue[0]
+        else:
+            self.phase = Phase.DEAL
+            self.current_seat = None
+
+    def _deal(self, deal: Deal) -> None:
+        # The Deal checked its own cards (cards or None, none twice) and worked out the masks of known cards.
+        rules, hand, n = self.rules, self.hand, self._n
+        strays = (deal.stock_mask | sum(deal.masks)) & ~self._deck_mask
+        if strays:
+            raise BadDeal(f"{cards_of(strays)[0]} is not in this game's deck")
+        if rules.deal == "draw":
+            if len(deal.hands) != n or any(deal.hands):
+                raise BadDeal("the draw pile deals no hands: expect hands=((), ()) and the stock")
+            if len(deal.stock) != len(rules.deck):
+                raise BadDeal(f"the stock must hold {len(rules.deck)} cards, got {len(deal.stock)}")
+            hand._stock = list(deal.stock)
+            hand._stock_owner = [None] * len(deal.stock)
+            hand._stock_known = deal.stock_mask
+            self.phase = Phase.DRAW
+            self.current_seat = self._next[hand.dealer]
+            return
+        if deal.stock:
+            raise BadDeal("only the two-player draw pile has a stock")
+        if len(deal.hands) != n:
+            raise BadDeal(f"a deal needs {n} hands, got {len(deal.hands)}")
+        size = self._hand_size
+        for seat, cards in enumerate(deal.hands):
+            if len(cards) != size:
+                raise BadDeal(f"hand {seat} has {len(cards)} cards; each seat gets {size}")
+        hand._known = list(deal.masks)
+        hand._unknown = [size - mask.bit_count() for mask in deal.masks]
+        hand._dealt = deal.hands
+        self._start_bidding()
+
+    def _draw(self, action: Draw, seat: int | None) -> None:
+        seat = self._turn(Phase.DRAW, action, seat)
+        hand = self.hand
+        top = 2 * hand._draw_step
+        take, drop = (top, top + 1) if action.keep else (top + 1, top)
+        for index, owner in ((take, seat), (drop, -1)):
+            hand._stock_owner[index] = owner
+            card = hand._stock[index]
+            if card is None:
+                if owner >= 0:
+                    hand._unknown[owner] += 1
+            elif owner >= 0:
+                hand._known[owner] |= card._bit
+            else:
+                hand._discarded |= card._bit
+        hand._draw_step += 1
+        if 2 * hand._draw_step >= len(hand._stock):
+            self._start_bidding()
+        else:
+            self.current_seat = self._next[seat]
+
+    def learn(self, stock_index: int, card: Card) -> None:
+        """Draw pile: record that the stock card at `stock_index` is `card` (seen by this engine's seat).
+
+        Allowed while the draw or the bidding is in progress; a contradiction with what is known is refused.
+        """
+        hand = self.hand
+        if self.rules.deal != "draw":
+            raise WrongPhase("learn() is for the two-player draw pile; this game deals every card")
+        if self.phase not in (Phase.DRAW, Phase.BID):
+            raise self._wrong_phase(f"learn({stock_index}, {card})")
+        if not isinstance(card, Card):
+            raise BadDeal(f"learn() needs a card, got {card!r}")
+        if not isinstance(stock_index, int) or isinstance(stock_index, bool) or not (
+            0 <= stock_index < len(hand._stock)
+        ):
+            raise BadDeal(f"stock index must be 0 to {len(hand._stock) - 1}, got {stock_index!r}")
+        current = hand._stock[stock_index]
+        if current is card:
+            return
+        if current is not None:
+            raise PublicInconsistency(f"stock card {stock_index} is known to be {current}, not {card}")
+        if not card._bit & self._deck_mask:
+            raise BadDeal(f"{card} is not in this game's deck")
+        if card._bit & hand._stock_known:
+            raise PublicInconsistency(f"{card} is already known to be stock card {hand._stock.index(card)}")
+        hand._stock[stock_index] = card
+        hand._stock_known |= card._bit
+        owner = hand._stock_owner[stock_index]
+        if owner == -1:
+            hand._discarded |= card._bit
+        elif owner is not None:
+            hand._known[owner] |= card._bit
+            hand._unknown[owner] -= 1
+
+    def _start_bidding(self) -> None:
+        hand = self.hand
+        order = self._bid_orders[hand.dealer]
+        self._queue = [seat for seat in order if not hand._blind[seat]]
+        if self._queue:
+            self.phase = Phase.BID
+            self.current_seat = self._queue[0]
+        else:
+            self._start_play()
+
+    def _bid(self, action: Bid, seat: int | None) -> None:
+        seat = self._turn(Phase.BID, action, seat)
+        tricks = action.tricks
+        rules = self.rules
+        top = self._tricks_per_hand
+        if not (rules.min_bid <= tricks <= top or (tricks == 0 and rules.nil)):
+            nil = " (or 0 for nil)" if rules.nil else ""
+            raise BadBid(f"seat {seat} bid {tricks}: bids are {rules.min_bid} to {top}{nil}", seat)
+        self.hand._bids[seat] = tricks
+        self._queue.pop(0)
+        if self._queue:
+            self.current_seat = self._queue[0]
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        hand, rules = self.hand, self.rules
+        hand._start_known = tuple(hand._known)
+        hand._start_unknown = tuple(hand._unknown)
+        hand._offer = [_plays_of(known) for known in hand._known]
+        hand._closed = rules.spade_lead != "always"
+        self.phase = Phase.PLAY
+        leader: int | None = self._leaders[hand.dealer]
+        if rules.first_leader == "low_club":
+            low = rules.low_club
+            assert low is not None  # the rule set refuses "low_club" without clubs
+            hand._must_lead = low
+            holders = [seat for seat in range(self._n) if hand._known[seat] & low._bit]
+            if not holders:
+                holders = [seat for seat in range(self._n) if hand._unknown[seat]]
+            leader = holders[0] if len(holders) == 1 else None
+        hand._slow = any(hand._start_unknown) or hand._must_lead is not None
+        hand._leader = -1 if leader is None else leader
+        self.current_seat = leader
+
+    # ----- play ------------------------------------------------------------------------------------------
+
+    def _legal_mask(self, seat: int) -> int:
+        hand = self.hand
+        known = hand._known[seat]
+        if hand._unknown[seat]:
+            return self._legal_mask_partial(seat)
+        led = hand._led
+        if led >= 0:
+            return (known & SUIT_MASKS[led]) or known
+        if hand._must_lead is not None:
+            return known & hand._must_lead._bit
+        if hand._closed:
+            return (known & NON_SPADES_MASK) or known
+        return known
+
+    def _possible_unknown(self, seat: int) -> int:
+        """The cards a seat might be holding among its unknown cards, given the public record."""
+        hand = self.hand
+        mask = self._deck_mask & ~sum(hand._played_by()) & ~hand._discarded
+        for known in hand._known:
+            mask &= ~known
+        voids = hand._voids[seat]
+        for suit in range(4):
+            if voids >> suit & 1:
+                mask &= ~SUIT_MASKS[suit]
+        return mask
+
+    def _legal_mask_partial(self, seat: int) -> int:
+        hand = self.hand
+        known = hand._known[seat]
+        candidates = known | self._possible_unknown(seat)
+        led = hand._led
+        if led >= 0:
+            return (known & SUIT_MASKS[led]) or candidates
+        if hand._must_lead is not None:
+            return candidates & hand._must_lead._bit
+        if hand._closed:
+            return candidates & NON_SPADES_MASK if known & NON_SPADES_MASK else candidates
+        return candidates
+
+    def _play_turn(self, card: Card, seat: int | None) -> int:
+        """The seat playing `card` when the fast check in `apply` did not settle it."""
+        if self.phase is not _PLAY:
+            raise self._wrong_phase(Play(card))
+        return self._claim_first_lead(card, seat)
+
+    def _first_lead(self, seat: int, card: Card) -> None:
+        """Rule "low_club": the first lead must be the lowest club."""
+        hand = self.hand
+        if card is not hand._must_lead:
+            raise WrongLead(f"the first lead must be {hand._must_lead}, not {card}", seat)
+        hand._must_lead = None
+        hand._slow = any(hand._start_unknown)
+
+    def _finish_trick(self, hand: HandState) -> None:
+        winner = hand._winning
+        hand._tricks.append(Trick(hand._leader, tuple(hand._plays)))
+        hand._won[winner] += 1
+        hand._plays = []
+        hand._led = -1
+        hand._best = -1
+        hand._leader = winner
+        if hand._closed and (hand.spades_broken or not self._broken_rule):
+            hand._closed = False
+        if len(hand._tricks) == self._tricks_per_hand:
+            self.phase = Phase.REVEAL
+            self.current_seat = None
+        else:
+            self.current_seat = winner
+
+    def _claim_first_lead(self, card: Card, seat: int | None) -> int:
+        """Rule "low_club" when this engine does not know who holds the lowest club: the sender says so."""
+        low = self.hand._must_lead
+        if seat is None:
+            raise NotYourTurn(
+                f"this engine does not know who holds {low}; pass the seat that leads it: apply(action, seat)"
+            )
+        if not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise BadSeat(f"no seat {seat!r} at this table")
+        if card is not low:
+            raise WrongLead(f"the first lead must be {low}, not {card}", seat)
+        if not self.hand._unknown[seat] and not self.hand._known[seat] & card._bit:
+            raise CardNotInHand(f"seat {seat} does not hold {card}", seat)
+        return seat
+
+    def _check_unknown_play(self, seat: int, card: Card) -> None:
+        """A card that is not among the seat's known cards: possible only from its unknown ones."""
+        hand = self.hand
+        bit = card._bit
+        if not hand._unknown[seat]:
+            raise CardNotInHand(f"seat {seat} does not hold {card}", seat)
+        if not bit & self._deck_mask:
+            raise CardNotInHand(f"{card} is not in this game's deck", seat)
+        played_by = hand._played_by()
+        if bit & sum(played_by):
+            player = next(s for s in range(self._n) if played_by[s] & bit)
+            raise PublicInconsistency(f"{card} was already played by seat {player} this hand", seat)
+        for other in range(self._n):
+            if hand._known[other] & bit:
+                raise PublicInconsistency(f"seat {seat} cannot hold {card}: seat {other} holds it", seat)
+        if bit & hand._discarded:
+            raise PublicInconsistency(f"seat {seat} cannot hold {card}: it was discarded", seat)
+        note = hand._void_notes.get((seat, card._suit_i))
+        if note is not None:
+            trick, spade = note
+            if spade is None:
+                shown = f"showed void in {card.suit.noun} on trick {trick + 1}"
+            else:
+                shown = f"led {spade} on trick {trick + 1}, which only a hand of spades could do,"
+            raise PublicInconsistency(f"seat {seat} {shown} and now plays {card}", seat)
+
+    def _lead_only_spades(self, seat: int, card: Card, known: int) -> None:
+        """A spade lead the spade rule forbids is legal only from a hand of nothing but spades."""
+        hand = self.hand
+        if known & NON_SPADES_MASK:
+            first = self._spade_rule == "not_first_trick"
+            why = "on the first trick" if first else "before spades are broken"
+            raise SpadesNotBroken(
+                f"seat {seat} may not lead {card} {why} while holding other suits", seat
+            )
+        for suit in (1, 2, 3):
+            if not hand._voids[seat] >> suit & 1:
+                hand._voids[seat] |= 1 << suit
+                hand._void_notes[(seat, suit)] = (len(hand._tricks), card)
+
+    # ----- reveal, scoring, the end ----------------------------------------------------------------------
+
+    def _reveal(self, reveal: Reveal) -> None:
+        # The Reveal checked its own cards (all cards, none twice) and worked out each hand's mask.
+        rules, hand, n = self.rules, self.hand, self._n
+        hands = reveal.hands
+        if len(hands) != n:
+            raise BadReveal(f"a reveal needs {n} hands, got {len(hands)}")
+        strays = sum(reveal.masks) & ~self._deck_mask
+        if strays:
+            raise BadReveal(f"{cards_of(strays)[0]} is revealed, but it is not in this game's deck")
+        played_by: list[int] = []
+        size = self._hand_size
+        for seat, mask in enumerate(reveal.masks):
+            if len(hands[seat]) != size:
+                raise BadReveal(f"seat {seat} revealed {len(hands[seat])} cards; it held {size}", seat)
+            if hand._start_known[seat] & ~mask:
+                card = cards_of(hand._start_known[seat] & ~mask)[0]
+                raise BadReveal(f"seat {seat} was known to hold {card}, but its revealed hand does not", seat)
+            if hand._start_unknown[seat]:  # it played cards this engine did not know: were they its own?
+                played_by = played_by or hand._played_by()
+                if played_by[seat] & ~mask:
+                    card = cards_of(played_by[seat] & ~mask)[0]
+                    raise BadReveal(f"seat {seat} played {card}, but its revealed hand lacks it", seat)
+        hand._revealed = hands
+        bids: tuple[int, ...] = tuple(hand._bids)  # type: ignore[arg-type]  # all bid by now (blind nil: 0)
+        tricks = tuple(hand._tricks)
+        won = tuple(hand._won)
+        violations: tuple[Violation, ...] = ()
+        if any(hand._start_unknown):
+            plays = [card for trick in tricks for _, card in trick.plays]
+            violations = tuple(audit_hand(rules, hand.dealer, hands, bids, plays))
+        # else this engine held every hand from the first lead and checked each play against it then: the
+        # audit's checks exactly, so it cannot find anything (tests/test_rules_audit.py keeps that true).
+        stop = bool(violations) and rules.renege == "stop"
+        scored, set_sides = won, _NO_SIDES
+        if violations:
+            winners = [trick_winner(trick.plays) for trick in tricks]
+            scored, set_sides = renege_penalty(rules, violations, won, winners)
+        if stop:
+            scores = tuple(
+                HandScore(side, 0, 0, False, 0, 0, 0, 0, 0, True, 0) for side in range(len(rules.sides))
+            )
+            totals = self.totals
+        else:
+            scores, totals = score_hand(rules, bids, hand._blind, scored, self.totals, set_sides)
+        self.history.append(
+            HandResult(
+                hand.number, hand.dealer, bids, tuple(hand._blind), hands, tricks, won, scored, scores,
+                totals, violations,
+            )
+        )
+        self.totals = totals
+        outcome = Outcome((), Termination.VIOLATION) if stop else self._game_end()
+        if outcome is not None:
+            self.outcome = outcome
+            self.phase = Phase.GAME_OVER
+            self.current_seat = None
+        else:
+            self._start_hand(self._next[hand.dealer])
+
+    def _game_end(self) -> Outcome | None:
+        rules = self.rules
+        scores = [total.score for total in self.totals]
+        reached = max(scores) >= rules.target
+        fell = rules.losing_threshold is not None and min(scores) <= rules.losing_threshold
+        if not (reached or fell):
+            return None
+        top = max(scores)
+        leaders = tuple(side for side, score in enumerate(scores) if score == top)
+        if len(leaders) > 1 and rules.tie == "another_hand":
+            return None
+        return Outcome(leaders, Termination.TARGET if reached else Termination.LOSING_THRESHOLD)
+
+    # ----- what is known ---------------------------------------------------------------------------------
+
+    def initial_hands(self) -> tuple[tuple[Card, ...], ...] | None:
+        """Every seat's cards at the start of play, if this engine knows them all (else None)."""
+        hand = self.hand
+        if hand._revealed is not None:
+            return hand._revealed
+        if self.phase is Phase.BID:
+            masks, unknown = tuple(hand._known), tuple(hand._unknown)
+        elif self.phase in (Phase.PLAY, Phase.REVEAL):
+            masks, unknown = hand._start_known, hand._start_unknown
+        else:
+            return None
+        if any(unknown):
+            return None
+        if len(hand._dealt) == self._n:
+            return hand._dealt  # type: ignore[return-value]  # every card known, so no None in it
+        return tuple(cards_of(mask) for mask in masks)
+
+    def view(self, seat: int) -> SeatView:
+        """What `seat` may know, as a frozen snapshot."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+            raise BadSeat(f"no seat {seat!r}: seats are 0 to {self._n - 1}")
+        hand = self.hand
+        draw_card = None
+        index = hand.draw_index
+        if self.phase is Phase.DRAW and self.current_seat == seat and index is not None:
+            draw_card = hand._stock[index]
+        stock_left = len(hand._stock) - 2 * hand._draw_step if hand._stock else 0
+        mine = self.current_seat == seat
+        return SeatView(
+            seat=seat,
+            rules=self.rules,
+            hand_number=self.hand_number,
+            dealer=hand.dealer,
+            phase=self.phase,
+            current_seat=self.current_seat,
+            hand=hand.hand(seat),
+            unknown=hand._unknown[seat],
+            hand_sizes=tuple(hand.hand_size(s) for s in range(self._n)),
+            bids=hand.bids,
+            blind=hand.blind,
+            blind_eligible=hand.blind_eligible,
+            tricks=hand.tricks,
+            trick=hand.trick,
+            tricks_won=hand.tricks_won,
+            spades_broken=hand.spades_broken,
+            voids=tuple(hand.voids(s) for s in range(self._n)),
+            totals=self.totals,
+            history=tuple(self.history),
+            legal_actions=tuple(self.legal_actions()) if mine else (),
+            draw_card=draw_card,
+            stock_left=stock_left,
+            outcome=self.outcome,
+        )
+
+
+def deal_from_order(rules: RuleSet, dealer: int, cards: Sequence[Card]) -> Deal:
+    """A full-knowledge `Deal` from a shuffled deck: one card at a time, clockwise from the dealer's left (or,
+    for the draw pile, the whole deck as the stock). For tests, bots and benchmarks; applying it checks that
+    the cards are the rule set's deck."""
+    n = rules.players
+    cards = tuple(cards)
+    if len(cards) != len(rules.deck):  # (the rest is checked when the deal is applied)
+        raise BadDeal(f"deal_from_order needs the {len(rules.deck)} cards of the deck, got {len(cards)}")
+    if rules.deal == "draw":
+        return Deal(hands=((),) * n, stock=cards)
+    hands: list[tuple[Card, ...]] = [()] * n
+    for offset in range(n):
+        seat = (dealer + 1 + offset) % n
+        hands[seat] = cards[offset::n]
+    return Deal(hands=tuple(hands))

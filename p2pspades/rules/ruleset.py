@@ -1,0 +1,327 @@
+"""The rule set: every option of the supported Spades variants in one immutable, validated value.
+
+A rule set travels in the genesis entry of every game log, so it must round-trip through a plain dict exactly
+and refuse anything inconsistent with a message that says what is wrong. Presets are rule sets with a name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Literal
+
+from p2pspades.rules.cards import FULL_DECK, Card, Suit, mask_of
+from p2pspades.rules.errors import CardError, RuleSetError
+
+DealMode = Literal["all", "draw"]
+FirstBidder = Literal["left", "dealer"]
+FirstLeader = Literal["left", "dealer", "low_club"]
+SpadeLead = Literal["broken", "not_first_trick", "always"]
+FailedContract = Literal["zero", "minus"]
+TieRule = Literal["another_hand", "shared"]
+RenegePenalty = Literal["set", "three_tricks", "stop"]
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "deal": ("all", "draw"),
+    "first_bidder": ("left", "dealer"),
+    "first_leader": ("left", "dealer", "low_club"),
+    "spade_lead": ("broken", "not_first_trick", "always"),
+    "failed_contract": ("zero", "minus"),
+    "tie": ("another_hand", "shared"),
+    "renege": ("set", "three_tricks", "stop"),
+}
+_BOOLS = ("partnerships", "jokers", "nil", "blind_nil", "nil_tricks_count_for_partner")
+_INTS = ("players", "min_bid", "nil_value", "blind_nil_value", "blind_nil_margin", "overtrick_points",
+         "bag_penalty", "target")
+_OPTIONAL_INTS = ("bag_limit", "losing_threshold")
+_OVERTRICK_POINTS = (1, -10)
+
+
+def default_removed(players: int, jokers: bool) -> tuple[str, ...]:
+    """The cards taken out of the pack so that it divides evenly (RULES.md, "Other player counts")."""
+    if jokers:
+        return {2: ("2D", "2C"), 3: (), 4: ("2D", "2C"), 5: ("2S", "2H", "2D", "2C")}.get(players, ())
+    return {3: ("2C",), 5: ("2D", "2C")}.get(players, ())
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every option of one game. The defaults are the `classic` partnership game."""
+
+    players: int = 4
+    partnerships: bool = True
+    jokers: bool = False
+    removed: tuple[str, ...] | None = None
+    deal: DealMode = "all"
+    min_bid: int = 1
+    nil: bool = True
+    nil_value: int = 100
+    blind_nil: bool = True
+    blind_nil_value: int = 200
+    blind_nil_margin: int = 100
+    nil_tricks_count_for_partner: bool = False
+    first_bidder: FirstBidder = "left"
+    first_leader: FirstLeader = "left"
+    spade_lead: SpadeLead = "broken"
+    overtrick_points: int = 1
+    bag_limit: int | None = 10
+    bag_penalty: int = 100
+    failed_contract: FailedContract = "minus"
+    target: int = 500
+    losing_threshold: int | None = None
+    tie: TieRule = "another_hand"
+    renege: RenegePenalty = "set"
+    preset: str | None = None
+
+    def __post_init__(self) -> None:
+        self._check_types()
+        put = object.__setattr__
+        if self.removed is not None:
+            put(self, "removed", self._normalise_removed(self.removed))
+        self._check_table()
+        removed = self.removed if self.removed is not None else default_removed(self.players, self.jokers)
+        removed_mask = mask_of(Card.parse(code) for code in removed)
+        deck = tuple(
+            card
+            for card in FULL_DECK
+            if not (card._bit & removed_mask) and (self.jokers or not card.is_joker)
+        )
+        put(self, "_deck", deck)
+        put(self, "_deck_mask", mask_of(deck))
+        put(self, "_removed_effective", removed)
+        self._check_deck(deck)
+        hand_size = len(deck) // 4 if self.deal == "draw" else len(deck) // self.players
+        put(self, "_hand_size", hand_size)
+        if self.partnerships:
+            sides: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+        else:
+            sides = tuple((seat,) for seat in range(self.players))
+        put(self, "_sides", sides)
+        put(self, "_side_of", tuple(next(i for i, side in enumerate(sides) if seat in side)
+                                    for seat in range(self.players)))
+        self._check_scoring(hand_size, deck)
+
+    # ----- validation -------------------------------------------------------------------------------------
+
+    def _check_types(self) -> None:
+        for name in _BOOLS:
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise RuleSetError(f"{name} must be true or false, got {value!r}")
+        for name in _INTS:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RuleSetError(f"{name} must be a whole number, got {value!r}")
+        for name in _OPTIONAL_INTS:
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise RuleSetError(f"{name} must be a whole number or none, got {value!r}")
+        for name, choices in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in choices or not isinstance(value, str):
+                raise RuleSetError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+        if self.preset is not None and (not isinstance(self.preset, str) or not self.preset):
+            raise RuleSetError(f"preset must be a preset name or none, got {self.preset!r}")
+        if self.removed is not None and not isinstance(self.removed, (tuple, list)):
+            raise RuleSetError(f"removed must be a list of card codes or none, got {self.removed!r}")
+
+    def _normalise_removed(self, removed: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+        cards: list[Card] = []
+        for code in removed:
+            try:
+                card = Card.parse(code)
+            except CardError as exc:
+                raise RuleSetError(f"removed: {exc}") from None
+            if card.is_joker:
+                raise RuleSetError(f"removed: {card} is a joker; turn the 'jokers' option off instead")
+            if card in cards:
+                raise RuleSetError(f"removed: {card} is listed twice")
+            cards.append(card)
+        return tuple(card.code for card in sorted(cards))
+
+    def _check_table(self) -> None:
+        if not 2 <= self.players <= 5:
+            raise RuleSetError(f"players must be 2 to 5, got {self.players}")
+        if self.partnerships and self.players != 4:
+            raise RuleSetError(
+                f"partnerships need 4 players (two sides of two, partners opposite), got {self.players}"
+            )
+        if self.deal == "draw" and self.players != 2:
+            raise RuleSetError(f"the draw pile (deal 'draw') is for 2 players, got {self.players}")
+
+    def _check_deck(self, deck: tuple[Card, ...]) -> None:
+        n = len(deck)
+        if self.deal == "draw":
+            if n % 4:
+                raise RuleSetError(
+                    f"{n} cards do not make a draw pile for 2 players (2 cards a turn, the same number for "
+                    f"each): remove {n % 4} more card{'s' if n % 4 > 1 else ''}"
+                )
+        elif n % self.players:
+            extra = n % self.players
+            fixes = [f"remove {extra} more card{'s' if extra > 1 else ''}"]
+            if not self.jokers and (n + 2) % self.players == 0:
+                fixes.append("add jokers")
+            if self.jokers and (n - 2) % self.players == 0:
+                fixes.append("play without jokers")
+            raise RuleSetError(f"{n} cards do not divide among {self.players} players: {' or '.join(fixes)}")
+        if n < max(self.players, 4 if self.deal == "draw" else 0):
+            raise RuleSetError(f"only {n} cards left in the deck: remove fewer cards")
+        if self.first_leader == "low_club":
+            if self.deal == "draw":
+                raise RuleSetError(
+                    "first_leader 'low_club' needs every card in a hand, but the draw pile discards half the "
+                    "deck; choose 'left' or 'dealer'"
+                )
+            if not any(card.suit is Suit.CLUBS for card in deck):
+                raise RuleSetError("first_leader 'low_club' needs clubs in the deck")
+
+    def _check_scoring(self, hand_size: int, deck: tuple[Card, ...]) -> None:
+        if not 0 <= self.min_bid <= hand_size:
+            raise RuleSetError(
+                f"min_bid must be between 0 and {hand_size} (the tricks in a hand), got {self.min_bid}"
+            )
+        if self.nil and self.min_bid == 0:
+            raise RuleSetError("min_bid 0 clashes with nil: a bid of 0 is nil; use min_bid 1 or turn nil off")
+        for name in ("nil_value", "blind_nil_value", "blind_nil_margin", "bag_penalty"):
+            if getattr(self, name) < 0:
+                raise RuleSetError(f"{name} must not be negative, got {getattr(self, name)}")
+        if self.blind_nil and not self.nil:
+            raise RuleSetError("blind_nil needs nil: a blind nil is a nil bid made before seeing the cards")
+        if self.overtrick_points not in _OVERTRICK_POINTS:
+            raise RuleSetError(
+                f"overtrick_points must be 1 (a point per overtrick) or -10 (sandbags cost 10), "
+                f"got {self.overtrick_points}"
+            )
+        if self.bag_limit is not None and self.bag_limit < 1:
+            raise RuleSetError(f"bag_limit must be at least 1 (or none), got {self.bag_limit}")
+        if self.target < 1:
+            raise RuleSetError(f"target must be positive, got {self.target}")
+        if self.losing_threshold is not None and self.losing_threshold >= 0:
+            raise RuleSetError(
+                f"losing_threshold must be below 0 (every side starts at 0), got {self.losing_threshold}"
+            )
+
+    # ----- derived values --------------------------------------------------------------------------------
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The cards in play, in canonical order."""
+        deck: tuple[Card, ...] = self.__dict__["_deck"]
+        return deck
+
+    @property
+    def deck_mask(self) -> int:
+        mask: int = self.__dict__["_deck_mask"]
+        return mask
+
+    @property
+    def removed_cards(self) -> tuple[Card, ...]:
+        """The cards taken out of the pack (the explicit list, or the default for the table)."""
+        return tuple(Card.parse(code) for code in self.__dict__["_removed_effective"])
+
+    @property
+    def hand_size(self) -> int:
+        """Cards each seat holds when play starts."""
+        size: int = self.__dict__["_hand_size"]
+        return size
+
+    @property
+    def tricks_per_hand(self) -> int:
+        return self.hand_size
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Seats of each side: partnerships ((0, 2), (1, 3)); individual games ((0,), (1,), ...)."""
+        sides: tuple[tuple[int, ...], ...] = self.__dict__["_sides"]
+        return sides
+
+    def side_of(self, seat: int) -> int:
+        side: int = self.__dict__["_side_of"][seat]
+        return side
+
+    @property
+    def low_club(self) -> Card | None:
+        """The lowest club in the deck: the first lead under `first_leader="low_club"`."""
+        return next((card for card in self.deck if card.suit is Suit.CLUBS), None)
+
+    # ----- plain dict ------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, object]:
+        """Every option as plain data (str, int, bool, None, list of str), in a fixed order."""
+        out: dict[str, object] = {}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            out[field.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> RuleSet:
+        """The rule set of `to_dict`; unknown, missing or mistyped options are refused."""
+        if not isinstance(data, Mapping):
+            raise RuleSetError(f"a rule set must be a map of options, got {type(data).__name__}")
+        names = [field.name for field in dataclasses.fields(cls)]
+        unknown = sorted(str(key) for key in data if key not in names)
+        if unknown:
+            raise RuleSetError(f"unknown rule option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+        missing = [name for name in names if name not in data]
+        if missing:
+            raise RuleSetError(f"missing rule option{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
+        kwargs: dict[str, Any] = dict(data)
+        removed = kwargs["removed"]
+        if removed is not None:
+            if not isinstance(removed, (list, tuple)) or not all(isinstance(code, str) for code in removed):
+                raise RuleSetError(f"removed must be a list of card codes or none, got {removed!r}")
+            kwargs["removed"] = tuple(removed)
+        return cls(**kwargs)
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with some options changed (validated again)."""
+        names = {field.name for field in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise RuleSetError(f"unknown rule option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+        return dataclasses.replace(self, **changes)
+
+
+PRESETS: Mapping[str, RuleSet] = MappingProxyType(
+    {
+        # Seeds 000/001: four individual players, both jokers, bid at least 1, no nil, a point per overtrick
+        # (bags are an option the text only mentions), a failed contract scores nothing, ties play on.
+        "individual": RuleSet(
+            partnerships=False, jokers=True, nil=False, blind_nil=False, overtrick_points=1, bag_limit=None,
+            failed_contract="zero", preset="individual",
+        ),
+        # Seed 002: two teams, no nil, no spade lead to the first trick, sandbags cost 10, every ten 100 more.
+        "partnership": RuleSet(
+            nil=False, blind_nil=False, spade_lead="not_first_trick", overtrick_points=-10, bag_limit=10,
+            bag_penalty=100, failed_contract="minus", preset="partnership",
+        ),
+        # Seed 004: the dealer bids and leads first; nil +-100; blind nil only when trailing by 200.
+        "piki": RuleSet(
+            first_bidder="dealer", first_leader="dealer", blind_nil_margin=200, preset="piki",
+        ),
+        # The standard partnership game as usually published.
+        "classic": RuleSet(preset="classic"),
+        # Three individual players, no jokers, 2C removed: 17 cards each; scored as the classic game.
+        "cutthroat3": RuleSet(players=3, partnerships=False, preset="cutthroat3"),
+        # Five individual players with both jokers and no 2s: 10 cards each; scored as the `individual` game.
+        "five": RuleSet(
+            players=5, partnerships=False, jokers=True, nil=False, blind_nil=False, bag_limit=None,
+            failed_contract="zero", preset="five",
+        ),
+        # Two players drawing from a stock: 13 cards each, 26 discarded; the non-dealer leads; classic scoring
+        # with nil, without blind nil (a catch-up bid makes little sense with one opponent).
+        "two": RuleSet(players=2, partnerships=False, deal="draw", blind_nil=False, preset="two"),
+    }
+)
+"""The shipped presets by name."""
+
+
+def preset(name: str, **overrides: Any) -> RuleSet:
+    """A preset, optionally with some options changed: `preset("classic", target=300)`."""
+    if name not in PRESETS:
+        raise RuleSetError(f"unknown preset {name!r}; the presets are {', '.join(PRESETS)}")
+    return PRESETS[name].replace(**overrides)

@@ -1,0 +1,106 @@
+"""Scoring one hand, per side. One pure function, so that the engine, the verifier and the tests agree.
+
+A side's contract is the sum of its members' bids that are not nil. Tricks won by a nil bidder do not count
+toward it (unless `nil_tricks_count_for_partner`) but do count as bags. A made contract scores 10 per bid
+trick plus `overtrick_points` per bag; a failed one scores 0 or -10 per bid trick. Bags accumulate in the
+side's total; every `bag_limit` of them cost `bag_penalty` and the rest carry over. Each nil bid scores
++/- its value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import NamedTuple
+
+from p2pspades.rules.errors import IllegalAction
+from p2pspades.rules.ruleset import RuleSet
+
+
+class SideTotal(NamedTuple):
+    """A side's running total: its score and the bags it carries toward the next penalty."""
+
+    score: int = 0
+    bags: int = 0
+
+
+class HandScore(NamedTuple):
+    """What one side scored in one hand; `points` is the sum of the four `*_points` parts."""
+
+    side: int
+    contract: int  # sum of the side's bids that are not nil
+    tricks: int  # tricks that count toward the contract
+    made: bool
+    contract_points: int  # 10 x contract if made, else 0 or -10 x contract
+    bags: int  # overtricks taken this hand (including a nil bidder's tricks)
+    bag_points: int  # overtrick_points x bags
+    penalty_points: int  # -bag_penalty for each bag_limit reached (0 or negative)
+    nil_points: int  # +/- nil and blind-nil values
+    penalized: bool  # set by the renege penalty
+    points: int
+
+
+def is_nil(rules: RuleSet, bid: int, blind: bool) -> bool:
+    """A bid of 0 is nil only where the rules allow nil; a blind nil is always nil."""
+    return blind or (bid == 0 and rules.nil)
+
+
+def score_hand(
+    rules: RuleSet,
+    bids: Sequence[int],
+    blind: Sequence[bool],
+    tricks_won: Sequence[int],
+    before: Sequence[SideTotal],
+    set_sides: Collection[int] = (),
+) -> tuple[tuple[HandScore, ...], tuple[SideTotal, ...]]:
+    """Score a hand: (per-side scores, per-side totals after the hand).
+
+    `set_sides` are sides the renege penalty sets: their contract and every nil bid among them count as
+    failed, and they take no bags this hand.
+    """
+    n, sides = rules.players, rules.sides
+    if not len(bids) == len(blind) == len(tricks_won) == n:
+        raise IllegalAction(f"scoring needs a bid, a blind flag and a trick count for each of the {n} seats")
+    if len(before) != len(sides):
+        raise IllegalAction(f"scoring needs a running total for each of the {len(sides)} sides")
+    scores: list[HandScore] = []
+    totals: list[SideTotal] = []
+    nil_rule, partner_counts = rules.nil, rules.nil_tricks_count_for_partner
+    failed_factor = 0 if rules.failed_contract == "zero" else -10
+    bag_limit, bag_penalty = rules.bag_limit, rules.bag_penalty
+    for index, side in enumerate(sides):
+        penalized = index in set_sides
+        contract = counted = nil_tricks = nil_points = 0
+        for seat in side:
+            if blind[seat] or (nil_rule and bids[seat] == 0):  # is_nil(), inline
+                value = rules.blind_nil_value if blind[seat] else rules.nil_value
+                nil_points += value if tricks_won[seat] == 0 and not penalized else -value
+                if partner_counts:
+                    counted += tricks_won[seat]
+                else:
+                    nil_tricks += tricks_won[seat]
+            else:
+                contract += bids[seat]
+                counted += tricks_won[seat]
+        made = counted >= contract and not penalized
+        if made:
+            contract_points = 10 * contract
+            bags = counted - contract + nil_tricks
+        else:
+            contract_points = failed_factor * contract
+            bags = 0 if penalized else nil_tricks
+        bag_points = rules.overtrick_points * bags
+        carried = before[index].bags + bags
+        penalty_points = 0
+        if bag_limit is not None:
+            while carried >= bag_limit:
+                carried -= bag_limit
+                penalty_points -= bag_penalty
+        points = contract_points + bag_points + penalty_points + nil_points
+        scores.append(
+            HandScore(
+                index, contract, counted, made, contract_points, bags, bag_points, penalty_points, nil_points,
+                penalized, points,
+            )
+        )
+        totals.append(SideTotal(before[index].score + points, carried))
+    return tuple(scores), tuple(totals)
