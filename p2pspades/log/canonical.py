@@ -145,12 +145,18 @@ def _pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
     return result
 
 
+_SCALARS = frozenset({bytes, int, str, bool, type(None)})
+
+
 def _check_decoded(value: object, depth: int) -> None:
     """Depth, floats and extension types (msgpack turns some into Python objects) are refused here."""
     if isinstance(value, dict | list):
         if depth >= MAX_DEPTH:
             raise DecodeError("encoding", f"nested deeper than {MAX_DEPTH} containers")
-        for item in value.values() if isinstance(value, dict) else value:
+        items = value.values() if isinstance(value, dict) else value
+        if all(type(item) in _SCALARS for item in items):
+            return  # the common case (a deck of points, a list of keys) without a call per element
+        for item in items:
             _check_decoded(item, depth + 1)
         return
     kind = type(value)

@@ -107,6 +107,7 @@ class Table:
         self.timeouts = dict(DEFAULT_TIMEOUTS, **(timeouts or {}))
 
         self.entries: list[bytes] = [genesis]
+        self._known: set[bytes] = {genesis}
         self._signers: list[int] = [0]
         self.head: bytes = env.hash
         self._pending: dict[int, bytes] = {}
@@ -223,6 +224,8 @@ class Table:
         return out
 
     def _receive(self, raw: bytes, now: float) -> None:
+        if raw in self._known:
+            return  # a copy we already hold (peers forward every entry): nothing to check twice
         if len(raw) > log.MAX_ENVELOPE:
             self._events.append(Dropped(f"oversized entry ({len(raw)} bytes)"))
             return
@@ -299,6 +302,7 @@ class Table:
             self._halt(Violation(seat, "rules", str(exc), seq, (raw,)))
             return
         self.entries.append(raw)
+        self._known.add(raw)
         self._signers.append(seat)
         self.head = env.hash
         self._last_progress = now
