@@ -1,4 +1,4 @@
-"""The cost of dealing without a dealer, in-process (no network), beside the bare cost of its group operations.
+"""The cost of dealing without a dealer, in-process (no network), beside the bare cost of its group work.
 
 For 4 seats playing `classic` in memory (every peer a full table machine: signatures, chain, checks):
 - setup: from the first commitment of a hand until every seat knows its cards, beside the bare cost of the
@@ -92,7 +92,9 @@ def log_for_verification(seed: bytes, hands: int) -> tuple[list[bytes], int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=4, help="hands timed for setup and audit")
-    ap.add_argument("--verify-hands", type=int, default=12, help="about how many hands the verified log holds")
+    ap.add_argument(
+        "--verify-hands", type=int, default=12, help="about how many hands the verified log holds"
+    )
     args = ap.parse_args()
     print("measuring the cost of one multiplication...", file=sys.stderr)
     mul = mul_cost()

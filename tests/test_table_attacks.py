@@ -23,8 +23,9 @@ RULES = preset("classic", target=100, losing_threshold=-100)
 CHEATER = 1
 
 
-def seated(rules: RuleSet, cheater_cls: type[Table] | None = None, seed: bytes = b"attack",
-           **cheater_kw: Any) -> tuple[Wire, list[crypto.Identity]]:
+def seated(
+    rules: RuleSet, cheater_cls: type[Table] | None = None, seed: bytes = b"attack", **cheater_kw: Any
+) -> tuple[Wire, list[crypto.Identity]]:
     n = rules.players
     ids = [crypto.Identity.from_seed(crypto.H("test identity", seed, bytes([i]))[:32]) for i in range(n)]
     genesis = new_game(rules, ids, game_id=crypto.H("game", seed)[:16])
@@ -41,7 +42,7 @@ def honest(wire: Wire) -> list[Table]:
 
 
 def assert_caught(wire: Wire, check: str | tuple[str, ...]) -> Violation:
-    """Every honest peer halted naming the cheater for `check`, agrees with the others, and its log says so."""
+    """Every honest peer halted naming the cheater for `check`, they agree, and their logs say so."""
     checks = (check,) if isinstance(check, str) else check
     verdicts = []
     for table in honest(wire):
@@ -69,8 +70,9 @@ def reseal(raw: bytes, identity: crypto.Identity, **changes: Any) -> bytes:
 class Tampering(Table):
     """A tampered client: it alters one of its own automatic entries before signing it."""
 
-    def __init__(self, *args: Any, kind: str, change: Callable[[Table, dict[str, Any]], dict[str, Any]],
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, kind: str, change: Callable[[Table, dict[str, Any]], dict[str, Any]], **kwargs: Any
+    ) -> None:
         self.attack_kind, self.change, self.done = kind, change, False
         super().__init__(*args, **kwargs)
 
@@ -107,7 +109,12 @@ def test_forged_card_the_key_of_another_of_its_cards() -> None:
     def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
         env = log.open_envelope(raw)
         table = wire.tables[CHEATER]
-        if sender == CHEATER and env.payload["t"] == "play" and table.deal is not None and table._my is not None:
+        if (
+            sender == CHEATER
+            and env.payload["t"] == "play"
+            and table.deal is not None
+            and table._my is not None
+        ):
             j = env.payload["j"]
             other = next(p for p in table.deal.positions_of(CHEATER) if p != j)
             raw = reseal(raw, ids[CHEATER], k=table._my.lock_keys[other])
@@ -277,8 +284,16 @@ class Reneger(Table):
             # its own engine would refuse the card: sign and send it regardless
             assert self.identity is not None and self._my is not None
             j = self._my_position(action.card)
-            payload = {"g": self.game_id, "n": len(self.entries), "p": self.head, "s": self.seat,
-                       "h": self.hand_number, "t": "play", "j": j, "k": self._my.lock_keys[j]}
+            payload = {
+                "g": self.game_id,
+                "n": len(self.entries),
+                "p": self.head,
+                "s": self.seat,
+                "h": self.hand_number,
+                "t": "play",
+                "j": j,
+                "k": self._my.lock_keys[j],
+            }
             self._outgoing.append(Outgoing(len(self.entries), log.seal(payload, self.identity)))
             self.finished = True  # it has nothing more to say: the honest peers decide now
             return []
@@ -351,8 +366,15 @@ def test_messages_out_of_turn_are_rejected_and_named() -> None:
     target = wire.tables[0]
     whose, kind = target.waiting_for()  # type: ignore[misc]
     intruder = next(s for s in range(4) if s != whose)
-    payload = {"g": target.game_id, "n": len(target.entries), "p": target.head, "s": intruder,
-               "h": target.hand_number, "t": kind, **_fields_for(kind)}
+    payload = {
+        "g": target.game_id,
+        "n": len(target.entries),
+        "p": target.head,
+        "s": intruder,
+        "h": target.hand_number,
+        "t": kind,
+        **_fields_for(kind),
+    }
     events = target.receive(log.seal(payload, ids[intruder]))
     rejected = [e for e in events if isinstance(e, Rejected)]
     assert rejected and rejected[0].seat == intruder and rejected[0].check == "turn"
@@ -362,9 +384,17 @@ def test_messages_out_of_turn_are_rejected_and_named() -> None:
 
 def _fields_for(kind: str) -> dict[str, Any]:
     return {
-        "bid": {"b": 3}, "play": {"j": 0, "k": crypto.scalar_from_int(3)}, "commit": {"c": bytes(32)},
-        "shuffle": {"d": []}, "lock": {"d": []}, "keys": {"j": [], "k": []}, "reveal": {"r": bytes(32)},
-        "accept": {}, "dcommit": {"c": bytes(32)}, "dreveal": {"r": bytes(32)}, "blind": {"b": False},
+        "bid": {"b": 3},
+        "play": {"j": 0, "k": crypto.scalar_from_int(3)},
+        "commit": {"c": bytes(32)},
+        "shuffle": {"d": []},
+        "lock": {"d": []},
+        "keys": {"j": [], "k": []},
+        "reveal": {"r": bytes(32)},
+        "accept": {},
+        "dcommit": {"c": bytes(32)},
+        "dreveal": {"r": bytes(32)},
+        "blind": {"b": False},
     }.get(kind, {})
 
 
@@ -391,8 +421,15 @@ def test_replays_from_another_game_or_another_hand_are_dropped() -> None:
 
 @pytest.mark.parametrize(
     "garbage",
-    [b"", b"\x00", b"\x93\x01", b"\xff" * 64, b"x" * 300_000, log.encode({"t": "play"}),
-     bytes(range(256)) * 10],
+    [
+        b"",
+        b"\x00",
+        b"\x93\x01",
+        b"\xff" * 64,
+        b"x" * 300_000,
+        log.encode({"t": "play"}),
+        bytes(range(256)) * 10,
+    ],
     ids=["empty", "zero", "truncated", "ff", "oversized", "bare-payload", "noise"],
 )
 def test_malformed_and_oversized_frames_are_dropped(garbage: bytes) -> None:
@@ -425,7 +462,7 @@ def test_a_signed_but_malformed_payload_from_the_seat_on_turn_is_a_violation() -
 
 
 def test_an_entry_with_a_forged_signature_is_dropped() -> None:
-    wire, ids = seated(RULES)
+    wire, _ids = seated(RULES)
     for seat in range(4):
         wire._record(seat, [])
     for _ in range(100):
@@ -433,8 +470,15 @@ def test_an_entry_with_a_forged_signature_is_dropped() -> None:
     target = wire.tables[0]
     whose, kind = target.waiting_for()  # type: ignore[misc]
     stranger = crypto.Identity.generate()
-    payload = {"g": target.game_id, "n": len(target.entries), "p": target.head, "s": whose,
-               "h": target.hand_number, "t": kind, **_fields_for(kind)}
+    payload = {
+        "g": target.game_id,
+        "n": len(target.entries),
+        "p": target.head,
+        "s": whose,
+        "h": target.hand_number,
+        "t": kind,
+        **_fields_for(kind),
+    }
     events = target.receive(log.seal(payload, stranger))
     assert any(isinstance(e, Dropped) and "signature" in e.reason for e in events)
     assert target.status == "running"

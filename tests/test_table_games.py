@@ -1,4 +1,4 @@
-"""Whole games on the in-memory wiring: every preset, every peer ends with the same log, and the log verifies."""
+"""Whole games on the in-memory wiring: every preset; every peer ends with the same log, which verifies."""
 
 from __future__ import annotations
 
@@ -87,8 +87,13 @@ def test_resume_from_the_log_and_secrets_continues_identically() -> None:
         wire.step()
     crashed = tables[2]
     saved = {e.hand: e.seed for e in wire.events[2] if isinstance(e, SecretCreated)}
-    revived = Table(genesis, ids[2], entropy=seeded_entropy(b"after the crash"), secrets=saved,
-                    entries=list(crashed.entries))
+    revived = Table(
+        genesis,
+        ids[2],
+        entropy=seeded_entropy(b"after the crash"),
+        secrets=saved,
+        entries=list(crashed.entries),
+    )
     assert revived.entries == crashed.entries and revived.head == crashed.head
     wire.tables[2] = revived
     wire.run()
@@ -101,7 +106,9 @@ def test_resume_without_the_hand_secret_is_refused_clearly() -> None:
     wire = play_in_memory(rules, [RandomBot(i) for i in range(4)], seed=b"lost")
     ids_table = wire.tables[1]
     with pytest.raises(LocalError, match="secret"):
-        Table(ids_table.entries[0], ids_table.identity, entropy=seeded_entropy(b"x"), entries=ids_table.entries)
+        Table(
+            ids_table.entries[0], ids_table.identity, entropy=seeded_entropy(b"x"), entries=ids_table.entries
+        )
 
 
 def test_draw_pile_hands_come_from_the_stock() -> None:

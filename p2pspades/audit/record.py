@@ -9,7 +9,6 @@ from typing import Any
 
 from p2pspades.audit.verify import Status, Verdict
 from p2pspades.rules import HandResult, RuleSet, format_cards
-from p2pspades.table import Table
 
 FORMAT = "p2pspades-hand-record/1"
 
@@ -25,7 +24,10 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
     """The JSON hand record of a verified log (see the README of the audit format in docs/auditing.md)."""
     table = verdict.table
     if table is None:
-        return {"format": FORMAT, "result": {"status": "unreadable", "winners": [], "detail": verdict.summary}}
+        return {
+            "format": FORMAT,
+            "result": {"status": "unreadable", "winners": [], "detail": verdict.summary},
+        }
     rules = table.rules
     status = _STATUS[verdict.status]
     if verdict.status is Status.INCOMPLETE and table.status == "running":
@@ -37,8 +39,13 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
     result: dict[str, Any] = {"status": status, "winners": winners, "detail": verdict.summary}
     if verdict.violation is not None:
         v = verdict.violation
-        result["violation"] = {"seat": v.seat, "seq": v.seq, "check": v.check, "detail": v.detail,
-                               "evidence": [raw.hex() for raw in v.evidence]}
+        result["violation"] = {
+            "seat": v.seat,
+            "seq": v.seq,
+            "check": v.check,
+            "detail": v.detail,
+            "evidence": [raw.hex() for raw in v.evidence],
+        }
     if table.abandoned_by is not None:
         result["abandoned_by"] = table.abandoned_by
     return {
@@ -47,8 +54,13 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         "table": table.setup.name,
         "rules": rules.to_dict(),
         "seats": [
-            {"seat": s.seat, "name": s.name, "key": s.key.hex(), "fingerprint": s.fingerprint,
-             "side": rules.side_of(s.seat)}
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "key": s.key.hex(),
+                "fingerprint": s.fingerprint,
+                "side": rules.side_of(s.seat),
+            }
             for s in table.setup.seats
         ],
         "sides": [list(side) for side in rules.sides],
@@ -67,20 +79,25 @@ def _hand(rules: RuleSet, h: HandResult) -> dict[str, Any]:
         "dealt": {str(seat): [c.code for c in cards] for seat, cards in enumerate(h.hands)},
         "bids": [{"seat": s, "bid": h.bids[s], "blind": h.blind[s]} for s in bid_order],
         "tricks": [
-            {"leader": t.leader, "plays": [{"seat": s, "card": c.code} for s, c in t.plays], "winner": t.winner}
+            {
+                "leader": t.leader,
+                "plays": [{"seat": s, "card": c.code} for s, c in t.plays],
+                "winner": t.winner,
+            }
             for t in h.tricks
         ],
         "tricks_won": list(h.tricks_won),
         "score": [{"side": sc.side, "points": sc.points, "bags": sc.bags} for sc in h.scores],
         "totals": [{"side": i, "score": t.score, "bags": t.bags} for i, t in enumerate(h.totals)],
         "violations": [
-            {"seat": v.seat, "kind": v.kind, "detail": v.detail, "penalty": rules.renege} for v in h.violations
+            {"seat": v.seat, "kind": v.kind, "detail": v.detail, "penalty": rules.renege}
+            for v in h.violations
         ],
     }
 
 
 def text_record(verdict: Verdict) -> str:
-    """A record a person can read: tag pairs, then per hand the deal, the bids, the play by trick, the score."""
+    """A record for people: tag pairs, then per hand the deal, the bids, the play by trick, the score."""
     table = verdict.table
     if table is None:
         return f'[Result "unreadable"]\n{{{verdict.summary}}}\n'
@@ -103,7 +120,9 @@ def text_record(verdict: Verdict) -> str:
     tag("FirstDealer", names[table.first_dealer] if table.first_dealer is not None else "?")
     tag("Result", rec["result"]["status"])
     if rec["result"]["winners"]:
-        tag("Winners", ", ".join("+".join(names[i] for i in rules.sides[w]) for w in rec["result"]["winners"]))
+        tag(
+            "Winners", ", ".join("+".join(names[i] for i in rules.sides[w]) for w in rec["result"]["winners"])
+        )
     out.append("")
     game = table.game
     for h in game.history if game is not None else []:
@@ -111,21 +130,32 @@ def text_record(verdict: Verdict) -> str:
         tag("Hand", h.number)
         tag("Dealer", names[h.dealer])
         tag("Deal", " / ".join(f"{names[s]}: {format_cards(cards)}" for s, cards in enumerate(h.hands)))
-        tag("Bids", ", ".join(
-            f"{names[s]} {'blind nil' if h.blind[s] else ('nil' if h.bids[s] == 0 and rules.nil else h.bids[s])}"
-            for s in range(rules.players)
-        ))
+        tag(
+            "Bids",
+            ", ".join(
+                f"{names[s]} {_bid_text(rules, h.bids[s], h.blind[s])}"
+                for s in range(rules.players)
+            ),
+        )
         out.append("{Play: leader first; * marks the winner}")
         for i, t in enumerate(h.tricks, start=1):
             plays = " ".join(f"{names[s]}:{c.code}{'*' if s == t.winner else ''}" for s, c in t.plays)
             out.append(f"{i:2d}. {plays}")
         tag("Tricks", ", ".join(f"{names[s]} {n}" for s, n in enumerate(h.tricks_won)))
-        tag("Score", ", ".join(
-            f"{'+'.join(names[i] for i in rules.sides[sc.side])} {sc.points:+d} ({sc.bags} bags)" for sc in h.scores
-        ))
-        tag("Totals", ", ".join(
-            f"{'+'.join(names[i] for i in rules.sides[i2])} {t.score} ({t.bags} bags)" for i2, t in enumerate(h.totals)
-        ))
+        tag(
+            "Score",
+            ", ".join(
+                f"{'+'.join(names[i] for i in rules.sides[sc.side])} {sc.points:+d} ({sc.bags} bags)"
+                for sc in h.scores
+            ),
+        )
+        tag(
+            "Totals",
+            ", ".join(
+                f"{'+'.join(names[i] for i in rules.sides[i2])} {t.score} ({t.bags} bags)"
+                for i2, t in enumerate(h.totals)
+            ),
+        )
         for v in h.violations:
             tag("Violation", f"{names[v.seat]}: {v.kind}: {v.detail} (penalty: {rules.renege})")
         out.append("")
@@ -133,8 +163,14 @@ def text_record(verdict: Verdict) -> str:
     return "\n".join(out) + "\n"
 
 
+def _bid_text(rules: RuleSet, bid: int, blind: bool) -> str:
+    if blind:
+        return "blind nil"
+    return "nil" if bid == 0 and rules.nil else str(bid)
+
+
 def summary_lines(verdict: Verdict) -> list[str]:
-    """What `verify` prints for a person: players, hands, bids, tricks, scores and the winner or the problem."""
+    """What `verify` prints: players, hands, bids, tricks, scores and the winner or the problem."""
     table = verdict.table
     lines = [verdict.summary]
     if table is None:
@@ -145,9 +181,7 @@ def summary_lines(verdict: Verdict) -> list[str]:
         lines.append(f"  seat {s.seat}: {s.name:<20} {s.fingerprint}  side {rules.side_of(s.seat)}")
     game = table.game
     for h in game.history if game is not None else []:
-        bids = " ".join(
-            f"{'BN' if h.blind[s] else h.bids[s]}" for s in range(rules.players)
-        )
+        bids = " ".join(f"{'BN' if h.blind[s] else h.bids[s]}" for s in range(rules.players))
         points = " ".join(f"{sc.points:+d}" for sc in h.scores)
         totals = " ".join(str(t.score) for t in h.totals)
         lines.append(

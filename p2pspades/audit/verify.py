@@ -83,9 +83,7 @@ def verify_frames(frames: list[bytes]) -> Verdict:
         for ev in events:
             if isinstance(ev, Violation):
                 if ev.halts:
-                    return Verdict(
-                        Status.VIOLATION, _describe(ev), table, ev, penalised, index
-                    )
+                    return Verdict(Status.VIOLATION, _describe(ev), table, ev, penalised, index)
                 penalised.append(ev)
         if len(table.entries) > before:
             continue
@@ -94,34 +92,64 @@ def verify_frames(frames: list[bytes]) -> Verdict:
             return Verdict(
                 Status.VIOLATION,
                 f"entry {index}: seat {problem.seat} failed the {problem.check} check: {problem.detail}",
-                table, None, penalised, index,
+                table,
+                None,
+                penalised,
+                index,
             )
         if isinstance(problem, Dropped) and problem.reason.startswith("malformed"):
-            return Verdict(Status.UNREADABLE, f"entry {index}: {problem.reason}", table, None, penalised, index)
+            return Verdict(
+                Status.UNREADABLE, f"entry {index}: {problem.reason}", table, None, penalised, index
+            )
         if problem is not None:
-            return Verdict(Status.VIOLATION, f"entry {index}: {problem.reason}", table, None, penalised, index)
+            return Verdict(
+                Status.VIOLATION, f"entry {index}: {problem.reason}", table, None, penalised, index
+            )
         if any(isinstance(ev, Wanted) for ev in events):
-            return Verdict(Status.VIOLATION, f"entry {index} is out of sequence: the chain is broken",
-                           table, None, penalised, index)
+            return Verdict(
+                Status.VIOLATION,
+                f"entry {index} is out of sequence: the chain is broken",
+                table,
+                None,
+                penalised,
+                index,
+            )
         if not any(isinstance(ev, Accepted) for ev in events):
-            return Verdict(Status.VIOLATION, f"entry {index} repeats an earlier entry", table, None, penalised, index)
+            return Verdict(
+                Status.VIOLATION, f"entry {index} repeats an earlier entry", table, None, penalised, index
+            )
     n = len(frames)
     if table.status == "complete":
         if penalised:
             first = penalised[0]
-            return Verdict(Status.VIOLATION, "the game is complete, but " + _describe(first) + " (penalised)",
-                           table, first, penalised, n)
+            return Verdict(
+                Status.VIOLATION,
+                "the game is complete, but " + _describe(first) + " (penalised)",
+                table,
+                first,
+                penalised,
+                n,
+            )
         return Verdict(Status.VALID, f"valid and complete: {n} entries", table, None, penalised, n)
     if table.status == "abandoned":
         return Verdict(
             Status.INCOMPLETE,
             f"valid, but abandoned at entry {n - 1}: seat {table.abandoned_by} stopped answering",
-            table, None, penalised, n,
+            table,
+            None,
+            penalised,
+            n,
         )
     waiting = table.waiting_for()
     where = f"; it waits for seat {waiting[0]}'s {waiting[1]}" if waiting else ""
-    return Verdict(Status.INCOMPLETE, f"valid so far, but incomplete: it stops after entry {n - 1}{where}",
-                   table, None, penalised, n)
+    return Verdict(
+        Status.INCOMPLETE,
+        f"valid so far, but incomplete: it stops after entry {n - 1}{where}",
+        table,
+        None,
+        penalised,
+        n,
+    )
 
 
 def _describe(v: Violation) -> str:

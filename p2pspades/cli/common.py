@@ -12,8 +12,12 @@ from p2pspades.table import Info, Table
 
 
 def add_game_options(p: argparse.ArgumentParser, *, default_preset: str = "classic") -> None:
-    p.add_argument("--rules", default=default_preset, metavar="PRESET",
-                   help=f"rule preset: {', '.join(PRESETS)} (default: {default_preset})")
+    p.add_argument(
+        "--rules",
+        default=default_preset,
+        metavar="PRESET",
+        help=f"rule preset: {', '.join(PRESETS)} (default: {default_preset})",
+    )
     p.add_argument("--players", type=int, metavar="N", help="number of players (default: the preset's)")
     p.add_argument("--target", type=int, metavar="N", help="score that wins the game (default: the preset's)")
 
@@ -59,12 +63,15 @@ def progress_line(table: Table, events: list[object]) -> list[str]:
         if isinstance(ev, HandAudited) and table.game is not None and table.game.history:
             h = table.game.history[-1]
             totals = ", ".join(
-                f"{'+'.join(names[i] for i in table.rules.sides[k])} {t.score}" for k, t in enumerate(h.totals)
+                f"{'+'.join(names[i] for i in table.rules.sides[k])} {t.score}"
+                for k, t in enumerate(h.totals)
             )
             bids = " ".join("BN" if h.blind[s] else str(h.bids[s]) for s in range(table.rules.players))
             verdict = "audit passed" if not ev.violations else f"{len(ev.violations)} violation(s) penalised"
-            lines.append(f"hand {h.number:2d}: bids {bids}  tricks {' '.join(map(str, h.tricks_won))}  "
-                         f"totals: {totals}  ({verdict})")
+            lines.append(
+                f"hand {h.number:2d}: bids {bids}  tricks {' '.join(map(str, h.tricks_won))}  "
+                f"totals: {totals}  ({verdict})"
+            )
         elif isinstance(ev, Violation):
             lines.append(f"VIOLATION by seat {ev.seat} ({names[ev.seat]}): {ev.check}: {ev.detail}")
         elif isinstance(ev, GameEnded):

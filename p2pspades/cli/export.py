@@ -22,7 +22,9 @@ def run(args: argparse.Namespace) -> int:
     if verdict.status is Status.UNREADABLE:
         print(f"p2pspades export: {verdict.summary}", file=sys.stderr)
         return 2
-    text = json.dumps(hand_record(verdict), indent=2) + "\n" if args.format == "json" else text_record(verdict)
+    text = (
+        json.dumps(hand_record(verdict), indent=2) + "\n" if args.format == "json" else text_record(verdict)
+    )
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:

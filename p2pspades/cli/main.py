@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"p2pspades {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module in COMMANDS.items():
+    for _name, module in COMMANDS.items():
         try:
             mod = importlib.import_module(f"p2pspades.cli.{module}")
         except ModuleNotFoundError as exc:

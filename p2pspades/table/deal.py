@@ -1,7 +1,7 @@
 """The cryptographic deal of one hand, as one peer (or an outside verifier) sees it.
 
 It records every seat's commitment, shuffle, lock and published keys, opens the cards this peer owns, checks
-plays as they come, and at the end of the hand recomputes every seat's steps from the revealed seeds. The first
+plays as they come, and at the end of the hand checks every seat's steps against the revealed seeds. The first
 step that differs from what the seat published names the cheater. Pure: no I/O, no randomness.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from p2pspades import crypto
 from p2pspades.errors import RemoteError
@@ -88,9 +89,13 @@ class HandDeal:
             raise RemoteError(step, "a ciphertext appears twice (duplicated or replaced card)", seat)
 
     # ----------------------------------------------------------------- keys and cards
-    def add_keys(self, seat: int, positions: Sequence[int], keys: Sequence[bytes], expected: Sequence[int]) -> None:
+    def add_keys(
+        self, seat: int, positions: Sequence[int], keys: Sequence[bytes], expected: Sequence[int]
+    ) -> None:
         if list(positions) != list(expected):
-            raise RemoteError("keys", f"keys for positions {list(positions)}, expected {list(expected)}", seat)
+            raise RemoteError(
+                "keys", f"keys for positions {list(positions)}, expected {list(expected)}", seat
+            )
         if len(keys) != len(positions):
             raise RemoteError("keys", "the number of keys does not match the positions", seat)
         for j, k in zip(positions, keys, strict=True):
@@ -108,7 +113,9 @@ class HandDeal:
         card = crypto.open_card(self.final_deck[j], list(keys.values()), self.table())
         return card
 
-    def open_own(self, seat: int, secrets: crypto.HandSecrets, positions: Sequence[int]) -> dict[int, Card] | None:
+    def open_own(
+        self, seat: int, secrets: crypto.HandSecrets, positions: Sequence[int]
+    ) -> dict[int, Card] | None:
         """Open our own positions with everybody's published keys and ours. None if any fails to open."""
         points = [self.final_deck[j] for j in positions]
         keys = [[*self.keys[j].values(), secrets.lock_keys[j]] for j in positions]
@@ -119,7 +126,7 @@ class HandDeal:
         self.opened.update(out)
         return out
 
-    _tables: dict[tuple[str, ...], Mapping[bytes, Card]] = {}
+    _tables: ClassVar[dict[tuple[str, ...], Mapping[bytes, Card]]] = {}
 
     def table(self) -> Mapping[bytes, Card]:
         key = tuple(c.code for c in self.deck_cards)

@@ -116,6 +116,4 @@ class GameEnded:
     detail: str = ""
 
 
-Event = (
-    Accepted | SecretCreated | Dropped | Rejected | Wanted | Violation | Info | HandAudited | GameEnded
-)
+Event = Accepted | SecretCreated | Dropped | Rejected | Wanted | Violation | Info | HandAudited | GameEnded

@@ -84,7 +84,9 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
     if len(header.game_id) != GAME_ID_BYTES:
         raise RemoteError("genesis", "the game id must be 16 bytes", 0)
     if p["v"] != PROTOCOL_VERSION:
-        raise RemoteError("genesis", f"protocol version {p['v']} is not supported (this is {PROTOCOL_VERSION})", 0)
+        raise RemoteError(
+            "genesis", f"protocol version {p['v']} is not supported (this is {PROTOCOL_VERSION})", 0
+        )
     try:
         rules = RuleSet.from_dict(p["rules"])
     except (ValueError, TypeError) as exc:

@@ -45,7 +45,9 @@ def new_game(
     """The genesis for a table of these identities (seat 0 hosts)."""
     names = list(names or [f"Seat {i}" for i in range(len(identities))])
     gid = game_id if game_id is not None else crypto.new_seed()[:16]
-    return make_genesis(gid, rules, list(zip(names, (i.public for i in identities), strict=True)), identities[0], table_name)
+    return make_genesis(
+        gid, rules, list(zip(names, (i.public for i in identities), strict=True)), identities[0], table_name
+    )
 
 
 @dataclass
@@ -105,7 +107,7 @@ class Wire:
 
     def run(self, max_steps: int = 2_000_000) -> int:
         """Run until nothing more happens. Returns the number of steps taken."""
-        for seat, table in enumerate(self.tables):
+        for seat, _table in enumerate(self.tables):
             self._record(seat, [])
         steps = 0
         while self.step():

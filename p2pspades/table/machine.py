@@ -288,12 +288,16 @@ class Table:
             allowed = self._abandon_allowed(seat, p)
         if not allowed:
             want = "nothing" if step is None else f"seat {step.seat}'s {step.types[0]}"
-            self._events.append(Rejected(seat, "turn", f"entry {seq} from seat {seat} is a {kind}; expected {want}", raw))
+            self._events.append(
+                Rejected(seat, "turn", f"entry {seq} from seat {seat} is a {kind}; expected {want}", raw)
+            )
             return
         try:
             check_fields(p, seat)
             if header.hand != self.hand_number:
-                raise RemoteError("header", f"hand number {header.hand}, the game is in hand {self.hand_number}", seat)
+                raise RemoteError(
+                    "header", f"hand number {header.hand}, the game is in hand {self.hand_number}", seat
+                )
             self._apply(kind, seat, seq, p)
         except RemoteError as exc:
             self._halt(Violation(seat, exc.check, exc.detail, seq, (raw,)))
@@ -315,7 +319,11 @@ class Table:
         self.finished = True
         self._events.append(violation)
         self._events.append(
-            GameEnded("violation", (), f"seat {violation.seat} failed the {violation.check} check: {violation.detail}")
+            GameEnded(
+                "violation",
+                (),
+                f"seat {violation.seat} failed the {violation.check} check: {violation.detail}",
+            )
         )
 
     # ================================================================= whose turn
@@ -328,7 +336,11 @@ class Table:
         if self.stage in ("dcommit", "dreveal", "end"):
             return Step(self._i, (self.stage,))
         if self.stage == "abandon":
-            return Step(self._abandon_order[self._i], ("abandon",)) if self._i < len(self._abandon_order) else None
+            return (
+                Step(self._abandon_order[self._i], ("abandon",))
+                if self._i < len(self._abandon_order)
+                else None
+            )
         d, g = self.deal, self.game
         assert d is not None and g is not None
         hs = self._hstage
@@ -369,7 +381,7 @@ class Table:
 
     # ================================================================= applying entries
     def _apply(self, kind: str, seat: int, seq: int, p: Mapping[str, Any]) -> None:
-        """Check an entry's content against the protocol, the cryptography and the rules. Raises, or records."""
+        """Check an entry's content against the protocol, the cryptography and the rules; record it."""
         g, d = self.game, self.deal
         if kind == "accept":
             return
@@ -389,13 +401,17 @@ class Table:
             assert g is not None and g.outcome is not None
             winners, totals = list(g.outcome.winners), [t.score for t in g.totals]
             if p["w"] != winners or p["z"] != totals:
-                raise RemoteError("end", f"claims winners {p['w']} totals {p['z']}; the game gave {winners} {totals}", seat)
+                raise RemoteError(
+                    "end", f"claims winners {p['w']} totals {p['z']}; the game gave {winners} {totals}", seat
+                )
             return
         if kind == "abandon":
             step = self._expected()
             stalled = self.abandoned_by if self.stage == "abandon" else (step.seat if step else None)
             if p["a"] != stalled:
-                raise RemoteError("abandon", f"names seat {p['a']}, but the game waits for seat {stalled}", seat)
+                raise RemoteError(
+                    "abandon", f"names seat {p['a']}, but the game waits for seat {stalled}", seat
+                )
             return
         assert g is not None and d is not None
         if kind == "commit":
@@ -586,7 +602,9 @@ class Table:
             if fault is not None:
                 self._halt(Violation(fault.seat, fault.check, fault.detail, seq))
             else:
-                self._halt(Violation(challenger, "challenge", f"false challenge ({why}): every step checks out", seq))
+                self._halt(
+                    Violation(challenger, "challenge", f"false challenge ({why}): every step checks out", seq)
+                )
             return
         if fault is not None:
             self._halt(Violation(fault.seat, fault.check, fault.detail, len(self.entries) - 1))
@@ -640,7 +658,11 @@ class Table:
                 return {"t": "dcommit", "c": crypto.draw_commitment(self.game_id, seat, r)}
             return {"t": "dreveal", "r": r}
         if kind == "abandon":
-            return {"t": "abandon", "a": self.abandoned_by, "why": f"seat {self.abandoned_by} stopped answering"}
+            return {
+                "t": "abandon",
+                "a": self.abandoned_by,
+                "why": f"seat {self.abandoned_by} stopped answering",
+            }
         if kind == "end":
             assert g is not None and g.outcome is not None
             return {"t": "end", "w": list(g.outcome.winners), "z": [t.score for t in g.totals]}

@@ -52,8 +52,12 @@ def _seat_record(v: Any) -> bool:
 
 FIELDS: Mapping[str, Mapping[str, Check]] = {
     # game setup
-    "genesis": {"v": _int, "rules": lambda v: isinstance(v, dict), "seats": _list(_seat_record, 5),
-                "name": _text(MAX_NAME)},
+    "genesis": {
+        "v": _int,
+        "rules": lambda v: isinstance(v, dict),
+        "seats": _list(_seat_record, 5),
+        "name": _text(MAX_NAME),
+    },
     "accept": {},
     "dcommit": {"c": _b32},
     "dreveal": {"r": _b32},
@@ -77,7 +81,7 @@ FIELDS: Mapping[str, Mapping[str, Check]] = {
 def check_fields(payload: Mapping[str, Any], seat: int | None = None) -> None:
     """Refuse a payload whose type is unknown or whose fields are missing, extra or of the wrong shape."""
     kind = payload.get("t")
-    if kind not in FIELDS:
+    if not isinstance(kind, str) or kind not in FIELDS:
         raise RemoteError("schema", f"unknown message type {kind!r}", seat)
     spec = FIELDS[kind]
     extra = set(payload) - HEADER_KEYS - set(spec)
