@@ -1,0 +1,69 @@
+"""Write the known-answer game log: a whole game between seeded identities with seeded entropy.
+
+Everything in it is deterministic (Ed25519 signatures are, and the seeds are fixed), so a second
+implementation can check byte for byte that it produces the same entries, and any verifier must accept it.
+Real games never use seeded entropy.
+
+    python protocol/vectors/make_game_vector.py [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from p2pspades import log
+from p2pspades.audit import hand_record, verify_frames
+from p2pspades.bots import RandomBot
+from p2pspades.rules import preset
+from p2pspades.table.harness import play_in_memory
+
+HERE = Path(__file__).resolve().parent
+SEED = b"p2pspades known-answer game v1"
+
+
+def build() -> tuple[bytes, dict[str, Any]]:
+    rules = preset("classic", target=100, losing_threshold=-100)
+    wire = play_in_memory(
+        rules, [RandomBot(i) for i in range(4)], seed=SEED, names=["Ann", "Ben", "Cat", "Dan"]
+    )
+    entries = wire.tables[0].entries
+    data = log.MAGIC + b"".join(len(e).to_bytes(4, "big") + e for e in entries)
+    verdict = verify_frames(entries)
+    record = hand_record(verdict)
+    expected = {
+        "seed": SEED.decode(),
+        "how": "play_in_memory(preset('classic', target=100, losing_threshold=-100), [RandomBot(i) for i in "
+        "range(4)], seed=SEED, names=['Ann','Ben','Cat','Dan']); identities: Identity.from_seed(sha256(SEED + "
+        "bytes([seat]))); entropy: shake_256(SEED + b'entropy' + bytes([seat]) + counter as 8 bytes big-endian)",
+        "entries": len(entries),
+        "entry_hashes": [log.entry_hash(e).hex() for e in entries],
+        "head": log.entry_hash(entries[-1]).hex(),
+        "verdict": verdict.status.name,
+        "record": record,
+    }
+    return data, expected
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 if the files on disk differ from a rebuild")
+    args = ap.parse_args()
+    data, expected = build()
+    text = json.dumps(expected, indent=1, sort_keys=True) + "\n"
+    log_path, json_path = HERE / "game.p2plog", HERE / "game.json"
+    if args.check:
+        same = log_path.read_bytes() == data and json_path.read_text() == text
+        print("up to date" if same else "out of date", file=sys.stderr)
+        return 0 if same else 1
+    log_path.write_bytes(data)
+    json_path.write_text(text)
+    print(f"wrote {log_path} ({len(data)} bytes) and {json_path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
