@@ -37,8 +37,9 @@ def build() -> tuple[bytes, dict[str, Any]]:
     expected = {
         "seed": SEED.decode(),
         "how": "play_in_memory(preset('classic', target=100, losing_threshold=-100), [RandomBot(i) for i in "
-        "range(4)], seed=SEED, names=['Ann','Ben','Cat','Dan']); identities: Identity.from_seed(sha256(SEED + "
-        "bytes([seat]))); entropy: shake_256(SEED + b'entropy' + bytes([seat]) + counter as 8 bytes big-endian)",
+        "range(4)], seed=SEED, names=['Ann','Ben','Cat','Dan']); identities: "
+        "Identity.from_seed(sha256(SEED + bytes([seat]))); entropy: shake_256(SEED + b'entropy' + "
+        "bytes([seat]) + counter as 8 bytes big-endian)",
         "entries": len(entries),
         "entry_hashes": [log.entry_hash(e).hex() for e in entries],
         "head": log.entry_hash(entries[-1]).hex(),
