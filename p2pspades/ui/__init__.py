@@ -1,1 +1,31 @@
-"""p2pspades.ui"""
+"""p2pspades.ui: the full-screen prompt_toolkit game, the lobby screen and the replay viewer.
+
+A driver owns a `UiState`, feeds it the table's events (`on_events`) and the table (`refresh`), decides for
+our seat with `HumanPlayer(state)`, and runs `create_app(state)` alongside the game.
+"""
+
+from p2pspades.ui.app import create_app, create_key_bindings, create_layout
+from p2pspades.ui.lobby import LobbyModel, LobbySeat, confirm_table, create_lobby_app
+from p2pspades.ui.local import LocalGame, run_local_game
+from p2pspades.ui.replay import ReplayModel, create_replay_app, run_replay, run_replay_async
+from p2pspades.ui.state import EventLine, GameResult, HumanPlayer, UiState
+
+__all__ = [
+    "EventLine",
+    "GameResult",
+    "HumanPlayer",
+    "LobbyModel",
+    "LobbySeat",
+    "LocalGame",
+    "ReplayModel",
+    "UiState",
+    "confirm_table",
+    "create_app",
+    "create_key_bindings",
+    "create_layout",
+    "create_lobby_app",
+    "create_replay_app",
+    "run_local_game",
+    "run_replay",
+    "run_replay_async",
+]

@@ -1,0 +1,721 @@
+"""The full-screen game: a prompt_toolkit Application over a `UiState`.
+
+`create_layout(state)` and `create_key_bindings(state)` build the screen and the keys from the state alone;
+every window reads the state when it is drawn and every key calls a state method, so a driver only has to
+update the state (which calls `app.invalidate`). Works from 80x24 up; prompt_toolkit redraws on resize.
+
+    ┌ title: table · rules · hand · dealer ────────────────────────────── ? help ┐
+    │ Seats: name, side, bid, tricks won, connection, whose turn                  │
+    │ Trick (who led, who is winning)          │ Events (verified cards, audits)  │
+    │ Your hand (sorted by suit, illegal cards dimmed)                            │
+    │ prompt line / message                                                       │
+    └ scores per side ───────────────────────────────────── keys ─────────────────┘
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from prompt_toolkit.application import Application, get_app
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Dimension,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.output import Output
+
+from p2pspades.rules import Card, Phase, Trick
+from p2pspades.table import DecisionKind
+from p2pspades.ui.state import UiState
+from p2pspades.ui.text import (
+    bid_text,
+    card_class,
+    clip,
+    plural,
+    rules_title,
+    score_sheet,
+    score_words,
+)
+from p2pspades.ui.widgets import (
+    build_style,
+    color_depth,
+    join_lines,
+    overlay,
+    panel,
+    text_window,
+    use_color,
+)
+
+TRICK_WIDTH = 34  # inside the trick panel's border
+Line = StyleAndTextTuples
+
+HELP_LINES: list[tuple[str, str]] = [
+    ("←/→, Home/End", "choose a card (only legal cards when you are to play)"),
+    ("Enter", "play the chosen card; confirm a bid; close a window"),
+    ("qh, 10s, as, bj…", "type a card code, then Enter, to play that card"),
+    ("Backspace/Esc", "correct / clear a typed code"),
+    ("bid dialog", "←/→ and Enter, or type a number; n = nil"),
+    ("blind nil", "y declares blind nil, n says no (asked before the deal)"),
+    ("draw pile", "k keeps the top card, d discards it"),
+    ("s", "score sheet: bids, points per hand, running totals"),
+    ("l", "the last trick"),
+    ("?", "this help"),
+    ("q, Ctrl-C", "leave the game (asks first); while you are to play a"),
+    ("", "card, q and l start a code: use Ctrl-C to leave"),
+    ("Ctrl-L", "redraw the screen"),
+]
+
+
+# ====================================================================== text of each part
+def title_text(state: UiState) -> Line:
+    v = state.view
+    parts = [f" p2pspades · {clip(state.setup.name, 20)} · {rules_title(state.rules)}"]
+    if v is not None:
+        parts.append(f"hand {v.hand_number}")
+        if v.spades_broken:
+            parts.append("♠ broken")
+    elif state.first_dealer is None:
+        parts.append("starting")
+    return [("class:title", " · ".join(parts))]
+
+
+def title_keys(state: UiState) -> Line:
+    return [("class:title", "  ? help  q quit ")]
+
+
+def seats_text(state: UiState) -> Line:
+    rules, v = state.rules, state.view
+    turn = state.turn
+    partners = rules.partnerships
+    my_side = rules.side_of(state.seat)
+    name_w = 16
+    header = f"    # {'name':<{name_w}} " + ("side " if partners else "") + f"{'bid':<9}  won  connection"
+    lines: list[Line] = [[("class:hint", header)]]
+    for seat in range(rules.players):
+        mark = "▶" if seat == turn else " "
+        name = clip(state.names[seat], name_w)
+        side = ("us   " if rules.side_of(seat) == my_side else "them ") if partners else ""
+        if v is not None:
+            bid = bid_text(v.bids[seat], v.blind[seat], rules)
+            won = str(v.tricks_won[seat]) if v.phase in (Phase.PLAY, Phase.REVEAL) or v.tricks else "-"
+        else:
+            bid, won = "-", "-"
+        if v is not None and seat == v.dealer:
+            name = clip(name, name_w - 4) + " (d)"
+        style = "class:seat.turn" if seat == turn else ("class:seat.me" if seat == state.seat else "")
+        conn = state.connection.get(seat, "")
+        lines.append(
+            [
+                (style, f" {mark} {seat:>1} {name:<{name_w}} {side}{bid:<9}  {won:>3}  "),
+                ("class:hint" if seat != state.seat else "", conn),
+            ]
+        )
+    return join_lines(lines)
+
+
+def _center(text: str, width: int = TRICK_WIDTH) -> str:
+    return text.center(width).rstrip()
+
+
+def _trick_card(state: UiState, trick: Trick | None, seat: int, dim: bool) -> tuple[str, str]:
+    """The card `seat` put on the trick (style, text), or its bid during the bidding."""
+    v = state.view
+    if v is not None and v.phase in (Phase.BID, Phase.BLIND, Phase.DRAW):
+        bid = v.bids[seat]
+        return (
+            "class:hint",
+            "…" if bid is None and not v.blind[seat] else bid_text(bid, v.blind[seat], state.rules),
+        )
+    if trick is not None:
+        for s, card in trick.plays:
+            if s == seat:
+                extra = (
+                    "class:card.played"
+                    if dim
+                    else ("class:card.winning" if trick.winner == seat and len(trick.plays) > 1 else "")
+                )
+                return (f"{card_class(card)} {extra}".strip(), card.glyph)
+    return ("class:hint", "··")
+
+
+def _shown_trick(state: UiState) -> tuple[Trick | None, bool]:
+    """The trick on the table, and whether it is the finished previous one (shown dimmed until the lead)."""
+    v = state.view
+    if v is None:
+        return None, False
+    if v.trick.plays:
+        return v.trick, False
+    if v.tricks:
+        return v.tricks[-1], True
+    return None, False
+
+
+def trick_title(state: UiState) -> str:
+    v = state.view
+    if v is None or v.phase in (Phase.DEAL,):
+        return "Table"
+    if v.phase in (Phase.BID, Phase.BLIND, Phase.DRAW):
+        return "Bidding" if v.phase is Phase.BID else ("Blind nil" if v.phase is Phase.BLIND else "Draw pile")
+    if v.phase is Phase.PLAY:
+        return f"Trick {min(len(v.tricks) + 1, state.rules.tricks_per_hand)} of {state.rules.tricks_per_hand}"
+    return "Table"
+
+
+def trick_caption(state: UiState) -> Line:
+    v = state.view
+    trick, finished = _shown_trick(state)
+    names = state.names
+    if v is None:
+        return [("class:hint", "waiting for the deal")]
+    if v.phase is not Phase.PLAY and trick is None:
+        turn = state.turn
+        if turn is None:
+            return [("class:hint", "")]
+        return [("class:hint", "your turn" if turn == state.seat else f"{clip(names[turn], 16)}'s turn")]
+    if trick is None:
+        leader = v.current_seat
+        return [("class:hint", f"{names[leader]} leads" if leader is not None else "")]
+    if finished:
+        winner = trick.winner
+        who = names[winner] if winner is not None else "?"
+        return [("class:hint", clip(f"last trick to {who}", TRICK_WIDTH))]
+    winner = trick.winner
+    text = f"led by {clip(names[trick.leader], 10)}"
+    if winner is not None and len(trick.plays) > 1:
+        text += f" · {clip(names[winner], 10)} winning"
+    return [("", text)]
+
+
+def trick_text(state: UiState) -> Line:
+    """The table: a compass for four players (you at the bottom), a list in play order otherwise."""
+    rules, names = state.rules, state.names
+    n = rules.players
+    trick, finished = _shown_trick(state)
+    turn = state.turn
+
+    def label(seat: int, width: int = 14) -> tuple[str, str]:
+        mark = "▶" if seat == turn else ""
+        name = "You" if seat == state.seat else clip(names[seat], width)
+        style = "class:seat.turn" if seat == turn else ""
+        return (style, f"{mark}{name}")
+
+    lines: list[Line] = []
+    if n == 4:
+        me = state.seat
+        left, top, right = (me + 1) % 4, (me + 2) % 4, (me + 3) % 4
+        top_label, top_card = label(top), _trick_card(state, trick, top, finished)
+        lines.append([(top_label[0], _center(top_label[1]))])
+        lines.append([(top_card[0], _center(top_card[1]))])
+        l_label, l_card = label(left, 10), _trick_card(state, trick, left, finished)
+        r_label, r_card = label(right, 10), _trick_card(state, trick, right, finished)
+        left_part = f"{l_label[1]} "
+        mid = TRICK_WIDTH - len(left_part) - len(l_card[1]) - len(r_card[1]) - len(r_label[1]) - 1
+        lines.append(
+            [
+                (l_label[0], left_part),
+                (l_card[0], l_card[1]),
+                ("", " " * max(1, mid)),
+                (r_card[0], r_card[1]),
+                ("", " "),
+                (r_label[0], r_label[1]),
+            ]
+        )
+        my_card = _trick_card(state, trick, me, finished)
+        lines.append([(my_card[0], _center(my_card[1]))])
+        my_label = label(me)
+        lines.append([(my_label[0], _center(my_label[1]))])
+    else:
+        order = [(state.seat + k) % n for k in range(n)]
+        if trick is not None:
+            order = [(trick.leader + k) % n for k in range(n)]
+        for seat in order:
+            name_style, name = label(seat, 16)
+            card_style, card = _trick_card(state, trick, seat, finished)
+            led = "  led" if trick is not None and seat == trick.leader and not finished else ""
+            lines.append([(name_style, f" {name:<18}"), (card_style, card), ("class:hint", led)])
+    lines.append([])
+    lines.append(trick_caption(state))
+    return join_lines(lines)
+
+
+def events_text(state: UiState, width: int = 0, height: int = 0) -> Line:
+    """The newest event lines that fit in `width` x `height` (wrapped, continuation lines indented)."""
+    if not state.events:
+        return [("class:hint", "nothing yet")]
+    lines: list[Line] = []
+    for event in reversed(state.events):
+        style = f"class:event.{event.level}"
+        rows = textwrap.wrap(event.text, width, subsequent_indent="  ") if width > 4 else [event.text]
+        lines[:0] = [[(style, row)] for row in rows or [""]]
+        if height and len(lines) >= height:
+            break
+    return join_lines(lines[-height:] if height else lines)
+
+
+def _events_window(state: UiState) -> Window:
+    """The event pane: wrapped to the width of the last drawing, scrolled to keep the newest line in view."""
+
+    def text() -> Line:
+        info = window.render_info
+        return events_text(state, info.window_width if info is not None else 0, 0)
+
+    window = text_window(text, follow_end=True)
+    return window
+
+
+def hand_title(state: UiState) -> str:
+    v = state.view
+    if v is None or not v.hand:
+        return "Your hand"
+    return f"Your hand ({len(v.hand)})"
+
+
+def hand_text(state: UiState) -> Line:
+    """Our cards by suit. When we are to play: the chosen card in [brackets] (and reverse video), the cards
+    the rules forbid dimmed."""
+    v = state.view
+    cards = state.hand_cards()
+    if not cards:
+        if v is not None and v.phase is Phase.BLIND:
+            return [("class:hint", " not dealt yet: blind nil is decided before anybody sees a card")]
+        if v is not None and v.phase is Phase.DRAW:
+            return [("class:hint", " no cards yet: draw from the pile")]
+        return [("class:hint", " no cards")]
+    legal = state.legal_cards()
+    playing = state.kind is DecisionKind.PLAY
+    chosen = state.selected if playing else None
+    out: Line = []
+    previous: Card | None = None
+    for card in cards:
+        # one gap between cards (two between suits); the chosen card's gaps become its brackets
+        gap = " " if previous is None or card.suit is previous.suit else "  "
+        if previous is not None and previous == chosen:
+            out.append(("class:card.selected", "]"))
+            gap = gap[1:]
+        if card == chosen:
+            gap = gap[:-1]
+        out.append(("", gap))
+        if card == chosen:
+            out.append(("class:card.selected", "["))
+        extra = "class:card.selected" if card == chosen else ""
+        if playing and card not in legal:
+            extra = "class:card.illegal"
+        out.append((f"{card_class(card)} {extra}".strip(), card.glyph))
+        previous = card
+    if previous is not None and previous == chosen:
+        out.append(("class:card.selected", "]"))
+    return out
+
+
+def hand_height(state: UiState) -> int:
+    """One line of cards, two when the hand is wider than the terminal (large hands, narrow screens)."""
+    try:
+        columns = get_app().output.get_size().columns
+    except Exception:  # no running app (captures): assume the smallest supported screen
+        columns = 80
+    width = sum(len(text) for _, text, *_ in hand_text(state))
+    return 1 if width <= columns - 2 else 2
+
+
+def status_fragments(state: UiState) -> Line:
+    if state.message is not None:
+        return [(f"class:message.{state.message.level}", " " + state.message.text)]
+    return [("class:status", " " + state.status_text())]
+
+
+def footer_scores(state: UiState) -> Line:
+    rules = state.rules
+    out: Line = [("class:footer", " ")]
+    width = 18 if len(rules.sides) <= 2 else 8
+    for i, total in enumerate(state.totals):
+        if i:
+            out.append(("class:footer", " │ "))
+        bags = f" ({plural(total.bags, 'bag')})" if rules.bag_limit is not None else ""
+        out.append(("class:footer", f"{state.side_label(i, width)} {total.score}{bags}"))
+    return out
+
+
+def footer_keys(state: UiState) -> Line:
+    return [("class:footer", " s scores  l last trick ")]
+
+
+# ====================================================================== dialogs and overlays
+def dialog_title(state: UiState) -> str:
+    kind = state.kind
+    v = state.view
+    hand = f" (hand {v.hand_number})" if v is not None else ""
+    if kind is DecisionKind.BID:
+        return "Your bid" + hand
+    if kind is DecisionKind.BLIND_NIL:
+        return "Blind nil?" + hand
+    return "Draw pile" + hand
+
+
+def dialog_text(state: UiState) -> Line:
+    kind = state.kind
+    v = state.view
+    rules = state.rules
+    lines: list[Line] = []
+    if kind is DecisionKind.BID and v is not None:
+        so_far = [
+            f"{state.names[s]} {bid_text(v.bids[s], v.blind[s], rules)}"
+            for s in range(rules.players)
+            if v.bids[s] is not None or v.blind[s]
+        ]
+        lines.append([("", "Bids so far: " + (", ".join(so_far) if so_far else "none, you bid first"))])
+        lines.append(
+            [("class:hint", "How many tricks will you take?" + (" (nil: none at all)" if rules.nil else ""))]
+        )
+    elif kind is DecisionKind.BLIND_NIL and v is not None:
+        mine = v.totals[v.side].score
+        best = max(t.score for i, t in enumerate(v.totals) if i != v.side)
+        lines.append([("", f"Your side trails by {best - mine}. Bid blind nil, before you see your cards?")])
+        lines.append(
+            [
+                (
+                    "class:hint",
+                    f"Blind nil scores +{rules.blind_nil_value} if you take no trick, "
+                    f"-{rules.blind_nil_value} if you take one.",
+                )
+            ]
+        )
+    elif kind is DecisionKind.DRAW and v is not None:
+        top = v.draw_card
+        lines.append(
+            [
+                ("", "Top card of the pile: "),
+                *([(card_class(top), top.glyph)] if top else [("", "?")]),
+                ("class:hint", f"   ({v.stock_left} cards left)"),
+            ]
+        )
+        lines.append(
+            [
+                (
+                    "class:hint",
+                    "keep: the next card is discarded unseen · discard: you get the next one unseen",
+                )
+            ]
+        )
+    lines.append([])
+    row: Line = []
+    for i, option in enumerate(state.choices()):
+        style = "class:choice.selected" if i == state.choice else "class:choice"
+        row += [("", " "), (style, f" {state.choice_label(option)} ")]
+    lines.append(row)
+    lines.append([])
+    if kind is DecisionKind.BID:
+        typed = f"   typed: {state.typed}" if state.typed else ""
+        keys = "←/→ choose · Enter bid · type a number" + (" · n nil" if rules.nil else "") + typed
+    elif kind is DecisionKind.BLIND_NIL:
+        keys = "y blind nil · n no · or ←/→ and Enter"
+    else:
+        keys = "k keep · d discard · or ←/→ and Enter"
+    lines.append([("class:hint", keys)])
+    return join_lines(lines)
+
+
+def help_text(state: UiState) -> Line:
+    lines: list[Line] = [[("class:key", f"{key:<17}"), ("", text)] for key, text in HELP_LINES]
+    lines.append([])
+    lines.append(
+        [("class:hint", "Every card is verified as it is played; every hand is audited at its end.")]
+    )
+    lines.append([("class:hint", "Esc or ? closes this window.")])
+    return join_lines(lines)
+
+
+def scores_text(state: UiState) -> Line:
+    lines = score_sheet(state.rules, state.names, state.history, last=12)
+    lines.append([])
+    lines.append([("class:hint", f"target {state.rules.target} · Esc or s closes")])
+    return join_lines(lines)
+
+
+def last_trick_text(state: UiState) -> Line:
+    trick = state.last_trick
+    if trick is None:
+        return [("class:hint", "No trick has been completed yet.  (Esc closes)")]
+    names = state.names
+    lines: list[Line] = [[("", f"Led by {names[trick.leader]}:")]]
+    for seat, card in trick.plays:
+        won = "  ← won the trick" if seat == trick.winner else ""
+        lines.append(
+            [("", f"  {clip(names[seat], 16):<17}"), (card_class(card), card.glyph), ("class:hint", won)]
+        )
+    lines.append([])
+    lines.append([("class:hint", "Esc or l closes")])
+    return join_lines(lines)
+
+
+def summary_title(state: UiState) -> str:
+    hand = state.summary()
+    return f"Hand {hand.number} is over" if hand is not None else "Hand summary"
+
+
+def summary_text(state: UiState) -> Line:
+    hand = state.summary()
+    if hand is None:
+        return [("class:hint", "No hand has finished yet.")]
+    rules, names = state.rules, state.names
+    verdict, level = state.audit_text(hand.number)
+    lines: list[Line] = [[(f"class:verdict.{level}", verdict)], []]
+    lines.append([("class:hint", f"{'':2}{'player':<17}{'bid':<11}won")])
+    for seat in range(rules.players):
+        bid = bid_text(hand.bids[seat], hand.blind[seat], rules)
+        won = hand.tricks_won[seat]
+        moved = f" (scored {hand.tricks_scored[seat]})" if hand.tricks_scored[seat] != won else ""
+        lines.append([("", f"  {clip(names[seat], 16):<17}{bid:<11}{won}{moved}")])
+    lines.append([])
+    for score in hand.scores:
+        total = hand.totals[score.side]
+        lines.append(
+            [
+                ("class:heading", f"{state.side_label(score.side, 14)}"),
+                ("", f"  {score.points:+d}  "),
+                ("class:hint", score_words(score)),
+            ]
+        )
+        lines.append(
+            [("", f"    total {total.score}" + (f", {plural(total.bags, 'bag')}" if rules.bag_limit else ""))]
+        )
+    for v in hand.violations:
+        lines.append(
+            [("class:event.bad", f"{names[v.seat]}: {v.kind}: {v.detail} (penalty: {rules.renege})")]
+        )
+    lines.append([])
+    lines.append([("class:hint", "Enter continues · s score sheet")])
+    return join_lines(lines)
+
+
+def quit_text(state: UiState) -> Line:
+    return join_lines(
+        [
+            [("", "Leave the game now? The table will wait for your seat, and then record")],
+            [("", "that you stopped answering.")],
+            [],
+            [("class:key", "y"), ("", " leave    "), ("class:key", "n"), ("", " or Esc: keep playing")],
+        ]
+    )
+
+
+def over_title(state: UiState) -> str:
+    return "Game over"
+
+
+def over_text(state: UiState) -> Line:
+    result = state.result
+    rules = state.rules
+    lines: list[Line] = []
+    if result is not None:
+        level = {"complete": "good", "abandoned": "warn"}.get(result.status, "bad")
+        lines.append([(f"class:verdict.{level}", result.text)])
+    v = state.view
+    if v is not None and v.outcome is not None:
+        lines.append([("class:hint", f"ended by: {v.outcome.termination.value.replace('_', ' ')}")])
+    lines.append([])
+    for i, total in enumerate(state.totals):
+        lines.append([("", f"  {state.side_label(i, 24):<26}{total.score:>6}")])
+    lines.append([])
+    audited = len(state.audits)
+    failed = sum(1 for a in state.audits.values() if a.violations)
+    if audited:
+        word = "passed" if not failed else f"passed, {failed} with violations"
+        lines.append([("class:hint", f"{plural(audited, 'hand')} audited: {audited - failed} {word}")])
+    lines.append([("class:hint", f"target {rules.target} · s score sheet · Enter or q leaves")])
+    return join_lines(lines)
+
+
+# ====================================================================== the factories
+def create_layout(state: UiState) -> Layout:
+    """The game screen for `state`. Every window reads the state when it is drawn."""
+    deciding = Condition(
+        lambda: (
+            state.kind in (DecisionKind.BID, DecisionKind.BLIND_NIL, DecisionKind.DRAW)
+            and state.top_overlay is None
+        )
+    )
+    title = VSplit(
+        [
+            text_window(lambda: title_text(state), height=1, style="class:title"),
+            text_window(lambda: title_keys(state), height=1, style="class:title", width=Dimension.exact(17)),
+        ],
+        height=1,
+    )
+    seats = panel(
+        text_window(lambda: seats_text(state)), "Seats", height=Dimension.exact(state.rules.players + 3)
+    )
+    middle = VSplit(
+        [
+            panel(
+                text_window(lambda: trick_text(state)),
+                lambda: trick_title(state),
+                width=Dimension.exact(TRICK_WIDTH + 2),
+            ),
+            panel(_events_window(state), "Events"),
+        ],
+        height=Dimension(min=8, weight=1),
+    )
+    hand = panel(
+        text_window(lambda: hand_text(state), wrap=True, height=lambda: Dimension.exact(hand_height(state))),
+        lambda: hand_title(state),
+    )
+    status = text_window(lambda: status_fragments(state), height=1)
+    footer = VSplit(
+        [
+            text_window(lambda: footer_scores(state), height=1, style="class:footer"),
+            text_window(
+                lambda: footer_keys(state), height=1, style="class:footer", width=Dimension.exact(25)
+            ),
+        ],
+        height=1,
+    )
+    body = HSplit([title, seats, middle, hand, status, footer])
+
+    def showing(name: str) -> bool:
+        return state.top_overlay == name
+
+    floats = [
+        Float(
+            content=ConditionalContainer(
+                panel(text_window(lambda: dialog_text(state)), lambda: dialog_title(state), pad=True),
+                filter=deciding,
+            ),
+            bottom=5,
+        ),
+        overlay(text_window(lambda: help_text(state)), "Keys", lambda: showing("help")),
+        overlay(text_window(lambda: scores_text(state)), "Score sheet", lambda: showing("scores")),
+        overlay(text_window(lambda: last_trick_text(state)), "Last trick", lambda: showing("last")),
+        overlay(
+            text_window(lambda: summary_text(state)), lambda: summary_title(state), lambda: showing("summary")
+        ),
+        overlay(text_window(lambda: over_text(state)), lambda: over_title(state), lambda: showing("over")),
+        overlay(text_window(lambda: quit_text(state)), "Leave the game?", lambda: showing("quit")),
+    ]
+    return Layout(FloatContainer(content=body, floats=floats))
+
+
+def create_key_bindings(state: UiState) -> KeyBindings:
+    """The game's keys; each one calls a `UiState` method, then leaves the app if the state asks to."""
+    kb = KeyBindings()
+    quitting = Condition(lambda: state.top_overlay == "quit")
+
+    def done(event: KeyPressEvent) -> None:
+        if state.leave_requested:
+            event.app.exit()
+
+    @kb.add("c-c")
+    def _ctrl_c(event: KeyPressEvent) -> None:
+        if state.top_overlay == "quit":
+            state.confirm_quit(True)
+        else:
+            state.request_quit()
+        done(event)
+
+    def on_char(event: KeyPressEvent) -> None:
+        ch = event.data
+        if state.top_overlay == "quit":
+            if ch in "yY":
+                state.confirm_quit(True)
+            elif ch in "nNqQ":
+                state.confirm_quit(False)
+            done(event)
+            return
+        if state.type_key(ch):
+            done(event)
+            return
+        lower = ch.lower()
+        if ch == "?":
+            state.toggle_overlay("help")
+        elif lower == "s":
+            state.toggle_overlay("scores")
+        elif lower == "l":
+            state.toggle_overlay("last")
+        elif lower == "q":
+            if state.top_overlay == "over":
+                state.leave_requested = True
+            else:
+                state.request_quit()
+        done(event)
+
+    for ch in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789?":
+        kb.add(ch)(on_char)
+
+    @kb.add("enter", filter=~quitting)
+    def _enter(event: KeyPressEvent) -> None:
+        state.submit()
+        done(event)
+
+    @kb.add("space", filter=~quitting)
+    def _space(event: KeyPressEvent) -> None:
+        if state.top_overlay is not None:
+            state.submit()
+        done(event)
+
+    @kb.add("escape", filter=quitting)
+    def _esc_quit(event: KeyPressEvent) -> None:
+        state.confirm_quit(False)
+
+    @kb.add("escape", filter=~quitting)
+    def _esc(event: KeyPressEvent) -> None:
+        if state.top_overlay not in (None, "over"):
+            state.close_overlay()
+        else:
+            state.clear_typed()
+
+    for key, delta in (("left", -1), ("right", 1), ("up", -1), ("down", 1)):
+
+        def _move(event: KeyPressEvent, delta: int = delta) -> None:
+            state.move(delta)
+
+        kb.add(key, filter=~quitting)(_move)
+
+    @kb.add("home", filter=~quitting)
+    def _home(event: KeyPressEvent) -> None:
+        state.move_to(end=False)
+
+    @kb.add("end", filter=~quitting)
+    def _end(event: KeyPressEvent) -> None:
+        state.move_to(end=True)
+
+    @kb.add("backspace")
+    def _backspace(event: KeyPressEvent) -> None:
+        state.backspace()
+
+    @kb.add("c-l")
+    def _redraw(event: KeyPressEvent) -> None:
+        event.app.renderer.clear()
+
+    return kb
+
+
+def create_app(
+    state: UiState,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color: bool = True,
+) -> Application[None]:
+    """The game screen as an Application. The state's changes redraw it; leaving sets `state.quit_requested`
+    (the person quit) or `state.leave_requested` (also after the game-over screen)."""
+    colour = use_color(color)
+    app: Application[None] = Application(
+        layout=create_layout(state),
+        key_bindings=create_key_bindings(state),
+        style=build_style(colour),
+        color_depth=color_depth(colour),
+        full_screen=True,
+        mouse_support=False,
+        input=input,
+        output=output,
+    )
+    state.on_change = app.invalidate
+    return app

@@ -1,0 +1,116 @@
+"""Draw a screen into text, without a terminal: for the documentation's screen captures and layout tests."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
+
+
+def screen_text(app: Application[Any], width: int = 80, height: int = 24) -> str:
+    """What `app` shows on a `width` x `height` terminal, as lines of text (styles dropped)."""
+    screen = Screen(initial_width=width, initial_height=height)
+    app.render_counter += 1  # the controls cache their text per render: make them read the state again
+    with set_app(app):
+        app.layout.container.write_to_screen(
+            screen,
+            MouseHandlers(),
+            WritePosition(xpos=0, ypos=0, width=width, height=height),
+            parent_style="",
+            erase_bg=False,
+            z_index=None,
+        )
+        screen.draw_all_floats()
+    lines = []
+    for y in range(height):
+        row = screen.data_buffer[y]
+        lines.append("".join(row[x].char for x in range(width)).rstrip())
+    return "\n".join(lines)
+
+
+async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"screens") -> dict[str, str]:
+    """The screens the documentation shows, from a reproducible game (the bots also decide for "You")."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from p2pspades.audit import verify_frames
+    from p2pspades.rules import preset
+    from p2pspades.table import DecisionKind
+    from p2pspades.ui.app import create_app
+    from p2pspades.ui.lobby import LobbyModel, create_lobby_app
+    from p2pspades.ui.local import LocalGame, default_bots
+    from p2pspades.ui.replay import ReplayModel, create_replay_app
+    from p2pspades.ui.testing import until
+
+    rules = preset("classic", target=250)
+    game = LocalGame(rules, name="You", seed=seed, bots=default_bots(4, 7), table_name="Kitchen table")
+    advisor = default_bots(2, 11)[0]
+    state = game.state
+    screens: dict[str, str] = {}
+    with create_pipe_input() as pipe:
+        app = create_app(state, input=pipe, output=DummyOutput())
+        running = asyncio.ensure_future(game.run(app))
+        while state.result is None:
+            await until(lambda: state.decision is not None or state.result is not None, timeout=30)
+            if state.top_overlay == "summary":
+                if "summary" not in screens and state.summary() is not None:
+                    screens["summary"] = screen_text(app, width, height)
+                state.close_overlay()
+            decision = state.decision
+            if decision is None:
+                continue
+            trick = state.trick
+            if decision.kind is DecisionKind.BID and "bid" not in screens:
+                screens["bid"] = screen_text(app, width, height)
+            if decision.kind is DecisionKind.PLAY and trick is not None and len(trick.plays) >= 2:
+                if "play" not in screens:
+                    screens["play"] = screen_text(app, width, height)
+                elif "last" not in screens and state.view is not None and len(state.view.tricks) >= 3:
+                    state.toggle_overlay("last")
+                    screens["last"] = screen_text(app, width, height)
+                    state.toggle_overlay("help")
+                    screens["help"] = screen_text(app, width, height)
+                    state.close_overlay()
+                    state.close_overlay()
+            if decision.kind is DecisionKind.BID and len(state.history) >= 2 and "scores" not in screens:
+                state.toggle_overlay("scores")
+                screens["scores"] = screen_text(app, width, height)
+                state.close_overlay()
+                state.request_quit()
+                screens["quit"] = screen_text(app, width, height)
+                state.confirm_quit(False)
+            state.answer(advisor(decision))
+        await until(lambda: state.top_overlay == "over", timeout=30)
+        while state.top_overlay != "over":
+            state.close_overlay()
+        screens["over"] = screen_text(app, width, height)
+        app.exit()
+        await running
+    verdict = verify_frames(list(game.table.entries))
+    model = ReplayModel(verdict, "kitchen.p2plog")
+    for _ in range(5):
+        model.step_trick(1)
+    model.step_card(1)
+    model.step_card(1)
+    seats = [(s.seat, s.name, s.fingerprint, "bot" if s.seat else "host") for s in game.table.setup.seats]
+    lobby = LobbyModel("Kitchen table", rules, seats, you=0)
+    with create_pipe_input() as pipe:
+        replay_app = create_replay_app(model, input=pipe, output=DummyOutput())
+        screens["replay"] = screen_text(replay_app, width, height)
+        lobby_app = create_lobby_app(lobby, input=pipe, output=DummyOutput())
+        screens["lobby"] = screen_text(lobby_app, width, height)
+    return screens
+
+
+def main() -> None:
+    """Print the documentation's screens (python -m p2pspades.ui.capture)."""
+    for name, text in asyncio.run(sample_screens()).items():
+        print(f"--- {name}\n{text}\n")
+
+
+if __name__ == "__main__":
+    main()

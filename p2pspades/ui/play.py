@@ -1,0 +1,62 @@
+"""`p2pspades play` with the full-screen UI: you against bots, the signed log written as you play.
+
+This runs the bots' tables in memory, in this process. The network driver (bots as real peers over ZeroMQ)
+plugs into the same `UiState`, `HumanPlayer` and `create_app`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from p2pspades import crypto
+from p2pspades.audit import verify_file
+from p2pspades.errors import LocalError
+from p2pspades.rules import RuleSet
+from p2pspades.ui.app import create_app
+from p2pspades.ui.local import Bot, LocalGame, default_bots
+
+
+def _bots(rules: RuleSet, kind: str, seed: int) -> list[Bot]:
+    if kind == "random":
+        from p2pspades.bots import RandomBot
+
+        return [RandomBot(seed * 10 + seat) for seat in range(1, rules.players)]
+    return default_bots(rules.players, seed)
+
+
+def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
+    """Play one game on the full screen. Options read from `args`: name, seed (bots only), bot, log,
+    no_color. Exit code: 0 complete, 1 violation, 3 abandoned, 130 left early, 2 no terminal."""
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        print(
+            "p2pspades play: the game needs a terminal (or use --auto for a bots-only game)", file=sys.stderr
+        )
+        return 2
+    seed = getattr(args, "seed", None)
+    if seed is None:
+        seed = int.from_bytes(crypto.new_seed()[:4], "big")
+    bots = _bots(rules, getattr(args, "bot", "heuristic"), int(seed))
+    game = LocalGame(
+        rules, name=getattr(args, "name", "You") or "You", bots=bots, bot_delay=0.3, table_name="p2pspades"
+    )
+    path = Path(args.log) if getattr(args, "log", None) else _default_log(game.table.game_id)
+    try:
+        game.open_log(path)
+    except (OSError, LocalError) as exc:
+        print(f"p2pspades play: cannot write the log {path}: {exc}", file=sys.stderr)
+        return 2
+    app = create_app(game.state, color=not getattr(args, "no_color", False))
+    code = asyncio.run(game.run(app))
+    verdict = verify_file(path)
+    print(f"game log written to {path}: {verdict.summary}")
+    print(f"replay it with: p2pspades replay {path}")
+    return code
+
+
+def _default_log(game_id: bytes) -> Path:
+    from p2pspades.net.store import data_home
+
+    return data_home() / "logs" / f"{game_id.hex()}.p2plog"

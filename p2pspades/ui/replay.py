@@ -1,0 +1,441 @@
+"""The replay viewer: step through a verified game log hand by hand, trick by trick, card by card.
+
+Only a log the verifier has replayed is shown, and only what it proves: every seat's cards (every hand is
+revealed at its end), the bids, each trick, the score, and the audit's verdict on the hand and on the game.
+
+Keys: →/← next/previous trick, ↓/↑ next/previous card, PgDn/PgUp next/previous hand, Home/End start/end
+of the game, ? players and keys, q quits.
+"""
+
+from __future__ import annotations
+
+import os
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import Dimension, FloatContainer, HSplit, Layout
+from prompt_toolkit.output import Output
+
+from p2pspades.audit import Status, Verdict, verify_file
+from p2pspades.rules import Card, HandResult, RuleSet, SideTotal, Trick
+from p2pspades.ui.text import bid_text, card_class, clip, rules_title, score_sheet, sort_hand
+from p2pspades.ui.widgets import build_style, color_depth, join_lines, overlay, panel, text_window, use_color
+
+Line = StyleAndTextTuples
+
+_VERDICT_LEVEL = {
+    Status.VALID: "good",
+    Status.VIOLATION: "bad",
+    Status.UNREADABLE: "bad",
+    Status.INCOMPLETE: "warn",
+}
+_VERDICT_MARK = {Status.VALID: "✓", Status.VIOLATION: "✗", Status.UNREADABLE: "✗", Status.INCOMPLETE: "…"}
+
+
+class ReplayModel:
+    """Where the viewer is in a verified game: a hand, and how many of its cards have been played."""
+
+    def __init__(self, verdict: Verdict, path: str = "") -> None:
+        if verdict.table is None:
+            raise ValueError(f"nothing to replay: {verdict.summary}")
+        self.verdict = verdict
+        self.path = path
+        table = verdict.table
+        self.setup = table.setup
+        self.rules: RuleSet = table.rules
+        self.names: tuple[str, ...] = tuple(s.name for s in table.setup.seats)
+        self.hands: list[HandResult] = list(table.game.history) if table.game is not None else []
+        self.hand = 0
+        self.played = 0
+        self.show_help = False
+
+    # ----- where we are
+    @property
+    def current(self) -> HandResult | None:
+        return self.hands[self.hand] if self.hands else None
+
+    def _plays(self, index: int) -> int:
+        return sum(len(t.plays) for t in self.hands[index].tricks)
+
+    @property
+    def total_plays(self) -> int:
+        return self._plays(self.hand) if self.hands else 0
+
+    def _boundaries(self) -> list[int]:
+        out = [0]
+        hand = self.current
+        for trick in hand.tricks if hand is not None else ():
+            out.append(out[-1] + len(trick.plays))
+        return out
+
+    @property
+    def trick_number(self) -> int:
+        """1-based number of the trick on the table (0 before the first card)."""
+        if self.played == 0:
+            return 0
+        bounds = self._boundaries()
+        return next(i for i in range(1, len(bounds)) if self.played <= bounds[i])
+
+    @property
+    def at_end(self) -> bool:
+        return self.played == self.total_plays
+
+    # ----- moving
+    def step_card(self, delta: int) -> None:
+        if not self.hands:
+            return
+        if delta > 0:
+            if self.played < self.total_plays:
+                self.played += 1
+            elif self.hand < len(self.hands) - 1:
+                self.hand, self.played = self.hand + 1, 0
+        elif self.played > 0:
+            self.played -= 1
+        elif self.hand > 0:
+            self.hand -= 1
+            self.played = self.total_plays
+
+    def step_trick(self, delta: int) -> None:
+        if not self.hands:
+            return
+        bounds = self._boundaries()
+        if delta > 0:
+            later = [b for b in bounds if b > self.played]
+            if later:
+                self.played = later[0]
+            elif self.hand < len(self.hands) - 1:
+                self.hand, self.played = self.hand + 1, 0
+        else:
+            earlier = [b for b in bounds if b < self.played]
+            if earlier:
+                self.played = earlier[-1]
+            elif self.hand > 0:
+                self.hand -= 1
+                self.played = self.total_plays
+
+    def step_hand(self, delta: int) -> None:
+        if not self.hands:
+            return
+        if delta > 0:
+            if self.hand < len(self.hands) - 1:
+                self.hand, self.played = self.hand + 1, 0
+            else:
+                self.played = self.total_plays
+        elif self.played > 0:
+            self.played = 0
+        elif self.hand > 0:
+            self.hand -= 1
+
+    def home(self) -> None:
+        self.hand, self.played = 0, 0
+
+    def end(self) -> None:
+        if self.hands:
+            self.hand = len(self.hands) - 1
+            self.played = self.total_plays
+
+    # ----- what is on the table
+    def plays_so_far(self) -> list[tuple[int, Card]]:
+        hand = self.current
+        if hand is None:
+            return []
+        plays = [p for t in hand.tricks for p in t.plays]
+        return plays[: self.played]
+
+    def cards_left(self, seat: int) -> list[Card]:
+        """The seat's cards not yet played at this point, in display order."""
+        hand = self.current
+        if hand is None:
+            return []
+        gone = {card for s, card in self.plays_so_far() if s == seat}
+        return sort_hand(c for c in hand.hands[seat] if c not in gone)
+
+    def trick_on_table(self) -> tuple[Trick | None, int]:
+        """The trick holding the last card played (partly played if the pointer is inside it), and its
+        number."""
+        hand = self.current
+        number = self.trick_number
+        if hand is None or number == 0:
+            return None, 0
+        bounds = self._boundaries()
+        trick = hand.tricks[number - 1]
+        shown = self.played - bounds[number - 1]
+        return Trick(trick.leader, trick.plays[:shown]), number
+
+    def tricks_won(self) -> list[int]:
+        """Tricks each seat has won so far in this hand (complete tricks only)."""
+        won = [0] * self.rules.players
+        hand = self.current
+        if hand is None:
+            return won
+        bounds = self._boundaries()
+        for i, trick in enumerate(hand.tricks):
+            if bounds[i + 1] <= self.played and trick.winner is not None:
+                won[trick.winner] += 1
+        return won
+
+    def totals_before(self) -> tuple[SideTotal, ...]:
+        if self.hand == 0 or not self.hands:
+            return tuple(SideTotal() for _ in self.rules.sides)
+        return self.hands[self.hand - 1].totals
+
+    def scored_hands(self) -> list[HandResult]:
+        """The hands whose score is known at this point: the earlier ones, and this one once it is played."""
+        return self.hands[: self.hand + (1 if self.at_end else 0)]
+
+
+# ====================================================================== text of each part
+def title_text(model: ReplayModel) -> Line:
+    name = os.path.basename(model.path) if model.path else "log"
+    return [
+        (
+            "class:title",
+            f" p2pspades replay · {clip(name, 28)} · {clip(model.setup.name, 18)} · "
+            f"{rules_title(model.rules)}",
+        )
+    ]
+
+
+def verdict_text(model: ReplayModel) -> Line:
+    status = model.verdict.status
+    level = _VERDICT_LEVEL[status]
+    return [(f"class:verdict.{level}", f" {_VERDICT_MARK[status]} {model.verdict.summary}")]
+
+
+def hand_title(model: ReplayModel) -> str:
+    hand = model.current
+    if hand is None:
+        return "No finished hand"
+    trick = model.trick_number
+    where = f"trick {trick} of {len(hand.tricks)}" if trick else "bids (no card played yet)"
+    return (
+        f"Hand {hand.number} of {len(model.hands)} · dealer {clip(model.names[hand.dealer], 12)} · {where}"
+        f" · card {model.played}/{model.total_plays}"
+    )
+
+
+def hands_text(model: ReplayModel) -> Line:
+    hand = model.current
+    if hand is None:
+        return [("class:hint", " The log holds no finished hand: there is nothing to step through.")]
+    rules = model.rules
+    won = model.tricks_won()
+    trick, _ = model.trick_on_table()
+    to_play = _next_to_play(model, trick)
+    lines: list[Line] = []
+    for seat in range(rules.players):
+        mark = "▶" if seat == to_play else " "
+        bid = bid_text(hand.bids[seat], hand.blind[seat], rules)
+        style = "class:seat.turn" if seat == to_play else ""
+        line: Line = [
+            (style, f"{mark}{clip(model.names[seat], 11):<11} "),
+            ("", f"{bid:<9} won {won[seat]:>2} "),
+        ]
+        previous: Card | None = None
+        for card in model.cards_left(seat):
+            gap = " " if previous is None or previous.suit is card.suit else "  "
+            line += [("", gap), (card_class(card), card.glyph)]
+            previous = card
+        lines.append(line)
+    return join_lines(lines)
+
+
+def _next_to_play(model: ReplayModel, trick: Trick | None) -> int | None:
+    plays = [p for t in model.current.tricks for p in t.plays] if model.current is not None else []
+    return plays[model.played][0] if model.played < len(plays) else None
+
+
+def trick_text(model: ReplayModel) -> Line:
+    hand = model.current
+    if hand is None:
+        return []
+    trick, number = model.trick_on_table()
+    names = model.names
+    if trick is None:
+        bids = ", ".join(
+            f"{clip(names[s], 10)} {bid_text(hand.bids[s], hand.blind[s], model.rules)}"
+            for s in range(model.rules.players)
+        )
+        return [("", " Bids: " + bids)]
+    out: Line = [("", f" {number:>2}. led by {clip(names[trick.leader], 10)}: ")]
+    complete = len(trick.plays) == model.rules.players
+    for seat, card in trick.plays:
+        wins = complete and seat == trick.winner
+        out += [
+            ("", f"  {clip(names[seat], 10)} "),
+            (card_class(card) + (" class:card.winning" if wins else ""), card.glyph + ("*" if wins else "")),
+        ]
+    if complete and trick.winner is not None:
+        out.append(("class:hint", f"   → {clip(names[trick.winner], 10)}"))
+    return out
+
+
+def scores_text(model: ReplayModel) -> Line:
+    lines = score_sheet(model.rules, model.names, model.scored_hands(), last=6)
+    return join_lines(lines)
+
+
+def audit_text(model: ReplayModel) -> Line:
+    hand = model.current
+    if hand is None:
+        return [("class:hint", " -")]
+    if not hand.violations:
+        return [
+            ("class:verdict.good", f" hand {hand.number}: audit passed"),
+            ("class:hint", ": the deal recomputes from the seeds, every card was legal"),
+        ]
+    lines: list[Line] = []
+    for v in hand.violations:
+        lines.append(
+            [
+                (
+                    "class:verdict.bad",
+                    f" hand {hand.number}: {model.names[v.seat]}: {v.kind}: {v.detail}"
+                    f" (penalty: {model.rules.renege})",
+                )
+            ]
+        )
+    return join_lines(lines)
+
+
+def keys_text(model: ReplayModel) -> Line:
+    return [("class:footer", " ←/→ trick  ↑/↓ card  PgUp/PgDn hand  Home/End  ? players  q quit")]
+
+
+def help_text(model: ReplayModel) -> Line:
+    lines: list[Line] = [[("class:heading", "Players and their keys")]]
+    for s in model.setup.seats:
+        side = model.rules.side_of(s.seat)
+        lines.append(
+            [
+                ("", f" seat {s.seat}  {clip(s.name, 20):<21}"),
+                ("class:key", s.fingerprint),
+                ("class:hint", f"  side {side}"),
+            ]
+        )
+    lines.append([])
+    lines.append([("", f" game {model.setup.game_id.hex()}")])
+    lines.append([("", f" {model.verdict.entries} entries checked")])
+    for v in model.verdict.penalised:
+        lines.append(
+            [("class:event.bad", f" penalised: seat {v.seat} at entry {v.seq}: {v.check}: {v.detail}")]
+        )
+    lines.append([])
+    lines.append([("class:heading", "Keys")])
+    for key, what in (
+        ("→ / ←, Space", "next / previous trick"),
+        ("↓ / ↑", "next / previous card"),
+        ("PgDn / PgUp", "next / previous hand"),
+        ("Home / End", "start / end of the game"),
+        ("q, Esc", "quit (Esc closes this window first)"),
+    ):
+        lines.append([("class:key", f" {key:<14}"), ("", what)])
+    return join_lines(lines)
+
+
+# ====================================================================== the application
+def create_replay_app(
+    model: ReplayModel, *, input: Input | None = None, output: Output | None = None, color: bool = True
+) -> Application[None]:
+    colour = use_color(color)
+    n = model.rules.players
+    body = HSplit(
+        [
+            text_window(lambda: title_text(model), height=1, style="class:title"),
+            text_window(lambda: verdict_text(model), wrap=True, fit=True),
+            panel(
+                text_window(lambda: hands_text(model)),
+                lambda: hand_title(model),
+                height=Dimension.exact(n + 2),
+            ),
+            panel(text_window(lambda: trick_text(model), wrap=True, fit=True), "Trick"),
+            panel(text_window(lambda: scores_text(model)), "Score", height=Dimension(min=5, weight=1)),
+            text_window(lambda: audit_text(model), wrap=True, fit=True),
+            text_window(lambda: keys_text(model), height=1, style="class:footer"),
+        ]
+    )
+    layout = Layout(
+        FloatContainer(
+            body, floats=[overlay(text_window(lambda: help_text(model)), "Players", lambda: model.show_help)]
+        )
+    )
+    kb = KeyBindings()
+    helping = Condition(lambda: model.show_help)
+
+    moves = {
+        "right": lambda: model.step_trick(1),
+        "space": lambda: model.step_trick(1),
+        "left": lambda: model.step_trick(-1),
+        "down": lambda: model.step_card(1),
+        "up": lambda: model.step_card(-1),
+        "pagedown": lambda: model.step_hand(1),
+        "pageup": lambda: model.step_hand(-1),
+        "home": model.home,
+        "end": model.end,
+    }
+    for key, move in moves.items():
+
+        def _move(event: KeyPressEvent, move: object = move) -> None:
+            assert callable(move)
+            move()
+
+        kb.add(key, filter=~helping)(_move)
+
+    @kb.add("?")
+    def _help(event: KeyPressEvent) -> None:
+        model.show_help = not model.show_help
+
+    @kb.add("escape", filter=helping)
+    def _close(event: KeyPressEvent) -> None:
+        model.show_help = False
+
+    @kb.add("q")
+    @kb.add("Q")
+    @kb.add("c-c")
+    @kb.add("escape", filter=~helping)
+    def _quit(event: KeyPressEvent) -> None:
+        event.app.exit()
+
+    return Application(
+        layout=layout,
+        key_bindings=kb,
+        style=build_style(colour),
+        color_depth=color_depth(colour),
+        full_screen=True,
+        input=input,
+        output=output,
+    )
+
+
+async def run_replay_async(
+    path: str | os.PathLike[str],
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color: bool = True,
+) -> int:
+    """Verify the log at `path` and step through it. Returns the verdict's exit code (as `verify` does)."""
+    verdict = verify_file(path)
+    if verdict.table is None:
+        print(f"p2pspades replay: {verdict.summary}")
+        return verdict.exit_code
+    model = ReplayModel(verdict, os.fspath(path))
+    await create_replay_app(model, input=input, output=output, color=color).run_async()
+    return verdict.exit_code
+
+
+def run_replay(
+    path: str | os.PathLike[str],
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color: bool = True,
+) -> int:
+    """`p2pspades replay FILE`: verify the log, then step through it on the full screen. Returns the
+    verdict's exit code: 0 valid and complete, 1 violation, 2 unreadable, 3 incomplete."""
+    import asyncio
+
+    return asyncio.run(run_replay_async(path, input=input, output=output, color=color))

@@ -1,0 +1,193 @@
+"""Words and card text shared by the game screen, the lobby and the replay viewer.
+
+Pure functions of game values, so the screens stay thin and the wording is the same everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit
+from p2pspades.rules.scoring import HandScore
+
+#: suits left to right in a hand: black and red alternate, so neighbouring suits are easy to tell apart
+SUIT_DISPLAY_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
+
+StyleAndText = tuple[str, str]
+
+
+def sort_hand(cards: Iterable[Card]) -> list[Card]:
+    """A hand as a person holds it: grouped by suit (spades, hearts, clubs, diamonds), high to low."""
+    return sorted(cards, key=lambda c: (SUIT_DISPLAY_ORDER.index(c.suit), -int(c.rank)))
+
+
+def card_class(card: Card) -> str:
+    """The style class of a card's face: red or black (the jokers count as black spades)."""
+    return "class:card.red" if card.suit in RED_SUITS and not card.is_joker else "class:card.black"
+
+
+def card_fragment(card: Card, extra: str = "") -> StyleAndText:
+    return (f"{card_class(card)} {extra}".strip(), card.glyph)
+
+
+def bid_text(bid: int | None, blind: bool, rules: RuleSet) -> str:
+    """A bid as the score sheet writes it."""
+    if blind:
+        return "blind nil"
+    if bid is None:
+        return "-"
+    if bid == 0 and rules.nil:
+        return "nil"
+    return str(bid)
+
+
+def short_bid(bid: int | None, blind: bool, rules: RuleSet) -> str:
+    """A bid in a narrow column: "bn" for blind nil, "n" for nil."""
+    if blind:
+        return "bn"
+    if bid is None:
+        return "-"
+    if bid == 0 and rules.nil:
+        return "n"
+    return str(bid)
+
+
+def side_name(rules: RuleSet, names: Sequence[str], side: int, *, width: int = 0) -> str:
+    """A side as people call it: the partners' names joined, or the player's name."""
+    members = rules.sides[side]
+    if width and len(members) > 1:
+        each = max(3, (width - len(members) + 1) // len(members))
+        return "+".join(clip(names[s], each) for s in members)
+    text = "+".join(names[s] for s in members)
+    return clip(text, width) if width else text
+
+
+def clip(text: str, width: int) -> str:
+    """Text cut to `width` characters, with an ellipsis when something was cut."""
+    if width <= 0 or len(text) <= width:
+        return text
+    return text[: max(0, width - 1)] + "…"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def score_words(score: HandScore) -> str:
+    """One side's hand score in words: the contract, the bags, the nils and the penalty."""
+    parts: list[str] = []
+    if score.contract:
+        verdict = "made" if score.made else ("set (renege penalty)" if score.penalized else "set")
+        parts.append(f"bid {score.contract}, took {score.tricks}: {verdict} {score.contract_points:+d}")
+    elif score.tricks:
+        parts.append(f"took {score.tricks}")
+    if score.bag_points:
+        parts.append(f"{plural(score.bags, 'bag')} {score.bag_points:+d}")
+    if score.nil_points:
+        parts.append(f"nil {score.nil_points:+d}")
+    if score.penalty_points:
+        parts.append(f"bag penalty {score.penalty_points:+d}")
+    return "; ".join(parts) if parts else "nothing"
+
+
+_SPADE_LEAD = {
+    "broken": "once broken",
+    "not_first_trick": "after the first trick",
+    "always": "any time",
+}
+_FIRST_LEADER = {"left": "dealer's left", "dealer": "the dealer", "low_club": "holder of the lowest club"}
+
+
+def rules_of(rules: RuleSet | Mapping[str, object]) -> RuleSet:
+    """A rule set from a `RuleSet` or its plain dict (as the lobby receives it). RuleSetError if bad."""
+    if isinstance(rules, RuleSet):
+        return rules
+    if not isinstance(rules, Mapping):
+        raise RuleSetError(f"a rule set must be a RuleSet or a map of options, got {type(rules).__name__}")
+    return RuleSet.from_dict(rules)
+
+
+def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:
+    """The options a player should know before accepting a table, as (label, value) lines."""
+    r = rules
+    deck = f"{len(r.deck)} cards" + (", with jokers" if r.jokers else "")
+    if r.removed_cards:
+        deck += " (without " + " ".join(c.code for c in r.removed_cards) + ")"
+    deal = "draw pile" if r.deal == "draw" else f"{r.hand_size} cards each"
+    if r.nil:
+        nil = f"nil ±{r.nil_value}"
+        if r.blind_nil:
+            nil += f", blind nil ±{r.blind_nil_value} when trailing by {r.blind_nil_margin}"
+    else:
+        nil = "no nil"
+    over = "+1 per overtrick" if r.overtrick_points == 1 else "-10 per overtrick (sandbags)"
+    bags = over + (f", -{r.bag_penalty} per {r.bag_limit} bags" if r.bag_limit else "")
+    failed = "scores 0" if r.failed_contract == "zero" else "-10 per trick bid"
+    game = f"to {r.target}" + (f", out at {r.losing_threshold}" if r.losing_threshold is not None else "")
+    renege = {"set": "the side is set", "three_tricks": "3 tricks to the opponents", "stop": "the game stops"}
+    seating = "partners opposite" if r.partnerships else "each for themselves"
+    return [
+        ("rules", r.preset or "custom"),
+        ("table", f"{r.players} players, {seating}"),
+        ("deck", f"{deck}; {deal}"),
+        ("bids", f"{r.min_bid} and up; {nil}"),
+        ("lead", f"first lead: {_FIRST_LEADER[r.first_leader]}; spades lead {_SPADE_LEAD[r.spade_lead]}"),
+        ("scoring", f"{bags}; failed contract {failed}"),
+        ("game", game),
+        ("renege", renege[r.renege]),
+    ]
+
+
+def rules_title(rules: RuleSet) -> str:
+    return f"{rules.preset or 'custom'} to {rules.target}"
+
+
+def score_sheet(
+    rules: RuleSet, names: Sequence[str], history: Sequence[HandResult], *, last: int = 0
+) -> list[list[StyleAndText]]:
+    """The score sheet as lines of fragments: per hand, each side's bids/tricks, points and running total.
+
+    `last` keeps only the last hands (the rows that fit); an ellipsis row says some were left out.
+    """
+    sides = rules.sides
+    compact = len(sides) > 2
+    rows: list[list[str]] = []
+    for h in history:
+        row = [str(h.number)]
+        for i, side in enumerate(sides):
+            bids = "+".join(short_bid(h.bids[s], h.blind[s], rules) for s in side)
+            won = sum(h.tricks_scored[s] for s in side)
+            total = h.totals[i]
+            if compact:
+                row += [f"{bids}/{won}", f"{h.scores[i].points:+d}", str(total.score)]
+            else:
+                row += [bids, str(won), f"{h.scores[i].points:+d}", str(total.score), str(total.bags)]
+        rows.append(row)
+    per_side = ("bid/won", "pts", "total") if compact else ("bid", "won", "pts", "total", "bags")
+    header = ["hand"] + list(per_side) * len(sides)
+    widths = [max([len(header[c])] + [len(r[c]) for r in rows]) for c in range(len(header))]
+    k = len(per_side)
+    block = [sum(widths[1 + i * k : 1 + (i + 1) * k]) + k - 1 for i in range(len(sides))]
+    names_row: list[StyleAndText] = [("", " " * widths[0])]
+    for i in range(len(sides)):
+        label = side_name(rules, names, i, width=block[i]).ljust(block[i])
+        names_row += [("class:frame.border", " │ "), ("class:heading", label)]
+    lines: list[list[StyleAndText]] = [names_row]
+
+    def fmt(row: list[str], style: str = "") -> list[StyleAndText]:
+        out: list[StyleAndText] = [(style, row[0].rjust(widths[0]))]
+        for i in range(len(sides)):
+            cells = [row[1 + i * k + j].rjust(widths[1 + i * k + j]) for j in range(k)]
+            out += [("class:frame.border", " │ "), (style, " ".join(cells))]
+        return out
+
+    lines.append(fmt(header, "class:hint"))
+    shown = rows[-last:] if last and len(rows) > last else rows
+    if len(shown) < len(rows):
+        lines.append([("class:hint", f"({len(rows) - len(shown)} earlier hands not shown)")])
+    for row in shown:
+        lines.append(fmt(row))
+    if not rows:
+        lines.append([("class:hint", "no hand finished yet")])
+    return lines

@@ -1,0 +1,185 @@
+"""The look shared by every screen: the style sheet (colour or monochrome), titled panels, text windows.
+
+Colour is a convenience, never the only cue: the monochrome style keeps every distinction with bold,
+reverse video, dim text and markers in the text itself.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import OneStyleAndTextTuple, StyleAndTextTuples
+from prompt_toolkit.layout import (
+    AnyContainer,
+    ConditionalContainer,
+    Container,
+    Float,
+    FormattedTextControl,
+    HSplit,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.dimension import AnyDimension
+from prompt_toolkit.output import ColorDepth
+from prompt_toolkit.styles import Style
+
+GetText = Callable[[], StyleAndTextTuples]
+
+_COMMON = {
+    "frame.label": "bold",
+    "title": "reverse bold",
+    "footer": "reverse",
+    "card.selected": "reverse bold",
+    "card.played": "dim strike",
+    "card.winning": "bold underline",
+    "seat.turn": "bold",
+    "seat.me": "bold",
+    "choice.selected": "reverse bold",
+    "key": "bold",
+    "status": "bold",
+    "heading": "bold underline",
+    "verdict.good": "bold",
+    "verdict.bad": "bold reverse",
+    "verdict.warn": "bold",
+    "event.bad": "bold",
+    "event.dim": "dim",
+    "message.warn": "bold",
+    "message.bad": "bold reverse",
+    "card.illegal": "dim",
+    "hint": "dim",
+}
+_COLOUR = {
+    "frame.border": "fg:ansicyan",
+    "frame.label": "fg:ansicyan bold",
+    "title": "bg:ansiblue fg:ansiwhite bold",
+    "card.red": "fg:ansired bold",
+    "card.black": "bold",
+    "card.illegal": "fg:ansibrightblack nobold",
+    "card.played": "fg:ansibrightblack strike nobold",
+    "seat.turn": "fg:ansiyellow bold",
+    "event.good": "fg:ansigreen",
+    "event.warn": "fg:ansiyellow",
+    "event.bad": "fg:ansired bold",
+    "event.dim": "fg:ansibrightblack",
+    "verdict.good": "fg:ansigreen bold",
+    "verdict.bad": "fg:ansired bold",
+    "verdict.warn": "fg:ansiyellow bold",
+    "message.warn": "fg:ansiyellow bold",
+    "message.bad": "fg:ansired bold",
+    "key": "fg:ansicyan bold",
+    "hint": "fg:ansibrightblack",
+}
+
+
+def use_color(color: bool = True) -> bool:
+    """Colour unless asked not to (`--no-color`) or the NO_COLOR convention (https://no-color.org) is set."""
+    return color and not os.environ.get("NO_COLOR")
+
+
+def build_style(color: bool = True) -> Style:
+    """The style sheet of every screen. Without colour, only bold/reverse/dim/underline remain."""
+    rules = dict(_COMMON)
+    if color:
+        rules.update(_COLOUR)
+    return Style.from_dict(rules)
+
+
+def color_depth(color: bool) -> ColorDepth | None:
+    """The colour depth to give the Application: None lets prompt_toolkit detect the terminal."""
+    return None if color else ColorDepth.DEPTH_1_BIT
+
+
+def text_window(
+    get_text: GetText,
+    *,
+    height: AnyDimension = None,
+    width: AnyDimension = None,
+    wrap: bool = False,
+    style: str = "",
+    follow_end: bool = False,
+    fit: bool = False,
+) -> Window:
+    """A window of formatted text computed at every render. `follow_end` keeps the last line in view; `fit`
+    makes it no taller than its text."""
+    source = get_text
+    if follow_end:
+
+        def source() -> StyleAndTextTuples:
+            fragments = list(get_text())
+            at = max((i for i, (_, text, *_) in enumerate(fragments) if "\n" in text), default=-1)
+            fragments.insert(at + 1, ("[SetCursorPosition]", ""))
+            return fragments
+
+    control = FormattedTextControl(source, focusable=False, show_cursor=False)
+    return Window(
+        control,
+        height=height,
+        width=width,
+        wrap_lines=wrap,
+        style=style,
+        always_hide_cursor=True,
+        dont_extend_height=fit,
+    )
+
+
+def panel(
+    body: AnyContainer,
+    title: str | Callable[[], str] = "",
+    *,
+    width: AnyDimension = None,
+    height: AnyDimension = None,
+    style: str = "",
+    pad: bool = False,
+) -> Container:
+    """A box with the title in its top border: ┌─ Title ─────┐. `pad` leaves a blank column on each side."""
+    if pad:
+        body = VSplit([Window(width=1), body, Window(width=1)])
+
+    def label() -> StyleAndTextTuples:
+        text = title() if callable(title) else title
+        return [("class:frame.label", f" {text} ")] if text else []
+
+    border = "class:frame.border"
+    top = VSplit(
+        [
+            Window(width=1, height=1, char="┌", style=border),
+            Window(width=1, height=1, char="─", style=border),
+            Window(FormattedTextControl(label), height=1, dont_extend_width=True),
+            Window(height=1, char="─", style=border),
+            Window(width=1, height=1, char="┐", style=border),
+        ],
+        height=1,
+    )
+    middle = VSplit(
+        [
+            Window(width=1, char="│", style=border),
+            body,
+            Window(width=1, char="│", style=border),
+        ]
+    )
+    bottom = VSplit(
+        [
+            Window(width=1, height=1, char="└", style=border),
+            Window(height=1, char="─", style=border),
+            Window(width=1, height=1, char="┘", style=border),
+        ],
+        height=1,
+    )
+    return HSplit([top, middle, bottom], width=width, height=height, style=style)
+
+
+def overlay(body: AnyContainer, title: str | Callable[[], str], when: Callable[[], bool]) -> Float:
+    """A centred dialog box, shown while `when()` is true."""
+    return Float(content=ConditionalContainer(panel(body, title, pad=True), filter=Condition(when)))
+
+
+def join_lines(lines: Sequence[Sequence[OneStyleAndTextTuple]]) -> StyleAndTextTuples:
+    """Lines of fragments as one fragment list separated by newlines."""
+    out: StyleAndTextTuples = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
+    return out
