@@ -187,24 +187,17 @@ class HandDeal:
     def _name_the_fault(self, secrets: Mapping[int, crypto.HandSecrets], skip: int | None) -> DealFault:
         """Recompute each shuffle and lock in order; the first that differs from what was published."""
         deck = self.card_points()
-        for seat, published in self.shuffles:
-            if seat != skip:
-                try:
-                    expected = crypto.shuffle(deck, secrets[seat])
-                except RemoteError:
-                    expected = []
-                if expected != published:
-                    return DealFault(seat, "shuffle", "the shuffle is not what the revealed seed gives")
-            deck = published
-        for seat, published in self.locks:
-            if seat != skip:
-                try:
-                    expected = crypto.lock(deck, secrets[seat])
-                except RemoteError:
-                    expected = []
-                if expected != published:
-                    return DealFault(seat, "lock", "the lock is not what the revealed seed gives")
-            deck = published
+        stages = (("shuffle", self.shuffles, crypto.shuffle), ("lock", self.locks, crypto.lock))
+        for check, steps, step in stages:
+            for seat, published in steps:
+                if seat != skip:
+                    try:
+                        expected = step(deck, secrets[seat])
+                    except RemoteError:
+                        expected = []
+                    if expected != published:
+                        return DealFault(seat, check, f"the {check} is not what the revealed seed gives")
+                deck = published
         # every step matches its seed, so the collective check cannot have failed: this is unreachable
         # unless the library misbehaves; blame nobody in particular rather than a wrong seat
         return DealFault(self.order[0], "deal", "the deal does not add up although every step checks out")
