@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 from operator import attrgetter
 from typing import TypeAlias, TypeGuard, cast
 
@@ -67,7 +68,8 @@ class Play:
             raise IllegalAction(f"a play needs a card, got {self.card!r}")
 
 
-_TUPLES = {tuple}
+_TUPLES: set[type] = {tuple}
+_CARDS: set[type] = {Card}
 
 
 def _is_sequence(value: object) -> TypeGuard[Sequence[object]]:
@@ -109,11 +111,11 @@ def _hands(hands: object, allow_unknown: bool) -> tuple[tuple[tuple[Card | None,
     """Each hand as a tuple of cards, and the mask of each; no card may be in two hands."""
     if type(hands) is tuple and set(map(type, hands)) <= _TUPLES:
         try:  # fast path, all cards: distinct bits add up without a carry, one bit per card
-            sums: tuple[int, ...] = tuple([sum(map(_BIT, hand)) for hand in hands])
+            sums: tuple[int, ...] = tuple(map(sum, map(map, repeat(_BIT), hands)))  # each hand's sum of bits
         except AttributeError:
             sums = ()
         if sums and sum(sums).bit_count() == sum(map(len, hands)):
-            return cast("tuple[tuple[Card | None, ...], ...]", hands), sums
+            return hands, sums  # checked: tuples of cards
     if not _is_sequence(hands):
         raise IllegalAction(f"hands must be a sequence of hands, got {hands!r}")
     out: list[tuple[Card | None, ...]] = []
@@ -142,7 +144,9 @@ class Deal:
 
     def __post_init__(self) -> None:
         hands, masks = _hands(self.hands, True)
-        stock, stock_mask = _cards("the stock", self.stock, True, sum(masks))  # (masks are disjoint)
+        stock, stock_mask = self.stock, 0
+        if stock != ():
+            stock, stock_mask = _cards("the stock", stock, True, sum(masks))  # (masks are disjoint)
         object.__setattr__(self, "hands", hands)
         object.__setattr__(self, "masks", masks)
         object.__setattr__(self, "stock", stock)
@@ -159,12 +163,21 @@ class Reveal:
     """Chance step at the end of a hand: every seat's full cards as they were when play started."""
 
     hands: tuple[tuple[Card, ...], ...]
-    masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        hands, masks = _hands(self.hands, False)
-        object.__setattr__(self, "hands", hands)
-        object.__setattr__(self, "masks", masks)
+        hands = self.hands
+        # fast path, a tuple of tuples of cards: check the types at C speed
+        if not (
+            type(hands) is tuple
+            and set(map(type, hands)) <= _TUPLES
+            and set(map(type, chain.from_iterable(hands))) <= _CARDS
+        ):
+            object.__setattr__(self, "hands", _hands(hands, False)[0])  # converts, or says what is wrong
+
+    def masks(self) -> tuple[int, ...]:
+        """Each hand's bit mask; IllegalAction if a card is in two hands. (Worked out on demand: an engine
+        that recognises the very hands it dealt does not need them.)"""
+        return _hands(self.hands, False)[1]
 
 
 Action: TypeAlias = Bid | BlindNil | Draw | Play | Deal | Reveal

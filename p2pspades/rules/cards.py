@@ -69,7 +69,7 @@ _RANK_GLYPH = {Rank(i + 2): ("10" if ch == "T" else ch) for i, ch in enumerate(_
 class Card:
     """One playing card. Immutable, interned, ordered as in `FULL_DECK`."""
 
-    __slots__ = ("_bit", "_power", "_suit_i", "code", "glyph", "index", "rank", "suit")
+    __slots__ = ("_below", "_bit", "_power", "_suit_i", "code", "glyph", "index", "rank", "suit")
 
     rank: Rank
     suit: Suit
@@ -77,6 +77,7 @@ class Card:
     code: str
     glyph: str
     _bit: int  # 1 << index
+    _below: int  # the bits of the cards before this one: (1 << index) - 1
     _suit_i: int  # suit index 0..3, jokers 0 (spades)
     _power: int  # trick strength: spades (and jokers) above every other card, then by rank
 
@@ -96,6 +97,7 @@ class Card:
         put(card, "code", code)
         put(card, "glyph", glyph)
         put(card, "_bit", 1 << index)
+        put(card, "_below", (1 << index) - 1)
         put(card, "_suit_i", suit.index)
         put(card, "_power", (64 + index) if suit is Suit.SPADES else index)
         return card

@@ -13,8 +13,9 @@ unknown card; that is the fast path the benchmark measures.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import attrgetter
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
+from typing import Any
 
 from p2pspades.rules.actions import Action, Bid, BlindNil, Deal, Draw, Play, Reveal
 from p2pspades.rules.audit import Violation, audit_hand, first_leader, renege_penalty
@@ -62,35 +63,29 @@ _PHASE_WAITS = {
     Phase.REVEAL: "the revealed hands",
     Phase.GAME_OVER: "nothing: the game is over",
 }
-
-
 _PLAY = Phase.PLAY
+# Named tuples made straight from a tuple: their generated __new__ is a Python function, this is not.
+_new_trick = partial(tuple.__new__, Trick)
+_new_result = partial(tuple.__new__, HandResult)
 _RUNS = (*(((1 << 13) - 1) << (13 * suit) for suit in range(4)), JOKERS_MASK)  # canonical order, in runs
 _BELOW = tuple((1 << (13 * suit)) - 1 for suit in range(4))  # the cards before each suit in canonical order
 _NO_SIDES: frozenset[int] = frozenset()
-_BIT = attrgetter("_bit")
-_SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
-"""Memo: the `Play`s of a mask within one run of 13 cards (or the jokers): at most 4 x 2**13 + 3 masks."""
 
 
-def _suit_plays(mask: int) -> tuple[Play, ...]:
-    plays = _SUIT_PLAYS.get(mask)
-    if plays is None:
-        plays = _SUIT_PLAYS[mask] = tuple(PLAYS[card.index] for card in cards_of(mask))
-    return plays
+@lru_cache(maxsize=8192)
+def _run_plays(mask: int) -> tuple[Play, ...]:
+    """The `Play`s of a mask within one run of 13 cards (or the jokers). Memoised: hands are made of few such
+    runs, and a bounded cache keeps the common ones."""
+    return tuple(PLAYS[card.index] for card in cards_of(mask))
 
 
 def _plays_of(mask: int) -> list[Action]:
     """The cached `Play`s of the cards in a mask, in canonical order."""
-    plays = _SUIT_PLAYS.get(mask)
-    if plays is not None:
-        return list(plays)
     out: list[Action] = []
-    cache = _SUIT_PLAYS
     for run in _RUNS:
         part = mask & run
         if part:
-            out.extend(cache.get(part) or _suit_plays(part))
+            out.extend(_run_plays(part))
     return out
 
 
@@ -233,9 +228,11 @@ class Game:
 
     __slots__ = (
         "_bid_orders",
+        "_bid_values",
         "_broken_rule",
         "_deck_mask",
         "_hand_size",
+        "_jokers",
         "_leaders",
         "_legal_bids",
         "_n",
@@ -266,11 +263,13 @@ class Game:
         self._tricks_per_hand = self._hand_size = rules.hand_size
         self._spade_rule = rules.spade_lead
         self._broken_rule = rules.spade_lead == "broken"
+        self._jokers = rules.jokers
         first_bidder = [dealer if rules.first_bidder == "dealer" else (dealer + 1) % n for dealer in range(n)]
         self._bid_orders = tuple(tuple((first + k) % n for k in range(n)) for first in first_bidder)
         self._leaders = tuple(first_leader(rules, dealer, None) for dealer in range(n))
         lowest = max(rules.min_bid, 1 if rules.nil else 0)
         self._legal_bids = ((_BIDS[0],) if rules.nil else ()) + _BIDS[lowest : self._tricks_per_hand + 1]
+        self._bid_values = frozenset(bid.tricks for bid in self._legal_bids)
         self.hand_number = 0
         self.history: list[HandResult] = []
         self.totals: tuple[SideTotal, ...] = tuple(SideTotal() for _ in rules.sides)
@@ -311,7 +310,7 @@ class Game:
                 return hand._offer[seat][:]
             if not part:
                 return hand._offer[seat][:]
-            if part & JOKERS_MASK:
+            if self._jokers and part & JOKERS_MASK:
                 return _plays_of(part)
             start = (known & _BELOW[led]).bit_count()
             return hand._offer[seat][start : start + part.bit_count()]
@@ -333,7 +332,10 @@ class Game:
         """Apply one action. `seat`, when given, is who sent it: a different seat than the current one is
         refused with `NotYourTurn`. Anything illegal raises a specific `IllegalAction` and changes nothing."""
         if type(action) is not Play:
-            self._apply_other(action, seat)
+            handler = _HANDLERS.get(type(action))
+            if handler is None:
+                raise IllegalAction(f"not an action: {action!r}")
+            handler(self, action, seat)
             return
         # Playing a card is the hot path, so it stays in this one function. Every check comes before the first
         # change, so a refused card changes nothing.
@@ -343,10 +345,11 @@ class Game:
         if current is None or self.phase is not _PLAY:
             current = self._play_turn(card, seat)
         elif seat is not None and seat != current:
-            raise NotYourTurn(f"it is seat {current}'s turn, not seat {seat}'s", current)
+            raise NotYourTurn(f"it is seat {current}'s turn, not seat {seat}'s", seat)
         bit = card._bit
         known = hand._known[current]
-        if not known & bit:
+        held = known & bit
+        if not held:
             self._check_unknown_play(current, card)
         suit = card._suit_i
         led = hand._led
@@ -378,33 +381,31 @@ class Game:
                 if card._power > hand._best:
                     hand._best = card._power
                     hand._winning = current
-        if known & bit:
+        if held:
             hand._known[current] = known ^ bit
-            del hand._offer[current][(known & (bit - 1)).bit_count()]
+            del hand._offer[current][(known & card._below).bit_count()]
         else:
             hand._unknown[current] -= 1
         plays = hand._plays
         plays.append((current, card))
         if len(plays) < self._n:
             self.current_seat = self._next[current]
+            return
+        # the trick is complete (inline: it happens a dozen times a hand)
+        winner = hand._winning
+        hand._tricks.append(_new_trick((hand._leader, tuple(plays))))
+        hand._won[winner] += 1
+        hand._plays = []
+        hand._led = -1
+        hand._best = -1
+        hand._leader = winner
+        if hand._closed and (hand.spades_broken or not self._broken_rule):
+            hand._closed = False
+        if len(hand._tricks) == self._tricks_per_hand:
+            self.phase = Phase.REVEAL
+            self.current_seat = None
         else:
-            self._finish_trick(hand)
-
-    def _apply_other(self, action: Action, seat: int | None) -> None:
-        if type(action) is Bid:
-            self._bid(action, seat)
-        elif type(action) is Deal:
-            self._chance(seat, Phase.DEAL, action)
-            self._deal(action)
-        elif type(action) is Reveal:
-            self._chance(seat, Phase.REVEAL, action)
-            self._reveal(action)
-        elif type(action) is Draw:
-            self._draw(action, seat)
-        elif type(action) is BlindNil:
-            self._blind_nil(action, seat)
-        else:
-            raise IllegalAction(f"not an action: {action!r}")
+            self.current_seat = winner
 
     def _turn(self, phase: Phase, action: object, seat: int | None) -> int:
         if self.phase is not phase:
@@ -467,8 +468,9 @@ class Game:
             self.phase = Phase.DEAL
             self.current_seat = None
 
-    def _deal(self, deal: Deal) -> None:
+    def _deal(self, deal: Deal, seat: int | None) -> None:
         # The Deal checked its own cards (cards or None, none twice) and worked out the masks of known cards.
+        self._chance(seat, Phase.DEAL, deal)
         rules, hand, n = self.rules, self.hand, self._n
         strays = (deal.stock_mask | sum(deal.masks)) & ~self._deck_mask
         if strays:
@@ -563,14 +565,18 @@ class Game:
             self._start_play()
 
     def _bid(self, action: Bid, seat: int | None) -> None:
-        seat = self._turn(Phase.BID, action, seat)
+        current = self.current_seat
+        if self.phase is not Phase.BID or current is None:
+            raise self._wrong_phase(action)
+        if seat is not None and seat != current:
+            raise NotYourTurn(f"it is seat {current}'s turn, not seat {seat}'s", seat)
         tricks = action.tricks
-        rules = self.rules
-        top = self._tricks_per_hand
-        if not (rules.min_bid <= tricks <= top or (tricks == 0 and rules.nil)):
+        if tricks not in self._bid_values:
+            rules = self.rules
             nil = " (or 0 for nil)" if rules.nil else ""
-            raise BadBid(f"seat {seat} bid {tricks}: bids are {rules.min_bid} to {top}{nil}", seat)
-        self.hand._bids[seat] = tricks
+            top = self._tricks_per_hand
+            raise BadBid(f"seat {current} bid {tricks}: bids are {rules.min_bid} to {top}{nil}", current)
+        self.hand._bids[current] = tricks
         self._queue.pop(0)
         if self._queue:
             self.current_seat = self._queue[0]
@@ -652,22 +658,6 @@ class Game:
         hand._must_lead = None
         hand._slow = any(hand._start_unknown)
 
-    def _finish_trick(self, hand: HandState) -> None:
-        winner = hand._winning
-        hand._tricks.append(Trick(hand._leader, tuple(hand._plays)))
-        hand._won[winner] += 1
-        hand._plays = []
-        hand._led = -1
-        hand._best = -1
-        hand._leader = winner
-        if hand._closed and (hand.spades_broken or not self._broken_rule):
-            hand._closed = False
-        if len(hand._tricks) == self._tricks_per_hand:
-            self.phase = Phase.REVEAL
-            self.current_seat = None
-        else:
-            self.current_seat = winner
-
     def _claim_first_lead(self, card: Card, seat: int | None) -> int:
         """Rule "low_club" when this engine does not know who holds the lowest club: the sender says so."""
         low = self.hand._must_lead
@@ -725,20 +715,31 @@ class Game:
 
     # ----- reveal, scoring, the end ----------------------------------------------------------------------
 
-    def _reveal(self, reveal: Reveal) -> None:
-        # The Reveal checked its own cards (all cards, none twice) and worked out each hand's mask.
+    def _reveal(self, reveal: Reveal, seat: int | None) -> None:
+        # The Reveal checked that it holds cards; sizes, the deck and duplicates are checked here.
+        self._chance(seat, Phase.REVEAL, reveal)
         rules, hand, n = self.rules, self.hand, self._n
         hands = reveal.hands
         if len(hands) != n:
             raise BadReveal(f"a reveal needs {n} hands, got {len(hands)}")
-        strays = sum(reveal.masks) & ~self._deck_mask
-        if strays:
-            raise BadReveal(f"{cards_of(strays)[0]} is revealed, but it is not in this game's deck")
-        played_by: list[int] = []
         size = self._hand_size
-        for seat, mask in enumerate(reveal.masks):
-            if len(hands[seat]) != size:
-                raise BadReveal(f"seat {seat} revealed {len(hands[seat])} cards; it held {size}", seat)
+        dealt = hand._dealt if len(hand._dealt) == n else ()
+        masks: tuple[int, ...] = ()
+        played_by: list[int] = []
+        for seat, cards in enumerate(hands):
+            if len(cards) != size:
+                raise BadReveal(f"seat {seat} revealed {len(cards)} cards; it held {size}", seat)
+            if dealt and cards is dealt[seat] and not hand._start_unknown[seat]:
+                continue  # the very tuple of cards the deal checked and this engine knew all along
+            if not masks:
+                try:
+                    masks = reveal.masks()
+                except IllegalAction as exc:
+                    raise BadReveal(f"the revealed hands: {exc}") from None
+                strays = sum(masks) & ~self._deck_mask
+                if strays:
+                    raise BadReveal(f"{cards_of(strays)[0]} is revealed, but it is not in this game's deck")
+            mask = masks[seat]
             if hand._start_known[seat] & ~mask:
                 card = cards_of(hand._start_known[seat] & ~mask)[0]
                 raise BadReveal(f"seat {seat} was known to hold {card}, but its revealed hand does not", seat)
@@ -770,9 +771,9 @@ class Game:
         else:
             scores, totals = score_hand(rules, bids, hand._blind, scored, self.totals, set_sides)
         self.history.append(
-            HandResult(
-                hand.number, hand.dealer, bids, tuple(hand._blind), hands, tricks, won, scored, scores,
-                totals, violations,
+            _new_result(
+                (hand.number, hand.dealer, bids, tuple(hand._blind), hands, tricks, won, scored, scores,
+                 totals, violations)
             )
         )
         self.totals = totals
@@ -852,6 +853,16 @@ class Game:
             stock_left=stock_left,
             outcome=self.outcome,
         )
+
+
+_HANDLERS: dict[type, Callable[[Game, Any, int | None], None]] = {
+    Bid: Game._bid,
+    BlindNil: Game._blind_nil,
+    Deal: Game._deal,
+    Draw: Game._draw,
+    Reveal: Game._reveal,
+}
+"""What `Game.apply` calls for each kind of action other than `Play`."""
 
 
 def deal_from_order(rules: RuleSet, dealer: int, cards: Sequence[Card]) -> Deal:

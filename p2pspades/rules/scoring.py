@@ -10,6 +10,7 @@ side's total; every `bag_limit` of them cost `bag_penalty` and the rest carry ov
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import partial
 from typing import NamedTuple
 
 from p2pspades.rules.errors import IllegalAction
@@ -37,6 +38,11 @@ class HandScore(NamedTuple):
     nil_points: int  # +/- nil and blind-nil values
     penalized: bool  # set by the renege penalty
     points: int
+
+
+# Named tuples made straight from a tuple: their generated __new__ is a Python function, this is not.
+_new_score = partial(tuple.__new__, HandScore)
+_new_total = partial(tuple.__new__, SideTotal)
 
 
 def is_nil(rules: RuleSet, bid: int, blind: bool) -> bool:
@@ -97,10 +103,10 @@ def score_hand(
                 penalty_points -= bag_penalty
         points = contract_points + bag_points + penalty_points + nil_points
         scores.append(
-            HandScore(
-                index, contract, counted, made, contract_points, bags, bag_points, penalty_points, nil_points,
-                penalized, points,
+            _new_score(
+                (index, contract, counted, made, contract_points, bags, bag_points, penalty_points,
+                 nil_points, penalized, points)
             )
         )
-        totals.append(SideTotal(before[index].score + points, carried))
+        totals.append(_new_total((before[index].score + points, carried)))
     return tuple(scores), tuple(totals)
