@@ -504,7 +504,7 @@ class HeuristicBot:
             if team > tricks - 1:
                 estimate -= (team - (tricks - 1)) * 0.5
         known = sum(
-            bid
+            bid * _bid_trust(view, seat)
             for seat, bid in enumerate(view.bids)
             if bid is not None and seat != view.seat and not bid_is_nil(seat)
         )
@@ -575,6 +575,22 @@ def _table_bias(view: SeatView, hands: int = 8) -> float:
         return 0.0
     bias = (mean - math.copysign(0.5, mean)) * k / (k + 1.5)
     return max(-1.5, min(2.5, bias))
+
+
+def _bid_trust(view: SeatView, seat: int, hands: int = 8) -> float:
+    """How far a seat's bid tells how many tricks it will take, from 0 to 1: by how much its bids missed in
+    this game's last hands. A seat that misses by a trick or so is taken at its word; one that bids wildly
+    is not allowed to talk us out of our own tricks."""
+    rules = view.rules
+    misses = [
+        abs(result.tricks_won[seat] - result.bids[seat])
+        for result in view.history[-hands:]
+        if not is_nil(rules, result.bids[seat], result.blind[seat])
+    ]
+    if len(misses) < 2:
+        return 1.0
+    miss = sum(misses) / len(misses)
+    return min(1.0, 1.5 / miss) if miss > 0 else 1.0
 
 
 def _may_bid_nil(rules: RuleSet, hand: Sequence[Card]) -> bool:
