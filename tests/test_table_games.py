@@ -119,3 +119,16 @@ def test_draw_pile_hands_come_from_the_stock() -> None:
     for h in table.game.history:
         assert [len(cards) for cards in h.hands] == [13, 13]
         assert not set(h.hands[0]) & set(h.hands[1])
+
+
+def test_lowest_club_leads_first_although_nobody_knows_who_holds_it() -> None:
+    """Only the holder of the lowest club knows it leads; its play, which only its key opens, settles it."""
+    rules = quick("classic", first_leader="low_club")
+    wire = play_in_memory(rules, [RandomBot(i) for i in range(4)], seed=b"low club")
+    table = wire.tables[0]
+    assert table.status == "complete" and table.game is not None
+    low = rules.low_club
+    for h in table.game.history:
+        leader, card = h.tricks[0].plays[0]
+        assert card == low and low in h.hands[leader]
+    assert verify_frames(table.entries).status is Status.VALID

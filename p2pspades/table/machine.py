@@ -54,6 +54,7 @@ from p2pspades.table.messages import check_fields
 WINDOW = 256
 DEFAULT_TIMEOUTS: Mapping[str, float] = {"auto": 60.0, "decision": 600.0}
 DRAW_HAND = 0  # the "hand number" of the first-dealer draw secret
+ANY_SEAT = -1  # a step any seat may take: leading the lowest club, which only its holder can open
 
 
 @dataclass(frozen=True)
@@ -160,13 +161,15 @@ class Table:
     def pending_decision(self) -> Decision | None:
         """Our player's turn, if it is one: what to decide, the seat's view, the legal choices."""
         step = self._expected()
-        if (
-            step is None
-            or step.seat != self.seat
-            or step.decision is None
-            or self._challenge_due
-            or self.game is None
-        ):
+        if step is None or step.decision is None or self._challenge_due or self.game is None or self.seat is None:
+            return None
+        if step.seat == ANY_SEAT:
+            low = self.rules.low_club
+            view = self.game.view(self.seat)
+            if low is None or low not in view.hand:
+                return None
+            return Decision(step.decision, view, (Play(low),))
+        if step.seat != self.seat:
             return None
         return Decision(step.decision, self.game.view(step.seat), tuple(self.game.legal_actions()))
 
@@ -195,7 +198,7 @@ class Table:
     def tick(self, now: float) -> list[Event]:
         """Let time pass: a seat that keeps everybody waiting too long is abandoned."""
         step = self._expected()
-        if self.finished or step is None or self.seat is None or step.seat == self.seat:
+        if self.finished or step is None or self.seat is None or step.seat in (self.seat, ANY_SEAT):
             return self._flush()
         limit = self.timeouts["decision" if step.decision else "auto"]
         if now - self._last_progress < limit or self.stage == "abandon":
@@ -283,7 +286,7 @@ class Table:
     def _accept(self, env: log.Envelope, header: log.Header, raw: bytes, now: float, own: bool) -> None:
         seat, kind, seq, p = header.seat, header.type, header.seq, env.payload
         step = self._expected()
-        allowed = step is not None and seat == step.seat and kind in step.types
+        allowed = step is not None and step.seat in (seat, ANY_SEAT) and kind in step.types
         if kind == "abandon" and not allowed:
             allowed = self._abandon_allowed(seat, p)
         if not allowed:
@@ -355,6 +358,9 @@ class Table:
         if hs == "keys":
             return Step(self._keys_from[0], ("keys", "challenge"))
         seat = g.current_seat
+        if seat is None and g.phase is Phase.PLAY:
+            # rule "low_club": only the seat holding the lowest club knows it leads; only its key opens it
+            return Step(ANY_SEAT, ("play",), DecisionKind.PLAY)
         assert seat is not None and 0 <= seat < n
         if g.phase is Phase.BLIND:
             return Step(seat, ("blind", "challenge"), DecisionKind.BLIND_NIL)
@@ -452,7 +458,7 @@ class Table:
         card = d.open_position(j, {seat: key})
         if card is None:
             raise RemoteError("forged card", f"the key for position {j} does not open a card", seat)
-        g.apply(Play(card))
+        g.apply(Play(card), seat)
         d.keys[j][seat] = key
         d.played.add(j)
         d.opened[j] = card
