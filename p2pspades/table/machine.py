@@ -161,7 +161,13 @@ class Table:
     def pending_decision(self) -> Decision | None:
         """Our player's turn, if it is one: what to decide, the seat's view, the legal choices."""
         step = self._expected()
-        if step is None or step.decision is None or self._challenge_due or self.game is None or self.seat is None:
+        if (
+            step is None
+            or step.decision is None
+            or self._challenge_due
+            or self.game is None
+            or self.seat is None
+        ):
             return None
         if step.seat == ANY_SEAT:
             low = self.rules.low_club
