@@ -89,10 +89,10 @@ def test_a_hand_goes_through_its_phases() -> None:
     rules = preset("classic")
     game = Game(rules, 3)
     assert (game.phase, game.current_seat, game.dealer, game.hand_number) == (Phase.DEAL, None, 3, 1)
-    assert game.legal_actions() == []
+    assert game.legal_actions() == ()
     game.apply(deal_of(MIXED))
     assert game.phase is Phase.BID and game.current_seat == 0  # the dealer's left bids first
-    assert game.legal_actions() == [Bid(0), *[Bid(n) for n in range(1, 14)]]
+    assert game.legal_actions() == (Bid(0), *[Bid(n) for n in range(1, 14)])
     for seat in (0, 1, 2, 3):
         assert game.current_seat == seat
         game.apply(Bid(3))
@@ -103,7 +103,7 @@ def test_a_hand_goes_through_its_phases() -> None:
 def test_bids_respect_the_minimum_and_nil() -> None:
     game = Game(preset("individual"), 0)  # no nil, minimum bid 1
     game.apply(deal_from_order(game.rules, 0, list(game.rules.deck)))
-    assert game.legal_actions() == [Bid(n) for n in range(1, 14)]
+    assert game.legal_actions() == tuple(Bid(n) for n in range(1, 14))
     with pytest.raises(BadBid, match="bids are 1 to 13"):
         game.apply(Bid(0))
     with pytest.raises(BadBid):
@@ -332,7 +332,7 @@ def test_blind_nil_is_offered_before_the_deal_only_when_trailing_by_the_margin()
     game.totals = (SideTotal(250, 0), SideTotal(140, 0))  # side 1 (seats 1, 3) trails by 110
     game._start_hand(3)
     assert game.phase is Phase.BLIND and game.hand.blind_eligible == (1, 3)
-    assert game.current_seat == 1 and game.legal_actions() == [BlindNil(True), BlindNil(False)]
+    assert game.current_seat == 1 and game.legal_actions() == (BlindNil(True), BlindNil(False))
     game.apply(BlindNil(True))
     assert game.current_seat == 3
     with pytest.raises(WrongPhase):
@@ -375,7 +375,7 @@ def test_reaching_the_target_ends_the_game() -> None:
     assert game.totals == (SideTotal(130, 0), SideTotal(-20, 0))
     assert game.phase is Phase.GAME_OVER and game.outcome is not None
     assert game.outcome.winners == (0,) and game.outcome.termination is Termination.TARGET
-    assert game.legal_actions() == [] and game.current_seat is None
+    assert game.legal_actions() == () and game.current_seat is None
     with pytest.raises(WrongPhase, match="the game is over"):
         game.apply(deal_of(MIXED))
 
@@ -610,7 +610,7 @@ def test_the_lowest_club_leads_first() -> None:
 def test_the_lowest_club_lead_with_partial_knowledge_names_the_seat() -> None:
     rules = preset("classic", first_leader="low_club")
     game = peer(rules, MIXED, seat=0, dealer=0)
-    assert game.phase is Phase.PLAY and game.current_seat is None and game.legal_actions() == []
+    assert game.phase is Phase.PLAY and game.current_seat is None and game.legal_actions() == ()
     with pytest.raises(NotYourTurn, match="does not know who holds 2C"):
         game.apply(Play(C("2C")))
     with pytest.raises(WrongLead):
@@ -618,4 +618,4 @@ def test_the_lowest_club_lead_with_partial_knowledge_names_the_seat() -> None:
     game.apply(Play(C("2C")), seat=2)
     assert game.current_seat == 3 and game.hand.trick.leader == 2
     holder = peer(rules, MIXED, seat=2, dealer=0)
-    assert holder.current_seat == 2 and holder.legal_actions() == [Play(C("2C"))]
+    assert holder.current_seat == 2 and holder.legal_actions() == (Play(C("2C")),)

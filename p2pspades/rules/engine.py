@@ -14,14 +14,13 @@ unknown card; that is the fast path the benchmark measures.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
+from functools import cache, partial
 from typing import Any
 
 from p2pspades.rules.actions import Action, Bid, BlindNil, Deal, Draw, Play, Reveal
 from p2pspades.rules.audit import Violation, audit_hand, first_leader, renege_penalty
 from p2pspades.rules.cards import (
     FULL_DECK,
-    JOKERS_MASK,
     NON_SPADES_MASK,
     SUIT_MASKS,
     SUITS,
@@ -67,25 +66,24 @@ _PLAY = Phase.PLAY
 # Named tuples made straight from a tuple: their generated __new__ is a Python function, this is not.
 _new_trick = partial(tuple.__new__, Trick)
 _new_result = partial(tuple.__new__, HandResult)
-_RUNS = (*(((1 << 13) - 1) << (13 * suit) for suit in range(4)), JOKERS_MASK)  # canonical order, in runs
-_BELOW = tuple((1 << (13 * suit)) - 1 for suit in range(4))  # the cards before each suit in canonical order
 _NO_SIDES: frozenset[int] = frozenset()
 
 
-@lru_cache(maxsize=8192)
-def _run_plays(mask: int) -> tuple[Play, ...]:
-    """The `Play`s of a mask within one run of 13 cards (or the jokers). Memoised: hands are made of few such
-    runs, and a bounded cache keeps the common ones."""
+@cache
+def _suit_plays(mask: int) -> tuple[Action, ...]:
+    """The `Play`s of the cards of one suit in a mask, low to high (the jokers after the ace of spades).
+    Memoised over a finite domain: at most 2**13 masks per suit (2**15 for spades with the jokers); tens of
+    thousands of random hands use about 19,000 of them (under 3 MB)."""
     return tuple(PLAYS[card.index] for card in cards_of(mask))
 
 
-def _plays_of(mask: int) -> list[Action]:
-    """The cached `Play`s of the cards in a mask, in canonical order."""
-    out: list[Action] = []
-    for run in _RUNS:
-        part = mask & run
+def _plays_of(mask: int) -> tuple[Action, ...]:
+    """The cached `Play`s of the cards in a mask, by suit (spades, hearts, diamonds, clubs), low to high."""
+    out: tuple[Action, ...] = ()
+    for suit_mask in SUIT_MASKS:
+        part = mask & suit_mask
         if part:
-            out.extend(_run_plays(part))
+            out += _suit_plays(part)
     return out
 
 
@@ -105,7 +103,6 @@ class HandState:
         "_led",
         "_must_lead",
         "_n",
-        "_offer",
         "_plays",
         "_revealed",
         "_slow",
@@ -114,6 +111,7 @@ class HandState:
         "_stock",
         "_stock_known",
         "_stock_owner",
+        "_suits",
         "_tricks",
         "_unknown",
         "_void_notes",
@@ -148,9 +146,9 @@ class HandState:
         self._winning = -1
         self._must_lead: Card | None = None  # rule "low_club": the first lead
         self._closed = False  # may a seat lead a spade only from a hand of spades?
-        # per seat, the cached Plays of its known cards in canonical order, kept in step with _known during
-        # play: a suit is a run of it (jokers, at the end, aside), so the cards a seat may play are a slice
-        self._offer: list[list[Action]] = []
+        # per seat and suit, the cached Plays of its known cards, kept in step with _known during play: the
+        # cards a seat may play are then one of these tuples, or a few of them joined
+        self._suits: list[list[tuple[Action, ...]]] = []
         self._slow = True  # not every card known, or a first lead to check: legal_actions takes the long way
         self._dealt: tuple[tuple[Card | None, ...], ...] = ()  # the Deal's hands, for initial_hands()
         self._voids = [0] * n  # bit per suit index
@@ -232,7 +230,6 @@ class Game:
         "_broken_rule",
         "_deck_mask",
         "_hand_size",
-        "_jokers",
         "_leaders",
         "_legal_bids",
         "_n",
@@ -263,7 +260,6 @@ class Game:
         self._tricks_per_hand = self._hand_size = rules.hand_size
         self._spade_rule = rules.spade_lead
         self._broken_rule = rules.spade_lead == "broken"
-        self._jokers = rules.jokers
         first_bidder = [dealer if rules.first_bidder == "dealer" else (dealer + 1) % n for dealer in range(n)]
         self._bid_orders = tuple(tuple((first + k) % n for k in range(n)) for first in first_bidder)
         self._leaders = tuple(first_leader(rules, dealer, None) for dealer in range(n))
@@ -286,41 +282,36 @@ class Game:
 
     # ----- the turn --------------------------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """The actions the current seat may take; [] at chance steps, at the end, and when the turn is not
-        known."""
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions the current seat may take, by suit and rank for cards; () at chance steps, at the end,
+        and when the turn is not known. (A tuple: the engine hands out the same cached objects each time.)"""
         phase = self.phase
         seat = self.current_seat
         if seat is None:
-            return []
+            return ()
         if phase is _PLAY:
             hand = self.hand
             if hand._slow:
                 return _plays_of(self._legal_mask(seat))
-            # The fast path of _legal_mask: the seat's whole hand is known, and its legal cards are a slice
-            # of its offer (a suit is a run of it; the jokers sit at the end, apart from the other spades).
-            known = hand._known[seat]
+            # The fast path of _legal_mask, with the seat's whole hand known: one suit, or the whole hand.
+            suits = hand._suits[seat]
             led = hand._led
             if led >= 0:
-                part = known & SUIT_MASKS[led]
+                plays = suits[led]
+                if plays:
+                    return plays
             elif hand._closed:
-                part = known & NON_SPADES_MASK
-                led = 1
-            else:
-                return hand._offer[seat][:]
-            if not part:
-                return hand._offer[seat][:]
-            if self._jokers and part & JOKERS_MASK:
-                return _plays_of(part)
-            start = (known & _BELOW[led]).bit_count()
-            return hand._offer[seat][start : start + part.bit_count()]
+                plays = suits[1] + suits[2] + suits[3]
+                if plays:
+                    return plays
+            return suits[0] + suits[1] + suits[2] + suits[3]
         if phase is Phase.BID:
-            return list(self._legal_bids)
+            return self._legal_bids
         if phase is Phase.BLIND:
-            return list(_BLIND_CHOICES)
+            return _BLIND_CHOICES
         if phase is Phase.DRAW:
-            return list(_DRAW_CHOICES)
-        return []
+            return _DRAW_CHOICES
+        return ()
 
     def is_legal(self, action: Action) -> bool:
         """Would `apply(action)` succeed? (Checks without changing the game.)"""
@@ -382,8 +373,9 @@ class Game:
                     hand._best = card._power
                     hand._winning = current
         if held:
-            hand._known[current] = known ^ bit
-            del hand._offer[current][(known & card._below).bit_count()]
+            known ^= bit
+            hand._known[current] = known
+            hand._suits[current][suit] = _suit_plays(known & SUIT_MASKS[suit])
         else:
             hand._unknown[current] -= 1
         plays = hand._plays
@@ -587,7 +579,7 @@ class Game:
         hand, rules = self.hand, self.rules
         hand._start_known = tuple(hand._known)
         hand._start_unknown = tuple(hand._unknown)
-        hand._offer = [_plays_of(known) for known in hand._known]
+        hand._suits = [[_suit_plays(known & suit_mask) for suit_mask in SUIT_MASKS] for known in hand._known]
         hand._closed = rules.spade_lead != "always"
         self.phase = Phase.PLAY
         leader: int | None = self._leaders[hand.dealer]
