@@ -1,8 +1,8 @@
 """Deterministic randomness from bytes.
 
 The engine has no randomness of its own: where chance enters (the draw for the first dealer, a seed-derived
-permutation), it reads from a `ByteStream` over bytes it was given. The stream is SHAKE-256 of the seed, read in
-4-byte big-endian words, and integers are drawn by rejection sampling so that they are exactly uniform.
+permutation), it reads from a `ByteStream` over bytes it was given. The stream is SHAKE-256 of the seed, read
+in 4-byte big-endian words, and integers are drawn by rejection sampling so that they are exactly uniform.
 """
 
 from __future__ import annotations
