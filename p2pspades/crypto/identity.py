@@ -21,6 +21,8 @@ import platformdirs
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from p2pspades.files import fsync_directory
+
 from .errors import CryptoUsageError, IdentityError
 from .hashing import DOMAIN_FINGERPRINT
 
@@ -110,6 +112,10 @@ class Identity:
         """The 64-byte Ed25519 signature of `data`."""
         return self._key.sign(data)
 
+    def private_seed(self) -> bytes:
+        """The 32-byte RFC 8032 private seed: a secret, for deriving the transport (CurveZMQ) key only."""
+        return self._key.private_bytes_raw()
+
     def __repr__(self) -> str:
         return f"Identity({self.fingerprint})"
 
@@ -182,7 +188,7 @@ class Identity:
                 if path.exists():
                     return False
                 os.replace(tmp, path)
-            _fsync_directory(path.parent)
+            fsync_directory(path.parent)
             return True
         except OSError as exc:
             raise IdentityError(f"cannot write identity file {path}: {exc.strerror}") from None
@@ -210,18 +216,3 @@ def _parse_key(data: bytes, path: Path) -> Ed25519PrivateKey:
         f"identity file {path} is neither a PEM Ed25519 private key nor a raw 32-byte seed "
         f"({len(data)} bytes)"
     )
-
-
-def _fsync_directory(directory: Path) -> None:
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from p2pspades.files import fsync_directory
+
 from ..errors import LocalError
 from .canonical import DecodeError
 from .envelope import ENVELOPE_VERSION, MAX_ENVELOPE, SIGNATURE_SIZE, open_envelope
@@ -149,20 +151,6 @@ def parse_log(data: bytes, *, name: str = "log") -> LogRead:
     return LogRead(frames, None)
 
 
-def _fsync_directory(directory: Path) -> None:
-    """Make a new file's directory entry durable (not possible, nor needed, on every platform)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _lock(fd: int, path: Path) -> None:
     """Refuse a second writer on one log: two peers appending to one file would interleave frames."""
     try:
@@ -186,6 +174,7 @@ class LogWriter:
         self.path = Path(path)
         self.torn: TornTail | None = None
         self._fd: int | None = None
+        self._unsynced = False
         self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -199,7 +188,7 @@ class LogWriter:
         except BaseException:
             os.close(fd)
             raise
-        _fsync_directory(self.path.parent)
+        fsync_directory(self.path.parent)
         self._fd = fd
         self._size = len(MAGIC)
 
@@ -256,8 +245,12 @@ class LogWriter:
             written = os.write(fd, view)
             view = view[written:]
 
-    def append(self, raw: bytes) -> None:
+    def append(self, raw: bytes, sync: bool = True) -> None:
         """Write one entry as a frame and fsync it: once this returns, the entry survives a crash.
+
+        With `sync=False` the frame is written but not yet fsync'd: the caller batches several entries and
+        calls `sync()` once, before it sends anything that depends on them (a peer fsyncs before its own
+        next entry goes out, not once per entry it receives).
 
         Refuses (LogError) bytes that are not a well-formed envelope, so the file only ever holds frames a
         reader can tell from damage. If the write fails, the partial frame is cut off again.
@@ -271,7 +264,11 @@ class LogWriter:
         frame = _LENGTH.pack(len(raw)) + bytes(raw)
         try:
             self._write_all(self._fd, frame)
-            os.fsync(self._fd)
+            if sync:
+                os.fsync(self._fd)
+                self._unsynced = False
+            else:
+                self._unsynced = True
         except BaseException:
             try:
                 os.ftruncate(self._fd, self._size)
@@ -282,11 +279,29 @@ class LogWriter:
             raise
         self._size += len(frame)
 
+    def sync(self) -> None:
+        """Make every entry appended so far durable (one fsync; nothing to do if all are already)."""
+        if self._fd is None:
+            raise LogError(f"{self.path} is closed")
+        if self._unsynced:
+            os.fsync(self._fd)
+            self._unsynced = False
+
+    @property
+    def unsynced(self) -> bool:
+        """Whether some appended entries are not fsync'd yet."""
+        return self._unsynced
+
     def close(self) -> None:
-        """Close the file (every append is already durable). Closing twice is harmless."""
+        """Close the file, fsync'ing any entries appended with `sync=False`. Closing twice is harmless."""
         if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+            try:
+                if self._unsynced:
+                    os.fsync(self._fd)
+                    self._unsynced = False
+            finally:
+                os.close(self._fd)
+                self._fd = None
 
     @property
     def closed(self) -> bool:
