@@ -1,179 +1,259 @@
-"""Whole games over ZeroMQ on 127.0.0.1, one OS process per peer: play, crash and resume, abandonment."""
+"""Whole games between separate `p2pspades` processes on 127.0.0.1, started the way people start them.
+
+Each peer is `python -m p2pspades host|join|resume ... --auto` with its own data and config directories, as
+if on its own machine: play to the end, crash and resume, keep strangers and garbage out, abandon a seat
+that vanished. Every log is compared byte for byte and verified.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import secrets
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
-from typing import Any
 
 import pytest
+import zmq
+from test_net_discovery import loopback_multicast_works
+from zmq.utils.monitor import parse_monitor_message
 
 from p2pspades import log
 from p2pspades.audit.verify import Status, verify_file
-from p2pspades.net.store import GameStore
+from p2pspades.net.auth import curve_public_key
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(150)
 
-PEER = r"""
-import asyncio, json, os, signal, sys
-from pathlib import Path
-from p2pspades import crypto
-from p2pspades.bots import RandomBot
-from p2pspades.net import (Mesh, LobbyHost, Timing, games_of, join_table, resume_game, start_game,
-                           transport_keys)
-from p2pspades.rules import preset
-from p2pspades.table import Accepted
-
-def say(**fields):
-    print(json.dumps(fields), flush=True)
-
-async def main(mode, name, arg):
-    home = os.environ["P2PSPADES_HOME"]
-    crash_at = int(os.environ.get("CRASH_AT", "-1"))
-    wait = float(os.environ.get("STEP_TIMEOUT", "60"))
-    timeouts = {"auto": wait, "decision": wait}
-    linger = float(os.environ.get("LINGER", "5"))
-    timing = Timing(tick=0.1, hello=0.5, heartbeat=0.3, away_after=1.0, linger=linger)
-    identity = crypto.Identity.load_or_create(Path(home) / "identities" / f"{name}.key")
-
-    def on_event(event):
-        if crash_at >= 0 and isinstance(event, Accepted) and event.seq >= crash_at:
-            os.kill(os.getpid(), signal.SIGKILL)  # a crash right after this entry reached the disk
-
-    if mode == "resume":
-        seat = int(arg.split(":")[1])
-        (store,) = [s for s in games_of(home, arg.split(":")[0]) if s.seat == seat]
-        bot = RandomBot((name + "-again").encode())
-        peer = await resume_game(store, identity, bot, timeouts=timeouts, timing=timing)
-    else:
-        mesh = Mesh(transport_keys(identity), heartbeat=timing.heartbeat)
-        await mesh.start()
-        if mode == "host":
-            players = int(os.environ["PLAYERS"])
-            rules = preset({2: "two", 3: "cutthroat3", 4: "partnership"}[players], target=10,
-                           losing_threshold=-10)
-            host = LobbyHost(identity, "Test table", rules, name, mesh.endpoint)
-            say(lobby=await host.start())
-            result = await host.run()
-            await host.close()
-        else:
-            result = await join_table(arg, identity, name, mesh.endpoint, timeout=30)
-        bot = RandomBot(name.encode())
-        peer = await start_game(result, identity, mesh, bot, home=home, timeouts=timeouts, timing=timing,
-                                on_event=on_event)
-    say(started=peer.seat, game=peer.table.game_id.hex())
-    ended = await peer.run()
-    await peer.close()
-    say(done=peer.seat, status=ended.status if ended else None, entries=len(peer.table.entries))
-
-asyncio.run(main(*sys.argv[1:4]))
-"""
+PRESET = {4: "partnership", 3: "cutthroat3", 2: "two"}
+SHORT = ["--target", "10"]
+"""A game of one or two hands."""
 
 
-class Game:
-    """The peer processes of one test game, cleaned up whatever happens."""
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
-    def __init__(self, home: Path, players: int) -> None:
-        self.home = home
-        self.players = players
-        self.procs: list[subprocess.Popen[str]] = []
 
-    def spawn(self, mode: str, name: str, arg: str = "-", **env: Any) -> subprocess.Popen[str]:
-        environment = dict(os.environ, P2PSPADES_HOME=str(self.home), PLAYERS=str(self.players),
-                           **{k: str(v) for k, v in env.items()})
-        proc = subprocess.Popen([sys.executable, "-c", PEER, mode, name, arg], env=environment, text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.procs.append(proc)
+class Lan:
+    """The peer processes of one test, each with a home of its own; all killed and reaped at the end."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.port = free_port()
+        self.lobby = f"127.0.0.1:{self.port}"
+
+    def env(self, name: str) -> dict[str, str]:
+        home = self.root / name
+        return dict(os.environ, P2PSPADES_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"),
+                    PYTHONUNBUFFERED="1")
+
+    def log(self, name: str) -> Path:
+        return self.root / f"{name}.p2plog"
+
+    def out(self, name: str) -> str:
+        path = self.root / f"{name}.out"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def p2pspades(self, name: str, *args: str, key: str | None = None) -> subprocess.Popen[bytes]:
+        with open(self.root / f"{name}.out", "ab") as out:
+            proc = subprocess.Popen([sys.executable, "-m", "p2pspades", *args], env=self.env(name),
+                                    stdout=out, stderr=subprocess.STDOUT)
+        self.procs[key or name] = proc
         return proc
 
-    def start(self, **env_of: dict[str, Any]) -> list[subprocess.Popen[str]]:
-        """A host and players-1 joiners; `env_of` maps a peer name to extra environment."""
-        host = self.spawn("host", "p0", **env_of.get("p0", {}))
-        assert host.stdout is not None
-        lobby = json.loads(host.stdout.readline())["lobby"]
-        return [host] + [self.spawn("join", f"p{i}", lobby, **env_of.get(f"p{i}", {}))
-                         for i in range(1, self.players)]
+    def host(self, players: int, *extra: str, name: str = "p0") -> subprocess.Popen[bytes]:
+        return self.p2pspades(name, "host", "--name", name, "--auto", "--rules", PRESET[players], "--address",
+                              "127.0.0.1", "--port", str(self.port), "--log", str(self.log(name)),
+                              "--table", "Test table", *SHORT, *extra)
 
-    def finish(self, proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
-        out, err = proc.communicate(timeout=90)
-        assert proc.returncode == 0, err[-3000:]
-        return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    def join(self, name: str, *extra: str, table: str | None = None) -> subprocess.Popen[bytes]:
+        return self.p2pspades(name, "join", table or self.lobby, "--name", name, "--auto", "--log",
+                              str(self.log(name)), *extra)
+
+    def start(self, players: int, *extra: str) -> None:
+        self.host(players, *extra)
+        self.wait_for("p0", "lobby: ")
+        for i in range(1, players):
+            self.join(f"p{i}", *extra)
+
+    def wait_for(self, name: str, text: str, timeout: float = 60) -> str:
+        """Wait until `name` printed `text`; returns everything it printed."""
+        deadline = time.monotonic() + timeout
+        while text not in (out := self.out(name)):
+            proc = self.procs[name]
+            assert proc.poll() is None, f"{name} exited with {proc.returncode}:\n{out[-3000:]}"
+            assert time.monotonic() < deadline, f"{name} never printed {text!r}:\n{out[-3000:]}"
+            time.sleep(0.05)
+        return out
+
+    def entries(self, name: str) -> int:
+        path = self.log(name)
+        return len(log.read_log(path).frames) if path.exists() else 0
+
+    def kill_when(self, name: str, entries: int) -> int:
+        """SIGKILL `name` as soon as its log holds `entries` entries; returns how many it held."""
+        deadline = time.monotonic() + 60
+        while (held := self.entries(name)) < entries:
+            assert self.procs[name].poll() is None, self.out(name)[-3000:]
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+        self.procs[name].send_signal(signal.SIGKILL)
+        assert self.procs[name].wait(timeout=10) == -signal.SIGKILL
+        return held
+
+    def finish(self, *names: str, timeout: float = 90) -> dict[str, int]:
+        return {n: self.procs[n].wait(timeout=timeout) for n in names}
+
+    def seat_of(self, name: str) -> int:
+        match = re.search(r"^game [0-9a-f]{32}: seat (\d)", self.out(name), re.M)
+        assert match is not None, self.out(name)
+        return int(match.group(1))
 
     def close(self) -> None:
-        for proc in self.procs:
+        for proc in self.procs.values():
             if proc.poll() is None:
                 proc.kill()
-            proc.communicate()
+            proc.wait()
 
 
-def logs_of(home: Path, game: str, seats: range) -> list[list[bytes]]:
-    return [GameStore(bytes.fromhex(game), seat, home).read_entries() for seat in seats]
+@pytest.fixture
+def lan(tmp_path: Path):  # type: ignore[no-untyped-def]
+    network = Lan(tmp_path)
+    yield network
+    network.close()
+
+
+def assert_identical_and_valid(lan: Lan, names: list[str]) -> list[bytes]:
+    logs = [log.read_log(lan.log(n)).frames for n in names]
+    assert all(entries == logs[0] for entries in logs), "every peer holds the same chain, byte for byte"
+    for name in names:
+        verdict = verify_file(lan.log(name))
+        assert verdict.status is Status.VALID, f"{name}: {verdict.summary}"
+    return logs[0]
 
 
 @pytest.mark.parametrize("players", [4, 3, 2])
-def test_peers_in_separate_processes_play_a_whole_game(tmp_path: Path, players: int) -> None:
-    game = Game(tmp_path, players)
+def test_separate_processes_play_a_whole_game_and_every_log_is_the_same(lan: Lan, players: int) -> None:
+    names = [f"p{i}" for i in range(players)]
+    lan.host(players)
+    lan.wait_for("p0", "lobby: ")
+    by_name = players == 3 and loopback_multicast_works()
+    for i in range(1, players):
+        if by_name and i == 1:  # found on the LAN with zeroconf, by the table's name
+            listing = subprocess.run([sys.executable, "-m", "p2pspades", "tables", "--timeout", "2",
+                                      "--interface", "127.0.0.1", "--json"], env=lan.env("p1"),
+                                     capture_output=True, text=True, timeout=30)
+            ads = [json.loads(line) for line in listing.stdout.splitlines()]
+            ours = [a for a in ads if a["address"] == lan.lobby]
+            assert ours and ours[0]["name"] == "Test table" and ours[0]["free"] == 2, listing.stdout
+            lan.join("p1", "--interface", "127.0.0.1", table="Test table")
+        else:
+            lan.join(f"p{i}")
+    codes = lan.finish(*names)
+    assert codes == dict.fromkeys(names, 0), {n: lan.out(n)[-2000:] for n in names}
+    chain = assert_identical_and_valid(lan, names)
+    assert log.open_envelope(chain[-1]).payload["t"] == "end"
+    for name in names:
+        out = lan.out(name)
+        assert "game over: complete" in out and "final score:" in out and "valid and complete" in out
+        assert f"seat {lan.seat_of(name)}" in out
+    if by_name:
+        assert "found Test table" in lan.out("p1")
+
+
+def refused_stranger(endpoint: str, host_key: bytes) -> bool:
+    """A CURVE client whose key no seat allowed tries to talk to a peer: is its handshake refused?"""
+    context = zmq.Context()
     try:
-        reports = [game.finish(p) for p in game.start()]
+        public, secret = zmq.curve_keypair()
+        stranger = context.socket(zmq.DEALER)
+        stranger.setsockopt(zmq.LINGER, 0)
+        stranger.setsockopt(zmq.CURVE_PUBLICKEY, public)
+        stranger.setsockopt(zmq.CURVE_SECRETKEY, secret)
+        stranger.setsockopt(zmq.CURVE_SERVERKEY, curve_public_key(host_key))  # raw 32 bytes will do
+        monitor = stranger.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_HANDSHAKE_SUCCEEDED)
+        stranger.connect(endpoint)
+        stranger.send(b"\x81\xa1k\xa4ping", zmq.NOBLOCK)
+        if not monitor.poll(10_000):
+            return False
+        event = parse_monitor_message(monitor.recv_multipart())["event"]
+        monitor.close(linger=0)
+        stranger.close(linger=0)
+        return bool(event == zmq.EVENT_HANDSHAKE_FAILED_AUTH)
     finally:
-        game.close()
-    done = [r[-1] for r in reports]
-    assert sorted(d["done"] for d in done) == list(range(players))
-    assert {d["status"] for d in done} == {"complete"}
-    game_id = reports[0][-2]["game"]
-    logs = logs_of(tmp_path, game_id, range(players))
-    assert all(entries == logs[0] for entries in logs)  # every peer's log holds the same chain, byte for byte
-    assert len(logs[0]) == done[0]["entries"]
-    for seat in range(players):
-        verdict = verify_file(GameStore(bytes.fromhex(game_id), seat, tmp_path).log_path)
-        assert verdict.status is Status.VALID, verdict.summary
+        context.destroy(linger=0)
 
 
-def test_a_peer_killed_mid_hand_resumes_and_the_game_completes(tmp_path: Path) -> None:
-    game = Game(tmp_path, 4)
+def throw_garbage(endpoint: str) -> None:
+    """Raw bytes on TCP, and a ZeroMQ socket without CURVE: neither gets as far as a frame."""
+    host, port = endpoint[len("tcp://"):].rsplit(":", 1)
+    for size in (1, 64, 10_000):
+        with socket.create_connection((host, int(port)), timeout=5) as raw:
+            raw.sendall(secrets.token_bytes(size))
+    context = zmq.Context()
     try:
-        procs = game.start(p2={"CRASH_AT": 40})  # in the middle of the first hand's deal
-        victim = procs[2]
-        victim.wait(timeout=60)
-        assert victim.returncode == -9
-        out, _ = victim.communicate()
-        started = json.loads(out.splitlines()[0])
-        seat, game_id = started["started"], started["game"]
-        before = GameStore(bytes.fromhex(game_id), seat, tmp_path).read_entries()
-        assert len(before) >= 41
-        again = game.spawn("resume", "p2", f"{game_id}:{seat}")
-        reports = [game.finish(p) for p in (*procs[:2], procs[3], again)]
+        plain = context.socket(zmq.DEALER)
+        plain.setsockopt(zmq.LINGER, 0)
+        plain.connect(endpoint)
+        for _ in range(20):
+            plain.send(secrets.token_bytes(200), zmq.NOBLOCK)
+        time.sleep(0.3)
+        plain.close(linger=0)
     finally:
-        game.close()
-    assert {r[-1]["status"] for r in reports} == {"complete"}
-    logs = logs_of(tmp_path, game_id, range(4))
-    assert all(entries == logs[0] for entries in logs)
-    assert logs[seat][: len(before)] == before  # nothing the crashed peer had written was lost or rewritten
-    for s in range(4):
-        assert verify_file(GameStore(bytes.fromhex(game_id), s, tmp_path).log_path).status is Status.VALID
+        context.destroy(linger=0)
 
 
-def test_a_vanished_peer_is_abandoned_by_the_others(tmp_path: Path) -> None:
-    game = Game(tmp_path, 3)
-    short = {"STEP_TIMEOUT": 3, "LINGER": 2}
-    try:
-        procs = game.start(p0=short, p1={**short, "CRASH_AT": 30}, p2=short)
-        procs[1].wait(timeout=60)
-        out, _ = procs[1].communicate()
-        started = json.loads(out.splitlines()[0])
-        gone, game_id = started["started"], started["game"]
-        reports = [game.finish(p) for p in (procs[0], procs[2])]
-    finally:
-        game.close()
-    assert {r[-1]["status"] for r in reports} == {"abandoned"}
-    survivors = [s for s in range(3) if s != gone]
-    logs = logs_of(tmp_path, game_id, range(3))
-    assert logs[survivors[0]] == logs[survivors[1]]
-    last = log.open_envelope(logs[survivors[0]][-1]).payload
+def test_kill_9_mid_hand_then_resume_loses_nothing_and_strangers_stay_out(lan: Lan) -> None:
+    names = ["p0", "p1", "p2", "p3"]
+    lan.start(4)
+    held = lan.kill_when("p2", 40)  # deep in the first hand: the deal is done, cards are being played
+    seat = lan.seat_of("p2")
+    before = log.read_log(lan.log("p2")).frames
+    assert len(before) >= held
+    # the others wait for the vanished seat and say so
+    lan.wait_for("p0" if seat != 0 else "p1", f"waiting for seat {seat} (disconnected")
+    # meanwhile, a stranger and some garbage knock at the host's door
+    peers_file = next((lan.root / "p0" / "data" / "games").glob("*/seat-0/peers.json"))
+    seats = json.loads(peers_file.read_text())["seats"]
+    host_endpoint, host_key = seats[0]["endpoint"], bytes.fromhex(seats[0]["public_key"])
+    assert refused_stranger(host_endpoint, host_key)
+    throw_garbage(host_endpoint)
+    # the crashed peer comes back from its log, secrets and seat map
+    lan.p2pspades("p2", "resume", "--auto", key="p2-again")
+    codes = lan.finish("p0", "p1", "p3", "p2-again")
+    assert set(codes.values()) == {0}, {n: lan.out(n)[-2000:] for n in names}
+    chain = assert_identical_and_valid(lan, names)
+    assert chain[: len(before)] == before  # nothing the crashed peer had written was lost or rewritten
+    assert "resuming game" in lan.out("p2") and "caught up from" in lan.out("p2")
+    assert "not a seated player" in lan.out("p0")  # the host's ZAP handler refused the stranger
+    assert "Traceback" not in "".join(lan.out(n) for n in names)
+
+
+def test_a_vanished_peer_is_abandoned_and_verify_names_it(lan: Lan) -> None:
+    quick = ("--timeout-auto", "2", "--timeout-decision", "2")
+    lan.start(3, *quick)
+    lan.kill_when("p1", 30)
+    gone = lan.seat_of("p1")
+    codes = lan.finish("p0", "p2")
+    assert codes == {"p0": 3, "p2": 3}, lan.out("p0")[-2000:]
+    survivors = [log.read_log(lan.log(n)).frames for n in ("p0", "p2")]
+    assert survivors[0] == survivors[1]
+    last = log.open_envelope(survivors[0][-1]).payload
     assert last["t"] == "abandon" and last["a"] == gone
-    verdict = verify_file(GameStore(bytes.fromhex(game_id), survivors[0], tmp_path).log_path)
-    assert verdict.status is Status.INCOMPLETE
-    assert f"seat {gone}" in verdict.summary
+    verify = subprocess.run([sys.executable, "-m", "p2pspades", "verify", str(lan.log("p0"))],
+                            capture_output=True, text=True, timeout=60)
+    assert verify.returncode == 3, verify.stdout + verify.stderr
+    assert f"seat {gone} stopped answering" in verify.stdout
+    assert "game over: abandoned" in lan.out("p2")
+    # nothing left to resume for a survivor: the game is over there
+    again = subprocess.run([sys.executable, "-m", "p2pspades", "resume", "--auto"], env=lan.env("p0"),
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 2 and "the game is over (abandoned)" in again.stderr

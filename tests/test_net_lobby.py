@@ -46,8 +46,13 @@ async def main(lobby, name):
     mesh = Mesh(transport_keys(identity))
     await mesh.start()
     seen = []
-    result = await join_table(lobby, identity, name, mesh.endpoint, timeout=20,
-                              confirm=lambda r: seen.append(r.describe()) or True)
+
+    def confirm(r):  # show the table; once accepted, let the other seats in before anyone says go
+        seen.append(r.describe())
+        mesh.allow(r.seat, r.peers())
+        return True
+
+    result = await join_table(lobby, identity, name, mesh.endpoint, timeout=20, confirm=confirm)
     mesh.admit(result.seat, result.peers())
     mesh.send(0, Entry(b"hello from " + name.encode()))
     while True:  # the host answers once it has heard from everybody
@@ -70,7 +75,8 @@ async def test_three_joiners_in_their_own_processes_agree_on_one_table() -> None
     host_id = crypto.Identity.generate()
     mesh = Mesh(transport_keys(host_id))
     await mesh.start()
-    host = LobbyHost(host_id, "Friday", preset("partnership"), "Ann", mesh.endpoint)
+    host = LobbyHost(host_id, "Friday", preset("partnership"), "Ann", mesh.endpoint,
+                     confirm=lambda r: mesh.allow(0, r.peers()) or True)
     lobby = await host.start()
     names = ["Bo", "Cy", "Di"]
     procs = [

@@ -1,78 +1,384 @@
-"""`p2pspades play`: a game against bots. With `--auto`, every seat is a bot and there is no UI."""
+"""`p2pspades play`: you against bots, every seat a real peer over ZeroMQ on 127.0.0.1.
+
+The bots are peers of their own (own identity, sockets and game directory) run in this process; the game goes
+through the same lobby, mesh, logs and crash recovery as a game across the LAN. `--auto` lets the built-in
+bot play our seat too and prints the progress; `--local` keeps everything in memory (no sockets).
+
+This module also holds what `host`, `join` and `resume` share: the network options, the progress printer of
+`--auto` and the glue between a running peer and the full-screen UI.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import logging
+import re
 import sys
+import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from p2pspades import crypto, log
+from p2pspades.audit import Status as Verdict
 from p2pspades.audit import verify_file
 from p2pspades.bots import RandomBot
 from p2pspades.cli.common import add_game_options, default_log_path, fail, progress_line, rules_from_args
-from p2pspades.errors import LocalError
+from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.net.lobby import LobbyResult, TableInfo
+from p2pspades.net.peer import Peer, Status
+from p2pspades.net.session import (
+    BOT_KINDS,
+    HostedTable,
+    LocalGroup,
+    Seat,
+    Settings,
+    check_log_path,
+    host_bots,
+    identity_name,
+    load_identity,
+    make_bot,
+)
+from p2pspades.net.store import data_home
 from p2pspades.rules import RuleSet
-from p2pspades.table import Accepted, GameEnded, Table
+from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
 from p2pspades.table.harness import Player, Wire, new_game, seeded_entropy
 
 BOT_NAMES = ("North", "East", "South", "West", "Centre")
+EXIT_COMPLETE, EXIT_VIOLATION, EXIT_FAILED, EXIT_ABANDONED, EXIT_LEFT = 0, 1, 2, 3, 130
+UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("play", help="play a game against bots (the main job)")
+    p = sub.add_parser(
+        "play",
+        help="play a game against bots (the main job)",
+        description="You against bots. Every seat is a peer over ZeroMQ on 127.0.0.1 with its own keys "
+        "and signed log; --local plays in memory instead. Exit codes: 0 complete, 1 violation, 2 failed to "
+        "start, 3 abandoned, 130 left before the end.",
+    )
     add_game_options(p)
     p.add_argument("--name", default="You", help="your name at the table")
-    p.add_argument("--auto", action="store_true", help="every seat is a bot; no UI, progress on the terminal")
-    p.add_argument("--log", metavar="PATH", help="where to write the signed game log")
     p.add_argument("--seed", type=int, help="seed for the bots' choices (never the cryptography)")
-    p.add_argument("--bot", choices=("heuristic", "random"), default="heuristic", help="which bot plays")
-    p.add_argument("--no-color", action="store_true", help="monochrome display")
+    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays")
+    p.add_argument("--local", action="store_true", help="no sockets: every table in memory in this process")
+    add_seat_options(p)
     p.set_defaults(run=run)
 
 
-def make_bot(kind: str, seed: int) -> Player:
-    if kind == "heuristic":
-        try:
-            from p2pspades.bots import HeuristicBot  # type: ignore[attr-defined]
+def add_seat_options(p: argparse.ArgumentParser) -> None:
+    """Options of every command that plays a seat: --auto, --log, the step timeouts, --no-color."""
+    p.add_argument("--auto", action="store_true",
+                   help="the built-in bot plays your seat; no UI, progress on the terminal")
+    p.add_argument("--log", metavar="PATH", help="where to write the signed game log (default: under the "
+                   "data directory; the path is printed)")
+    add_timeout_options(p)
+    p.add_argument("--no-color", action="store_true", help="monochrome display")
 
-            return HeuristicBot(seed)  # type: ignore[no-any-return]
-        except ImportError:
-            pass
-    return RandomBot(seed)
+
+def add_timeout_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--timeout-auto", type=float, metavar="S",
+                   help="seconds to wait for a seat's automatic step (shuffle, keys, ...) before the table "
+                   "abandons it (default 60)")
+    p.add_argument("--timeout-decision", type=float, metavar="S",
+                   help="seconds to wait for a seat's bid or card before the table abandons it (default 600)")
+
+
+def timeouts_from(args: argparse.Namespace) -> dict[str, float]:
+    """The step timeouts asked for (local policy: nothing of it goes into the genesis)."""
+    steps: dict[str, float] = {}
+    for key in ("auto", "decision"):
+        value = getattr(args, f"timeout_{key}", None)
+        if value is not None:
+            if not 0.5 <= value <= 86400:
+                raise LocalError(f"--timeout-{key} must be between 0.5 and 86400 seconds, not {value:g}")
+            steps[key] = float(value)
+    return steps
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    return Settings(timeouts=timeouts_from(args))
+
+
+def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
+    """Our seat: the persistent identity named after us, played by the UI or (with --auto) the bot."""
+    identity, path = load_identity(getattr(args, "identity", None) or identity_name(args.name))
+    player = make_bot(getattr(args, "bot", "heuristic"), seed) if args.auto else None
+    return Seat(identity, path, args.name, player, True, getattr(args, "bot", "heuristic"),
+                check_log_path(args.log))
+
+
+def load_ui(args: argparse.Namespace) -> Any | None:
+    """The UI package if the seat is played by a person; None with --auto. LocalError if it cannot run."""
+    setup_logging(args.auto)
+    if args.auto:
+        return None
+    try:
+        from p2pspades import ui
+        from p2pspades.ui import HumanPlayer, UiState, confirm_table, create_app  # noqa: F401
+    except ImportError as exc:
+        raise LocalError(UI_MISSING.format(why=exc)) from None
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise LocalError("the game screen needs a terminal; use --auto for a game without one")
+    return ui
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+def setup_logging(auto: bool) -> Path | None:
+    """Warnings (a refused stranger, a dropped frame) go to stderr with --auto; under the full-screen UI
+    they go to a file in the data directory instead (its path is returned), so the screen stays clean."""
+    root = logging.getLogger("p2pspades")
+    root.setLevel(logging.INFO)
+    if auto:
+        handler: logging.Handler = logging.StreamHandler(sys.stderr)
+        handler.setLevel(logging.WARNING)
+        handler.setFormatter(logging.Formatter("p2pspades: %(message)s"))
+        root.addHandler(handler)
+        return None
+    path = data_home() / "p2pspades.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError:
+        handler = logging.NullHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    root.addHandler(handler)
+    return path
+
+
+# ------------------------------------------------------------------------------------------------ lobby
+
+
+def lobby_printer(prefix: str = "") -> Callable[[TableInfo], None]:
+    """Prints the seat map each time it changes while the lobby is open."""
+
+    def show(info: TableInfo) -> None:
+        names = ", ".join(f"{s.seat}:{s.name}" + (" (bot)" if s.bot else "") for s in info.seated)
+        say(f"{prefix}table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}]")
+
+    return show
+
+
+def confirmer(ui: Any | None, color: bool = True) -> Callable[[LobbyResult], Awaitable[bool]]:
+    """Before anyone signs the genesis: show every seat's name and key fingerprint, then accept (or ask)."""
+
+    async def confirm(result: LobbyResult) -> bool:
+        if ui is None:
+            say(result.describe())
+            return True
+        rows = [(s.seat, s.name, s.fingerprint, "host" if s.seat == 0 else ("bot" if s.bot else "joined"))
+                for s in result.table.seated]
+        answer: bool = await ui.confirm_table(result.table.name, result.table.rules, rows, you=result.seat,
+                                              color=color)
+        return answer
+
+    return confirm
+
+
+# ------------------------------------------------------------------------------------------------ the game
+
+
+class Progress:
+    """What `--auto` prints: the first dealer, one line per hand, violations, the end, absent seats."""
+
+    def __init__(self, peer: Peer, grace: float = 5.0) -> None:
+        self.peer = peer
+        self._away_shown = ""
+        self._away_at = 0.0
+        self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
+
+    def on_event(self, event: Event) -> None:
+        game = self.peer.table.game
+        replayed = isinstance(event, HandAudited) and game is not None and game.history != [] and (
+            event.hand != game.history[-1].number)
+        if replayed:
+            return  # a hand replayed from the log on resume: its line was printed before the crash
+        for line in progress_line(self.peer.table, [event]):
+            say(line)
+
+    def on_status(self, status: Status) -> None:
+        away = "disconnected" in status.text or (
+            "not connected" in status.text and time.monotonic() > self._quiet_until)
+        if away:
+            key = re.sub(r"\d+ s\)", "", status.text)
+            now = time.monotonic()
+            if key != self._away_shown or now - self._away_at >= 5.0:
+                say(status.text)
+                self._away_shown, self._away_at = key, now
+        elif self._away_shown:
+            self._away_shown = ""
+            say("every seat is connected again")
+
+
+def final_lines(table: Table) -> list[str]:
+    """The final score by side, with names, and who won."""
+    game = table.game
+    if game is None:
+        return []
+    names = [s.name for s in table.setup.seats]
+    sides = ["+".join(names[s] for s in side) for side in table.rules.sides]
+    scores = ", ".join(f"{sides[k]} {t.score}" for k, t in enumerate(game.totals))
+    lines = [f"final score: {scores}"]
+    if game.outcome is not None:
+        lines.append("winner: " + (" and ".join(sides[k] for k in game.outcome.winners) or "nobody"))
+    return lines
+
+
+def exit_code(peer: Peer, verdict: Verdict | None) -> int:
+    status = peer.table.status
+    if status == "violation" or (verdict is not None and verdict is Verdict.VIOLATION):
+        return EXIT_VIOLATION
+    if status == "complete":
+        return EXIT_COMPLETE
+    if status == "abandoned":
+        return EXIT_ABANDONED
+    return EXIT_LEFT
+
+
+def announce_game(peer: Peer) -> None:
+    table = peer.table
+    me = table.setup.seats[peer.seat]
+    say(f"game {table.game_id.hex()}: seat {peer.seat} ({me.name}, key {me.fingerprint}); "
+        f"log: {peer.store.log_path}")
+
+
+async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True) -> int:
+    """Play our seat (and the host's bot seats) to the end, then verify our log. Returns the exit code."""
+    peer = group.main
+    announce_game(peer)
+    try:
+        if ui is None:
+            progress = Progress(peer)
+            peer.on_event, peer.on_status = progress.on_event, progress.on_status
+            await group.run()
+        else:
+            await _run_with_screen(group, ui, color)
+    finally:
+        await group.close()
+    table = peer.table
+    if not table.finished:
+        say(f"you left before the end; carry on with: p2pspades resume {table.game_id.hex()[:12]}")
+        return EXIT_LEFT
+    for line in final_lines(table):
+        say(line)
+    verdict = verify_file(peer.store.log_path)
+    say(f"log {peer.store.log_path}: {verdict.summary}")
+    return exit_code(peer, verdict.status)
+
+
+async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
+    """The full-screen game for our seat while the peers run; leaving the screen stops them."""
+    peer = group.main
+    state = ui.UiState(peer.seat, peer.table.setup)
+    peer.player = ui.HumanPlayer(state)
+    peer.on_event = state.on_event
+    peer.on_update = lambda p: state.refresh(p.table)
+
+    def connection(status: Status) -> None:
+        for seat in range(len(peer.table.setup.seats)):
+            if seat == peer.seat:
+                continue
+            gone = status.away.get(seat)
+            text = ("connected" if gone is None else
+                    "not connected yet" if gone < 0 else f"disconnected {gone} s")
+            if status.waiting_for == seat and gone is not None:
+                text = status.text
+            state.set_connection(seat, text)
+
+    peer.on_status = connection
+    state.refresh(peer.table)
+    app = ui.create_app(state, color=color)
+    game = asyncio.ensure_future(group.run())
+
+    def finished(task: asyncio.Future[Any]) -> None:
+        error = None if task.cancelled() else task.exception()
+        if error is not None and app.is_running:
+            app.exit(exception=error)
+
+    game.add_done_callback(finished)
+    try:
+        await app.run_async()
+    finally:
+        game.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await game
+
+
+# ------------------------------------------------------------------------------------------------ play
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
+        timeouts_from(args)
     except LocalError as exc:
         return fail("play", str(exc))
-    if args.auto:
-        return run_auto(rules, args)
+    if args.local:
+        if args.auto:
+            return run_in_memory(rules, args)
+        try:
+            from p2pspades.ui.play import run_play
+        except ImportError as exc:
+            return fail("play", UI_MISSING.format(why=exc))
+        return int(run_play(rules, args))
     try:
-        from p2pspades.ui.play import run_play  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        return fail("play", "the terminal UI is not available; use --auto for a bots-only game")
-    return int(run_play(rules, args))
+        return asyncio.run(play_over_zeromq(rules, args))
+    except (P2PSpadesError, ValueError, OSError) as exc:
+        return fail("play", str(exc))
 
 
-def run_auto(rules: RuleSet, args: argparse.Namespace) -> int:
-    """A bots-only game over the in-memory wiring, with progress and a signed log."""
+async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
+    """Seat 0 is ours; the other seats are bot peers we host; everything on 127.0.0.1."""
+    ui = load_ui(args)
+    seed = args.seed if args.seed is not None else None
+    main = our_seat(args, seed=None if seed is None else seed * 10)
+    bots = host_bots(rules.players - 1, identity_name(args.name), args.bot, seed)
+    hosted = HostedTable(main, table_name="p2pspades", rules=rules, bots=bots, settings=settings_from(args),
+                         address="127.0.0.1", advertise=False)
+    await hosted.open()
+    mode = "your seat is played by the bot" if args.auto else "you play seat 0"
+    say(f"p2pspades: {rules.players} peers on 127.0.0.1, rules {rules.preset or 'custom'}, "
+        f"target {rules.target}; {mode}")
+    try:
+        group = await hosted.seat_everyone()
+    except BaseException:
+        await hosted.close()
+        raise
+    return await run_group(group, ui, color=not args.no_color)
+
+
+def make_local_bot(kind: str, seed: int) -> Player:
+    """A bot for the in-memory wiring, which calls players synchronously."""
+    if kind == "heuristic":
+        from p2pspades.bots import HeuristicBot
+
+        return HeuristicBot(seed)
+    return RandomBot(seed)
+
+
+def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
+    """A bots-only game over the in-memory wiring (`--local --auto`), with progress and a signed log."""
     seed = args.seed if args.seed is not None else int.from_bytes(crypto.new_seed()[:4], "big")
     n = rules.players
     identities = [crypto.Identity.generate() for _ in range(n)]
-    names = list(BOT_NAMES[:n])
-    genesis = new_game(rules, identities, names, table_name="p2pspades auto game")
+    genesis = new_game(rules, identities, list(BOT_NAMES[:n]), table_name="p2pspades auto game")
     tables = [Table(genesis, identities[i], entropy=seeded_entropy(crypto.new_seed())) for i in range(n)]
-    wire = Wire(tables, [make_bot(args.bot, seed * 10 + i) for i in range(n)])
+    wire = Wire(tables, [make_local_bot(args.bot, seed * 10 + i) for i in range(n)])
     path = Path(args.log) if args.log else default_log_path(tables[0].game_id)
     try:
         writer = log.LogWriter(path)
     except (OSError, LocalError) as exc:
         return fail("play", f"cannot write the log {path}: {exc}")
-    print(f"p2pspades: {n} bots, rules {rules.preset or 'custom'}, target {rules.target}; log: {path}", flush=True)
+    say(f"p2pspades: {n} bots in memory, rules {rules.preset or 'custom'}, target {rules.target}; "
+        f"log: {path}")
+    watched = tables[0]
     with writer:
         writer.append(genesis)
-        watched = tables[0]
         for seat in range(n):
             wire._record(seat, [])
         seen = 0
@@ -84,12 +390,29 @@ def run_auto(rules: RuleSet, args: argparse.Namespace) -> int:
                 if isinstance(ev, Accepted):
                     writer.append(ev.raw)
             for line in progress_line(watched, list(events)):
-                print(line, flush=True)
-            if not progressed or any(isinstance(ev, GameEnded) for ev in events) and watched.finished:
+                say(line)
+            if not progressed or (any(isinstance(ev, GameEnded) for ev in events) and watched.finished):
                 break
+    for line in final_lines(watched):
+        say(line)
     verdict = verify_file(path)
-    print(f"log written to {path}: {verdict.summary}")
+    say(f"log {path}: {verdict.summary}")
     if watched.status != "complete":
         print(f"the game did not complete: {watched.status}", file=sys.stderr)
-        return 1
-    return 0
+        return EXIT_VIOLATION if watched.status == "violation" else EXIT_ABANDONED
+    return EXIT_COMPLETE
+
+
+__all__ = [
+    "add_parser",
+    "add_seat_options",
+    "add_timeout_options",
+    "confirmer",
+    "load_ui",
+    "lobby_printer",
+    "our_seat",
+    "run",
+    "run_group",
+    "settings_from",
+    "timeouts_from",
+]

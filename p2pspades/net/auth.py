@@ -59,10 +59,10 @@ class CurveKeys:
 def transport_keys(identity: Identity) -> CurveKeys:
     """The CurveZMQ keypair of a player, derived from the Ed25519 key inside its identity.
 
-    `Identity` lets only its public half out; this is the one place that reads the private seed, to convert
-    it, and the seed goes no further than libsodium.
+    This is the one place in the network layer that reads the private seed, to convert it, and the seed goes
+    no further than libsodium.
     """
-    seed = identity._key.private_bytes_raw()
+    seed = identity.private_seed()
     return CurveKeys.from_ed25519_seed(seed)
 
 

@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 
 HWM = 1000
 """Frames queued per connection before sends to a stalled peer are dropped (the sync recovers them)."""
+RETRY_FIRST = 0.25
+RETRY_MAX = 5.0
+"""Seconds before connecting again to a seat that refused us (doubling from the first to the most)."""
 
 
 class MeshError(LocalError):
@@ -102,6 +105,25 @@ def _common_options(sock: zmq.Socket[Any], keys: CurveKeys) -> None:
     sock.setsockopt(zmq.CURVE_SECRETKEY, keys.secret)
 
 
+WILDCARDS = ("0.0.0.0", "*", "[::]", "::")
+
+
+def announced(bound: str, address: str | None) -> str:
+    """The endpoint to tell others: the bound one, with a wildcard host replaced by `address`.
+
+    A socket bound to every interface reports `tcp://0.0.0.0:PORT`, which nobody can connect to; the peer
+    announces the address others reach it at (its LAN address) with the port it got.
+    """
+    if not bound.startswith("tcp://"):
+        return bound
+    host, _, port = bound[len("tcp://"):].rpartition(":")
+    if host not in WILDCARDS:
+        return bound
+    if address is None:
+        raise MeshError(f"bound {bound}: say which address to announce for it")
+    return f"tcp://{f'[{address}]' if ':' in address else address}:{port}"
+
+
 class Mesh:
     """One peer's end of the game mesh.
 
@@ -117,10 +139,12 @@ class Mesh:
         bind: str = "tcp://127.0.0.1:*",
         heartbeat: float = 1.0,
         context: zmq.asyncio.Context | None = None,
+        announce: str | None = None,
     ) -> None:
         self.keys = keys
         self.heartbeat = heartbeat
         self._bind = bind
+        self._announce = announce
         self._own_context = context is None
         self._context = context if context is not None else zmq.asyncio.Context()
         self.access = AccessList()
@@ -138,6 +162,9 @@ class Mesh:
         self.dropped = 0
         """Frames received and dropped as malformed or misaddressed."""
         self.endpoint = ""
+        """The endpoint others connect to (announced in the lobby)."""
+        self.bound = ""
+        """The endpoint the inbox is bound to (may be a wildcard address)."""
 
     # ------------------------------------------------------------------------------------------ life cycle
 
@@ -156,13 +183,24 @@ class Mesh:
         except zmq.ZMQError as exc:
             router.close(linger=0)
             raise MeshError(f"cannot listen on {self._bind}: {exc}") from None
+        bound = router.getsockopt_string(zmq.LAST_ENDPOINT)
+        try:
+            self.endpoint = announced(bound, self._announce)
+        except MeshError:
+            router.close(linger=0)
+            raise
         self._router = router
-        self.endpoint = router.getsockopt_string(zmq.LAST_ENDPOINT)
+        self.bound = bound
         self._spawn(self._read_inbox(), "inbox")
         return self.endpoint
 
-    def admit(self, seat: int, peers: Iterable[PeerAddress]) -> None:
-        """Take `seat`, let exactly the other listed seats in, and connect to each of them."""
+    def allow(self, seat: int, peers: Iterable[PeerAddress]) -> None:
+        """Let exactly the other listed seats in, without connecting to them yet.
+
+        A peer allows the seat map as soon as it accepts the genesis, before the lobby says go: then nobody
+        who starts connecting on "go" can reach a peer that would still refuse it. Calling it again (the
+        lobby proposed another seat map) replaces the list.
+        """
         if self._router is None:
             raise MeshError("start the mesh before admitting peers")
         if self.seat is not None:
@@ -171,6 +209,12 @@ class Mesh:
         if any(not 0 <= s < MAX_SEATS for s in [seat, *others]):
             raise MeshError(f"seats must be in 0..{MAX_SEATS - 1}")
         self.access.admit({s: p.public_key for s, p in others.items()})
+
+    def admit(self, seat: int, peers: Iterable[PeerAddress]) -> None:
+        """Take `seat`, let exactly the other listed seats in, and connect to each of them."""
+        peers = list(peers)
+        self.allow(seat, peers)
+        others = {p.seat: p for p in peers if p.seat != seat}
         self.seat = seat
         self.peers = others
         for peer in others.values():
@@ -271,6 +315,13 @@ class Mesh:
         """The next event: a frame from a seat, or a change in our link to one."""
         return await self._events.get()
 
+    def poll_event(self) -> MeshEvent | None:
+        """The next event if one is already waiting (no suspension), else None."""
+        try:
+            return self._events.get_nowait()
+        except asyncio.QueueEmpty:
+            return None
+
     def silent_for(self, seat: int) -> float | None:
         """Seconds since anything was heard from `seat` (None: never heard)."""
         heard = self._last_heard.get(seat)
@@ -341,6 +392,7 @@ class Mesh:
             zmq.EVENT_HANDSHAKE_FAILED_AUTH: Refused,
             zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL: Refused,
         }
+        refusals = 0
         while True:
             try:
                 frames = await monitor.recv_multipart()
@@ -353,5 +405,22 @@ class Mesh:
             if kind is None:
                 continue
             if kind is Refused:
-                log.warning("seat %d refused our connection: our key is not on its list", seat)
+                refusals += 1
+                level = logging.WARNING if refusals == 1 else logging.DEBUG
+                log.log(level, "seat %d refused our connection: our key is not on its list (yet)", seat)
+                # libzmq does not retry a connection its peer refused; the seat may admit us a moment later
+                # (it is still in the lobby), so try again, less and less often
+                delay = min(RETRY_MAX, RETRY_FIRST * 2 ** min(refusals - 1, 8))
+                asyncio.get_running_loop().call_later(delay, self._reconnect, seat)
+            elif kind is LinkUp:
+                refusals = 0
             await self._events.put(kind(seat))
+
+    def _reconnect(self, seat: int) -> None:
+        dealer, peer = self._dealers.get(seat), self.peers.get(seat)
+        if dealer is None or peer is None or dealer.closed:
+            return
+        with contextlib.suppress(zmq.ZMQError):
+            dealer.disconnect(peer.endpoint)
+        with contextlib.suppress(zmq.ZMQError):
+            dealer.connect(peer.endpoint)

@@ -2,10 +2,13 @@
 
 The table decides everything about the game; this module only moves bytes and keeps promises about them:
 
-- every entry the table accepts is appended (and fsync'd) to the log before anything is sent after it, and a
-  hand seed is saved (0600) before the commitment to it goes out;
-- every entry accepted from a peer is forwarded to the other peers, so an equivocating seat is caught by
-  whoever sees both versions, and a peer cut off from one seat still gets its entries from the others;
+- every entry the table accepts is appended to the log, and the log is fsync'd before any entry of ours that
+  follows it is sent (entries from others are written as they come and fsync'd together, once, before our
+  next send); a hand seed is saved (0600, fsync'd) before the commitment to it goes out;
+- every entry accepted from a peer is forwarded, at the next tick and in batches, to the other peers that
+  are not known to hold it already, so a peer cut off from one seat still gets its entries from the others
+  (an equivocating seat is caught by whoever sees both versions: forwarded, or fetched when a later entry
+  does not chain);
 - a peer that is behind (HELLO, or the table's `Wanted`) gets the entries it lacks, each of which its own
   table checks again before applying it;
 - time goes into the table (`tick`) so a seat that stops answering is abandoned by a signed record;
@@ -18,6 +21,7 @@ import asyncio
 import contextlib
 import inspect
 import logging
+import os
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
@@ -30,7 +34,7 @@ from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import MAX_BATCH, MAX_FRAME, PROTOCOL_VERSION, Entries, Entry, Get, Hello, Message
 from p2pspades.net.lobby import LobbyResult
 from p2pspades.net.mesh import LinkDown, LinkUp, Mesh, MeshEvent, PeerAddress, Received, Refused
-from p2pspades.net.store import GameStore, PeersFile, SeatRecord
+from p2pspades.net.store import GameStore, LocalSeat, PeersFile, SeatRecord, StoreError
 from p2pspades.rules import Action
 from p2pspades.table import (
     Accepted,
@@ -92,6 +96,7 @@ class Peer:
         timing: Timing | None = None,
         on_status: Callable[[Status], None] | None = None,
         on_event: Callable[[Event], None] | None = None,
+        on_update: Callable[[Peer], None] | None = None,
     ) -> None:
         if table.seat is None:
             raise LocalError("a peer needs a seated table")
@@ -102,11 +107,19 @@ class Peer:
         self.timing = timing or Timing()
         self.on_status = on_status
         self.on_event = on_event
+        self.on_update = on_update
+        """Called after every batch of table events and after each of our player's choices (UI refresh)."""
         self.seat: int = table.seat
         self.ended: GameEnded | None = None
+        on_disk = store.read_entries()
+        if on_disk and (on_disk[0] != table.entries[0] or on_disk != table.entries[: len(on_disk)]):
+            raise StoreError(f"{store.log_path} holds the log of another game (or a different chain): "
+                             f"refusing to append to it")
         self._writer = store.open_log()
-        self._logged = len(store.read_entries())
+        self._logged = len(on_disk)
         self._heads: dict[int, int] = {}
+        """How many entries each seat is known to hold (its HELLO, or the entries it sent us)."""
+        self._forwards: list[Accepted] = []
         self._asked: dict[int, float] = {}
         self._served: dict[int, deque[float]] = {}
         self._deciding: asyncio.Task[Action] | None = None
@@ -114,6 +127,10 @@ class Peer:
         if self._logged == 0:
             self._writer.append(table.entries[0])  # the genesis the lobby agreed on
             self._logged = 1
+        for raw in table.entries[self._logged:]:  # restored from another copy of the chain than this log
+            self._writer.append(raw, sync=False)
+            self._logged += 1
+        self._writer.sync()
 
     # ------------------------------------------------------------------------------------------ running
 
@@ -129,11 +146,14 @@ class Peer:
             if self.table.finished:
                 if finished_at is None:
                     finished_at = now
+                    self._writer.sync()
+                    self._mark_ended()
                     self._hello_all()  # tell the others at once that we hold the whole chain
                 if self._everyone_caught_up() or now - finished_at > self.timing.linger:
                     self._publish_status()
                     return self.ended
             if now >= next_tick:
+                self._flush_forwards()
                 self._process(self.table.tick(now))
                 self._publish_status()
                 next_tick = now + self.timing.tick
@@ -147,17 +167,28 @@ class Peer:
 
     async def _next_event(self, timeout: float) -> MeshEvent | None:
         """The next mesh event; None after `timeout`, or as soon as our player has made up its mind."""
+        ready = self.mesh.poll_event()
+        if ready is not None:
+            return ready
         incoming = asyncio.ensure_future(self.mesh.next_event())
         waiting: set[asyncio.Future[Any]] = {incoming}
         if self._deciding is not None:
             waiting.add(self._deciding)
-        await asyncio.wait(waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        if incoming.done():
+        try:
+            await asyncio.wait(waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not incoming.done():
+                incoming.cancel()  # not awaited: awaiting it could swallow a cancellation of this task
+        if incoming.done() and not incoming.cancelled():
             return incoming.result()
-        incoming.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await incoming
         return None
+
+    def _mark_ended(self) -> None:
+        status = self.ended.status if self.ended is not None else self.table.status
+        try:
+            self.store.mark_ended(status)
+        except StoreError as exc:
+            logger.warning("could not note the end of the game: %s", exc)
 
     async def close(self) -> None:
         if self._deciding is not None:
@@ -185,8 +216,13 @@ class Peer:
                 logger.info("game over (%s): %s", event.status, event.detail)
             if self.on_event is not None:
                 self.on_event(event)
-        for out in self.table.take_outgoing():
-            self.mesh.broadcast(Entry(out.raw))
+        outgoing = self.table.take_outgoing()
+        if outgoing:
+            self._writer.sync()  # everything before our entries is on disk before they leave
+            for out in outgoing:
+                self.mesh.broadcast(Entry(out.raw))
+        if events and self.on_update is not None:
+            self.on_update(self)
 
     def _append(self, event: Accepted) -> None:
         if event.seq < self._logged:
@@ -194,8 +230,8 @@ class Peer:
         if event.seq != self._logged:
             raise LocalError(f"entry {event.seq} accepted, but the log ends at {self._logged}")
         if not event.own:
-            self._forward(event)  # another seat's entry: passing it on needs no fsync of ours first
-        self._writer.append(event.raw)
+            self._forwards.append(event)  # passed on at the next tick; that needs no fsync of ours first
+        self._writer.append(event.raw, sync=False)  # fsync'd once, before our next entry is sent
         self._logged += 1
 
     def _keep_evidence(self, violation: Violation) -> None:
@@ -211,10 +247,45 @@ class Peer:
                 except LocalError as exc:  # not even an envelope: nothing a verifier could use
                     logger.warning("evidence not kept: %s", exc)
 
-    def _forward(self, event: Accepted) -> None:
+    def _flush_forwards(self) -> None:
+        """Pass on the entries accepted from others since the last tick, to each seat not known to hold them.
+
+        A seat that sent us its own entry n, or forwarded us entry n, holds every entry up to n: in a game
+        that moves, most entries need no forwarding by the time the tick comes, which saves every peer two
+        wake-ups per entry. What is sent goes in runs of consecutive entries, one ENTRIES frame per run.
+        """
+        pending, self._forwards = self._forwards, []
+        if not pending:
+            return
         for seat in self.mesh.peers:
-            if seat != event.seat and self._heads.get(seat, 0) <= event.seq:
-                self.mesh.send(seat, Entries(event.seq, (event.raw,)))
+            held = self._heads.get(seat, 0)
+            wanted = [e for e in pending if e.seat != seat and e.seq >= held]
+            run: list[Accepted] = []
+            for event in wanted:
+                if run and (event.seq != run[-1].seq + 1 or len(run) >= MAX_BATCH):
+                    self._send_run(seat, run)
+                    run = []
+                run.append(event)
+            if run:
+                self._send_run(seat, run)
+
+    def _send_run(self, seat: int, run: list[Accepted]) -> None:
+        batch: list[bytes] = []
+        size = 64
+        start = run[0].seq
+        for event in run:
+            size += len(event.raw) + _ENTRY_OVERHEAD
+            if size > MAX_FRAME and batch:
+                self.mesh.send(seat, Entries(start, tuple(batch)))
+                batch, size, start = [], 64 + len(event.raw) + _ENTRY_OVERHEAD, event.seq
+            batch.append(event.raw)
+        self.mesh.send(seat, Entries(start, tuple(batch)))
+
+    def _holds(self, seat: int, raw: bytes, seq: int | None) -> None:
+        """`seat` sent us `raw`: if it is our entry `seq`, the seat holds the chain up to it."""
+        entries = self.table.entries
+        if seq is not None and seq < len(entries) and entries[seq] == raw and self._heads.get(seat, 0) <= seq:
+            self._heads[seat] = seq + 1
 
     async def _decide(self) -> None:
         """Let our player decide when it is our turn (a coroutine player runs alongside the mesh)."""
@@ -234,7 +305,11 @@ class Peer:
         decision = self.table.pending_decision()
         if decision is None:
             return
-        choice = self.player(decision)
+        try:
+            choice = self.player(decision)
+        except Exception:  # a broken bot must not take the peer (and its log) down with it
+            logger.exception("our player failed to decide; its first legal choice is taken instead")
+            choice = decision.legal[0]
         if inspect.isawaitable(choice):
             self._deciding = asyncio.ensure_future(choice)
         else:
@@ -262,15 +337,19 @@ class Peer:
 
     def _on_message(self, seat: int, message: Message, now: float) -> None:
         if isinstance(message, Entry):
-            signer = _signer(message.raw)
-            if signer != seat:
+            header = _header(message.raw)
+            signer = None if header is None else header.seat
+            if header is None or signer != seat:
                 logger.warning("dropped an entry from seat %d presented as its own but signed by seat %s",
                                seat, signer)
                 return
             self._process(self.table.receive(message.raw, now))
+            self._holds(seat, message.raw, header.seq)
         elif isinstance(message, Entries):
             for raw in message.raws:
                 self._process(self.table.receive(raw, now))
+                header = _header(raw)
+                self._holds(seat, raw, None if header is None else header.seq)
         elif isinstance(message, Get):
             self._answer(seat, message.start, message.stop)
         elif isinstance(message, Hello):
@@ -333,8 +412,10 @@ class Peer:
         self.mesh.broadcast(self._hello())
 
     def _everyone_caught_up(self) -> bool:
+        """Whether every seat still in the game holds our whole chain (not waiting for an abandoned one)."""
         ours = len(self.table.entries)
-        return all(self._heads.get(seat, 0) >= ours for seat in self.mesh.peers)
+        gone = self.table.abandoned_by
+        return all(self._heads.get(seat, 0) >= ours for seat in self.mesh.peers if seat != gone)
 
     # ------------------------------------------------------------------------------------------ status
 
@@ -371,9 +452,9 @@ class Peer:
                 self.on_status(status)
 
 
-def _signer(raw: bytes) -> int | None:
+def _header(raw: bytes) -> log.Header | None:
     try:
-        return log.validate_header(log.open_envelope(raw).payload).seat
+        return log.validate_header(log.open_envelope(raw).payload)
     except (RemoteError, TypeError):
         return None
 
@@ -387,18 +468,24 @@ async def start_game(
     mesh: Mesh,
     player: Player | None,
     *,
-    home: str | None = None,
+    home: str | os.PathLike[str] | None = None,
     timeouts: Mapping[str, float] | None = None,
     timing: Timing | None = None,
     on_status: Callable[[Status], None] | None = None,
     on_event: Callable[[Event], None] | None = None,
+    local: LocalSeat | None = None,
 ) -> Peer:
-    """The peer for a game the lobby just agreed on. `mesh` is the one whose endpoint the lobby announced."""
+    """The peer for a game the lobby just agreed on. `mesh` is the one whose endpoint the lobby announced.
+
+    `local` (how this machine runs the seat: identity file, player, log path) is saved for `resume`.
+    """
     loop = asyncio.get_running_loop()
     table = Table(result.genesis, identity, entropy=secrets.token_bytes, timeouts=timeouts, now=loop.time())
     store = GameStore(result.game_id, result.seat, home)
     seats = tuple(SeatRecord(s.seat, s.name, s.public_key, s.endpoint) for s in result.table.seated)
     store.save_peers(PeersFile(result.game_id, result.seat, result.table.name, seats))
+    if local is not None:
+        store.save_local(local)
     mesh.admit(result.seat, result.peers())
     return Peer(table, mesh, store, player, timing=timing, on_status=on_status, on_event=on_event)
 

@@ -4,9 +4,11 @@ Layout, under the data home (`platformdirs.user_data_dir("p2pspades")`, or `$P2P
 explicitly)::
 
     games/<game id hex>/seat-<n>/
-        log               the signed entries, each fsync'd before it is sent (LogWriter)
+        log               the signed entries, each on disk before any later entry of ours is sent (LogWriter)
         peers.json        the seat map: names, keys, endpoints (to reconnect on resume)
+        local.json        how this machine runs the seat: identity file, person or bot, log path, timeouts
         secrets/hand-<k>  one 32-byte hand seed per file, mode 0600, on disk before its commitment is sent
+        ended             written when the game is over ("complete", "abandoned" or "violation")
 
 The seat is part of the path because several peers of one game may run on one machine (bots, tests, four
 terminals), and each must keep its own secrets.
@@ -21,8 +23,8 @@ import os
 import re
 import secrets as _random
 import stat
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -106,10 +108,59 @@ class PeersFile:
         return record
 
 
+LOCAL_VERSION = 1
+PLAYER_KINDS = ("person", "bot")
+
+
+@dataclass(frozen=True)
+class LocalSeat:
+    """How this machine runs one seat (local.json): what `resume` needs besides the log and the secrets."""
+
+    identity: str
+    """The identity key file that signs for the seat."""
+    player: str = "bot"
+    """"person" (the UI, or the built-in bot with --auto) or "bot" (a bot seat the host runs)."""
+    bot: str = "heuristic"
+    leader: int = 0
+    """The seat whose process runs this one: itself, or the host's seat for the host's bot seats."""
+    log: str | None = None
+    """The log file, if it is not `log` in the seat directory."""
+    timeouts: Mapping[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": LOCAL_VERSION,
+            "identity": self.identity,
+            "player": self.player,
+            "bot": self.bot,
+            "leader": self.leader,
+            "log": self.log,
+            "timeouts": dict(self.timeouts),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> LocalSeat:
+        """Parse local.json; `StoreError` naming the problem otherwise."""
+        try:
+            if data["version"] != LOCAL_VERSION:
+                raise StoreError(f"local.json version {data['version']!r} is not {LOCAL_VERSION}")
+            timeouts = {str(k): float(v) for k, v in dict(data["timeouts"]).items()}
+            seat = cls(str(data["identity"]), str(data["player"]), str(data["bot"]), int(data["leader"]),
+                       None if data["log"] is None else str(data["log"]), timeouts)
+        except StoreError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StoreError(f"local.json is damaged ({type(exc).__name__}: {exc})") from None
+        if seat.player not in PLAYER_KINDS:
+            raise StoreError(f"local.json: player {seat.player!r} is not one of {', '.join(PLAYER_KINDS)}")
+        return seat
+
+
 class GameStore:
     """One peer's directory for one game."""
 
-    def __init__(self, game_id: bytes, seat: int, home: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, game_id: bytes, seat: int, home: str | os.PathLike[str] | None = None,
+                 *, log_path: str | os.PathLike[str] | None = None) -> None:
         if not isinstance(game_id, bytes) or not 8 <= len(game_id) <= 64:
             raise StoreError("a game id is 8..64 bytes")
         if not 0 <= seat <= 9:
@@ -117,13 +168,27 @@ class GameStore:
         self.game_id = game_id
         self.seat = seat
         self.path = data_home(home) / "games" / game_id.hex() / f"seat-{seat}"
+        self._log_path = Path(log_path).absolute() if log_path is not None else None
 
     def __repr__(self) -> str:
         return f"GameStore({self.path})"
 
     @property
     def log_path(self) -> Path:
-        return self.path / "log"
+        """The game's log: the path given, else the one local.json names, else `log` in the seat directory."""
+        if self._log_path is None:
+            local = self._local_or_none()
+            if local is not None and local.log is not None:
+                self._log_path = Path(local.log)
+        return self._log_path if self._log_path is not None else self.path / "log"
+
+    @property
+    def local_path(self) -> Path:
+        return self.path / "local.json"
+
+    @property
+    def ended_path(self) -> Path:
+        return self.path / "ended"
 
     @property
     def peers_path(self) -> Path:
@@ -146,7 +211,44 @@ class GameStore:
     def open_log(self) -> LogWriter:
         """The writer for this game's log (created if new; a torn tail from a crash is cut off)."""
         self.create()
-        return LogWriter(self.log_path)
+        try:
+            return LogWriter(self.log_path)
+        except OSError as exc:
+            raise StoreError(f"cannot write the log {self.log_path}: {exc.strerror or exc}") from None
+
+    def in_use(self) -> bool:
+        """Whether a running peer holds this game's log open for writing (it locks the file)."""
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: no way to tell, assume not
+            return False
+        try:
+            fd = os.open(self.log_path, os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)  # closing drops our lock at once
+        return False
+
+    # ---------------------------------------------------------------------------------------------- ending
+
+    def mark_ended(self, status: str) -> None:
+        """Note that the game is over here ("complete", "abandoned", "violation"): nothing to resume."""
+        self.create()
+        _write_private(self.ended_path, status.encode() + b"\n", replace=True)
+
+    def ended(self) -> str | None:
+        """How the game ended, if this seat saw it end; None while it can still be resumed."""
+        try:
+            return self.ended_path.read_text(encoding="utf-8").strip() or "ended"
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StoreError(f"cannot read {self.ended_path}: {exc}") from None
 
     def read_entries(self) -> list[bytes]:
         """Every complete entry of the log, in order (none if there is no log yet)."""
@@ -218,6 +320,32 @@ class GameStore:
         if peers.game_id != self.game_id or peers.seat != self.seat:
             raise StoreError(f"{self.peers_path} belongs to another game or seat")
         return peers
+
+
+    # ---------------------------------------------------------------------------------------------- local
+
+    def save_local(self, local: LocalSeat) -> None:
+        """Record how this machine runs the seat (and where its log is)."""
+        self.create()
+        _write_private(self.local_path, json.dumps(local.to_json(), indent=2).encode() + b"\n", replace=True)
+        if local.log is not None:
+            self._log_path = Path(local.log)
+
+    def load_local(self) -> LocalSeat:
+        local = self._local_or_none()
+        if local is None:
+            raise StoreError(f"{self.local_path} does not exist: this seat was not started by this machine's "
+                             f"p2pspades commands, so it cannot be resumed here")
+        return local
+
+    def _local_or_none(self) -> LocalSeat | None:
+        try:
+            data = json.loads(self.local_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"cannot read {self.local_path}: {exc}") from None
+        return LocalSeat.from_json(data)
 
 
 def list_games(home: str | os.PathLike[str] | None = None) -> list[GameStore]:

@@ -1,0 +1,97 @@
+"""`p2pspades host`: open a table on the LAN, seat joiners and bot seats, and play our seat (seat 0).
+
+The table is advertised with zeroconf while seats are free; `p2pspades join HOST:PORT` works without it. Each
+bot seat is a peer of its own (own identity, sockets, log) that this process runs, so a game with bots is
+the same protocol as a game of people, and `resume` can bring the bots back after a crash.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from p2pspades.cli.common import add_game_options, fail, rules_from_args
+from p2pspades.cli.play import (
+    add_seat_options,
+    confirmer,
+    load_ui,
+    lobby_printer,
+    our_seat,
+    run_group,
+    say,
+    settings_from,
+)
+from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.net.lobby import check_name
+from p2pspades.net.session import BOT_KINDS, HostedTable, Settings, host_bots, identity_name
+from p2pspades.rules import RuleSet
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "host",
+        help="host a table on the LAN (joiners and bots fill the seats)",
+        description="Open a table: advertise it on the LAN, seat the players who join and the bot seats you "
+        "ask for, then play. Exit codes: 0 complete, 1 violation, 2 failed to start, 3 abandoned, 130 left.",
+    )
+    p.add_argument("--name", default="Host", help="your name at the table (your identity is kept under it)")
+    p.add_argument("--table", default="p2pspades", metavar="TABLE_NAME", help="the table's name on the LAN")
+    add_game_options(p)
+    p.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by bots this host runs")
+    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays (bots and --auto)")
+    p.add_argument("--port", type=int, default=0, metavar="PORT",
+                   help="the lobby's port, what joiners give as HOST:PORT (default: any free port)")
+    p.add_argument("--address", metavar="ADDR",
+                   help="listen and announce on this address only (default: every interface, announcing "
+                   "this machine's LAN address)")
+    p.add_argument("--no-advertise", action="store_true", help="do not announce the table with zeroconf")
+    add_seat_options(p)
+    p.set_defaults(run=run)
+
+
+def check_host_args(args: argparse.Namespace) -> RuleSet:
+    rules = rules_from_args(args)
+    try:
+        check_name(args.name)
+        check_name(args.table)
+    except ValueError as exc:
+        raise LocalError(str(exc)) from None
+    if not 0 <= args.bots < rules.players:
+        raise LocalError(f"--bots must be 0..{rules.players - 1} for {rules.players} players")
+    if not 0 <= args.port <= 65535:
+        raise LocalError(f"--port {args.port} is not a port number")
+    return rules
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = check_host_args(args)
+        settings = settings_from(args)
+    except LocalError as exc:
+        return fail("host", str(exc))
+    try:
+        return asyncio.run(host(rules, args, settings))
+    except (P2PSpadesError, ValueError, OSError) as exc:
+        return fail("host", str(exc))
+
+
+async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> int:
+    ui = load_ui(args)
+    main = our_seat(args)
+    bots = host_bots(args.bots, identity_name(args.name), args.bot)
+    hosted = HostedTable(main, table_name=args.table, rules=rules, bots=bots, settings=settings,
+                         address=args.address, port=args.port, advertise=not args.no_advertise,
+                         confirm=confirmer(ui, not args.no_color), on_change=lobby_printer())
+    endpoint = await hosted.open()
+    host_port = endpoint[len("tcp://"):]
+    say(f"hosting table {args.table!r} ({rules.preset or 'custom'}, {rules.players} seats, target "
+        f"{rules.target}) as {args.name}, key {main.identity.fingerprint}")
+    say(f"lobby: {endpoint}  (others join with: p2pspades join {host_port})")
+    if hosted.advertised is not None:
+        say(f"not advertised on the LAN: {hosted.advertised}")
+    try:
+        group = await hosted.seat_everyone()
+    except BaseException:
+        await hosted.close("the host stopped")
+        raise
+    return await run_group(group, ui, color=not args.no_color)

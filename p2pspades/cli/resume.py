@@ -1,0 +1,56 @@
+"""`p2pspades resume [GAME_ID|LOG_PATH]`: carry on a game after a crash, a kill or a lost connection.
+
+The peer is rebuilt from what it kept on disk: the log (every entry it ever sent is in it), the hand secrets
+(saved before their commitments went out) and the seat map. It listens where it listened before, reconnects,
+fetches and checks what it missed, and plays on; a host's bot seats come back with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from p2pspades.cli.common import fail
+from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
+from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.net.session import BOT_KINDS, Resumable, Settings, find_resumable, make_bot, resume_seats
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "resume",
+        help="resume an unfinished game after a crash",
+        description="Resume a game from its log, secrets and seat map: the most recent unfinished one, or "
+        "the one given by its id (a prefix will do) or its log file. Exit codes: 0 complete, 1 violation, "
+        "2 nothing to resume, 3 abandoned, 130 left before the end.",
+    )
+    p.add_argument("game", nargs="?", metavar="GAME_ID|LOG_PATH", help="which game (default: the most recent "
+                   "unfinished one)")
+    p.add_argument("--seat", type=int, metavar="N", help="which of our seats, if this machine has several")
+    p.add_argument("--auto", action="store_true", help="the built-in bot plays our seat from now on")
+    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays with --auto")
+    add_timeout_options(p)
+    p.add_argument("--no-color", action="store_true", help="monochrome display")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        timeouts = timeouts_from(args)
+        found = find_resumable(args.game, seat=args.seat)
+    except (LocalError, P2PSpadesError) as exc:
+        return fail("resume", str(exc))
+    try:
+        return asyncio.run(resume(args, found, timeouts))
+    except (P2PSpadesError, ValueError, OSError) as exc:
+        return fail("resume", str(exc))
+
+
+async def resume(args: argparse.Namespace, found: Resumable, timeouts: dict[str, float]) -> int:
+    ui = load_ui(args)
+    player = make_bot(args.bot) if args.auto else None
+    bots = f" and its {len(found.bots)} bot seat(s)" if found.bots else ""
+    say(f"resuming game {found.game_id.hex()}, seat {found.leader.seat}{bots}")
+    group = await resume_seats(found, player, settings=Settings(timeouts=timeouts), timeouts=timeouts)
+    say(f"caught up from {len(group.main.table.entries)} entries on disk")
+    return await run_group(group, ui, color=not args.no_color)

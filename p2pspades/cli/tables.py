@@ -1,0 +1,46 @@
+"""`p2pspades tables`: the tables advertised on the LAN (zeroconf), with what a person needs to pick one."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+
+from p2pspades.cli.common import fail
+from p2pspades.net.discovery import browse
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "tables",
+        help="list the tables on the LAN",
+        description="Listen for tables advertised on the LAN and list them: name, rules, free seats, host "
+        "key fingerprint and address. Nothing advertised is trusted: the lobby checks the host's signatures.",
+    )
+    p.add_argument("--timeout", type=float, default=3.0, metavar="S", help="how long to listen (default 3)")
+    p.add_argument("--interface", action="append", metavar="ADDR",
+                   help="listen on this interface only (repeatable; default: every interface)")
+    p.add_argument("--json", action="store_true", help="one JSON object per table")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0.1 <= args.timeout <= 600:
+        return fail("tables", f"--timeout must be between 0.1 and 600 seconds, not {args.timeout:g}")
+    found = asyncio.run(browse(args.timeout, args.interface))
+    found.sort(key=lambda t: (t.name, t.endpoint))
+    if args.json:
+        for t in found:
+            print(json.dumps({"name": t.name, "rules": t.rules, "players": t.players, "free": t.free,
+                              "host_fingerprint": t.host_fingerprint, "address": f"{t.address}:{t.port}"}))
+        return 0
+    if not found:
+        print(f"no table answered within {args.timeout:g} s (where multicast is blocked: join HOST:PORT)")
+        return 0
+    width = max(len(t.name) for t in found)
+    print(f"{'table':<{width}}  {'rules':<12} {'free':>9}  {'host key':<19}  join with")
+    for t in found:
+        free = f"{t.free} of {t.players}"
+        print(f"{t.name:<{width}}  {t.rules:<12} {free:>9}  {t.host_fingerprint:<19}  "
+              f"p2pspades join {t.address}:{t.port}")
+    return 0

@@ -1,0 +1,168 @@
+"""The network commands as a person meets them: `play` on the full screen over ZeroMQ, `play --auto`, `resume`
+after leaving, and clear errors for bad options and for nothing to resume."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from p2pspades import crypto, log
+from p2pspades.audit import Status, verify_file
+from p2pspades.net import GameStore
+from p2pspades.net.session import SessionError, find_resumable
+from p2pspades.net.store import LocalSeat, PeersFile, SeatRecord
+from p2pspades.rules import preset
+from p2pspades.table.harness import new_game
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def homes(root: Path) -> dict[str, str]:
+    return dict(os.environ, P2PSPADES_HOME=str(root / "data"), XDG_CONFIG_HOME=str(root / "config"),
+                TERM="xterm-256color", LC_ALL="C.UTF-8", LANG="C.UTF-8")
+
+
+def p2pspades(root: Path, *args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "p2pspades", *args], env=homes(root), capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def plays_by_seat_0(path: Path) -> int:
+    if not path.exists():
+        return 0
+    return sum(1 for raw in log.read_log(path).frames
+               if (p := log.open_envelope(raw).payload).get("t") == "play" and p.get("s") == 0)
+
+
+def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    game_log = tmp_path / "mine.p2plog"
+    child = pexpect.spawn(sys.executable, ["-m", "p2pspades", "play", "--seed", "7", "--bot", "random",
+                                           "--target", "300", "--log", str(game_log)],
+                          dimensions=(24, 80), env=homes(tmp_path), encoding="utf-8", timeout=30)
+    try:
+        child.expect("p2pspades")
+        deadline = time.monotonic() + 60
+        while plays_by_seat_0(game_log) < 2:  # Enter bids the default and plays the chosen legal card
+            assert time.monotonic() < deadline, "no card of ours reached the log"
+            child.send("\r")
+            time.sleep(0.3)
+            _drain(child)
+        child.send("\x03")  # Ctrl-C asks first ...
+        time.sleep(0.3)
+        child.send("y")  # ... and y leaves
+        child.expect(pexpect.EOF, timeout=30)
+        said = child.before or ""
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130, said[-2000:]
+    assert "p2pspades resume" in said
+    assert verify_file(game_log).status is Status.INCOMPLETE
+    # our seat and the three bot peers come back together and finish the game
+    again = p2pspades(tmp_path, "resume", "--auto")
+    assert again.returncode == 0, again.stdout[-2000:] + again.stderr[-2000:]
+    assert "and its 3 bot seat(s)" in again.stdout and "game over: complete" in again.stdout
+    verdict = verify_file(game_log)
+    assert verdict.status is Status.VALID, verdict.summary
+    assert plays_by_seat_0(game_log) >= 2
+    (game,) = (tmp_path / "data" / "games").iterdir()
+    stores = [GameStore(bytes.fromhex(game.name), seat, tmp_path / "data") for seat in range(4)]
+    assert stores[0].log_path == game_log  # local.json remembers where our log is
+    logs = [store.read_entries() for store in stores]
+    assert all(entries == logs[0] for entries in logs)
+
+
+def _drain(child: object) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    try:
+        while True:
+            child.read_nonblocking(65536, timeout=0)  # type: ignore[attr-defined]
+    except (pexpect.TIMEOUT, pexpect.EOF):
+        pass
+
+
+def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path) -> None:
+    done = p2pspades(tmp_path, "play", "--auto", "--players", "3", "--target", "10", "--seed", "3")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    out = done.stdout
+    assert "3 peers on 127.0.0.1" in out and "final score:" in out and "valid and complete" in out
+    games = list((tmp_path / "data" / "games").iterdir())
+    assert len(games) == 1
+    logs = [GameStore(bytes.fromhex(games[0].name), seat, tmp_path / "data").read_entries() for seat in range(3)]
+    assert logs[0] and all(entries == logs[0] for entries in logs)  # three peers, one chain
+    keys = sorted(p.name for p in (tmp_path / "config" / "p2pspades" / "identities").iterdir())
+    assert keys == ["you-bot1.key", "you-bot2.key", "you.key"]  # each seat its own persistent identity
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["host", "--bots", "4"], "--bots must be 0..3"),
+        (["host", "--rules", "chess"], "unknown rule preset"),
+        (["host", "--name", ""], "a name is 1..32"),
+        (["host", "--port", "70000"], "not a port number"),
+        (["play", "--auto", "--timeout-auto", "0"], "--timeout-auto must be between"),
+        (["join", "127.0.0.1:1", "--auto", "--name", "x" * 40], "a name is 1..32"),
+        (["tables", "--timeout", "0"], "--timeout must be between"),
+        (["resume", "zz-not-a-game"], "neither a game id nor a log file"),
+        (["resume"], "there is no game on this machine to resume"),
+        (["play"], "needs a terminal"),
+    ],
+)
+def test_bad_options_are_clear_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    done = p2pspades(tmp_path, *args, timeout=30)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_joining_a_table_nobody_hosts_fails_clearly(tmp_path: Path) -> None:
+    with __import__("socket").socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = p2pspades(tmp_path, "join", f"127.0.0.1:{port}", "--auto", timeout=60)
+    assert done.returncode == 2 and "did not answer" in done.stderr, done.stderr
+
+
+def seat_directory(home: Path, game_id: bytes, seat: int, leader: int, entries: list[bytes]) -> GameStore:
+    store = GameStore(game_id, seat, home)
+    keys = [crypto.Identity.generate().public for _ in range(2)]
+    seats = tuple(SeatRecord(s, f"P{s}", keys[s], f"tcp://127.0.0.1:{9000 + s}") for s in range(2))
+    store.save_peers(PeersFile(game_id, seat, "t", seats))
+    store.save_local(LocalSeat(str(home / "nobody.key"), "person" if seat == leader else "bot", leader=leader))
+    writer = store.open_log()
+    for raw in entries:
+        writer.append(raw)
+    writer.close()
+    return store
+
+
+def test_resume_picks_the_seat_to_resume_or_says_why_not(tmp_path: Path) -> None:
+    ids = [crypto.Identity.generate() for _ in range(2)]
+    genesis = new_game(preset("two"), ids)
+    game_id = log.validate_header(log.open_envelope(genesis).payload).game_id
+    mine = seat_directory(tmp_path, game_id, 0, 0, [genesis])
+    seat_directory(tmp_path, game_id, 1, 0, [genesis])  # a bot seat this machine runs with seat 0
+    found = find_resumable(home=tmp_path)
+    assert found.leader.seat == 0 and [s.seat for s, _ in found.bots] == [1]
+    assert find_resumable(game_id.hex()[:6], home=tmp_path).leader.seat == 0
+    assert find_resumable(str(mine.log_path), home=tmp_path).leader.seat == 0
+    writer = mine.open_log()  # a running peer holds its log: not resumable meanwhile
+    try:
+        with pytest.raises(SessionError, match="a running p2pspades process is playing it"):
+            find_resumable(home=tmp_path)
+    finally:
+        writer.close()
+    mine.mark_ended("complete")
+    with pytest.raises(SessionError, match=r"the game is over \(complete\)"):
+        find_resumable(home=tmp_path)
+    with pytest.raises(SessionError, match="no game with an id starting"):
+        find_resumable("abcdef", home=tmp_path)
+    stray = tmp_path / "stray.p2plog"
+    stray.write_bytes(b"not a log")
+    with pytest.raises(SessionError, match="is not a game log"):
+        find_resumable(str(stray), home=tmp_path)
