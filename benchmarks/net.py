@@ -14,7 +14,7 @@ before our next send) and a random bot. Measured, per hand and per card:
 Clocks: `time.monotonic()` (CLOCK_MONOTONIC, shared by every process of the machine). Ratios matter; the
 absolute times move with the load on a shared machine. Prints one JSON object; progress goes to stderr.
 
-    python benchmarks/net.py [--target 300] [--seed 1]
+    python benchmarks/net.py [--target 600] [--seed 1]
 """
 
 from __future__ import annotations
@@ -239,7 +239,7 @@ def in_process(target: int, seed: bytes, hands: int) -> list[float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--target", type=int, default=300, help="the game's target score (more: more hands)")
+    ap.add_argument("--target", type=int, default=600, help="the game's target score (more: more hands)")
     ap.add_argument("--seed", default="1", help="seeds identities, entropy and bots")
     ap.add_argument("--peer", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--dir", help=argparse.SUPPRESS)

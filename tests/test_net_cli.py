@@ -42,8 +42,8 @@ def plays_by_seat_0(path: Path) -> int:
 def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     game_log = tmp_path / "mine.p2plog"
-    child = pexpect.spawn(sys.executable, ["-m", "p2pspades", "play", "--seed", "7", "--bot", "random",
-                                           "--target", "300", "--log", str(game_log)],
+    child = pexpect.spawn(sys.executable, ["-m", "p2pspades", "play", "--seed", "7", "--target", "10",
+                                           "--log", str(game_log)],
                           dimensions=(24, 80), env=homes(tmp_path), encoding="utf-8", timeout=30)
     try:
         child.expect("p2pspades")
@@ -93,7 +93,8 @@ def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path
     assert "3 peers on 127.0.0.1" in out and "final score:" in out and "valid and complete" in out
     games = list((tmp_path / "data" / "games").iterdir())
     assert len(games) == 1
-    logs = [GameStore(bytes.fromhex(games[0].name), seat, tmp_path / "data").read_entries() for seat in range(3)]
+    game_id = bytes.fromhex(games[0].name)
+    logs = [GameStore(game_id, seat, tmp_path / "data").read_entries() for seat in range(3)]
     assert logs[0] and all(entries == logs[0] for entries in logs)  # three peers, one chain
     keys = sorted(p.name for p in (tmp_path / "config" / "p2pspades" / "identities").iterdir())
     assert keys == ["you-bot1.key", "you-bot2.key", "you.key"]  # each seat its own persistent identity
@@ -133,7 +134,8 @@ def seat_directory(home: Path, game_id: bytes, seat: int, leader: int, entries: 
     keys = [crypto.Identity.generate().public for _ in range(2)]
     seats = tuple(SeatRecord(s, f"P{s}", keys[s], f"tcp://127.0.0.1:{9000 + s}") for s in range(2))
     store.save_peers(PeersFile(game_id, seat, "t", seats))
-    store.save_local(LocalSeat(str(home / "nobody.key"), "person" if seat == leader else "bot", leader=leader))
+    kind = "person" if seat == leader else "bot"
+    store.save_local(LocalSeat(str(home / "nobody.key"), kind, leader=leader))
     writer = store.open_log()
     for raw in entries:
         writer.append(raw)
@@ -166,3 +168,11 @@ def test_resume_picks_the_seat_to_resume_or_says_why_not(tmp_path: Path) -> None
     stray.write_bytes(b"not a log")
     with pytest.raises(SessionError, match="is not a game log"):
         find_resumable(str(stray), home=tmp_path)
+
+
+def test_a_log_path_that_exists_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    taken = tmp_path / "taken.p2plog"
+    taken.write_bytes(b"P2PSLOG1")
+    done = p2pspades(tmp_path, "play", "--auto", "--log", str(taken), timeout=30)
+    assert done.returncode == 2 and "already exists" in done.stderr, done.stderr
+    assert taken.read_bytes() == b"P2PSLOG1"

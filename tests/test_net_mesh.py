@@ -22,7 +22,7 @@ from test_net_support import (
 
 from p2pspades.net.auth import AccessList, BadKey, CurveKeys, curve_public_key, link_id
 from p2pspades.net.frames import MAX_FRAME, Entries, Entry, Get, Hello, encode_message, pack
-from p2pspades.net.mesh import LinkUp, Mesh, MeshError, PeerAddress, Received, Refused
+from p2pspades.net.mesh import LinkUp, Mesh, MeshError, PeerAddress, Received, Refused, announced
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -279,3 +279,57 @@ def test_bad_uses_of_the_mesh_are_clear_errors() -> None:
     with pytest.raises(BadKey, match="same key"):
         p = Player()
         AccessList().admit({0: p.public, 1: p.public})
+
+
+@asyncio_test
+async def test_a_refused_link_is_tried_again_once_the_other_seat_allows_us() -> None:
+    a, b = Player(), Player()
+    early, late = Mesh(a.curve, heartbeat=0.2), Mesh(b.curve, heartbeat=0.2)
+    await early.start()
+    await late.start()
+    table = [PeerAddress(0, early.endpoint, a.public), PeerAddress(1, late.endpoint, b.public)]
+    try:
+        early.admit(0, table)  # connects at once; the other seat still refuses everybody
+        refused = await within(early.next_event())
+        while not isinstance(refused, Refused):
+            refused = await within(early.next_event())
+        assert refused == Refused(1)
+        late.allow(1, table)  # it accepted the genesis: now it lets the seat map in
+        late.admit(1, table)
+
+        async def delivered() -> Received:
+            while True:  # frames queued on the refused connection are gone: send until one arrives
+                early.send(1, Entry(b"at last"))
+                event = await asyncio.wait_for(late.next_event(), 0.3)
+                if isinstance(event, Received):
+                    return event
+
+        async def retry() -> Received:
+            while True:
+                try:
+                    return await delivered()
+                except TimeoutError:
+                    continue
+
+        assert await within(retry(), 20) == Received(0, Entry(b"at last"))
+    finally:
+        await close_all([early, late])
+
+
+def test_a_wildcard_bind_announces_a_reachable_address() -> None:
+    assert announced("tcp://0.0.0.0:5555", "192.0.2.7") == "tcp://192.0.2.7:5555"
+    assert announced("tcp://127.0.0.1:5555", "192.0.2.7") == "tcp://127.0.0.1:5555"
+    assert announced("tcp://[::]:5555", "fe80::1") == "tcp://[fe80::1]:5555"
+    with pytest.raises(MeshError, match="which address to announce"):
+        announced("tcp://0.0.0.0:5555", None)
+
+    async def run() -> None:
+        mesh = Mesh(Player().curve, bind="tcp://127.0.0.1:*", announce="192.0.2.7")
+        await mesh.start()
+        try:
+            assert mesh.endpoint == mesh.bound and mesh.bound.startswith("tcp://127.0.0.1:")
+            assert mesh.poll_event() is None
+        finally:
+            await mesh.close()
+
+    asyncio.run(run())

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_net_support import asyncio_test, quiet, until, within
@@ -28,6 +30,7 @@ from p2pspades.net import (
     start_game,
     transport_keys,
 )
+from p2pspades.net.frames import Message
 from p2pspades.net.peer import ANSWERS_PER_SECOND
 from p2pspades.rules import Action, preset
 from p2pspades.table import Decision, Dropped, Event
@@ -156,3 +159,35 @@ async def test_a_player_that_takes_its_time_like_a_person_plays_a_whole_game(tmp
     assert [e.status for e in ended if e is not None] == ["complete", "complete"]
     assert asked and all(d.view.seat == 1 for d in asked)
     assert peers[0].table.entries == peers[1].table.entries
+
+
+@asyncio_test
+async def test_every_entry_we_send_is_on_disk_with_everything_before_it(tmp_path: Path) -> None:
+    _, peers = await seat_players(tmp_path, 2)
+    sent: list[tuple[int, str]] = []
+    problems: list[str] = []
+    for peer in peers:
+        broadcast = peer.mesh.broadcast
+
+        def checked(message: Message, peer: Peer = peer, broadcast: Any = broadcast) -> None:
+            if isinstance(message, Entry):
+                header = log.validate_header(log.open_envelope(message.raw).payload)
+                upto = peer.table.entries[: header.seq + 1]
+                if peer.store.read_entries()[: header.seq + 1] != upto or peer._writer.unsynced:
+                    problems.append(f"seat {peer.seat} sent entry {header.seq} before it was on disk")
+                if header.type in ("commit", "dcommit"):
+                    secret = peer.store.secrets_dir / f"hand-{header.hand:04d}"
+                    if not secret.exists() or stat.S_IMODE(secret.stat().st_mode) != 0o600:
+                        problems.append(f"seat {peer.seat} committed to hand {header.hand} before saving it")
+                sent.append((peer.seat, header.type))
+            broadcast(message)
+
+        peer.mesh.broadcast = checked  # type: ignore[method-assign]
+    try:
+        ended = await within(asyncio.gather(*(p.run() for p in peers)), 60)
+    finally:
+        await close_all(peers)
+    assert [e.status for e in ended if e is not None] == ["complete", "complete"]
+    assert not problems, problems[:5]
+    kinds = {kind for _, kind in sent}
+    assert {"commit", "dcommit", "shuffle", "play", "end"} <= kinds and {s for s, _ in sent} == {0, 1}

@@ -12,6 +12,7 @@ from p2pspades import crypto, log
 from p2pspades.net.store import (
     ENV_HOME,
     GameStore,
+    LocalSeat,
     PeersFile,
     SeatRecord,
     StoreError,
@@ -100,3 +101,67 @@ def test_data_home_follows_the_environment(tmp_path: Path, monkeypatch: pytest.M
     assert GameStore(GAME, 0).path.is_relative_to(tmp_path / "env")
     with pytest.raises(StoreError):
         GameStore(b"x", 0, tmp_path)
+
+
+def test_how_a_seat_is_run_here_round_trips_and_moves_the_log(tmp_path: Path) -> None:
+    store = GameStore(GAME, 2, tmp_path)
+    assert store.log_path == store.path / "log"
+    elsewhere = tmp_path / "kept" / "friday.p2plog"
+    local = LocalSeat("/keys/ann.key", "person", "random", 2, str(elsewhere), {"auto": 5.0})
+    store.save_local(local)
+    assert stat.S_IMODE(store.local_path.stat().st_mode) == 0o600
+    again = GameStore(GAME, 2, tmp_path)
+    assert again.load_local() == local
+    assert again.log_path == elsewhere  # a later `resume` writes where the game began writing
+    store.local_path.write_text('{"version": 1, "identity": "x", "player": "ghost", "bot": "b", '
+                                '"leader": 0, "log": null, "timeouts": {}}')
+    with pytest.raises(StoreError, match="player 'ghost'"):
+        GameStore(GAME, 2, tmp_path).load_local()
+    store.local_path.write_text('{"version": 1}')
+    with pytest.raises(StoreError, match="damaged"):
+        GameStore(GAME, 2, tmp_path).load_local()
+    with pytest.raises(StoreError, match="cannot be resumed here"):
+        GameStore(GAME, 3, tmp_path).load_local()
+
+
+def test_the_end_of_a_game_and_a_running_writer_are_visible(tmp_path: Path) -> None:
+    identity = crypto.Identity.generate()
+    store = GameStore(GAME, 0, tmp_path)
+    assert store.ended() is None and not store.in_use()
+    writer = store.open_log()
+    writer.append(log.seal({"g": GAME, "h": 0, "n": 0, "p": bytes(32), "s": 0, "t": "x"}, identity))
+    assert store.in_use()  # the writer holds the log's lock
+    writer.close()
+    assert not store.in_use()
+    store.mark_ended("abandoned")
+    assert GameStore(GAME, 0, tmp_path).ended() == "abandoned"
+
+
+def test_entries_from_others_are_written_at_once_and_fsynced_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    identity = crypto.Identity.generate()
+    raws = [log.seal({"g": GAME, "h": 0, "n": n, "p": bytes(32), "s": 0, "t": "x"}, identity)
+            for n in range(4)]
+    store = GameStore(GAME, 0, tmp_path)
+    writer = store.open_log()
+    fsyncs: list[int] = []
+    real = os.fsync
+
+    def counted(fd: int) -> None:
+        fsyncs.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", counted)
+    for raw in raws[:3]:
+        writer.append(raw, sync=False)
+    assert fsyncs == [] and writer.unsynced
+    assert store.read_entries() == raws[:3]  # written, only not yet forced to the disk
+    writer.sync()
+    writer.sync()  # nothing new: no second fsync
+    assert len(fsyncs) == 1 and not writer.unsynced
+    writer.append(raws[3])  # the default stays one fsync per entry
+    assert len(fsyncs) == 2
+    writer.append(raws[0], sync=False)
+    writer.close()  # closing makes the last entries durable too
+    assert len(fsyncs) == 3

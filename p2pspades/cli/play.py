@@ -104,7 +104,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
     """Our seat: the persistent identity named after us, played by the UI or (with --auto) the bot."""
-    identity, path = load_identity(getattr(args, "identity", None) or identity_name(args.name))
+    identity, path = load_identity(identity_name(args.name))
     player = make_bot(getattr(args, "bot", "heuristic"), seed) if args.auto else None
     return Seat(identity, path, args.name, player, True, getattr(args, "bot", "heuristic"),
                 check_log_path(args.log))

@@ -3,6 +3,8 @@
 `Mesh` links the seats (CurveZMQ, a ZAP allow-list of the seated keys), `LobbyHost`/`join_table` seat the
 players and agree on the genesis, `Advertiser`/`browse` find tables on the LAN, `GameStore` keeps a game's
 log, secrets and seat map, and `Peer` drives a table machine over all of it (`start_game`, `resume_game`).
+`session` composes them the way the commands use them: `HostedTable` (a table with bot seats), `join_game`,
+`find_resumable`/`resume_seats`, each giving a `LocalGroup` of peers to run.
 The wire formats are specified in protocol/network.md.
 """
 
@@ -20,13 +22,38 @@ from p2pspades.net.lobby import (
 )
 from p2pspades.net.mesh import LinkDown, LinkUp, Mesh, MeshError, MeshEvent, PeerAddress, Received, Refused
 from p2pspades.net.peer import Peer, Player, Status, Timing, resume_game, start_game
-from p2pspades.net.store import GameStore, PeersFile, SeatRecord, StoreError, data_home, games_of, list_games
+from p2pspades.net.session import (
+    BotSeat,
+    HostedTable,
+    LocalGroup,
+    Resumable,
+    Seat,
+    SessionError,
+    Settings,
+    find_resumable,
+    find_table,
+    host_bots,
+    join_game,
+    make_bot,
+    resume_seats,
+)
+from p2pspades.net.store import (
+    GameStore,
+    LocalSeat,
+    PeersFile,
+    SeatRecord,
+    StoreError,
+    data_home,
+    games_of,
+    list_games,
+)
 
 __all__ = [
     "SERVICE_TYPE",
     "Advertiser",
     "BadFrame",
     "BadKey",
+    "BotSeat",
     "CurveKeys",
     "DiscoveryError",
     "Entries",
@@ -34,12 +61,15 @@ __all__ = [
     "GameStore",
     "Get",
     "Hello",
+    "HostedTable",
     "LinkDown",
     "LinkUp",
     "LobbyError",
     "LobbyHost",
     "LobbyResult",
     "LobbySeat",
+    "LocalGroup",
+    "LocalSeat",
     "Mesh",
     "MeshError",
     "MeshEvent",
@@ -52,7 +82,11 @@ __all__ = [
     "Pong",
     "Received",
     "Refused",
+    "Resumable",
+    "Seat",
     "SeatRecord",
+    "SessionError",
+    "Settings",
     "Status",
     "StoreError",
     "TableAd",
@@ -62,11 +96,17 @@ __all__ = [
     "browse",
     "curve_public_key",
     "data_home",
+    "find_resumable",
+    "find_table",
     "games_of",
+    "host_bots",
+    "join_game",
     "join_table",
     "list_games",
     "local_address",
+    "make_bot",
     "resume_game",
+    "resume_seats",
     "start_game",
     "transport_keys",
 ]

@@ -312,6 +312,7 @@ class HostedTable:
         self._meshes: list[Mesh] = []
         self._bots: list[tuple[BotSeat, Mesh, int]] = []
         self._advertiser: Advertiser | None = None
+        self._updates: set[asyncio.Task[None]] = set()
         self._handed_over = False
 
     async def open(self) -> str:
@@ -354,7 +355,9 @@ class HostedTable:
 
     def _changed(self, info: TableInfo) -> None:
         if self._advertiser is not None:
-            asyncio.get_running_loop().create_task(self._advertiser.update(info))
+            task = asyncio.get_running_loop().create_task(self._advertiser.update(info))
+            self._updates.add(task)  # keep a reference until it is done
+            task.add_done_callback(self._updates.discard)
         if self.on_change is not None:
             self.on_change(info)
 
