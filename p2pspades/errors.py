@@ -1,7 +1,7 @@
 """The project's error tree.
 
-Local errors mean *we* misused an API or gave it bad input; remote errors mean a *peer* misbehaved, and are the
-start of a cheating record (they name the seat and the check that failed).
+Local errors mean *we* misused an API or gave it bad input; remote errors mean a *peer* misbehaved, and are
+the start of a cheating record (they name the seat and the check that failed).
 """
 
 from __future__ import annotations
