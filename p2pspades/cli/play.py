@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import re
 import sys
@@ -293,20 +292,7 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
     peer.on_status = connection
     state.refresh(peer.table)
     app = ui.create_app(state, color=color)
-    game = asyncio.ensure_future(group.run())
-
-    def finished(task: asyncio.Future[Any]) -> None:
-        error = None if task.cancelled() else task.exception()
-        if error is not None and app.is_running:
-            app.exit(exception=error)
-
-    game.add_done_callback(finished)
-    try:
-        await app.run_async()
-    finally:
-        game.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await game
+    await ui.run_alongside(app, group.run())
 
 
 # ------------------------------------------------------------------------------------------------ play

@@ -4,7 +4,7 @@ A driver owns a `UiState`, feeds it the table's events (`on_events`) and the tab
 our seat with `HumanPlayer(state)`, and runs `create_app(state)` alongside the game.
 """
 
-from p2pspades.ui.app import create_app, create_key_bindings, create_layout
+from p2pspades.ui.app import create_app, create_key_bindings, create_layout, run_alongside
 from p2pspades.ui.lobby import LobbyModel, LobbySeat, confirm_table, create_lobby_app
 from p2pspades.ui.local import LocalGame, run_local_game
 from p2pspades.ui.replay import ReplayModel, create_replay_app, run_replay, run_replay_async
@@ -25,6 +25,7 @@ __all__ = [
     "create_layout",
     "create_lobby_app",
     "create_replay_app",
+    "run_alongside",
     "run_local_game",
     "run_replay",
     "run_replay_async",

@@ -14,7 +14,11 @@ update the state (which calls `app.invalidate`). Works from 80x24 up; prompt_too
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import textwrap
+from collections.abc import Awaitable
+from typing import Any
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
@@ -719,3 +723,21 @@ def create_app(
     )
     state.on_change = app.invalidate
     return app
+
+
+async def run_alongside(app: Application[Any], game: Awaitable[Any]) -> None:
+    """Show `app` while `game` runs: a failure of the game ends the app; leaving the app stops the game."""
+    task = asyncio.ensure_future(game)
+
+    def finished(done: asyncio.Future[Any]) -> None:
+        error = None if done.cancelled() else done.exception()
+        if error is not None and app.is_running:
+            app.exit(exception=error)
+
+    task.add_done_callback(finished)
+    try:
+        await app.run_async()
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

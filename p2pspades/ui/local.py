@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import hashlib
 import secrets
 import sys
@@ -30,7 +29,7 @@ from p2pspades.errors import LocalError
 from p2pspades.rules import PRESETS, Action, RuleSet, RuleSetError, preset
 from p2pspades.table import Accepted, Decision, DecisionKind, Event, Table, Wanted
 from p2pspades.table.harness import new_game, seeded_entropy
-from p2pspades.ui.app import create_app
+from p2pspades.ui.app import create_app, run_alongside
 from p2pspades.ui.state import HumanPlayer, UiState
 
 Bot = Callable[[Decision], Action]
@@ -164,20 +163,9 @@ class LocalGame:
 
     async def run(self, app: Application[None]) -> int:
         """Play with `app` on screen until the person leaves it. Returns the exit code."""
-        game = asyncio.ensure_future(self.play())
-
-        def finished(task: asyncio.Future[None]) -> None:
-            error = None if task.cancelled() else task.exception()
-            if error is not None and app.is_running:
-                app.exit(exception=error)
-
-        game.add_done_callback(finished)
         try:
-            await app.run_async()
+            await run_alongside(app, self.play())
         finally:
-            game.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await game
             self.close()
         return self.exit_code()
 
