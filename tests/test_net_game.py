@@ -96,7 +96,10 @@ class Lan:
 
     def entries(self, name: str) -> int:
         path = self.log(name)
-        return len(log.read_log(path).frames) if path.exists() else 0
+        try:
+            return len(log.read_log(path).frames)
+        except (OSError, log.LogError):  # not there yet, or created but its magic not yet written
+            return 0
 
     def kill_when(self, name: str, entries: int) -> int:
         """SIGKILL `name` as soon as its log holds `entries` entries; returns how many it held."""
