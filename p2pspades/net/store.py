@@ -31,6 +31,7 @@ from typing import Any
 import platformdirs
 
 from p2pspades.errors import LocalError
+from p2pspades.files import fsync_directory
 from p2pspades.log import LogWriter, read_log
 
 log = logging.getLogger(__name__)
@@ -391,7 +392,7 @@ def _write_private(target: Path, data: bytes, *, replace: bool = False) -> None:
                 os.link(tmp, target)
             except FileExistsError:
                 raise StoreError(f"{target} appeared while it was being written") from None
-        _fsync_dir(target.parent)
+        fsync_directory(target.parent)
     except OSError as exc:
         raise StoreError(f"cannot write {target}: {exc.strerror}") from None
     finally:
@@ -399,13 +400,6 @@ def _write_private(target: Path, data: bytes, *, replace: bool = False) -> None:
             tmp.unlink()
 
 
-def _fsync_dir(directory: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def games_of(home: str | os.PathLike[str] | None, game_id_prefix: str) -> Iterator[GameStore]:
