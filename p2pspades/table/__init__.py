@@ -17,7 +17,7 @@ from p2pspades.table.events import (
     Wanted,
 )
 from p2pspades.table.genesis import SeatInfo, Setup, make_genesis, read_genesis
-from p2pspades.table.machine import HandRecord, Step, Table
+from p2pspades.table.machine import Step, Table
 
 __all__ = [
     "Accepted",
@@ -29,7 +29,6 @@ __all__ = [
     "GameEnded",
     "HandAudited",
     "HandDeal",
-    "HandRecord",
     "Info",
     "Outgoing",
     "Rejected",

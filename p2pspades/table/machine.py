@@ -66,16 +66,6 @@ class Step:
     decision: DecisionKind | None = None
 
 
-@dataclass
-class HandRecord:
-    """What the audit established about one finished hand."""
-
-    number: int
-    dealer: int
-    dealt: tuple[tuple[Card, ...], ...] = ()
-    plays: list[tuple[int, Card]] | None = None
-
-
 class Table:
     """One peer's view of one game, as a state machine over the signed entries of its log."""
 
@@ -126,7 +116,6 @@ class Table:
         self.first_dealer: int | None = None
         self.game: Game | None = None
         self.deal: HandDeal | None = None
-        self.records: list[HandRecord] = []
         self._hstage = ""
         self._keys_from: list[int] = []
         self._draw_position = 0
@@ -250,8 +239,6 @@ class Table:
         if not 0 <= header.seat < self.seats:
             self._events.append(Dropped(f"an entry from seat {header.seat}, which does not exist"))
             return
-        if header.seq < len(self.entries) and raw == self.entries[header.seq]:
-            return  # a copy we already hold (peers forward every entry): no need to check it twice
         if not crypto.verify_signature(self.public_keys[header.seat], env.signature, env.payload_raw):
             self._events.append(Dropped(f"an entry claiming seat {header.seat} with a bad signature"))
             return
@@ -607,8 +594,7 @@ class Table:
     def _audit_hand(self, g: Game, d: HandDeal) -> None:
         """Every seat revealed: recompute the whole deal, then let the engine audit the play and score."""
         fault, cards = d.recompute(skip=self.seat if d.challenge is None else None)
-        record = HandRecord(g.hand_number, g.dealer)
-        self.records.append(record)
+        number = g.hand_number
         if d.challenge is not None:
             challenger, seq, why = d.challenge
             if fault is not None:
@@ -622,7 +608,6 @@ class Table:
             self._halt(Violation(fault.seat, fault.check, fault.detail, len(self.entries) - 1))
             return
         dealt = tuple(tuple(cards[j] for j in d.positions_of(s)) for s in range(self.seats))
-        record.dealt = dealt
         try:
             g.apply(Reveal(dealt))
         except IllegalAction as exc:  # the crypto checked out, so the plays cannot contradict the hands
@@ -632,7 +617,7 @@ class Table:
         found = tuple(
             Violation(v.seat, v.kind, v.detail, len(self.entries) - 1, halts=False) for v in result.violations
         )
-        self._events.append(HandAudited(record.number, found))
+        self._events.append(HandAudited(number, found))
         for v in found:
             self._events.append(v)
         if g.phase is Phase.GAME_OVER:
