@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from p2pspades.errors import LocalError
-from p2pspades.rules import PRESETS, RuleSet, RuleSetError, preset
+from p2pspades.exits import ExitCode
+from p2pspades.rules import PRESETS, RuleSet, RuleSetError, bid_notation, preset
 from p2pspades.table import Info, Table
 
 
@@ -44,13 +44,7 @@ def rules_from_args(args: argparse.Namespace) -> RuleSet:
 
 def fail(command: str, message: str) -> int:
     print(f"p2pspades {command}: {message}", file=sys.stderr)
-    return 2
-
-
-def default_log_path(game_id: bytes) -> Path:
-    from p2pspades.net.store import data_home
-
-    return data_home() / "logs" / f"{game_id.hex()}.p2plog"
+    return ExitCode.FAILED
 
 
 def progress_line(table: Table, events: list[object]) -> list[str]:
@@ -66,7 +60,8 @@ def progress_line(table: Table, events: list[object]) -> list[str]:
                 f"{'+'.join(names[i] for i in table.rules.sides[k])} {t.score}"
                 for k, t in enumerate(h.totals)
             )
-            bids = " ".join("BN" if h.blind[s] else str(h.bids[s]) for s in range(table.rules.players))
+            bids = " ".join(bid_notation(h.bids[s], h.blind[s], table.rules, short=True)
+                            for s in range(table.rules.players))
             verdict = "audit passed" if not ev.violations else f"{len(ev.violations)} violation(s) penalised"
             lines.append(
                 f"hand {h.number:2d}: bids {bids}  tricks {' '.join(map(str, h.tricks_won))}  "

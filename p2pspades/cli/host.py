@@ -22,6 +22,8 @@ from p2pspades.cli.play import (
     settings_from,
 )
 from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.exits import game_exit_help
+from p2pspades.net.endpoints import parse
 from p2pspades.net.lobby import check_name
 from p2pspades.net.session import BOT_KINDS, HostedTable, Settings, host_bots, identity_name
 from p2pspades.rules import RuleSet
@@ -32,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "host",
         help="host a table on the LAN (joiners and bots fill the seats)",
         description="Open a table: advertise it on the LAN, seat the players who join and the bot seats you "
-        "ask for, then play. Exit codes: 0 complete, 1 violation, 2 failed to start, 3 abandoned, 130 left.",
+        "ask for, then play. " + game_exit_help(),
     )
     p.add_argument("--name", default="Host", help="your name at the table (your identity is kept under it)")
     p.add_argument("--table", default="p2pspades", metavar="TABLE_NAME", help="the table's name on the LAN")
@@ -83,7 +85,8 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
                          address=args.address, port=args.port, advertise=not args.no_advertise,
                          confirm=confirmer(ui, not args.no_color), on_change=lobby_printer())
     endpoint = await hosted.open()
-    host_port = endpoint[len("tcp://"):]
+    lobby = parse(endpoint)
+    host_port = endpoint if lobby is None else lobby.host_port
     say(f"hosting table {args.table!r} ({rules.preset or 'custom'}, {rules.players} seats, target "
         f"{rules.target}) as {args.name}, key {main.identity.fingerprint}")
     say(f"lobby: {endpoint}  (others join with: p2pspades join {host_port})")

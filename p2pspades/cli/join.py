@@ -22,6 +22,7 @@ from p2pspades.cli.play import (
     settings_from,
 )
 from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.exits import game_exit_help
 from p2pspades.net.lobby import check_name
 from p2pspades.net.session import BOT_KINDS, Settings, find_table, join_game, parse_endpoint
 
@@ -30,8 +31,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "join",
         help="join a table on the LAN by name or HOST:PORT",
-        description="Take a seat at a table and play it. Exit codes: 0 complete, 1 violation, 2 failed to "
-        "join, 3 abandoned, 130 left before the end.",
+        description="Take a seat at a table and play it. " + game_exit_help("failed to join"),
     )
     p.add_argument("table", metavar="TABLE|HOST:PORT",
                    help="the host's lobby address as it printed it, or a table name from 'p2pspades tables'")

@@ -24,8 +24,9 @@ from p2pspades import crypto, log
 from p2pspades.audit import Status as Verdict
 from p2pspades.audit import verify_file
 from p2pspades.bots import RandomBot
-from p2pspades.cli.common import add_game_options, default_log_path, fail, progress_line, rules_from_args
+from p2pspades.cli.common import add_game_options, fail, progress_line, rules_from_args
 from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.net.lobby import LobbyResult, TableInfo
 from p2pspades.net.peer import Peer, Status
 from p2pspades.net.session import (
@@ -40,13 +41,12 @@ from p2pspades.net.session import (
     load_identity,
     make_bot,
 )
-from p2pspades.net.store import data_home
+from p2pspades.paths import default_log_path, diagnostics_log
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
 from p2pspades.table.harness import Player, Wire, new_game, seeded_entropy
 
 BOT_NAMES = ("North", "East", "South", "West", "Centre")
-EXIT_COMPLETE, EXIT_VIOLATION, EXIT_FAILED, EXIT_ABANDONED, EXIT_LEFT = 0, 1, 2, 3, 130
 UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)"
 
 
@@ -55,8 +55,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "play",
         help="play a game against bots (the main job)",
         description="You against bots. Every seat is a peer over ZeroMQ on 127.0.0.1 with its own keys "
-        "and signed log; --local plays in memory instead. Exit codes: 0 complete, 1 violation, 2 failed to "
-        "start, 3 abandoned, 130 left before the end.",
+        "and signed log; --local plays in memory instead. " + game_exit_help(),
     )
     add_game_options(p)
     p.add_argument("--name", default="You", help="your name at the table")
@@ -139,7 +138,7 @@ def setup_logging(auto: bool) -> Path | None:
         handler.setFormatter(logging.Formatter("p2pspades: %(message)s"))
         root.addHandler(handler)
         return None
-    path = data_home() / "p2pspades.log"
+    path = diagnostics_log()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handler = logging.FileHandler(path, encoding="utf-8")
@@ -228,17 +227,6 @@ def final_lines(table: Table) -> list[str]:
     return lines
 
 
-def exit_code(peer: Peer, verdict: Verdict | None) -> int:
-    status = peer.table.status
-    if status == "violation" or (verdict is not None and verdict is Verdict.VIOLATION):
-        return EXIT_VIOLATION
-    if status == "complete":
-        return EXIT_COMPLETE
-    if status == "abandoned":
-        return EXIT_ABANDONED
-    return EXIT_LEFT
-
-
 def announce_game(peer: Peer) -> None:
     table = peer.table
     me = table.setup.seats[peer.seat]
@@ -262,12 +250,12 @@ async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True) ->
     table = peer.table
     if not table.finished:
         say(f"you left before the end; carry on with: p2pspades resume {table.game_id.hex()[:12]}")
-        return EXIT_LEFT
+        return ExitCode.LEFT
     for line in final_lines(table):
         say(line)
     verdict = verify_file(peer.store.log_path)
     say(f"log {peer.store.log_path}: {verdict.summary}")
-    return exit_code(peer, verdict.status)
+    return game_exit_code(table.status, log_violation=verdict.status is Verdict.VIOLATION)
 
 
 async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
@@ -385,8 +373,7 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     say(f"log {path}: {verdict.summary}")
     if watched.status != "complete":
         print(f"the game did not complete: {watched.status}", file=sys.stderr)
-        return EXIT_VIOLATION if watched.status == "violation" else EXIT_ABANDONED
-    return EXIT_COMPLETE
+    return game_exit_code(watched.status, log_violation=verdict.status is Verdict.VIOLATION)
 
 
 __all__ = [

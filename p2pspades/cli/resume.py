@@ -13,6 +13,7 @@ import asyncio
 from p2pspades.cli.common import fail
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.exits import game_exit_help
 from p2pspades.net.session import BOT_KINDS, Resumable, Settings, find_resumable, make_bot, resume_seats
 
 
@@ -21,8 +22,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "resume",
         help="resume an unfinished game after a crash",
         description="Resume a game from its log, secrets and seat map: the most recent unfinished one, or "
-        "the one given by its id (a prefix will do) or its log file. Exit codes: 0 complete, 1 violation, "
-        "2 nothing to resume, 3 abandoned, 130 left before the end.",
+        "the one given by its id (a prefix will do) or its log file. " + game_exit_help("nothing to resume"),
     )
     p.add_argument("game", nargs="?", metavar="GAME_ID|LOG_PATH", help="which game (default: the most recent "
                    "unfinished one)")

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 
 from p2pspades import crypto
 from p2pspades.errors import LocalError
-from p2pspades.rules import Action, RuleSet
-from p2pspades.table.events import Accepted, Decision, Event, Wanted
+from p2pspades.rules import RuleSet
+from p2pspades.table.events import Accepted, Event, Wanted
 from p2pspades.table.genesis import make_genesis
 from p2pspades.table.machine import Table
+from p2pspades.table.players import Player
 
-Player = Callable[[Decision], Action]
+__all__ = ["Player", "Wire", "new_game", "play_in_memory", "seeded_entropy"]
 
 
 def seeded_entropy(seed: bytes) -> Callable[[int], bytes]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from p2pspades import crypto
 from p2pspades.audit import verify_file
 from p2pspades.errors import LocalError
+from p2pspades.paths import default_log_path
 from p2pspades.rules import RuleSet
 from p2pspades.ui.app import create_app
 from p2pspades.ui.local import Bot, LocalGame, default_bots
@@ -42,7 +43,7 @@ def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
     game = LocalGame(
         rules, name=getattr(args, "name", "You") or "You", bots=bots, bot_delay=0.3, table_name="p2pspades"
     )
-    path = Path(args.log) if getattr(args, "log", None) else _default_log(game.table.game_id)
+    path = Path(args.log) if getattr(args, "log", None) else default_log_path(game.table.game_id)
     try:
         game.open_log(path)
     except (OSError, LocalError) as exc:
@@ -54,9 +55,3 @@ def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
     print(f"game log written to {path}: {verdict.summary}")
     print(f"replay it with: p2pspades replay {path}")
     return code
-
-
-def _default_log(game_id: bytes) -> Path:
-    from p2pspades.net.store import data_home
-
-    return data_home() / "logs" / f"{game_id.hex()}.p2plog"
