@@ -44,7 +44,7 @@ from p2pspades.net.session import (
 from p2pspades.paths import default_log_path, diagnostics_log
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
-from p2pspades.table.harness import Player, Wire, new_game, seeded_entropy
+from p2pspades.table.harness import Player, Wire, new_tables
 
 BOT_NAMES = ("North", "East", "South", "West", "Centre")
 UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)"
@@ -339,9 +339,7 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     """A bots-only game over the in-memory wiring (`--local --auto`), with progress and a signed log."""
     seed = args.seed if args.seed is not None else int.from_bytes(crypto.new_seed()[:4], "big")
     n = rules.players
-    identities = [crypto.Identity.generate() for _ in range(n)]
-    genesis = new_game(rules, identities, list(BOT_NAMES[:n]), table_name="p2pspades auto game")
-    tables = [Table(genesis, identities[i], entropy=seeded_entropy(crypto.new_seed())) for i in range(n)]
+    tables = new_tables(rules, names=BOT_NAMES[:n], table_name="p2pspades auto game")
     wire = Wire(tables, [make_local_bot(args.bot, seed * 10 + i) for i in range(n)])
     path = Path(args.log) if args.log else default_log_path(tables[0].game_id)
     try:
@@ -352,9 +350,8 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
         f"log: {path}")
     watched = tables[0]
     with writer:
-        writer.append(genesis)
-        for seat in range(n):
-            wire._record(seat, [])
+        writer.append(tables[0].entries[0])
+        wire.start()
         seen = 0
         while True:
             progressed = wire.step()

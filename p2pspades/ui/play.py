@@ -16,11 +16,12 @@ from p2pspades.audit import verify_file
 from p2pspades.errors import LocalError
 from p2pspades.paths import default_log_path
 from p2pspades.rules import RuleSet
+from p2pspades.table.harness import Player
 from p2pspades.ui.app import create_app
-from p2pspades.ui.local import Bot, LocalGame, default_bots
+from p2pspades.ui.local import LocalGame, default_bots
 
 
-def _bots(rules: RuleSet, kind: str, seed: int) -> list[Bot]:
+def _bots(rules: RuleSet, kind: str, seed: int) -> list[Player]:
     if kind == "random":
         from p2pspades.bots import RandomBot
 
