@@ -235,13 +235,15 @@ def test_load_of_a_missing_file_raises_file_not_found(tmp_path: Path) -> None:
         Identity.load(tmp_path / "missing.key")
 
 
-def test_default_identity_path_is_under_the_data_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_default_identity_path_is_under_the_data_home(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
     monkeypatch.setenv("P2PSPADES_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("P2PSPADES_PROFILE", raising=False)
     assert crypto.default_identity_path() == tmp_path / "home" / "identities" / "default.key"
     assert crypto.default_identity_path("alice") == tmp_path / "home" / "identities" / "alice.key"
     monkeypatch.setenv("P2PSPADES_PROFILE", "bob")
-    assert crypto.default_identity_path() == tmp_path / "home" / "profiles" / "bob" / "identities" / "default.key"
+    profile = tmp_path / "home" / "profiles" / "bob"
+    assert crypto.default_identity_path() == profile / "identities" / "default.key"
     assert crypto.default_identity_path(home=tmp_path / "x") == tmp_path / "x" / "identities" / "default.key"
 
 

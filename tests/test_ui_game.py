@@ -13,10 +13,10 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pspades.bots import RandomBot
+from p2pspades.exits import ExitCode
 from p2pspades.rules import Bid, Card, RuleSet, preset
 from p2pspades.table import DecisionKind
 from p2pspades.ui.app import create_app
-from p2pspades.exits import ExitCode
 from p2pspades.ui.local import LocalGame
 from p2pspades.ui.state import UiState
 from p2pspades.ui.testing import KEYS, until

@@ -24,7 +24,14 @@ from p2pspades import crypto, log
 from p2pspades.audit import Status as Verdict
 from p2pspades.audit import verify_file
 from p2pspades.bots import RandomBot
-from p2pspades.cli.common import add_game_options, fail, progress_line, rules_from_args
+from p2pspades.cli.common import (
+    add_game_options,
+    add_profile_option,
+    fail,
+    hold_profile,
+    progress_line,
+    rules_from_args,
+)
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.net.lobby import LobbyResult, TableInfo
@@ -41,7 +48,7 @@ from p2pspades.net.session import (
     load_identity,
     make_bot,
 )
-from p2pspades.paths import default_log_path, diagnostics_log
+from p2pspades.paths import data_home, default_log_path, diagnostics_log
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
 from p2pspades.table.harness import Player, Wire, new_tables
@@ -67,13 +74,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def add_seat_options(p: argparse.ArgumentParser) -> None:
-    """Options of every command that plays a seat: --auto, --log, the step timeouts, --no-color."""
+    """Options of every command that plays a seat: --auto, --log, the step timeouts, --no-color, --profile."""
     p.add_argument("--auto", action="store_true",
                    help="the built-in bot plays your seat; no UI, progress on the terminal")
     p.add_argument("--log", metavar="PATH", help="where to write the signed game log (default: under the "
                    "data directory; the path is printed)")
     add_timeout_options(p)
     p.add_argument("--no-color", action="store_true", help="monochrome display")
+    add_profile_option(p)
 
 
 def add_timeout_options(p: argparse.ArgumentParser) -> None:
@@ -97,12 +105,12 @@ def timeouts_from(args: argparse.Namespace) -> dict[str, float]:
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
-    return Settings(timeouts=timeouts_from(args))
+    return Settings(home=getattr(args, "home", None), timeouts=timeouts_from(args))
 
 
 def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
     """Our seat: the persistent identity named after us, played by the UI or (with --auto) the bot."""
-    identity, path = load_identity(identity_name(args.name))
+    identity, path = load_identity(identity_name(args.name), getattr(args, "home", None))
     player = make_bot(getattr(args, "bot", "heuristic"), seed) if args.auto else None
     return Seat(identity, path, args.name, player, True, getattr(args, "bot", "heuristic"),
                 check_log_path(args.log))
@@ -110,7 +118,7 @@ def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
 
 def load_ui(args: argparse.Namespace) -> Any | None:
     """The UI package if the seat is played by a person; None with --auto. LocalError if it cannot run."""
-    setup_logging(args.auto)
+    setup_logging(args.auto, getattr(args, "home", None))
     if args.auto:
         return None
     try:
@@ -127,7 +135,7 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
-def setup_logging(auto: bool) -> Path | None:
+def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
     """Warnings (a refused stranger, a dropped frame) go to stderr with --auto; under the full-screen UI
     they go to a file in the data directory instead (its path is returned), so the screen stays clean."""
     root = logging.getLogger("p2pspades")
@@ -138,7 +146,7 @@ def setup_logging(auto: bool) -> Path | None:
         handler.setFormatter(logging.Formatter("p2pspades: %(message)s"))
         root.addHandler(handler)
         return None
-    path = diagnostics_log()
+    path = diagnostics_log(home)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handler = logging.FileHandler(path, encoding="utf-8")
@@ -290,6 +298,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
         timeouts_from(args)
+        if args.local:  # fresh keys for every seat, nothing to resume: only the log goes to the profile
+            args.home = data_home(profile=args.profile)
+        else:
+            profile = hold_profile(args)
     except LocalError as exc:
         return fail("play", str(exc))
     if args.local:
@@ -300,10 +312,11 @@ def run(args: argparse.Namespace) -> int:
         except ImportError as exc:
             return fail("play", UI_MISSING.format(why=exc))
         return int(run_play(rules, args))
-    try:
-        return asyncio.run(play_over_zeromq(rules, args))
-    except (P2PSpadesError, ValueError, OSError) as exc:
-        return fail("play", str(exc))
+    with profile:
+        try:
+            return asyncio.run(play_over_zeromq(rules, args))
+        except (P2PSpadesError, ValueError, OSError) as exc:
+            return fail("play", str(exc))
 
 
 async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
@@ -311,7 +324,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     ui = load_ui(args)
     seed = args.seed if args.seed is not None else None
     main = our_seat(args, seed=None if seed is None else seed * 10)
-    bots = host_bots(rules.players - 1, identity_name(args.name), args.bot, seed)
+    bots = host_bots(rules.players - 1, identity_name(args.name), args.bot, seed, home=args.home)
     hosted = HostedTable(main, table_name="p2pspades", rules=rules, bots=bots, settings=settings_from(args),
                          address="127.0.0.1", advertise=False)
     await hosted.open()
@@ -341,7 +354,7 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     n = rules.players
     tables = new_tables(rules, names=BOT_NAMES[:n], table_name="p2pspades auto game")
     wire = Wire(tables, [make_local_bot(args.bot, seed * 10 + i) for i in range(n)])
-    path = Path(args.log) if args.log else default_log_path(tables[0].game_id)
+    path = Path(args.log) if args.log else default_log_path(tables[0].game_id, args.home)
     try:
         writer = log.LogWriter(path)
     except (OSError, LocalError) as exc:

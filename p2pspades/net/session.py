@@ -69,9 +69,9 @@ def identity_name(player_name: str) -> str:
     return slug or "default"
 
 
-def load_identity(name: str) -> tuple[crypto.Identity, Path]:
-    """The persistent identity called `name` (created on first use), and its key file."""
-    path = crypto.default_identity_path(name)
+def load_identity(name: str, home: str | os.PathLike[str] | None = None) -> tuple[crypto.Identity, Path]:
+    """The persistent identity called `name` in the data home (created on first use), and its key file."""
+    path = crypto.default_identity_path(name, home)
     try:
         return crypto.Identity.load_or_create(path), path
     except (OSError, ValueError) as exc:
@@ -134,11 +134,12 @@ class BotSeat:
     """None: named after the seat it gets (West, North, East, ...)."""
 
 
-def host_bots(count: int, owner: str, kind: str = "heuristic", seed: int | None = None) -> list[BotSeat]:
+def host_bots(count: int, owner: str, kind: str = "heuristic", seed: int | None = None, *,
+              home: str | os.PathLike[str] | None = None) -> list[BotSeat]:
     """`count` bot seats with persistent identities named after their owner's (`<owner>-bot1`, ...)."""
     bots = []
     for k in range(1, count + 1):
-        identity, path = load_identity(f"{owner}-bot{k}")
+        identity, path = load_identity(f"{owner}-bot{k}", home)
         bot_seed = None if seed is None else seed * 10 + k
         bots.append(BotSeat(identity, path, kind, bot_seed))
     return bots

@@ -44,7 +44,8 @@ def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
     game = LocalGame(
         rules, name=getattr(args, "name", "You") or "You", bots=bots, bot_delay=0.3, table_name="p2pspades"
     )
-    path = Path(args.log) if getattr(args, "log", None) else default_log_path(game.table.game_id)
+    home = getattr(args, "home", None)
+    path = Path(args.log) if getattr(args, "log", None) else default_log_path(game.table.game_id, home)
     try:
         game.open_log(path)
     except (OSError, LocalError) as exc:
