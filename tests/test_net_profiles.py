@@ -5,25 +5,18 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from test_net_support import free_port
 
 from p2pspades import crypto
 from p2pspades.audit import Status, verify_file
 
 pytestmark = pytest.mark.timeout(150)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Machine:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import socket
 from collections.abc import Awaitable, Callable, Coroutine
 from functools import wraps
 from typing import Any, TypeVar
@@ -17,6 +18,14 @@ from p2pspades.net.mesh import Mesh, MeshEvent, PeerAddress, Received
 T = TypeVar("T")
 WAIT = 10.0
 """Generous upper bound for anything to arrive on loopback; tests never assert on speed."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on just now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def asyncio_test(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
