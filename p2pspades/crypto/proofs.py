@@ -217,15 +217,30 @@ def prove_shuffle(
     if secrets.n != n:
         raise CryptoUsageError(f"secrets for {secrets.n} positions in a deck of {n}")
     deck_out = shuffle(deck_in, secrets)
-    perm = secrets.permutation
     s = int.from_bytes(secrets.shuffle_scalar, "little")
-    big_s = _base(secrets.shuffle_scalar)
+    return deck_out, shuffle_proof(context, step, deck_in, deck_out, s, secrets.permutation, secrets.seed)
+
+
+def shuffle_proof(
+    context: bytes,
+    step: int,
+    deck_in: Sequence[Point],
+    deck_out: Sequence[Point],
+    s: int,
+    perm: Sequence[int],
+    seed: bytes,
+) -> bytes:
+    """The prover's algorithm on a given statement, true or not (`prove_shuffle` for honest use; tests give
+    it false statements to check that no proof of them verifies). Nonces come from `seed` and the statement.
+    """
+    n = len(deck_in)
+    big_s = _base(_enc(s))
     gens, _ = _generators(n)
     h = generator(0)
     inverse = [0] * n  # inverse[j] = i with perm[i] = j
     for i, j in enumerate(perm):
         inverse[j] = i
-    rand = _nonces(secrets.seed, b"shuffle", H(DOMAIN_NONCE, context, _u16(step), _cat(deck_in)), 4 * n + 4)
+    rand = _nonces(seed, b"shuffle", H(DOMAIN_NONCE, context, _u16(step), _cat(deck_in)), 4 * n + 4)
     r = rand[:n]
     r_hat = rand[n : 2 * n]
     w_hat = rand[2 * n : 3 * n]
@@ -264,8 +279,7 @@ def prove_shuffle(
     s4 = (w4 + c * s) % L
     s_hat = [(w_hat[i] + c * r_hat[i]) % L for i in range(n)]
     s_prime = [(w_prime[i] + c * u_prime[i]) % L for i in range(n)]
-    proof = b"".join([*cs, *chat, _enc(c), *_encs([s1, s2, s3, s4]), *_encs(s_hat), *_encs(s_prime)])
-    return deck_out, proof
+    return b"".join([*cs, *chat, _enc(c), *_encs([s1, s2, s3, s4]), *_encs(s_hat), *_encs(s_prime)])
 
 
 def verify_shuffle(
@@ -346,7 +360,6 @@ def prove_lock(
     n = _check_statement("lock", step, context, [deck_in])
     if secrets.n != n:
         raise CryptoUsageError(f"secrets for {secrets.n} positions in a deck of {n}")
-    s = int.from_bytes(secrets.shuffle_scalar, "little")
     s_inv = int.from_bytes(secrets.inverse_shuffle_scalar, "little")
     keys = [int.from_bytes(k, "little") for k in secrets.lock_keys]
     try:
@@ -354,17 +367,38 @@ def prove_lock(
     except CryptoError:
         raise BadProof("lock", "the deck to lock holds an invalid point") from None
     commitments = lock_commitments(secrets)
-    big_s = _base(secrets.shuffle_scalar)
-    rand = _nonces(secrets.seed, b"lock", H(DOMAIN_NONCE, context, _u16(step), _cat(deck_in)), n + 1)
+    s = int.from_bytes(secrets.shuffle_scalar, "little")
+    proof = lock_proof(context, step, deck_in, deck_out, commitments, s, keys, secrets.seed)
+    return deck_out, commitments, proof
+
+
+def lock_proof(
+    context: bytes,
+    step: int,
+    deck_in: Sequence[Point],
+    deck_out: Sequence[Point],
+    commitments: Sequence[Point],
+    s: int,
+    keys: Sequence[int],
+    seed: bytes,
+) -> bytes:
+    """The prover's algorithm on a given statement, true or not (`prove_lock` for honest use).
+
+    A3_j = a·out[j] − b_j·in[j] is computed as (a·k_j·s⁻¹ − b_j)·in[j], one multiplication, which equals it
+    when the statement is true; for a false one the proof then fails, as any proof must.
+    """
+    n = len(deck_in)
+    s_inv = pow(s, -1, L)
+    big_s = _base(_enc(s))
+    rand = _nonces(seed, b"lock", H(DOMAIN_NONCE, context, _u16(step), _cat(deck_in)), n + 1)
     a, b = rand[0], rand[1:]
     big_a = _base(_enc(a))
     a1 = list(map(_base, _encs(b)))
-    # A3_j = a·out[j] − b_j·in[j] = (a·k_j·s⁻¹ − b_j)·in[j]: one multiplication
     a3 = list(map(_mul, _encs([(a * k * s_inv - bj) % L for k, bj in zip(keys, b, strict=True)]), deck_in))
     c = _lock_challenge(context, step, big_s, deck_in, deck_out, commitments, big_a, a1, a3)
     z_s = (a + c * s) % L
     z = [(bj + c * k) % L for bj, k in zip(b, keys, strict=True)]
-    return deck_out, commitments, b"".join([_enc(c), _enc(z_s), *_encs(z)])
+    return b"".join([_enc(c), _enc(z_s), *_encs(z)])
 
 
 def verify_lock(
