@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_net_support import asyncio_test, quiet, until, within
+from helpers.net import quiet, until, within
 
 from p2pspades import crypto, log
 from p2pspades.audit.verify import Status as Verdict
@@ -64,7 +64,6 @@ async def close_all(peers: list[Peer]) -> None:
         await peer.close()
 
 
-@asyncio_test
 async def test_hostile_traffic_from_a_seated_peer_is_dropped_and_the_game_goes_on(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -95,7 +94,6 @@ async def test_hostile_traffic_from_a_seated_peer_is_dropped_and_the_game_goes_o
     assert "HELLO from seat 1 for game 9999" in caplog.text
 
 
-@asyncio_test
 async def test_a_crashed_peer_is_shown_as_away_then_resumes_where_it_stopped(tmp_path: Path) -> None:
     statuses: list[Status] = []
     ids, peers = await seat_players(tmp_path, 2, on_status=statuses.append)
@@ -124,7 +122,6 @@ async def test_a_crashed_peer_is_shown_as_away_then_resumes_where_it_stopped(tmp
     assert statuses[-1].finished
 
 
-@asyncio_test
 async def test_a_flood_of_requests_gets_only_a_few_answers(tmp_path: Path) -> None:
     _, peers = await seat_players(tmp_path, 2)
     victim, greedy = peers
@@ -140,7 +137,6 @@ async def test_a_flood_of_requests_gets_only_a_few_answers(tmp_path: Path) -> No
     assert len(answers) <= 2 * ANSWERS_PER_SECOND  # 200 asked; the rest were dropped
 
 
-@asyncio_test
 async def test_a_player_that_takes_its_time_like_a_person_plays_a_whole_game(tmp_path: Path) -> None:
     _, peers = await seat_players(tmp_path, 2)
     bot = RandomBot(b"thinking")
@@ -161,7 +157,6 @@ async def test_a_player_that_takes_its_time_like_a_person_plays_a_whole_game(tmp
     assert peers[0].table.entries == peers[1].table.entries
 
 
-@asyncio_test
 async def test_every_entry_we_send_is_on_disk_with_everything_before_it(tmp_path: Path) -> None:
     _, peers = await seat_players(tmp_path, 2)
     sent: list[tuple[int, str]] = []

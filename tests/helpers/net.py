@@ -1,12 +1,11 @@
-"""Helpers shared by the net tests (no tests here): running coroutines, keys, and waiting for mesh events."""
+"""Helpers for the net tests: keys, and waiting for mesh events (the tests run in pytest-asyncio's loop)."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine
-from functools import wraps
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import nacl.bindings
 
@@ -17,16 +16,6 @@ from p2pspades.net.mesh import Mesh, MeshEvent, PeerAddress, Received
 T = TypeVar("T")
 WAIT = 10.0
 """Generous upper bound for anything to arrive on loopback; tests never assert on speed."""
-
-
-def asyncio_test(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    """Run an async test function in a fresh event loop."""
-
-    @wraps(fn)
-    def run(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(fn(*args, **kwargs))
-
-    return run
 
 
 class Player:
