@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import socket
-import struct
 
 import pytest
+from helpers.net import loopback_multicast_works
 
 from p2pspades import crypto
 from p2pspades.net.discovery import Advertiser, browse, parse_ad, txt_record
@@ -15,25 +14,6 @@ from p2pspades.rules import preset
 
 pytestmark = pytest.mark.timeout(60)
 LOOPBACK = ["127.0.0.1"]
-
-
-def loopback_multicast_works() -> bool:
-    """Whether a multicast datagram sent on 127.0.0.1 comes back (it does not on every machine)."""
-    group, port = "239.255.77.77", 45877
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx, \
-                socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
-            rx.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            rx.bind(("", port))
-            membership = struct.pack("4s4s", socket.inet_aton(group), socket.inet_aton("127.0.0.1"))
-            rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
-            rx.settimeout(1.0)
-            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1"))
-            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
-            tx.sendto(b"p2pspades", (group, port))
-            return rx.recv(64) == b"p2pspades"
-    except OSError:
-        return False
 
 
 def table(name: str, seated: int) -> TableInfo:
