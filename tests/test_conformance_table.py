@@ -60,7 +60,9 @@ async def test_a_whole_game_ends_with_identical_logs_that_verify(transport: str,
         assert log.open_envelope(chain[-1]).payload["t"] == "end"
         for events in run.events:
             assert not of(events, Violation) and not of(events, Rejected)
-        totals = run.tables[0].game.totals  # type: ignore[union-attr]
+        first = run.tables[0].game
+        assert first is not None
+        totals = first.totals
         assert all(t.game is not None and t.game.totals == totals for t in run.tables)
 
     await with_run(transport, game, tmp_path, body)
@@ -154,7 +156,9 @@ async def test_a_forged_play_is_caught_and_the_forger_named(transport: str, tmp_
             assert (table.violation.seat, table.violation.check) == (FORGER, "forged card")
         chains = [run.entries_of(s) for s in honest]
         assert all(c == chains[0] for c in chains)
-        evidence = run.tables[0].violation.evidence  # type: ignore[union-attr]
+        violation = run.tables[0].violation
+        assert violation is not None
+        evidence = violation.evidence
         verdict = verify_frames([*chains[0], *evidence])
         assert verdict.status is Status.VIOLATION and verdict.violation is not None
         assert verdict.violation.seat == FORGER

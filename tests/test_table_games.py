@@ -8,7 +8,7 @@ from p2pspades import crypto
 from p2pspades.audit import Status, verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.errors import LocalError
-from p2pspades.rules import PRESETS, Phase, preset
+from p2pspades.rules import PRESETS, Phase, RuleSet, preset
 from p2pspades.table import (
     Accepted,
     Dropped,
@@ -22,7 +22,7 @@ from p2pspades.table import (
 from p2pspades.table.harness import Wire, new_game, play_in_memory, seeded_entropy
 
 
-def quick(name: str, **overrides: object):  # type: ignore[no-untyped-def]
+def quick(name: str, **overrides: object) -> RuleSet:
     return preset(name, **{"target": 100, "losing_threshold": -100, **overrides})
 
 
@@ -68,7 +68,7 @@ def test_a_peer_sees_only_its_own_cards() -> None:
             if other != seat:
                 other_view = table.game.view(other)
                 assert other_view.hand == () and other_view.unknown == 13
-    hands = [set(t.game.view(i).hand) for i, t in enumerate(tables)]  # type: ignore[union-attr]
+    hands = [set(t.game.view(i).hand) for i, t in enumerate(tables) if t.game is not None]
     assert set().union(*hands) == set(rules.deck)
 
 
