@@ -16,7 +16,19 @@ from p2pspades import crypto, log
 from p2pspades.audit import Status, verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.rules import Action, Card, Deal, Game, Play, RuleSet, preset
-from p2pspades.table import Decision, Dropped, Event, HandDeal, Outgoing, Rejected, Table, Violation
+from p2pspades.table import (
+    Decision,
+    DropKind,
+    Dropped,
+    Event,
+    HandDeal,
+    Outgoing,
+    Rejected,
+    Stage,
+    Table,
+    Violation,
+)
+from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
 
 RULES = preset("classic", target=100, losing_threshold=-100)
@@ -76,12 +88,12 @@ class Tampering(Table):
         self.attack_kind, self.change, self.done = kind, change, False
         super().__init__(*args, **kwargs)
 
-    def _make(self, kind: str) -> dict[str, Any] | None:
-        payload = super()._make(kind)
-        if payload is not None and kind == self.attack_kind and not self.done:
+    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
+        made = super()._make(kind)
+        if made is not None and self.attack_kind == kind.TYPE and not self.done:
             self.done = True
-            payload = self.change(self, payload)
-        return payload
+            made = msg.decode(self.change(self, made.to_fields()))
+        return made
 
 
 def other_point(p: bytes) -> bytes:
@@ -271,7 +283,7 @@ class Reneger(Table):
         assert self._my is not None and self.seat is not None
         d.open_own(self.seat, self._my, d.positions_of(self.seat))
         g.apply(Deal(tuple(tuple(None for _ in d.positions_of(s)) for s in range(self.seats))))
-        self._hstage = "engine"
+        self._to_engine()
 
     def real_hand(self) -> list[Card]:
         d = self.deal
@@ -295,7 +307,7 @@ class Reneger(Table):
                 "k": self._my.lock_keys[j],
             }
             self._outgoing.append(Outgoing(len(self.entries), log.seal(payload, self.identity)))
-            self.finished = True  # it has nothing more to say: the honest peers decide now
+            self.stage = Stage.OVER  # it has nothing more to say: the honest peers decide now
             return []
         return super().decide(action)
 
@@ -410,7 +422,7 @@ def test_replays_from_another_game_or_another_hand_are_dropped() -> None:
     before = list(target.entries)
     for raw in other.tables[0].entries[1:40]:
         events = target.receive(raw)
-        assert any(isinstance(e, Dropped) and "another game" in e.reason for e in events)
+        assert any(isinstance(e, Dropped) and e.kind is DropKind.OTHER_GAME for e in events)
     for raw in target.entries[1:60]:  # old entries of this game, e.g. of the first hand
         assert target.receive(raw) == []
     assert target.entries == before
@@ -480,5 +492,5 @@ def test_an_entry_with_a_forged_signature_is_dropped() -> None:
         **_fields_for(kind),
     }
     events = target.receive(log.seal(payload, stranger))
-    assert any(isinstance(e, Dropped) and "signature" in e.reason for e in events)
+    assert any(isinstance(e, Dropped) and e.kind is DropKind.BAD_SIGNATURE for e in events)
     assert target.status == "running"

@@ -14,7 +14,17 @@ from dataclasses import dataclass, field
 
 from p2pspades import log
 from p2pspades.errors import LocalError, RemoteError
-from p2pspades.table import Accepted, Dropped, Rejected, Table, Violation, Wanted, read_genesis
+from p2pspades.table import (
+    Accepted,
+    DropKind,
+    Dropped,
+    Rejected,
+    Table,
+    TableStatus,
+    Violation,
+    Wanted,
+    read_genesis,
+)
 
 
 class Status(enum.IntEnum):
@@ -97,7 +107,7 @@ def verify_frames(frames: list[bytes]) -> Verdict:
                 penalised,
                 index,
             )
-        if isinstance(problem, Dropped) and problem.reason.startswith("malformed"):
+        if isinstance(problem, Dropped) and problem.kind is DropKind.MALFORMED:
             return Verdict(
                 Status.UNREADABLE, f"entry {index}: {problem.reason}", table, None, penalised, index
             )
@@ -119,7 +129,7 @@ def verify_frames(frames: list[bytes]) -> Verdict:
                 Status.VIOLATION, f"entry {index} repeats an earlier entry", table, None, penalised, index
             )
     n = len(frames)
-    if table.status == "complete":
+    if table.status is TableStatus.COMPLETE:
         if penalised:
             first = penalised[0]
             return Verdict(
@@ -131,7 +141,7 @@ def verify_frames(frames: list[bytes]) -> Verdict:
                 n,
             )
         return Verdict(Status.VALID, f"valid and complete: {n} entries", table, None, penalised, n)
-    if table.status == "abandoned":
+    if table.status is TableStatus.ABANDONED:
         return Verdict(
             Status.INCOMPLETE,
             f"valid, but abandoned at entry {n - 1}: seat {table.abandoned_by} stopped answering",
