@@ -17,6 +17,7 @@ from p2pspades.audit import Status, verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.rules import Action, Card, Deal, Game, Play, RuleSet, preset
 from p2pspades.table import (
+    Accepted,
     Decision,
     DropKind,
     Dropped,
@@ -494,3 +495,57 @@ def test_an_entry_with_a_forged_signature_is_dropped() -> None:
     events = target.receive(log.seal(payload, stranger))
     assert any(isinstance(e, Dropped) and e.kind is DropKind.BAD_SIGNATURE for e in events)
     assert target.status == "running"
+
+
+# ------------------------------------------------------------------ hostile points and misplaced challenges
+class LastLockPoisoner(Table):
+    """The last locker puts the identity point at a position of the seat after it."""
+
+    poisoned = False
+
+    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
+        made = super()._make(kind)
+        d = self.deal
+        last = d is not None and len(d.locks) == self.seats - 1
+        if isinstance(made, msg.Lock) and d is not None and last and not self.poisoned:
+            assert self.seat is not None
+            self.poisoned = True
+            deck = list(made.deck)
+            deck[d.positions_of((self.seat + 1) % self.seats)[0]] = crypto.IDENTITY
+            return msg.Lock(tuple(deck))
+        return made
+
+
+def test_a_poisoned_last_lock_is_challenged_and_names_the_locker() -> None:
+    wire, _ = seated(preset("classic", target=500), LastLockPoisoner, seed=b"poison")
+    wire.run()
+    cheater = wire.tables[CHEATER]
+    assert isinstance(cheater, LastLockPoisoner) and cheater.poisoned
+    victim = (CHEATER + 1) % 4
+    challenges = [
+        e for e in wire.events[victim] if isinstance(e, Accepted) and e.own and e.type == msg.Challenge.TYPE
+    ]
+    assert challenges, "the victim challenged the deal it could not open"
+    assert_caught(wire, "lock")
+
+
+class EarlyChallenger(Table):
+    """Challenges a deal that is fine, at its first turn of the given kind."""
+
+    def __init__(self, *args: Any, at: type[msg.Message], **kwargs: Any) -> None:
+        self.at = at
+        super().__init__(*args, **kwargs)
+
+    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
+        if kind is self.at:
+            self._challenge_due = "I say this deck is wrong"
+            return None
+        return super()._make(kind)
+
+
+@pytest.mark.parametrize("at", [msg.Shuffle, msg.Lock], ids=["at a shuffle turn", "at a lock turn"])
+def test_a_challenge_before_the_deck_is_complete_names_the_challenger(at: type[msg.Message]) -> None:
+    wire, _ = seated(RULES, EarlyChallenger, seed=b"early " + at.TYPE.encode(), at=at)
+    wire.run()
+    v = assert_caught(wire, "challenge")
+    assert "false challenge" in v.detail

@@ -250,12 +250,14 @@ class Table:
         return self.stage is Stage.OVER
 
     def receive(self, raw: bytes, now: float = 0.0) -> list[Event]:
-        """Take an entry from the network. Never raises on hostile input."""
+        """Take an entry from the network. Never raises on hostile input (LocalError: our own state)."""
         try:
             self._receive(raw, now)
             self._advance()
-        except RemoteError as exc:  # pragma: no cover - every remote check is caught where it is made
-            self._events.append(Dropped(DropKind.REFUSED, detail=str(exc)))
+        except LocalError:
+            raise
+        except Exception as exc:  # pragma: no cover - every check is caught where it is made
+            self._events.append(Dropped(DropKind.REFUSED, detail=f"{type(exc).__name__}: {exc}"))
         return self._flush()
 
     def pending_decision(self) -> Decision | None:
@@ -415,6 +417,16 @@ class Table:
         except IllegalAction as exc:
             del self._events[mark:]
             self._halt(Violation(seat, "rules", str(exc), seq, (raw,)))
+            return
+        except LocalError:
+            raise
+        except Exception as exc:  # pragma: no cover - a check this machine lacks: the entry is still refused
+            del self._events[mark:]
+            self._halt(
+                Violation(
+                    seat, "protocol", f"the entry cannot be applied ({type(exc).__name__})", seq, (raw,)
+                )
+            )
             return
         self.entries.append(raw)
         self._known.add(raw)
@@ -619,6 +631,8 @@ class Table:
     @_effect(msg.Challenge)
     def _on_challenge(self, m: msg.Challenge, seat: int, seq: int) -> None:
         _, d = self._hand()
+        if not 0 <= m.entry < seq:
+            raise RemoteError("challenge", f"challenges entry {m.entry}, which is not an earlier entry", seat)
         d.challenge = (seat, m.entry, m.why)
         self._events.append(ChallengeRaised(seat, m.why))
         self._enter(Stage.REVEAL, d.order)
@@ -686,7 +700,10 @@ class Table:
             positions = d.positions_of(seat)
             if seat == self.seat:
                 assert self._my is not None
-                mine = d.open_own(seat, self._my, positions)
+                try:
+                    mine = d.open_own(seat, self._my, positions)
+                except RemoteError:  # an invalid point at one of our positions: a lock was poisoned
+                    mine = None
                 if mine is None:
                     self._challenge_due = "some of my cards do not open: a lock or a deal key is wrong"
                     hands.append(tuple(None for _ in positions))
@@ -711,7 +728,10 @@ class Table:
         drawer = g.current_seat if position % 2 == 0 else d.owner[position]
         if drawer is not None and drawer == self.seat:
             assert self._my is not None
-            opened = d.open_own(drawer, self._my, [position])
+            try:
+                opened = d.open_own(drawer, self._my, [position])
+            except RemoteError:  # an invalid point in the stock: a lock was poisoned
+                opened = None
             if opened is None:
                 self._challenge_due = f"stock card {position} does not open: a lock or a key is wrong"
             else:
