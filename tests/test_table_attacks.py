@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from p2pspades import crypto, log
-from p2pspades.audit import Status, verify_frames
+from p2pspades.audit import Status, hand_record, verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.rules import Action, Card, Deal, Game, Play, RuleSet, preset
 from p2pspades.table import (
@@ -26,6 +26,7 @@ from p2pspades.table import (
     Outgoing,
     Rejected,
     Stage,
+    Step,
     Table,
     Violation,
 )
@@ -549,3 +550,140 @@ def test_a_challenge_before_the_deck_is_complete_names_the_challenger(at: type[m
     wire.run()
     v = assert_caught(wire, "challenge")
     assert "false challenge" in v.detail
+
+
+# ------------------------------------------------------------------ faults end the game with a result
+def test_a_caught_cheat_forfeits_the_game_for_the_cheaters_side() -> None:
+    def bad_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
+        assert table.deal is not None
+        victim = table.deal.positions_of((CHEATER + 2) % 4)[0]
+        p["d"][victim] = other_point(p["d"][victim])
+        return p
+
+    wire, _ = seated(RULES, Tampering, kind="lock", change=bad_lock)
+    wire.run()
+    assert_caught(wire, "lock")
+    honest_side = 1 - RULES.side_of(CHEATER)
+    for table in honest(wire):
+        assert table.result is not None and table.result.forfeit and table.result.seat == CHEATER
+        assert table.result.winners == (honest_side,)
+        verdict = verify_frames(table.entries)
+        assert verdict.status is Status.VIOLATION
+        assert f"forfeit by seat {CHEATER}" in verdict.summary
+        record = hand_record(verdict)["result"]
+        assert record["winners"] == [honest_side]
+        assert record["forfeit"]["seat"] == CHEATER
+        assert record["forfeit"]["text"].startswith(f"forfeit by seat {CHEATER}: lock: ")
+
+
+def test_a_void_rule_set_ends_a_cheat_with_no_winner() -> None:
+    def bad_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
+        p["d"][0] = other_point(p["d"][0])
+        return p
+
+    wire, _ = seated(RULES.replace(on_fault="void"), Tampering, kind="lock", change=bad_lock)
+    wire.run()
+    assert_caught(wire, ("lock", "forged card"))
+    for table in honest(wire):
+        assert table.result is not None and not table.result.forfeit and table.result.winners == ()
+        assert "void" in verify_frames(table.entries).summary
+
+
+# ------------------------------------------------------------------ abandonment: claimed, refuted, co-signed
+class Impatient(Table):
+    """Claims that the seat before it stopped answering the moment it is that seat's turn."""
+
+    def _limit(self, step: Step) -> float:
+        return 0.0
+
+
+def until_waiting_for(wire: Wire, seat: int, what: str) -> None:
+    for i in range(len(wire.tables)):
+        wire._record(i, [])
+    while any(t.waiting_for() != (seat, what) for t in wire.tables):
+        assert wire.step(), "the game ended before that turn"
+
+
+def test_a_false_abandonment_is_refuted_and_names_the_claimant() -> None:
+    accused = (CHEATER - 1) % 4
+    wire, _ = seated(RULES, Impatient, seed=b"false claim")
+    until_waiting_for(wire, accused, "bid")
+    wire._record(CHEATER, wire.tables[CHEATER].tick(wire.now))  # no time has passed at all
+    claims = [t.claim for t in honest(wire)]
+    wire.run()
+    for table in honest(wire):
+        assert table.status == "violation"
+        v = table.violation
+        assert v is not None and (v.seat, v.check) == (CHEATER, "abandon")
+        assert table.result is not None and table.result.winners == (RULES.side_of(accused),)
+        verdict = verify_frames(table.entries)
+        assert verdict.status is Status.VIOLATION and verdict.violation is not None
+        assert verdict.violation.seat == CHEATER and f"forfeit by seat {CHEATER}" in verdict.summary
+    chains = [t.entries for t in honest(wire)]
+    assert all(c == chains[0] for c in chains)
+    assert claims == [None, None, None], "the claim was delivered only by the run"
+    abandons = [e.payload["s"] for e in map(log.open_envelope, chains[0]) if e.payload["t"] == "abandon"]
+    assert abandons == [CHEATER], "no honest seat co-signed the false claim"
+
+
+def test_a_claim_is_held_until_our_own_timer_runs_out_then_co_signed() -> None:
+    """The accused is really gone: honest seats co-sign only after their own timeout, and the log says
+    who claimed what after how long, not that the silence is proven."""
+    wire, _ = seated(RULES)
+    gone = CHEATER
+    until_waiting_for(wire, gone, "bid")
+    wire.players[gone] = None  # the seat's player stopped answering
+    claimant = (gone + 1) % 4
+    wire.now = 700.0
+    wire._record(claimant, wire.tables[claimant].tick(wire.now))
+    wire.run()  # every honest clock has run past the 600 s of a decision too
+    for table in honest(wire):
+        assert table.status == "abandoned" and table.finished and table.claim is not None
+        assert table.claim.signers == [claimant, (gone + 2) % 4, (gone + 3) % 4]
+        assert table.result is not None and table.result.forfeit and table.result.seat == gone
+        verdict = verify_frames(table.entries)
+        assert verdict.status is Status.INCOMPLETE
+        others = f"{(gone + 2) % 4}, {(gone + 3) % 4}"
+        assert f"claimed by seats {claimant}, {others} after 600 s" in verdict.summary
+        assert f"silence from seat {gone}" in verdict.summary and "not a proof" in verdict.summary
+        assert hand_record(verdict)["result"]["abandonment"]["claimed_by"] == table.claim.signers
+
+
+def test_a_claim_before_our_timer_is_held_and_checked_again_on_tick() -> None:
+    wire, _ = seated(RULES)
+    gone = CHEATER
+    until_waiting_for(wire, gone, "bid")
+    wire.players[gone] = None
+    claimant = (gone + 1) % 4
+    wire.tables[claimant].timeouts["decision"] = 5.0  # an impatient (or cheating) clock
+    wire.now = 10.0
+    wire._record(claimant, wire.tables[claimant].tick(wire.now))
+    wire.run()
+    held = [t for i, t in enumerate(wire.tables) if i not in (gone, claimant)]
+    assert all(t.claim is not None and t.claim.signers == [claimant] for t in held)
+    wire.advance_time(500)  # 510 s: still within the others' 600 s
+    wire.run()
+    assert all(t.claim is not None and t.claim.signers == [claimant] for t in held)
+    wire.advance_time(100)
+    wire.run()
+    assert all(t.status == "abandoned" for t in held)
+
+
+def test_an_abandonment_of_no_seat_is_refused() -> None:
+    rules = RULES.replace(first_leader="low_club")
+    wire, ids = seated(rules, seed=b"low club")
+    for i in range(4):
+        wire._record(i, [])
+    # every seat but the holder of the lowest club waits for "any seat" to lead it
+    while not any(t.waiting_for() == (-1, "play") for t in wire.tables):
+        assert wire.step()
+    target = next(t for t in wire.tables if t.waiting_for() == (-1, "play"))
+    before = list(target.entries)
+    raw = log.seal(
+        {"g": target.game_id, "n": len(before), "p": target.head, "s": 0, "h": target.hand_number,
+         "t": "abandon", "a": -1, "why": "nobody leads"},
+        ids[0],  # seat (-1 + 1) mod 4, the seat that would start the claim against "seat -1"
+    )
+    events = target.receive(raw, wire.now)
+    assert target.entries == before and target.status == "running"
+    assert any(isinstance(e, Rejected) and e.seat == 0 for e in events)

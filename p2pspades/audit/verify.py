@@ -93,7 +93,8 @@ def verify_frames(frames: list[bytes]) -> Verdict:
         for ev in events:
             if isinstance(ev, Violation):
                 if ev.halts:
-                    return Verdict(Status.VIOLATION, _describe(ev), table, ev, penalised, index)
+                    summary = _describe(ev) + _forfeit_suffix(table)
+                    return Verdict(Status.VIOLATION, summary, table, ev, penalised, index)
                 penalised.append(ev)
         if len(table.entries) > before:
             continue
@@ -144,7 +145,7 @@ def verify_frames(frames: list[bytes]) -> Verdict:
     if table.status is TableStatus.ABANDONED:
         return Verdict(
             Status.INCOMPLETE,
-            f"valid, but abandoned at entry {n - 1}: seat {table.abandoned_by} stopped answering",
+            f"valid, but abandoned at entry {n - 1}: {abandonment(table)}" + _forfeit_suffix(table),
             table,
             None,
             penalised,
@@ -152,6 +153,8 @@ def verify_frames(frames: list[bytes]) -> Verdict:
         )
     waiting = table.waiting_for()
     where = f"; it waits for seat {waiting[0]}'s {waiting[1]}" if waiting else ""
+    if table.claim is not None and waiting is not None:
+        where = f"; {abandonment(table)}, and the claim waits for seat {waiting[0]} to co-sign it"
     return Verdict(
         Status.INCOMPLETE,
         f"valid so far, but incomplete: it stops after entry {n - 1}{where}",
@@ -164,3 +167,40 @@ def verify_frames(frames: list[bytes]) -> Verdict:
 
 def _describe(v: Violation) -> str:
     return f"entry {v.seq}: seat {v.seat} failed the {v.check} check: {v.detail}"
+
+
+def abandonment(table: Table) -> str:
+    """What a log proves about an abandonment: who claims it, after how long a silence, from whom."""
+    claim = table.claim
+    if claim is None:
+        return "no seat was claimed to have stopped answering"
+    who = ", ".join(str(s) for s in claim.signers)
+    seats = "seat" if len(claim.signers) == 1 else "seats"
+    return (
+        f"claimed by {seats} {who} after {claim.limit:.0f} s of silence from seat {claim.seat} "
+        f"(the timeout for its {claim.step.types[0].TYPE}; a claim, not a proof)"
+    )
+
+
+def forfeit(table: Table) -> str | None:
+    """'forfeit by seat X: reason' when the game ended on a fault and the rules make its side forfeit."""
+    result = table.result
+    if result is None or not result.forfeit or result.seat is None:
+        return None
+    if result.status is TableStatus.ABANDONED:
+        why = "it was claimed to have stopped answering"
+    elif table.violation is not None:
+        why = f"{table.violation.check}: {table.violation.detail}"
+    else:  # pragma: no cover - a fault is an abandonment or a violation
+        why = result.detail
+    return f"forfeit by seat {result.seat}: {why}"
+
+
+def _forfeit_suffix(table: Table) -> str:
+    result = table.result
+    if result is None or result.seat is None:
+        return ""
+    if not result.forfeit:
+        return "; the game is void (rule on_fault=void)"
+    winners = " and ".join(f"side {w}" for w in result.winners)
+    return f"; forfeit by seat {result.seat}: {winners} {'wins' if len(result.winners) == 1 else 'win'}"

@@ -174,12 +174,17 @@ class HandAudited:
 
 @dataclass(frozen=True)
 class GameEnded:
-    """The game is over: complete, abandoned (`seat` stopped answering) or halted (`seat` cheated)."""
+    """The game is over: complete, abandoned (`seat` stopped answering) or halted (`seat` cheated).
+
+    After a fault, `forfeit` says whether `seat`'s side forfeited (rule `on_fault`): `winners` are then the
+    best of the other sides; otherwise the game is void and nobody wins.
+    """
 
     status: TableStatus
     winners: tuple[int, ...]
     detail: str = ""
     seat: int | None = None
+    forfeit: bool = False
 
 
 Event = (

@@ -146,6 +146,24 @@ class Step:
     decision: DecisionKind | None = None
 
 
+@dataclass
+class Claim:
+    """An abandonment claim: seat `seat` kept the table waiting for `step`, say the seats in `signers`.
+
+    It is held open until every other seat has co-signed it; an honest seat co-signs only once its own timer
+    for that step ran out (`since` and `limit`, on its own clock). Until then the accused may still answer
+    with the awaited entry, which makes the claim a violation by its first signer.
+    """
+
+    seat: int
+    step: Step
+    entry: int  # the sequence number of the first `abandon`
+    since: float
+    limit: float
+    signers: list[int]
+    resume: tuple[Stage, tuple[int, ...], int]  # the stage the accused's answer applies in
+
+
 M = TypeVar("M", bound=msg.Message)
 _Effect = Callable[["Table", Any, int, int], None]
 _Maker = Callable[["Table"], "msg.Message | None"]
@@ -214,9 +232,12 @@ class Table:
         self._outgoing: list[Outgoing] = []
         self._events: list[Event] = []
         self._last_progress = now
+        self._now = now
 
         self.status = TableStatus.RUNNING
         self.violation: Violation | None = None
+        #: how the game ended, once it has
+        self.result: GameEnded | None = None
         #: the stage, and for an IN_TURN stage the seats in turn and how many have had theirs
         self.stage = Stage.ACCEPT
         self._order: tuple[int, ...] = tuple(range(self.seats))
@@ -230,6 +251,7 @@ class Table:
         self._my: crypto.HandSecrets | None = None
         self._challenge_due: str | None = None
         self.abandoned_by: int | None = None
+        self.claim: Claim | None = None
 
         self._restoring = True
         for i, raw in enumerate(entries):
@@ -251,6 +273,7 @@ class Table:
 
     def receive(self, raw: bytes, now: float = 0.0) -> list[Event]:
         """Take an entry from the network. Never raises on hostile input (LocalError: our own state)."""
+        self._now = max(self._now, now)
         try:
             self._receive(raw, now)
             self._advance()
@@ -262,7 +285,7 @@ class Table:
 
     def pending_decision(self) -> Decision | None:
         """Our player's turn, if it is one: what to decide, the seat's view, the legal choices."""
-        step = self._expected()
+        step = self._my_step()
         if (
             step is None
             or step.decision is None
@@ -304,17 +327,25 @@ class Table:
         return self._flush()
 
     def tick(self, now: float) -> list[Event]:
-        """Let time pass: a seat that keeps everybody waiting too long is abandoned."""
+        """Let time pass: a seat that keeps everybody waiting too long is claimed abandoned, and a claim
+        we hold is co-signed once our own timer for the awaited step has run out too."""
+        self._now = max(self._now, now)
+        if self.stage is Stage.ABANDON:
+            self._advance()
+            return self._flush()
         step = self._expected()
         if step is None or self.seat is None or step.seat in (self.seat, ANY_SEAT):
             return self._flush()
-        limit = self.timeouts["decision" if step.decision else "auto"]
-        if now - self._last_progress < limit or self.stage is Stage.ABANDON:
+        limit = self._limit(step)
+        if now - self._last_progress < limit:
             return self._flush()
         if self._abandon_starter(step.seat) == self.seat:
             self._send(msg.Abandon(step.seat, f"no {step.types[0].TYPE} within {limit:.0f} s"))
             self._advance()
         return self._flush()
+
+    def _limit(self, step: Step) -> float:
+        return self.timeouts["decision" if step.decision else "auto"]
 
     def take_outgoing(self) -> list[Outgoing]:
         out, self._outgoing = self._outgoing, []
@@ -396,6 +427,12 @@ class Table:
         allowed = step is not None and step.seat in (seat, ANY_SEAT) and kind in {t.TYPE for t in step.types}
         if kind == msg.Abandon.TYPE and not allowed:
             allowed = self._abandon_allowed(seat, p)
+        claim = self.claim
+        answer = claim is not None and self.stage is Stage.ABANDON and seat == claim.seat
+        answer = answer and claim is not None and kind in {t.TYPE for t in claim.step.types}
+        if answer and claim is not None:  # the accused answers the claim: its entry applies where it was due
+            self.stage, self._order, self._turn = claim.resume
+            allowed = True
         if not allowed:
             want = "nothing" if step is None else f"seat {step.seat}'s {step.types[0].TYPE}"
             self._events.append(
@@ -434,20 +471,49 @@ class Table:
         self.head = env.hash
         self._last_progress = now
         self._events.insert(mark, Accepted(seq, raw, seat, kind, own))
+        if answer and claim is not None and not self.finished:
+            by = claim.signers[0]
+            self._halt(
+                Violation(
+                    by,
+                    "abandon",
+                    f"seat {by} claimed that seat {claim.seat} stopped answering, "
+                    f"but seat {claim.seat} answered in time (entry {seq})",
+                    claim.entry,
+                    (self.entries[claim.entry], raw),
+                )
+            )
 
     def _halt(self, violation: Violation) -> None:
         self.violation = violation
-        self.status = TableStatus.VIOLATION
         self.stage = Stage.OVER
         self._events.append(violation)
-        self._events.append(
-            GameEnded(
-                TableStatus.VIOLATION,
-                (),
-                f"seat {violation.seat} failed the {violation.check} check: {violation.detail}",
-                violation.seat,
-            )
+        self._end(
+            TableStatus.VIOLATION,
+            f"seat {violation.seat} failed the {violation.check} check: {violation.detail}",
+            violation.seat,
         )
+
+    def _end(self, status: TableStatus, detail: str, fault: int | None = None) -> None:
+        """The game is over; after a fault by seat `fault`, its side forfeits unless the rules say void."""
+        winners: tuple[int, ...] = ()
+        forfeit = fault is not None and self.rules.on_fault == "forfeit"
+        if status is TableStatus.COMPLETE:
+            assert self.game is not None and self.game.outcome is not None
+            winners = tuple(self.game.outcome.winners)
+        elif forfeit and fault is not None:
+            winners = self._ranked_without(self.rules.side_of(fault))
+        self.status = status
+        self.result = GameEnded(status, winners, detail, fault, forfeit)
+        self._events.append(self.result)
+
+    def _ranked_without(self, loser: int) -> tuple[int, ...]:
+        """The sides with the best total once side `loser` forfeited (all of them on equal totals)."""
+        g = self.game
+        sides = range(len(self.rules.sides))
+        totals = [0 for _ in sides] if g is None else [t.score for t in g.totals]
+        top = max(totals[side] for side in sides if side != loser)
+        return tuple(side for side in sides if side != loser and totals[side] == top)
 
     # ================================================================= whose turn
     def _expected(self) -> Step | None:
@@ -492,6 +558,7 @@ class Table:
         return (
             self.stage is not Stage.ABANDON
             and step is not None
+            and step.seat != ANY_SEAT
             and stalled == step.seat
             and seat == self._abandon_starter(step.seat)
         )
@@ -655,28 +722,29 @@ class Table:
             claimed = f"claims winners {list(m.winners)} totals {list(m.totals)}"
             raise RemoteError("end", f"{claimed}; the game gave {winners} {totals}", seat)
         if self._next_turn():
-            self.status = TableStatus.COMPLETE
             self._enter(Stage.OVER)
-            self._events.append(GameEnded(TableStatus.COMPLETE, tuple(g.outcome.winners)))
+            self._end(TableStatus.COMPLETE, "")
 
     @_effect(msg.Abandon)
     def _on_abandon(self, m: msg.Abandon, seat: int, seq: int) -> None:
-        if self.stage is Stage.ABANDON:
-            stalled = self.abandoned_by
+        step = self._expected()
+        if self.claim is not None:
+            stalled: int | None = self.claim.seat
         else:
-            step = self._expected()
             stalled = step.seat if step else None
-        if m.seat != stalled:
+        if m.seat != stalled or stalled == ANY_SEAT:
             raise RemoteError("abandon", f"names seat {m.seat}, but the game waits for seat {stalled}", seat)
-        if self.stage is not Stage.ABANDON:
-            self.abandoned_by = m.seat
-            self.status = TableStatus.ABANDONED
+        claim = self.claim
+        if claim is None:
+            assert step is not None
+            resume = (self.stage, self._order, self._turn)
+            claim = Claim(m.seat, step, seq, self._last_progress, self._limit(step), [], resume)
+            self.claim, self.abandoned_by = claim, m.seat
             self._enter(Stage.ABANDON, [(m.seat + 1 + i) % self.seats for i in range(self.seats - 1)], 0)
-            self._events.append(
-                GameEnded(TableStatus.ABANDONED, (), f"seat {m.seat} stopped answering", m.seat)
-            )
+        claim.signers.append(seat)
         if self._next_turn():
             self._enter(Stage.OVER)
+            self._end(TableStatus.ABANDONED, f"seat {m.seat} stopped answering", m.seat)
 
     # ================================================================= the hand
     def _hand(self) -> tuple[Game, HandDeal]:
@@ -776,8 +844,10 @@ class Table:
     def _advance(self) -> None:
         """Write every entry that is ours to write now, until a peer or our player must act."""
         while not self.finished and not self._restoring and self.seat is not None:
-            step = self._expected()
+            step = self._my_step()
             if step is None or step.seat != self.seat:
+                return
+            if self._holding_claim():
                 return
             if self._challenge_due and msg.Challenge in step.types:
                 self._send(msg.Challenge(len(self.entries) - 1, self._challenge_due[: msg.MAX_WHY]))
@@ -789,6 +859,23 @@ class Table:
             if m is None:
                 continue  # a problem was found: the loop sends a challenge instead
             self._send(m)
+
+    def _holding_claim(self) -> bool:
+        """A claim we are to co-sign, when the accused was not silent that long by our own clock (yet)."""
+        claim = self.claim
+        return (
+            self.stage is Stage.ABANDON
+            and claim is not None
+            and claim.seat != self.seat
+            and self._now - claim.since < claim.limit
+        )
+
+    def _my_step(self) -> Step | None:
+        """What the table waits for, for our own entries: the accused of a claim may still answer it."""
+        claim = self.claim
+        if claim is not None and self.stage is Stage.ABANDON and claim.seat == self.seat:
+            return claim.step
+        return self._expected()
 
     def _make(self, kind: type[msg.Message]) -> msg.Message | None:
         """Our own automatic entry of type `kind`, or None when a challenge is due instead."""

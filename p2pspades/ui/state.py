@@ -649,6 +649,10 @@ class UiState:
                 else f"the game stopped: {ev.detail}"
             )
             level = "bad"
+        if ev.forfeit:
+            winners = " and ".join(self.side_label(w) for w in ev.winners)
+            verb = "wins" if len(ev.winners) == 1 else "win"
+            text += f"; forfeit by {self._who(ev.seat)}: {winners} {verb}"
         self.result = GameResult(ev.status, ev.winners, ev.detail, text)
         self.note(f"game over: {text}", level)
         self.withdraw()
