@@ -60,6 +60,7 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
             "claimed_by": list(claim.signers),
             "silence_s": claim.limit,
             "awaited": claim.step.types[0].TYPE,
+            "refuted_by_entry": claim.answered,
             "text": abandonment(table),
         }
     return {

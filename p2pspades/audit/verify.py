@@ -176,6 +176,8 @@ def abandonment(table: Table) -> str:
         return "no seat was claimed to have stopped answering"
     who = ", ".join(str(s) for s in claim.signers)
     seats = "seat" if len(claim.signers) == 1 else "seats"
+    if claim.answered is not None:
+        return f"claimed by {seats} {who}, refuted: seat {claim.seat} answered in entry {claim.answered}"
     return (
         f"claimed by {seats} {who} after {claim.limit:.0f} s of silence from seat {claim.seat} "
         f"(the timeout for its {claim.step.types[0].TYPE}; a claim, not a proof)"

@@ -162,6 +162,7 @@ class Claim:
     limit: float
     signers: list[int]
     resume: tuple[Stage, tuple[int, ...], int]  # the stage the accused's answer applies in
+    answered: int | None = None  # the sequence number of the accused's answer, which refuted the claim
 
 
 M = TypeVar("M", bound=msg.Message)
@@ -472,6 +473,7 @@ class Table:
         self._last_progress = now
         self._events.insert(mark, Accepted(seq, raw, seat, kind, own))
         if answer and claim is not None and not self.finished:
+            claim.answered = seq
             by = claim.signers[0]
             self._halt(
                 Violation(
