@@ -687,3 +687,43 @@ def test_an_abandonment_of_no_seat_is_refused() -> None:
     events = target.receive(raw, wire.now)
     assert target.entries == before and target.status == "running"
     assert any(isinstance(e, Rejected) and e.seat == 0 for e in events)
+
+
+class Stonewall(Table):
+    """A colluder: it never claims an abandonment and never co-signs one."""
+
+    def tick(self, now: float) -> list[Event]:
+        return []
+
+    def _holding_claim(self) -> bool:
+        return self.stage is Stage.ABANDON
+
+
+def test_two_colluders_in_cutthroat3_cannot_stall_the_game() -> None:
+    rules = preset("cutthroat3", target=100, losing_threshold=-100)
+    ids = [crypto.Identity.from_seed(crypto.H("colluders", bytes([i]))[:32]) for i in range(3)]
+    genesis = new_game(rules, ids, game_id=crypto.H("game", b"colluders")[:16])
+    stalled, colluder, honest_seat = 1, 2, 0
+    kinds = [Stonewall if i in (stalled, colluder) else Table for i in range(3)]
+    tables = [kind(genesis, ids[i], entropy=seeded_entropy(bytes([i]))) for i, kind in enumerate(kinds)]
+    wire = Wire(tables, [RandomBot(i) for i in range(3)])
+    until_waiting_for(wire, stalled, "bid")
+    wire.players[stalled] = None  # it never bids, and its neighbour never claims
+    wire.advance_time(1199)
+    wire.run()
+    honest_table = wire.tables[honest_seat]
+    assert honest_table.claim is None, "the seat two after waits two timeouts"
+    wire.advance_time(2)
+    wire.run()
+    assert honest_table.claim is not None and honest_table.claim.signers == [honest_seat]
+    wire.advance_time(599)
+    wire.run()
+    assert not honest_table.finished, "the co-signer is waited for as long as the accused was"
+    wire.advance_time(2)
+    wire.run()
+    assert honest_table.status == "abandoned" and honest_table.claim.passed == [colluder]
+    assert honest_table.result is not None and honest_table.result.seat == stalled
+    assert rules.side_of(stalled) not in honest_table.result.winners
+    verdict = verify_frames(honest_table.entries)
+    assert verdict.status is Status.INCOMPLETE
+    assert f"passed over without co-signing: seat {colluder}" in verdict.summary

@@ -58,6 +58,7 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         result["abandonment"] = {
             "seat": claim.seat,
             "claimed_by": list(claim.signers),
+            "passed_over": list(claim.passed),
             "silence_s": claim.limit,
             "awaited": claim.step.types[0].TYPE,
             "refuted_by_entry": claim.answered,

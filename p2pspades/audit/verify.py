@@ -178,9 +178,11 @@ def abandonment(table: Table) -> str:
     seats = "seat" if len(claim.signers) == 1 else "seats"
     if claim.answered is not None:
         return f"claimed by {seats} {who}, refuted: seat {claim.seat} answered in entry {claim.answered}"
+    passed = ", ".join(str(s) for s in claim.passed)
     return (
         f"claimed by {seats} {who} after {claim.limit:.0f} s of silence from seat {claim.seat} "
         f"(the timeout for its {claim.step.types[0].TYPE}; a claim, not a proof)"
+        + (f"; passed over without co-signing: seat {passed}" if passed else "")
     )
 
 

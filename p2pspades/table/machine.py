@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from p2pspades import crypto, log
@@ -163,6 +163,7 @@ class Claim:
     signers: list[int]
     resume: tuple[Stage, tuple[int, ...], int]  # the stage the accused's answer applies in
     answered: int | None = None  # the sequence number of the accused's answer, which refuted the claim
+    passed: list[int] = field(default_factory=list)  # co-signers that kept the claim waiting too long
 
 
 M = TypeVar("M", bound=msg.Message)
@@ -331,18 +332,21 @@ class Table:
         """Let time pass: a seat that keeps everybody waiting too long is claimed abandoned, and a claim
         we hold is co-signed once our own timer for the awaited step has run out too."""
         self._now = max(self._now, now)
-        if self.stage is Stage.ABANDON:
-            self._advance()
-            return self._flush()
         step = self._expected()
+        claim = self.claim
         if step is None or self.seat is None or step.seat in (self.seat, ANY_SEAT):
-            return self._flush()
-        limit = self._limit(step)
-        if now - self._last_progress < limit:
-            return self._flush()
-        if self._abandon_starter(step.seat) == self.seat:
-            self._send(msg.Abandon(step.seat, f"no {step.types[0].TYPE} within {limit:.0f} s"))
-            self._advance()
+            pass
+        elif claim is not None and self.stage is Stage.ABANDON:
+            # our claim, and a co-signer keeps it waiting as long again as the accused did: pass it over
+            limit = claim.limit
+            if claim.signers[0] == self.seat and now - self._last_progress >= limit:
+                self._send(msg.Abandon(step.seat, f"seat {step.seat} did not co-sign within {limit:.0f} s"))
+        else:
+            # the next seat claims after one timeout, the one after it after two, and so on
+            limit = self._limit(step)
+            if now - self._last_progress >= limit * ((self.seat - step.seat) % self.seats):
+                self._send(msg.Abandon(step.seat, f"no {step.types[0].TYPE} within {limit:.0f} s"))
+        self._advance()
         return self._flush()
 
     def _limit(self, step: Step) -> float:
@@ -551,19 +555,15 @@ class Table:
             stage = Stage.LEAD  # rule "low_club": only the seat holding the lowest club knows it leads
         self._enter(stage)
 
-    def _abandon_starter(self, stalled: int) -> int:
-        return (stalled + 1) % self.seats
-
     def _abandon_allowed(self, seat: int, p: Mapping[str, Any]) -> bool:
+        """An `abandon` out of the normal turn: a claim that the seat in turn is silent, from any other seat
+        (not "any seat"), or the claimant passing over a co-signer that keeps its claim waiting."""
         step = self._expected()
-        stalled = p.get("a")
-        return (
-            self.stage is not Stage.ABANDON
-            and step is not None
-            and step.seat != ANY_SEAT
-            and stalled == step.seat
-            and seat == self._abandon_starter(step.seat)
-        )
+        if step is None or step.seat == ANY_SEAT or p.get("a") != step.seat or seat == step.seat:
+            return False
+        if self.claim is None:
+            return True
+        return self.stage is Stage.ABANDON and seat == self.claim.signers[0]
 
     # ================================================================= the effect of each message
     @_effect(msg.Accept)
@@ -730,23 +730,30 @@ class Table:
     @_effect(msg.Abandon)
     def _on_abandon(self, m: msg.Abandon, seat: int, seq: int) -> None:
         step = self._expected()
-        if self.claim is not None:
-            stalled: int | None = self.claim.seat
-        else:
-            stalled = step.seat if step else None
-        if m.seat != stalled or stalled == ANY_SEAT:
-            raise RemoteError("abandon", f"names seat {m.seat}, but the game waits for seat {stalled}", seat)
+        assert step is not None
         claim = self.claim
-        if claim is None:
-            assert step is not None
+        if claim is None:  # a new claim: the seat in turn is silent
+            if m.seat != step.seat or m.seat == ANY_SEAT:
+                raise RemoteError(
+                    "abandon", f"names seat {m.seat}, but the game waits for seat {step.seat}", seat
+                )
             resume = (self.stage, self._order, self._turn)
             claim = Claim(m.seat, step, seq, self._last_progress, self._limit(step), [], resume)
             self.claim, self.abandoned_by = claim, m.seat
-            self._enter(Stage.ABANDON, [(m.seat + 1 + i) % self.seats for i in range(self.seats - 1)], 0)
-        claim.signers.append(seat)
+            others = [(seat + i) % self.seats for i in range(1, self.seats)]
+            self._enter(Stage.ABANDON, [seat, *(s for s in others if s != m.seat)])
+            claim.signers.append(seat)
+        elif seat == step.seat and m.seat == claim.seat:  # a co-signature
+            claim.signers.append(seat)
+        elif seat == claim.signers[0] and m.seat == step.seat:  # the claimant passes over a silent co-signer
+            claim.passed.append(m.seat)
+        else:
+            raise RemoteError(
+                "abandon", f"names seat {m.seat}, but the claim is against seat {claim.seat}", seat
+            )
         if self._next_turn():
             self._enter(Stage.OVER)
-            self._end(TableStatus.ABANDONED, f"seat {m.seat} stopped answering", m.seat)
+            self._end(TableStatus.ABANDONED, f"seat {claim.seat} stopped answering", claim.seat)
 
     # ================================================================= the hand
     def _hand(self) -> tuple[Game, HandDeal]:
@@ -970,7 +977,7 @@ class Table:
         }
         raw = log.seal(payload, self.identity)
         env = log.open_envelope(raw)
-        self._accept(env, log.validate_header(env.payload), raw, self._last_progress, own=True)
+        self._accept(env, log.validate_header(env.payload), raw, self._now, own=True)
         if self.entries[-1] is raw:
             self._outgoing.append(Outgoing(len(self.entries) - 1, raw))
 
