@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -208,10 +207,14 @@ class Progress:
             say(line)
 
     def on_status(self, status: Status) -> None:
-        away = "disconnected" in status.text or (
-            "not connected" in status.text and time.monotonic() > self._quiet_until)
+        seat = status.waiting_for
+        silent = None
+        if seat is not None and seat != status.seat and not status.finished:
+            silent = status.away.get(seat)
+        # a seat we heard from and lost, or one never heard from once the links had time to come up
+        away = silent is not None and (silent >= 0 or time.monotonic() > self._quiet_until)
         if away:
-            key = re.sub(r"\d+ s\)", "", status.text)
+            key = f"{seat} {'lost' if silent is not None and silent >= 0 else 'never seen'}"
             now = time.monotonic()
             if key != self._away_shown or now - self._away_at >= 5.0:
                 say(status.text)
