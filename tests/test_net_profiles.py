@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_net_support import free_port
+from helpers.net import free_port
 
 from p2pspades import crypto
 from p2pspades.audit import Status, verify_file

@@ -88,7 +88,8 @@ def test_a_whole_hand_played_with_the_keyboard() -> None:
 
             await until(played, what=f"{card} to leave our hand")
         await until(lambda: state.top_overlay == "summary", what="the end-of-hand summary")
-        assert state.summary() is not None and state.summary().number == 1  # type: ignore[union-attr]
+        summary = state.summary()
+        assert summary is not None and summary.number == 1
         await until(lambda: 1 in state.audits, what="the audit verdict")
         if state.result is not None:
             keys.send_text(KEYS["enter"])  # close the summary: the game-over screen is next

@@ -79,9 +79,9 @@ def check_endpoint(endpoint: object) -> str:
 
 
 def _check_key(key: object) -> bytes:
-    if type(key) is not bytes or len(key) != 32:
+    if type(key) is not bytes:
         raise ValueError("a public key is 32 bytes")
-    return key
+    return crypto.check_public_key(key)  # WeakKey is a ValueError: weak keys are refused like bad frames
 
 
 @dataclass(frozen=True)
