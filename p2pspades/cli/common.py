@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import getpass
 import sys
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from p2pspades import paths
-from p2pspades.errors import LocalError
+from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, bid_notation, preset
@@ -49,6 +52,21 @@ def add_profile_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", metavar="NAME",
                    help="play as profile NAME: its own identity and data directory, for a second player on "
                    f"this machine (default: ${paths.ENV_PROFILE}, else the default profile)")
+
+
+def run_as_profile(command: str, args: argparse.Namespace,
+                   play: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    """Run `play()` while this process holds the profile the options name (see `hold_profile`). Any failure,
+    the profile being in use among them, is one line on stderr and exit code 2."""
+    try:
+        profile = hold_profile(args)
+    except LocalError as exc:
+        return fail(command, str(exc))
+    with profile:
+        try:
+            return asyncio.run(play())
+        except (P2PSpadesError, ValueError, OSError) as exc:
+            return fail(command, str(exc))
 
 
 def hold_profile(args: argparse.Namespace) -> FileLock:

@@ -7,6 +7,7 @@ import asyncio
 import json
 
 from p2pspades.cli.common import fail
+from p2pspades.exits import ExitCode
 from p2pspades.net.discovery import browse
 
 
@@ -33,14 +34,14 @@ def run(args: argparse.Namespace) -> int:
         for t in found:
             print(json.dumps({"name": t.name, "rules": t.rules, "players": t.players, "free": t.free,
                               "host_fingerprint": t.host_fingerprint, "address": f"{t.address}:{t.port}"}))
-        return 0
+        return ExitCode.OK
     if not found:
         print(f"no table answered within {args.timeout:g} s (where multicast is blocked: join HOST:PORT)")
-        return 0
+        return ExitCode.OK
     width = max(len(t.name) for t in found)
     print(f"{'table':<{width}}  {'rules':<12} {'free':>9}  {'host key':<19}  join with")
     for t in found:
         free = f"{t.free} of {t.players}"
         print(f"{t.name:<{width}}  {t.rules:<12} {free:>9}  {t.host_fingerprint:<19}  "
               f"p2pspades join {t.address}:{t.port}")
-    return 0
+    return ExitCode.OK
