@@ -7,37 +7,22 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.logs import write_log
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pspades.audit import Status, Verdict, verify_file
-from p2pspades.bots import RandomBot
-from p2pspades.log import LogWriter
-from p2pspades.rules import preset
-from p2pspades.table.harness import play_in_memory
+from p2pspades.table.harness import Wire
 from p2pspades.ui.capture import screen_text
 from p2pspades.ui.replay import ReplayModel, create_replay_app, run_replay
 from p2pspades.ui.testing import KEYS, until
 
 pytestmark = pytest.mark.timeout(60)
 
-# random bots sink fast: a low losing threshold gives a game of two hands
-RULES = preset("classic", target=100, losing_threshold=-300)
-
-
-def write_log(path: Path, entries: list[bytes]) -> Path:
-    with LogWriter(path) as writer:
-        for raw in entries:
-            writer.append(raw)
-    return path
-
-
 @pytest.fixture(scope="module")
-def entries() -> list[bytes]:
-    wire = play_in_memory(RULES, [RandomBot(i) for i in range(4)], seed=b"replay-0",
-                          names=["Ann", "Bob", "Cat", "Dan"])
-    assert wire.tables[0].status == "complete"
-    return list(wire.tables[0].entries)
+def entries(finished_game: Wire) -> list[bytes]:
+    assert finished_game.tables[0].status == "complete"
+    return list(finished_game.tables[0].entries)
 
 
 @pytest.fixture(scope="module")

@@ -10,23 +10,13 @@ import dataclasses
 
 import pytest
 
-from p2pspades.bots import RandomBot
-from p2pspades.rules import Bid, Play, preset
+from p2pspades.rules import Bid, Play
 from p2pspades.table import Decision, DecisionKind, GameEnded, HandAudited, Info, Rejected, Violation
-from p2pspades.table.harness import Wire, play_in_memory
+from p2pspades.table.harness import Wire
 from p2pspades.ui.state import HumanPlayer, UiState
 from p2pspades.ui.text import sort_hand
 
 pytestmark = pytest.mark.timeout(30)
-
-QUICK = preset("classic", target=100, losing_threshold=-100)
-
-
-@pytest.fixture(scope="module")
-def finished_game() -> Wire:
-    return play_in_memory(QUICK, [RandomBot(i) for i in range(4)], seed=b"ui-state",
-                          names=["Ann", "Bob", "Cat", "Dan"])
-
 
 def test_a_whole_game_of_events_becomes_readable_lines(finished_game: Wire) -> None:
     table = finished_game.tables[0]
