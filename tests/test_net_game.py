@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 import zmq
-from helpers.net import loopback_multicast_works
+from helpers.net import free_port, loopback_multicast_works
 from zmq.utils.monitor import parse_monitor_message
 
 from p2pspades import log
@@ -33,13 +33,6 @@ pytestmark = pytest.mark.timeout(150)
 PRESET = {4: "partnership", 3: "cutthroat3", 2: "two"}
 SHORT = ["--target", "10"]
 """A game of one or two hands."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Lan:

@@ -20,6 +20,14 @@ WAIT = 10.0
 """Generous upper bound for anything to arrive on loopback; tests never assert on speed."""
 
 
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on just now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
 class Player:
     """A test player: an Ed25519 key pair and the CURVE keys derived from it."""
 
