@@ -79,7 +79,7 @@ def test_trick_steps_stop_at_each_trick_and_cross_into_the_next_hand(model: Repl
     assert hand is not None and trick == hand.tricks[-1] and number == 13
 
 
-def test_the_keys_move_through_the_game(model: ReplayModel) -> None:
+async def test_the_keys_move_through_the_game(model: ReplayModel) -> None:
     def at() -> tuple[int, int]:
         return model.hand, model.played
 
@@ -97,28 +97,25 @@ def test_the_keys_move_through_the_game(model: ReplayModel) -> None:
         ("home", (0, 0)),
     ]
 
-    async def main() -> list[tuple[int, int]]:
-        seen = []
-        with create_pipe_input() as pipe:
-            app = create_replay_app(model, input=pipe, output=DummyOutput())
-            running = asyncio.ensure_future(app.run_async())
-            for key, where in steps:
-                pipe.send_text(" " if key == "space" else KEYS[key])
+    seen: list[tuple[int, int]] = []
+    with create_pipe_input() as pipe:
+        app = create_replay_app(model, input=pipe, output=DummyOutput())
+        running = asyncio.ensure_future(app.run_async())
+        for key, where in steps:
+            pipe.send_text(" " if key == "space" else KEYS[key])
 
-                def arrived(where: tuple[int, int] = where) -> bool:
-                    return at() == where
+            def arrived(where: tuple[int, int] = where) -> bool:
+                return at() == where
 
-                await until(arrived, what=f"the {key} key")
-                seen.append(at())
-            pipe.send_text("?")
-            await until(lambda: model.show_help)
-            pipe.send_text(KEYS["right"])  # moves nothing while the players window is open
-            pipe.send_text("?q")
-            await asyncio.wait_for(running, 5)
-        assert at() == (0, 0)
-        return seen
-
-    assert asyncio.run(main()) == [where for _, where in steps]
+            await until(arrived, what=f"the {key} key")
+            seen.append(at())
+        pipe.send_text("?")
+        await until(lambda: model.show_help)
+        pipe.send_text(KEYS["right"])  # moves nothing while the players window is open
+        pipe.send_text("?q")
+        await asyncio.wait_for(running, 5)
+    assert at() == (0, 0)
+    assert seen == [where for _, where in steps]
 
 
 def test_the_screen_shows_all_hands_the_trick_and_the_verdict(model: ReplayModel) -> None:
