@@ -115,7 +115,7 @@ class _HoldingWire(Wire):
             if self.hold is not None and self.hold(decision):
                 self.held, self.hold = seat, None
                 return False
-            self._record(seat, table.decide(player(decision)))
+            self.decide(seat, player(decision))
             return True
         return False
 
@@ -126,8 +126,7 @@ class MemoryRun:
     def __init__(self, game: Game, home: Path) -> None:
         self.game = game
         self.wire = _HoldingWire(game.tables(0.0), list(game.bots))
-        for seat in range(game.rules.players):
-            self.wire._record(seat, [])
+        self.wire.start()
         self.tables = self.wire.tables
         self.events = self.wire.events
         self._saved: dict[int, list[bytes]] = {}
