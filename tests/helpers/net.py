@@ -63,16 +63,10 @@ async def next_received(mesh: Mesh, timeout: float = WAIT) -> Received:
     return await within(wait(), timeout)
 
 
-async def quiet(mesh: Mesh, seconds: float) -> list[Message]:
-    """Everything `mesh` delivers within `seconds` (used to show that nothing gets through)."""
+def received_now(mesh: Mesh) -> list[Message]:
+    """The frames `mesh` has already delivered and nobody has taken yet (link events are passed over)."""
     got: list[Message] = []
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while (left := end - loop.time()) > 0:
-        try:
-            event = await asyncio.wait_for(mesh.next_event(), left)
-        except TimeoutError:
-            break
+    while (event := mesh.poll_event()) is not None:
         if isinstance(event, Received):
             got.append(event.message)
     return got
