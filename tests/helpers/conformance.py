@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from helpers.net import FAST
 from p2pspades import crypto
 from p2pspades.bots import RandomBot
 from p2pspades.errors import LocalError
@@ -31,7 +32,6 @@ from p2pspades.net import (
     PeerAddress,
     PeersFile,
     SeatRecord,
-    Timing,
     resume_game,
     transport_keys,
 )
@@ -41,7 +41,6 @@ from p2pspades.table.harness import Wire, new_game, seeded_entropy
 
 WAIT = 60.0
 """Generous upper bound for a whole game on loopback; tests never assert on speed."""
-FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=0.6, linger=3.0)
 
 Entropy = Callable[[int], bytes]
 TableMaker = Callable[[int, bytes, crypto.Identity, Entropy, float], Table]

@@ -11,6 +11,7 @@ from typing import TypeVar
 
 import nacl.bindings
 
+from p2pspades.net import Timing
 from p2pspades.net.auth import CurveKeys
 from p2pspades.net.frames import Message
 from p2pspades.net.mesh import Mesh, MeshEvent, PeerAddress, Received
@@ -18,6 +19,8 @@ from p2pspades.net.mesh import Mesh, MeshEvent, PeerAddress, Received
 T = TypeVar("T")
 WAIT = 10.0
 """Generous upper bound for anything to arrive on loopback; tests never assert on speed."""
+FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=0.6, linger=3.0)
+"""A peer's timing made short, so that a test sees hellos, heartbeats and absences quickly."""
 
 
 def free_port() -> int:
