@@ -100,7 +100,7 @@ def loopback_multicast_works() -> bool:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx, \
                 socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
             rx.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            rx.bind(("", port))
+            rx.bind((group, port))  # the group only, not every address of the machine
             membership = struct.pack("4s4s", socket.inet_aton(group), socket.inet_aton("127.0.0.1"))
             rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
             rx.settimeout(1.0)
