@@ -57,7 +57,7 @@ def test_shuffle_complete_52() -> None:
     sec = secrets(0, 52)
     out, proof = proofs.prove_shuffle(context(0), 0, DECK_52, sec)
     assert out == crypto.shuffle(DECK_52, sec)
-    assert len(proof) == proofs.shuffle_proof_size(52) == 6816
+    assert len(proof) == proofs.shuffle_proof_size(52) == 5184
     proofs.verify_shuffle(context(0), 0, DECK_52, out, proofs.shuffle_commitment(sec), proof)
 
 
