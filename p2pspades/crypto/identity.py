@@ -8,23 +8,21 @@ other's key.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import os
-import re
 import secrets
 import stat
 from pathlib import Path
 from typing import Final
 
-import platformdirs
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_sign_open
 from nacl.exceptions import CryptoError
 
-from p2pspades.files import fsync_directory
+from p2pspades import paths
+from p2pspades.files import write_private
 
 from .errors import CryptoUsageError, IdentityError, WeakKey
 from .group import explain_bad_point
@@ -36,7 +34,6 @@ PRIVATE_SEED_BYTES: Final = 32
 FINGERPRINT_ALPHABET: Final = "0123456789abcdefghjkmnpqrstvwxyz"
 """Crockford's base32 in lower case: no i, l, o or u, so nothing reads as another symbol."""
 FINGERPRINT_BYTES: Final = 10
-_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
 
 
 def fingerprint(public: bytes) -> str:
@@ -104,13 +101,12 @@ def verify_signature(public: bytes, signature: bytes, data: bytes) -> bool:
     return True
 
 
-def default_identity_path(name: str = "default") -> Path:
-    """Where the identity called `name` lives: <user config dir>/p2pspades/identities/<name>.key."""
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise IdentityError(
-            f"an identity name is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), got {name!r}"
-        )
-    return Path(platformdirs.user_config_dir("p2pspades")) / "identities" / f"{name}.key"
+def default_identity_path(name: str = "default", home: str | os.PathLike[str] | None = None) -> Path:
+    """Where the identity called `name` lives: <data home>/identities/<name>.key (see `p2pspades.paths`)."""
+    try:
+        return paths.identity_path(name, home)
+    except paths.ProfileError as exc:
+        raise IdentityError(str(exc)) from None
 
 
 class Identity:
@@ -198,7 +194,7 @@ class Identity:
         return cls.load(path)  # another process created it first: use theirs
 
     def _save_new(self, path: Path) -> bool:
-        """Write the key to `path` unless it exists; False if it did. Atomic: temp file (0600), then link."""
+        """Write the key to `path` unless it exists; False if it did (atomic, mode 0600)."""
         pem = self._key.private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
@@ -206,32 +202,10 @@ class Identity:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             raise IdentityError(f"cannot create directory {path.parent}: {exc.strerror}") from None
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                if os.name == "posix":
-                    os.fchmod(fd, 0o600)
-                os.write(fd, pem)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                return False
-            except OSError:
-                # No hard links on this file system: an atomic rename is the best we can do.
-                if path.exists():
-                    return False
-                os.replace(tmp, path)
-            fsync_directory(path.parent)
-            return True
+            return write_private(path, pem)
         except OSError as exc:
             raise IdentityError(f"cannot write identity file {path}: {exc.strerror}") from None
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
 
 
 def _parse_key(data: bytes, path: Path) -> Ed25519PrivateKey:
