@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Any
 
 import nacl.bindings as sodium
 import pytest
@@ -378,3 +379,39 @@ def test_generators_are_distinct_valid_points() -> None:
     assert len(set(gens) | set(DECK_52)) == 60 + 52
     for g in gens:
         assert crypto.check_point(g) == g
+
+
+# --- hostile input: a verifier refuses, it never fails otherwise ---
+
+_point_like = st.one_of(
+    st.sampled_from([*DECK_52[:6], crypto.IDENTITY, bytes(32), b"\xff" * 32]),
+    st.binary(min_size=0, max_size=33),
+    st.none(),
+    st.integers(),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    deck_in=st.lists(_point_like, min_size=0, max_size=4),
+    deck_out=st.lists(_point_like, min_size=0, max_size=4),
+    big_s=_point_like,
+    commitments=st.lists(_point_like, min_size=0, max_size=4),
+    proof=st.one_of(st.binary(max_size=600), st.none(), st.integers()),
+    size_proof=st.booleans(),
+)
+def test_hostile_input_is_refused_not_crashing(
+    deck_in: Any, deck_out: Any, big_s: Any, commitments: Any, proof: Any, size_proof: bool
+) -> None:
+    if size_proof and isinstance(proof, bytes) and deck_in:
+        # the right size, so that the scalars and points of the proof itself are exercised
+        size = proofs.shuffle_proof_size(len(deck_in))
+        proof = (proof * (1 + size // max(1, len(proof))))[:size]
+    pairs = zip(commitments, deck_out, strict=False)
+    positions: Any = [VoidPosition(j, c, r) for j, (c, r) in enumerate(pairs)]
+    with pytest.raises(BadProof):
+        proofs.verify_shuffle(context(0), 0, deck_in, deck_out, big_s, proof)
+    with pytest.raises(BadProof):
+        proofs.verify_lock(context(0), 4, deck_in, deck_out, big_s, commitments, proof)
+    with pytest.raises(BadProof):
+        proofs.verify_void(context(0), 9, positions, deck_in, proof)

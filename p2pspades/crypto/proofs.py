@@ -526,7 +526,7 @@ def verify_void(
     if not positions or not cards:
         raise BadProof(kind, "a void claim covers at least one position and one card")
     for pos in positions:
-        if not 0 <= pos.position < MAX_POSITIONS:
+        if not isinstance(pos.position, int) or not 0 <= pos.position < MAX_POSITIONS:
             raise BadProof(kind, f"position {pos.position} is out of range")
         _check_point(kind, pos.commitment, "a key commitment")
         _check_point(kind, pos.residue, "a residue")
