@@ -16,9 +16,11 @@ pure and a proof is a function of its inputs.
 
 Cost in variable-base `v` and fixed-base `b` multiplications for n positions (`benchmarks/deal.py` counts
 them): shuffle prove 4n v + 2n b (the shuffle itself included), verify 5n v + 5 b; lock prove 2n v + n b
-(the lock included), verify 3n v + 2 b; void 5 v + 1 b per (position, card) to prove, 4 v + 1 b to verify.
+(the lock included), verify 3n v + 2 b; void 4 v per (position, card) to prove, 3 v to verify, plus one
+multiplication per position and one of B.
 libsodium has no multi-scalar multiplication, so a random linear combination is used only where it merges
-several multiplications of one point (the shuffle's product chain, the lock's key commitments).
+several multiplications of one point (the shuffle's product chain, the lock's and the void claim's key
+commitments).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ DOMAIN_SHUFFLE_W: Final = "p2pspades/v2/shuffle/w"
 DOMAIN_SHUFFLE_CHALLENGE: Final = "p2pspades/v2/shuffle/challenge"
 DOMAIN_LOCK_W: Final = "p2pspades/v2/lock/w"
 DOMAIN_LOCK_CHALLENGE: Final = "p2pspades/v2/lock/challenge"
+DOMAIN_VOID_W: Final = "p2pspades/v2/void/w"
 DOMAIN_VOID_CHALLENGE: Final = "p2pspades/v2/void/challenge"
 SCALAR_BYTES: Final = 32
 VOID_PAIR_BYTES: Final = 3 * 32
@@ -483,37 +486,44 @@ def prove_void(
 ) -> bytes:
     """Prove that no listed position holds any of `cards` (the owner's claim to be void in a suit).
 
-    For each (position j, card C), in order position by position: T = r·(k_j·C − Z_j) and a proof of
-    α = r·k_j, β = r with α·B − β·P_j = O and α·C − β·Z_j = T. Refuses to prove a false claim.
+    For each (position j, card C), position by position: T = r·(k_j·C − Z_j) and a proof of α = r·k_j,
+    β = r with α·C − β·Z_j = T, and, for all pairs at once with random weights, α·B − β·P_j = O. Refuses to
+    prove a false claim (CryptoUsageError).
     """
     if not positions or not cards:
         raise CryptoUsageError("a void claim covers at least one position and one card")
     statement = _void_statement(context, step, positions, cards)
     m = len(positions) * len(cards)
     rand = _nonces(secrets.seed, b"void", H(DOMAIN_NONCE, *statement), 3 * m)
+    keys: list[int] = []
     ts: list[Point] = []
-    a1s: list[Point] = []
     a2s: list[Point] = []
-    witnesses: list[tuple[int, int]] = []
-    i = 0
+    q = 0
     for pos in positions:
         k = int.from_bytes(secrets.lock_keys[pos.position], "little")
         for card in cards:
-            r, a, b = rand[3 * i : 3 * i + 3]
-            i += 1
+            r, a, b = rand[3 * q : 3 * q + 3]
+            q += 1
             t = _sub(_mul(_enc(r * k % L), card), _mul(_enc(r), pos.residue))
             if t == IDENTITY:
                 raise CryptoUsageError(f"position {pos.position} holds one of the cards: no void proof")
             ts.append(t)
-            a1s.append(_sub(_base(_enc(a)), _mul(_enc(b), pos.commitment)))
             a2s.append(_sub(_mul(_enc(a), card), _mul(_enc(b), pos.residue)))
-            witnesses.append((r * k % L, r))
-    c = _reduce(H(DOMAIN_VOID_CHALLENGE, *statement, _cat(ts), _cat(a1s), _cat(a2s)))
-    body = []
-    for (alpha, beta), t, j in zip(witnesses, ts, range(m), strict=True):
-        a, b = rand[3 * j + 1], rand[3 * j + 2]
-        body += [t, _enc((a + c * alpha) % L), _enc((b + c * beta) % L)]
+            keys.append(k)
+    e, w = _void_w(statement, ts)
+    # A1 = Σ_q w_q·(a_q·B − b_q·P_j) = (Σ_q w_q·(a_q − b_q·k_j))·B, since P_j = k_j·B
+    a1 = _base(_enc(sum(w[q] * (rand[3 * q + 1] - rand[3 * q + 2] * keys[q]) for q in range(m)) % L))
+    c = _reduce(H(DOMAIN_VOID_CHALLENGE, e, a1, _cat(a2s)))
+    body: list[bytes] = []
+    for q in range(m):
+        r, a, b = rand[3 * q : 3 * q + 3]
+        body += [ts[q], _enc((a + c * r * keys[q]) % L), _enc((b + c * r) % L)]
     return _enc(c) + b"".join(body)
+
+
+def _void_w(statement: Sequence[bytes], ts: Sequence[Point]) -> tuple[bytes, list[int]]:
+    e = H(DOMAIN_VOID_W, *statement, _cat(ts))
+    return e, _weights(DOMAIN_VOID_W, e, len(ts))
 
 
 def verify_void(
@@ -527,7 +537,7 @@ def verify_void(
         raise BadProof(kind, "a void claim covers at least one position and one card")
     for pos in positions:
         if not isinstance(pos.position, int) or not 0 <= pos.position < MAX_POSITIONS:
-            raise BadProof(kind, f"position {pos.position} is out of range")
+            raise BadProof(kind, f"position {pos.position!r} is out of range")
         _check_point(kind, pos.commitment, "a key commitment")
         _check_point(kind, pos.residue, "a residue")
     for card in cards:
@@ -536,24 +546,28 @@ def verify_void(
     _check_size(kind, proof, void_proof_size(m))
     _scalars(proof, 1, 0, kind)  # the challenge must be canonical too
     c_enc = proof[:32]
-    ts: list[Point] = []
-    a1s: list[Point] = []
+    ts = [proof[32 + VOID_PAIR_BYTES * q : 64 + VOID_PAIR_BYTES * q] for q in range(m)]
+    statement = _void_statement(context, step, positions, cards)
+    e, w = _void_w(statement, ts)
     a2s: list[Point] = []
-    i = 0
+    sum_alpha = 0
+    p_coefs: list[int] = []
+    q = 0
     try:
         for pos in positions:
+            p_coef = 0
             for card in cards:
-                offset = 32 + VOID_PAIR_BYTES * i
-                i += 1
-                t = proof[offset : offset + 32]
-                z_alpha, z_beta = _scalars(proof, 2, offset + 32, kind)
-                za, zb = _enc(z_alpha), _enc(z_beta)
-                ct = _mul(c_enc, t)  # refuses T = O (and any invalid T)
-                a1s.append(_sub(_base(za), _mul(zb, pos.commitment)))
-                a2s.append(_sub(_sub(_mul(za, card), _mul(zb, pos.residue)), ct))
-                ts.append(t)
+                z_alpha, z_beta = _scalars(proof, 2, 64 + VOID_PAIR_BYTES * q, kind)
+                a2s.append(
+                    _sub(_sub(_mul(_enc(z_alpha), card), _mul(_enc(z_beta), pos.residue)), _mul(c_enc, ts[q]))
+                )
+                sum_alpha += w[q] * z_alpha
+                p_coef += w[q] * z_beta
+                q += 1
+            p_coefs.append(p_coef % L)
+        # A1 = Σ_q w_q·(z_α·B − z_β·P_j): one multiplication of B, one of each position's P_j
+        a1 = _sub(_base(_enc(sum_alpha % L)), _lin(p_coefs, [pos.commitment for pos in positions]))
     except CryptoError:
         raise BadProof(kind, "a point is not valid (or T is the identity), or a scalar is zero") from None
-    statement = _void_statement(context, step, positions, cards)
-    if _enc(_reduce(H(DOMAIN_VOID_CHALLENGE, *statement, _cat(ts), _cat(a1s), _cat(a2s)))) != c_enc:
+    if _enc(_reduce(H(DOMAIN_VOID_CHALLENGE, e, a1, _cat(a2s)))) != c_enc:
         raise BadProof(kind, "the void proof does not verify")
