@@ -415,3 +415,11 @@ def test_hostile_input_is_refused_not_crashing(
         proofs.verify_lock(context(0), 4, deck_in, deck_out, big_s, commitments, proof)
     with pytest.raises(BadProof):
         proofs.verify_void(context(0), 9, positions, deck_in, proof)
+
+
+def test_step_numbers() -> None:
+    assert [proofs.shuffle_step(k) for k in range(4)] == [0, 1, 2, 3]
+    assert [proofs.lock_step(4, k) for k in range(4)] == [4, 5, 6, 7]
+    assert proofs.void_step(4, 0) == 8 and proofs.void_step(3, 17) == 23
+    with pytest.raises(crypto.CryptoUsageError):
+        proofs.void_step(4, 65536)

@@ -192,6 +192,30 @@ def check_key(key: bytes, commitment: Point) -> bool:
         return False
 
 
+# --- step numbers (crypto.md §12): one place, so that prover and verifier bind the same step ---
+
+
+def shuffle_step(index: int) -> int:
+    """The step of the `index`-th shuffle of the hand (0 for the first seat to shuffle)."""
+    return _step(index)
+
+
+def lock_step(seats: int, index: int) -> int:
+    """The step of the `index`-th lock of the hand, after the `seats` shuffles."""
+    return _step(seats + index)
+
+
+def void_step(seats: int, played: int) -> int:
+    """The step of a void claim carried by the play after `played` cards of the hand."""
+    return _step(2 * seats + played)
+
+
+def _step(step: int) -> int:
+    if not 0 <= step < 1 << 16:
+        raise CryptoUsageError(f"step {step} does not fit in 16 bits")
+    return step
+
+
 # --- shuffle ---
 
 
