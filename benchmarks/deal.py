@@ -314,10 +314,14 @@ def measure_proofs(repeat: int, verify_hand_s: float, log_bytes_per_hand: float)
         setup_with_proofs(b"count")
     counts = dict(counter.counts)
     # the setup and the bare replay of its group operations alternate, so both see the same machine load
-    setup = bare = float("inf")
+    setup = bare = setup_cpu = bare_cpu = float("inf")
     for _ in range(repeat):
+        cpu_start = time.process_time()
         setup = min(setup, _best(lambda: setup_with_proofs(b"setup"), 1))
+        setup_cpu = min(setup_cpu, time.process_time() - cpu_start)
+        cpu_start = time.process_time()
         bare = min(bare, _best(lambda: replay_ops(counts), 1))
+        bare_cpu = min(bare_cpu, time.process_time() - cpu_start)
     ours = _best(lambda: shuffle_prove_and_verify(b"cc"), repeat)
     baseline = _best(lambda: cut_and_choose(b"cc"), 1)
     n, seats = 52, 4
@@ -342,6 +346,9 @@ def measure_proofs(repeat: int, verify_hand_s: float, log_bytes_per_hand: float)
         "op_us": {k: round(v * 1e6, 1) for k, v in costs.items()},
         "setup_with_proofs_ops": counts,
         "setup_with_proofs_s": round(setup, 3),
+        # CPU time of this process: close to the wall time on an idle machine, whatever the load now
+        "setup_with_proofs_cpu_s": round(setup_cpu, 3),
+        "setup_with_proofs_cpu_ratio": round(setup_cpu / bare_cpu, 3),
         "setup_with_proofs_bare_s": round(bare, 3),
         "setup_with_proofs_bare_estimate_s": round(sum(counts[k] * costs[k] for k in counts), 3),
         "setup_with_proofs_ratio": round(setup / bare, 3),
