@@ -339,7 +339,7 @@ def test_void_complete_and_sound() -> None:
         assert crypto.mul(secs[owner].lock_keys[pos.position], card) == pos.residue
     absent = [DECK_52[i] for i in range(n) if i not in held]
     proof = proofs.prove_void(context(owner), 20, secs[owner], positions, absent)
-    assert len(proof) == proofs.void_proof_size(len(positions) * len(absent))
+    assert len(proof) == proofs.void_proof_size(len(positions), len(absent))
     proofs.verify_void(context(owner), 20, positions, absent, proof)
     # a false claim: the owner cannot prove it, and a proof for other cards does not carry over
     with pytest.raises(crypto.CryptoUsageError, match="holds one of the cards"):
@@ -365,8 +365,8 @@ def test_void_every_mutated_byte_refused() -> None:
     for bad in flips(proof):
         with pytest.raises(BadProof):
             proofs.verify_void(context(owner), 9, positions, absent, bad)
-    # T = identity, the sign of a true "inequality" that is false, is refused before anything else
-    t_at = 32
+    # T = identity, the sign of an "inequality" that is false, is refused
+    t_at = 32 + 64 * len(positions)
     forged = proof[:t_at] + crypto.IDENTITY + proof[t_at + 32 :]
     with pytest.raises(BadProof, match="identity"):
         proofs.verify_void(context(owner), 9, positions, absent, forged)

@@ -16,8 +16,8 @@ pure and a proof is a function of its inputs.
 
 Cost in variable-base `v` and fixed-base `b` multiplications for n positions (`benchmarks/deal.py` counts
 them): shuffle prove 4n v + 2n b (the shuffle itself included), verify 5n v + 5 b; lock prove 2n v + n b
-(the lock included), verify 3n v + 2 b; void 4 v per (position, card) to prove, 3 v to verify, plus one
-multiplication per position and one of B.
+(the lock included), verify 3n v + 2 b; void 2 v per (position, card) to prove and to verify, plus two per
+position and one of B.
 libsodium has no multi-scalar multiplication, so a random linear combination is used only where it merges
 several multiplications of one point (the shuffle's product chain, the lock's and the void claim's key
 commitments).
@@ -57,7 +57,6 @@ DOMAIN_LOCK_CHALLENGE: Final = "p2pspades/v2/lock/challenge"
 DOMAIN_VOID_W: Final = "p2pspades/v2/void/w"
 DOMAIN_VOID_CHALLENGE: Final = "p2pspades/v2/void/challenge"
 SCALAR_BYTES: Final = 32
-VOID_PAIR_BYTES: Final = 3 * 32
 _INVALID: Final = "a point of the statement or the proof is not a valid point, or a scalar is zero"
 
 _add = crypto_core_ed25519_add
@@ -480,9 +479,9 @@ def void_residue(final_point: Point, other_keys: Sequence[Scalar]) -> Point:
         raise BadProof("void", "cannot remove the keys from the final point") from None
 
 
-def void_proof_size(pairs: int) -> int:
-    """Bytes of a void proof over `pairs` (position, card) pairs: the challenge, then T, z_α, z_β per pair."""
-    return 32 + VOID_PAIR_BYTES * pairs
+def void_proof_size(positions: int, cards: int) -> int:
+    """Bytes of a void proof: the challenge, z_α and z_β per position, then T per (position, card) pair."""
+    return 32 + 64 * positions + 32 * positions * cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,44 +509,42 @@ def prove_void(
 ) -> bytes:
     """Prove that no listed position holds any of `cards` (the owner's claim to be void in a suit).
 
-    For each (position j, card C), position by position: T = r·(k_j·C − Z_j) and a proof of α = r·k_j,
-    β = r with α·C − β·Z_j = T, and, for all pairs at once with random weights, α·B − β·P_j = O. Refuses to
-    prove a false claim (CryptoUsageError).
+    Per position p with key k and residue Z: T_{p,x} = r_p·(k·C_x − Z) for every card C_x, and a proof of
+    α_p = r_p·k, β_p = r_p with α_p·C_x − β_p·Z = T_{p,x} for every x and, for all positions at once with
+    random weights, α_p·B − β_p·P = O. Refuses to prove a false claim (CryptoUsageError).
     """
     if not positions or not cards:
         raise CryptoUsageError("a void claim covers at least one position and one card")
     statement = _void_statement(context, step, positions, cards)
-    m = len(positions) * len(cards)
-    rand = _nonces(secrets.seed, b"void", H(DOMAIN_NONCE, *statement), 3 * m)
-    keys: list[int] = []
+    m_p = len(positions)
+    rand = _nonces(secrets.seed, b"void", H(DOMAIN_NONCE, *statement), 3 * m_p)
+    keys = [int.from_bytes(secrets.lock_keys[pos.position], "little") for pos in positions]
     ts: list[Point] = []
     a2s: list[Point] = []
-    q = 0
-    for pos in positions:
-        k = int.from_bytes(secrets.lock_keys[pos.position], "little")
+    for p, pos in enumerate(positions):
+        r, a, b = rand[3 * p : 3 * p + 3]
+        rk, r_z, b_z = _enc(r * keys[p] % L), _mul(_enc(r), pos.residue), _mul(_enc(b), pos.residue)
+        a_enc = _enc(a)
         for card in cards:
-            r, a, b = rand[3 * q : 3 * q + 3]
-            q += 1
-            t = _sub(_mul(_enc(r * k % L), card), _mul(_enc(r), pos.residue))
+            t = _sub(_mul(rk, card), r_z)
             if t == IDENTITY:
                 raise CryptoUsageError(f"position {pos.position} holds one of the cards: no void proof")
             ts.append(t)
-            a2s.append(_sub(_mul(_enc(a), card), _mul(_enc(b), pos.residue)))
-            keys.append(k)
-    e, w = _void_w(statement, ts)
-    # A1 = Σ_q w_q·(a_q·B − b_q·P_j) = (Σ_q w_q·(a_q − b_q·k_j))·B, since P_j = k_j·B
-    a1 = _base(_enc(sum(w[q] * (rand[3 * q + 1] - rand[3 * q + 2] * keys[q]) for q in range(m)) % L))
+            a2s.append(_sub(_mul(a_enc, card), b_z))
+    e, w = _void_w(statement, ts, m_p)
+    # A1 = Σ_p w_p·(a_p·B − b_p·P_p) = (Σ_p w_p·(a_p − b_p·k_p))·B, since P_p = k_p·B
+    a1 = _base(_enc(sum(w[p] * (rand[3 * p + 1] - rand[3 * p + 2] * keys[p]) for p in range(m_p)) % L))
     c = _reduce(H(DOMAIN_VOID_CHALLENGE, e, a1, _cat(a2s)))
-    body: list[bytes] = []
-    for q in range(m):
-        r, a, b = rand[3 * q : 3 * q + 3]
-        body += [ts[q], _enc((a + c * r * keys[q]) % L), _enc((b + c * r) % L)]
-    return _enc(c) + b"".join(body)
+    responses: list[bytes] = []
+    for p in range(m_p):
+        r, a, b = rand[3 * p : 3 * p + 3]
+        responses += [_enc((a + c * r * keys[p]) % L), _enc((b + c * r) % L)]
+    return _enc(c) + b"".join(responses) + _cat(ts)
 
 
-def _void_w(statement: Sequence[bytes], ts: Sequence[Point]) -> tuple[bytes, list[int]]:
+def _void_w(statement: Sequence[bytes], ts: Sequence[Point], positions: int) -> tuple[bytes, list[int]]:
     e = H(DOMAIN_VOID_W, *statement, _cat(ts))
-    return e, _weights(DOMAIN_VOID_W, e, len(ts))
+    return e, _weights(DOMAIN_VOID_W, e, positions)
 
 
 def verify_void(
@@ -566,31 +563,26 @@ def verify_void(
         _check_point(kind, pos.residue, "a residue")
     for card in cards:
         _check_point(kind, card, "a card point")
-    m = len(positions) * len(cards)
-    _check_size(kind, proof, void_proof_size(m))
+    m_p, m_c = len(positions), len(cards)
+    _check_size(kind, proof, void_proof_size(m_p, m_c))
     _scalars(proof, 1, 0, kind)  # the challenge must be canonical too
     c_enc = proof[:32]
-    ts = [proof[32 + VOID_PAIR_BYTES * q : 64 + VOID_PAIR_BYTES * q] for q in range(m)]
+    z = _scalars(proof, 2 * m_p, 32, kind)  # z_α,p and z_β,p for each position p
+    ts = _split(proof, m_p * m_c, 32 + 64 * m_p)
     statement = _void_statement(context, step, positions, cards)
-    e, w = _void_w(statement, ts)
+    e, w = _void_w(statement, ts, m_p)
     a2s: list[Point] = []
-    sum_alpha = 0
-    p_coefs: list[int] = []
-    q = 0
     try:
-        for pos in positions:
-            p_coef = 0
-            for card in cards:
-                z_alpha, z_beta = _scalars(proof, 2, 64 + VOID_PAIR_BYTES * q, kind)
-                a2s.append(
-                    _sub(_sub(_mul(_enc(z_alpha), card), _mul(_enc(z_beta), pos.residue)), _mul(c_enc, ts[q]))
-                )
-                sum_alpha += w[q] * z_alpha
-                p_coef += w[q] * z_beta
-                q += 1
-            p_coefs.append(p_coef % L)
-        # A1 = Σ_q w_q·(z_α·B − z_β·P_j): one multiplication of B, one of each position's P_j
-        a1 = _sub(_base(_enc(sum_alpha % L)), _lin(p_coefs, [pos.commitment for pos in positions]))
+        for p, pos in enumerate(positions):
+            za = _enc(z[2 * p])
+            zb_z = _mul(_enc(z[2 * p + 1]), pos.residue)
+            for x, card in enumerate(cards):
+                # refuses T = O (and any invalid T) through c·T
+                a2s.append(_sub(_sub(_mul(za, card), zb_z), _mul(c_enc, ts[p * m_c + x])))
+        # A1 = Σ_p w_p·(z_α,p·B − z_β,p·P_p)
+        sum_alpha = sum(w[p] * z[2 * p] for p in range(m_p)) % L
+        p_coefs = [w[p] * z[2 * p + 1] % L for p in range(m_p)]
+        a1 = _sub(_base(_enc(sum_alpha)), _lin(p_coefs, [pos.commitment for pos in positions]))
     except CryptoError:
         raise BadProof(kind, "a point is not valid (or T is the identity), or a scalar is zero") from None
     if _enc(_reduce(H(DOMAIN_VOID_CHALLENGE, e, a1, _cat(a2s)))) != c_enc:
