@@ -135,6 +135,7 @@ def _lookup(table: Sequence[float], x: float, beyond: float) -> float:
 
 # ----- blind nil --------------------------------------------------------------------------------------
 
+
 def blind_nil(view: SeatView) -> bool:
     """Blind nil only when the side trails so far that it needs a big swing before the leader is home."""
     rules = view.rules
@@ -150,7 +151,9 @@ def blind_nil(view: SeatView) -> bool:
         return deficit >= max(200, rules.blind_nil_margin) and (near or deficit >= 400)
     return deficit >= max(300, rules.blind_nil_margin) and near
 
+
 # ----- draw pile --------------------------------------------------------------------------------------
+
 
 def keep_draw(view: SeatView) -> bool:
     """Keep the top card if it is worth more than the unseen card we would get instead."""
@@ -166,7 +169,9 @@ def keep_draw(view: SeatView) -> bool:
     # a small lean towards the card we have seen: the next one may be worse, and we cannot look back
     return _draw_value(card, hand) >= average - 0.03
 
+
 # ----- bidding ----------------------------------------------------------------------------------------
+
 
 def choose_bid(view: SeatView, legal: Sequence[Action], jitter: float) -> Action:
     """The bid: tricks counted, shaded for the partner's and the table's bids, rounded with a lean and
@@ -219,6 +224,7 @@ def choose_bid(view: SeatView, legal: Sequence[Action], jitter: float) -> Action
     lean = _lean(view)
     want = math.floor(estimate + lean + jitter)
     return _closest_bid(legal, want, rules)
+
 
 def _lean(view: SeatView) -> float:
     """How far a bid rounds up from the estimate: a failed contract costs more than a bag, except where

@@ -17,13 +17,13 @@ import inspect
 import logging
 import os
 import re
-import secrets
 import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from p2pspades import crypto, log
+from p2pspades import bots, crypto, log
+from p2pspades.bots import DEFAULT_BOT, SEAT_NAMES, UnknownBot, thinking
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.discovery import Advertiser, DiscoveryError, TableAd, browse, local_address
@@ -36,9 +36,6 @@ from p2pspades.table import GameEnded, read_genesis
 
 logger = logging.getLogger(__name__)
 
-BOT_KINDS = ("heuristic", "random")
-SEAT_NAMES = ("South", "West", "North", "East", "Centre", "Seat 5", "Seat 6", "Seat 7")
-"""Bot names by seat, clockwise from the host's seat 0 (so partners sit opposite: North and South)."""
 _ENDPOINT_ARG = re.compile(r"(?:tcp://)?(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.\-]{1,253}):(\d{1,5})")
 
 
@@ -46,21 +43,13 @@ class SessionError(P2PSpadesError):
     """A game cannot be started, joined or resumed here; the message says why and what to do."""
 
 
-def make_bot(kind: str = "heuristic", seed: int | bytes | None = None) -> Player:
-    """The built-in bot: `HeuristicBot` (or `RandomBot`), seeded from `seed` or at random."""
-    from p2pspades.bots import RandomBot
-
-    if seed is None:
-        seed = secrets.token_bytes(16)
-    if kind == "heuristic":
-        try:
-            from p2pspades.bots import HeuristicBot
-        except ImportError:  # pragma: no cover - the bots package has it
-            return RandomBot(seed)
-        return HeuristicBot(seed)
-    if kind == "random":
-        return RandomBot(seed)
-    raise SessionError(f"unknown bot {kind!r}; choose one of: {', '.join(BOT_KINDS)}")
+def make_bot(kind: str = DEFAULT_BOT, seed: int | bytes | None = None) -> Player:
+    """The built-in bot of that level (`BOT_LEVELS`) for a peer, seeded from `seed` or at random. It thinks
+    in a worker thread, so the peer's event loop keeps running meanwhile."""
+    try:
+        return thinking(bots.make_bot(kind, seed))
+    except UnknownBot as exc:
+        raise SessionError(str(exc)) from None
 
 
 def identity_name(player_name: str) -> str:

@@ -24,7 +24,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pspades import crypto, log
-from p2pspades.bots import RandomBot
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES, make_bot
 from p2pspades.errors import LocalError
 from p2pspades.rules import PRESETS, Action, RuleSet, RuleSetError, preset
 from p2pspades.table import Accepted, Decision, DecisionKind, Event, Table, Wanted
@@ -34,19 +34,14 @@ from p2pspades.ui.state import HumanPlayer, UiState
 
 Bot = Callable[[Decision], Action]
 HUMAN = 0
-BOT_NAMES = ("West", "North", "East", "South", "Centre")
 
 #: exit codes of a local game
 EXIT_COMPLETE, EXIT_VIOLATION, EXIT_ABANDONED, EXIT_QUIT = 0, 1, 3, 130
 
 
-def default_bots(n: int, seed: int) -> list[Bot]:
-    """The heuristic bot where it is available, else the random bot; one per seat after ours."""
-    try:
-        from p2pspades.bots import HeuristicBot  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return [RandomBot(seed * 10 + seat) for seat in range(1, n)]
-    return [HeuristicBot(seed * 10 + seat) for seat in range(1, n)]
+def default_bots(n: int, seed: int, level: str = DEFAULT_BOT) -> list[Bot]:
+    """A bot of `level` (`BOT_LEVELS`) for each seat after ours."""
+    return [make_bot(level, seed * 10 + seat) for seat in range(1, n)]
 
 
 class LocalGame:
@@ -78,7 +73,7 @@ class LocalGame:
             entropies = [seeded_entropy(seed + b"entropy" + bytes([i])) for i in range(n)]
             game_id = hashlib.sha256(seed + b"game").digest()[:16]
             bot_seed = int.from_bytes(hashlib.sha256(seed + b"bots").digest()[:4], "big")
-        names = [name, *BOT_NAMES[: n - 1]]
+        names = [name, *SEAT_NAMES[1:n]]
         genesis = new_game(rules, identities, names, game_id, table_name)
         self.tables = [Table(genesis, identities[i], entropy=entropies[i]) for i in range(n)]
         self.bots: list[Bot] = list(bots) if bots is not None else default_bots(n, bot_seed)
@@ -157,7 +152,8 @@ class LocalGame:
                 continue
             if self.bot_delay and decision.kind in (DecisionKind.PLAY, DecisionKind.BID):
                 await asyncio.sleep(self.bot_delay)
-            self._record(seat, table.decide(self.bots[seat - 1](decision)))
+            action = await asyncio.to_thread(self.bots[seat - 1], decision)  # the screen runs while it thinks
+            self._record(seat, table.decide(action))
             return True
         return False
 
@@ -212,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--target", type=int, help="score that wins the game")
     parser.add_argument("--name", default="You", help="your name at the table")
     parser.add_argument("--seed", help="make the game reproducible (identities, deal and bots)")
-    parser.add_argument("--bot", choices=("heuristic", "random"), default="heuristic")
+    parser.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, help="easy, normal or expert")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot waits before it plays")
     parser.add_argument("--no-color", action="store_true", help="monochrome display")
     parser.add_argument("--log", metavar="FILE", help="write our signed game log here")
@@ -224,9 +220,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     seed = args.seed.encode() if args.seed is not None else None
     bots: list[Bot] | None = None
-    if args.bot == "random":
+    if args.bot != DEFAULT_BOT:
         base = int.from_bytes(hashlib.sha256(seed or secrets.token_bytes(8)).digest()[:4], "big")
-        bots = [RandomBot(base + seat) for seat in range(1, rules.players)]
+        bots = default_bots(rules.players, base, args.bot)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("p2pspades: the game needs a terminal", file=sys.stderr)
         return 2

@@ -20,11 +20,7 @@ from p2pspades.ui.local import Bot, LocalGame, default_bots
 
 
 def _bots(rules: RuleSet, kind: str, seed: int) -> list[Bot]:
-    if kind == "random":
-        from p2pspades.bots import RandomBot
-
-        return [RandomBot(seed * 10 + seat) for seat in range(1, rules.players)]
-    return default_bots(rules.players, seed)
+    return default_bots(rules.players, seed, kind)
 
 
 def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
