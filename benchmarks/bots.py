@@ -9,8 +9,9 @@ seats'; with an odd number of players the deal is played once per seat, A in tha
 
 Reported per preset, as one JSON object: points per deal of A over B (mean and 95% interval), the same with
 carried bags charged at their share of the bag penalty, sets and nils made per bot, and each bot's decision
-time (mean, 95th percentile, max) over all its decisions with more than one legal choice. No cryptography:
-this measures how well the bots play. Progress goes to stderr.
+time (mean, 95th percentile, max) over all its decisions with more than one legal choice: wall-clock time
+(what a player waits, which includes whatever else the machine is running) and the CPU time of this process
+(the bot's own work). No cryptography: this measures how well the bots play. Progress goes to stderr.
 
     python benchmarks/bots.py [--deals 6] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
 """
@@ -56,6 +57,7 @@ class Tally:
     """What one kind of bot did: decision times, sides set, nils bid and made."""
 
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
     side_hands: int = 0
     sets: int = 0
     nils: int = 0
@@ -70,10 +72,11 @@ class Timed:
         self.tally = tally
 
     def __call__(self, decision: Decision) -> Action:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = self.bot(decision)
         if len(decision.legal) > 1:
             self.tally.times.append(time.perf_counter() - start)
+            self.tally.cpu.append(time.process_time() - cpu)
         return action
 
 
@@ -201,6 +204,7 @@ def timing(times: Sequence[float]) -> dict[str, Any]:
 def report(tally: Tally) -> dict[str, Any]:
     return {
         "decision_time": timing(tally.times),
+        "decision_cpu_time": timing(tally.cpu),
         "side_hands": tally.side_hands,
         "sets": tally.sets,
         "nils_made": f"{tally.nils_made}/{tally.nils}",

@@ -13,9 +13,9 @@ rules offer it. The draw pile's keep-or-discard is the heuristic bot's.
 Determinism and the time budget: the work is counted, not timed. A decision runs a fixed number of playouts,
 `iterations` (by default `PLAYOUTS_PER_SECOND x time_budget`, calibrated so that a decision takes well under
 its budget on a slow machine), from a `random.Random` seeded by the bot's seed and the view, so one seed and
-one view give one choice. The wall clock is only a hard cap: a decision that reaches `time_budget` stops
-early with what it has. That cap keeps the budget on an overloaded machine, at the cost of determinism in
-that case only.
+one view give one choice. The wall clock is only a hard cap: a decision that reaches 90% of `time_budget`
+stops early with what it has. That cap keeps the budget on an overloaded machine, at the cost of
+determinism in that case only.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ BID_COST = 3
 """A whole-hand playout (for a bid) costs about this many mid-hand ones."""
 BID_SPREAD = 1.5
 """How far, in tricks, a seat's bid is expected to miss the heuristic count of its hand."""
+CAP = 0.9
+"""The share of the budget after which a decision stops starting new deals (the rest covers the deal in
+progress and the choice itself)."""
 CONFIDENCE = 1.5
 """How many standard errors a searched choice must beat the heuristic's by to overrule it."""
 BLIND_MARGIN = 30.0
@@ -84,7 +87,7 @@ class ExpertBot:
         if len(legal) == 1:
             return legal[0]
         view = decision.view
-        deadline = time.perf_counter() + self.time_budget * 0.95
+        deadline = time.perf_counter() + self.time_budget * CAP
         rng = random.Random(self._key(view))
         self.playouts = 0
         kind = decision.kind

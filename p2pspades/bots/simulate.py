@@ -56,6 +56,7 @@ class Contract:
     """What one hand's bids mean for play and scoring: sides, partners, nil bidders and contracts."""
 
     __slots__ = (
+        "any_nil",
         "bags_hurt",
         "bids",
         "blind",
@@ -78,6 +79,7 @@ class Contract:
         self.side_of = tuple(rules.side_of(seat) for seat in range(self.n))
         self.partner = tuple((seat + 2) % 4 if rules.partnerships else -1 for seat in range(self.n))
         self.nil = tuple(is_nil(rules, bid, flag) for bid, flag in zip(bids, blind, strict=True))
+        self.any_nil = any(self.nil)
         counts_nil = rules.nil_tricks_count_for_partner
         self.counts = tuple(counts_nil or not nil for nil in self.nil)  # do the seat's tricks count?
         self.contract = tuple(sum(bids[s] for s in side if not self.nil[s]) for side in self.sides)
@@ -114,7 +116,18 @@ class Contract:
 class Playout:
     """One hand in progress with every card known, played to its end by the greedy policy."""
 
-    __slots__ = ("broken", "closed", "contract", "hands", "leader", "must_lead", "plays", "won")
+    __slots__ = (
+        "best",
+        "broken",
+        "closed",
+        "contract",
+        "hands",
+        "leader",
+        "must_lead",
+        "plays",
+        "winner",
+        "won",
+    )
 
     def __init__(
         self,
@@ -135,6 +148,18 @@ class Playout:
         self.broken = broken
         self.closed = closed  # may spades be led only from a hand of spades?
         self.must_lead = must_lead
+        self.winner = self.best = -1  # the seat winning the trick in progress so far, and its card
+        for seat, card in plays:
+            self._track(seat, card)
+
+    def _track(self, seat: int, card: int) -> None:
+        best = self.best
+        if (
+            best < 0
+            or (SUIT_OF[card] == SUIT_OF[best] and card > best)
+            or (SUIT_OF[card] == 0 != SUIT_OF[best])
+        ):
+            self.winner, self.best = seat, card
 
     def play(self, card: int) -> None:
         """The seat to move plays `card` (which must be legal); a full trick is gathered."""
@@ -143,21 +168,15 @@ class Playout:
         seat = (self.leader + len(plays)) % c.n
         self.hands[seat] &= ~(1 << card)
         plays.append((seat, card))
+        self._track(seat, card)
         if len(plays) == c.n:
-            led = SUIT_OF[plays[0][1]]
-            winner, best = plays[0]
-            spade = led == 0
-            for s, x in plays[1:]:
-                suit = SUIT_OF[x]
-                if suit == 0:
-                    spade = True
-                if (suit == SUIT_OF[best] and x > best) or (suit == 0 and SUIT_OF[best] != 0):
-                    winner, best = s, x
+            winner = self.winner
             self.won[winner] += 1
             self.leader = winner
             self.plays = []
-            if spade:
+            if SUIT_OF[self.best] == 0:  # a spade won: spades were played
                 self.broken = True
+            self.winner = self.best = -1
             if self.closed and (self.broken or c.rules.spade_lead != "broken"):
                 self.closed = False
             self.must_lead = -1
@@ -190,7 +209,7 @@ class Playout:
     # ----- the policy -------------------------------------------------------------------------------------
 
     def nil_alive(self, seat: int) -> bool:
-        return self.contract.nil[seat] and self.won[seat] == 0
+        return self.contract.any_nil and self.contract.nil[seat] and self.won[seat] == 0
 
     def wants(self, seat: int) -> bool:
         """Does the seat's side want tricks: until the contract is made, then only where bags are free or to
@@ -270,10 +289,7 @@ class Playout:
         c = self.contract
         plays = self.plays
         led = SUIT_OF[plays[0][1]]
-        winner, best = plays[0]
-        for s, x in plays[1:]:
-            if (SUIT_OF[x] == SUIT_OF[best] and x > best) or (SUIT_OF[x] == 0 and SUIT_OF[best] != 0):
-                winner, best = s, x
+        winner, best = self.winner, self.best
         best_suit = SUIT_OF[best]
         if legal & SUIT_MASKS[led]:
             win = legal & above(best) if best_suit == led else 0
@@ -297,7 +313,7 @@ class Playout:
                     return top(legal & SUIT_MASKS[led])
                 return low(win) if win else _discard(lose, led)
         side = c.side_of[seat]
-        nils = [s for s in range(c.n) if c.side_of[s] != side and self.nil_alive(s)]
+        nils = [s for s in range(c.n) if c.side_of[s] != side and self.nil_alive(s)] if c.any_nil else []
         if nils:
             if winner in nils and lose:
                 return _dump(lose, led)
