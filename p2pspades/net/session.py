@@ -117,13 +117,13 @@ class BotSeat:
 
     identity: crypto.Identity
     identity_path: Path
-    kind: str = "heuristic"
+    kind: str = DEFAULT_BOT
     seed: int | bytes | None = None
     name: str | None = None
     """None: named after the seat it gets (West, North, East, ...)."""
 
 
-def host_bots(count: int, owner: str, kind: str = "heuristic", seed: int | None = None, *,
+def host_bots(count: int, owner: str, kind: str = DEFAULT_BOT, seed: int | None = None, *,
               home: str | os.PathLike[str] | None = None) -> list[BotSeat]:
     """`count` bot seats with persistent identities named after their owner's (`<owner>-bot1`, ...)."""
     bots = []
@@ -144,7 +144,7 @@ class Seat:
     player: Player | None
     person: bool = True
     """A person's seat (played through the UI, or by the bot with --auto), not a host's bot seat."""
-    bot: str = "heuristic"
+    bot: str = DEFAULT_BOT
     log_path: str | None = None
 
 

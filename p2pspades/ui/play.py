@@ -13,6 +13,7 @@ from pathlib import Path
 
 from p2pspades import crypto
 from p2pspades.audit import verify_file
+from p2pspades.bots import DEFAULT_BOT
 from p2pspades.errors import LocalError
 from p2pspades.paths import default_log_path
 from p2pspades.rules import RuleSet
@@ -36,7 +37,7 @@ def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
     seed = getattr(args, "seed", None)
     if seed is None:
         seed = int.from_bytes(crypto.new_seed()[:4], "big")
-    bots = _bots(rules, getattr(args, "bot", "heuristic"), int(seed))
+    bots = _bots(rules, getattr(args, "bot", DEFAULT_BOT), int(seed))
     game = LocalGame(
         rules, name=getattr(args, "name", "You") or "You", bots=bots, bot_delay=0.3, table_name="p2pspades"
     )
