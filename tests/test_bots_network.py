@@ -17,6 +17,7 @@ from p2pspades.bots import ExpertBot, RandomBot, thinking
 from p2pspades.net import LobbyHost, Mesh, Timing, join_table, start_game, transport_keys
 from p2pspades.rules import Action, preset
 from p2pspades.table import Decision
+from p2pspades.table.players import AnyPlayer
 
 pytestmark = pytest.mark.timeout(120)
 FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=5.0, linger=3.0)
@@ -43,7 +44,7 @@ async def test_an_expert_peer_plays_a_game_over_zeromq_without_stalling_its_loop
         finally:
             thought.append(time.perf_counter() - start)
 
-    players = [RandomBot(0), thinking(timed)]
+    players: list[AnyPlayer] = [RandomBot(0), thinking(timed)]
     peers = [
         await start_game(result, ids[i], meshes[i], players[i], home=str(tmp_path), timing=FAST)
         for i, result in enumerate(results)
