@@ -368,3 +368,29 @@ def test_levels_make_bots() -> None:
         make_bot("grandmaster")
     with pytest.raises(ValueError, match="time_budget"):
         ExpertBot(1, time_budget=0)
+
+
+def test_the_easy_level_is_the_heuristic_with_seeded_mistakes() -> None:
+    """Easy plays the heuristic's choice most of the time, a different legal one some of the time, and the
+    same one again for the same seed and view."""
+    rules = preset("classic")
+    game = Game(rules, 0)
+    cards = list(rules.deck)
+    ByteStream(b"easy").shuffle(cards)
+    game.apply(deal_from_order(rules, 0, cards))
+    easy = [make_bot("easy", seat) for seat in range(4)]
+    again = [make_bot("easy", seat) for seat in range(4)]
+    usual = HeuristicBot(b"easy-bot" + b"0")  # the heuristic easy seat 0 wraps
+    same = differ = 0
+    while game.phase in (Phase.BID, Phase.PLAY):
+        turn = decision(game)
+        seat = turn.view.seat
+        action = easy[seat](turn)
+        assert action in turn.legal and action == again[seat](turn)
+        if seat == 0 and len(turn.legal) > 1:
+            if action == usual(turn):
+                same += 1
+            else:
+                differ += 1
+        game.apply(action)
+    assert same > differ > 0
