@@ -37,8 +37,9 @@ from p2pspades.table.events import Decision, DecisionKind
 DEFAULT_BUDGET = 1.0
 """Seconds per decision, at most."""
 PLAYOUTS_PER_SECOND = 700
-"""Mid-hand playouts a decision runs per second of budget: about half of what this machine manages, so that
-the count, not the clock, ends a decision."""
+"""Playouts a decision runs per second of budget (a whole-hand playout for a bid counts as `BID_COST`). One
+idle core of the reference machine runs about four times as many, so the count, not the clock, ends a
+decision unless the machine is heavily loaded."""
 BID_COST = 3
 """A whole-hand playout (for a bid) costs about this many mid-hand ones."""
 BID_SPREAD = 1.5
@@ -93,8 +94,9 @@ class ExpertBot:
         kind = decision.kind
         choice: Action
         if kind is DecisionKind.DRAW:
-            if view.draw_card is not None:
-                self._seen[view.hand_number] = self._seen.get(view.hand_number, 0) | 1 << view.draw_card.index
+            if view.draw_card is not None:  # remember it, for this hand only
+                seen = self._seen.get(view.hand_number, 0) | 1 << view.draw_card.index
+                self._seen = {view.hand_number: seen}
             choice = Draw(keep_draw(view))
         elif kind is DecisionKind.PLAY:
             choice = self._play(view, legal, rng, deadline)
