@@ -21,7 +21,8 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.audit import Status as Verdict
 from p2pspades.audit import verify_file
-from p2pspades.bots import RandomBot
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES
+from p2pspades.bots import make_bot as make_local_bot
 from p2pspades.cli.common import (
     add_game_options,
     add_profile_option,
@@ -35,7 +36,6 @@ from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.net.lobby import LobbyResult, TableInfo
 from p2pspades.net.peer import Peer, Status
 from p2pspades.net.session import (
-    BOT_KINDS,
     HostedTable,
     LocalGroup,
     Seat,
@@ -49,9 +49,8 @@ from p2pspades.net.session import (
 from p2pspades.paths import data_home, default_log_path, diagnostics_log
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
-from p2pspades.table.harness import Player, Wire, new_tables
+from p2pspades.table.harness import Wire, new_tables
 
-BOT_NAMES = ("North", "East", "South", "West", "Centre")
 UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)"
 
 
@@ -65,7 +64,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_game_options(p)
     p.add_argument("--name", default="You", help="your name at the table")
     p.add_argument("--seed", type=int, help="seed for the bots' choices (never the cryptography)")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level: easy, normal or expert (default normal)")
     p.add_argument("--local", action="store_true", help="no sockets: every table in memory in this process")
     add_seat_options(p)
     p.set_defaults(run=run)
@@ -109,8 +109,9 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
     """Our seat: the persistent identity named after us, played by the UI or (with --auto) the bot."""
     identity, path = load_identity(identity_name(args.name), getattr(args, "home", None))
-    player = make_bot(getattr(args, "bot", "heuristic"), seed) if args.auto else None
-    return Seat(identity, path, args.name, player, True, getattr(args, "bot", "heuristic"),
+    level = getattr(args, "bot", DEFAULT_BOT)
+    player = make_bot(level, seed) if args.auto else None
+    return Seat(identity, path, args.name, player, True, level,
                 check_log_path(args.log))
 
 
@@ -335,20 +336,11 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     return await run_group(group, ui, color=not args.no_color)
 
 
-def make_local_bot(kind: str, seed: int) -> Player:
-    """A bot for the in-memory wiring, which calls players synchronously."""
-    if kind == "heuristic":
-        from p2pspades.bots import HeuristicBot
-
-        return HeuristicBot(seed)
-    return RandomBot(seed)
-
-
 def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     """A bots-only game over the in-memory wiring (`--local --auto`), with progress and a signed log."""
     seed = args.seed if args.seed is not None else int.from_bytes(crypto.new_seed()[:4], "big")
     n = rules.players
-    tables = new_tables(rules, names=BOT_NAMES[:n], table_name="p2pspades auto game")
+    tables = new_tables(rules, names=SEAT_NAMES[:n], table_name="p2pspades auto game")
     wire = Wire(tables, [make_local_bot(args.bot, seed * 10 + i) for i in range(n)])
     path = Path(args.log) if args.log else default_log_path(tables[0].game_id, args.home)
     try:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from p2pspades import crypto
 from p2pspades.audit import verify_file
+from p2pspades.bots import DEFAULT_BOT
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
 from p2pspades.paths import default_log_path
@@ -23,11 +24,7 @@ from p2pspades.ui.local import LocalGame, default_bots
 
 
 def _bots(rules: RuleSet, kind: str, seed: int) -> list[Player]:
-    if kind == "random":
-        from p2pspades.bots import RandomBot
-
-        return [RandomBot(seed * 10 + seat) for seat in range(1, rules.players)]
-    return default_bots(rules.players, seed)
+    return default_bots(rules.players, seed, kind)
 
 
 def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
@@ -41,7 +38,7 @@ def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
     seed = getattr(args, "seed", None)
     if seed is None:
         seed = int.from_bytes(crypto.new_seed()[:4], "big")
-    bots = _bots(rules, getattr(args, "bot", "heuristic"), int(seed))
+    bots = _bots(rules, getattr(args, "bot", DEFAULT_BOT), int(seed))
     game = LocalGame(
         rules, name=getattr(args, "name", "You") or "You", bots=bots, bot_delay=0.3, table_name="p2pspades"
     )
