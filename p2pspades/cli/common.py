@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from p2pspades.errors import LocalError
+from p2pspades.printable import printable_lines
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, preset
 from p2pspades.table import Info, Table
 
@@ -43,7 +44,7 @@ def rules_from_args(args: argparse.Namespace) -> RuleSet:
 
 
 def fail(command: str, message: str) -> int:
-    print(f"p2pspades {command}: {message}", file=sys.stderr)
+    print(f"p2pspades {command}: {printable_lines(message)}", file=sys.stderr)
     return 2
 
 

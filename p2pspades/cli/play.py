@@ -41,6 +41,7 @@ from p2pspades.net.session import (
     make_bot,
 )
 from p2pspades.net.store import data_home
+from p2pspades.printable import printable_lines
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
 from p2pspades.table.harness import Player, Wire, new_game, seeded_entropy
@@ -125,7 +126,8 @@ def load_ui(args: argparse.Namespace) -> Any | None:
 
 
 def say(text: str) -> None:
-    print(text, flush=True)
+    """Print a line for the person; names and reasons from the network in it are shown escaped."""
+    print(printable_lines(text), flush=True)
 
 
 def setup_logging(auto: bool) -> Path | None:

@@ -82,7 +82,7 @@ HELP_LINES: list[tuple[str, str]] = [
 # ====================================================================== text of each part
 def title_text(state: UiState) -> Line:
     v = state.view
-    parts = [f" p2pspades · {clip(state.setup.name, 20)} · {rules_title(state.rules)}"]
+    parts = [f" p2pspades · {clip(state.table_name, 20)} · {rules_title(state.rules)}"]
     if v is not None:
         parts.append(f"hand {v.hand_number}")
         if v.spades_broken:

@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from p2pspades.printable import printable
 from p2pspades.rules import (
     Action,
     Bid,
@@ -100,7 +101,9 @@ class UiState:
         self.seat = seat
         self.setup = setup
         self.rules = setup.rules
-        self.names: tuple[str, ...] = tuple(s.name for s in setup.seats)
+        #: the seats' and the table's names as the genesis gives them, made safe to show
+        self.names: tuple[str, ...] = tuple(printable(s.name) for s in setup.seats)
+        self.table_name = printable(setup.name)
         self.view: SeatView | None = None
         self.waiting: tuple[int, str] | None = None
         self.first_dealer: int | None = None
@@ -173,13 +176,14 @@ class UiState:
 
     def set_connection(self, seat: int, text: str) -> None:
         """The network driver's word on a seat: "connected", "waiting for seat 2 (disconnected 12 s)", ..."""
+        text = printable(text)
         if self.connection.get(seat) != text:
             self.connection[seat] = text
             self._changed()
 
     def note(self, text: str, level: str = "info") -> None:
         """Add a line to the event pane."""
-        self.events.append(EventLine(text, level if level in LEVELS else "info"))
+        self.events.append(EventLine(printable(text), level if level in LEVELS else "info"))
         self._changed()
 
     def stop(self, text: str) -> None:
@@ -587,7 +591,7 @@ class UiState:
 
     def say(self, text: str, level: str = "info") -> None:
         """A message on the prompt line until the next key."""
-        self.message = EventLine(text, level)
+        self.message = EventLine(printable(text), level)
         self._changed()
 
     # ================================================================= internals
@@ -645,7 +649,7 @@ class UiState:
         else:
             text = f"the game stopped: {self._names(ev.detail)}"
             level = "bad"
-        self.result = GameResult(ev.status, ev.winners, ev.detail, text)
+        self.result = GameResult(ev.status, ev.winners, ev.detail, printable(text))
         self.note(f"game over: {text}", level)
         self.withdraw()
         self._open_under("over")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from p2pspades.printable import clip as clip
+from p2pspades.printable import plural as plural
 from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit
 from p2pspades.rules.scoring import HandScore
 
@@ -61,17 +63,6 @@ def side_name(rules: RuleSet, names: Sequence[str], side: int, *, width: int = 0
         return "+".join(clip(names[s], each) for s in members)
     text = "+".join(names[s] for s in members)
     return clip(text, width) if width else text
-
-
-def clip(text: str, width: int) -> str:
-    """Text cut to `width` characters, with an ellipsis when something was cut."""
-    if width <= 0 or len(text) <= width:
-        return text
-    return text[: max(0, width - 1)] + "…"
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def score_words(score: HandScore) -> str:

@@ -25,6 +25,8 @@ from prompt_toolkit.layout.dimension import AnyDimension
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 
+from p2pspades.printable import printable_lines
+
 GetText = Callable[[], StyleAndTextTuples]
 
 _COMMON = {
@@ -102,12 +104,16 @@ def text_window(
     fit: bool = False,
 ) -> Window:
     """A window of formatted text computed at every render. `follow_end` keeps the last line in view; `fit`
-    makes it no taller than its text."""
-    source = get_text
+    makes it no taller than its text. Whatever the text holds, no control character reaches the terminal."""
+
+    def safe() -> StyleAndTextTuples:
+        return [(f[0], printable_lines(f[1]), *f[2:]) for f in get_text()]
+
+    source = safe
     if follow_end:
 
         def source() -> StyleAndTextTuples:
-            fragments = list(get_text())
+            fragments = list(safe())
             at = max((i for i, (_, text, *_) in enumerate(fragments) if "\n" in text), default=-1)
             fragments.insert(at + 1, ("[SetCursorPosition]", ""))
             return fragments
