@@ -32,7 +32,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "host",
         help="host a table on the LAN (joiners and bots fill the seats)",
         description="Open a table: advertise it on the LAN, seat the players who join and the bot seats you "
-        "ask for, then play. Exit codes: 0 complete, 1 violation, 2 failed to start, 3 abandoned, 130 left.",
+        "ask for, then play. Exit codes: 0 complete (or left when you chose to), 1 violation, 2 failed to "
+        "start, 3 abandoned.",
     )
     p.add_argument("--name", default="Host", help="your name at the table (your identity is kept under it)")
     p.add_argument("--table", default="p2pspades", metavar="TABLE_NAME", help="the table's name on the LAN")

@@ -31,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "join",
         help="join a table on the LAN by name or HOST:PORT",
         description="Take a seat at a table and play it. Exit codes: 0 complete, 1 violation, 2 failed to "
-        "join, 3 abandoned, 130 left before the end.",
+        "join, 3 abandoned (a confirmed leave is 0).",
     )
     p.add_argument("table", metavar="TABLE|HOST:PORT",
                    help="the host's lobby address as it printed it, or a table name from 'p2pspades tables'")

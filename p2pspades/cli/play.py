@@ -45,9 +45,10 @@ from p2pspades.printable import printable_lines
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
 from p2pspades.table.harness import Player, Wire, new_game, seeded_entropy
+from p2pspades.ui.prefs import add_screen_options
 
 BOT_NAMES = ("North", "East", "South", "West", "Centre")
-EXIT_COMPLETE, EXIT_VIOLATION, EXIT_FAILED, EXIT_ABANDONED, EXIT_LEFT = 0, 1, 2, 3, 130
+EXIT_COMPLETE, EXIT_VIOLATION, EXIT_FAILED, EXIT_ABANDONED, EXIT_LEFT = 0, 1, 2, 3, 0
 UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)"
 
 
@@ -57,7 +58,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="play a game against bots (the main job)",
         description="You against bots. Every seat is a peer over ZeroMQ on 127.0.0.1 with its own keys "
         "and signed log; --local plays in memory instead. Exit codes: 0 complete, 1 violation, 2 failed to "
-        "start, 3 abandoned, 130 left before the end.",
+        "start, 3 abandoned (a confirmed leave is 0).",
     )
     add_game_options(p)
     p.add_argument("--name", default="You", help="your name at the table")
@@ -69,13 +70,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def add_seat_options(p: argparse.ArgumentParser) -> None:
-    """Options of every command that plays a seat: --auto, --log, the step timeouts, --no-color."""
+    """Options of every command that plays a seat: --auto, --log, the step timeouts, the screen's options."""
     p.add_argument("--auto", action="store_true",
                    help="the built-in bot plays your seat; no UI, progress on the terminal")
     p.add_argument("--log", metavar="PATH", help="where to write the signed game log (default: under the "
                    "data directory; the path is printed)")
     add_timeout_options(p)
-    p.add_argument("--no-color", action="store_true", help="monochrome display")
+    add_screen_options(p)
 
 
 def add_timeout_options(p: argparse.ArgumentParser) -> None:
@@ -118,8 +119,13 @@ def load_ui(args: argparse.Namespace) -> Any | None:
     try:
         from p2pspades import ui
         from p2pspades.ui import HumanPlayer, UiState, confirm_table, create_app  # noqa: F401
+        from p2pspades.ui.prefs import apply_screen_options
     except ImportError as exc:
         raise LocalError(UI_MISSING.format(why=exc)) from None
+    try:
+        apply_screen_options(args)
+    except ValueError as exc:
+        raise LocalError(str(exc)) from None
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise LocalError("the game screen needs a terminal; use --auto for a game without one")
     return ui

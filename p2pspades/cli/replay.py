@@ -16,6 +16,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("file", help="the log file (.p2plog)")
     p.add_argument("--no-color", action="store_true", help="monochrome display (also: NO_COLOR=1)")
+    p.add_argument("--ascii", action="store_true", help="ASCII only: suit letters and plain boxes")
     p.set_defaults(run=run)
 
 
@@ -26,6 +27,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from p2pspades.ui.prefs import PREFS
     from p2pspades.ui.replay import run_replay
+
+    PREFS.ascii = PREFS.ascii or args.ascii
 
     return run_replay(args.file, color=not args.no_color)

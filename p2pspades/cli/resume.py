@@ -14,6 +14,7 @@ from p2pspades.cli.common import fail
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.net.session import BOT_KINDS, Resumable, Settings, find_resumable, make_bot, resume_seats
+from p2pspades.ui.prefs import add_screen_options
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="resume an unfinished game after a crash",
         description="Resume a game from its log, secrets and seat map: the most recent unfinished one, or "
         "the one given by its id (a prefix will do) or its log file. Exit codes: 0 complete, 1 violation, "
-        "2 nothing to resume, 3 abandoned, 130 left before the end.",
+        "2 nothing to resume, 3 abandoned (a confirmed leave is 0).",
     )
     p.add_argument("game", nargs="?", metavar="GAME_ID|LOG_PATH", help="which game (default: the most recent "
                    "unfinished one)")
@@ -30,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--auto", action="store_true", help="the built-in bot plays our seat from now on")
     p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays with --auto")
     add_timeout_options(p)
-    p.add_argument("--no-color", action="store_true", help="monochrome display")
+    add_screen_options(p)
     p.set_defaults(run=run)
 
 

@@ -44,13 +44,16 @@ from p2pspades.table import (
     Table,
     Violation,
 )
+from p2pspades.ui.prefs import PREFS
 from p2pspades.ui.text import bid_text, side_name, sort_hand
 
 #: event pane line levels, each with a style class "event.<level>"
 LEVELS = ("info", "good", "warn", "bad", "dim")
 
-#: the overlays the game screen can show, one at a time (the last opened is on top)
-OVERLAYS = ("help", "scores", "last", "summary", "quit", "over")
+#: the overlays the game screen can show, one at a time (the last opened is on top); "trick" is the completed
+#: trick held on the table for a moment, which any key or the end of the pause takes away
+OVERLAYS = ("help", "scores", "last", "summary", "quit", "over", "trick")
+
 
 _WAITING_WORDS = {
     "accept": "to accept the table",
@@ -70,6 +73,8 @@ _WAITING_WORDS = {
 }
 _SEAT_RE = re.compile(r"\bseat (\d+)\b")
 _PLAYED_RE = re.compile(r"\bplayed ([2-9TJQKA][SHDC]|BJ|LJ)\b")
+#: how the screen writes card codes (Card.parse also takes "T" for ten and upper case)
+CARD_CODES = "a card code is a rank (2-10, j, q, k, a) and a suit (s, h, d, c), like qh or 10s"
 _RANK_KEYS = frozenset("23456789tjqka1bl")
 _SUIT_KEYS = frozenset("shdcj0")  # "j" ends "bj"/"lj", "0" continues "10"
 
@@ -120,6 +125,11 @@ class UiState:
         self.choice = 0
         self.overlays: list[str] = []
         self.summary_hand: int | None = None
+        #: seconds a completed trick stays on the table (0: none); needs a running event loop for its clock
+        self.trick_pause = PREFS.trick_pause
+        #: the completed trick held on the table, and its number in its hand
+        self.held: tuple[Trick, int] | None = None
+        self._hold_timer: asyncio.TimerHandle | None = None
         self.message: EventLine | None = None
         self.quit_requested = False
         self.leave_requested = False
@@ -152,6 +162,7 @@ class UiState:
         """A new snapshot of what our seat knows; bids, tricks and finished hands become event-pane lines."""
         old = self.view
         self.view = view
+        completed = self._completed_tricks(old, view)
         if old is not None:
             for hand in view.history[len(old.history) :]:
                 self._hand_over(hand)
@@ -171,8 +182,56 @@ class UiState:
             if winner is not None:
                 ours = self.rules.side_of(winner) == self.rules.side_of(self.seat)
                 self.note(f"trick {number} to {self.names[winner]}", "good" if ours else "info")
+        if completed:
+            self._hold(*completed[-1])
         self._fix_selection()
         self._changed()
+
+    @staticmethod
+    def _completed_tricks(old: SeatView | None, view: SeatView) -> list[tuple[Trick, int]]:
+        """The tricks completed between two views, with their numbers: the old view's hand's, then the new."""
+        if old is None:
+            return []
+        if old.hand_number == view.hand_number:
+            return [(t, n) for n, t in enumerate(view.tricks, start=1)][len(old.tricks) :]
+        ended = [h for h in view.history if h.number == old.hand_number]
+        done = [(t, n) for h in ended for n, t in enumerate(h.tricks, start=1)]
+        return done[len(old.tricks) :] + [(t, n) for n, t in enumerate(view.tricks, start=1)]
+
+    def _hold(self, trick: Trick, number: int) -> None:
+        """Keep a completed trick on the table for `trick_pause` seconds (or until a key is pressed)."""
+        if self.trick_pause <= 0 or self.result is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no clock to end the pause: do not start one
+            return
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+        self.held = (trick, number)
+        if "trick" in self.overlays:
+            self.overlays.remove("trick")
+        self._push_under_questions("trick")
+        self._hold_timer = loop.call_later(self.trick_pause, self.release_trick)
+
+    def release_trick(self) -> None:
+        """The pause is over (or a key skipped it): show the table as it is now."""
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+            self._hold_timer = None
+        if self.held is None and "trick" not in self.overlays:
+            return
+        self.held = None
+        if "trick" in self.overlays:
+            self.overlays.remove("trick")
+        self._changed()
+
+    def _push_under_questions(self, name: str) -> None:
+        """Open an overlay on top, but under a pending quit question (which must stay in front)."""
+        at = len(self.overlays)
+        while at > 0 and self.overlays[at - 1] == "quit":
+            at -= 1
+        self.overlays.insert(at, name)
 
     def set_connection(self, seat: int, text: str) -> None:
         """The network driver's word on a seat: "connected", "waiting for seat 2 (disconnected 12 s)", ..."""
@@ -364,7 +423,7 @@ class UiState:
             if self.typed and key not in _SUIT_KEYS | _RANK_KEYS:
                 return False
             if len(self.typed) >= 3:
-                self.say("a card code is a rank and a suit, like qh or 10s", "warn")
+                self.say(CARD_CODES, "warn")
                 return True
             self.typed += key
             self._select_typed()
@@ -436,8 +495,8 @@ class UiState:
                 code, self.typed = self.typed, ""  # a refused code is typed again from scratch
                 try:
                     card = Card.parse(code)
-                except CardError as exc:
-                    self.say(str(exc).replace("bad card", "no such card"), "warn")
+                except CardError:
+                    self.say(f"{code} is not a card: {CARD_CODES}", "warn")
                     return False
                 return self.answer(Play(card))
             if self.selected is None:
@@ -473,6 +532,9 @@ class UiState:
         self._changed()
 
     def close_overlay(self) -> None:
+        if self.top_overlay == "trick":
+            self.release_trick()
+            return
         if self.overlays and self.overlays[-1] != "over":
             self.overlays.pop()
         self._changed()
@@ -572,6 +634,8 @@ class UiState:
         """The prompt line: what the person should do, or whom we wait for."""
         if self.result is not None:
             return f"Game over: {self.result.text}"
+        if self.top_overlay == "trick" and self.held is not None:
+            return f"{self.held_caption()} · any key continues"
         kind = self.kind
         if kind is DecisionKind.PLAY:
             code = f"  > {self.typed}_" if self.typed else ""
@@ -588,6 +652,18 @@ class UiState:
             words = _WAITING_WORDS.get(what, what)
             return f"{who} {words}" if seat != self.seat else f"We are sending our {what}"
         return "Waiting for the table"
+
+    def held_caption(self) -> str:
+        """"West takes trick 3" for the completed trick held on the table."""
+        if self.held is None:
+            return ""
+        trick, number = self.held
+        winner = trick.winner
+        if winner is None:
+            return f"trick {number} is complete"
+        if winner == self.seat:
+            return f"You take trick {number}"
+        return f"{self.names[winner]} takes trick {number}"
 
     def say(self, text: str, level: str = "info") -> None:
         """A message on the prompt line until the next key."""
@@ -659,12 +735,12 @@ class UiState:
         self.note(f"hand {hand.number} scored: {totals}", "dim")
         if self.auto_summary:
             self.summary_hand = hand.number
-            if self.top_overlay != "quit":
-                if "summary" in self.overlays:
-                    self.overlays.remove("summary")
-                self.overlays.append("summary")
-            elif "summary" not in self.overlays:
-                self.overlays.insert(max(0, len(self.overlays) - 1), "summary")
+            if "summary" in self.overlays:
+                self.overlays.remove("summary")
+            at = len(self.overlays)  # on top, but under the held trick and a pending quit question
+            while at > 0 and self.overlays[at - 1] in ("quit", "trick"):
+                at -= 1
+            self.overlays.insert(at, "summary")
 
 
 class HumanPlayer:

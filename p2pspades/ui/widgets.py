@@ -26,6 +26,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 
 from p2pspades.printable import printable_lines
+from p2pspades.ui.prefs import shown
 
 GetText = Callable[[], StyleAndTextTuples]
 
@@ -107,7 +108,7 @@ def text_window(
     makes it no taller than its text. Whatever the text holds, no control character reaches the terminal."""
 
     def safe() -> StyleAndTextTuples:
-        return [(f[0], printable_lines(f[1]), *f[2:]) for f in get_text()]
+        return [(f[0], shown(printable_lines(f[1])), *f[2:]) for f in get_text()]
 
     source = safe
     if follow_end:
@@ -150,26 +151,26 @@ def panel(
     border = "class:frame.border"
     top = VSplit(
         [
-            Window(width=1, height=1, char="┌", style=border),
-            Window(width=1, height=1, char="─", style=border),
+            Window(width=1, height=1, char=shown("┌"), style=border),
+            Window(width=1, height=1, char=shown("─"), style=border),
             Window(FormattedTextControl(label), height=1, dont_extend_width=True),
-            Window(height=1, char="─", style=border),
-            Window(width=1, height=1, char="┐", style=border),
+            Window(height=1, char=shown("─"), style=border),
+            Window(width=1, height=1, char=shown("┐"), style=border),
         ],
         height=1,
     )
     middle = VSplit(
         [
-            Window(width=1, char="│", style=border),
+            Window(width=1, char=shown("│"), style=border),
             body,
-            Window(width=1, char="│", style=border),
+            Window(width=1, char=shown("│"), style=border),
         ]
     )
     bottom = VSplit(
         [
-            Window(width=1, height=1, char="└", style=border),
-            Window(height=1, char="─", style=border),
-            Window(width=1, height=1, char="┘", style=border),
+            Window(width=1, height=1, char=shown("└"), style=border),
+            Window(height=1, char=shown("─"), style=border),
+            Window(width=1, height=1, char=shown("┘"), style=border),
         ],
         height=1,
     )
