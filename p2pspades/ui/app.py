@@ -38,11 +38,13 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.output import Output
 
+from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
 from p2pspades.table import DecisionKind
 from p2pspades.ui.state import UiState
 from p2pspades.ui.text import (
     bid_text,
+    bidding_order,
     card_class,
     clip,
     plural,
@@ -57,10 +59,12 @@ from p2pspades.ui.widgets import (
     overlay,
     panel,
     text_window,
+    too_small,
     use_color,
 )
 
 TRICK_WIDTH = 34  # inside the trick panel's border
+MIN_COLUMNS, MIN_ROWS = 80, 24  # the smallest terminal the game screen is made for
 Line = StyleAndTextTuples
 
 HELP_LINES: list[tuple[str, str]] = [
@@ -83,7 +87,9 @@ HELP_LINES: list[tuple[str, str]] = [
 # ====================================================================== text of each part
 def title_text(state: UiState) -> Line:
     v = state.view
-    parts = [f" p2pspades · {clip(state.table_name, 20)} · {rules_title(state.rules)}"]
+    table = state.table_name
+    named = table.strip().lower() not in ("", "p2pspades")  # the default table name says nothing new
+    parts = [" p2pspades", *([clip(table, 20)] if named else []), rules_title(state.rules)]
     if v is not None:
         parts.append(f"hand {v.hand_number}")
         if v.spades_broken:
@@ -120,15 +126,16 @@ def seats_text(state: UiState) -> Line:
         conn = state.connection.get(seat, "")
         lines.append(
             [
-                (style, f" {mark} {seat:>1} {name:<{name_w}} {side}{bid:<9}  {won:>3}  "),
+                (style, f" {mark} {seat:>1} {pad(name, name_w)} {side}{bid:<9}  {won:>3}  "),
                 ("class:hint" if seat != state.seat else "", conn),
             ]
         )
     return join_lines(lines)
 
 
-def _center(text: str, width: int = TRICK_WIDTH) -> str:
-    return text.center(width).rstrip()
+def _center(text: str, columns: int = TRICK_WIDTH) -> str:
+    left = max(0, columns - width(text)) // 2
+    return " " * left + text
 
 
 def _trick_card(state: UiState, trick: Trick | None, seat: int, mode: str) -> tuple[str, str]:
@@ -196,7 +203,9 @@ def trick_caption(state: UiState) -> Line:
         return [("class:hint", "your turn" if turn == state.seat else f"{clip(names[turn], 16)}'s turn")]
     if trick is None:
         leader = v.current_seat
-        return [("class:hint", f"{names[leader]} leads" if leader is not None else "")]
+        if leader is None:
+            return [("class:hint", "")]
+        return [("class:hint", "You lead" if leader == state.seat else f"{clip(names[leader], 20)} leads")]
     if mode == "last":
         winner = trick.winner
         who = names[winner] if winner is not None else "?"
@@ -231,7 +240,8 @@ def trick_text(state: UiState) -> Line:
         l_label, l_card = label(left, 10), _trick_card(state, trick, left, mode)
         r_label, r_card = label(right, 10), _trick_card(state, trick, right, mode)
         left_part = f"{l_label[1]} "
-        mid = TRICK_WIDTH - len(left_part) - len(l_card[1]) - len(r_card[1]) - len(r_label[1]) - 1
+        used = width(left_part) + width(l_card[1]) + width(r_card[1]) + width(r_label[1])
+        mid = TRICK_WIDTH - used - 1
         lines.append(
             [
                 (l_label[0], left_part),
@@ -254,7 +264,7 @@ def trick_text(state: UiState) -> Line:
             name_style, name = label(seat, 16)
             card_style, card = _trick_card(state, trick, seat, mode)
             led = "  led" if trick is not None and seat == trick.leader and mode == "live" else ""
-            lines.append([(name_style, f" {name:<18}"), (card_style, card), ("class:hint", led)])
+            lines.append([(name_style, f" {pad(name, 18)}"), (card_style, card), ("class:hint", led)])
     lines.append([])
     lines.append(trick_caption(state))
     return join_lines(lines)
@@ -335,8 +345,8 @@ def hand_height(state: UiState) -> int:
         columns = get_app().output.get_size().columns
     except Exception:  # no running app (captures): assume the smallest supported screen
         columns = 80
-    width = sum(len(text) for _, text, *_ in hand_text(state))
-    return 1 if width <= columns - 2 else 2
+    used = sum(width(text) for _, text, *_ in hand_text(state))
+    return 1 if used <= columns - 2 else 2
 
 
 def status_fragments(state: UiState) -> Line:
@@ -381,7 +391,7 @@ def dialog_text(state: UiState) -> Line:
     if kind is DecisionKind.BID and v is not None:
         so_far = [
             f"{state.names[s]} {bid_text(v.bids[s], v.blind[s], rules)}"
-            for s in range(rules.players)
+            for s in bidding_order(rules, v.dealer)
             if v.bids[s] is not None or v.blind[s]
         ]
         lines.append([("", "Bids so far: " + (", ".join(so_far) if so_far else "none, you bid first"))])
@@ -462,7 +472,7 @@ def last_trick_text(state: UiState) -> Line:
     for seat, card in trick.plays:
         won = "  ← won the trick" if seat == trick.winner else ""
         lines.append(
-            [("", f"  {clip(names[seat], 16):<17}"), (card_class(card), card.glyph), ("class:hint", won)]
+            [("", f"  {pad(clip(names[seat], 16), 17)}"), (card_class(card), card.glyph), ("class:hint", won)]
         )
     lines.append([])
     lines.append([("class:hint", "Esc or l closes")])
@@ -486,7 +496,7 @@ def summary_text(state: UiState) -> Line:
         bid = bid_text(hand.bids[seat], hand.blind[seat], rules)
         won = hand.tricks_won[seat]
         moved = f" (scored {hand.tricks_scored[seat]})" if hand.tricks_scored[seat] != won else ""
-        lines.append([("", f"  {clip(names[seat], 16):<17}{bid:<11}{won}{moved}")])
+        lines.append([("", f"  {pad(clip(names[seat], 16), 17)}{bid:<11}{won}{moved}")])
     lines.append([])
     for score in hand.scores:
         total = hand.totals[score.side]
@@ -536,7 +546,7 @@ def over_text(state: UiState) -> Line:
         lines.append([("class:hint", f"ended by: {v.outcome.termination.value.replace('_', ' ')}")])
     lines.append([])
     for i, total in enumerate(state.totals):
-        lines.append([("", f"  {state.side_label(i, 24):<26}{total.score:>6}")])
+        lines.append([("", f"  {pad(state.side_label(i, 24), 26)}{total.score:>6}")])
     lines.append([])
     audited = len(state.audits)
     failed = sum(1 for a in state.audits.values() if a.violations)
@@ -576,6 +586,7 @@ def create_layout(state: UiState) -> Layout:
             panel(_events_window(state), "Events"),
         ],
         height=Dimension(min=8, weight=1),
+        window_too_small=too_small(MIN_COLUMNS, MIN_ROWS),
     )
     hand = panel(
         text_window(lambda: hand_text(state), wrap=True, height=lambda: Dimension.exact(hand_height(state))),
@@ -591,7 +602,9 @@ def create_layout(state: UiState) -> Layout:
         ],
         height=1,
     )
-    body = HSplit([title, seats, middle, hand, status, footer])
+    body = HSplit(
+        [title, seats, middle, hand, status, footer], window_too_small=too_small(MIN_COLUMNS, MIN_ROWS)
+    )
 
     def showing(name: str) -> bool:
         return state.top_overlay == name

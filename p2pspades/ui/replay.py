@@ -234,7 +234,7 @@ def hands_text(model: ReplayModel) -> Line:
         bid = bid_text(hand.bids[seat], hand.blind[seat], rules)
         style = "class:seat.turn" if seat == to_play else ""
         line: Line = [
-            (style, f"{mark}{clip(model.names[seat], 11):<11} "),
+            (style, f"{mark}{pad(clip(model.names[seat], 11), 11)} "),
             ("", f"{bid:<9} won {won[seat]:>2} "),
         ]
         previous: Card | None = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from p2pspades.printable import printable
@@ -45,7 +45,7 @@ from p2pspades.table import (
     Violation,
 )
 from p2pspades.ui.prefs import PREFS
-from p2pspades.ui.text import bid_text, side_name, sort_hand
+from p2pspades.ui.text import bid_text, bidding_order, side_name, sort_hand
 
 #: event pane line levels, each with a style class "event.<level>"
 LEVELS = ("info", "good", "warn", "bad", "dim")
@@ -159,29 +159,32 @@ class UiState:
             self._changed()
 
     def update_view(self, view: SeatView) -> None:
-        """A new snapshot of what our seat knows; bids, tricks and finished hands become event-pane lines."""
+        """A new snapshot of what our seat knows; bids, tricks and finished hands become event-pane lines.
+
+        The first snapshot of a game under way (after `resume`) brings the earlier hands' lines too."""
         old = self.view
         self.view = view
         completed = self._completed_tricks(old, view)
-        if old is not None:
+        if old is None:
+            for hand in view.history:
+                self._deal_line(hand.number, hand.dealer)
+                self._bid_lines(hand.dealer, hand.bids, hand.blind, (None,) * len(hand.bids), hand.blind)
+                self._trick_lines(hand.tricks, 0)
+                self._score_line(hand)
+        else:
             for hand in view.history[len(old.history) :]:
                 self._hand_over(hand)
         if old is not None and old.hand_number == view.hand_number:
             old_bids, old_blind, old_tricks = old.bids, old.blind, len(old.tricks)
         else:
             if view.phase is not Phase.GAME_OVER:
-                self.note(f"hand {view.hand_number}: {self.names[view.dealer]} deals", "dim")
+                self._deal_line(view.hand_number, view.dealer)
             old_bids = (None,) * len(view.bids)
             old_blind = (False,) * len(view.bids)
             old_tricks = 0
-        for seat, bid in enumerate(view.bids):
-            if bid is not None and (old_bids[seat] is None or view.blind[seat] != old_blind[seat]):
-                self.note(f"{self.names[seat]} bid {bid_text(bid, view.blind[seat], self.rules)}")
-        for number, trick in enumerate(view.tricks[old_tricks:], start=old_tricks + 1):
-            winner = trick.winner
-            if winner is not None:
-                ours = self.rules.side_of(winner) == self.rules.side_of(self.seat)
-                self.note(f"trick {number} to {self.names[winner]}", "good" if ours else "info")
+        if old is not None or view.phase is not Phase.GAME_OVER:  # a finished game: its hands are told above
+            self._bid_lines(view.dealer, view.bids, view.blind, old_bids, old_blind)
+            self._trick_lines(view.tricks, old_tricks)
         if completed:
             self._hold(*completed[-1])
         self._fix_selection()
@@ -730,9 +733,38 @@ class UiState:
         self.withdraw()
         self._open_under("over")
 
-    def _hand_over(self, hand: HandResult) -> None:
+    def _deal_line(self, number: int, dealer: int) -> None:
+        who = "You deal" if dealer == self.seat else f"{self.names[dealer]} deals"
+        self.note(f"hand {number}: {who}", "dim")
+
+    def _bid_lines(
+        self,
+        dealer: int,
+        bids: Sequence[int | None],
+        blind: Sequence[bool],
+        old_bids: Sequence[int | None],
+        old_blind: Sequence[bool],
+    ) -> None:
+        """A line per bid that is new since (old_bids, old_blind), in bidding order."""
+        for seat in bidding_order(self.rules, dealer):
+            bid = bids[seat]
+            if bid is not None and (old_bids[seat] is None or blind[seat] != old_blind[seat]):
+                self.note(f"{self.names[seat]} bid {bid_text(bid, blind[seat], self.rules)}")
+
+    def _trick_lines(self, tricks: Sequence[Trick], first: int) -> None:
+        """A line per completed trick from the `first` (0-based) on."""
+        for number, trick in enumerate(tricks[first:], start=first + 1):
+            winner = trick.winner
+            if winner is not None:
+                ours = self.rules.side_of(winner) == self.rules.side_of(self.seat)
+                self.note(f"trick {number} to {self.names[winner]}", "good" if ours else "info")
+
+    def _score_line(self, hand: HandResult) -> None:
         totals = ", ".join(f"{self.side_label(i)} {t.score}" for i, t in enumerate(hand.totals))
         self.note(f"hand {hand.number} scored: {totals}", "dim")
+
+    def _hand_over(self, hand: HandResult) -> None:
+        self._score_line(hand)
         if self.auto_summary:
             self.summary_hand = hand.number
             if "summary" in self.overlays:

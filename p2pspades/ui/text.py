@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from p2pspades.printable import clip as clip
+from p2pspades.printable import pad
 from p2pspades.printable import plural as plural
 from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit
 from p2pspades.rules.scoring import HandScore
@@ -53,6 +54,13 @@ def short_bid(bid: int | None, blind: bool, rules: RuleSet) -> str:
     if bid == 0 and rules.nil:
         return "n"
     return str(bid)
+
+
+def bidding_order(rules: RuleSet, dealer: int) -> list[int]:
+    """The seats in the order they bid: from the dealer's left (or from the dealer, as the rules say)."""
+    n = rules.players
+    first = dealer if rules.first_bidder == "dealer" else (dealer + 1) % n
+    return [(first + k) % n for k in range(n)]
 
 
 def side_name(rules: RuleSet, names: Sequence[str], side: int, *, width: int = 0) -> str:
@@ -162,7 +170,7 @@ def score_sheet(
     block = [sum(widths[1 + i * k : 1 + (i + 1) * k]) + k - 1 for i in range(len(sides))]
     names_row: list[StyleAndText] = [("", " " * widths[0])]
     for i in range(len(sides)):
-        label = side_name(rules, names, i, width=block[i]).ljust(block[i])
+        label = pad(side_name(rules, names, i, width=block[i]), block[i])
         names_row += [("class:frame.border", " │ "), ("class:heading", label)]
     lines: list[list[StyleAndText]] = [names_row]
 

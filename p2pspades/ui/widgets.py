@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 
+from prompt_toolkit.application import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import OneStyleAndTextTuple, StyleAndTextTuples
 from prompt_toolkit.layout import (
@@ -190,3 +191,18 @@ def join_lines(lines: Sequence[Sequence[OneStyleAndTextTuple]]) -> StyleAndTextT
             out.append(("", "\n"))
         out.extend(line)
     return out
+
+
+def too_small(columns: int, rows: int) -> Container:
+    """What a screen shows in a terminal smaller than it needs: the size it needs, and the size it has."""
+
+    def text() -> StyleAndTextTuples:
+        try:
+            size = get_app().output.get_size()
+            have = f" (this one is {size.columns}x{size.rows})"
+        except Exception:  # no running app
+            have = ""
+        need = f" Window too small: make the terminal at least {columns}x{rows}{have}"
+        return [("class:message.bad", need)]
+
+    return Window(FormattedTextControl(text), wrap_lines=True)
