@@ -16,11 +16,12 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import zmq
-from test_net_discovery import loopback_multicast_works
+from helpers.net import free_port, loopback_multicast_works
 from zmq.utils.monitor import parse_monitor_message
 
 from p2pspades import log
@@ -32,13 +33,6 @@ pytestmark = pytest.mark.timeout(150)
 PRESET = {4: "partnership", 3: "cutthroat3", 2: "two"}
 SHORT = ["--target", "10"]
 """A game of one or two hands."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Lan:
@@ -128,7 +122,7 @@ class Lan:
 
 
 @pytest.fixture
-def lan(tmp_path: Path):  # type: ignore[no-untyped-def]
+def lan(tmp_path: Path) -> Iterator[Lan]:
     network = Lan(tmp_path)
     yield network
     network.close()
@@ -205,10 +199,16 @@ def throw_garbage(endpoint: str) -> None:
     try:
         plain = context.socket(zmq.DEALER)
         plain.setsockopt(zmq.LINGER, 0)
+        refused = zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+        monitor = plain.get_monitor_socket(refused | zmq.EVENT_HANDSHAKE_SUCCEEDED)
         plain.connect(endpoint)
         for _ in range(20):
             plain.send(secrets.token_bytes(200), zmq.NOBLOCK)
-        time.sleep(0.3)
+        # it has knocked once the peer has turned its handshake down
+        assert monitor.poll(10_000), "the peer never answered the plain socket's handshake"
+        event = parse_monitor_message(monitor.recv_multipart())["event"]
+        assert event & refused, f"the plain socket's handshake ended with {zmq.Event(event)!r}"
+        monitor.close(linger=0)
         plain.close(linger=0)
     finally:
         context.destroy(linger=0)

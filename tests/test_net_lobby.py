@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import zmq
 import zmq.asyncio
-from test_net_support import WAIT, asyncio_test, next_received, within
+from helpers.net import WAIT, next_received, within
 
 from p2pspades import crypto, log
 from p2pspades.net.auth import transport_keys
@@ -70,7 +70,6 @@ asyncio.run(main(sys.argv[1], sys.argv[2]))
 """
 
 
-@asyncio_test
 async def test_three_joiners_in_their_own_processes_agree_on_one_table() -> None:
     host_id = crypto.Identity.generate()
     mesh = Mesh(transport_keys(host_id))
@@ -131,7 +130,6 @@ async def start_host(players: int = 2, **kwargs: Any) -> tuple[LobbyHost, str]:
     return host, await host.start()
 
 
-@asyncio_test
 async def test_a_full_table_refuses_and_bots_take_seats() -> None:
     host, lobby = await start_host(4)
     bot = crypto.Identity.generate()
@@ -175,7 +173,6 @@ async def test_a_full_table_refuses_and_bots_take_seats() -> None:
         await host2.close()
 
 
-@asyncio_test
 async def test_the_host_fingerprint_can_be_pinned() -> None:
     host, lobby = await start_host(2)
     running = asyncio.ensure_future(host.run())
@@ -191,7 +188,6 @@ async def test_the_host_fingerprint_can_be_pinned() -> None:
         await host.close()
 
 
-@asyncio_test
 async def test_a_declined_table_frees_the_seat_and_a_new_game_is_proposed() -> None:
     host, lobby = await start_host(2)
     running = asyncio.ensure_future(host.run())
@@ -210,7 +206,6 @@ async def test_a_declined_table_frees_the_seat_and_a_new_game_is_proposed() -> N
         await host.close()
 
 
-@asyncio_test
 async def test_a_genesis_that_differs_from_the_seat_map_is_declined() -> None:
     stranger = crypto.Identity.generate()
 
@@ -229,7 +224,6 @@ async def test_a_genesis_that_differs_from_the_seat_map_is_declined() -> None:
         await host.close()
 
 
-@asyncio_test
 async def test_a_silent_host_is_reported() -> None:
     context = zmq.asyncio.Context()
     mute = context.socket(zmq.ROUTER)
@@ -243,7 +237,6 @@ async def test_a_silent_host_is_reported() -> None:
         context.destroy(linger=0)
 
 
-@asyncio_test
 async def test_hostile_lobby_frames_are_dropped() -> None:
     host, lobby = await start_host(2)
     running = asyncio.ensure_future(host.run())

@@ -48,8 +48,7 @@ def seated(
     genesis = new_game(rules, ids, names, crypto.H("frictions", seed)[:16], table_name)
     tables = [Table(genesis, ids[i], entropy=seeded_entropy(seed + bytes([i]))) for i in range(n)]
     wire = Wire(tables, [None if i == ours else RandomBot(i) for i in range(n)])
-    for seat in range(n):
-        wire._record(seat, [])
+    wire.start()
     return wire
 
 
@@ -62,7 +61,7 @@ def advance(wire: Wire, done: Callable[[], bool], ours: int = 0, limit: int = 50
         if not wire.step():
             decision = wire.tables[ours].pending_decision()
             assert decision is not None, "the game stopped"
-            wire._record(ours, wire.tables[ours].decide(bot(decision)))
+            wire.decide(ours, bot(decision))
     pytest.fail("the condition never held")
 
 

@@ -9,6 +9,7 @@ import sys
 from p2pspades.audit import Status, hand_record, text_record
 from p2pspades.audit.files import verify_log
 from p2pspades.cli.common import fail
+from p2pspades.exits import ExitCode
 from p2pspades.printable import printable
 
 
@@ -37,4 +38,4 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     if verdict.status is not Status.VALID:
         print(f"p2pspades export: note: {printable(verdict.summary)}", file=sys.stderr)
-    return 0
+    return ExitCode.OK

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from p2pspades.cli.common import add_game_options, fail, rules_from_args
+from p2pspades.cli.common import add_game_options, default_name, fail, hold_profile, rules_from_args
 from p2pspades.cli.play import (
     add_seat_options,
     confirmer,
@@ -22,6 +22,8 @@ from p2pspades.cli.play import (
     settings_from,
 )
 from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.exits import game_exit_help
+from p2pspades.net.endpoints import parse
 from p2pspades.net.lobby import check_name
 from p2pspades.net.session import BOT_KINDS, HostedTable, Settings, host_bots, identity_name
 from p2pspades.rules import RuleSet
@@ -32,10 +34,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "host",
         help="host a table on the LAN (joiners and bots fill the seats)",
         description="Open a table: advertise it on the LAN, seat the players who join and the bot seats you "
-        "ask for, then play. Exit codes: 0 complete (or left when you chose to), 1 violation, 2 failed to "
-        "start, 3 abandoned.",
+        "ask for, then play. " + game_exit_help(),
     )
-    p.add_argument("--name", default="Host", help="your name at the table (your identity is kept under it)")
+    p.add_argument("--name", default=default_name(),
+                   help="your name at the table (default: your user name; your identity is kept under it)")
     p.add_argument("--table", default="p2pspades", metavar="TABLE_NAME", help="the table's name on the LAN")
     add_game_options(p)
     p.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by bots this host runs")
@@ -67,24 +69,27 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
 def run(args: argparse.Namespace) -> int:
     try:
         rules = check_host_args(args)
+        profile = hold_profile(args)
         settings = settings_from(args)
     except LocalError as exc:
         return fail("host", str(exc))
-    try:
-        return asyncio.run(host(rules, args, settings))
-    except (P2PSpadesError, ValueError, OSError) as exc:
-        return fail("host", str(exc))
+    with profile:
+        try:
+            return asyncio.run(host(rules, args, settings))
+        except (P2PSpadesError, ValueError, OSError) as exc:
+            return fail("host", str(exc))
 
 
 async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> int:
     ui = load_ui(args)
     main = our_seat(args)
-    bots = host_bots(args.bots, identity_name(args.name), args.bot)
+    bots = host_bots(args.bots, identity_name(args.name), args.bot, home=args.home)
     hosted = HostedTable(main, table_name=args.table, rules=rules, bots=bots, settings=settings,
                          address=args.address, port=args.port, advertise=not args.no_advertise,
                          confirm=confirmer(ui, not args.no_color), on_change=lobby_printer())
     endpoint = await hosted.open()
-    host_port = endpoint[len("tcp://"):]
+    lobby = parse(endpoint)
+    host_port = endpoint if lobby is None else lobby.host_port
     say(f"hosting table {args.table!r} ({rules.preset or 'custom'}, {rules.players} seats, target "
         f"{rules.target}) as {args.name}, key {main.identity.fingerprint}")
     say(f"lobby: {endpoint}  (others join with: p2pspades join {host_port})")

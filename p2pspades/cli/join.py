@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from p2pspades.cli.common import fail
+from p2pspades.cli.common import default_name, fail, hold_profile
 from p2pspades.cli.play import (
     add_seat_options,
     confirmer,
@@ -22,6 +22,7 @@ from p2pspades.cli.play import (
     settings_from,
 )
 from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.exits import game_exit_help
 from p2pspades.net.lobby import check_name
 from p2pspades.net.session import BOT_KINDS, Settings, find_table, join_game, parse_endpoint
 
@@ -30,12 +31,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "join",
         help="join a table on the LAN by name or HOST:PORT",
-        description="Take a seat at a table and play it. Exit codes: 0 complete, 1 violation, 2 failed to "
-        "join, 3 abandoned (a confirmed leave is 0).",
+        description="Take a seat at a table and play it. " + game_exit_help("failed to join"),
     )
     p.add_argument("table", metavar="TABLE|HOST:PORT",
                    help="the host's lobby address as it printed it, or a table name from 'p2pspades tables'")
-    p.add_argument("--name", default="Player", help="your name at the table (your identity is kept under it)")
+    p.add_argument("--name", default=default_name(),
+                   help="your name at the table (default: your user name; your identity is kept under it)")
     p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays with --auto")
     p.add_argument("--fingerprint", metavar="FP", help="refuse the table unless the host's key has this "
                    "fingerprint (as the host's screen shows it)")
@@ -52,13 +53,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     try:
         check_name(args.name)
+        profile = hold_profile(args)
         settings = settings_from(args)
     except (LocalError, ValueError) as exc:
         return fail("join", str(exc))
-    try:
-        return asyncio.run(join(args, settings))
-    except (P2PSpadesError, ValueError, OSError) as exc:
-        return fail("join", str(exc))
+    with profile:
+        try:
+            return asyncio.run(join(args, settings))
+        except (P2PSpadesError, ValueError, OSError) as exc:
+            return fail("join", str(exc))
 
 
 async def join(args: argparse.Namespace, settings: Settings) -> int:

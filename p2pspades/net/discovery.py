@@ -23,6 +23,7 @@ from zeroconf import BadTypeInNameException, IPVersion, ServiceStateChange, Zero
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from p2pspades.errors import LocalError
+from p2pspades.net import endpoints
 from p2pspades.net.lobby import TableInfo, check_name
 
 log = logging.getLogger(__name__)
@@ -52,8 +53,7 @@ class TableAd:
 
     @property
     def endpoint(self) -> str:
-        host = f"[{self.address}]" if ":" in self.address else self.address
-        return f"tcp://{host}:{self.port}"
+        return endpoints.tcp(self.address, self.port)
 
     def __str__(self) -> str:
         return (f"{self.name}  {self.rules}, {self.free} of {self.players} seats free  "

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
-import re
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -34,6 +32,8 @@ import zmq.asyncio
 
 from p2pspades import crypto, log
 from p2pspades.errors import P2PSpadesError, RemoteError
+from p2pspades.net import endpoints
+from p2pspades.net.aio import settle
 from p2pspades.net.mesh import PeerAddress
 from p2pspades.rules import RuleSet
 from p2pspades.table import make_genesis as table_genesis
@@ -46,7 +46,6 @@ MAX_LOBBY_FRAME = log.MAX_ENVELOPE
 KEEPALIVE = 2.0
 """Seconds between a joiner's keep-alive `info` requests while it waits."""
 NAME_LIMIT = 32
-_ENDPOINT = re.compile(r"tcp://([A-Za-z0-9.\-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\]):(\d{1,5})")
 
 GenesisMaker = Callable[[bytes, Sequence[tuple[str, bytes]]], bytes]
 """(game id, [(name, key) per seat]) -> the host's signed genesis entry."""
@@ -73,16 +72,16 @@ def check_name(name: object) -> str:
 
 def check_endpoint(endpoint: object) -> str:
     """A game endpoint others can connect to: tcp://HOST:PORT (no wildcard host or port)."""
-    match = _ENDPOINT.fullmatch(endpoint) if isinstance(endpoint, str) else None
-    if match is None or not 1 <= int(match.group(2)) <= 65535 or match.group(1) in ("*", "0.0.0.0"):
+    parsed = endpoints.parse(endpoint) if isinstance(endpoint, str) else None
+    if parsed is None or parsed.host in endpoints.WILDCARDS:
         raise ValueError(f"an endpoint is tcp://HOST:PORT, not {endpoint!r}"[:120])
     return endpoint  # type: ignore[return-value]
 
 
 def _check_key(key: object) -> bytes:
-    if type(key) is not bytes or len(key) != 32:
+    if type(key) is not bytes:
         raise ValueError("a public key is 32 bytes")
-    return key
+    return crypto.check_public_key(key)  # WeakKey is a ValueError: weak keys are refused like bad frames
 
 
 @dataclass(frozen=True)
@@ -232,10 +231,7 @@ def _lobby_socket(context: zmq.asyncio.Context, kind: int) -> zmq.asyncio.Socket
 async def _ask(confirm: Confirm | None, result: LobbyResult) -> bool:
     if confirm is None:
         return True
-    answer = confirm(result)
-    if inspect.isawaitable(answer):
-        answer = await answer
-    return bool(answer)
+    return bool(await settle(confirm(result)))
 
 
 # ------------------------------------------------------------------------------------------------- host

@@ -24,7 +24,7 @@ import logging
 import os
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +38,6 @@ from p2pspades.net.store import GameStore, LocalSeat, PeersFile, SeatRecord, Sto
 from p2pspades.rules import Action
 from p2pspades.table import (
     Accepted,
-    Decision,
     Event,
     GameEnded,
     SecretCreated,
@@ -46,10 +45,11 @@ from p2pspades.table import (
     Violation,
     Wanted,
 )
+from p2pspades.table.players import AnyPlayer
 
 logger = logging.getLogger(__name__)
 
-Player = Callable[[Decision], "Action | Awaitable[Action]"]
+Player = AnyPlayer
 """Decides for our seat: a bot (a plain function) or the UI (a coroutine that waits for a person)."""
 
 ANSWERS_PER_SECOND = 20

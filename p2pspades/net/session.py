@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import os
 import re
@@ -25,6 +24,8 @@ from pathlib import Path
 
 from p2pspades import crypto, log
 from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.net import endpoints
+from p2pspades.net.aio import settle
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.discovery import Advertiser, DiscoveryError, TableAd, browse, local_address
 from p2pspades.net.lobby import Confirm, LobbyHost, LobbyResult, TableInfo, join_table
@@ -39,7 +40,6 @@ logger = logging.getLogger(__name__)
 BOT_KINDS = ("heuristic", "random")
 SEAT_NAMES = ("South", "West", "North", "East", "Centre", "Seat 5", "Seat 6", "Seat 7")
 """Bot names by seat, clockwise from the host's seat 0 (so partners sit opposite: North and South)."""
-_ENDPOINT_ARG = re.compile(r"(?:tcp://)?(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.\-]{1,253}):(\d{1,5})")
 
 
 class SessionError(P2PSpadesError):
@@ -69,9 +69,9 @@ def identity_name(player_name: str) -> str:
     return slug or "default"
 
 
-def load_identity(name: str) -> tuple[crypto.Identity, Path]:
-    """The persistent identity called `name` (created on first use), and its key file."""
-    path = crypto.default_identity_path(name)
+def load_identity(name: str, home: str | os.PathLike[str] | None = None) -> tuple[crypto.Identity, Path]:
+    """The persistent identity called `name` in the data home (created on first use), and its key file."""
+    path = crypto.default_identity_path(name, home)
     try:
         return crypto.Identity.load_or_create(path), path
     except (OSError, ValueError) as exc:
@@ -80,16 +80,14 @@ def load_identity(name: str) -> tuple[crypto.Identity, Path]:
 
 def parse_endpoint(text: str) -> str | None:
     """`HOST:PORT` or `tcp://HOST:PORT` as a ZeroMQ endpoint; None if `text` is not one (a table name)."""
-    match = _ENDPOINT_ARG.fullmatch(text.strip())
-    if match is None or not 1 <= int(match.group(2)) <= 65535:
-        return None
-    return f"tcp://{match.group(1)}:{int(match.group(2))}"
+    endpoint = endpoints.parse(text.strip(), scheme_optional=True)
+    return None if endpoint is None else str(endpoint)
 
 
 def address_towards(endpoint: str) -> str:
     """Our address as the host at `endpoint` sees it: the interface that routes there."""
-    match = _ENDPOINT_ARG.fullmatch(endpoint)
-    host = match.group(1).strip("[]") if match else "127.0.0.1"
+    parsed = endpoints.parse(endpoint, scheme_optional=True)
+    host = parsed.host if parsed is not None else "127.0.0.1"
     try:
         family, _, _, _, sockaddr = socket.getaddrinfo(host, 9, type=socket.SOCK_DGRAM)[0]
         with socket.socket(family, socket.SOCK_DGRAM) as probe:
@@ -136,11 +134,12 @@ class BotSeat:
     """None: named after the seat it gets (West, North, East, ...)."""
 
 
-def host_bots(count: int, owner: str, kind: str = "heuristic", seed: int | None = None) -> list[BotSeat]:
+def host_bots(count: int, owner: str, kind: str = "heuristic", seed: int | None = None, *,
+              home: str | os.PathLike[str] | None = None) -> list[BotSeat]:
     """`count` bot seats with persistent identities named after their owner's (`<owner>-bot1`, ...)."""
     bots = []
     for k in range(1, count + 1):
-        identity, path = load_identity(f"{owner}-bot{k}")
+        identity, path = load_identity(f"{owner}-bot{k}", home)
         bot_seed = None if seed is None else seed * 10 + k
         bots.append(BotSeat(identity, path, kind, bot_seed))
     return bots
@@ -200,9 +199,8 @@ class LocalGroup:
 def _bind_for(address: str | None, port: int | str) -> tuple[str, str | None]:
     """The bind endpoint and the address to announce: every interface and the LAN address by default."""
     if address is None:
-        return f"tcp://*:{port}", local_address()
-    host = f"[{address}]" if ":" in address else address
-    return f"tcp://{host}:{port}", None
+        return endpoints.tcp("*", port), local_address()
+    return endpoints.tcp(address, port), None
 
 
 async def _mesh(identity: crypto.Identity, address: str | None, settings: Settings) -> Mesh:
@@ -217,9 +215,7 @@ def _allowing(confirm: Confirm | None, meshes: Callable[[], list[tuple[Mesh, int
     accept the genesis, every other seat of it may connect to us, so nobody who starts on "go" is refused."""
 
     async def confirm_and_allow(result: LobbyResult) -> bool:
-        answer = True if confirm is None else confirm(result)
-        if inspect.isawaitable(answer):
-            answer = await answer
+        answer = True if confirm is None else await settle(confirm(result))
         if answer:
             for mesh, seat in meshes():
                 mesh.allow(seat if seat >= 0 else result.seat, result.peers())
@@ -342,9 +338,9 @@ class HostedTable:
 
     async def _advertise(self) -> None:
         assert self.lobby is not None
-        port = int(self.endpoint.rsplit(":", 1)[1])
-        address = self.endpoint[len("tcp://"):].rsplit(":", 1)[0].strip("[]")
-        advertiser = Advertiser(self.lobby.info(), port, address, self.interfaces)
+        bound = endpoints.parse(self.endpoint)
+        assert bound is not None, self.endpoint
+        advertiser = Advertiser(self.lobby.info(), bound.port, bound.host, self.interfaces)
         try:
             await advertiser.start()
         except DiscoveryError as exc:
