@@ -53,14 +53,12 @@ from p2pspades.ui.text import (
     score_words,
 )
 from p2pspades.ui.widgets import (
-    build_style,
-    color_depth,
+    full_screen_app,
     join_lines,
     overlay,
     panel,
     text_window,
     too_small,
-    use_color,
 )
 
 TRICK_WIDTH = 34  # inside the trick panel's border
@@ -742,14 +740,10 @@ def create_app(
 ) -> Application[None]:
     """The game screen as an Application. The state's changes redraw it; leaving sets `state.quit_requested`
     (the person quit) or `state.leave_requested` (also after the game-over screen)."""
-    colour = use_color(color)
-    app: Application[None] = Application(
-        layout=create_layout(state),
-        key_bindings=create_key_bindings(state),
-        style=build_style(colour),
-        color_depth=color_depth(colour),
-        full_screen=True,
-        mouse_support=False,
+    app: Application[None] = full_screen_app(
+        create_layout(state).container,
+        create_key_bindings(state),
+        color=color,
         input=input,
         output=output,
     )

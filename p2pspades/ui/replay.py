@@ -16,7 +16,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Dimension, FloatContainer, HSplit, Layout
+from prompt_toolkit.layout import Dimension, FloatContainer, HSplit
 from prompt_toolkit.output import Output
 
 from p2pspades.audit import Status, Verdict
@@ -24,7 +24,7 @@ from p2pspades.audit.files import verify_log
 from p2pspades.printable import pad, printable
 from p2pspades.rules import Card, HandResult, RuleSet, SideTotal, Trick
 from p2pspades.ui.text import bid_text, card_class, clip, rules_title, score_sheet, sort_hand
-from p2pspades.ui.widgets import build_style, color_depth, join_lines, overlay, panel, text_window, use_color
+from p2pspades.ui.widgets import full_screen_app, join_lines, overlay, panel, text_window
 
 Line = StyleAndTextTuples
 
@@ -342,7 +342,6 @@ def help_text(model: ReplayModel) -> Line:
 def create_replay_app(
     model: ReplayModel, *, input: Input | None = None, output: Output | None = None, color: bool = True
 ) -> Application[None]:
-    colour = use_color(color)
     n = model.rules.players
     body = HSplit(
         [
@@ -359,10 +358,8 @@ def create_replay_app(
             text_window(lambda: keys_text(model), height=1, style="class:footer"),
         ]
     )
-    layout = Layout(
-        FloatContainer(
-            body, floats=[overlay(text_window(lambda: help_text(model)), "Players", lambda: model.show_help)]
-        )
+    container = FloatContainer(
+        body, floats=[overlay(text_window(lambda: help_text(model)), "Players", lambda: model.show_help)]
     )
     kb = KeyBindings()
     helping = Condition(lambda: model.show_help)
@@ -401,15 +398,7 @@ def create_replay_app(
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit()
 
-    return Application(
-        layout=layout,
-        key_bindings=kb,
-        style=build_style(colour),
-        color_depth=color_depth(colour),
-        full_screen=True,
-        input=input,
-        output=output,
-    )
+    return full_screen_app(container, kb, color=color, input=input, output=output)
 
 
 async def run_replay_async(

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-from prompt_toolkit.application import get_app
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import OneStyleAndTextTuple, StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import (
     AnyContainer,
     ConditionalContainer,
@@ -19,17 +22,19 @@ from prompt_toolkit.layout import (
     Float,
     FormattedTextControl,
     HSplit,
+    Layout,
     VSplit,
     Window,
 )
 from prompt_toolkit.layout.dimension import AnyDimension
-from prompt_toolkit.output import ColorDepth
+from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
 from p2pspades.printable import printable_lines
 from p2pspades.ui.prefs import shown
 
 GetText = Callable[[], StyleAndTextTuples]
+T = TypeVar("T")
 
 _COMMON = {
     "frame.label": "bold",
@@ -206,3 +211,26 @@ def too_small(columns: int, rows: int) -> Container:
         return [("class:message.bad", need)]
 
     return Window(FormattedTextControl(text), wrap_lines=True)
+
+
+def full_screen_app(
+    container: AnyContainer,
+    key_bindings: KeyBindings,
+    *,
+    color: bool = True,
+    input: Input | None = None,
+    output: Output | None = None,
+) -> Application[T]:
+    """A screen of the game (the table, the lobby, the replay viewer): full screen, no mouse, the shared style
+    (in colour unless `color` is False or NO_COLOR is set); `input`/`output` for tests."""
+    colour = use_color(color)
+    return Application(
+        layout=Layout(container),
+        key_bindings=key_bindings,
+        style=build_style(colour),
+        color_depth=color_depth(colour),
+        full_screen=True,
+        mouse_support=False,
+        input=input,
+        output=output,
+    )
