@@ -230,6 +230,7 @@ def full_screen_app(
         style=build_style(colour),
         color_depth=color_depth(colour),
         full_screen=True,
+        erase_when_done=True,  # where the terminal has no alternate screen, leave no line of it behind
         mouse_support=False,
         input=input,
         output=output,
