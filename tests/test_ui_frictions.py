@@ -213,3 +213,17 @@ def test_verify_says_an_export_is_not_a_log(tmp_path: Path) -> None:
     assert as_junk.returncode == 2 and "is not a p2pspades log" in as_junk.stdout
     assert "P2PSLOG1" not in as_junk.stdout + as_junk.stderr and "b'" not in as_junk.stdout
     assert verify(logged).returncode == 3
+
+
+def test_bot_names_are_the_compass_points_where_the_screen_puts_them() -> None:
+    from p2pspades.table.harness import SEAT_NAMES
+    from p2pspades.ui.app import trick_text
+    from p2pspades.ui.local import LocalGame
+
+    game = LocalGame(QUICK, seed=b"compass", bots=[RandomBot(i) for i in range(1, 4)])
+    state = game.state
+    assert state.names[1:] == SEAT_NAMES[1:4] == ("West", "North", "East")
+    lines = text_of(trick_text(state)).split("\n")
+    assert lines[0].strip() == "North"
+    assert lines[2].startswith("West") and lines[2].endswith("East")
+    assert lines[4].strip() == "You"

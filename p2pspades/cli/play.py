@@ -52,10 +52,9 @@ from p2pspades.paths import data_home, default_log_path, diagnostics_log
 from p2pspades.printable import printable_lines
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
-from p2pspades.table.harness import Player, Wire, new_tables
+from p2pspades.table.harness import SEAT_NAMES, Player, Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
 
-BOT_NAMES = ("North", "East", "South", "West", "Centre")
 UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)"
 
 
@@ -360,7 +359,7 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     """A bots-only game over the in-memory wiring (`--local --auto`), with progress and a signed log."""
     seed = args.seed if args.seed is not None else int.from_bytes(crypto.new_seed()[:4], "big")
     n = rules.players
-    tables = new_tables(rules, names=BOT_NAMES[:n], table_name="p2pspades auto game")
+    tables = new_tables(rules, names=SEAT_NAMES[:n], table_name="p2pspades auto game")
     wire = Wire(tables, [make_local_bot(args.bot, seed * 10 + i) for i in range(n)])
     path = Path(args.log) if args.log else default_log_path(tables[0].game_id, args.home)
     try:

@@ -34,12 +34,11 @@ from p2pspades.net.peer import Peer, Player, Timing, resume_game, start_game
 from p2pspades.net.store import GameStore, LocalSeat, StoreError, games_of, list_games
 from p2pspades.rules import RuleSet
 from p2pspades.table import GameEnded, read_genesis
+from p2pspades.table.harness import SEAT_NAMES
 
 logger = logging.getLogger(__name__)
 
 BOT_KINDS = ("heuristic", "random")
-SEAT_NAMES = ("South", "West", "North", "East", "Centre", "Seat 5", "Seat 6", "Seat 7")
-"""Bot names by seat, clockwise from the host's seat 0 (so partners sit opposite: North and South)."""
 
 
 class SessionError(P2PSpadesError):

@@ -29,12 +29,11 @@ from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, preset
 from p2pspades.table import Accepted, DecisionKind, Event, Table
-from p2pspades.table.harness import Player, Wire, new_tables
+from p2pspades.table.harness import SEAT_NAMES, Player, Wire, new_tables
 from p2pspades.ui.app import create_app, run_alongside
 from p2pspades.ui.state import HumanPlayer, UiState
 
 HUMAN = 0
-BOT_NAMES = ("West", "North", "East", "South", "Centre")
 
 
 def default_bots(n: int, seed: int) -> list[Player]:
@@ -68,7 +67,7 @@ class LocalGame:
             bot_seed = secrets.randbelow(1 << 30)
         else:
             bot_seed = int.from_bytes(hashlib.sha256(seed + b"bots").digest()[:4], "big")
-        tables = new_tables(rules, seed=seed, names=[name, *BOT_NAMES[: n - 1]], table_name=table_name)
+        tables = new_tables(rules, seed=seed, names=[name, *SEAT_NAMES[1:n]], table_name=table_name)
         self.bots: list[Player] = list(bots) if bots is not None else default_bots(n, bot_seed)
         self.wire = Wire(tables, [None, *self.bots], on_events=self._on_events)
         self.state = UiState(HUMAN, self.table.setup)
