@@ -17,6 +17,7 @@ from p2pspades.exits import ExitCode
 from p2pspades.rules import Bid, Card, RuleSet, preset
 from p2pspades.table import DecisionKind
 from p2pspades.ui.app import create_app
+from p2pspades.ui.cardinput import typed_code
 from p2pspades.ui.local import LocalGame
 from p2pspades.ui.state import UiState
 from p2pspades.ui.testing import KEYS, until
@@ -24,11 +25,6 @@ from p2pspades.ui.testing import KEYS, until
 pytestmark = pytest.mark.timeout(60)
 
 QUICK = preset("classic", target=100, losing_threshold=-100)
-
-
-def typed_code(card: Card) -> str:
-    """How a person types a card: lower case, and "10" for a ten."""
-    return card.code.lower().replace("t", "10", 1) if card.code.startswith("T") else card.code.lower()
 
 
 def run_session(

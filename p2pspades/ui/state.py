@@ -20,7 +20,6 @@ from p2pspades.rules import (
     Bid,
     BlindNil,
     Card,
-    CardError,
     Draw,
     HandResult,
     Phase,
@@ -44,15 +43,14 @@ from p2pspades.table import (
     Table,
     Violation,
 )
+from p2pspades.ui import cardinput
+from p2pspades.ui.overlays import OverlayStack
 from p2pspades.ui.prefs import PREFS
 from p2pspades.ui.text import bid_text, bidding_order, side_name, sort_hand
 
 #: event pane line levels, each with a style class "event.<level>"
 LEVELS = ("info", "good", "warn", "bad", "dim")
 
-#: the overlays the game screen can show, one at a time (the last opened is on top); "trick" is the completed
-#: trick held on the table for a moment, which any key or the end of the pause takes away
-OVERLAYS = ("help", "scores", "last", "summary", "quit", "over", "trick")
 
 
 _WAITING_WORDS = {
@@ -73,10 +71,6 @@ _WAITING_WORDS = {
 }
 _SEAT_RE = re.compile(r"\bseat (\d+)\b")
 _PLAYED_RE = re.compile(r"\bplayed ([2-9TJQKA][SHDC]|BJ|LJ)\b")
-#: how the screen writes card codes (Card.parse also takes "T" for ten and upper case)
-CARD_CODES = "a card code is a rank (2-10, j, q, k, a) and a suit (s, h, d, c), like qh or 10s"
-_RANK_KEYS = frozenset("23456789tjqka1bl")
-_SUIT_KEYS = frozenset("shdcj0")  # "j" ends "bj"/"lj", "0" continues "10"
 
 
 @dataclass(frozen=True)
@@ -123,7 +117,7 @@ class UiState:
         self.selected: Card | None = None
         self.typed = ""
         self.choice = 0
-        self.overlays: list[str] = []
+        self.overlays = OverlayStack()
         self.summary_hand: int | None = None
         #: seconds a completed trick stays on the table (0: none); needs a running event loop for its clock
         self.trick_pause = PREFS.trick_pause
@@ -212,9 +206,7 @@ class UiState:
         if self._hold_timer is not None:
             self._hold_timer.cancel()
         self.held = (trick, number)
-        if "trick" in self.overlays:
-            self.overlays.remove("trick")
-        self._push_under_questions("trick")
+        self.overlays.open_under_questions("trick")
         self._hold_timer = loop.call_later(self.trick_pause, self.release_trick)
 
     def release_trick(self) -> None:
@@ -225,16 +217,8 @@ class UiState:
         if self.held is None and "trick" not in self.overlays:
             return
         self.held = None
-        if "trick" in self.overlays:
-            self.overlays.remove("trick")
+        self.overlays.discard("trick")
         self._changed()
-
-    def _push_under_questions(self, name: str) -> None:
-        """Open an overlay on top, but under a pending quit question (which must stay in front)."""
-        at = len(self.overlays)
-        while at > 0 and self.overlays[at - 1] == "quit":
-            at -= 1
-        self.overlays.insert(at, name)
 
     def set_connection(self, seat: int, text: str) -> None:
         """The network driver's word on a seat: "connected", "waiting for seat 2 (disconnected 12 s)", ..."""
@@ -421,12 +405,12 @@ class UiState:
         if self.top_overlay is not None or kind is None:
             return False
         if kind is DecisionKind.PLAY:
-            if not self.typed and (key not in _RANK_KEYS or (key in "bl" and not self.rules.jokers)):
+            if not self.typed and not cardinput.starts_code(key, jokers=self.rules.jokers):
                 return False
-            if self.typed and key not in _SUIT_KEYS | _RANK_KEYS:
+            if self.typed and not cardinput.continues_code(key):
                 return False
-            if len(self.typed) >= 3:
-                self.say(CARD_CODES, "warn")
+            if len(self.typed) >= cardinput.MAX_LENGTH:
+                self.say(cardinput.CARD_CODES, "warn")
                 return True
             self.typed += key
             self._select_typed()
@@ -461,13 +445,9 @@ class UiState:
         self._changed()
 
     def _select_typed(self) -> None:
-        if len(self.typed) >= 2:
-            try:
-                card = Card.parse(self.typed)
-            except CardError:
-                return
-            if card in self.hand_cards():
-                self.selected = card
+        card = cardinput.card_of(self.typed)
+        if card is not None and card in self.hand_cards():
+            self.selected = card
 
     def _answer_labelled(self, label: str) -> bool:
         for option in self.choices():
@@ -496,10 +476,9 @@ class UiState:
         if d.kind is DecisionKind.PLAY:
             if self.typed:
                 code, self.typed = self.typed, ""  # a refused code is typed again from scratch
-                try:
-                    card = Card.parse(code)
-                except CardError:
-                    self.say(f"{code} is not a card: {CARD_CODES}", "warn")
+                card = cardinput.card_of(code)
+                if card is None:
+                    self.say(cardinput.why_not_a_card(code), "warn")
                     return False
                 return self.answer(Play(card))
             if self.selected is None:
@@ -518,34 +497,23 @@ class UiState:
     # ================================================================= overlays
     @property
     def top_overlay(self) -> str | None:
-        return self.overlays[-1] if self.overlays else None
+        return self.overlays.top
 
     def toggle_overlay(self, name: str) -> None:
         """`?`, `s`, `l`: open that overlay, or close it if it is on top."""
-        if name not in OVERLAYS:
-            raise ValueError(f"no overlay {name!r}")
-        if self.top_overlay == name:
-            self.overlays.pop()
-        elif self.top_overlay == "quit":
-            return
-        else:
-            if name in self.overlays:
-                self.overlays.remove(name)
-            self.overlays.append(name)
-        self._changed()
+        if self.overlays.toggle(name):
+            self._changed()
 
     def close_overlay(self) -> None:
         if self.top_overlay == "trick":
             self.release_trick()
             return
-        if self.overlays and self.overlays[-1] != "over":
-            self.overlays.pop()
+        self.overlays.close_top()
         self._changed()
 
     def _open_under(self, name: str) -> None:
         """Open an overlay below the ones already shown (the game-over screen waits for the last summary)."""
-        if name not in self.overlays:
-            self.overlays.insert(0, name)
+        self.overlays.open_below_all(name)
 
     def request_quit(self) -> None:
         """`q` / Ctrl-C: ask for confirmation (leave at once when the game is over)."""
@@ -767,12 +735,7 @@ class UiState:
         self._score_line(hand)
         if self.auto_summary:
             self.summary_hand = hand.number
-            if "summary" in self.overlays:
-                self.overlays.remove("summary")
-            at = len(self.overlays)  # on top, but under the held trick and a pending quit question
-            while at > 0 and self.overlays[at - 1] in ("quit", "trick"):
-                at -= 1
-            self.overlays.insert(at, "summary")
+            self.overlays.open_game_window("summary")
 
 
 class HumanPlayer:
