@@ -16,7 +16,7 @@ _SUIT_KEYS = frozenset("shdcj0")  # "j" ends "bj"/"lj", "0" continues "10"
 
 
 def starts_code(key: str, *, jokers: bool) -> bool:
-    """Whether `key` (lower case) can begin a card code: a rank, or a joker's `b`/`l` in a game with jokers."""
+    """Whether `key` (lower case) can begin a card code: a rank, or a joker's `b`/`l` if jokers play."""
     return key in _RANK_KEYS and (jokers or key not in "bl")
 
 
