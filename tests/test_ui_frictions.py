@@ -238,3 +238,18 @@ def test_one_card_notation_and_both_accepted() -> None:
     assert card_of("ts") is card_of("10s") is card_of("TS") is Card.parse("TS")
     assert card_of("zz") is None and card_of("q") is None
     assert "qh" in CARD_CODES and "10s" in CARD_CODES and "'TS'" not in CARD_CODES
+
+
+def test_a_bot_that_is_choosing_shows_as_thinking() -> None:
+    wire = seated(["Ann", "Bob", "Cat", "Dan"])
+    state = UiState(0, wire.tables[0].setup)
+    changes: list[int] = []
+    state.on_change = lambda: changes.append(1)
+    state.waiting = (1, "bid")
+    state.set_thinking(1, True)
+    rows = text_of(seats_text(state)).split("\n")
+    assert "thinking…" in rows[2] and "thinking" not in rows[3]
+    assert state.status_text() == "Waiting for Bob to bid (thinking…)"
+    state.set_thinking(1, False)
+    assert "thinking" not in text_of(seats_text(state)) and "thinking" not in state.status_text()
+    assert len(changes) == 2, "each change redraws the screen once"

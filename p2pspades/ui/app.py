@@ -122,6 +122,8 @@ def seats_text(state: UiState) -> Line:
             name = clip(name, name_w - 4) + " (d)"
         style = "class:seat.turn" if seat == turn else ("class:seat.me" if seat == state.seat else "")
         conn = state.connection.get(seat, "")
+        if seat in state.thinking:
+            conn = f"thinking… · {conn}" if conn else "thinking…"
         lines.append(
             [
                 (style, f" {mark} {seat:>1} {pad(name, name_w)} {side}{bid:<9}  {won:>3}  "),

@@ -110,6 +110,8 @@ class UiState:
         self._answer: asyncio.Future[Action] | None = None
         self.events: deque[EventLine] = deque(maxlen=max_events)
         self.connection: dict[int, str] = {seat: "you"}
+        #: the seats whose bot is choosing right now (see `set_thinking`)
+        self.thinking: set[int] = set()
         self.audits: dict[int, HandAudited] = {}
         self.result: GameResult | None = None
         self.halted: Violation | None = None
@@ -225,6 +227,16 @@ class UiState:
         text = printable(text)
         if self.connection.get(seat) != text:
             self.connection[seat] = text
+            self._changed()
+
+    def set_thinking(self, seat: int, thinking: bool) -> None:
+        """A bot's driver says the bot at `seat` is choosing (True) or has chosen (False): the screen says
+        "thinking…" for that seat meanwhile."""
+        if thinking != (seat in self.thinking):
+            if thinking:
+                self.thinking.add(seat)
+            else:
+                self.thinking.discard(seat)
             self._changed()
 
     def note(self, text: str, level: str = "info") -> None:
@@ -620,7 +632,7 @@ class UiState:
         if self.waiting is not None:
             seat, what = self.waiting
             who = "We are" if seat == self.seat else f"Waiting for {self.names[seat]}"
-            words = _WAITING_WORDS.get(what, what)
+            words = _WAITING_WORDS.get(what, what) + (" (thinking…)" if seat in self.thinking else "")
             return f"{who} {words}" if seat != self.seat else f"We are sending our {what}"
         return "Waiting for the table"
 
