@@ -253,3 +253,43 @@ def test_a_bot_that_is_choosing_shows_as_thinking() -> None:
     state.set_thinking(1, False)
     assert "thinking" not in text_of(seats_text(state)) and "thinking" not in state.status_text()
     assert len(changes) == 2, "each change redraws the screen once"
+
+
+@pytest.mark.parametrize(
+    ("env", "ascii_only"),
+    [
+        ({"LANG": "en_US.UTF-8"}, False),
+        ({"LC_ALL": "C", "LANG": "en_US.UTF-8"}, True),
+        ({"LC_CTYPE": "de_DE.ISO-8859-1"}, True),
+        ({"LANG": "C.utf8"}, False),
+        ({"LANG": "C", "P2PSPADES_ASCII": "0"}, False),
+        ({"LANG": "en_GB.UTF-8", "P2PSPADES_ASCII": "1"}, True),
+    ],
+)
+def test_the_character_set_follows_the_locale_unless_forced(
+    env: dict[str, str], ascii_only: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from p2pspades.ui.prefs import ascii_wanted
+
+    for var in ("LC_ALL", "LC_CTYPE", "LANG", "P2PSPADES_ASCII"):
+        monkeypatch.delenv(var, raising=False)
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    assert ascii_wanted() is ascii_only
+
+
+def test_screen_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from p2pspades.ui.prefs import add_screen_options, apply_screen_options
+
+    parser = argparse.ArgumentParser()
+    add_screen_options(parser)
+    before = (PREFS.trick_pause, PREFS.ascii)
+    try:
+        apply_screen_options(parser.parse_args(["--trick-pause", "2.5"]))
+        assert PREFS.trick_pause == 2.5
+        with pytest.raises(ValueError, match="--trick-pause must be between 0 and 60 seconds"):
+            apply_screen_options(parser.parse_args(["--trick-pause", "-1"]))
+    finally:
+        PREFS.trick_pause, PREFS.ascii = before
