@@ -278,7 +278,7 @@ def test_the_character_set_follows_the_locale_unless_forced(
     assert ascii_wanted() is ascii_only
 
 
-def test_screen_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+def test_screen_options_are_checked() -> None:
     import argparse
 
     from p2pspades.ui.prefs import add_screen_options, apply_screen_options
