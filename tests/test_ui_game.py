@@ -17,6 +17,7 @@ from p2pspades.exits import ExitCode
 from p2pspades.rules import Bid, Card, RuleSet, preset
 from p2pspades.table import DecisionKind
 from p2pspades.ui.app import create_app
+from p2pspades.ui.cardinput import typed_code
 from p2pspades.ui.local import LocalGame
 from p2pspades.ui.state import UiState
 from p2pspades.ui.testing import KEYS, until
@@ -24,11 +25,6 @@ from p2pspades.ui.testing import KEYS, until
 pytestmark = pytest.mark.timeout(60)
 
 QUICK = preset("classic", target=100, losing_threshold=-100)
-
-
-def typed_code(card: Card) -> str:
-    """How a person types a card: lower case, and "10" for a ten."""
-    return card.code.lower().replace("t", "10", 1) if card.code.startswith("T") else card.code.lower()
 
 
 async def run_session(
@@ -105,7 +101,7 @@ async def test_a_whole_hand_played_with_the_keyboard() -> None:
     # every table saw the same hand: the keys drove a real, verified game
     assert all(t.game is not None and t.game.history[0] == hand for t in game.tables)
     assert code in (ExitCode.OK, ExitCode.LEFT)
-    assert (code == ExitCode.OK) == (game.table.status == "complete")
+    assert game.state.quit_requested != (game.table.status == "complete")
 
 
 async def test_a_typed_code_that_is_not_a_legal_card_is_refused_with_a_reason() -> None:
@@ -146,7 +142,7 @@ async def test_a_typed_code_that_is_not_a_legal_card_is_refused_with_a_reason() 
     assert code == ExitCode.LEFT and game.state.quit_requested
 
 
-async def test_quitting_asks_first_and_q_starts_a_card_code_while_playing() -> None:
+async def test_quitting_asks_first_and_q_never_quits_during_the_game() -> None:
     seen: dict[str, object] = {}
 
     async def script(game: LocalGame, keys: PipeInput) -> None:
@@ -157,7 +153,11 @@ async def test_quitting_asks_first_and_q_starts_a_card_code_while_playing() -> N
         keys.send_text("n")
         await until(lambda: state.top_overlay is None)
         seen["bid_still_pending"] = state.kind is DecisionKind.BID
-        keys.send_text("q")
+        keys.send_text("q")  # not a quit key: it says which key leaves
+        await until(lambda: state.message is not None, what="the hint about Ctrl-Q")
+        seen["q_hint"] = state.message.text if state.message else ""
+        seen["overlay_after_q"] = state.top_overlay
+        keys.send_text(KEYS["ctrl-q"])
         await until(lambda: state.top_overlay == "quit")
         keys.send_text("n")  # keep playing
         await until(lambda: state.top_overlay is None)
@@ -166,13 +166,18 @@ async def test_quitting_asks_first_and_q_starts_a_card_code_while_playing() -> N
         keys.send_text("q")
         await until(lambda: state.typed == "q", what="q typed as the rank of a queen")
         seen["quit_overlay_after_q"] = state.top_overlay
-        keys.send_text(KEYS["ctrl-c"])
+        keys.send_text(KEYS["ctrl-q"])
         await until(lambda: state.top_overlay == "quit")
         keys.send_text("y")
 
     game, code = await run_session(QUICK, b"ui-quit", script)
-    assert seen == {"bid_still_pending": True, "quit_overlay_after_q": None}
-    assert code == ExitCode.LEFT
+    assert seen == {
+        "bid_still_pending": True,
+        "q_hint": "Ctrl-Q leaves the game (q is the rank of a queen)",
+        "overlay_after_q": None,
+        "quit_overlay_after_q": None,
+    }
+    assert code == ExitCode.LEFT and int(code) == 0, "a confirmed leave is not an error"
     assert game.state.quit_requested and not game.table.finished
 
 

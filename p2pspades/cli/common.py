@@ -13,6 +13,7 @@ from p2pspades import paths
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
+from p2pspades.printable import printable_lines
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, bid_notation, preset
 from p2pspades.table import FirstDealer, Table
 
@@ -92,7 +93,7 @@ def default_name() -> str:
 
 
 def fail(command: str, message: str) -> int:
-    print(f"p2pspades {command}: {message}", file=sys.stderr)
+    print(f"p2pspades {command}: {printable_lines(message)}", file=sys.stderr)
     return ExitCode.FAILED
 
 

@@ -47,9 +47,11 @@ from p2pspades.net.session import (
     make_bot,
 )
 from p2pspades.paths import data_home, default_log_path, diagnostics_log
+from p2pspades.printable import printable_lines
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
 from p2pspades.table.harness import Wire, new_tables
+from p2pspades.ui.prefs import add_screen_options
 
 UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)"
 
@@ -72,13 +74,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def add_seat_options(p: argparse.ArgumentParser) -> None:
-    """Options of every command that plays a seat: --auto, --log, the step timeouts, --no-color, --profile."""
+    """Options of every command that plays a seat: --auto, --log, the step timeouts, the screen, --profile."""
     p.add_argument("--auto", action="store_true",
                    help="the built-in bot plays your seat; no UI, progress on the terminal")
     p.add_argument("--log", metavar="PATH", help="where to write the signed game log (default: under the "
                    "data directory; the path is printed)")
     add_timeout_options(p)
-    p.add_argument("--no-color", action="store_true", help="monochrome display")
+    add_screen_options(p)
     add_profile_option(p)
 
 
@@ -123,15 +125,21 @@ def load_ui(args: argparse.Namespace) -> Any | None:
     try:
         from p2pspades import ui
         from p2pspades.ui import HumanPlayer, UiState, confirm_table, create_app  # noqa: F401
+        from p2pspades.ui.prefs import apply_screen_options
     except ImportError as exc:
         raise LocalError(UI_MISSING.format(why=exc)) from None
+    try:
+        apply_screen_options(args)
+    except ValueError as exc:
+        raise LocalError(str(exc)) from None
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise LocalError("the game screen needs a terminal; use --auto for a game without one")
     return ui
 
 
 def say(text: str) -> None:
-    print(text, flush=True)
+    """Print a line for the person; names and reasons from the network in it are shown escaped."""
+    print(printable_lines(text), flush=True)
 
 
 def setup_logging(auto: bool, home: Path | None = None) -> Path | None:

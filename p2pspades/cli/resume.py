@@ -15,6 +15,7 @@ from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, tim
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
 from p2pspades.net.session import Settings, find_resumable, make_bot, resume_seats
+from p2pspades.ui.prefs import add_screen_options
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
                    help="bot level with --auto: easy, normal or expert (default normal)")
     add_timeout_options(p)
-    p.add_argument("--no-color", action="store_true", help="monochrome display")
+    add_screen_options(p)
     add_profile_option(p)
     p.set_defaults(run=run)
 

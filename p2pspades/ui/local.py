@@ -163,7 +163,7 @@ async def run_local_game(
     log_path: str | Path | None = None,
 ) -> int:
     """Play one game in memory against bots on the full screen. Exit code: 0 the game completed, 1 a
-    violation stopped it, 3 abandoned, 130 the person left before the end."""
+    violation stopped it, 3 abandoned; also 0 when the person chose to leave before the end."""
     game = LocalGame(rules, name=name, seed=seed, bots=bots, bot_delay=bot_delay, log_path=log_path)
     app = create_app(game.state, input=app_input, output=app_output, color=color)
     return await game.run(app)
