@@ -9,6 +9,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pspades import crypto
+from p2pspades.lobby import LobbySeat
 from p2pspades.rules import RuleSetError, preset
 from p2pspades.ui.capture import screen_text
 from p2pspades.ui.lobby import LobbyModel, confirm_table, create_lobby_app
@@ -18,11 +19,12 @@ pytestmark = pytest.mark.timeout(30)
 
 KEYS_OF = [crypto.Identity.from_seed(bytes([i + 1]) * 32) for i in range(4)]
 SEATS = [
-    (0, "Ann", KEYS_OF[0].fingerprint, "host"),
-    (1, "Bob", KEYS_OF[1].fingerprint, "joined"),
-    (2, "North", KEYS_OF[2].fingerprint, "bot"),
-    (3, "East", KEYS_OF[3].fingerprint, "bot"),
+    LobbySeat(0, "Ann", KEYS_OF[0].public, "tcp://127.0.0.1:7000"),
+    LobbySeat(1, "Bob", KEYS_OF[1].public, "tcp://127.0.0.1:7001"),
+    LobbySeat(2, "North", KEYS_OF[2].public, "tcp://127.0.0.1:7002", owner=KEYS_OF[0].public),
+    LobbySeat(3, "East", KEYS_OF[3].public, "tcp://127.0.0.1:7003", owner=KEYS_OF[1].public),
 ]
+STATES = ["host", "joined", "bot · Ann sees its cards", "bot · you see its cards"]
 
 
 def ask(keys: str) -> bool:
@@ -79,8 +81,8 @@ def test_the_screen_lists_names_fingerprints_and_rules_at_80x24() -> None:
     model = LobbyModel("Kitchen", preset("piki"), SEATS[:3], you=1)
     with create_pipe_input() as pipe:
         screen = screen_text(create_lobby_app(model, input=pipe, output=DummyOutput()), 80, 24)
-    for _seat, name, fingerprint, state in SEATS[:3]:
-        assert name in screen and fingerprint in screen and state in screen
+    for seat, state in zip(SEATS[:3], STATES, strict=False):
+        assert seat.name in screen and seat.fingerprint in screen and state in screen
     assert "Bob (you)" in screen
     assert "(free)" in screen, "the empty seat is shown"
     assert "piki" in screen and "blind nil ±200 when trailing by 200" in screen

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from p2pspades.cli.common import add_game_options, fail, rules_from_args
 from p2pspades.cli.play import (
     add_seat_options,
-    confirmer,
     load_ui,
     lobby_printer,
     our_seat,
@@ -22,8 +23,10 @@ from p2pspades.cli.play import (
     settings_from,
 )
 from p2pspades.errors import LocalError, P2PSpadesError
-from p2pspades.net.lobby import check_name
-from p2pspades.net.session import BOT_KINDS, HostedTable, Settings, host_bots, identity_name
+from p2pspades.lobby import TableInfo, check_name
+from p2pspades.net.group import Settings
+from p2pspades.net.seats import BOT_KINDS, bot_seats, identity_name
+from p2pspades.net.session import HostedTable
 from p2pspades.rules import RuleSet
 
 
@@ -78,10 +81,10 @@ def run(args: argparse.Namespace) -> int:
 async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> int:
     ui = load_ui(args)
     main = our_seat(args)
-    bots = host_bots(args.bots, identity_name(args.name), args.bot)
+    bots = bot_seats(args.bots, identity_name(args.name), args.bot)
     hosted = HostedTable(main, table_name=args.table, rules=rules, bots=bots, settings=settings,
                          address=args.address, port=args.port, advertise=not args.no_advertise,
-                         confirm=confirmer(ui, not args.no_color), on_change=lobby_printer())
+                         start_when=starter(ui, not args.no_color), on_change=lobby_printer())
     endpoint = await hosted.open()
     host_port = endpoint[len("tcp://"):]
     say(f"hosting table {args.table!r} ({rules.preset or 'custom'}, {rules.players} seats, target "
@@ -95,3 +98,16 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         await hosted.close("the host stopped")
         raise
     return await run_group(group, ui, color=not args.no_color)
+
+
+def starter(ui: Any | None, color: bool) -> Callable[[TableInfo], Awaitable[bool]]:
+    """The host's dialog once every seat is taken: the seat map to check, then start (or cancel)."""
+
+    async def start(info: TableInfo) -> bool:
+        if ui is None:
+            say(f"every seat is taken; starting table {info.name!r}")
+            return True
+        answer: bool = await ui.confirm_table(info.name, info.rules, info.seated, you=0, color=color)
+        return answer
+
+    return start

@@ -22,8 +22,11 @@ from p2pspades.cli.play import (
     settings_from,
 )
 from p2pspades.errors import LocalError, P2PSpadesError
-from p2pspades.net.lobby import check_name
-from p2pspades.net.session import BOT_KINDS, Settings, find_table, join_game, parse_endpoint
+from p2pspades.lobby import check_name
+from p2pspades.net.discovery import find_table, parse_endpoint
+from p2pspades.net.group import Settings
+from p2pspades.net.seats import BOT_KINDS, bot_seats, identity_name
+from p2pspades.net.session import join_game
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,7 +39,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("table", metavar="TABLE|HOST:PORT",
                    help="the host's lobby address as it printed it, or a table name from 'p2pspades tables'")
     p.add_argument("--name", default="Player", help="your name at the table (your identity is kept under it)")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays with --auto")
+    p.add_argument("--bots", type=int, default=0, metavar="N",
+                   help="bring N bots of your own, seated on your side; they run on this machine, so you "
+                   "can see their cards (and nobody else can)")
+    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays (--bots, --auto)")
     p.add_argument("--fingerprint", metavar="FP", help="refuse the table unless the host's key has this "
                    "fingerprint (as the host's screen shows it)")
     p.add_argument("--address", metavar="ADDR",
@@ -52,6 +58,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     try:
         check_name(args.name)
+        if not 0 <= args.bots <= 7:
+            raise LocalError(f"--bots must be 0..7, not {args.bots}")
         settings = settings_from(args)
     except (LocalError, ValueError) as exc:
         return fail("join", str(exc))
@@ -74,8 +82,11 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             raise LocalError(f"table {args.table!r} is hosted by {ad.host_fingerprint}, not {fingerprint}")
         fingerprint = ad.host_fingerprint
         say(f"found {ad}")
-    say(f"joining {lobby} as {args.name}, key {main.identity.fingerprint}")
-    group = await join_game(lobby, main, settings=settings, address=args.address,
+    bots = bot_seats(args.bots, identity_name(args.name), args.bot)
+    say(f"connecting to {lobby.removeprefix('tcp://')} as {args.name}, key {main.identity.fingerprint} ...")
+    if bots:
+        say(f"bringing {len(bots)} bot(s) of ours: they run on this machine, so you can see their cards")
+    group = await join_game(lobby, main, bots=bots, settings=settings, address=args.address,
                             host_fingerprint=fingerprint, confirm=confirmer(ui, not args.no_color),
-                            on_change=lobby_printer())
+                            on_change=lobby_printer(main.identity.public))
     return await run_group(group, ui, color=not args.no_color)

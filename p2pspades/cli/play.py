@@ -26,20 +26,19 @@ from p2pspades.audit import verify_file
 from p2pspades.bots import RandomBot
 from p2pspades.cli.common import add_game_options, default_log_path, fail, progress_line, rules_from_args
 from p2pspades.errors import LocalError, P2PSpadesError
-from p2pspades.net.lobby import LobbyResult, TableInfo
+from p2pspades.lobby import LobbyResult, TableInfo
+from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.peer import Peer, Status
-from p2pspades.net.session import (
+from p2pspades.net.seats import (
     BOT_KINDS,
-    HostedTable,
-    LocalGroup,
     Seat,
-    Settings,
+    bot_seats,
     check_log_path,
-    host_bots,
     identity_name,
     load_identity,
     make_bot,
 )
+from p2pspades.net.session import HostedTable
 from p2pspades.net.store import data_home
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
@@ -105,8 +104,8 @@ def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
     """Our seat: the persistent identity named after us, played by the UI or (with --auto) the bot."""
     identity, path = load_identity(identity_name(args.name))
     player = make_bot(getattr(args, "bot", "heuristic"), seed) if args.auto else None
-    return Seat(identity, path, args.name, player, True, getattr(args, "bot", "heuristic"),
-                check_log_path(args.log))
+    return Seat(identity, path, args.name, player, bot=getattr(args, "bot", "heuristic"),
+                log_path=check_log_path(args.log))
 
 
 def load_ui(args: argparse.Namespace) -> Any | None:
@@ -153,27 +152,30 @@ def setup_logging(auto: bool) -> Path | None:
 # ------------------------------------------------------------------------------------------------ lobby
 
 
-def lobby_printer(prefix: str = "") -> Callable[[TableInfo], None]:
-    """Prints the seat map each time it changes while the lobby is open."""
+def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
+    """Prints the seat map each time it changes while the lobby is open; for a joiner (`you`: its key), also
+    that the host is deciding once the table is full."""
 
     def show(info: TableInfo) -> None:
-        names = ", ".join(f"{s.seat}:{s.name}" + (" (bot)" if s.bot else "") for s in info.seated)
-        say(f"{prefix}table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}]")
+        names = ", ".join(f"{s.seat}:{s.name}" + (f" (bot run by {info.owner_name(s)})" if s.bot else "")
+                          for s in info.seated)
+        say(f"table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}]")
+        host = info.at(0)
+        if you is not None and host is not None and info.seat_of(you) is not None and not info.free:
+            say(f"waiting for {host.name} to accept you")
 
     return show
 
 
 def confirmer(ui: Any | None, color: bool = True) -> Callable[[LobbyResult], Awaitable[bool]]:
-    """Before anyone signs the genesis: show every seat's name and key fingerprint, then accept (or ask)."""
+    """A joiner's dialog before it signs: every seat's name and key fingerprint, then accept (or ask)."""
 
     async def confirm(result: LobbyResult) -> bool:
         if ui is None:
             say(result.describe())
             return True
-        rows = [(s.seat, s.name, s.fingerprint, "host" if s.seat == 0 else ("bot" if s.bot else "joined"))
-                for s in result.table.seated]
-        answer: bool = await ui.confirm_table(result.table.name, result.table.rules, rows, you=result.seat,
-                                              color=color)
+        answer: bool = await ui.confirm_table(result.table.name, result.table.rules, result.table.seated,
+                                              you=result.seat, color=color)
         return answer
 
     return confirm
@@ -323,7 +325,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     ui = load_ui(args)
     seed = args.seed if args.seed is not None else None
     main = our_seat(args, seed=None if seed is None else seed * 10)
-    bots = host_bots(rules.players - 1, identity_name(args.name), args.bot, seed)
+    bots = bot_seats(rules.players - 1, identity_name(args.name), args.bot, seed)
     hosted = HostedTable(main, table_name="p2pspades", rules=rules, bots=bots, settings=settings_from(args),
                          address="127.0.0.1", advertise=False)
     await hosted.open()

@@ -13,7 +13,9 @@ import asyncio
 from p2pspades.cli.common import fail
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError, P2PSpadesError
-from p2pspades.net.session import BOT_KINDS, Resumable, Settings, find_resumable, make_bot, resume_seats
+from p2pspades.net.group import Settings
+from p2pspades.net.resume import Resumable, find_resumable, resume_seats
+from p2pspades.net.seats import BOT_KINDS, make_bot
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

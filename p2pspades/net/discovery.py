@@ -23,7 +23,7 @@ from zeroconf import BadTypeInNameException, IPVersion, ServiceStateChange, Zero
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from p2pspades.errors import LocalError
-from p2pspades.net.lobby import TableInfo, check_name
+from p2pspades.lobby import TableInfo, check_name
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +31,7 @@ SERVICE_TYPE = "_p2pspades._tcp.local."
 TXT_VERSION = "1"
 _FINGERPRINT = re.compile(r"[0-9a-z]{4}(-[0-9a-z]{4}){3}")
 _COUNT = re.compile(r"[0-9]{1,2}")
+_ENDPOINT_ARG = re.compile(r"(?:tcp://)?(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.\-]{1,253}):(\d{1,5})")
 
 
 class DiscoveryError(LocalError):
@@ -192,3 +193,40 @@ def local_address() -> str:
         address: str = probe.getsockname()[0]
         return address
     return "127.0.0.1"
+
+
+def parse_endpoint(text: str) -> str | None:
+    """`HOST:PORT` or `tcp://HOST:PORT` as a ZeroMQ endpoint; None if `text` is not one (a table name)."""
+    match = _ENDPOINT_ARG.fullmatch(text.strip())
+    if match is None or not 1 <= int(match.group(2)) <= 65535:
+        return None
+    return f"tcp://{match.group(1)}:{int(match.group(2))}"
+
+
+def address_towards(endpoint: str) -> str:
+    """Our address as the host at `endpoint` sees it: the interface that routes there."""
+    match = _ENDPOINT_ARG.fullmatch(endpoint)
+    host = match.group(1).strip("[]") if match else "127.0.0.1"
+    try:
+        family, _, _, _, sockaddr = socket.getaddrinfo(host, 9, type=socket.SOCK_DGRAM)[0]
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect(sockaddr)  # no packet is sent: this only picks the outgoing interface
+            address: str = probe.getsockname()[0]
+            return address
+    except (OSError, IndexError):
+        return local_address()
+
+
+async def find_table(name: str, timeout: float = 3.0, interfaces: Sequence[str] | None = None) -> TableAd:
+    """The one table on the LAN called `name` (or whose host fingerprint starts with it)."""
+    found = await browse(timeout, interfaces)
+    matches = [t for t in found if t.name == name]
+    matches = matches or [t for t in found if t.host_fingerprint.startswith(name)]
+    if not matches:
+        seen = ", ".join(sorted({t.name for t in found})) or "none"
+        raise DiscoveryError(f"no table called {name!r} answered within {timeout:g} s (tables seen: {seen}); "
+                             f"multicast may be blocked here: join with HOST:PORT instead")
+    if len(matches) > 1:
+        listed = "; ".join(f"{t.endpoint} host {t.host_fingerprint}" for t in matches)
+        raise DiscoveryError(f"several tables are called {name!r} ({listed}): join one with HOST:PORT")
+    return matches[0]

@@ -1,10 +1,11 @@
 """The lobby screen: who sits where (names and key fingerprints) and the rules, then accept or decline.
 
-It is a function of plain data, so the network lobby (host or join) only hands over what it knows: the table
-name, the rules (a `RuleSet` or its dict), and (seat, name, fingerprint, state) per seat. Nothing is signed
-until the person accepts: keys are checked the SSH way, by reading the fingerprints with their owners.
+It is a function of the lobby's values: the table name, the rules (a `RuleSet` or its dict), and the seats
+(`p2pspades.lobby.LobbySeat`). Nothing is signed until the person accepts: keys are checked the SSH way, by
+reading the fingerprints with their owners. A bot's row says whose machine runs it: that player can see its
+cards.
 
-    accepted = await confirm_table("Kitchen", rules, [(0, "Ann", "v8ta-qm57-cw6b-e0a0", "host"), ...], you=1)
+    accepted = await confirm_table("Kitchen", rules, info.seated, you=1)
 
 For a screen that stays up while players join, build a `LobbyModel`, run `create_lobby_app(model)` and call
 `model.set_seats(...)` / `model.set_status(...)` as the lobby changes; the app's result is the answer.
@@ -13,7 +14,6 @@ For a screen that stays up while players join, build a `LobbyModel`, run `create
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -22,20 +22,20 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Dimension, HSplit, Layout, Window
 from prompt_toolkit.output import Output
 
+from p2pspades.lobby import LobbySeat
 from p2pspades.rules import RuleSet
 from p2pspades.ui.text import clip, rules_lines, rules_of, rules_title
 from p2pspades.ui.widgets import build_style, color_depth, join_lines, panel, text_window, use_color
 
-SeatRow = tuple[int, str, str, str]
-"""(seat, name, key fingerprint, state such as "host", "joined", "bot", "accepted", "waiting")."""
 
-
-@dataclass(frozen=True)
-class LobbySeat:
-    seat: int
-    name: str
-    fingerprint: str
-    state: str = ""
+def seat_state(seat: LobbySeat, seats: Iterable[LobbySeat], you: int | None) -> str:
+    """What a row says about a seat: host, joined, or a bot and who runs it (and so can see its cards)."""
+    if seat.owner is None:
+        return "host" if seat.seat == 0 else "joined"
+    owner = next((s for s in seats if s.public_key == seat.owner), None)
+    if owner is not None and owner.seat == you:
+        return "bot · you see its cards"
+    return f"bot · {clip(owner.name, 12) if owner is not None else 'its owner'} sees its cards"
 
 
 class LobbyModel:
@@ -45,7 +45,7 @@ class LobbyModel:
         self,
         table_name: str,
         rules: RuleSet | Mapping[str, object],
-        seats: Iterable[SeatRow | LobbySeat] = (),
+        seats: Iterable[LobbySeat] = (),
         *,
         you: int | None = None,
         status: str = "",
@@ -63,9 +63,8 @@ class LobbyModel:
         self.on_change: Callable[[], None] | None = None
         self.set_seats(seats)
 
-    def set_seats(self, seats: Iterable[SeatRow | LobbySeat]) -> None:
-        rows = [s if isinstance(s, LobbySeat) else LobbySeat(*s) for s in seats]
-        self.seats = sorted(rows, key=lambda s: s.seat)
+    def set_seats(self, seats: Iterable[LobbySeat]) -> None:
+        self.seats = sorted(seats, key=lambda s: s.seat)
         self._changed()
 
     def set_status(self, text: str, *, ready: bool | None = None) -> None:
@@ -94,18 +93,18 @@ class LobbyModel:
 
 
 def seats_table(model: LobbyModel) -> StyleAndTextTuples:
-    header = f"  {'seat':<5} {'name':<24} {'key fingerprint':<21} state"
+    header = f"  {'seat':<5} {'name':<18} {'key fingerprint':<20} state"
     lines: list[StyleAndTextTuples] = [[("class:hint", header)]]
     taken = {s.seat for s in model.seats}
     for s in model.seats:
         you = " (you)" if s.seat == model.you else ""
-        name = clip(s.name, 24 - len(you)) + you
+        name = clip(s.name, 18 - len(you)) + you
         style = "class:seat.me" if s.seat == model.you else ""
         lines.append(
             [
-                (style, f"  {s.seat:<5} {name:<24} "),
-                ("class:key", f"{s.fingerprint:<21}"),
-                ("class:hint", f" {s.state}"),
+                (style, f"  {s.seat:<5} {name:<18} "),
+                ("class:key", f"{s.fingerprint:<20}"),
+                ("class:hint", f" {seat_state(s, model.seats, model.you)}"),
             ]
         )
     for seat in range(model.rules.players):
@@ -215,7 +214,7 @@ def create_lobby_app(
 async def confirm_table(
     table_name: str,
     rules: RuleSet | Mapping[str, object],
-    seats: Iterable[SeatRow | LobbySeat],
+    seats: Iterable[LobbySeat],
     *,
     you: int | None = None,
     input: Input | None = None,
