@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 from p2pspades.cli.common import add_game_options, fail, rules_from_args
 from p2pspades.cli.play import (
@@ -81,33 +79,59 @@ def run(args: argparse.Namespace) -> int:
 async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> int:
     ui = load_ui(args)
     main = our_seat(args)
-    bots = bot_seats(args.bots, identity_name(args.name), args.bot)
+    owner = identity_name(args.name)
+    bots = bot_seats(args.bots, owner, args.bot)
     hosted = HostedTable(main, table_name=args.table, rules=rules, bots=bots, settings=settings,
                          address=args.address, port=args.port, advertise=not args.no_advertise,
-                         start_when=starter(ui, not args.no_color), on_change=lobby_printer())
+                         start_when=starter if ui is None else None,
+                         on_change=lobby_printer() if ui is None else None)
     endpoint = await hosted.open()
     host_port = endpoint[len("tcp://"):]
     say(f"hosting table {args.table!r} ({rules.preset or 'custom'}, {rules.players} seats, target "
         f"{rules.target}) as {args.name}, key {main.identity.fingerprint}")
     say(f"lobby: {endpoint}  (others join with: p2pspades join {host_port})")
+    if bots:
+        say(f"{len(bots)} bot seat(s) run on this machine: you can see their cards")
     if hosted.advertised is not None:
         say(f"not advertised on the LAN: {hosted.advertised}")
     try:
-        group = await hosted.seat_everyone()
+        if ui is None:
+            group = await hosted.seat_everyone()
+        else:
+            seats = HostSeats(hosted, owner, args.bot, first=args.bots + 1)
+            model = ui.LobbyModel(args.table, rules, hosted.info().seated, you=0, controls=seats,
+                                  join_with=host_port)
+            hosted.start_when = lambda info: model.ask()
+            hosted.on_change = lambda info: model.set_seats(info.seated)
+            group = await ui.run_lobby(model, hosted.seat_everyone(), color=not args.no_color)
     except BaseException:
         await hosted.close("the host stopped")
         raise
     return await run_group(group, ui, color=not args.no_color)
 
 
-def starter(ui: Any | None, color: bool) -> Callable[[TableInfo], Awaitable[bool]]:
-    """The host's dialog once every seat is taken: the seat map to check, then start (or cancel)."""
+def starter(info: TableInfo) -> bool:
+    """With --auto, the host starts the table as soon as every seat is taken."""
+    say(f"every seat is taken; starting table {info.name!r}")
+    return True
 
-    async def start(info: TableInfo) -> bool:
-        if ui is None:
-            say(f"every seat is taken; starting table {info.name!r}")
-            return True
-        answer: bool = await ui.confirm_table(info.name, info.rules, info.seated, you=0, color=color)
-        return answer
 
-    return start
+class HostSeats:
+    """The lobby screen's seat keys on the host's side: bots come and go as peers of this process."""
+
+    def __init__(self, hosted: HostedTable, owner: str, kind: str, first: int) -> None:
+        self.hosted = hosted
+        self.owner = owner
+        self.kind = kind
+        self.next = first
+
+    async def add_bot(self, seat: int | None) -> None:
+        (bot,) = bot_seats(1, self.owner, self.kind, first=self.next)
+        self.next += 1
+        await self.hosted.add_bot(bot, seat)
+
+    async def remove(self, seat: int) -> None:
+        await self.hosted.remove(seat)
+
+    def move(self, seat: int, to: int) -> None:
+        self.hosted.move(seat, to)

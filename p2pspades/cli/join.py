@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from typing import Any
 
 from p2pspades.cli.common import fail
 from p2pspades.cli.play import (
@@ -22,9 +23,9 @@ from p2pspades.cli.play import (
     settings_from,
 )
 from p2pspades.errors import LocalError, P2PSpadesError
-from p2pspades.lobby import check_name
+from p2pspades.lobby import LobbyResult, TableInfo, check_name
 from p2pspades.net.discovery import find_table, parse_endpoint
-from p2pspades.net.group import Settings
+from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.seats import BOT_KINDS, bot_seats, identity_name
 from p2pspades.net.session import join_game
 
@@ -83,10 +84,55 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
         fingerprint = ad.host_fingerprint
         say(f"found {ad}")
     bots = bot_seats(args.bots, identity_name(args.name), args.bot)
+    screen = JoinScreen()
     say(f"connecting to {lobby.removeprefix('tcp://')} as {args.name}, key {main.identity.fingerprint} ...")
     if bots:
         say(f"bringing {len(bots)} bot(s) of ours: they run on this machine, so you can see their cards")
-    group = await join_game(lobby, main, bots=bots, settings=settings, address=args.address,
-                            host_fingerprint=fingerprint, confirm=confirmer(ui, not args.no_color),
-                            on_change=lobby_printer(main.identity.public))
+    joining = asyncio.ensure_future(join_game(
+        lobby, main, bots=bots, settings=settings, address=args.address, host_fingerprint=fingerprint,
+        confirm=confirmer(ui, not args.no_color) if ui is None else screen.ask,
+        on_change=lobby_printer(main.identity.public) if ui is None else screen.show))
+    if ui is None:
+        group = await joining
+    else:
+        group = await screen.run(ui, joining, main.identity.public, color=not args.no_color)
     return await run_group(group, ui, color=not args.no_color)
+
+
+class JoinScreen:
+    """The joiner's lobby screen, shown from the host's first answer until the game starts."""
+
+    def __init__(self) -> None:
+        self.model: Any | None = None
+        self.first: asyncio.Future[TableInfo] = asyncio.get_running_loop().create_future()
+        self.you = b""
+
+    def show(self, info: TableInfo) -> None:
+        if self.model is None:
+            if not self.first.done():
+                self.first.set_result(info)
+            return
+        self.model.you = info.seat_of(self.you)
+        self.model.set_seats(info.seated)
+
+    async def ask(self, result: LobbyResult) -> bool:
+        if self.model is None:
+            return False
+        self.model.you = result.seat
+        self.model.set_seats(result.table.seated)
+        answer: bool = await self.model.ask()
+        return answer
+
+    async def run(self, ui: Any, joining: asyncio.Future[LocalGroup], you: bytes, *,
+                  color: bool) -> LocalGroup:
+        """Wait for the host's first answer (or the failure to get one), then show the lobby."""
+        self.you = you
+        waits: list[asyncio.Future[Any]] = [joining, self.first]
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if not self.first.done():
+            return await joining  # raises why nobody answered
+        info = self.first.result()
+        self.model = ui.LobbyModel(info.name, info.rules, info.seated, you=info.seat_of(you))
+        self.show(info)
+        group: LocalGroup = await ui.run_lobby(self.model, joining, color=color)
+        return group
