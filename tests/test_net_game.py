@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+import pexpect
+import pyte
 import pytest
 import zmq
 from test_net_discovery import loopback_multicast_works
@@ -260,3 +262,108 @@ def test_a_vanished_peer_is_abandoned_and_verify_names_it(lan: Lan) -> None:
     again = subprocess.run([sys.executable, "-m", "p2pspades", "resume", "--auto"], env=lan.env("p0"),
                            capture_output=True, text=True, timeout=60)
     assert again.returncode == 2 and "the game is over (abandoned)" in again.stderr
+
+
+def test_host_join_join_with_three_profiles_and_a_joiners_bot_complete_a_game(lan: Lan) -> None:
+    """One machine, three data directories (as three profiles would be): the host, a joiner bringing its own
+    bot, and a second joiner. Both joiners keep the default name, which the table makes distinct."""
+    lan.host(4, name="p0")
+    lan.wait_for("p0", "lobby: ")
+    lan.p2pspades("p1", "join", lan.lobby, "--auto", "--bots", "1", "--log", str(lan.log("p1")))
+    lan.wait_for("p1", "table 'Test table': 3 of 4 seats taken")  # p1 and the bot it runs are seated
+    lan.p2pspades("p2", "join", lan.lobby, "--auto", "--log", str(lan.log("p2")))
+    names = ["p0", "p1", "p2"]
+    codes = lan.finish(*names)
+    assert codes == dict.fromkeys(names, 0), {n: lan.out(n)[-2000:] for n in names}
+    assert_identical_and_valid(lan, names)
+    genesis = log.open_envelope(log.read_log(lan.log("p0")).frames[0]).payload
+    assert [s["n"] for s in genesis["seats"]] == ["p0", "Player", "Player (2)", "Player's bot"]
+    assert lan.seat_of("p1") == 1 and lan.seat_of("p2") == 2, "the bot sits opposite its owner, at seat 3"
+    assert "bot run by Player" in lan.out("p2") and "who can see its cards" in lan.out("p2")
+    assert "they run on this machine, so you can see their cards" in lan.out("p1")
+    assert "waiting for p0 to accept you" in lan.out("p2")
+
+
+class Terminal:
+    """A `p2pspades` process in a pseudo-terminal, its output drawn by a terminal emulator: what a person
+    sees on the screen, which the test reads as text."""
+
+    def __init__(self, lan: Lan, name: str, *args: str, rows: int = 30, cols: int = 100) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        env = dict(lan.env(name), TERM="xterm", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        self.proc = pexpect.spawn(sys.executable, ["-m", "p2pspades", *args], env=env,
+                                  dimensions=(rows, cols))
+        self.name = name
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def pump(self, wait: float = 0.1) -> None:
+        try:
+            self.stream.feed(self.proc.read_nonblocking(65536, timeout=wait))
+        except pexpect.TIMEOUT:
+            pass
+        except pexpect.EOF:
+            raise AssertionError(f"{self.name} ended; its screen:\n{self.text()}") from None
+
+    def expect(self, pattern: str, timeout: float = 30.0, *, others: tuple[Terminal, ...] = ()) -> str:
+        """Wait until `pattern` is on the screen (keeping `others` drawn meanwhile); returns the screen."""
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, screen := self.text()):
+            assert time.monotonic() < deadline, f"{self.name}: {pattern!r} never shown:\n{screen}"
+            self.pump()
+            for other in others:
+                other.pump(0)
+        return screen
+
+    def close(self) -> None:
+        self.proc.terminate(force=True)
+
+
+def test_a_host_that_takes_20_s_to_accept_keeps_its_joiner(lan: Lan) -> None:
+    host = Terminal(lan, "ana", "host", "--name", "ana", "--rules", "partnership", "--target", "10",
+                    "--address", "127.0.0.1", "--port", str(lan.port), "--no-advertise", "--table", "Kitchen")
+    joiner: Terminal | None = None
+    try:
+        host.expect("4 seats free|3 seats free")
+        host.proc.send("b")  # a bot: on the host's side, opposite the host
+        screen = host.expect(r"2\s+North.*bot · you see its cards")
+        assert "Enter starts once every seat is taken" in screen
+        host.proc.send("b")
+        host.expect(r"East.*bot · you see its cards")
+        joiner = Terminal(lan, "bo", "join", lan.lobby, "--name", "bo")
+        screen = joiner.expect("waiting for ana to accept you", others=(host,))
+        assert "bot · ana sees its cards" in screen
+        host.expect("press Enter to start", others=(joiner,))
+        waited = time.monotonic() + 20  # the host reads every fingerprint out loud, slowly
+        while time.monotonic() < waited:
+            host.pump(0.05)
+            joiner.pump(0.05)
+        assert "waiting for ana to accept you" in joiner.text(), joiner.text()
+        host.proc.send("\r")
+        joiner.expect(r"accept \(a\) or decline \(d\)", others=(host,))
+        joiner.proc.send("a")
+        for terminal, other in ((joiner, host), (host, joiner)):
+            screen = terminal.expect("Your hand", 60, others=(other,))
+            assert "ana+North" in screen and "bo+East" in screen
+    finally:
+        host.close()
+        if joiner is not None:
+            joiner.close()
+
+
+def test_join_says_it_is_connecting_and_tables_shows_progress(lan: Lan) -> None:
+    joiner = Terminal(lan, "cy", "join", lan.lobby, "--name", "cy")
+    listing = Terminal(lan, "cy", "tables", "--timeout", "2", "--interface", "127.0.0.1")
+    try:
+        joiner.expect(f"connecting to {lan.lobby}")
+        listing.expect(r"listening for tables on the LAN\s+\d\.\d / 2 s")
+        screen = joiner.expect(f"p2pspades join: no table answers at {lan.lobby}", 15)
+        assert "Traceback" not in screen
+        joiner.proc.expect(pexpect.EOF, timeout=10)
+        joiner.proc.close()
+        assert joiner.proc.exitstatus == 2
+    finally:
+        joiner.close()
+        listing.close()
