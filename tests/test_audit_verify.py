@@ -74,7 +74,7 @@ def test_text_record_reads_like_a_hand_record() -> None:
 
 
 def test_an_incomplete_log_is_valid_so_far(tmp_path: Path) -> None:
-    entries = verify_file(GAME_LOG).table.entries  # type: ignore[union-attr]
+    entries = list(log.read_log(GAME_LOG).frames)
     cut = write_log(tmp_path / "cut.p2plog", entries[:40])
     verdict = verify_file(cut)
     assert verdict.status is Status.INCOMPLETE
@@ -83,7 +83,7 @@ def test_an_incomplete_log_is_valid_so_far(tmp_path: Path) -> None:
 
 def test_a_torn_last_frame_is_reported_not_fatal(tmp_path: Path) -> None:
     data = GAME_LOG.read_bytes()
-    entries = verify_file(GAME_LOG).table.entries  # type: ignore[union-attr]
+    entries = list(log.read_log(GAME_LOG).frames)
     torn = tmp_path / "torn.p2plog"
     torn.write_bytes(data[: len(data) - len(entries[-1]) // 2])
     verdict = verify_file(torn)

@@ -5,22 +5,21 @@ from __future__ import annotations
 import pytest
 
 from p2pspades import crypto
-from p2pspades.lobby import (
+from p2pspades.net.lobby_machine import (
     IDLE_TIMEOUT,
     KEEPALIVE,
     Changed,
     Dropped,
     GuestLobby,
     HostLobby,
-    LobbyError,
     LobbyEvent,
     Proposed,
     Stage,
     Started,
-    TableRefused,
     Withdrawn,
     seal,
 )
+from p2pspades.net.lobby_seats import LobbyError, TableRefused
 from p2pspades.rules import preset
 
 LOBBY_ID = bytes(range(16))

@@ -9,12 +9,14 @@ import sys
 import time
 from pathlib import Path
 
+import pexpect
 import pytest
+from helpers.terminal import drain, leave, plays_by_seat_0
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, verify_file
-from p2pspades.lobby import LobbySeat
 from p2pspades.net import GameStore
+from p2pspades.net.lobby_seats import LobbySeat
 from p2pspades.net.resume import find_resumable
 from p2pspades.net.seats import SessionError
 from p2pspades.net.store import LocalSeat, PeersFile
@@ -34,15 +36,7 @@ def p2pspades(root: Path, *args: str, timeout: float = 90) -> subprocess.Complet
                           text=True, timeout=timeout)
 
 
-def plays_by_seat_0(path: Path) -> int:
-    if not path.exists():
-        return 0
-    return sum(1 for raw in log.read_log(path).frames
-               if (p := log.open_envelope(raw).payload).get("t") == "play" and p.get("s") == 0)
-
-
 def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path: Path) -> None:
-    pexpect = pytest.importorskip("pexpect")
     game_log = tmp_path / "mine.p2plog"
     child = pexpect.spawn(sys.executable, ["-m", "p2pspades", "play", "--seed", "7", "--target", "10",
                                            "--log", str(game_log)],
@@ -54,12 +48,8 @@ def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path:
             assert time.monotonic() < deadline, "no card of ours reached the log"
             child.send("\r")
             time.sleep(0.3)
-            _drain(child)
-        child.send("\x03")  # Ctrl-C asks first ...
-        time.sleep(0.3)
-        child.send("y")  # ... and y leaves
-        child.expect(pexpect.EOF, timeout=30)
-        said = child.before or ""
+            drain(child)
+        said = leave(child)  # Ctrl-C asks first, and y leaves
     finally:
         child.close(force=True)
     assert child.exitstatus == 130, said[-2000:]
@@ -79,15 +69,6 @@ def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path:
     assert all(entries == logs[0] for entries in logs)
 
 
-def _drain(child: object) -> None:
-    pexpect = pytest.importorskip("pexpect")
-    try:
-        while True:
-            child.read_nonblocking(65536, timeout=0)  # type: ignore[attr-defined]
-    except (pexpect.TIMEOUT, pexpect.EOF):
-        pass
-
-
 def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path) -> None:
     done = p2pspades(tmp_path, "play", "--auto", "--players", "3", "--target", "10", "--seed", "3")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
@@ -98,7 +79,7 @@ def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path
     game_id = bytes.fromhex(games[0].name)
     logs = [GameStore(game_id, seat, tmp_path / "data").read_entries() for seat in range(3)]
     assert logs[0] and all(entries == logs[0] for entries in logs)  # three peers, one chain
-    keys = sorted(p.name for p in (tmp_path / "config" / "p2pspades" / "identities").iterdir())
+    keys = sorted(p.name for p in (tmp_path / "data" / "identities").iterdir())
     assert keys == ["you-bot1.key", "you-bot2.key", "you.key"]  # each seat its own persistent identity
 
 

@@ -16,13 +16,14 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
-import pyte
 import pytest
 import zmq
-from test_net_discovery import loopback_multicast_works
+from helpers.net import free_port, loopback_multicast_works
+from helpers.terminal import Terminal
 from zmq.utils.monitor import parse_monitor_message
 
 from p2pspades import log
@@ -34,13 +35,6 @@ pytestmark = pytest.mark.timeout(150)
 PRESET = {4: "partnership", 3: "cutthroat3", 2: "two"}
 SHORT = ["--target", "10"]
 """A game of one or two hands."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Lan:
@@ -130,7 +124,7 @@ class Lan:
 
 
 @pytest.fixture
-def lan(tmp_path: Path):  # type: ignore[no-untyped-def]
+def lan(tmp_path: Path) -> Iterator[Lan]:
     network = Lan(tmp_path)
     yield network
     network.close()
@@ -207,10 +201,16 @@ def throw_garbage(endpoint: str) -> None:
     try:
         plain = context.socket(zmq.DEALER)
         plain.setsockopt(zmq.LINGER, 0)
+        refused = zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+        monitor = plain.get_monitor_socket(refused | zmq.EVENT_HANDSHAKE_SUCCEEDED)
         plain.connect(endpoint)
         for _ in range(20):
             plain.send(secrets.token_bytes(200), zmq.NOBLOCK)
-        time.sleep(0.3)
+        # it has knocked once the peer has turned its handshake down
+        assert monitor.poll(10_000), "the peer never answered the plain socket's handshake"
+        event = parse_monitor_message(monitor.recv_multipart())["event"]
+        assert event & refused, f"the plain socket's handshake ended with {zmq.Event(event)!r}"
+        monitor.close(linger=0)
         plain.close(linger=0)
     finally:
         context.destroy(linger=0)
@@ -264,9 +264,13 @@ def test_a_vanished_peer_is_abandoned_and_verify_names_it(lan: Lan) -> None:
     assert again.returncode == 2 and "the game is over (abandoned)" in again.stderr
 
 
-def test_host_join_join_with_three_profiles_and_a_joiners_bot_complete_a_game(lan: Lan) -> None:
+def test_host_join_join_with_three_profiles_and_a_joiners_bot_complete_a_game(
+        lan: Lan, monkeypatch: pytest.MonkeyPatch) -> None:
     """One machine, three data directories (as three profiles would be): the host, a joiner bringing its own
-    bot, and a second joiner. Both joiners keep the default name, which the table makes distinct."""
+    bot, and a second joiner. Both joiners keep the default name (the user's), which the table makes
+    distinct."""
+    for variable in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        monkeypatch.setenv(variable, "ana")
     lan.host(4, name="p0")
     lan.wait_for("p0", "lobby: ")
     lan.p2pspades("p1", "join", lan.lobby, "--auto", "--bots", "1", "--log", str(lan.log("p1")))
@@ -277,53 +281,17 @@ def test_host_join_join_with_three_profiles_and_a_joiners_bot_complete_a_game(la
     assert codes == dict.fromkeys(names, 0), {n: lan.out(n)[-2000:] for n in names}
     assert_identical_and_valid(lan, names)
     genesis = log.open_envelope(log.read_log(lan.log("p0")).frames[0]).payload
-    assert [s["n"] for s in genesis["seats"]] == ["p0", "Player", "Player (2)", "Player's bot"]
+    assert [s["n"] for s in genesis["seats"]] == ["p0", "ana", "ana (2)", "ana's bot"]
     assert lan.seat_of("p1") == 1 and lan.seat_of("p2") == 2, "the bot sits opposite its owner, at seat 3"
-    assert "bot run by Player" in lan.out("p2") and "who can see its cards" in lan.out("p2")
+    assert "bot run by ana, who can see its cards" in lan.out("p2")
     assert "they run on this machine, so you can see their cards" in lan.out("p1")
     assert "waiting for p0 to accept you" in lan.out("p2")
 
 
-class Terminal:
-    """A `p2pspades` process in a pseudo-terminal, its output drawn by a terminal emulator: what a person
-    sees on the screen, which the test reads as text."""
-
-    def __init__(self, lan: Lan, name: str, *args: str, rows: int = 30, cols: int = 100) -> None:
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
-        env = dict(lan.env(name), TERM="xterm", LANG="C.UTF-8", LC_ALL="C.UTF-8")
-        self.proc = pexpect.spawn(sys.executable, ["-m", "p2pspades", *args], env=env,
-                                  dimensions=(rows, cols))
-        self.name = name
-
-    def text(self) -> str:
-        return "\n".join(line.rstrip() for line in self.screen.display)
-
-    def pump(self, wait: float = 0.1) -> None:
-        try:
-            self.stream.feed(self.proc.read_nonblocking(65536, timeout=wait))
-        except pexpect.TIMEOUT:
-            pass
-        except pexpect.EOF:
-            raise AssertionError(f"{self.name} ended; its screen:\n{self.text()}") from None
-
-    def expect(self, pattern: str, timeout: float = 30.0, *, others: tuple[Terminal, ...] = ()) -> str:
-        """Wait until `pattern` is on the screen (keeping `others` drawn meanwhile); returns the screen."""
-        deadline = time.monotonic() + timeout
-        while not re.search(pattern, screen := self.text()):
-            assert time.monotonic() < deadline, f"{self.name}: {pattern!r} never shown:\n{screen}"
-            self.pump()
-            for other in others:
-                other.pump(0)
-        return screen
-
-    def close(self) -> None:
-        self.proc.terminate(force=True)
-
-
 def test_a_host_that_takes_20_s_to_accept_keeps_its_joiner(lan: Lan) -> None:
-    host = Terminal(lan, "ana", "host", "--name", "ana", "--rules", "partnership", "--target", "10",
-                    "--address", "127.0.0.1", "--port", str(lan.port), "--no-advertise", "--table", "Kitchen")
+    host = Terminal(lan.env("ana"), "ana", "host", "--name", "ana", "--rules", "partnership", "--target",
+                    "10", "--address", "127.0.0.1", "--port", str(lan.port), "--no-advertise", "--table",
+                    "Kitchen")
     joiner: Terminal | None = None
     try:
         host.expect("4 seats free|3 seats free")
@@ -332,7 +300,7 @@ def test_a_host_that_takes_20_s_to_accept_keeps_its_joiner(lan: Lan) -> None:
         assert "Enter starts once every seat is taken" in screen
         host.proc.send("b")
         host.expect(r"East.*bot · you see its cards")
-        joiner = Terminal(lan, "bo", "join", lan.lobby, "--name", "bo")
+        joiner = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo")
         screen = joiner.expect("waiting for ana to accept you", others=(host,))
         assert "bot · ana sees its cards" in screen
         host.expect("press Enter to start", others=(joiner,))
@@ -354,8 +322,8 @@ def test_a_host_that_takes_20_s_to_accept_keeps_its_joiner(lan: Lan) -> None:
 
 
 def test_join_says_it_is_connecting_and_tables_shows_progress(lan: Lan) -> None:
-    joiner = Terminal(lan, "cy", "join", lan.lobby, "--name", "cy")
-    listing = Terminal(lan, "cy", "tables", "--timeout", "2", "--interface", "127.0.0.1")
+    joiner = Terminal(lan.env("cy"), "cy", "join", lan.lobby, "--name", "cy")
+    listing = Terminal(lan.env("cy"), "cy", "tables", "--timeout", "2", "--interface", "127.0.0.1")
     try:
         joiner.expect(f"connecting to {lan.lobby}")
         listing.expect(r"listening for tables on the LAN\s+\d\.\d / 2 s")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import zmq
 import zmq.asyncio
-from test_net_support import WAIT, asyncio_test, next_received, until, within
+from helpers.net import WAIT, next_received, until, within
 
 from p2pspades import crypto, log
 from p2pspades.net.auth import transport_keys
@@ -72,7 +72,6 @@ asyncio.run(main(sys.argv[1], sys.argv[2]))
 """
 
 
-@asyncio_test
 async def test_three_joiners_in_their_own_processes_agree_on_one_table() -> None:
     host_id = crypto.Identity.generate()
     mesh = Mesh(transport_keys(host_id))
@@ -133,7 +132,6 @@ async def start_host(players: int = 2, **kwargs: Any) -> tuple[LobbyHost, str]:
     return host, await host.start()
 
 
-@asyncio_test
 async def test_a_full_table_refuses_and_bots_take_seats() -> None:
     host, lobby = await start_host(4)
     bot = crypto.Identity.generate()
@@ -177,7 +175,6 @@ async def test_a_full_table_refuses_and_bots_take_seats() -> None:
         await host2.close()
 
 
-@asyncio_test
 async def test_the_host_fingerprint_can_be_pinned() -> None:
     host, lobby = await start_host(2)
     running = asyncio.ensure_future(host.run())
@@ -193,7 +190,6 @@ async def test_the_host_fingerprint_can_be_pinned() -> None:
         await host.close()
 
 
-@asyncio_test
 async def test_a_declined_table_frees_the_seat_and_a_new_game_is_proposed() -> None:
     host, lobby = await start_host(2)
     running = asyncio.ensure_future(host.run())
@@ -212,7 +208,6 @@ async def test_a_declined_table_frees_the_seat_and_a_new_game_is_proposed() -> N
         await host.close()
 
 
-@asyncio_test
 async def test_a_genesis_that_differs_from_the_seat_map_is_declined() -> None:
     stranger = crypto.Identity.generate()
 
@@ -231,7 +226,6 @@ async def test_a_genesis_that_differs_from_the_seat_map_is_declined() -> None:
         await host.close()
 
 
-@asyncio_test
 async def test_a_silent_host_is_reported() -> None:
     context = zmq.asyncio.Context()
     mute = context.socket(zmq.ROUTER)
@@ -246,7 +240,6 @@ async def test_a_silent_host_is_reported() -> None:
         context.destroy(linger=0)
 
 
-@asyncio_test
 async def test_hostile_lobby_frames_are_dropped() -> None:
     host, lobby = await start_host(2)
     running = asyncio.ensure_future(host.run())
@@ -298,7 +291,6 @@ def test_a_result_describes_every_seat() -> None:
     assert [p.endpoint for p in peers_of(result.table)] == ["tcp://127.0.0.1:1", "tcp://127.0.0.1:2"]
 
 
-@asyncio_test
 async def test_dialogs_on_both_sides_may_outlast_every_time_out() -> None:
     """The host's player takes longer to start than the joiner's patience with a silent host, and the joiner's
     player longer to accept than the host's patience with a silent joiner: nobody is dropped, because the

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from p2pspades import crypto, log
-from p2pspades.lobby import LobbySeat
+from p2pspades.net.lobby_seats import LobbySeat
 from p2pspades.net.store import (
     ENV_HOME,
     GameStore,

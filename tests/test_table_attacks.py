@@ -383,7 +383,7 @@ def test_messages_out_of_turn_are_rejected_and_named() -> None:
 
 
 def _fields_for(kind: str) -> dict[str, Any]:
-    return {
+    fields: dict[str, dict[str, Any]] = {
         "bid": {"b": 3},
         "play": {"j": 0, "k": crypto.scalar_from_int(3)},
         "commit": {"c": bytes(32)},
@@ -395,7 +395,8 @@ def _fields_for(kind: str) -> dict[str, Any]:
         "dcommit": {"c": bytes(32)},
         "dreveal": {"r": bytes(32)},
         "blind": {"b": False},
-    }.get(kind, {})
+    }
+    return fields.get(kind, {})
 
 
 def test_replays_from_another_game_or_another_hand_are_dropped() -> None:

@@ -13,10 +13,11 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pspades.bots import RandomBot
+from p2pspades.exits import ExitCode
 from p2pspades.rules import Bid, Card, RuleSet, preset
 from p2pspades.table import DecisionKind
 from p2pspades.ui.app import create_app
-from p2pspades.ui.local import EXIT_COMPLETE, EXIT_QUIT, LocalGame
+from p2pspades.ui.local import LocalGame
 from p2pspades.ui.state import UiState
 from p2pspades.ui.testing import KEYS, until
 
@@ -87,7 +88,8 @@ def test_a_whole_hand_played_with_the_keyboard() -> None:
 
             await until(played, what=f"{card} to leave our hand")
         await until(lambda: state.top_overlay == "summary", what="the end-of-hand summary")
-        assert state.summary() is not None and state.summary().number == 1  # type: ignore[union-attr]
+        summary = state.summary()
+        assert summary is not None and summary.number == 1
         await until(lambda: 1 in state.audits, what="the audit verdict")
         if state.result is not None:
             keys.send_text(KEYS["enter"])  # close the summary: the game-over screen is next
@@ -106,8 +108,8 @@ def test_a_whole_hand_played_with_the_keyboard() -> None:
     assert not hand.violations and not game.state.audits[1].violations
     # every table saw the same hand: the keys drove a real, verified game
     assert all(t.game is not None and t.game.history[0] == hand for t in game.tables)
-    assert code in (EXIT_COMPLETE, EXIT_QUIT)
-    assert (code == EXIT_COMPLETE) == (game.table.status == "complete")
+    assert code in (ExitCode.OK, ExitCode.LEFT)
+    assert (code == ExitCode.OK) == (game.table.status == "complete")
 
 
 def test_a_typed_code_that_is_not_a_legal_card_is_refused_with_a_reason() -> None:
@@ -145,7 +147,7 @@ def test_a_typed_code_that_is_not_a_legal_card_is_refused_with_a_reason() -> Non
     assert "not in your hand" in str(seen["absent"])
     assert "must follow" in str(seen["illegal"]) or "spades" in str(seen["illegal"])
     assert seen["still_pending"] is True
-    assert code == EXIT_QUIT and game.state.quit_requested
+    assert code == ExitCode.LEFT and game.state.quit_requested
 
 
 def test_quitting_asks_first_and_q_starts_a_card_code_while_playing() -> None:
@@ -174,7 +176,7 @@ def test_quitting_asks_first_and_q_starts_a_card_code_while_playing() -> None:
 
     game, code = run_session(QUICK, b"ui-quit", script)
     assert seen == {"bid_still_pending": True, "quit_overlay_after_q": None}
-    assert code == EXIT_QUIT
+    assert code == ExitCode.LEFT
     assert game.state.quit_requested and not game.table.finished
 
 
@@ -199,7 +201,7 @@ def test_help_score_sheet_and_last_trick_open_and_close() -> None:
 
     _, code = run_session(QUICK, b"ui-overlays", script)
     assert seen == [top for _, top in steps]
-    assert code == EXIT_QUIT
+    assert code == ExitCode.LEFT
 
 
 def test_the_draw_pile_dialog_shows_the_drawn_card() -> None:
@@ -222,7 +224,7 @@ def test_the_draw_pile_dialog_shows_the_drawn_card() -> None:
     assert isinstance(seen["card"], Card)
     assert seen["labels"] == ["keep it", "discard it"]
     assert seen["kept"] is True
-    assert code == EXIT_QUIT
+    assert code == ExitCode.LEFT
 
 
 def test_a_game_to_the_end_gives_the_game_over_screen_and_exit_code_0() -> None:
@@ -236,7 +238,7 @@ def test_a_game_to_the_end_gives_the_game_over_screen_and_exit_code_0() -> None:
         keys.send_text("q")  # after the end, q leaves without a question
 
     game, code = run_session(QUICK, b"ui-to-the-end", script)
-    assert code == EXIT_COMPLETE
+    assert code == ExitCode.OK
     assert game.table.status == "complete"
     assert len(game.state.audits) == len(game.state.history) >= 1
     outcome = game.table.game.outcome if game.table.game is not None else None

@@ -9,7 +9,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pspades import crypto
-from p2pspades.lobby import LobbySeat
+from p2pspades.net.lobby_seats import LobbySeat
 from p2pspades.rules import RuleSetError, preset
 from p2pspades.ui.capture import screen_text
 from p2pspades.ui.lobby import LobbyModel, confirm_table, create_lobby_app

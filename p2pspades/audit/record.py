@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from p2pspades.audit.verify import Status, Verdict
-from p2pspades.rules import HandResult, RuleSet, format_cards
+from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards
 
 FORMAT = "p2pspades-hand-record/1"
 
@@ -133,7 +133,7 @@ def text_record(verdict: Verdict) -> str:
         tag(
             "Bids",
             ", ".join(
-                f"{names[s]} {_bid_text(rules, h.bids[s], h.blind[s])}"
+                f"{names[s]} {bid_notation(h.bids[s], h.blind[s], rules)}"
                 for s in range(rules.players)
             ),
         )
@@ -163,12 +163,6 @@ def text_record(verdict: Verdict) -> str:
     return "\n".join(out) + "\n"
 
 
-def _bid_text(rules: RuleSet, bid: int, blind: bool) -> str:
-    if blind:
-        return "blind nil"
-    return "nil" if bid == 0 and rules.nil else str(bid)
-
-
 def summary_lines(verdict: Verdict) -> list[str]:
     """What `verify` prints: players, hands, bids, tricks, scores and the winner or the problem."""
     table = verdict.table
@@ -181,7 +175,7 @@ def summary_lines(verdict: Verdict) -> list[str]:
         lines.append(f"  seat {s.seat}: {s.name:<20} {s.fingerprint}  side {rules.side_of(s.seat)}")
     game = table.game
     for h in game.history if game is not None else []:
-        bids = " ".join(f"{'BN' if h.blind[s] else h.bids[s]}" for s in range(rules.players))
+        bids = " ".join(bid_notation(h.bids[s], h.blind[s], rules, short=True) for s in range(rules.players))
         points = " ".join(f"{sc.points:+d}" for sc in h.scores)
         totals = " ".join(str(t.score) for t in h.totals)
         lines.append(

@@ -7,6 +7,8 @@ import json
 import sys
 
 from p2pspades.audit import Status, hand_record, text_record, verify_file
+from p2pspades.cli.common import fail
+from p2pspades.exits import ExitCode
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,8 +22,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     verdict = verify_file(args.file)
     if verdict.status is Status.UNREADABLE:
-        print(f"p2pspades export: {verdict.summary}", file=sys.stderr)
-        return 2
+        return fail("export", verdict.summary)
     text = (
         json.dumps(hand_record(verdict), indent=2) + "\n" if args.format == "json" else text_record(verdict)
     )
@@ -30,10 +31,9 @@ def run(args: argparse.Namespace) -> int:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as exc:
-            print(f"p2pspades export: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
+            return fail("export", f"cannot write {args.output}: {exc.strerror or exc}")
     else:
         sys.stdout.write(text)
     if verdict.status is not Status.VALID:
         print(f"p2pspades export: note: {verdict.summary}", file=sys.stderr)
-    return 0
+    return ExitCode.OK

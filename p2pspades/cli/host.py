@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from pathlib import Path
 
-from p2pspades.cli.common import add_game_options, fail, rules_from_args
+from p2pspades.cli.common import add_game_options, default_name, fail, hold_profile, rules_from_args
 from p2pspades.cli.play import (
     add_seat_options,
     load_ui,
@@ -21,8 +22,10 @@ from p2pspades.cli.play import (
     settings_from,
 )
 from p2pspades.errors import LocalError, P2PSpadesError
-from p2pspades.lobby import TableInfo, check_name
+from p2pspades.exits import game_exit_help
+from p2pspades.net.endpoints import parse
 from p2pspades.net.group import Settings
+from p2pspades.net.lobby_seats import TableInfo, check_name
 from p2pspades.net.seats import BOT_KINDS, bot_seats, identity_name
 from p2pspades.net.session import HostedTable
 from p2pspades.rules import RuleSet
@@ -33,9 +36,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "host",
         help="host a table on the LAN (joiners and bots fill the seats)",
         description="Open a table: advertise it on the LAN, seat the players who join and the bot seats you "
-        "ask for, then play. Exit codes: 0 complete, 1 violation, 2 failed to start, 3 abandoned, 130 left.",
+        "ask for, then play. " + game_exit_help(),
     )
-    p.add_argument("--name", default="Host", help="your name at the table (your identity is kept under it)")
+    p.add_argument("--name", default=default_name(),
+                   help="your name at the table (default: your user name; your identity is kept under it)")
     p.add_argument("--table", default="p2pspades", metavar="TABLE_NAME", help="the table's name on the LAN")
     add_game_options(p)
     p.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by bots this host runs")
@@ -67,26 +71,29 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
 def run(args: argparse.Namespace) -> int:
     try:
         rules = check_host_args(args)
+        profile = hold_profile(args)
         settings = settings_from(args)
     except LocalError as exc:
         return fail("host", str(exc))
-    try:
-        return asyncio.run(host(rules, args, settings))
-    except (P2PSpadesError, ValueError, OSError) as exc:
-        return fail("host", str(exc))
+    with profile:
+        try:
+            return asyncio.run(host(rules, args, settings))
+        except (P2PSpadesError, ValueError, OSError) as exc:
+            return fail("host", str(exc))
 
 
 async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> int:
     ui = load_ui(args)
     main = our_seat(args)
     owner = identity_name(args.name)
-    bots = bot_seats(args.bots, owner, args.bot)
+    bots = bot_seats(args.bots, owner, args.bot, home=args.home)
     hosted = HostedTable(main, table_name=args.table, rules=rules, bots=bots, settings=settings,
                          address=args.address, port=args.port, advertise=not args.no_advertise,
                          start_when=starter if ui is None else None,
                          on_change=lobby_printer() if ui is None else None)
     endpoint = await hosted.open()
-    host_port = endpoint[len("tcp://"):]
+    lobby = parse(endpoint)
+    host_port = endpoint if lobby is None else lobby.host_port
     say(f"hosting table {args.table!r} ({rules.preset or 'custom'}, {rules.players} seats, target "
         f"{rules.target}) as {args.name}, key {main.identity.fingerprint}")
     say(f"lobby: {endpoint}  (others join with: p2pspades join {host_port})")
@@ -98,7 +105,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         if ui is None:
             group = await hosted.seat_everyone()
         else:
-            seats = HostSeats(hosted, owner, args.bot, first=args.bots + 1)
+            seats = HostSeats(hosted, owner, args.bot, first=args.bots + 1, home=args.home)
             model = ui.LobbyModel(args.table, rules, hosted.info().seated, you=0, controls=seats,
                                   join_with=host_port)
             hosted.start_when = lambda info: model.ask()
@@ -119,14 +126,15 @@ def starter(info: TableInfo) -> bool:
 class HostSeats:
     """The lobby screen's seat keys on the host's side: bots come and go as peers of this process."""
 
-    def __init__(self, hosted: HostedTable, owner: str, kind: str, first: int) -> None:
+    def __init__(self, hosted: HostedTable, owner: str, kind: str, first: int, home: Path | None) -> None:
         self.hosted = hosted
+        self.home = home
         self.owner = owner
         self.kind = kind
         self.next = first
 
     async def add_bot(self, seat: int | None) -> None:
-        (bot,) = bot_seats(1, self.owner, self.kind, first=self.next)
+        (bot,) = bot_seats(1, self.owner, self.kind, first=self.next, home=self.home)
         self.next += 1
         await self.hosted.add_bot(bot, seat)
 

@@ -11,7 +11,7 @@ import argparse
 import asyncio
 from typing import Any
 
-from p2pspades.cli.common import fail
+from p2pspades.cli.common import default_name, fail, hold_profile
 from p2pspades.cli.play import (
     add_seat_options,
     confirmer,
@@ -23,9 +23,11 @@ from p2pspades.cli.play import (
     settings_from,
 )
 from p2pspades.errors import LocalError, P2PSpadesError
-from p2pspades.lobby import LobbyResult, TableInfo, check_name
+from p2pspades.exits import game_exit_help
 from p2pspades.net.discovery import find_table, parse_endpoint
+from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
+from p2pspades.net.lobby_seats import LobbyResult, TableInfo, check_name
 from p2pspades.net.seats import BOT_KINDS, bot_seats, identity_name
 from p2pspades.net.session import join_game
 
@@ -34,12 +36,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "join",
         help="join a table on the LAN by name or HOST:PORT",
-        description="Take a seat at a table and play it. Exit codes: 0 complete, 1 violation, 2 failed to "
-        "join, 3 abandoned, 130 left before the end.",
+        description="Take a seat at a table and play it. " + game_exit_help("failed to join"),
     )
     p.add_argument("table", metavar="TABLE|HOST:PORT",
                    help="the host's lobby address as it printed it, or a table name from 'p2pspades tables'")
-    p.add_argument("--name", default="Player", help="your name at the table (your identity is kept under it)")
+    p.add_argument("--name", default=default_name(),
+                   help="your name at the table (default: your user name; your identity is kept under it)")
     p.add_argument("--bots", type=int, default=0, metavar="N",
                    help="bring N bots of your own, seated on your side; they run on this machine, so you "
                    "can see their cards (and nobody else can)")
@@ -61,13 +63,15 @@ def run(args: argparse.Namespace) -> int:
         check_name(args.name)
         if not 0 <= args.bots <= 7:
             raise LocalError(f"--bots must be 0..7, not {args.bots}")
+        profile = hold_profile(args)
         settings = settings_from(args)
     except (LocalError, ValueError) as exc:
         return fail("join", str(exc))
-    try:
-        return asyncio.run(join(args, settings))
-    except (P2PSpadesError, ValueError, OSError) as exc:
-        return fail("join", str(exc))
+    with profile:
+        try:
+            return asyncio.run(join(args, settings))
+        except (P2PSpadesError, ValueError, OSError) as exc:
+            return fail("join", str(exc))
 
 
 async def join(args: argparse.Namespace, settings: Settings) -> int:
@@ -83,9 +87,9 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             raise LocalError(f"table {args.table!r} is hosted by {ad.host_fingerprint}, not {fingerprint}")
         fingerprint = ad.host_fingerprint
         say(f"found {ad}")
-    bots = bot_seats(args.bots, identity_name(args.name), args.bot)
+    bots = bot_seats(args.bots, identity_name(args.name), args.bot, home=args.home)
     screen = JoinScreen()
-    say(f"connecting to {lobby.removeprefix('tcp://')} as {args.name}, key {main.identity.fingerprint} ...")
+    say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} ...")
     if bots:
         say(f"bringing {len(bots)} bot(s) of ours: they run on this machine, so you can see their cards")
     joining = asyncio.ensure_future(join_game(
@@ -97,6 +101,11 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
     else:
         group = await screen.run(ui, joining, main.identity.public, color=not args.no_color)
     return await run_group(group, ui, color=not args.no_color)
+
+
+def host_port(endpoint: str) -> str:
+    parsed = parse(endpoint)
+    return endpoint if parsed is None else parsed.host_port
 
 
 class JoinScreen:

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from p2pspades import __version__
+from p2pspades.exits import ExitCode
 
 #: command name -> module under p2pspades.cli
 COMMANDS = {
@@ -46,15 +47,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
-        return 2
+        return ExitCode.FAILED
     try:
         return int(args.run(args))
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return ExitCode.LEFT
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly, as other tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
+        return ExitCode.BROKEN_PIPE
 
 
 if __name__ == "__main__":

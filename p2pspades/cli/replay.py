@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from p2pspades.cli.common import fail
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
@@ -21,11 +23,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print(
-            "p2pspades replay: needs a terminal; use 'p2pspades verify FILE' for a text verdict",
-            file=sys.stderr,
-        )
-        return 2
+        return fail("replay", "needs a terminal; use 'p2pspades verify FILE' for a text verdict")
     from p2pspades.ui.replay import run_replay
 
     return run_replay(args.file, color=not args.no_color)

@@ -32,7 +32,7 @@ from .deal import (
     open_cards,
     shuffle,
 )
-from .errors import BadDeck, BadPoint, BadScalar, BadSeed, BadStep, CryptoUsageError, IdentityError
+from .errors import BadDeck, BadPoint, BadScalar, BadSeed, BadStep, CryptoUsageError, IdentityError, WeakKey
 from .group import (
     IDENTITY,
     HasCode,
@@ -53,7 +53,14 @@ from .group import (
     scalar_to_int,
 )
 from .hashing import H
-from .identity import Identity, default_identity_path, fingerprint, verify_signature
+from .identity import (
+    Identity,
+    check_public_key,
+    default_identity_path,
+    fingerprint,
+    is_strong_public_key,
+    verify_signature,
+)
 
 __all__ = [
     "COMMITMENT_BYTES",
@@ -76,12 +83,14 @@ __all__ = [
     "L",
     "Point",
     "Scalar",
+    "WeakKey",
     "audit_deal",
     "card_point",
     "card_points",
     "card_table",
     "check_deck",
     "check_point",
+    "check_public_key",
     "check_scalar",
     "check_seed",
     "commitment",
@@ -93,6 +102,7 @@ __all__ = [
     "fingerprint",
     "hand_context",
     "invert",
+    "is_strong_public_key",
     "lock",
     "mul",
     "mul_count_audit",

@@ -1,14 +1,13 @@
 """p2pspades.net: the only layer that touches the network (ZeroMQ, zeroconf) and a game's files on disk.
 
 `Mesh` links the seats (CurveZMQ, a ZAP allow-list of the seated keys), `LobbyHost`/`join_table` drive the
-pure lobby machines of `p2pspades.lobby` over ZeroMQ, `Advertiser`/`browse` find tables on the LAN,
+pure lobby machines of `net/lobby_machine.py` over ZeroMQ, `Advertiser`/`browse` find tables on the LAN,
 `GameStore` keeps a game's log, secrets and seat map, and `Peer` drives a table machine over all of it
 (`start_game`, `resume_game`). The commands compose them: `session` (`HostedTable`, `join_game`), `group`
 (`LocalGroup`, the peers one process runs), `seats` (identities, bots, `Seat`) and `resume` (`find_resumable`,
 `resume_seats`). The wire formats are specified in protocol/network.md.
 """
 
-from p2pspades.lobby import LobbyError, LobbyResult, LobbySeat, TableInfo, TableRefused
 from p2pspades.net.auth import BadKey, CurveKeys, curve_public_key, transport_keys
 from p2pspades.net.discovery import (
     SERVICE_TYPE,
@@ -23,6 +22,7 @@ from p2pspades.net.discovery import (
 from p2pspades.net.frames import BadFrame, Entries, Entry, Get, Hello, Message, Ping, Pong
 from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby import LobbyHost, join_table, peers_of
+from p2pspades.net.lobby_seats import LobbyError, LobbyResult, LobbySeat, TableInfo, TableRefused
 from p2pspades.net.mesh import LinkDown, LinkUp, Mesh, MeshError, MeshEvent, PeerAddress, Received, Refused
 from p2pspades.net.peer import Peer, Player, Status, Timing, resume_game, start_game
 from p2pspades.net.resume import Resumable, find_resumable, resume_seats

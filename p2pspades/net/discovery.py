@@ -23,7 +23,8 @@ from zeroconf import BadTypeInNameException, IPVersion, ServiceStateChange, Zero
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from p2pspades.errors import LocalError
-from p2pspades.lobby import TableInfo, check_name
+from p2pspades.net import endpoints
+from p2pspades.net.lobby_seats import TableInfo, check_name
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,6 @@ SERVICE_TYPE = "_p2pspades._tcp.local."
 TXT_VERSION = "1"
 _FINGERPRINT = re.compile(r"[0-9a-z]{4}(-[0-9a-z]{4}){3}")
 _COUNT = re.compile(r"[0-9]{1,2}")
-_ENDPOINT_ARG = re.compile(r"(?:tcp://)?(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.\-]{1,253}):(\d{1,5})")
 
 
 class DiscoveryError(LocalError):
@@ -53,8 +53,7 @@ class TableAd:
 
     @property
     def endpoint(self) -> str:
-        host = f"[{self.address}]" if ":" in self.address else self.address
-        return f"tcp://{host}:{self.port}"
+        return endpoints.tcp(self.address, self.port)
 
     def __str__(self) -> str:
         return (f"{self.name}  {self.rules}, {self.free} of {self.players} seats free  "
@@ -197,16 +196,14 @@ def local_address() -> str:
 
 def parse_endpoint(text: str) -> str | None:
     """`HOST:PORT` or `tcp://HOST:PORT` as a ZeroMQ endpoint; None if `text` is not one (a table name)."""
-    match = _ENDPOINT_ARG.fullmatch(text.strip())
-    if match is None or not 1 <= int(match.group(2)) <= 65535:
-        return None
-    return f"tcp://{match.group(1)}:{int(match.group(2))}"
+    endpoint = endpoints.parse(text.strip(), scheme_optional=True)
+    return None if endpoint is None else str(endpoint)
 
 
 def address_towards(endpoint: str) -> str:
     """Our address as the host at `endpoint` sees it: the interface that routes there."""
-    match = _ENDPOINT_ARG.fullmatch(endpoint)
-    host = match.group(1).strip("[]") if match else "127.0.0.1"
+    parsed = endpoints.parse(endpoint, scheme_optional=True)
+    host = parsed.host if parsed is not None else "127.0.0.1"
     try:
         family, _, _, _, sockaddr = socket.getaddrinfo(host, 9, type=socket.SOCK_DGRAM)[0]
         with socket.socket(family, socket.SOCK_DGRAM) as probe:

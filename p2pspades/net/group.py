@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from p2pspades import crypto
-from p2pspades.lobby import LobbyResult
+from p2pspades.net import endpoints
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.discovery import local_address
+from p2pspades.net.lobby_seats import LobbyResult
 from p2pspades.net.mesh import Mesh
 from p2pspades.net.peer import Peer, Timing, start_game
 from p2pspades.net.seats import SEAT_NAMES, Seat, SessionError, make_bot
@@ -72,9 +73,8 @@ class LocalGroup:
 def bind_for(address: str | None, port: int | str) -> tuple[str, str | None]:
     """The bind endpoint and the address to announce: every interface and the LAN address by default."""
     if address is None:
-        return f"tcp://*:{port}", local_address()
-    host = f"[{address}]" if ":" in address else address
-    return f"tcp://{host}:{port}", None
+        return endpoints.tcp("*", port), local_address()
+    return endpoints.tcp(address, port), None
 
 
 async def open_mesh(identity: crypto.Identity, address: str | None, settings: Settings) -> Mesh:

@@ -1,4 +1,4 @@
-"""The lobby over ZeroMQ: a small loop around the pure machines of `p2pspades.lobby`.
+"""The lobby over ZeroMQ: a small loop around the pure machines of `net/lobby_machine.py`.
 
 The host binds a plain ROUTER (no CurveZMQ: a joiner does not know the host's key yet); every lobby message is
 a signed envelope, so keys are compared the SSH way (protocol/network.md §6). `LobbyHost` feeds its ROUTER's
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
@@ -21,7 +20,9 @@ import zmq
 import zmq.asyncio
 
 from p2pspades import crypto
-from p2pspades.lobby import (
+from p2pspades.net import endpoints
+from p2pspades.net.aio import settle
+from p2pspades.net.lobby_machine import (
     CONNECT_TIMEOUT,
     IDLE_TIMEOUT,
     KEEPALIVE,
@@ -31,16 +32,18 @@ from p2pspades.lobby import (
     GenesisMaker,
     GuestLobby,
     HostLobby,
-    LobbyError,
     LobbyEvent,
-    LobbyResult,
-    LobbySeat,
     Proposed,
     Stage,
     Started,
+    Withdrawn,
+)
+from p2pspades.net.lobby_seats import (
+    LobbyError,
+    LobbyResult,
+    LobbySeat,
     TableInfo,
     TableRefused,
-    Withdrawn,
     check_endpoint,
     check_name,
 )
@@ -89,12 +92,7 @@ def _lobby_socket(context: zmq.asyncio.Context, kind: int) -> zmq.asyncio.Socket
 
 
 async def _answer(ask: Callable[[T], bool | Awaitable[bool]] | None, value: T) -> bool:
-    if ask is None:
-        return True
-    answer = ask(value)
-    if inspect.isawaitable(answer):
-        answer = await answer
-    return bool(answer)
+    return True if ask is None else bool(await settle(ask(value)))
 
 
 def _note(events: Iterable[LobbyEvent], on_change: Callable[[TableInfo], None] | None) -> None:
@@ -280,7 +278,8 @@ async def join_table(
     `connect_timeout`, or a host silent for `timeout` seconds, ends the wait with `LobbyError`. `owner`: the
     key of the (already seated) player whose machine runs this seat, which is then a bot.
     """
-    where = endpoint.removeprefix("tcp://")
+    parsed = endpoints.parse(endpoint)
+    where = endpoint if parsed is None else parsed.host_port
     context = zmq.asyncio.Context()
     sock = _lobby_socket(context, zmq.DEALER)
     try:

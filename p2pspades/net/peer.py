@@ -24,22 +24,21 @@ import logging
 import os
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.errors import LocalError, RemoteError
-from p2pspades.lobby import LobbyResult
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import MAX_BATCH, MAX_FRAME, PROTOCOL_VERSION, Entries, Entry, Get, Hello, Message
 from p2pspades.net.lobby import peers_of
+from p2pspades.net.lobby_seats import LobbyResult
 from p2pspades.net.mesh import LinkDown, LinkUp, Mesh, MeshEvent, PeerAddress, Received, Refused
 from p2pspades.net.store import GameStore, LocalSeat, PeersFile, StoreError
 from p2pspades.rules import Action
 from p2pspades.table import (
     Accepted,
-    Decision,
     Event,
     GameEnded,
     SecretCreated,
@@ -47,10 +46,11 @@ from p2pspades.table import (
     Violation,
     Wanted,
 )
+from p2pspades.table.players import AnyPlayer
 
 logger = logging.getLogger(__name__)
 
-Player = Callable[[Decision], "Action | Awaitable[Action]"]
+Player = AnyPlayer
 """Decides for our seat: a bot (a plain function) or the UI (a coroutine that waits for a person)."""
 
 ANSWERS_PER_SECOND = 20

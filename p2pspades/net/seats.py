@@ -2,11 +2,12 @@
 
 A `Seat` is one seat this process runs (a person's, played through the UI or by the bot with --auto, or a bot
 seat); `net.store.LocalSeat` is what of it is saved for `resume`. The seat as the lobby and the other peers
-see it is a `p2pspades.lobby.LobbySeat`.
+see it is a `net.lobby_seats.LobbySeat`.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 from dataclasses import dataclass
@@ -45,9 +46,9 @@ def identity_name(player_name: str) -> str:
     return slug or "default"
 
 
-def load_identity(name: str) -> tuple[crypto.Identity, Path]:
-    """The persistent identity called `name` (created on first use), and its key file."""
-    path = crypto.default_identity_path(name)
+def load_identity(name: str, home: str | os.PathLike[str] | None = None) -> tuple[crypto.Identity, Path]:
+    """The persistent identity called `name` in the data home (created on first use), and its key file."""
+    path = crypto.default_identity_path(name, home)
     try:
         return crypto.Identity.load_or_create(path), path
     except (OSError, ValueError) as exc:
@@ -77,12 +78,12 @@ class Seat:
                          self.log_path, dict(timeouts))
 
 
-def bot_seats(count: int, owner: str, kind: str = "heuristic", seed: int | None = None,
-              first: int = 1) -> list[Seat]:
+def bot_seats(count: int, owner: str, kind: str = "heuristic", seed: int | None = None, *, first: int = 1,
+              home: str | os.PathLike[str] | None = None) -> list[Seat]:
     """`count` bot seats with persistent identities named after their owner's (`<owner>-bot1`, ...)."""
     bots = []
     for k in range(first, first + count):
-        identity, path = load_identity(f"{owner}-bot{k}")
+        identity, path = load_identity(f"{owner}-bot{k}", home)
         bot_seed = None if seed is None else seed * 10 + k
         bots.append(Seat(identity, path, None, None, person=False, bot=kind, seed=bot_seed))
     return bots

@@ -9,15 +9,16 @@ other seats of it in, so nobody who starts on `go` is refused.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from p2pspades.errors import P2PSpadesError
-from p2pspades.lobby import LobbyResult, TableInfo
+from p2pspades.net import endpoints
+from p2pspades.net.aio import settle
 from p2pspades.net.discovery import Advertiser, DiscoveryError, address_towards
 from p2pspades.net.group import LocalGroup, Settings, bind_for, open_mesh, start_group
 from p2pspades.net.lobby import Confirm, LobbyHost, StartWhen, join_table, peers_of
+from p2pspades.net.lobby_seats import LobbyResult, TableInfo
 from p2pspades.net.mesh import Mesh, announced
 from p2pspades.net.seats import SEAT_NAMES, Seat, SessionError
 from p2pspades.rules import RuleSet
@@ -26,12 +27,7 @@ logger = logging.getLogger(__name__)
 
 
 async def _ask(question: Callable[[object], bool | Awaitable[bool]] | None, value: object) -> bool:
-    if question is None:
-        return True
-    answer = question(value)
-    if inspect.isawaitable(answer):
-        answer = await answer
-    return bool(answer)
+    return True if question is None else bool(await settle(question(value)))
 
 
 class HostedTable:
@@ -146,9 +142,9 @@ class HostedTable:
 
     async def _advertise(self) -> None:
         assert self.lobby is not None
-        port = int(self.endpoint.rsplit(":", 1)[1])
-        address = self.endpoint[len("tcp://"):].rsplit(":", 1)[0].strip("[]")
-        advertiser = Advertiser(self.lobby.info(), port, address, self.interfaces)
+        bound = endpoints.parse(self.endpoint)
+        assert bound is not None, self.endpoint
+        advertiser = Advertiser(self.lobby.info(), bound.port, bound.host, self.interfaces)
         try:
             await advertiser.start()
         except DiscoveryError as exc:

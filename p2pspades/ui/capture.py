@@ -38,7 +38,7 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
     from prompt_toolkit.output import DummyOutput
 
     from p2pspades.audit import verify_frames
-    from p2pspades.lobby import LobbySeat
+    from p2pspades.net.lobby_seats import LobbySeat
     from p2pspades.rules import preset
     from p2pspades.table import DecisionKind
     from p2pspades.ui.app import create_app

@@ -1,7 +1,7 @@
 """The lobby screen: who sits where (names and key fingerprints), the rules, and what to do next.
 
 It is a function of the lobby's values: the table name, the rules (a `RuleSet` or its dict), and the seats
-(`p2pspades.lobby.LobbySeat`). Nothing is signed until the person accepts: keys are checked the SSH way, by
+(`net.lobby_seats.LobbySeat`). Nothing is signed until the person accepts: keys are checked the SSH way, by
 reading the fingerprints with their owners. A bot's row says whose machine runs it: that player can see its
 cards.
 
@@ -28,7 +28,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Dimension, HSplit, Layout, Window
 from prompt_toolkit.output import Output
 
-from p2pspades.lobby import LobbyError, LobbySeat
+from p2pspades.net.lobby_seats import LobbyError, LobbySeat
 from p2pspades.rules import RuleSet
 from p2pspades.ui.text import clip, plural, rules_lines, rules_of, rules_title
 from p2pspades.ui.widgets import build_style, color_depth, join_lines, panel, text_window, use_color

@@ -14,12 +14,14 @@ from pathlib import Path
 from p2pspades import crypto
 from p2pspades.audit import verify_file
 from p2pspades.errors import LocalError
+from p2pspades.paths import default_log_path
 from p2pspades.rules import RuleSet
+from p2pspades.table.harness import Player
 from p2pspades.ui.app import create_app
-from p2pspades.ui.local import Bot, LocalGame, default_bots
+from p2pspades.ui.local import LocalGame, default_bots
 
 
-def _bots(rules: RuleSet, kind: str, seed: int) -> list[Bot]:
+def _bots(rules: RuleSet, kind: str, seed: int) -> list[Player]:
     if kind == "random":
         from p2pspades.bots import RandomBot
 
@@ -42,7 +44,8 @@ def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
     game = LocalGame(
         rules, name=getattr(args, "name", "You") or "You", bots=bots, bot_delay=0.3, table_name="p2pspades"
     )
-    path = Path(args.log) if getattr(args, "log", None) else _default_log(game.table.game_id)
+    home = getattr(args, "home", None)
+    path = Path(args.log) if getattr(args, "log", None) else default_log_path(game.table.game_id, home)
     try:
         game.open_log(path)
     except (OSError, LocalError) as exc:
@@ -54,9 +57,3 @@ def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
     print(f"game log written to {path}: {verdict.summary}")
     print(f"replay it with: p2pspades replay {path}")
     return code
-
-
-def _default_log(game_id: bytes) -> Path:
-    from p2pspades.net.store import data_home
-
-    return data_home() / "logs" / f"{game_id.hex()}.p2plog"

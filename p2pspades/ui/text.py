@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit
+from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit, bid_notation
 from p2pspades.rules.scoring import HandScore
 
 #: suits left to right in a hand: black and red alternate, so neighbouring suits are easy to tell apart
@@ -31,26 +31,7 @@ def card_fragment(card: Card, extra: str = "") -> StyleAndText:
     return (f"{card_class(card)} {extra}".strip(), card.glyph)
 
 
-def bid_text(bid: int | None, blind: bool, rules: RuleSet) -> str:
-    """A bid as the score sheet writes it."""
-    if blind:
-        return "blind nil"
-    if bid is None:
-        return "-"
-    if bid == 0 and rules.nil:
-        return "nil"
-    return str(bid)
-
-
-def short_bid(bid: int | None, blind: bool, rules: RuleSet) -> str:
-    """A bid in a narrow column: "bn" for blind nil, "n" for nil."""
-    if blind:
-        return "bn"
-    if bid is None:
-        return "-"
-    if bid == 0 and rules.nil:
-        return "n"
-    return str(bid)
+bid_text = bid_notation
 
 
 def side_name(rules: RuleSet, names: Sequence[str], side: int, *, width: int = 0) -> str:
@@ -156,7 +137,7 @@ def score_sheet(
     for h in history:
         row = [str(h.number)]
         for i, side in enumerate(sides):
-            bids = "+".join(short_bid(h.bids[s], h.blind[s], rules) for s in side)
+            bids = "+".join(bid_notation(h.bids[s], h.blind[s], rules, short=True) for s in side)
             won = sum(h.tricks_scored[s] for s in side)
             total = h.totals[i]
             if compact:

@@ -1,8 +1,9 @@
 """The lobby protocol as two sans-IO machines: `HostLobby` (the host's side) and `GuestLobby` (one joiner's).
 
-Like `table.Table`, they own no socket, clock or randomness: the driver (`net/lobby.py`) feeds them the frames
-it receives and the time, passes in random ids, sends what `take_outgoing()` returns and acts on the events
-they return. The flow (protocol/network.md §6):
+This module is pure although it lives in `net/` beside its driver: like `table.Table`, the machines own no
+socket, clock or randomness (they import only the pure layers, `net/endpoints.py` and `net/lobby_seats.py`).
+The driver (`net/lobby.py`) feeds them the frames it receives and the time, passes in random ids, sends what
+`take_outgoing()` returns and acts on the events they return. The flow (protocol/network.md §6):
 
     joiner -> host   info     (keep-alive too)                host -> joiner  table   (seat map so far)
     joiner -> host   join     (name, key, game endpoint)      host -> all     table   (updated)
@@ -25,7 +26,7 @@ from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.errors import RemoteError
-from p2pspades.lobby.seats import (
+from p2pspades.net.lobby_seats import (
     LobbyError,
     LobbyResult,
     LobbySeat,

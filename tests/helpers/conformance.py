@@ -218,6 +218,10 @@ class ZmqRun:
         self.held: int | None = None
         self.holding = asyncio.Event()
         self.release = asyncio.Event()
+        self.received: list[list[bytes]] = [[] for _ in self.tables]
+        """Every entry each seat's table was handed, in order."""
+        self.injected: list[tuple[int, bytes, int]] = []
+        """(dest, raw, how many times dest's table had been handed raw before) for each injection."""
 
     async def start(self) -> ZmqRun:
         game = self.game
@@ -230,12 +234,24 @@ class ZmqRun:
         records = tuple(LobbySeat(a.seat, setup.seats[a.seat].name, a.public_key, a.endpoint)
                         for a in addresses)
         for seat, (mesh, table) in enumerate(zip(meshes, self.tables, strict=True)):
+            self._count_receipts(seat, table)
             store = GameStore(setup.game_id, seat, self.home)
             store.save_peers(PeersFile(setup.game_id, seat, setup.name, records))
             mesh.admit(seat, addresses)
             self.peers.append(Peer(table, mesh, store, _Gate(self, seat, game.bots[seat]), timing=FAST,
                                    on_event=self.events[seat].append))
         return self
+
+    def _count_receipts(self, seat: int, table: Table) -> None:
+        """Note in `received` every entry handed to `table`, once its table has handled it."""
+        receive = table.receive
+
+        def counted(raw: bytes, now: float = 0.0) -> list[Event]:
+            events = receive(raw, now)
+            self.received[seat].append(raw)
+            return events
+
+        table.receive = counted  # type: ignore[method-assign]
 
     def _peer(self, seat: int) -> Peer:
         peer = self.peers[seat]
@@ -268,20 +284,26 @@ class ZmqRun:
         assert self.held is not None
         return self.held
 
+    def _settled(self) -> bool:
+        """Whether every live seat has done all it can: each injected entry has been handled by its table,
+        every live table holds the same chain (so no entry is on its way), and no seat but a held one has a
+        decision to make (so none is about to write one)."""
+        live = [(s, p.table) for s, p in enumerate(self.peers) if p is not None]
+        if any(self.received[dest].count(raw) <= before for dest, raw, before in self.injected
+               if self.peers[dest] is not None):
+            return False
+        if len({(len(t.entries), t.head) for _, t in live}) > 1:
+            return False
+        return all(t.pending_decision() is None for s, t in live if s != self.held)
+
     async def settle(self) -> None:
-        """Wait until every live table holds the same chain and nothing has moved for a moment."""
+        """Wait until every live seat has done all it can (see `_settled`)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT
-        stable_since, last = loop.time(), None
-        while loop.time() < deadline:
-            heads = tuple((len(p.table.entries), len(self.events[s]))
-                          for s, p in enumerate(self.peers) if p is not None)
-            if heads != last:
-                last, stable_since = heads, loop.time()
-            elif len({h[0] for h in heads}) == 1 and loop.time() - stable_since > 0.3:
-                return
-            await asyncio.sleep(0.02)
-        raise AssertionError("the tables never settled")
+        while not self._settled():
+            if loop.time() > deadline:
+                raise AssertionError("the tables never settled")
+            await asyncio.sleep(0.01)
 
     async def advance(self) -> None:
         """Release any held decision and let every live seat go as far as it can."""
@@ -291,6 +313,7 @@ class ZmqRun:
         await self.settle()
 
     async def inject(self, dest: int, sender: int, raw: bytes) -> None:
+        self.injected.append((dest, raw, self.received[dest].count(raw)))
         self._peer(sender).mesh.send(dest, Entries(len(self._peer(dest).table.entries), (raw,)))
 
     async def crash(self, seat: int) -> None:
@@ -306,6 +329,7 @@ class ZmqRun:
         peer = await resume_game(store, self.game.identities[seat], _Gate(self, seat, self.game.bots[seat]),
                                  timing=FAST)
         peer.on_event = self.events[seat].append
+        self._count_receipts(seat, peer.table)
         self.peers[seat] = peer
         self.tables[seat] = peer.table
         self._go()

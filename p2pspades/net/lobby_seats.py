@@ -1,5 +1,8 @@
 """The values the lobby agrees on: a seat at a networked table, the table so far, and the agreed result.
 
+Pure, like `net/lobby_machine.py`: no sockets, clocks or randomness (it only imports the pure layers and the
+endpoint parser).
+
 There are three seat types in p2pspades, each a different concept:
 
 - `table.SeatInfo`: a seat as the signed genesis fixes it (number, name, key): what the game and the verifier
@@ -13,16 +16,15 @@ There are three seat types in p2pspades, each a different concept:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.errors import P2PSpadesError
+from p2pspades.net import endpoints
 from p2pspades.rules import RuleSet
 
 NAME_LIMIT = 32
-_ENDPOINT = re.compile(r"tcp://([A-Za-z0-9.\-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\]):(\d{1,5})")
 
 
 class LobbyError(P2PSpadesError):
@@ -42,16 +44,16 @@ def check_name(name: object) -> str:
 
 def check_endpoint(endpoint: object) -> str:
     """A game endpoint others can connect to: tcp://HOST:PORT (no wildcard host or port)."""
-    match = _ENDPOINT.fullmatch(endpoint) if isinstance(endpoint, str) else None
-    if match is None or not 1 <= int(match.group(2)) <= 65535 or match.group(1) in ("*", "0.0.0.0"):
+    parsed = endpoints.parse(endpoint) if isinstance(endpoint, str) else None
+    if parsed is None or parsed.host in endpoints.WILDCARDS:
         raise ValueError(f"an endpoint is tcp://HOST:PORT, not {endpoint!r}"[:120])
     return endpoint  # type: ignore[return-value]
 
 
 def check_key(key: object) -> bytes:
-    if type(key) is not bytes or len(key) != 32:
+    if type(key) is not bytes:
         raise ValueError("a public key is 32 bytes")
-    return key
+    return crypto.check_public_key(key)  # WeakKey is a ValueError: weak keys are refused like bad frames
 
 
 def distinct_name(name: str, taken: set[str]) -> str:
