@@ -45,6 +45,8 @@ class Lan:
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         self.port = free_port()
         self.lobby = f"127.0.0.1:{self.port}"
+        self.table = f"Test table {self.port}"
+        """Unique on the LAN, so tables other test runs advertise meanwhile cannot be confused with it."""
 
     def env(self, name: str) -> dict[str, str]:
         home = self.root / name
@@ -68,7 +70,7 @@ class Lan:
     def host(self, players: int, *extra: str, name: str = "p0") -> subprocess.Popen[bytes]:
         return self.p2pspades(name, "host", "--name", name, "--auto", "--rules", PRESET[players], "--address",
                               "127.0.0.1", "--port", str(self.port), "--log", str(self.log(name)),
-                              "--table", "Test table", *SHORT, *extra)
+                              "--table", self.table, *SHORT, *extra)
 
     def join(self, name: str, *extra: str, table: str | None = None) -> subprocess.Popen[bytes]:
         return self.p2pspades(name, "join", table or self.lobby, "--name", name, "--auto", "--log",
@@ -152,8 +154,8 @@ def test_separate_processes_play_a_whole_game_and_every_log_is_the_same(lan: Lan
                                      capture_output=True, text=True, timeout=30)
             ads = [json.loads(line) for line in listing.stdout.splitlines()]
             ours = [a for a in ads if a["address"] == lan.lobby]
-            assert ours and ours[0]["name"] == "Test table" and ours[0]["free"] == 2, listing.stdout
-            lan.join("p1", "--interface", "127.0.0.1", table="Test table")
+            assert ours and ours[0]["name"] == lan.table and ours[0]["free"] == 2, listing.stdout
+            lan.join("p1", "--interface", "127.0.0.1", table=lan.table)
         else:
             lan.join(f"p{i}")
     codes = lan.finish(*names)
@@ -165,7 +167,7 @@ def test_separate_processes_play_a_whole_game_and_every_log_is_the_same(lan: Lan
         assert "game over: complete" in out and "final score:" in out and "valid and complete" in out
         assert f"seat {lan.seat_of(name)}" in out
     if by_name:
-        assert "found Test table" in lan.out("p1")
+        assert f"found {lan.table}" in lan.out("p1")
 
 
 def refused_stranger(endpoint: str, host_key: bytes) -> bool:
@@ -274,7 +276,7 @@ def test_host_join_join_with_three_profiles_and_a_joiners_bot_complete_a_game(
     lan.host(4, name="p0")
     lan.wait_for("p0", "lobby: ")
     lan.p2pspades("p1", "join", lan.lobby, "--auto", "--bots", "1", "--log", str(lan.log("p1")))
-    lan.wait_for("p1", "table 'Test table': 3 of 4 seats taken")  # p1 and the bot it runs are seated
+    lan.wait_for("p1", f"table '{lan.table}': 3 of 4 seats taken")  # p1 and the bot it runs are seated
     lan.p2pspades("p2", "join", lan.lobby, "--auto", "--log", str(lan.log("p2")))
     names = ["p0", "p1", "p2"]
     codes = lan.finish(*names)
