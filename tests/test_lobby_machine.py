@@ -224,3 +224,21 @@ def test_a_genesis_that_differs_from_the_seat_map_is_declined() -> None:
     (failure,) = room.failed.values()
     assert "seats differ from the seat map" in str(failure)
     assert room.host.info().at(1) is None, "the joiner declined and left"
+
+
+def test_a_hosts_bot_can_be_renamed_but_nobody_else() -> None:
+    room = Room(4)
+    key = crypto.Identity.generate().public
+    room.host.add_bot("North", key, "tcp://127.0.0.1:7002")
+    bo = room.guest("Bo")
+    room.pump()
+    room.host.move(2, 3)
+    room.host.rename(3, "Bo")  # a name already taken is made distinct
+    room.pump()
+    info = room.host.info()
+    renamed = info.at(3)
+    assert renamed is not None and renamed.name == "Bo (2)"
+    assert bo.info == info, "the joiner sees the new name"
+    for seat in (0, 1, 2):
+        with pytest.raises(LobbyError, match="not one of the host's bots"):
+            room.host.rename(seat, "X")

@@ -185,6 +185,10 @@ class LobbyHost:
         """Move the bot at `seat` to seat `to` (swapping with a bot there): which side a bot sits on."""
         self._apply(self.machine.move(seat, to))
 
+    def rename(self, seat: int, name: str) -> None:
+        """Rename the host's bot at `seat`."""
+        self._apply(self.machine.rename(seat, name))
+
     # ------------------------------------------------------------------------------------- the loop
 
     async def run(self) -> LobbyResult:

@@ -246,6 +246,16 @@ class HostLobby:
         self._seats[to] = bot
         return self._changed()
 
+    def rename(self, seat: int, name: str) -> list[LobbyEvent]:
+        """Rename the host's bot at `seat` (made distinct from the other names at the table)."""
+        self._open_for_changes()
+        bot = self._seats.get(seat)
+        if bot is None or bot.routing is not None or seat == 0:
+            raise LobbyError(f"seat {seat} is not one of the host's bots")
+        others = self._names() - {bot.seat.name}
+        bot.seat = replace(bot.seat, name=distinct_name(check_name(name), others))
+        return self._changed()
+
     def start(self, game_id: bytes) -> list[LobbyEvent]:
         """The host's player checked the full seat map: sign the genesis and send it to every joiner."""
         if self.stage is not Stage.OPEN or not self.full:

@@ -124,9 +124,15 @@ class HostedTable:
             await entry[1].close()
 
     def move(self, seat: int, to: int) -> None:
-        """Move the bot at `seat` to seat `to` (swapping with a bot sitting there)."""
+        """Move the bot at `seat` to seat `to` (swapping with a bot sitting there). A bot named after its
+        seat (North, East, ...) takes the name of its new seat."""
         assert self.lobby is not None
         self.lobby.move(seat, to)
+        for now in (seat, to):
+            placed = self.lobby.info().at(now)
+            ours = self._bots.get(placed.public_key) if placed is not None else None
+            if ours is not None and ours[0].name is None:
+                self.lobby.rename(now, SEAT_NAMES[now])
 
     def bots_run_here(self) -> int:
         return len(self._bots)

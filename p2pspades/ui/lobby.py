@@ -111,7 +111,7 @@ class LobbyModel:
         return next((s for s in self.seats if s.seat == seat), None)
 
     def hint(self) -> str:
-        """What to do next, in one or two lines."""
+        """What to do next, in one or two lines (at most 78 characters each)."""
         if self.status:
             return self.status
         free = self.free
@@ -119,11 +119,12 @@ class LobbyModel:
         host_name = host.name if host is not None else "the host"
         if self.hosting:
             if free:
-                where = f" (p2pspades join {self.join_with})" if self.join_with else ""
-                return (f"{plural(len(free), 'seat')} free: wait for players to join{where}, or press b to "
-                        f"seat a bot. Enter starts once every seat is taken.")
+                where = f": p2pspades join {self.join_with}" if self.join_with else ""
+                return (f"{plural(len(free), 'seat')} free. Others join{where}\n"
+                        f"b seats a bot at the selected seat; Enter starts once every seat is taken.")
             if self.asking is not None:
-                return "Every seat is taken. Read each fingerprint with its owner, then press Enter to start."
+                return ("Every seat is taken. Read each fingerprint with its owner,\n"
+                        "then press Enter to start.")
             return "Waiting for every player to accept the table ..."
         if self.asking is not None:
             return "Read each fingerprint with its owner, then accept (a) or decline (d)."
@@ -173,7 +174,7 @@ class LobbyModel:
     def decide(self, accept: bool) -> bool:
         """Record the answer. Accepting is refused (False) while there is nothing to accept yet."""
         if accept and not self.ready:
-            self.status = "not every seat is taken yet: nothing to accept"
+            self.status = f"not every seat is taken yet: nothing to {'start' if self.hosting else 'accept'}"
             self._changed()
             return False
         if self.asking is not None and not self.asking.done():
@@ -275,7 +276,7 @@ def buttons(model: LobbyModel) -> StyleAndTextTuples:
         style = "class:choice.selected" if i == model.choice else ("class:hint" if dimmed else "")
         out += [(style, f"[ {label} ]"), ("", "   ")]
     if model.hosting:
-        out.append(("class:hint", "↑/↓ seat · b bot · x remove · s side · Enter start · q leave"))
+        out.append(("class:hint", "↑/↓ seat · b add bot · x remove · s side · q leave"))
     else:
         out.append(("class:hint", "←/→ Enter · a accept · d decline"))
     return out
@@ -296,7 +297,7 @@ def create_lobby_app(
 
     def advice() -> StyleAndTextTuples:
         if model.status or stays:
-            return [("class:status", " " + model.hint())]
+            return [("class:status", "\n".join(" " + line for line in model.hint().splitlines()))]
         return [
             (
                 "class:hint",
@@ -418,6 +419,7 @@ async def run_lobby(
     """Show the lobby screen while `work` (the lobby) runs; its result once it is done. Leaving the screen
     (q, Ctrl-C) cancels `work` and raises `LobbyError`."""
     app = create_lobby_app(model, input=input, output=output, color=color, stays=True)
+    model.ready = model.asking is not None  # nothing to accept or start before the lobby asks
     task = asyncio.ensure_future(work)
     model.on_leave = lambda: app.exit() if app.is_running else None
     task.add_done_callback(lambda _: app.exit() if app.is_running else None)
