@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from p2pspades import crypto, log
+from p2pspades.net.lobby_seats import LobbySeat
 from p2pspades.net.store import (
     ENV_HOME,
     GameStore,
     LocalSeat,
     PeersFile,
-    SeatRecord,
     StoreError,
     data_home,
     games_of,
@@ -62,8 +62,8 @@ def test_damaged_secrets_are_reported(tmp_path: Path) -> None:
 def test_seat_map_round_trips_and_is_checked(tmp_path: Path) -> None:
     store = GameStore(GAME, 1, tmp_path)
     peers = PeersFile(GAME, 1, "Friday", (
-        SeatRecord(0, "Ann", b"\x01" * 32, "tcp://127.0.0.1:5000"),
-        SeatRecord(1, "Bo", b"\x02" * 32, "tcp://127.0.0.1:5001"),
+        LobbySeat(0, "Ann", b"\x01" * 32, "tcp://127.0.0.1:5000"),
+        LobbySeat(1, "Bo", b"\x02" * 32, "tcp://127.0.0.1:5001"),
     ))
     store.save_peers(peers)
     assert stat.S_IMODE(store.peers_path.stat().st_mode) == 0o600

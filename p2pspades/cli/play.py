@@ -33,19 +33,18 @@ from p2pspades.cli.common import (
 )
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
-from p2pspades.net.lobby import LobbyResult, TableInfo
+from p2pspades.net.group import LocalGroup, Settings
+from p2pspades.net.lobby_seats import LobbyResult, TableInfo
 from p2pspades.net.peer import Peer, Status
-from p2pspades.net.session import (
-    HostedTable,
-    LocalGroup,
+from p2pspades.net.seats import (
     Seat,
-    Settings,
+    bot_seats,
     check_log_path,
-    host_bots,
     identity_name,
     load_identity,
     make_bot,
 )
+from p2pspades.net.session import HostedTable
 from p2pspades.paths import data_home, default_log_path, diagnostics_log
 from p2pspades.printable import printable_lines
 from p2pspades.rules import RuleSet
@@ -113,8 +112,7 @@ def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
     identity, path = load_identity(identity_name(args.name), getattr(args, "home", None))
     level = getattr(args, "bot", DEFAULT_BOT)
     player = make_bot(level, seed) if args.auto else None
-    return Seat(identity, path, args.name, player, True, level,
-                check_log_path(args.log))
+    return Seat(identity, path, args.name, player, bot=level, log_path=check_log_path(args.log))
 
 
 def load_ui(args: argparse.Namespace) -> Any | None:
@@ -167,27 +165,30 @@ def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
 # ------------------------------------------------------------------------------------------------ lobby
 
 
-def lobby_printer(prefix: str = "") -> Callable[[TableInfo], None]:
-    """Prints the seat map each time it changes while the lobby is open."""
+def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
+    """Prints the seat map each time it changes while the lobby is open; for a joiner (`you`: its key), also
+    that the host is deciding once the table is full."""
 
     def show(info: TableInfo) -> None:
-        names = ", ".join(f"{s.seat}:{s.name}" + (" (bot)" if s.bot else "") for s in info.seated)
-        say(f"{prefix}table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}]")
+        names = ", ".join(f"{s.seat}:{s.name}" + (f" (bot run by {info.owner_name(s)})" if s.bot else "")
+                          for s in info.seated)
+        say(f"table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}]")
+        host = info.at(0)
+        if you is not None and host is not None and info.seat_of(you) is not None and not info.free:
+            say(f"waiting for {host.name} to accept you")
 
     return show
 
 
 def confirmer(ui: Any | None, color: bool = True) -> Callable[[LobbyResult], Awaitable[bool]]:
-    """Before anyone signs the genesis: show every seat's name and key fingerprint, then accept (or ask)."""
+    """A joiner's dialog before it signs: every seat's name and key fingerprint, then accept (or ask)."""
 
     async def confirm(result: LobbyResult) -> bool:
         if ui is None:
             say(result.describe())
             return True
-        rows = [(s.seat, s.name, s.fingerprint, "host" if s.seat == 0 else ("bot" if s.bot else "joined"))
-                for s in result.table.seated]
-        answer: bool = await ui.confirm_table(result.table.name, result.table.rules, rows, you=result.seat,
-                                              color=color)
+        answer: bool = await ui.confirm_table(result.table.name, result.table.rules, result.table.seated,
+                                              you=result.seat, color=color)
         return answer
 
     return confirm
@@ -329,7 +330,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     ui = load_ui(args)
     seed = args.seed if args.seed is not None else None
     main = our_seat(args, seed=None if seed is None else seed * 10)
-    bots = host_bots(rules.players - 1, identity_name(args.name), args.bot, seed, home=args.home)
+    bots = bot_seats(rules.players - 1, identity_name(args.name), args.bot, seed, home=args.home)
     hosted = HostedTable(main, table_name="p2pspades", rules=rules, bots=bots, settings=settings_from(args),
                          address="127.0.0.1", advertise=False)
     await hosted.open()

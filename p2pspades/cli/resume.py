@@ -14,7 +14,9 @@ from p2pspades.cli.common import add_profile_option, fail, run_as_profile
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
-from p2pspades.net.session import Settings, find_resumable, make_bot, resume_seats
+from p2pspades.net.group import Settings
+from p2pspades.net.resume import find_resumable, resume_seats
+from p2pspades.net.seats import make_bot
 from p2pspades.ui.prefs import add_screen_options
 
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
+import time
+from collections.abc import Awaitable
+from typing import TypeVar
 
 from p2pspades.cli.common import fail
 from p2pspades.exits import ExitCode
@@ -26,10 +30,37 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
+T = TypeVar("T")
+SPINNER = "|/-\\"
+
+
+async def with_spinner(work: Awaitable[T], seconds: float, *, quiet: bool = False) -> T:
+    """Run `work` while stderr shows that we are listening (a spinner on a terminal, one line otherwise)."""
+    task = asyncio.ensure_future(work)
+    if quiet:
+        return await task
+    if not sys.stderr.isatty():
+        print(f"listening for tables on the LAN for {seconds:g} s ...", file=sys.stderr, flush=True)
+        return await task
+    start, k = time.monotonic(), 0
+    try:
+        while not task.done():
+            elapsed = min(time.monotonic() - start, seconds)
+            sys.stderr.write(f"\r{SPINNER[k % len(SPINNER)]} listening for tables on the LAN "
+                             f"{elapsed:4.1f} / {seconds:g} s")
+            sys.stderr.flush()
+            k += 1
+            await asyncio.wait([task], timeout=0.1)
+    finally:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+    return task.result()
+
+
 def run(args: argparse.Namespace) -> int:
     if not 0.1 <= args.timeout <= 600:
         return fail("tables", f"--timeout must be between 0.1 and 600 seconds, not {args.timeout:g}")
-    found = asyncio.run(browse(args.timeout, args.interface))
+    found = asyncio.run(with_spinner(browse(args.timeout, args.interface), args.timeout, quiet=args.json))
     found.sort(key=lambda t: (t.name, t.endpoint))
     if args.json:
         for t in found:

@@ -29,6 +29,7 @@ from p2pspades import paths
 from p2pspades.errors import LocalError
 from p2pspades.files import is_locked, write_private
 from p2pspades.log import LogWriter, read_log
+from p2pspades.net.lobby_seats import LobbySeat
 
 log = logging.getLogger(__name__)
 
@@ -50,23 +51,13 @@ data_home = paths.data_home
 
 
 @dataclass(frozen=True)
-class SeatRecord:
-    """One seat as the lobby agreed it."""
-
-    seat: int
-    name: str
-    public_key: bytes
-    endpoint: str
-
-
-@dataclass(frozen=True)
 class PeersFile:
     """The contents of peers.json: who sits where, and which seat is ours."""
 
     game_id: bytes
     seat: int
     table: str
-    seats: tuple[SeatRecord, ...]
+    seats: tuple[LobbySeat, ...]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,6 +67,7 @@ class PeersFile:
             "table": self.table,
             "seats": [
                 {"seat": s.seat, "name": s.name, "public_key": s.public_key.hex(), "endpoint": s.endpoint}
+                | ({} if s.owner is None else {"owner": s.owner.hex()})
                 for s in self.seats
             ],
         }
@@ -87,7 +79,8 @@ class PeersFile:
             if data["version"] != PEERS_VERSION:
                 raise StoreError(f"peers.json version {data['version']!r} is not {PEERS_VERSION}")
             seats = tuple(
-                SeatRecord(int(s["seat"]), str(s["name"]), bytes.fromhex(s["public_key"]), str(s["endpoint"]))
+                LobbySeat(int(s["seat"]), str(s["name"]), bytes.fromhex(s["public_key"]), str(s["endpoint"]),
+                          bytes.fromhex(s["owner"]) if s.get("owner") else None)
                 for s in data["seats"]
             )
             record = cls(bytes.fromhex(data["game_id"]), int(data["seat"]), str(data["table"]), seats)

@@ -27,11 +27,11 @@ from p2pspades.errors import LocalError
 from p2pspades.net import (
     Entries,
     GameStore,
+    LobbySeat,
     Mesh,
     Peer,
     PeerAddress,
     PeersFile,
-    SeatRecord,
     resume_game,
     transport_keys,
 )
@@ -229,7 +229,7 @@ class ZmqRun:
         addresses = [PeerAddress(s, m.endpoint, i.public)
                      for s, (m, i) in enumerate(zip(meshes, game.identities, strict=True))]
         setup = self.tables[0].setup
-        records = tuple(SeatRecord(a.seat, setup.seats[a.seat].name, a.public_key, a.endpoint)
+        records = tuple(LobbySeat(a.seat, setup.seats[a.seat].name, a.public_key, a.endpoint)
                         for a in addresses)
         for seat, (mesh, table) in enumerate(zip(meshes, self.tables, strict=True)):
             self._count_receipts(seat, table)
