@@ -727,3 +727,52 @@ def test_two_colluders_in_cutthroat3_cannot_stall_the_game() -> None:
     verdict = verify_frames(honest_table.entries)
     assert verdict.status is Status.INCOMPLETE
     assert f"passed over without co-signing: seat {colluder}" in verdict.summary
+
+
+# ------------------------------------------------------------------ a contradiction only one seat can see
+class Confused(Table):
+    """Its engine believes it holds one card that the next seat was dealt (as if that seat's card were a
+    copy of one of its own): only this seat can see the contradiction when that card is played."""
+
+    peer: Table | None = None
+    believed: Card | None = None
+
+    def _deal_all(self, g: Game, d: HandDeal) -> None:
+        peer = self.peer
+        if self.believed is not None or peer is None or peer._my is None or peer.seat is None:
+            super()._deal_all(g, d)
+            return
+        assert self.seat is not None and self._my is not None
+        j = d.positions_of(peer.seat)[0]
+        card = d.open_position(j, {peer.seat: peer._my.lock_keys[j]})
+        mine = d.open_own(self.seat, self._my, d.positions_of(self.seat))
+        assert card is not None and mine is not None
+        hand = [mine[p] for p in d.positions_of(self.seat)]
+        hand[0], self.believed = card, card
+        unknown = [tuple(None for _ in d.positions_of(s)) for s in range(self.seats)]
+        g.apply(Deal(tuple(tuple(hand) if s == self.seat else unknown[s] for s in range(self.seats))))
+        self._to_engine()
+
+
+def test_a_contradiction_only_one_seat_sees_leads_to_a_challenge_not_a_split() -> None:
+    wire, _ = seated(RULES, Confused, seed=b"confused")
+    confused = wire.tables[CHEATER]
+    assert isinstance(confused, Confused)
+    confused.peer = wire.tables[(CHEATER + 1) % 4]
+    bot = RandomBot(CHEATER)
+
+    def player(decision: Decision) -> Action:
+        # it never plays the card it only believes it holds (it could not open it)
+        legal = tuple(a for a in decision.legal if a != Play(confused.believed or Card.parse("BJ")))
+        assert legal, "the believed card was the only legal play"
+        return bot(Decision(decision.kind, decision.view, legal))
+
+    wire.players[CHEATER] = player
+    wire.run()
+    assert confused.believed is not None
+    own = [e for e in wire.events[CHEATER] if isinstance(e, Accepted) and e.own]
+    challenges = [e for e in own if e.type == "challenge"]
+    assert challenges, "the seat that saw the contradiction challenged"
+    assert_caught(wire, "challenge")  # the deal checks out: its own knowledge was wrong
+    assert confused.entries == wire.tables[0].entries, "every table holds the same chain: no split"
+    assert confused.violation is not None and confused.violation.seat == CHEATER

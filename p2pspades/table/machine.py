@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from p2pspades import crypto, log
-from p2pspades.errors import LocalError, RemoteError
+from p2pspades.errors import LocalError, P2PSpadesError, RemoteError
 from p2pspades.rules import (
     Action,
     Bid,
@@ -255,6 +255,7 @@ class Table:
         self.abandoned_by: int | None = None
         self.claim: Claim | None = None
 
+        self._applying = b""  # the entry being applied
         self._restoring = True
         for i, raw in enumerate(entries):
             if i == 0 and raw == genesis:
@@ -445,6 +446,7 @@ class Table:
             )
             return
         mark = len(self._events)
+        self._applying = raw
         try:
             m = msg.decode(p, seat)
             if header.hand != self.hand_number:
@@ -687,7 +689,16 @@ class Table:
         card = d.open_position(j, {seat: m.key})
         if card is None:
             raise RemoteError("forged card", f"the key for position {j} does not open a card", seat)
-        g.apply(Play(card), seat)
+        try:
+            g.apply(Play(card), seat)
+        except IllegalAction:
+            public = self._public_game(seat)
+            if public is None:
+                raise
+            # only what we alone know refuses it (say, one of our cards): go on with the public record as
+            # every other peer does, and challenge at our next turn, so that the reveal names the culprit
+            g = self.game = public
+            self._challenge_due = f"seat {seat} played {card.code}, which my own cards say it cannot hold"
         d.keys[j][seat] = m.key
         d.played.add(j)
         d.opened[j] = card
@@ -754,6 +765,18 @@ class Table:
         if self._next_turn():
             self._enter(Stage.OVER)
             self._end(TableStatus.ABANDONED, f"seat {claim.seat} stopped answering", claim.seat)
+
+    def _public_game(self, seat: int) -> Game | None:
+        """The engine of an observer that accepts the entry being applied, if one does (None otherwise)."""
+        if self.seat is None or seat == self.seat:
+            return None
+        try:
+            observer = Table(self.entries[0], entries=[*self.entries, self._applying])
+        except P2PSpadesError:
+            return None
+        if len(observer.entries) != len(self.entries) + 1 or observer.violation is not None:
+            return None
+        return observer.game
 
     # ================================================================= the hand
     def _hand(self) -> tuple[Game, HandDeal]:
