@@ -776,3 +776,58 @@ def test_a_contradiction_only_one_seat_sees_leads_to_a_challenge_not_a_split() -
     assert_caught(wire, "challenge")  # the deal checks out: its own knowledge was wrong
     assert confused.entries == wire.tables[0].entries, "every table holds the same chain: no split"
     assert confused.violation is not None and confused.violation.seat == CHEATER
+
+
+# ------------------------------------------------------------------ rule low_club: the "any seat" lead
+LOW_CLUB = preset("classic", target=100, losing_threshold=-100, first_leader="low_club")
+
+
+def until_the_low_club_lead(wire: Wire) -> int:
+    """Run until every table waits for the lead of the lowest club; the seat that holds it."""
+    for i in range(len(wire.tables)):
+        wire._record(i, [])
+    while not all(t.waiting_for() == (-1, "play") for t in wire.tables):
+        assert wire.step(), "the game ended before a low-club lead"
+    holders = [i for i, t in enumerate(wire.tables) if t.pending_decision() is not None]
+    assert len(holders) == 1
+    return holders[0]
+
+
+def test_a_low_club_holder_that_never_leads_is_named_and_forfeits() -> None:
+    wire, _ = seated(LOW_CLUB, seed=b"silent holder")
+    holder = until_the_low_club_lead(wire)
+    wire.players[holder] = None
+    wire.advance_time(599)
+    wire.run()
+    assert all(t.lead_claim is None for t in wire.tables), "one timeout first"
+    wire.advance_time(2)  # one seat asks for the reveal; the one after it would wait another timeout
+    wire.run()
+    for table in wire.tables:
+        v = table.violation
+        assert v is not None and (v.seat, v.check) == (holder, "lead"), v
+        assert table.result is not None and table.result.forfeit and table.result.seat == holder
+    verdict = verify_frames(wire.tables[0].entries)
+    assert verdict.violation is not None and verdict.violation.seat == holder
+
+
+class ImpatientChallenger(Table):
+    """Says at once that nobody led the lowest club."""
+
+    def tick(self, now: float) -> list[Event]:
+        self.timeouts["decision"] = 0.0
+        return super().tick(now)
+
+
+def test_a_premature_low_club_claim_is_refuted_by_the_lead() -> None:
+    wire, _ = seated(LOW_CLUB, ImpatientChallenger, seed=b"impatient lead")
+    holder = until_the_low_club_lead(wire)
+    assert holder != CHEATER
+    wire._record(CHEATER, wire.tables[CHEATER].tick(wire.now))
+    wire.run()
+    for table in honest(wire):
+        v = table.violation
+        assert v is not None and (v.seat, v.check) == (CHEATER, "challenge"), v
+        assert "led it in time" in v.detail
+        assert table.result is not None and table.result.seat == CHEATER
+        verdict = verify_frames(table.entries)
+        assert verdict.violation is not None and verdict.violation.seat == CHEATER
