@@ -7,10 +7,21 @@ For 4 seats playing `classic` in memory (every peer a full table machine: signat
   cost of the multiplications it needs (each peer checks the deck after all shuffles and after all locks);
 - verification throughput of a generated log (the offline verifier, one core), and log bytes per hand.
 
-The bare cost is the count of multiplications times the cost of one, measured in the same run. Ratios matter;
+Protocol version 2 (the proofs of p2pspades/crypto/proofs.py, protocol/crypto.md §12-18), in one process:
+- `setup_with_proofs_s`: a 4-seat hand setup where every seat proves and verifies everything (commit with S,
+  shuffle and its proof, lock with its P_j and proof, each proof verified by the 3 other seats, every deal key
+  checked live against its P_j by every seat that receives it, every seat opening its cards), and
+  `setup_with_proofs_ratio`, its ratio to a bare replay of the same counts of group operations
+  (multiplications and additions, counted while the setup runs, `setup_with_proofs_ops`);
+- `cut_and_choose_speedup`: the same shuffle proven and verified by 80 rounds of cut-and-choose, over ours;
+- `void_proof_ms`: proving and verifying one void claim over a 13-card suit, by cards held (12, 6, 1);
+- `verify_hands_per_s_estimated` and `log_bytes_per_hand_estimated`: today's measured figures plus the
+  measured proof checks and the proof bytes of one hand; estimates until the table writes v2 entries.
+
+The bare cost is the count of operations times the cost of one, measured in the same run. Ratios matter;
 the absolute times move with the load on a shared machine. Prints one JSON object.
 
-    python benchmarks/deal.py [--hands 4] [--verify-hands 12]
+    python benchmarks/deal.py [--hands 4] [--verify-hands 12] [--proof-repeat 3] [--proofs-only]
 """
 
 from __future__ import annotations
@@ -21,12 +32,19 @@ import statistics
 import sys
 import time
 import timeit
+from collections.abc import Callable
 from typing import Any
+
+import nacl.bindings as sodium
 
 from p2pspades import crypto
 from p2pspades.audit import verify_frames
 from p2pspades.bots import RandomBot
+from p2pspades.crypto import deal as deal_module
+from p2pspades.crypto import group, proofs
 from p2pspades.rules import Phase, preset
+from p2pspades.rules.cards import FULL_DECK
+from p2pspades.rules.chance import ByteStream
 from p2pspades.table import Accepted, Table
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
 
@@ -89,13 +107,294 @@ def log_for_verification(seed: bytes, hands: int) -> tuple[list[bytes], int]:
     return table.entries, len(table.game.history)
 
 
+# --- protocol version 2: the proofs ---
+
+_DECK = FULL_DECK  # 2S..AS first: the first 13 cards are the spades
+
+#: the functions whose calls are the group operations of the deal and its proofs, by module
+_OPS = {
+    "var": [
+        (proofs, "_mul"),
+        (deal_module, "crypto_scalarmult_ed25519_noclamp"),
+        (group, "crypto_scalarmult_ed25519_noclamp"),
+    ],
+    "base": [(proofs, "_base")],
+    "add": [(proofs, "_add"), (proofs, "_sub")],
+}
+
+
+def op_costs(samples: int = 2000) -> dict[str, float]:
+    """Seconds for one variable-base multiplication, one fixed-base multiplication and one addition."""
+    p, q = crypto.card_point("AS"), crypto.card_point("KD")
+    s = crypto.scalar_from_int(2**251 + 123456789)
+    cases = {
+        "var": lambda: sodium.crypto_scalarmult_ed25519_noclamp(s, p),
+        "base": lambda: sodium.crypto_scalarmult_ed25519_base_noclamp(s),
+        "add": lambda: sodium.crypto_core_ed25519_add(p, q),
+    }
+    return {k: min(timeit.repeat(f, number=samples, repeat=5)) / samples for k, f in cases.items()}
+
+
+class OpCounter:
+    """Counts the group operations done inside a `with` block (by wrapping the library calls we make)."""
+
+    def __init__(self) -> None:
+        self.counts = {kind: 0 for kind in _OPS}
+        self._saved: list[tuple[Any, str, Any]] = []
+
+    def __enter__(self) -> OpCounter:
+        for kind, places in _OPS.items():
+            for module, name in places:
+                original = getattr(module, name)
+                self._saved.append((module, name, original))
+                setattr(module, name, self._wrap(kind, original))
+        return self
+
+    def _wrap(self, kind: str, original: Callable[..., bytes]) -> Callable[..., bytes]:
+        def counted(*args: bytes) -> bytes:
+            self.counts[kind] += 1
+            return original(*args)
+
+        return counted
+
+    def __exit__(self, *exc: object) -> None:
+        for module, name, original in reversed(self._saved):
+            setattr(module, name, original)
+
+
+def _secrets(seed: bytes, seat: int, context: bytes, n: int) -> crypto.HandSecrets:
+    return crypto.HandSecrets.derive(crypto.H("seed", seed, bytes([seat]))[:32], context, n)
+
+
+def setup_with_proofs(seed: bytes, seats: int = 4, n: int = 52) -> None:
+    """One 4-seat hand setup in one process, every seat proving and verifying everything.
+
+    Commit (the seed's commitment and S = s·B); shuffle with its proof, verified by every other seat; lock
+    with its proof and the P_j, verified by every other seat; every seat publishes the deal keys of the
+    positions it does not own, and every other seat checks each against its P_j; every seat opens its cards.
+    """
+    game_id = crypto.H("bench proofs", seed)[:16]
+    contexts = [crypto.hand_context(game_id, 1, i) for i in range(seats)]
+    secrets = [_secrets(seed, i, contexts[i], n) for i in range(seats)]
+    commits = [
+        (crypto.commitment(c, s.seed), proofs.shuffle_commitment(s))
+        for c, s in zip(contexts, secrets, strict=True)
+    ]
+    deck = crypto.card_points(_DECK[:n])
+    for i in range(seats):
+        out, proof = proofs.prove_shuffle(contexts[i], i, deck, secrets[i])
+        for verifier in range(seats):
+            if verifier != i:
+                proofs.verify_shuffle(contexts[i], i, deck, out, commits[i][1], proof)
+        deck = out
+    lock_commitments = []
+    for i in range(seats):
+        out, commitments, proof = proofs.prove_lock(contexts[i], seats + i, deck, secrets[i])
+        for verifier in range(seats):
+            if verifier != i:
+                proofs.verify_lock(contexts[i], seats + i, deck, out, commits[i][1], commitments, proof)
+        lock_commitments.append(commitments)
+        deck = out
+    owner = [j % seats for j in range(n)]
+    for i in range(seats):  # seat i publishes its keys; every other seat checks them
+        for j in range(n):
+            if owner[j] != i:
+                for receiver in range(seats):
+                    key, commitment = secrets[i].lock_keys[j], lock_commitments[i][j]
+                    if receiver != i and not proofs.check_key(key, commitment):
+                        raise AssertionError("a key failed its check")
+    table = crypto.card_table(_DECK[:n])
+    for i in range(seats):
+        mine = [j for j in range(n) if owner[j] == i]
+        keys = [[s.lock_keys[j] for s in secrets] for j in mine]
+        cards = crypto.open_cards([deck[j] for j in mine], keys, table)
+        if None in cards:
+            raise AssertionError("a card failed to open")
+
+
+def cut_and_choose(seed: bytes, rounds: int = 80, n: int = 52) -> None:
+    """The baseline: the same shuffle proven by cut-and-choose with `rounds` rounds, then verified once.
+
+    Each round the prover publishes an intermediate deck mid = s'·π'(in); one challenge bit per round (from a
+    hash of everything) asks for (s', π') or for (s·s'⁻¹, the permutation from mid to out); the verifier
+    recomputes the asked step. Soundness 2^-rounds; n multiplications per round on each side.
+    """
+    context = crypto.hand_context(crypto.H("bench cc", seed)[:16], 1, 0)
+    sec = crypto.HandSecrets.derive(crypto.H("seed", seed)[:32], context, n)
+    deck = crypto.card_points(_DECK[:n])
+    out = crypto.shuffle(deck, sec)
+    s = crypto.scalar_to_int(sec.shuffle_scalar)
+    stream = ByteStream(crypto.H("bench cc nonces", seed))
+    mids, openings = [], []
+    for _ in range(rounds):
+        s_r = int.from_bytes(stream.read(64), "little") % crypto.L
+        perm_r = stream.permutation(n)
+        mids.append(crypto.mul_many([crypto.scalar_from_int(s_r)] * n, [deck[k] for k in perm_r]))
+        openings.append((s_r, perm_r))
+    bits = ByteStream(crypto.H("bench cc challenge", context, *[b"".join(m) for m in mids])).read(rounds)
+    answers = []
+    for (s_r, perm_r), bit in zip(openings, bits, strict=True):
+        if bit & 1 == 0:
+            answers.append((s_r, perm_r))
+        else:  # out[i] = s·in[π[i]] = (s/s_r)·mid[σ[i]] with mid[m] = s_r·in[perm_r[m]]
+            where = {k: m for m, k in enumerate(perm_r)}
+            answers.append((s * pow(s_r, -1, crypto.L) % crypto.L, tuple(where[k] for k in sec.permutation)))
+    for mid, (factor, perm), bit in zip(mids, answers, bits, strict=True):
+        source = deck if bit & 1 == 0 else mid
+        target = mid if bit & 1 == 0 else out
+        if crypto.mul_many([crypto.scalar_from_int(factor)] * n, [source[k] for k in perm]) != target:
+            raise AssertionError("cut-and-choose round failed")
+
+
+def shuffle_prove_and_verify(seed: bytes, n: int = 52) -> None:
+    """Our shuffle proof for the same statement as `cut_and_choose`: proven once, verified once."""
+    context = crypto.hand_context(crypto.H("bench cc", seed)[:16], 1, 0)
+    sec = crypto.HandSecrets.derive(crypto.H("seed", seed)[:32], context, n)
+    deck = crypto.card_points(_DECK[:n])
+    out, proof = proofs.prove_shuffle(context, 0, deck, sec)
+    proofs.verify_shuffle(context, 0, deck, out, proofs.shuffle_commitment(sec), proof)
+
+
+def void_costs(seed: bytes, held: int, suit_cards: int = 13, n: int = 52, seats: int = 4) -> dict[str, float]:
+    """Milliseconds to prove and verify one void claim by a seat holding `held` cards, over a whole suit."""
+    game_id = crypto.H("bench void", seed)[:16]
+    contexts = [crypto.hand_context(game_id, 1, i) for i in range(seats)]
+    secrets = [_secrets(seed, i, contexts[i], n) for i in range(seats)]
+    deck = crypto.card_points(_DECK[:n])
+    for sec in secrets:
+        deck = crypto.shuffle(deck, sec)
+    for sec in secrets:
+        deck = crypto.lock(deck, sec)
+    order = crypto.deal_order(n, secrets)
+    # the owner's positions that hold no spade (the suit it claims to be void in), `held` of them
+    mine = [j for j in range(n) if order[j] >= suit_cards][:held]
+    commitments = proofs.lock_commitments(secrets[0])
+    residues = [proofs.void_residue(deck[j], [s.lock_keys[j] for s in secrets[1:]]) for j in mine]
+    positions = [proofs.VoidPosition(j, commitments[j], z) for j, z in zip(mine, residues, strict=True)]
+    suit = crypto.card_points(_DECK[:suit_cards])
+    start = time.perf_counter()
+    proof = proofs.prove_void(contexts[0], 100, secrets[0], positions, suit)
+    middle = time.perf_counter()
+    proofs.verify_void(contexts[0], 100, positions, suit, proof)
+    end = time.perf_counter()
+    prove_ms, verify_ms = round((middle - start) * 1e3, 1), round((end - middle) * 1e3, 1)
+    return {"prove": prove_ms, "verify": verify_ms, "bytes": len(proof)}
+
+
+def replay_ops(counts: dict[str, int]) -> None:
+    """The bare group operations: `counts` multiplications and additions on fixed inputs, nothing else."""
+    p, q = crypto.card_point("AS"), crypto.card_point("KD")
+    s = crypto.scalar_from_int(2**251 + 987654321)
+    var, base, add = (
+        sodium.crypto_scalarmult_ed25519_noclamp,
+        sodium.crypto_scalarmult_ed25519_base_noclamp,
+        sodium.crypto_core_ed25519_add,
+    )
+    for _ in range(counts["var"]):
+        var(s, p)
+    for _ in range(counts["base"]):
+        base(s)
+    for _ in range(counts["add"]):
+        add(p, q)
+
+
+def _best_cpu(f: Callable[[], object], repeat: int) -> float:
+    """The least CPU time of this process over `repeat` calls of f."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        f()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _best(f: Callable[[], None], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def measure_proofs(repeat: int, verify_hand_s: float, log_bytes_per_hand: float) -> dict[str, Any]:
+    """The figures of protocol version 2; those that need the table's v2 entries are estimates."""
+    costs = op_costs()
+    with OpCounter() as counter:
+        setup_with_proofs(b"count")
+    counts = dict(counter.counts)
+    # the setup and the bare replay of its group operations alternate, so both see the same machine load
+    setup = bare = setup_cpu = bare_cpu = float("inf")
+    for _ in range(repeat):
+        cpu_start = time.process_time()
+        setup = min(setup, _best(lambda: setup_with_proofs(b"setup"), 1))
+        setup_cpu = min(setup_cpu, time.process_time() - cpu_start)
+        cpu_start = time.process_time()
+        bare = min(bare, _best(lambda: replay_ops(counts), 1))
+        bare_cpu = min(bare_cpu, time.process_time() - cpu_start)
+    ours = _best(lambda: shuffle_prove_and_verify(b"cc"), repeat)
+    baseline = _best(lambda: cut_and_choose(b"cc"), 1)
+    n, seats = 52, 4
+    # one hand offline: today's verification, plus every seat's shuffle and lock proof, plus a check of every
+    # published key (deal keys of the positions a seat does not own, and the play keys)
+    context = crypto.hand_context(bytes(16), 1, 0)
+    sec = crypto.HandSecrets.derive(bytes(32), context, n)
+    deck = crypto.card_points(_DECK[:n])
+    out, s_proof = proofs.prove_shuffle(context, 0, deck, sec)
+    locked, commitments, l_proof = proofs.prove_lock(context, seats, out, sec)
+    big_s = proofs.shuffle_commitment(sec)
+    t_shuffle = _best(lambda: proofs.verify_shuffle(context, 0, deck, out, big_s, s_proof), repeat)
+    t_lock = _best(
+        lambda: proofs.verify_lock(context, seats, out, locked, big_s, commitments, l_proof), repeat
+    )
+    keys = n * (seats - 1) + n
+    hand_s = verify_hand_s + seats * (t_shuffle + t_lock) + keys * costs["base"]
+    c_shuffle = _best_cpu(lambda: proofs.verify_shuffle(context, 0, deck, out, big_s, s_proof), repeat)
+    c_lock = _best_cpu(
+        lambda: proofs.verify_lock(context, seats, out, locked, big_s, commitments, l_proof), repeat
+    )
+    proof_cpu_s = seats * (c_shuffle + c_lock) + keys * costs["base"]
+    # per hand, added to the log: S with the commitment (a 32-byte bin, 2 bytes of msgpack framing), each
+    # shuffle's proof (bin 32, 5 bytes of framing) and each lock's P_j (an array of n bins) and proof
+    added = seats * ((32 + 2 + 4) + (len(s_proof) + 5 + 4) + (3 + n * 34 + 4) + (len(l_proof) + 5 + 4))
+    return {
+        "op_us": {k: round(v * 1e6, 1) for k, v in costs.items()},
+        "setup_with_proofs_ops": counts,
+        "setup_with_proofs_s": round(setup, 3),
+        # CPU time of this process: close to the wall time on an idle machine, whatever the load now
+        "setup_with_proofs_cpu_s": round(setup_cpu, 3),
+        "setup_with_proofs_cpu_ratio": round(setup_cpu / bare_cpu, 3),
+        "setup_with_proofs_bare_s": round(bare, 3),
+        "setup_with_proofs_bare_estimate_s": round(sum(counts[k] * costs[k] for k in counts), 3),
+        "setup_with_proofs_ratio": round(setup / bare, 3),
+        "shuffle_proof_bytes": len(s_proof),
+        "lock_proof_bytes": len(l_proof),
+        "shuffle_verify_ms": round(t_shuffle * 1e3, 1),
+        "lock_verify_ms": round(t_lock * 1e3, 1),
+        "cut_and_choose_s": round(baseline, 3),
+        "proven_shuffle_s": round(ours, 3),
+        "cut_and_choose_speedup": round(baseline / ours, 2),
+        "void_proof_ms": {str(held): void_costs(b"void", held) for held in (12, 6, 1)},
+        "proof_verify_ms_per_hand": round((hand_s - verify_hand_s) * 1e3, 1),
+        "verify_hands_per_s_estimated": round(1 / hand_s, 2),
+        "proof_verify_cpu_ms_per_hand": round(proof_cpu_s * 1e3, 1),
+        "verify_hands_per_s_estimated_cpu": round(1 / (verify_hand_s + proof_cpu_s), 2),
+        "log_bytes_per_hand_estimated": round(log_bytes_per_hand + added),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=4, help="hands timed for setup and audit")
     ap.add_argument(
         "--verify-hands", type=int, default=12, help="about how many hands the verified log holds"
     )
+    ap.add_argument("--proof-repeat", type=int, default=3, help="runs of each proof measurement (best kept)")
+    ap.add_argument("--proofs-only", action="store_true", help="only the figures of protocol version 2")
     args = ap.parse_args()
+    if args.proofs_only:
+        print(json.dumps(measure_proofs(args.proof_repeat, 0.0, 0.0), indent=2))
+        return
     print("measuring the cost of one multiplication...", file=sys.stderr)
     mul = mul_cost()
     print(f"playing {args.hands} hands in memory...", file=sys.stderr)
@@ -130,8 +429,17 @@ def main() -> None:
         "verify_status": verdict.status.name,
         "verify_hands_per_s": round(hands / best, 2),
         "log_bytes_per_hand": round(log_bytes / hands),
-        "goals": {"setup_ratio_max": 1.5, "verify_hands_per_s_min": 10},
+        "goals": {
+            "setup_ratio_max": 1.5,
+            "verify_hands_per_s_min": 10,
+            "setup_with_proofs_s_max": 1.5,
+            "setup_with_proofs_ratio_max": 1.5,
+            "verify_hands_per_s_with_proofs_min": 5,
+            "log_bytes_per_hand_with_proofs_max": 80_000,
+        },
     }
+    print("measuring the proofs of protocol version 2...", file=sys.stderr)
+    out.update(measure_proofs(args.proof_repeat, best / hands, log_bytes / hands))
     print(json.dumps(out, indent=2))
 
 

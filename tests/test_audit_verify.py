@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.logs import write_log
 
 from p2pspades import log
 from p2pspades.audit import Status, hand_record, text_record, verify_file, verify_frames
@@ -18,11 +19,6 @@ from p2pspades.table.harness import play_in_memory
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
 GAME_LOG = VECTORS / "game.p2plog"
-
-
-def write_log(path: Path, entries: list[bytes]) -> Path:
-    path.write_bytes(log.MAGIC + b"".join(len(e).to_bytes(4, "big") + e for e in entries))
-    return path
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -74,7 +70,7 @@ def test_text_record_reads_like_a_hand_record() -> None:
 
 
 def test_an_incomplete_log_is_valid_so_far(tmp_path: Path) -> None:
-    entries = verify_file(GAME_LOG).table.entries  # type: ignore[union-attr]
+    entries = list(log.read_log(GAME_LOG).frames)
     cut = write_log(tmp_path / "cut.p2plog", entries[:40])
     verdict = verify_file(cut)
     assert verdict.status is Status.INCOMPLETE
@@ -83,7 +79,7 @@ def test_an_incomplete_log_is_valid_so_far(tmp_path: Path) -> None:
 
 def test_a_torn_last_frame_is_reported_not_fatal(tmp_path: Path) -> None:
     data = GAME_LOG.read_bytes()
-    entries = verify_file(GAME_LOG).table.entries  # type: ignore[union-attr]
+    entries = list(log.read_log(GAME_LOG).frames)
     torn = tmp_path / "torn.p2plog"
     torn.write_bytes(data[: len(data) - len(entries[-1]) // 2])
     verdict = verify_file(torn)

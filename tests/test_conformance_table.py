@@ -1,6 +1,6 @@
 """The table protocol's conformance suite: every test runs on the in-memory wiring and again over ZeroMQ.
 
-The same bodies, the same seeded games; only the transport differs (see test_conformance_support.py). Over
+The same bodies, the same seeded games; only the transport differs (see helpers/conformance.py). Over
 ZeroMQ each seat is a whole peer with its own CURVE sockets on 127.0.0.1 and its own log on disk, and the
 logs on disk are what gets compared and verified.
 """
@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_conformance_support import TRANSPORTS, Game, Run, open_run
-from test_net_support import asyncio_test
+from helpers.conformance import TRANSPORTS, Game, Run, open_run
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, verify_frames
@@ -59,7 +58,6 @@ def of(events: list[Event], kind: type[Any]) -> list[Any]:
 
 
 @pytest.mark.parametrize("name", ["classic", "cutthroat3", "two", "five"])
-@asyncio_test
 async def test_a_whole_game_ends_with_identical_logs_that_verify(transport: str, name: str,
                                                                  tmp_path: Path) -> None:
     game = Game(quick(name), name.encode())
@@ -72,7 +70,9 @@ async def test_a_whole_game_ends_with_identical_logs_that_verify(transport: str,
         assert log.open_envelope(chain[-1]).payload["t"] == "end"
         for events in run.events:
             assert not of(events, Violation) and not of(events, Rejected)
-        totals = run.tables[0].game.totals  # type: ignore[union-attr]
+        first = run.tables[0].game
+        assert first is not None
+        totals = first.totals
         assert all(t.game is not None and t.game.totals == totals for t in run.tables)
 
     await with_run(transport, game, tmp_path, body)
@@ -84,7 +84,6 @@ def signed(table: Table, identity: crypto.Identity, seat: int, kind: str, **fiel
     return log.seal(payload, identity)
 
 
-@asyncio_test
 async def test_an_entry_out_of_turn_is_rejected_and_the_game_goes_on(transport: str, tmp_path: Path) -> None:
     game = Game(quick("classic"), b"out of turn")
 
@@ -107,7 +106,6 @@ async def test_an_entry_out_of_turn_is_rejected_and_the_game_goes_on(transport: 
     await with_run(transport, game, tmp_path, body)
 
 
-@asyncio_test
 async def test_garbage_and_stale_entries_are_dropped_and_the_game_goes_on(transport: str,
                                                                          tmp_path: Path) -> None:
     game = Game(quick("classic"), b"garbage")
@@ -156,7 +154,6 @@ def forging(seat: int, genesis: bytes, identity: crypto.Identity, entropy: Calla
     return cls(genesis, identity, entropy=entropy, now=now)
 
 
-@asyncio_test
 async def test_a_forged_play_is_caught_and_the_forger_named(transport: str, tmp_path: Path) -> None:
     game = Game(quick("classic"), b"forgery", forging)
     honest = [0, 2, 3]
@@ -169,7 +166,9 @@ async def test_a_forged_play_is_caught_and_the_forger_named(transport: str, tmp_
             assert (table.violation.seat, table.violation.check) == (FORGER, "forged card")
         chains = [run.entries_of(s) for s in honest]
         assert all(c == chains[0] for c in chains)
-        evidence = run.tables[0].violation.evidence  # type: ignore[union-attr]
+        violation = run.tables[0].violation
+        assert violation is not None
+        evidence = violation.evidence
         verdict = verify_frames([*chains[0], *evidence])
         assert verdict.status is Status.VIOLATION and verdict.violation is not None
         assert verdict.violation.seat == FORGER
@@ -177,7 +176,6 @@ async def test_a_forged_play_is_caught_and_the_forger_named(transport: str, tmp_
     await with_run(transport, game, tmp_path, body)
 
 
-@asyncio_test
 async def test_a_peer_restored_from_its_log_catches_up(transport: str, tmp_path: Path) -> None:
     game = Game(quick("classic"), b"restore")
     victim = 3

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from p2pspades import crypto
 from p2pspades.crypto import BadPoint, BadScalar, CryptoUsageError
 from p2pspades.errors import RemoteError
+from p2pspades.rules import FULL_DECK
 
 FIELD_P = 2**255 - 19
 L = crypto.L
@@ -109,12 +110,8 @@ def test_card_point_refuses_non_ascii_codes() -> None:
 
 
 def test_card_table_accepts_the_rules_cards() -> None:
-    rules = pytest.importorskip("p2pspades.rules")
-    full_deck = getattr(rules, "FULL_DECK", None)
-    if full_deck is None:
-        pytest.skip("the rules layer does not export FULL_DECK yet")
-    table = crypto.card_table(full_deck)
-    assert len(table) == len(full_deck) == 54
+    table = crypto.card_table(FULL_DECK)
+    assert len(table) == len(FULL_DECK) == 54
     assert table[crypto.card_point("AS")].code == "AS"
 
 

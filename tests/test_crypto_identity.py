@@ -235,15 +235,34 @@ def test_load_of_a_missing_file_raises_file_not_found(tmp_path: Path) -> None:
         Identity.load(tmp_path / "missing.key")
 
 
-def test_default_identity_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    path = crypto.default_identity_path()
-    assert path.name == "default.key"
-    assert path.parent.name == "identities"
-    assert "p2pspades" in path.parts
-    if sys.platform.startswith("linux"):
-        assert path == tmp_path / "p2pspades" / "identities" / "default.key"
-    assert crypto.default_identity_path("alice").name == "alice.key"
+def test_default_identity_path_is_under_the_data_home(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    monkeypatch.setenv("P2PSPADES_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("P2PSPADES_PROFILE", raising=False)
+    assert crypto.default_identity_path() == tmp_path / "home" / "identities" / "default.key"
+    assert crypto.default_identity_path("alice") == tmp_path / "home" / "identities" / "alice.key"
+    monkeypatch.setenv("P2PSPADES_PROFILE", "bob")
+    profile = tmp_path / "home" / "profiles" / "bob"
+    assert crypto.default_identity_path() == profile / "identities" / "default.key"
+    assert crypto.default_identity_path(home=tmp_path / "x") == tmp_path / "x" / "identities" / "default.key"
+
+
+def test_a_key_kept_where_older_versions_kept_it_is_still_used(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the platform directories follow XDG_* only on Linux")
+    monkeypatch.delenv("P2PSPADES_HOME", raising=False)
+    monkeypatch.delenv("P2PSPADES_PROFILE", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert crypto.default_identity_path() == tmp_path / "data" / "p2pspades" / "identities" / "default.key"
+    legacy = tmp_path / "config" / "p2pspades" / "identities" / "default.key"
+    Identity.load_or_create(legacy)
+    assert crypto.default_identity_path() == legacy
+    assert crypto.default_identity_path(home=tmp_path / "data" / "p2pspades") == legacy  # as the CLI asks
+    monkeypatch.setenv("P2PSPADES_PROFILE", "other")  # another profile is another player: a key of its own
+    other = tmp_path / "data" / "p2pspades" / "profiles" / "other"
+    assert crypto.default_identity_path() == other / "identities" / "default.key"
 
 
 @pytest.mark.parametrize("name", ["", "../evil", "a/b", ".hidden", "x" * 65, "sp ace"])

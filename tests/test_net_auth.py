@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 import zmq.asyncio
 
@@ -59,35 +57,33 @@ def zap_request(domain: bytes, mechanism: bytes, *credentials: bytes) -> list[by
     return [b"\x00peer", b"", b"1.0", b"7", domain, b"192.0.2.9", b"", mechanism, *credentials]
 
 
-def test_zap_policy() -> None:
-    async def run() -> None:
-        context = zmq.asyncio.Context()
-        seated = [crypto.Identity.generate() for _ in range(3)]
-        access = AccessList()
-        zap = ZapHandler(context, access)
-        try:
-            key_of = [curve_public_key(i.public) for i in seated]
-            # before the lobby closes nobody is let in
-            assert zap.answer(zap_request(GAME_DOMAIN, b"CURVE", key_of[1]))[4] == b"400"  # type: ignore[index]
-            access.admit({0: seated[0].public, 1: seated[1].public, 2: seated[2].public})
-            reply = zap.answer(zap_request(GAME_DOMAIN, b"CURVE", key_of[2]))
-            assert reply == [b"\x00peer", b"", b"1.0", b"7", b"200", b"OK", b"2", b""]
-            stranger = curve_public_key(crypto.Identity.generate().public)
-            refusals = [
-                zap_request(GAME_DOMAIN, b"CURVE", stranger),
-                zap_request(b"other", b"CURVE", key_of[0]),
-                zap_request(GAME_DOMAIN, b"NULL"),
-                zap_request(GAME_DOMAIN, b"PLAIN", b"user", b"pass"),
-            ]
-            for request in refusals:
-                answer = zap.answer(request)
-                assert answer is not None and answer[4] == b"400" and answer[6] == b""
-            old = zap.answer([b"x", b"", b"2.0", b"7", GAME_DOMAIN, b"", b"", b"CURVE", key_of[0]])
-            assert old is not None and old[4] == b"500"
-            assert zap.answer([b"short"]) is None
-            assert zap.refused == 5
-        finally:
-            await zap.close()
-            context.destroy(linger=0)
-
-    asyncio.run(run())
+async def test_zap_policy() -> None:
+    context = zmq.asyncio.Context()
+    seated = [crypto.Identity.generate() for _ in range(3)]
+    access = AccessList()
+    zap = ZapHandler(context, access)
+    try:
+        key_of = [curve_public_key(i.public) for i in seated]
+        # before the lobby closes nobody is let in
+        early = zap.answer(zap_request(GAME_DOMAIN, b"CURVE", key_of[1]))
+        assert early is not None and early[4] == b"400"
+        access.admit({0: seated[0].public, 1: seated[1].public, 2: seated[2].public})
+        reply = zap.answer(zap_request(GAME_DOMAIN, b"CURVE", key_of[2]))
+        assert reply == [b"\x00peer", b"", b"1.0", b"7", b"200", b"OK", b"2", b""]
+        stranger = curve_public_key(crypto.Identity.generate().public)
+        refusals = [
+            zap_request(GAME_DOMAIN, b"CURVE", stranger),
+            zap_request(b"other", b"CURVE", key_of[0]),
+            zap_request(GAME_DOMAIN, b"NULL"),
+            zap_request(GAME_DOMAIN, b"PLAIN", b"user", b"pass"),
+        ]
+        for request in refusals:
+            answer = zap.answer(request)
+            assert answer is not None and answer[4] == b"400" and answer[6] == b""
+        old = zap.answer([b"x", b"", b"2.0", b"7", GAME_DOMAIN, b"", b"", b"CURVE", key_of[0]])
+        assert old is not None and old[4] == b"500"
+        assert zap.answer([b"short"]) is None
+        assert zap.refused == 5
+    finally:
+        await zap.close()
+        context.destroy(linger=0)

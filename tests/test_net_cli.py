@@ -9,13 +9,17 @@ import sys
 import time
 from pathlib import Path
 
+import pexpect
 import pytest
+from helpers.terminal import drain, leave, plays_by_seat_0
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, verify_file
 from p2pspades.net import GameStore
-from p2pspades.net.session import SessionError, find_resumable
-from p2pspades.net.store import LocalSeat, PeersFile, SeatRecord
+from p2pspades.net.lobby_seats import LobbySeat
+from p2pspades.net.resume import find_resumable
+from p2pspades.net.seats import SessionError
+from p2pspades.net.store import LocalSeat, PeersFile
 from p2pspades.rules import preset
 from p2pspades.table.harness import new_game
 
@@ -32,15 +36,7 @@ def p2pspades(root: Path, *args: str, timeout: float = 90) -> subprocess.Complet
                           text=True, timeout=timeout)
 
 
-def plays_by_seat_0(path: Path) -> int:
-    if not path.exists():
-        return 0
-    return sum(1 for raw in log.read_log(path).frames
-               if (p := log.open_envelope(raw).payload).get("t") == "play" and p.get("s") == 0)
-
-
 def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path: Path) -> None:
-    pexpect = pytest.importorskip("pexpect")
     game_log = tmp_path / "mine.p2plog"
     child = pexpect.spawn(sys.executable, ["-m", "p2pspades", "play", "--seed", "7", "--target", "10",
                                            "--log", str(game_log)],
@@ -52,15 +48,11 @@ def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path:
             assert time.monotonic() < deadline, "no card of ours reached the log"
             child.send("\r")
             time.sleep(0.3)
-            _drain(child)
-        child.send("\x03")  # Ctrl-C asks first ...
-        time.sleep(0.3)
-        child.send("y")  # ... and y leaves
-        child.expect(pexpect.EOF, timeout=30)
-        said = child.before or ""
+            drain(child)
+        said = leave(child)  # Ctrl-C asks first, and y leaves
     finally:
         child.close(force=True)
-    assert child.exitstatus == 130, said[-2000:]
+    assert child.exitstatus == 0, said[-2000:]  # a confirmed leave is not an error
     assert "p2pspades resume" in said
     assert verify_file(game_log).status is Status.INCOMPLETE
     # our seat and the three bot peers come back together and finish the game
@@ -77,15 +69,6 @@ def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path:
     assert all(entries == logs[0] for entries in logs)
 
 
-def _drain(child: object) -> None:
-    pexpect = pytest.importorskip("pexpect")
-    try:
-        while True:
-            child.read_nonblocking(65536, timeout=0)  # type: ignore[attr-defined]
-    except (pexpect.TIMEOUT, pexpect.EOF):
-        pass
-
-
 def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path) -> None:
     done = p2pspades(tmp_path, "play", "--auto", "--players", "3", "--target", "10", "--seed", "3")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
@@ -96,7 +79,7 @@ def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path
     game_id = bytes.fromhex(games[0].name)
     logs = [GameStore(game_id, seat, tmp_path / "data").read_entries() for seat in range(3)]
     assert logs[0] and all(entries == logs[0] for entries in logs)  # three peers, one chain
-    keys = sorted(p.name for p in (tmp_path / "config" / "p2pspades" / "identities").iterdir())
+    keys = sorted(p.name for p in (tmp_path / "data" / "identities").iterdir())
     assert keys == ["you-bot1.key", "you-bot2.key", "you.key"]  # each seat its own persistent identity
 
 
@@ -126,13 +109,15 @@ def test_joining_a_table_nobody_hosts_fails_clearly(tmp_path: Path) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     done = p2pspades(tmp_path, "join", f"127.0.0.1:{port}", "--auto", timeout=60)
-    assert done.returncode == 2 and "did not answer" in done.stderr, done.stderr
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [f"p2pspades join: no table answers at 127.0.0.1:{port}"]
+    assert f"connecting to 127.0.0.1:{port}" in done.stdout
 
 
 def seat_directory(home: Path, game_id: bytes, seat: int, leader: int, entries: list[bytes]) -> GameStore:
     store = GameStore(game_id, seat, home)
     keys = [crypto.Identity.generate().public for _ in range(2)]
-    seats = tuple(SeatRecord(s, f"P{s}", keys[s], f"tcp://127.0.0.1:{9000 + s}") for s in range(2))
+    seats = tuple(LobbySeat(s, f"P{s}", keys[s], f"tcp://127.0.0.1:{9000 + s}") for s in range(2))
     store.save_peers(PeersFile(game_id, seat, "t", seats))
     kind = "person" if seat == leader else "bot"
     store.save_local(LocalSeat(str(home / "nobody.key"), kind, leader=leader))
@@ -176,3 +161,13 @@ def test_a_log_path_that_exists_is_refused_before_anything_starts(tmp_path: Path
     done = p2pspades(tmp_path, "play", "--auto", "--log", str(taken), timeout=30)
     assert done.returncode == 2 and "already exists" in done.stderr, done.stderr
     assert taken.read_bytes() == b"P2PSLOG1"
+
+
+def test_play_local_auto_plays_in_memory_and_writes_its_log_in_the_profile(tmp_path: Path) -> None:
+    done = p2pspades(tmp_path, "play", "--local", "--auto", "--target", "10", "--seed", "5",
+                     "--profile", "solo")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    (game_log,) = (tmp_path / "data" / "profiles" / "solo" / "logs").iterdir()
+    assert game_log.suffix == ".p2plog" and f"log: {game_log}" in done.stdout
+    verdict = verify_file(game_log)
+    assert verdict.status is Status.VALID, verdict.summary

@@ -3,38 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import socket
-import struct
 
 import pytest
-from test_net_support import asyncio_test
+from helpers.net import loopback_multicast_works
 
 from p2pspades import crypto
-from p2pspades.net.discovery import Advertiser, TableAd, browse, parse_ad, txt_record
+from p2pspades.net.discovery import Advertiser, browse, parse_ad, txt_record
 from p2pspades.net.lobby import LobbySeat, TableInfo
 from p2pspades.rules import preset
 
 pytestmark = pytest.mark.timeout(60)
 LOOPBACK = ["127.0.0.1"]
-
-
-def loopback_multicast_works() -> bool:
-    """Whether a multicast datagram sent on 127.0.0.1 comes back (it does not on every machine)."""
-    group, port = "239.255.77.77", 45877
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx, \
-                socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
-            rx.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            rx.bind(("", port))
-            membership = struct.pack("4s4s", socket.inet_aton(group), socket.inet_aton("127.0.0.1"))
-            rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
-            rx.settimeout(1.0)
-            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1"))
-            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
-            tx.sendto(b"p2pspades", (group, port))
-            return rx.recv(64) == b"p2pspades"
-    except OSError:
-        return False
 
 
 def table(name: str, seated: int) -> TableInfo:
@@ -44,7 +23,6 @@ def table(name: str, seated: int) -> TableInfo:
     return TableInfo(name, preset("partnership"), host.public, bytes(16), seats)
 
 
-@asyncio_test
 async def test_a_table_advertised_on_loopback_is_found_and_updated() -> None:
     if not loopback_multicast_works():
         pytest.skip("multicast does not loop back on 127.0.0.1 on this machine: mDNS cannot be tested here")
@@ -58,18 +36,28 @@ async def test_a_table_advertised_on_loopback_is_found_and_updated() -> None:
         ]
         fuller = table("Friday night", 3)
         await ad.update(TableInfo(fuller.name, fuller.rules, info.host_key, info.lobby, fuller.seated))
-        await asyncio.sleep(0.5)
-        found = [t for t in await browse(2.0, LOOPBACK) if t.host_fingerprint == info.host_fingerprint]
-        assert [t.free for t in found] == [1]
+        # browse again until the update shows (each browse listens afresh), within a deadline
+        deadline = asyncio.get_running_loop().time() + 30
+        while (free := await free_seats(info)) != [1]:
+            assert asyncio.get_running_loop().time() < deadline, f"the update never showed: {free}"
     finally:
         await ad.close()
+    # a closed table says goodbye: browsing no longer finds it
+    assert await free_seats(info) == []
 
 
-@asyncio_test
-async def test_browsing_where_nobody_answers_ends_empty() -> None:
-    # nothing advertises this service on loopback now; the browse must still return on time
-    tables = await asyncio.wait_for(browse(0.5, LOOPBACK), 10)
-    assert all(isinstance(t, TableAd) for t in tables)
+async def free_seats(info: TableInfo) -> list[int]:
+    """The free seats of every advertisement of `info`'s host that a browse on loopback finds."""
+    found = await asyncio.wait_for(browse(1.0, LOOPBACK), 20)
+    return [t.free for t in found if t.host_fingerprint == info.host_fingerprint]
+
+
+async def test_browsing_listens_for_its_whole_window_and_then_returns() -> None:
+    # whether anybody answers or not (multicast may not loop back here), the browse ends on time
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await asyncio.wait_for(browse(0.5, LOOPBACK), 10)
+    assert loop.time() - started >= 0.5, "it returned before its window was over"
 
 
 def test_txt_record_round_trips_and_hostile_records_are_refused() -> None:

@@ -373,8 +373,7 @@ def test_refusing_to_reveal_leads_to_abandonment_naming_the_seat() -> None:
 
 def test_messages_out_of_turn_are_rejected_and_named() -> None:
     wire, ids = seated(RULES)
-    for seat in range(4):
-        wire._record(seat, [])
+    wire.start()
     for _ in range(200):
         wire.step()
     target = wire.tables[0]
@@ -397,7 +396,7 @@ def test_messages_out_of_turn_are_rejected_and_named() -> None:
 
 
 def _fields_for(kind: str) -> dict[str, Any]:
-    return {
+    fields: dict[str, dict[str, Any]] = {
         "bid": {"b": 3},
         "play": {"j": 0, "k": crypto.scalar_from_int(3)},
         "commit": {"c": bytes(32)},
@@ -409,15 +408,15 @@ def _fields_for(kind: str) -> dict[str, Any]:
         "dcommit": {"c": bytes(32)},
         "dreveal": {"r": bytes(32)},
         "blind": {"b": False},
-    }.get(kind, {})
+    }
+    return fields.get(kind, {})
 
 
 def test_replays_from_another_game_or_another_hand_are_dropped() -> None:
     other, _ = seated(RULES, seed=b"another game")
     other.run()
     wire, _ = seated(RULES)
-    for seat in range(4):
-        wire._record(seat, [])
+    wire.start()
     for _ in range(1500):
         wire.step()
     target = wire.tables[0]
@@ -448,8 +447,7 @@ def test_replays_from_another_game_or_another_hand_are_dropped() -> None:
 )
 def test_malformed_and_oversized_frames_are_dropped(garbage: bytes) -> None:
     wire, _ = seated(RULES)
-    for seat in range(4):
-        wire._record(seat, [])
+    wire.start()
     for _ in range(300):
         wire.step()
     target = wire.tables[2]
@@ -477,8 +475,7 @@ def test_a_signed_but_malformed_payload_from_the_seat_on_turn_is_a_violation() -
 
 def test_an_entry_with_a_forged_signature_is_dropped() -> None:
     wire, _ids = seated(RULES)
-    for seat in range(4):
-        wire._record(seat, [])
+    wire.start()
     for _ in range(100):
         wire.step()
     target = wire.tables[0]

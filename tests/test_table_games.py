@@ -8,12 +8,21 @@ from p2pspades import crypto
 from p2pspades.audit import Status, verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.errors import LocalError
-from p2pspades.rules import PRESETS, Phase, preset
-from p2pspades.table import Dropped, GameEnded, HandAudited, Rejected, SecretCreated, Table, Violation
+from p2pspades.rules import PRESETS, Phase, RuleSet, preset
+from p2pspades.table import (
+    Accepted,
+    Dropped,
+    GameEnded,
+    HandAudited,
+    Rejected,
+    SecretCreated,
+    Table,
+    Violation,
+)
 from p2pspades.table.harness import Wire, new_game, play_in_memory, seeded_entropy
 
 
-def quick(name: str, **overrides: object):  # type: ignore[no-untyped-def]
+def quick(name: str, **overrides: object) -> RuleSet:
     return preset(name, **{"target": 100, "losing_threshold": -100, **overrides})
 
 
@@ -59,7 +68,7 @@ def test_a_peer_sees_only_its_own_cards() -> None:
             if other != seat:
                 other_view = table.game.view(other)
                 assert other_view.hand == () and other_view.unknown == 13
-    hands = [set(t.game.view(i).hand) for i, t in enumerate(tables)]  # type: ignore[union-attr]
+    hands = [set(t.game.view(i).hand) for i, t in enumerate(tables) if t.game is not None]
     assert set().union(*hands) == set(rules.deck)
 
 
@@ -67,10 +76,14 @@ def test_secrets_are_announced_before_their_commitment() -> None:
     rules = quick("classic")
     wire = play_in_memory(rules, [RandomBot(i) for i in range(4)], seed=b"secrets")
     events = wire.events[1]
-    for i, ev in enumerate(events):
-        if isinstance(ev, SecretCreated):
-            later = [e for e in events[i:] if getattr(e, "own", False)]
-            assert later and later[0].type in ("dcommit", "commit")
+    table = wire.tables[1]
+    assert table.game is not None
+    created = [(i, e.hand) for i, e in enumerate(events) if isinstance(e, SecretCreated)]
+    # one secret for the draw for the first dealer (hand 0), then one for every hand played
+    assert [hand for _, hand in created] == [0] + [h.number for h in table.game.history]
+    for i, hand in created:
+        own = [e for e in events[i:] if isinstance(e, Accepted) and e.own]
+        assert own and own[0].type == ("dcommit" if hand == 0 else "commit"), "its next entry commits to it"
 
 
 def test_resume_from_the_log_and_secrets_continues_identically() -> None:
@@ -81,8 +94,7 @@ def test_resume_from_the_log_and_secrets_continues_identically() -> None:
     tables = [Table(genesis, ids[i], entropy=seeded_entropy(bytes([i]))) for i in range(4)]
     players = [RandomBot(i) for i in range(4)]
     wire = Wire(tables, list(players))
-    for seat in range(4):
-        wire._record(seat, [])
+    wire.start()
     for _ in range(400):  # well into the first hand
         wire.step()
     crashed = tables[2]

@@ -11,25 +11,13 @@ import sys
 import time
 from pathlib import Path
 
+import pexpect
 import pytest
+from helpers.terminal import drain, leave, plays_by_seat_0
 
-from p2pspades import log
 from p2pspades.audit import Status, verify_file
 
-pexpect = pytest.importorskip("pexpect")
-
 pytestmark = pytest.mark.timeout(90)
-
-
-def plays_by_seat_0(path: Path) -> int:
-    if not path.exists():
-        return 0
-    count = 0
-    for raw in log.read_log(path).frames:
-        payload = log.open_envelope(raw).payload
-        if payload.get("t") == "play" and payload.get("s") == 0:
-            count += 1
-    return count
 
 
 def test_play_a_card_in_a_real_terminal(tmp_path: Path) -> None:
@@ -57,24 +45,12 @@ def test_play_a_card_in_a_real_terminal(tmp_path: Path) -> None:
             if plays_by_seat_0(game_log) == 1 and not resized:
                 child.setwinsize(40, 120)  # the screen must survive a resize mid-game
                 resized = True
-            _drain(child)
-        child.send("\x03")  # Ctrl-C asks first ...
-        time.sleep(0.3)
-        child.send("y")  # ... and y leaves
-        child.expect(pexpect.EOF, timeout=15)
+            drain(child)
+        leave(child)  # Ctrl-C asks first, and y leaves
     finally:
         child.close(force=True)
-    assert child.exitstatus == 130, "leaving before the end exits with 130"
+    assert child.exitstatus == 0, "a confirmed leave exits with 0"
     assert resized
     verdict = verify_file(game_log)
     assert verdict.status is Status.INCOMPLETE, verdict.summary  # valid so far, stopped by the person
     assert plays_by_seat_0(game_log) >= 2
-
-
-def _drain(child: pexpect.spawn) -> None:  # type: ignore[name-defined]
-    """Read whatever the screen wrote, so the terminal never blocks the game."""
-    try:
-        while True:
-            child.read_nonblocking(65536, timeout=0)
-    except (pexpect.TIMEOUT, pexpect.EOF):
-        pass

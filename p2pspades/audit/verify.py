@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from p2pspades import log
 from p2pspades.errors import LocalError, RemoteError
+from p2pspades.exits import ExitCode
 from p2pspades.table import (
     Accepted,
     DropKind,
@@ -30,10 +31,10 @@ from p2pspades.table import (
 class Status(enum.IntEnum):
     """The verdict, valued as the `verify` command's exit code."""
 
-    VALID = 0
-    VIOLATION = 1
-    UNREADABLE = 2
-    INCOMPLETE = 3
+    VALID = ExitCode.OK
+    VIOLATION = ExitCode.VIOLATION
+    UNREADABLE = ExitCode.FAILED
+    INCOMPLETE = ExitCode.INCOMPLETE
 
 
 @dataclass

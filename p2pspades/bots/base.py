@@ -2,13 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from p2pspades.table.players import Player
 
-from p2pspades.rules import Action
-from p2pspades.table.events import Decision
-
-
-class Player(Protocol):
-    """Anything that can decide for a seat: a bot, or the UI waiting for a person."""
-
-    def __call__(self, decision: Decision) -> Action: ...
+__all__ = ["Player"]

@@ -6,7 +6,11 @@ import argparse
 import json
 import sys
 
-from p2pspades.audit import Status, hand_record, text_record, verify_file
+from p2pspades.audit import Status, hand_record, text_record
+from p2pspades.audit.files import verify_log
+from p2pspades.cli.common import fail
+from p2pspades.exits import ExitCode
+from p2pspades.printable import printable
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,10 +22,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    verdict = verify_file(args.file)
+    verdict = verify_log(args.file)
     if verdict.status is Status.UNREADABLE:
-        print(f"p2pspades export: {verdict.summary}", file=sys.stderr)
-        return 2
+        return fail("export", verdict.summary)
     text = (
         json.dumps(hand_record(verdict), indent=2) + "\n" if args.format == "json" else text_record(verdict)
     )
@@ -30,10 +33,9 @@ def run(args: argparse.Namespace) -> int:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as exc:
-            print(f"p2pspades export: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
+            return fail("export", f"cannot write {args.output}: {exc.strerror or exc}")
     else:
         sys.stdout.write(text)
     if verdict.status is not Status.VALID:
-        print(f"p2pspades export: note: {verdict.summary}", file=sys.stderr)
-    return 0
+        print(f"p2pspades export: note: {printable(verdict.summary)}", file=sys.stderr)
+    return ExitCode.OK

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from p2pspades import __version__
+from p2pspades.exits import ExitCode
 
 #: command name -> module under p2pspades.cli
 COMMANDS = {
@@ -42,19 +43,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a character the terminal cannot show: an escape, not a crash
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
-        return 2
+        return ExitCode.FAILED
     try:
         return int(args.run(args))
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly, as other tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
+        return ExitCode.BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ This module also holds what `host`, `join` and `resume` share: the network optio
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import sys
 import time
@@ -22,30 +21,37 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.audit import Status as Verdict
 from p2pspades.audit import verify_file
-from p2pspades.bots import RandomBot
-from p2pspades.cli.common import add_game_options, default_log_path, fail, progress_line, rules_from_args
-from p2pspades.errors import LocalError, P2PSpadesError
-from p2pspades.net.lobby import LobbyResult, TableInfo
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES
+from p2pspades.bots import make_bot as make_local_bot
+from p2pspades.cli.common import (
+    add_game_options,
+    add_profile_option,
+    fail,
+    progress_line,
+    rules_from_args,
+    run_as_profile,
+)
+from p2pspades.errors import LocalError
+from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
+from p2pspades.net.group import LocalGroup, Settings
+from p2pspades.net.lobby_seats import LobbyResult, TableInfo
 from p2pspades.net.peer import Peer, Status
-from p2pspades.net.session import (
-    BOT_KINDS,
-    HostedTable,
-    LocalGroup,
+from p2pspades.net.seats import (
     Seat,
-    Settings,
+    bot_seats,
     check_log_path,
-    host_bots,
     identity_name,
     load_identity,
     make_bot,
 )
-from p2pspades.net.store import data_home
+from p2pspades.net.session import HostedTable
+from p2pspades.paths import data_home, default_log_path, diagnostics_log
+from p2pspades.printable import printable_lines
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
-from p2pspades.table.harness import Player, Wire, new_game, seeded_entropy
+from p2pspades.table.harness import Wire, new_tables
+from p2pspades.ui.prefs import add_screen_options
 
-BOT_NAMES = ("North", "East", "South", "West", "Centre")
-EXIT_COMPLETE, EXIT_VIOLATION, EXIT_FAILED, EXIT_ABANDONED, EXIT_LEFT = 0, 1, 2, 3, 130
 UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)"
 
 
@@ -54,26 +60,27 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "play",
         help="play a game against bots (the main job)",
         description="You against bots. Every seat is a peer over ZeroMQ on 127.0.0.1 with its own keys "
-        "and signed log; --local plays in memory instead. Exit codes: 0 complete, 1 violation, 2 failed to "
-        "start, 3 abandoned, 130 left before the end.",
+        "and signed log; --local plays in memory instead. " + game_exit_help(),
     )
     add_game_options(p)
     p.add_argument("--name", default="You", help="your name at the table")
     p.add_argument("--seed", type=int, help="seed for the bots' choices (never the cryptography)")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level: easy, normal or expert (default normal)")
     p.add_argument("--local", action="store_true", help="no sockets: every table in memory in this process")
     add_seat_options(p)
     p.set_defaults(run=run)
 
 
 def add_seat_options(p: argparse.ArgumentParser) -> None:
-    """Options of every command that plays a seat: --auto, --log, the step timeouts, --no-color."""
+    """Options of every command that plays a seat: --auto, --log, the step timeouts, the screen, --profile."""
     p.add_argument("--auto", action="store_true",
                    help="the built-in bot plays your seat; no UI, progress on the terminal")
     p.add_argument("--log", metavar="PATH", help="where to write the signed game log (default: under the "
                    "data directory; the path is printed)")
     add_timeout_options(p)
-    p.add_argument("--no-color", action="store_true", help="monochrome display")
+    add_screen_options(p)
+    add_profile_option(p)
 
 
 def add_timeout_options(p: argparse.ArgumentParser) -> None:
@@ -97,37 +104,43 @@ def timeouts_from(args: argparse.Namespace) -> dict[str, float]:
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
-    return Settings(timeouts=timeouts_from(args))
+    return Settings(home=getattr(args, "home", None), timeouts=timeouts_from(args))
 
 
 def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
     """Our seat: the persistent identity named after us, played by the UI or (with --auto) the bot."""
-    identity, path = load_identity(identity_name(args.name))
-    player = make_bot(getattr(args, "bot", "heuristic"), seed) if args.auto else None
-    return Seat(identity, path, args.name, player, True, getattr(args, "bot", "heuristic"),
-                check_log_path(args.log))
+    identity, path = load_identity(identity_name(args.name), getattr(args, "home", None))
+    level = getattr(args, "bot", DEFAULT_BOT)
+    player = make_bot(level, seed) if args.auto else None
+    return Seat(identity, path, args.name, player, bot=level, log_path=check_log_path(args.log))
 
 
 def load_ui(args: argparse.Namespace) -> Any | None:
     """The UI package if the seat is played by a person; None with --auto. LocalError if it cannot run."""
-    setup_logging(args.auto)
+    setup_logging(args.auto, getattr(args, "home", None))
     if args.auto:
         return None
     try:
         from p2pspades import ui
         from p2pspades.ui import HumanPlayer, UiState, confirm_table, create_app  # noqa: F401
+        from p2pspades.ui.prefs import apply_screen_options
     except ImportError as exc:
         raise LocalError(UI_MISSING.format(why=exc)) from None
+    try:
+        apply_screen_options(args)
+    except ValueError as exc:
+        raise LocalError(str(exc)) from None
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise LocalError("the game screen needs a terminal; use --auto for a game without one")
     return ui
 
 
 def say(text: str) -> None:
-    print(text, flush=True)
+    """Print a line for the person; names and reasons from the network in it are shown escaped."""
+    print(printable_lines(text), flush=True)
 
 
-def setup_logging(auto: bool) -> Path | None:
+def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
     """Warnings (a refused stranger, a dropped frame) go to stderr with --auto; under the full-screen UI
     they go to a file in the data directory instead (its path is returned), so the screen stays clean."""
     root = logging.getLogger("p2pspades")
@@ -138,7 +151,7 @@ def setup_logging(auto: bool) -> Path | None:
         handler.setFormatter(logging.Formatter("p2pspades: %(message)s"))
         root.addHandler(handler)
         return None
-    path = data_home() / "p2pspades.log"
+    path = diagnostics_log(home)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handler = logging.FileHandler(path, encoding="utf-8")
@@ -152,27 +165,30 @@ def setup_logging(auto: bool) -> Path | None:
 # ------------------------------------------------------------------------------------------------ lobby
 
 
-def lobby_printer(prefix: str = "") -> Callable[[TableInfo], None]:
-    """Prints the seat map each time it changes while the lobby is open."""
+def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
+    """Prints the seat map each time it changes while the lobby is open; for a joiner (`you`: its key), also
+    that the host is deciding once the table is full."""
 
     def show(info: TableInfo) -> None:
-        names = ", ".join(f"{s.seat}:{s.name}" + (" (bot)" if s.bot else "") for s in info.seated)
-        say(f"{prefix}table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}]")
+        names = ", ".join(f"{s.seat}:{s.name}" + (f" (bot run by {info.owner_name(s)})" if s.bot else "")
+                          for s in info.seated)
+        say(f"table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}]")
+        host = info.at(0)
+        if you is not None and host is not None and info.seat_of(you) is not None and not info.free:
+            say(f"waiting for {host.name} to accept you")
 
     return show
 
 
 def confirmer(ui: Any | None, color: bool = True) -> Callable[[LobbyResult], Awaitable[bool]]:
-    """Before anyone signs the genesis: show every seat's name and key fingerprint, then accept (or ask)."""
+    """A joiner's dialog before it signs: every seat's name and key fingerprint, then accept (or ask)."""
 
     async def confirm(result: LobbyResult) -> bool:
         if ui is None:
             say(result.describe())
             return True
-        rows = [(s.seat, s.name, s.fingerprint, "host" if s.seat == 0 else ("bot" if s.bot else "joined"))
-                for s in result.table.seated]
-        answer: bool = await ui.confirm_table(result.table.name, result.table.rules, rows, you=result.seat,
-                                              color=color)
+        answer: bool = await ui.confirm_table(result.table.name, result.table.rules, result.table.seated,
+                                              you=result.seat, color=color)
         return answer
 
     return confirm
@@ -231,17 +247,6 @@ def final_lines(table: Table) -> list[str]:
     return lines
 
 
-def exit_code(peer: Peer, verdict: Verdict | None) -> int:
-    status = peer.table.status
-    if status == "violation" or (verdict is not None and verdict is Verdict.VIOLATION):
-        return EXIT_VIOLATION
-    if status == "complete":
-        return EXIT_COMPLETE
-    if status == "abandoned":
-        return EXIT_ABANDONED
-    return EXIT_LEFT
-
-
 def announce_game(peer: Peer) -> None:
     table = peer.table
     me = table.setup.seats[peer.seat]
@@ -265,12 +270,12 @@ async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True) ->
     table = peer.table
     if not table.finished:
         say(f"you left before the end; carry on with: p2pspades resume {table.game_id.hex()[:12]}")
-        return EXIT_LEFT
+        return ExitCode.LEFT
     for line in final_lines(table):
         say(line)
     verdict = verify_file(peer.store.log_path)
     say(f"log {peer.store.log_path}: {verdict.summary}")
-    return exit_code(peer, verdict.status)
+    return game_exit_code(table.status, log_violation=verdict.status is Verdict.VIOLATION)
 
 
 async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
@@ -305,20 +310,19 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
         timeouts_from(args)
+        if args.local:  # fresh keys for every seat, nothing to resume: only the log goes to the profile
+            args.home = data_home(profile=args.profile)
     except LocalError as exc:
         return fail("play", str(exc))
-    if args.local:
-        if args.auto:
-            return run_in_memory(rules, args)
-        try:
-            from p2pspades.ui.play import run_play
-        except ImportError as exc:
-            return fail("play", UI_MISSING.format(why=exc))
-        return int(run_play(rules, args))
+    if not args.local:
+        return run_as_profile("play", args, lambda: play_over_zeromq(rules, args))
+    if args.auto:
+        return run_in_memory(rules, args)
     try:
-        return asyncio.run(play_over_zeromq(rules, args))
-    except (P2PSpadesError, ValueError, OSError) as exc:
-        return fail("play", str(exc))
+        from p2pspades.ui.play import run_play
+    except ImportError as exc:
+        return fail("play", UI_MISSING.format(why=exc))
+    return int(run_play(rules, args))
 
 
 async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
@@ -326,7 +330,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     ui = load_ui(args)
     seed = args.seed if args.seed is not None else None
     main = our_seat(args, seed=None if seed is None else seed * 10)
-    bots = host_bots(rules.players - 1, identity_name(args.name), args.bot, seed)
+    bots = bot_seats(rules.players - 1, identity_name(args.name), args.bot, seed, home=args.home)
     hosted = HostedTable(main, table_name="p2pspades", rules=rules, bots=bots, settings=settings_from(args),
                          address="127.0.0.1", advertise=False)
     await hosted.open()
@@ -341,24 +345,13 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     return await run_group(group, ui, color=not args.no_color)
 
 
-def make_local_bot(kind: str, seed: int) -> Player:
-    """A bot for the in-memory wiring, which calls players synchronously."""
-    if kind == "heuristic":
-        from p2pspades.bots import HeuristicBot
-
-        return HeuristicBot(seed)
-    return RandomBot(seed)
-
-
 def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     """A bots-only game over the in-memory wiring (`--local --auto`), with progress and a signed log."""
     seed = args.seed if args.seed is not None else int.from_bytes(crypto.new_seed()[:4], "big")
     n = rules.players
-    identities = [crypto.Identity.generate() for _ in range(n)]
-    genesis = new_game(rules, identities, list(BOT_NAMES[:n]), table_name="p2pspades auto game")
-    tables = [Table(genesis, identities[i], entropy=seeded_entropy(crypto.new_seed())) for i in range(n)]
+    tables = new_tables(rules, names=SEAT_NAMES[:n], table_name="p2pspades auto game")
     wire = Wire(tables, [make_local_bot(args.bot, seed * 10 + i) for i in range(n)])
-    path = Path(args.log) if args.log else default_log_path(tables[0].game_id)
+    path = Path(args.log) if args.log else default_log_path(tables[0].game_id, args.home)
     try:
         writer = log.LogWriter(path)
     except (OSError, LocalError) as exc:
@@ -367,9 +360,8 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
         f"log: {path}")
     watched = tables[0]
     with writer:
-        writer.append(genesis)
-        for seat in range(n):
-            wire._record(seat, [])
+        writer.append(tables[0].entries[0])
+        wire.start()
         seen = 0
         while True:
             progressed = wire.step()
@@ -388,8 +380,7 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     say(f"log {path}: {verdict.summary}")
     if watched.status != "complete":
         print(f"the game did not complete: {watched.status}", file=sys.stderr)
-        return EXIT_VIOLATION if watched.status == "violation" else EXIT_ABANDONED
-    return EXIT_COMPLETE
+    return game_exit_code(watched.status, log_violation=verdict.status is Verdict.VIOLATION)
 
 
 __all__ = [

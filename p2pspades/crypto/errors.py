@@ -53,6 +53,14 @@ class BadStep(RemoteError):
         self.position = position
 
 
+class WeakKey(RemoteError, ValueError):
+    """An Ed25519 public key that is refused: not 32 bytes, non-canonical, not on the curve, of small order
+    (the identity included), or with a torsion component. Anyone could sign for some of these keys."""
+
+    def __init__(self, detail: str, seat: int | None = None) -> None:
+        super().__init__("weak-key", detail, seat)
+
+
 class CryptoUsageError(LocalError, ValueError):
     """The crypto API was called with a value our own code should never produce."""
 

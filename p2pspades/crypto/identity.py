@@ -8,22 +8,24 @@ other's key.
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import hashlib
 import os
-import re
 import secrets
 import stat
 from pathlib import Path
 from typing import Final
 
-import platformdirs
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_sign_open
+from nacl.exceptions import CryptoError
 
-from p2pspades.files import fsync_directory
+from p2pspades import paths
+from p2pspades.files import write_private
 
-from .errors import CryptoUsageError, IdentityError
+from .errors import CryptoUsageError, IdentityError, WeakKey
+from .group import explain_bad_point
 from .hashing import DOMAIN_FINGERPRINT
 
 PUBLIC_KEY_BYTES: Final = 32
@@ -32,7 +34,6 @@ PRIVATE_SEED_BYTES: Final = 32
 FINGERPRINT_ALPHABET: Final = "0123456789abcdefghjkmnpqrstvwxyz"
 """Crockford's base32 in lower case: no i, l, o or u, so nothing reads as another symbol."""
 FINGERPRINT_BYTES: Final = 10
-_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
 
 
 def fingerprint(public: bytes) -> str:
@@ -50,30 +51,62 @@ def fingerprint(public: bytes) -> str:
     return "-".join(symbols[i : i + 4] for i in range(0, len(symbols), 4))
 
 
+@functools.lru_cache(maxsize=1024)
+def _is_strong_key(public: bytes) -> bool:
+    # one multiplication by L per new key; the few keys of a game are checked once each
+    return crypto_core_ed25519_is_valid_point(public)
+
+
+def check_public_key(public: object) -> bytes:
+    """Refuse a weak Ed25519 public key; return it unchanged (protocol/crypto.md §9).
+
+    A key must be a valid point of the prime-order group as §2 defines it: 32 bytes, a canonical encoding, on
+    the curve, not of small order (the identity included, whatever its sign bit) and without a torsion
+    component. Every honest key is one (A = a·B with a multiple of 8). With a small-order key, a forged
+    signature verifies for every message under a cofactorless check such as OpenSSL's, and libsodium refuses
+    it: implementations would disagree, and a player could disown its entries.
+    """
+    if not isinstance(public, bytes) or len(public) != PUBLIC_KEY_BYTES:
+        got = f"{len(public)} bytes" if isinstance(public, bytes) else f"a {type(public).__name__}"
+        raise WeakKey(f"a public key is {PUBLIC_KEY_BYTES} bytes, got {got}")
+    if not _is_strong_key(public):
+        why = explain_bad_point(public) or "refused by libsodium"
+        raise WeakKey(f"public key {public.hex()[:16]}… is refused: {why}")
+    return public
+
+
+def is_strong_public_key(public: object) -> bool:
+    """True if `check_public_key` accepts `public`."""
+    return isinstance(public, bytes) and len(public) == PUBLIC_KEY_BYTES and _is_strong_key(public)
+
+
 def verify_signature(public: bytes, signature: bytes, data: bytes) -> bool:
-    """True if `signature` is a valid Ed25519 signature of `data` by `public`; False for anything else."""
+    """True if `signature` is a valid Ed25519 signature of `data` by `public`; False for anything else.
+
+    The key must pass `check_public_key`; the signature is then checked by libsodium
+    (`crypto_sign_verify_detached`: S canonical, R not of small order, R compared byte for byte), so every
+    implementation that follows protocol/crypto.md §9 accepts exactly the same signatures.
+    """
     if not (
-        isinstance(public, bytes)
-        and len(public) == PUBLIC_KEY_BYTES
-        and isinstance(signature, bytes)
+        isinstance(signature, bytes)
         and len(signature) == SIGNATURE_BYTES
         and isinstance(data, bytes | bytearray | memoryview)
+        and is_strong_public_key(public)
     ):
         return False
     try:
-        Ed25519PublicKey.from_public_bytes(public).verify(signature, bytes(data))
-    except Exception:  # InvalidSignature, or a key OpenSSL cannot decode: not a valid signature either way
+        crypto_sign_open(signature + bytes(data), public)
+    except CryptoError:  # BadSignatureError: not a valid signature
         return False
     return True
 
 
-def default_identity_path(name: str = "default") -> Path:
-    """Where the identity called `name` lives: <user config dir>/p2pspades/identities/<name>.key."""
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise IdentityError(
-            f"an identity name is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), got {name!r}"
-        )
-    return Path(platformdirs.user_config_dir("p2pspades")) / "identities" / f"{name}.key"
+def default_identity_path(name: str = "default", home: str | os.PathLike[str] | None = None) -> Path:
+    """Where the identity called `name` lives: <data home>/identities/<name>.key (see `p2pspades.paths`)."""
+    try:
+        return paths.identity_path(name, home)
+    except paths.ProfileError as exc:
+        raise IdentityError(str(exc)) from None
 
 
 class Identity:
@@ -161,7 +194,7 @@ class Identity:
         return cls.load(path)  # another process created it first: use theirs
 
     def _save_new(self, path: Path) -> bool:
-        """Write the key to `path` unless it exists; False if it did. Atomic: temp file (0600), then link."""
+        """Write the key to `path` unless it exists; False if it did (atomic, mode 0600)."""
         pem = self._key.private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
@@ -169,32 +202,10 @@ class Identity:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             raise IdentityError(f"cannot create directory {path.parent}: {exc.strerror}") from None
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                if os.name == "posix":
-                    os.fchmod(fd, 0o600)
-                os.write(fd, pem)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                return False
-            except OSError:
-                # No hard links on this file system: an atomic rename is the best we can do.
-                if path.exists():
-                    return False
-                os.replace(tmp, path)
-            fsync_directory(path.parent)
-            return True
+            return write_private(path, pem)
         except OSError as exc:
             raise IdentityError(f"cannot write identity file {path}: {exc.strerror}") from None
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
 
 
 def _parse_key(data: bytes, path: Path) -> Ed25519PrivateKey:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from p2pspades.files import fsync_directory
+from p2pspades.files import fsync_directory, try_lock
 
 from ..errors import LocalError
 from .canonical import DecodeError
@@ -126,7 +126,7 @@ def parse_log(data: bytes, *, name: str = "log") -> LogRead:
     are not a log (no magic) or have a damaged frame. The frames themselves are not opened here.
     """
     if data[: len(MAGIC)] != MAGIC:
-        raise LogFormatError(f"{name} is not a p2pspades log (it does not start with {MAGIC!r})")
+        raise LogFormatError(f"{name} is not a p2pspades log (a game log file, usually *.p2plog)")
     frames: list[bytes] = []
     offset = len(MAGIC)
     size = len(data)
@@ -153,14 +153,8 @@ def parse_log(data: bytes, *, name: str = "log") -> LogRead:
 
 def _lock(fd: int, path: Path) -> None:
     """Refuse a second writer on one log: two peers appending to one file would interleave frames."""
-    try:
-        import fcntl
-    except ImportError:  # not on POSIX; the file is still opened exclusively enough for one user
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        raise LogError(f"{path} is already open for writing by another process") from None
+    if not try_lock(fd):
+        raise LogError(f"{path} is already open for writing by another process")
 
 
 class LogWriter:

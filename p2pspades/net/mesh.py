@@ -25,6 +25,7 @@ import zmq.asyncio
 from zmq.utils.monitor import parse_monitor_message
 
 from p2pspades.errors import LocalError
+from p2pspades.net import endpoints
 from p2pspades.net.auth import GAME_DOMAIN, AccessList, CurveKeys, ZapHandler, curve_public_key, link_id
 from p2pspades.net.frames import (
     MAX_FRAME,
@@ -105,23 +106,18 @@ def _common_options(sock: zmq.Socket[Any], keys: CurveKeys) -> None:
     sock.setsockopt(zmq.CURVE_SECRETKEY, keys.secret)
 
 
-WILDCARDS = ("0.0.0.0", "*", "[::]", "::")
-
-
 def announced(bound: str, address: str | None) -> str:
     """The endpoint to tell others: the bound one, with a wildcard host replaced by `address`.
 
     A socket bound to every interface reports `tcp://0.0.0.0:PORT`, which nobody can connect to; the peer
     announces the address others reach it at (its LAN address) with the port it got.
     """
-    if not bound.startswith("tcp://"):
-        return bound
-    host, _, port = bound[len("tcp://"):].rpartition(":")
-    if host not in WILDCARDS:
+    parsed = endpoints.parse(bound)
+    if parsed is None or parsed.host not in endpoints.WILDCARDS:
         return bound
     if address is None:
         raise MeshError(f"bound {bound}: say which address to announce for it")
-    return f"tcp://{f'[{address}]' if ':' in address else address}:{port}"
+    return endpoints.tcp(address, parsed.port)
 
 
 class Mesh:

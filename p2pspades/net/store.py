@@ -1,10 +1,10 @@
 """What a peer keeps on disk for one game, so that it can resume after a crash.
 
-Layout, under the data home (`platformdirs.user_data_dir("p2pspades")`, or `$P2PSPADES_HOME`, or a path given
-explicitly)::
+Layout, under the data home (the profile's, see `p2pspades.paths`, or a path given explicitly)::
 
     games/<game id hex>/seat-<n>/
-        log               the signed entries, each on disk before any later entry of ours is sent (LogWriter)
+        game.p2plog       the signed entries, each on disk before any later entry of ours is sent (LogWriter);
+                          `log` in directories made before logs were named for what they are
         peers.json        the seat map: names, keys, endpoints (to reconnect on resume)
         local.json        how this machine runs the seat: identity file, person or bot, log path, timeouts
         secrets/hand-<k>  one 32-byte hand seed per file, mode 0600, on disk before its commitment is sent
@@ -16,28 +16,27 @@ terminals), and each must keep its own secrets.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
 import re
-import secrets as _random
-import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
+from p2pspades import paths
 from p2pspades.errors import LocalError
-from p2pspades.files import fsync_directory
+from p2pspades.files import is_locked, write_private
 from p2pspades.log import LogWriter, read_log
+from p2pspades.net.lobby_seats import LobbySeat
 
 log = logging.getLogger(__name__)
 
-ENV_HOME = "P2PSPADES_HOME"
+ENV_HOME = paths.ENV_HOME
 SEED_BYTES = 32
+LOG_NAME = "game.p2plog"
+LEGACY_LOG_NAME = "log"
 PEERS_VERSION = 1
 _SECRET_NAME = re.compile(r"hand-(\d{4,9})")
 _GAME_DIR = re.compile(r"[0-9a-f]{16,128}")
@@ -48,24 +47,7 @@ class StoreError(LocalError):
     """A game directory cannot be used (unreadable, damaged, or about to contradict itself)."""
 
 
-def data_home(home: str | os.PathLike[str] | None = None) -> Path:
-    """Where games are kept: `home` if given, else `$P2PSPADES_HOME`, else the platform's data directory."""
-    if home is not None:
-        return Path(home)
-    env = os.environ.get(ENV_HOME)
-    if env:
-        return Path(env)
-    return Path(platformdirs.user_data_dir("p2pspades"))
-
-
-@dataclass(frozen=True)
-class SeatRecord:
-    """One seat as the lobby agreed it."""
-
-    seat: int
-    name: str
-    public_key: bytes
-    endpoint: str
+data_home = paths.data_home
 
 
 @dataclass(frozen=True)
@@ -75,7 +57,7 @@ class PeersFile:
     game_id: bytes
     seat: int
     table: str
-    seats: tuple[SeatRecord, ...]
+    seats: tuple[LobbySeat, ...]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,6 +67,7 @@ class PeersFile:
             "table": self.table,
             "seats": [
                 {"seat": s.seat, "name": s.name, "public_key": s.public_key.hex(), "endpoint": s.endpoint}
+                | ({} if s.owner is None else {"owner": s.owner.hex()})
                 for s in self.seats
             ],
         }
@@ -96,7 +79,8 @@ class PeersFile:
             if data["version"] != PEERS_VERSION:
                 raise StoreError(f"peers.json version {data['version']!r} is not {PEERS_VERSION}")
             seats = tuple(
-                SeatRecord(int(s["seat"]), str(s["name"]), bytes.fromhex(s["public_key"]), str(s["endpoint"]))
+                LobbySeat(int(s["seat"]), str(s["name"]), bytes.fromhex(s["public_key"]), str(s["endpoint"]),
+                          bytes.fromhex(s["owner"]) if s.get("owner") else None)
                 for s in data["seats"]
             )
             record = cls(bytes.fromhex(data["game_id"]), int(data["seat"]), str(data["table"]), seats)
@@ -125,7 +109,7 @@ class LocalSeat:
     leader: int = 0
     """The seat whose process runs this one: itself, or the host's seat for the host's bot seats."""
     log: str | None = None
-    """The log file, if it is not `log` in the seat directory."""
+    """The log file, if it is not the one in the seat directory."""
     timeouts: Mapping[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -168,7 +152,7 @@ class GameStore:
             raise StoreError(f"seat {seat} is out of range")
         self.game_id = game_id
         self.seat = seat
-        self.path = data_home(home) / "games" / game_id.hex() / f"seat-{seat}"
+        self.path = paths.games_dir(home) / game_id.hex() / f"seat-{seat}"
         self._log_path = Path(log_path).absolute() if log_path is not None else None
 
     def __repr__(self) -> str:
@@ -176,12 +160,15 @@ class GameStore:
 
     @property
     def log_path(self) -> Path:
-        """The game's log: the path given, else the one local.json names, else `log` in the seat directory."""
+        """The game's log: the path given, else the one local.json names, else the seat directory's."""
         if self._log_path is None:
             local = self._local_or_none()
             if local is not None and local.log is not None:
                 self._log_path = Path(local.log)
-        return self._log_path if self._log_path is not None else self.path / "log"
+        if self._log_path is not None:
+            return self._log_path
+        legacy = self.path / LEGACY_LOG_NAME
+        return legacy if legacy.exists() else self.path / LOG_NAME
 
     @property
     def local_path(self) -> Path:
@@ -219,21 +206,7 @@ class GameStore:
 
     def in_use(self) -> bool:
         """Whether a running peer holds this game's log open for writing (it locks the file)."""
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not POSIX: no way to tell, assume not
-            return False
-        try:
-            fd = os.open(self.log_path, os.O_RDONLY)
-        except OSError:
-            return False
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        finally:
-            os.close(fd)  # closing drops our lock at once
-        return False
+        return is_locked(self.log_path)
 
     # ---------------------------------------------------------------------------------------------- ending
 
@@ -351,7 +324,7 @@ class GameStore:
 
 def list_games(home: str | os.PathLike[str] | None = None) -> list[GameStore]:
     """Every (game, seat) directory under the data home, least recently changed game first."""
-    root = data_home(home) / "games"
+    root = paths.games_dir(home)
     found: list[GameStore] = []
     if not root.is_dir():
         return found
@@ -373,33 +346,12 @@ def _mtime(path: Path) -> float:
 
 
 def _write_private(target: Path, data: bytes, *, replace: bool = False) -> None:
-    """Write a file with mode 0600 atomically and durably: temp file, fsync, rename, fsync the directory."""
-    tmp = target.with_name(f".{target.name}.{_random.token_hex(6)}.tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.fchmod(fd, stat.S_IRUSR | stat.S_IWUSR)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if replace:
-            os.replace(tmp, target)
-        else:
-            try:
-                os.link(tmp, target)
-            except FileExistsError:
-                raise StoreError(f"{target} appeared while it was being written") from None
-        fsync_directory(target.parent)
+        written = write_private(target, data, replace=replace)
     except OSError as exc:
         raise StoreError(f"cannot write {target}: {exc.strerror}") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-
-
+    if not written:
+        raise StoreError(f"{target} appeared while it was being written")
 
 
 def games_of(home: str | os.PathLike[str] | None, game_id_prefix: str) -> Iterator[GameStore]:

@@ -30,7 +30,7 @@ from p2pspades.rules.errors import (
 )
 from p2pspades.rules.results import HandResult, Outcome, Termination
 from p2pspades.rules.ruleset import PRESETS, RuleSet, default_removed, preset
-from p2pspades.rules.scoring import HandScore, SideTotal, is_nil, score_hand
+from p2pspades.rules.scoring import HandScore, SideTotal, bid_notation, is_nil, score_hand
 from p2pspades.rules.tricks import Trick, trick_winner
 from p2pspades.rules.view import Phase, SeatView
 
@@ -78,6 +78,7 @@ __all__ = [
     "WrongLead",
     "WrongPhase",
     "audit_hand",
+    "bid_notation",
     "cards_of",
     "choose_first_dealer",
     "deal_from_order",

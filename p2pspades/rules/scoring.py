@@ -50,6 +50,18 @@ def is_nil(rules: RuleSet, bid: int, blind: bool) -> bool:
     return blind or (bid == 0 and rules.nil)
 
 
+def bid_notation(bid: int | None, blind: bool, rules: RuleSet, *, short: bool = False) -> str:
+    """A bid as the score sheet writes it: "blind nil", "nil", "4", or "-" while not bid yet. `short`, for
+    narrow columns and one-line summaries: "bn" and "n"."""
+    if blind:
+        return "bn" if short else "blind nil"
+    if bid is None:
+        return "-"
+    if bid == 0 and rules.nil:
+        return "n" if short else "nil"
+    return str(bid)
+
+
 def score_hand(
     rules: RuleSet,
     bids: Sequence[int],

@@ -96,6 +96,11 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
         raise RemoteError("genesis", f"{len(seats)} seats for a {rules.players}-player rule set", 0)
     if len({s.key for s in seats}) != len(seats):
         raise RemoteError("genesis", "two seats share one key", 0)
+    for seat_info in seats:
+        try:
+            crypto.check_public_key(seat_info.key)
+        except crypto.WeakKey as exc:
+            raise RemoteError("genesis", f"seat {seat_info.seat}: {exc.detail}", 0) from None
     if not crypto.verify_signature(seats[0].key, env.signature, env.payload_raw):
         raise RemoteError("signature", "the genesis is not signed by seat 0", 0)
     return env, Setup(header.game_id, g.name, rules, seats, g.version)

@@ -19,8 +19,13 @@ from p2pspades.rules import Action, RuleSet
 from p2pspades.table.events import Accepted, Decision, Event, Wanted
 from p2pspades.table.genesis import make_genesis
 from p2pspades.table.machine import Table
+from p2pspades.table.players import Player
 
-Player = Callable[[Decision], Action]
+SEAT_NAMES = ("South", "West", "North", "East", "Centre", "Seat 5", "Seat 6", "Seat 7")
+"""Default names by seat, clockwise from seat 0 (South): in a four-player game a seat's name says where it
+sits, partners opposite (North and South), as seat 0's game screen places them."""
+
+__all__ = ["SEAT_NAMES", "Player", "Wire", "new_game", "new_tables", "play_in_memory", "seeded_entropy"]
 
 
 def seeded_entropy(seed: bytes) -> Callable[[int], bytes]:
@@ -60,6 +65,8 @@ class Wire:
     now: float = 0.0
     #: a hook for attack tests: (sender seat, raw) -> list of (destination seat, raw) to deliver instead
     tamper: Callable[[int, bytes], list[tuple[int, bytes]]] | None = None
+    #: called with (seat, events) after each batch of events a table reports (a UI, a log writer)
+    on_events: Callable[[int, list[Event]], None] | None = None
 
     def __post_init__(self) -> None:
         self.events = [[] for _ in self.tables]
@@ -81,6 +88,8 @@ class Wire:
                             self._queue.append((seat, raw))
         for out in table.take_outgoing():
             self._broadcast(seat, out.raw, forward=False)
+        if self.on_events is not None:
+            self.on_events(seat, events)
 
     def _broadcast(self, sender: int, raw: bytes, forward: bool) -> None:
         if self.tamper is not None and not forward:
@@ -91,24 +100,47 @@ class Wire:
             if dest != sender:
                 self._queue.append((dest, raw))
 
-    def step(self) -> bool:
-        """Deliver one queued entry, or let one player decide. False when nothing can happen any more."""
-        if self._queue:
-            dest, raw = self._queue.popleft()
-            self._record(dest, self.tables[dest].receive(raw, self.now))
-            return True
+    def start(self) -> None:
+        """Send what the tables wrote before anything was delivered (the host's first entries)."""
+        for seat in range(len(self.tables)):
+            self._record(seat, [])
+
+    def deliver(self) -> bool:
+        """Deliver one queued entry. False if none is queued."""
+        if not self._queue:
+            return False
+        dest, raw = self._queue.popleft()
+        self._record(dest, self.tables[dest].receive(raw, self.now))
+        return True
+
+    def next_decision(self) -> tuple[int, Decision] | None:
+        """The first seat with a player whose decision is pending, and that decision."""
         for seat, table in enumerate(self.tables):
             decision = table.pending_decision()
-            player = self.players[seat]
-            if decision is not None and player is not None:
-                self._record(seat, table.decide(player(decision)))
-                return True
-        return False
+            if decision is not None and self.players[seat] is not None:
+                return seat, decision
+        return None
+
+    def decide(self, seat: int, action: Action) -> None:
+        """Give seat `seat`'s table its player's answer, and send what it writes."""
+        self._record(seat, self.tables[seat].decide(action))
+
+    def step(self) -> bool:
+        """Deliver one queued entry, or let one player decide. False when nothing can happen any more."""
+        if self.deliver():
+            return True
+        pending = self.next_decision()
+        if pending is None:
+            return False
+        seat, decision = pending
+        player = self.players[seat]
+        assert player is not None
+        self.decide(seat, player(decision))
+        return True
 
     def run(self, max_steps: int = 2_000_000) -> int:
         """Run until nothing more happens. Returns the number of steps taken."""
-        for seat, _table in enumerate(self.tables):
-            self._record(seat, [])
+        self.start()
         steps = 0
         while self.step():
             steps += 1
@@ -131,9 +163,23 @@ def play_in_memory(
     names: Sequence[str] | None = None,
 ) -> Wire:
     """Play a whole game in memory. With `seed`, identities and entropy are reproducible (tests, vectors)."""
+    if len(players) != rules.players:
+        raise LocalError(f"{rules.players} players needed, {len(players)} given")
+    wire = Wire(new_tables(rules, seed=seed, names=names), list(players))
+    wire.run()
+    return wire
+
+
+def new_tables(
+    rules: RuleSet,
+    *,
+    seed: bytes | None = None,
+    names: Sequence[str] | None = None,
+    table_name: str = "in-memory table",
+) -> list[Table]:
+    """One table per seat of a new game. Fresh keys and entropy, or with `seed` reproducible ones (tests,
+    vectors, a game replayed from its seed)."""
     n = rules.players
-    if len(players) != n:
-        raise LocalError(f"{n} players needed, {len(players)} given")
     if seed is None:
         identities = [crypto.Identity.generate() for _ in range(n)]
         entropies = [seeded_entropy(crypto.new_seed()) for _ in range(n)]
@@ -142,8 +188,5 @@ def play_in_memory(
         identities = [crypto.Identity.from_seed(hashlib.sha256(seed + bytes([i])).digest()) for i in range(n)]
         entropies = [seeded_entropy(seed + b"entropy" + bytes([i])) for i in range(n)]
         gid = hashlib.sha256(seed + b"game").digest()[:16]
-    genesis = new_game(rules, identities, names, gid)
-    tables = [Table(genesis, identities[i], entropy=entropies[i]) for i in range(n)]
-    wire = Wire(tables, list(players))
-    wire.run()
-    return wire
+    genesis = new_game(rules, identities, names, gid, table_name)
+    return [Table(genesis, identities[i], entropy=entropies[i]) for i in range(n)]

@@ -1,15 +1,17 @@
-"""Helpers shared by the net tests (no tests here): running coroutines, keys, and waiting for mesh events."""
+"""Helpers for the net tests: keys, and waiting for mesh events (the tests run in pytest-asyncio's loop)."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine
-from functools import wraps
-from typing import Any, TypeVar
+import socket
+import struct
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import nacl.bindings
 
+from p2pspades.net import Timing
 from p2pspades.net.auth import CurveKeys
 from p2pspades.net.frames import Message
 from p2pspades.net.mesh import Mesh, MeshEvent, PeerAddress, Received
@@ -17,16 +19,16 @@ from p2pspades.net.mesh import Mesh, MeshEvent, PeerAddress, Received
 T = TypeVar("T")
 WAIT = 10.0
 """Generous upper bound for anything to arrive on loopback; tests never assert on speed."""
+FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=0.6, linger=3.0)
+"""A peer's timing made short, so that a test sees hellos, heartbeats and absences quickly."""
 
 
-def asyncio_test(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    """Run an async test function in a fresh event loop."""
-
-    @wraps(fn)
-    def run(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(fn(*args, **kwargs))
-
-    return run
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on just now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 class Player:
@@ -64,16 +66,10 @@ async def next_received(mesh: Mesh, timeout: float = WAIT) -> Received:
     return await within(wait(), timeout)
 
 
-async def quiet(mesh: Mesh, seconds: float) -> list[Message]:
-    """Everything `mesh` delivers within `seconds` (used to show that nothing gets through)."""
+def received_now(mesh: Mesh) -> list[Message]:
+    """The frames `mesh` has already delivered and nobody has taken yet (link events are passed over)."""
     got: list[Message] = []
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while (left := end - loop.time()) > 0:
-        try:
-            event = await asyncio.wait_for(mesh.next_event(), left)
-        except TimeoutError:
-            break
+    while (event := mesh.poll_event()) is not None:
         if isinstance(event, Received):
             got.append(event.message)
     return got
@@ -95,3 +91,22 @@ async def build_mesh(count: int) -> tuple[list[Player], list[Mesh]]:
 async def close_all(meshes: list[Mesh]) -> None:
     for mesh in meshes:
         await mesh.close()
+
+
+def loopback_multicast_works() -> bool:
+    """Whether a multicast datagram sent on 127.0.0.1 comes back (it does not on every machine)."""
+    group, port = "239.255.77.77", 45877
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx, \
+                socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
+            rx.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            rx.bind((group, port))  # the group only, not every address of the machine
+            membership = struct.pack("4s4s", socket.inet_aton(group), socket.inet_aton("127.0.0.1"))
+            rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
+            rx.settimeout(1.0)
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1"))
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+            tx.sendto(b"p2pspades", (group, port))
+            return rx.recv(64) == b"p2pspades"
+    except OSError:
+        return False

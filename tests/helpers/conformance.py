@@ -20,18 +20,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from helpers.net import FAST
 from p2pspades import crypto
 from p2pspades.bots import RandomBot
 from p2pspades.errors import LocalError
 from p2pspades.net import (
     Entries,
     GameStore,
+    LobbySeat,
     Mesh,
     Peer,
     PeerAddress,
     PeersFile,
-    SeatRecord,
-    Timing,
     resume_game,
     transport_keys,
 )
@@ -41,7 +41,6 @@ from p2pspades.table.harness import Wire, new_game, seeded_entropy
 
 WAIT = 60.0
 """Generous upper bound for a whole game on loopback; tests never assert on speed."""
-FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=0.6, linger=3.0)
 
 Entropy = Callable[[int], bytes]
 TableMaker = Callable[[int, bytes, crypto.Identity, Entropy, float], Table]
@@ -115,7 +114,7 @@ class _HoldingWire(Wire):
             if self.hold is not None and self.hold(decision):
                 self.held, self.hold = seat, None
                 return False
-            self._record(seat, table.decide(player(decision)))
+            self.decide(seat, player(decision))
             return True
         return False
 
@@ -126,8 +125,7 @@ class MemoryRun:
     def __init__(self, game: Game, home: Path) -> None:
         self.game = game
         self.wire = _HoldingWire(game.tables(0.0), list(game.bots))
-        for seat in range(game.rules.players):
-            self.wire._record(seat, [])
+        self.wire.start()
         self.tables = self.wire.tables
         self.events = self.wire.events
         self._saved: dict[int, list[bytes]] = {}
@@ -218,6 +216,10 @@ class ZmqRun:
         self.held: int | None = None
         self.holding = asyncio.Event()
         self.release = asyncio.Event()
+        self.received: list[list[bytes]] = [[] for _ in self.tables]
+        """Every entry each seat's table was handed, in order."""
+        self.injected: list[tuple[int, bytes, int]] = []
+        """(dest, raw, how many times dest's table had been handed raw before) for each injection."""
 
     async def start(self) -> ZmqRun:
         game = self.game
@@ -227,15 +229,27 @@ class ZmqRun:
         addresses = [PeerAddress(s, m.endpoint, i.public)
                      for s, (m, i) in enumerate(zip(meshes, game.identities, strict=True))]
         setup = self.tables[0].setup
-        records = tuple(SeatRecord(a.seat, setup.seats[a.seat].name, a.public_key, a.endpoint)
+        records = tuple(LobbySeat(a.seat, setup.seats[a.seat].name, a.public_key, a.endpoint)
                         for a in addresses)
         for seat, (mesh, table) in enumerate(zip(meshes, self.tables, strict=True)):
+            self._count_receipts(seat, table)
             store = GameStore(setup.game_id, seat, self.home)
             store.save_peers(PeersFile(setup.game_id, seat, setup.name, records))
             mesh.admit(seat, addresses)
             self.peers.append(Peer(table, mesh, store, _Gate(self, seat, game.bots[seat]), timing=FAST,
                                    on_event=self.events[seat].append))
         return self
+
+    def _count_receipts(self, seat: int, table: Table) -> None:
+        """Note in `received` every entry handed to `table`, once its table has handled it."""
+        receive = table.receive
+
+        def counted(raw: bytes, now: float = 0.0) -> list[Event]:
+            events = receive(raw, now)
+            self.received[seat].append(raw)
+            return events
+
+        table.receive = counted  # type: ignore[method-assign]
 
     def _peer(self, seat: int) -> Peer:
         peer = self.peers[seat]
@@ -268,20 +282,26 @@ class ZmqRun:
         assert self.held is not None
         return self.held
 
+    def _settled(self) -> bool:
+        """Whether every live seat has done all it can: each injected entry has been handled by its table,
+        every live table holds the same chain (so no entry is on its way), and no seat but a held one has a
+        decision to make (so none is about to write one)."""
+        live = [(s, p.table) for s, p in enumerate(self.peers) if p is not None]
+        if any(self.received[dest].count(raw) <= before for dest, raw, before in self.injected
+               if self.peers[dest] is not None):
+            return False
+        if len({(len(t.entries), t.head) for _, t in live}) > 1:
+            return False
+        return all(t.pending_decision() is None for s, t in live if s != self.held)
+
     async def settle(self) -> None:
-        """Wait until every live table holds the same chain and nothing has moved for a moment."""
+        """Wait until every live seat has done all it can (see `_settled`)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT
-        stable_since, last = loop.time(), None
-        while loop.time() < deadline:
-            heads = tuple((len(p.table.entries), len(self.events[s]))
-                          for s, p in enumerate(self.peers) if p is not None)
-            if heads != last:
-                last, stable_since = heads, loop.time()
-            elif len({h[0] for h in heads}) == 1 and loop.time() - stable_since > 0.3:
-                return
-            await asyncio.sleep(0.02)
-        raise AssertionError("the tables never settled")
+        while not self._settled():
+            if loop.time() > deadline:
+                raise AssertionError("the tables never settled")
+            await asyncio.sleep(0.01)
 
     async def advance(self) -> None:
         """Release any held decision and let every live seat go as far as it can."""
@@ -291,6 +311,7 @@ class ZmqRun:
         await self.settle()
 
     async def inject(self, dest: int, sender: int, raw: bytes) -> None:
+        self.injected.append((dest, raw, self.received[dest].count(raw)))
         self._peer(sender).mesh.send(dest, Entries(len(self._peer(dest).table.entries), (raw,)))
 
     async def crash(self, seat: int) -> None:
@@ -306,6 +327,7 @@ class ZmqRun:
         peer = await resume_game(store, self.game.identities[seat], _Gate(self, seat, self.game.bots[seat]),
                                  timing=FAST)
         peer.on_event = self.events[seat].append
+        self._count_receipts(seat, peer.table)
         self.peers[seat] = peer
         self.tables[seat] = peer.table
         self._go()

@@ -1,0 +1,46 @@
+"""The exit codes of every command, in one place.
+
+A game that ended and a log that verified share their values, so a script reads `play`, `host`, `join`,
+`resume`, `verify` and `replay` the same way: 0 all is well, 1 somebody cheated (or the log was tampered
+with), 2 nothing could be done (bad options, an unreadable file, a failed start), 3 the game stopped short.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class ExitCode(enum.IntEnum):
+    OK = 0
+    """The game completed; the log is valid and complete."""
+    VIOLATION = 1
+    """A violation stopped the game, or the log shows one (tampering, cheating, a bad signature)."""
+    FAILED = 2
+    """Bad options, an unreadable or foreign file, a game that could not start or be joined."""
+    INCOMPLETE = 3
+    """The game was abandoned, or the log is valid so far but stops before the end."""
+    LEFT = 0
+    """The person chose to leave before the end (and confirmed it); the game can be resumed. Not an error."""
+    INTERRUPTED = 130
+    """Interrupted by a signal (Ctrl-C outside the game screen), as shells expect."""
+    BROKEN_PIPE = 141
+    """The reader of our output went away (`| head`)."""
+
+
+def game_exit_code(status: str, *, log_violation: bool = False) -> ExitCode:
+    """The exit code of a command that played a game, from the table's status ("complete", "violation",
+    "abandoned", anything else: not finished) and whether verifying our log found a violation."""
+    if status == "violation" or log_violation:
+        return ExitCode.VIOLATION
+    if status == "complete":
+        return ExitCode.OK
+    if status == "abandoned":
+        return ExitCode.INCOMPLETE
+    return ExitCode.LEFT
+
+
+def game_exit_help(failed: str = "failed to start") -> str:
+    """The "Exit codes: ..." sentence of a command that plays a game."""
+    return (f"Exit codes: {ExitCode.OK} complete (or you chose to leave), {ExitCode.VIOLATION} violation, "
+            f"{ExitCode.FAILED} {failed}, {ExitCode.INCOMPLETE} abandoned, {ExitCode.INTERRUPTED} "
+            "interrupted.")

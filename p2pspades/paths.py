@@ -1,0 +1,117 @@
+"""Where p2pspades keeps things: the one place that knows the directory layout.
+
+A *data home* holds everything of one player::
+
+    identities/<name>.key     Ed25519 keys (0600): ours, and those of the bot seats we host
+    games/<game id>/seat-<n>/ what a seat needs to resume: log, seat map, hand secrets (net/store.py)
+    logs/<game id>.p2plog     the logs of in-memory games (`play --local`)
+    p2pspades.log             warnings, while the full-screen UI holds the terminal
+    profile.lock              held by the process that uses this home, so no other one signs with its keys
+
+The default home is `$P2PSPADES_HOME`, else the platform's user data directory. A *profile* is another
+player on the same machine (or the same person with another key): profile NAME lives in
+`<default home>/profiles/NAME`. It is chosen by `--profile NAME` or `$P2PSPADES_PROFILE`; "default" is the
+default home itself.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import platformdirs
+
+from p2pspades.errors import LocalError
+from p2pspades.files import FileLock
+
+APP = "p2pspades"
+ENV_HOME = "P2PSPADES_HOME"
+ENV_PROFILE = "P2PSPADES_PROFILE"
+DEFAULT_PROFILE = "default"
+NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
+"""A file-name-safe name (of an identity or a profile): no separators, not hidden, at most 64 characters."""
+
+Home = str | os.PathLike[str] | None
+"""A data home given explicitly, or None for the selected profile's."""
+
+
+class ProfileError(LocalError):
+    """A profile name that is not usable, or a profile that another process is using."""
+
+
+class ProfileInUse(ProfileError):
+    """Another running process holds this profile (its identity would sign twice)."""
+
+
+def check_name(name: str, what: str = "a profile name") -> str:
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise ProfileError(f"{what} is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), "
+                           f"got {name!r}")
+    return name
+
+
+def profile_name(profile: str | None = None) -> str:
+    """The selected profile: `profile` if given, else `$P2PSPADES_PROFILE`, else "default"."""
+    name = profile if profile is not None else os.environ.get(ENV_PROFILE) or DEFAULT_PROFILE
+    return check_name(name)
+
+
+def base_home() -> Path:
+    """The default profile's data home: `$P2PSPADES_HOME`, else the platform's user data directory."""
+    env = os.environ.get(ENV_HOME)
+    return Path(env) if env else Path(platformdirs.user_data_dir(APP))
+
+
+def data_home(home: Home = None, *, profile: str | None = None) -> Path:
+    """The data home: `home` if given, else the selected profile's (see `profile_name`)."""
+    if home is not None:
+        return Path(home)
+    name = profile_name(profile)
+    return base_home() if name == DEFAULT_PROFILE else base_home() / "profiles" / name
+
+
+def identity_path(name: str = "default", home: Home = None) -> Path:
+    """The key file of the identity called `name` in the data home."""
+    check_name(name, "an identity name")
+    root = data_home(home)
+    path = root / "identities" / f"{name}.key"
+    if root == Path(platformdirs.user_data_dir(APP)) and not path.exists():
+        # Before there was one data home, keys were kept in the platform's config directory: keep using
+        # one that is there, rather than make its owner a stranger to the games it played.
+        legacy = Path(platformdirs.user_config_dir(APP)) / "identities" / f"{name}.key"
+        if legacy.exists():
+            return legacy
+    return path
+
+
+def games_dir(home: Home = None) -> Path:
+    return data_home(home) / "games"
+
+
+def default_log_path(game_id: bytes, home: Home = None) -> Path:
+    """Where a game's log goes when no `--log` is given and no seat directory holds it."""
+    return data_home(home) / "logs" / f"{game_id.hex()}.p2plog"
+
+
+def diagnostics_log(home: Home = None) -> Path:
+    """The file warnings go to while the full-screen UI holds the terminal."""
+    return data_home(home) / "p2pspades.log"
+
+
+def lock_profile(home: Home = None, *, profile: str | None = None) -> FileLock:
+    """Hold the data home for this process: `ProfileInUse`, naming `--profile`, if another process does.
+
+    The lock is held until the returned lock is released or the process ends, however abruptly.
+    """
+    root = data_home(home, profile=profile)
+    lock = FileLock(root / "profile.lock")
+    try:
+        acquired = lock.acquire()
+    except OSError as exc:
+        raise ProfileError(f"cannot use the data directory {root}: {exc.strerror or exc}") from None
+    if not acquired:
+        name = profile_name(profile) if home is None else str(root)
+        raise ProfileInUse(f"profile {name!r} is in use by another p2pspades process (its identity cannot "
+                           f"play twice); choose another with --profile NAME")
+    return lock
