@@ -8,10 +8,10 @@ the same protocol as a game of people, and `resume` can bring the bots back afte
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 
-from p2pspades.cli.common import add_game_options, default_name, fail, hold_profile, rules_from_args
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
+from p2pspades.cli.common import add_game_options, default_name, fail, rules_from_args, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
     load_ui,
@@ -20,13 +20,14 @@ from p2pspades.cli.play import (
     run_group,
     say,
     settings_from,
+    timeouts_from,
 )
-from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import Settings
 from p2pspades.net.lobby_seats import TableInfo, check_name
-from p2pspades.net.seats import BOT_KINDS, bot_seats, identity_name
+from p2pspades.net.seats import bot_seats, identity_name
 from p2pspades.net.session import HostedTable
 from p2pspades.rules import RuleSet
 
@@ -43,7 +44,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--table", default="p2pspades", metavar="TABLE_NAME", help="the table's name on the LAN")
     add_game_options(p)
     p.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by bots this host runs")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays (bots and --auto)")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level: easy, normal or expert (for --bots and --auto; default normal)")
     p.add_argument("--port", type=int, default=0, metavar="PORT",
                    help="the lobby's port, what joiners give as HOST:PORT (default: any free port)")
     p.add_argument("--address", metavar="ADDR",
@@ -71,15 +73,10 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
 def run(args: argparse.Namespace) -> int:
     try:
         rules = check_host_args(args)
-        profile = hold_profile(args)
-        settings = settings_from(args)
+        timeouts_from(args)
     except LocalError as exc:
         return fail("host", str(exc))
-    with profile:
-        try:
-            return asyncio.run(host(rules, args, settings))
-        except (P2PSpadesError, ValueError, OSError) as exc:
-            return fail("host", str(exc))
+    return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)))
 
 
 async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> int:

@@ -11,7 +11,8 @@ import argparse
 import asyncio
 from typing import Any
 
-from p2pspades.cli.common import default_name, fail, hold_profile
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
+from p2pspades.cli.common import default_name, fail, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
     confirmer,
@@ -21,14 +22,15 @@ from p2pspades.cli.play import (
     run_group,
     say,
     settings_from,
+    timeouts_from,
 )
-from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
 from p2pspades.net.discovery import find_table, parse_endpoint
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby_seats import LobbyResult, TableInfo, check_name
-from p2pspades.net.seats import BOT_KINDS, bot_seats, identity_name
+from p2pspades.net.seats import bot_seats, identity_name
 from p2pspades.net.session import join_game
 
 
@@ -45,7 +47,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--bots", type=int, default=0, metavar="N",
                    help="bring N bots of your own, seated on your side; they run on this machine, so you "
                    "can see their cards (and nobody else can)")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays (--bots, --auto)")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level: easy, normal or expert (for --bots and --auto; default normal)")
     p.add_argument("--fingerprint", metavar="FP", help="refuse the table unless the host's key has this "
                    "fingerprint (as the host's screen shows it)")
     p.add_argument("--address", metavar="ADDR",
@@ -63,15 +66,10 @@ def run(args: argparse.Namespace) -> int:
         check_name(args.name)
         if not 0 <= args.bots <= 7:
             raise LocalError(f"--bots must be 0..7, not {args.bots}")
-        profile = hold_profile(args)
-        settings = settings_from(args)
+        timeouts_from(args)
     except (LocalError, ValueError) as exc:
         return fail("join", str(exc))
-    with profile:
-        try:
-            return asyncio.run(join(args, settings))
-        except (P2PSpadesError, ValueError, OSError) as exc:
-            return fail("join", str(exc))
+    return run_as_profile("join", args, lambda: join(args, settings_from(args)))
 
 
 async def join(args: argparse.Namespace, settings: Settings) -> int:

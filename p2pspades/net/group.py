@@ -20,7 +20,7 @@ from p2pspades.net.discovery import local_address
 from p2pspades.net.lobby_seats import LobbyResult
 from p2pspades.net.mesh import Mesh
 from p2pspades.net.peer import Peer, Timing, start_game
-from p2pspades.net.seats import SEAT_NAMES, Seat, SessionError, make_bot
+from p2pspades.net.seats import Seat, SessionError, make_bot
 from p2pspades.table import GameEnded
 
 
@@ -109,4 +109,4 @@ async def start_group(result: LobbyResult, main: Seat, main_mesh: Mesh, bots: Se
     return LocalGroup(peers[0], peers[1:])
 
 
-__all__ = ["SEAT_NAMES", "LocalGroup", "Settings", "bind_for", "open_mesh", "start_group"]
+__all__ = ["LocalGroup", "Settings", "bind_for", "open_mesh", "start_group"]

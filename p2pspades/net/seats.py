@@ -9,35 +9,27 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from p2pspades import crypto
+from p2pspades import bots, crypto
+from p2pspades.bots import DEFAULT_BOT, UnknownBot, thinking
 from p2pspades.errors import P2PSpadesError
 from p2pspades.net.peer import Player
 from p2pspades.net.store import LocalSeat
-
-BOT_KINDS = ("heuristic", "random")
-SEAT_NAMES = ("South", "West", "North", "East", "Centre", "Seat 5", "Seat 6", "Seat 7")
-"""Default bot names by seat, clockwise from the host's seat 0 (so partners sit opposite: North and South)."""
 
 
 class SessionError(P2PSpadesError):
     """A game cannot be started, joined or resumed here; the message says why and what to do."""
 
 
-def make_bot(kind: str = "heuristic", seed: int | bytes | None = None) -> Player:
-    """The built-in bot: `HeuristicBot` (or `RandomBot`), seeded from `seed` or at random."""
-    from p2pspades.bots import HeuristicBot, RandomBot
-
-    if seed is None:
-        seed = secrets.token_bytes(16)
-    if kind == "heuristic":
-        return HeuristicBot(seed)
-    if kind == "random":
-        return RandomBot(seed)
-    raise SessionError(f"unknown bot {kind!r}; choose one of: {', '.join(BOT_KINDS)}")
+def make_bot(kind: str = DEFAULT_BOT, seed: int | bytes | None = None) -> Player:
+    """The built-in bot of that level (`BOT_LEVELS`) for a peer, seeded from `seed` or at random. It thinks
+    in a worker thread, so the peer's event loop keeps running meanwhile."""
+    try:
+        return thinking(bots.make_bot(kind, seed))
+    except UnknownBot as exc:
+        raise SessionError(str(exc)) from None
 
 
 def identity_name(player_name: str) -> str:
@@ -67,7 +59,7 @@ class Seat:
     """Who decides (None: nobody yet; the UI sets it). A bot seat's bot is made when its game starts."""
     person: bool = True
     """A person's seat (the UI, or the built-in bot with --auto), or a bot seat this process runs."""
-    bot: str = "heuristic"
+    bot: str = DEFAULT_BOT
     """Which built-in bot plays a bot seat (or a person's with --auto)."""
     seed: int | bytes | None = None
     log_path: str | None = None
@@ -78,7 +70,7 @@ class Seat:
                          self.log_path, dict(timeouts))
 
 
-def bot_seats(count: int, owner: str, kind: str = "heuristic", seed: int | None = None, *, first: int = 1,
+def bot_seats(count: int, owner: str, kind: str = DEFAULT_BOT, seed: int | None = None, *, first: int = 1,
               home: str | os.PathLike[str] | None = None) -> list[Seat]:
     """`count` bot seats with persistent identities named after their owner's (`<owner>-bot1`, ...)."""
     bots = []

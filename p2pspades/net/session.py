@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
+from p2pspades.bots import SEAT_NAMES
 from p2pspades.errors import P2PSpadesError
 from p2pspades.net import endpoints
 from p2pspades.net.aio import settle
@@ -20,7 +21,7 @@ from p2pspades.net.group import LocalGroup, Settings, bind_for, open_mesh, start
 from p2pspades.net.lobby import Confirm, LobbyHost, StartWhen, join_table, peers_of
 from p2pspades.net.lobby_seats import LobbyResult, TableInfo
 from p2pspades.net.mesh import Mesh, announced
-from p2pspades.net.seats import SEAT_NAMES, Seat, SessionError
+from p2pspades.net.seats import Seat, SessionError
 from p2pspades.rules import RuleSet
 
 logger = logging.getLogger(__name__)

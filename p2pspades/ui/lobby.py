@@ -25,13 +25,13 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Dimension, HSplit, Layout, Window
+from prompt_toolkit.layout import Dimension, HSplit, Window
 from prompt_toolkit.output import Output
 
 from p2pspades.net.lobby_seats import LobbyError, LobbySeat
 from p2pspades.rules import RuleSet
 from p2pspades.ui.text import clip, plural, rules_lines, rules_of, rules_title
-from p2pspades.ui.widgets import build_style, color_depth, join_lines, panel, text_window, use_color
+from p2pspades.ui.widgets import full_screen_app, join_lines, panel, text_window
 
 T = TypeVar("T")
 
@@ -288,7 +288,6 @@ def create_lobby_app(
 ) -> Application[bool]:
     """The lobby screen. As a one-shot dialog (`stays` False) its result is True (accept) or False (decline,
     q, Ctrl-C); staying up, answers go to `model.ask()` and q / Ctrl-C leave the lobby."""
-    colour = use_color(color)
 
     def title() -> StyleAndTextTuples:
         return [
@@ -383,15 +382,7 @@ def create_lobby_app(
             if model.hosting:
                 event.app.create_background_task(model.act("x" if key == "delete" else key))
 
-    app: Application[bool] = Application(
-        layout=Layout(body),
-        key_bindings=kb,
-        style=build_style(colour),
-        color_depth=color_depth(colour),
-        full_screen=True,
-        input=input,
-        output=output,
-    )
+    app: Application[bool] = full_screen_app(body, kb, color=color, input=input, output=output)
     model.on_change = app.invalidate
     return app
 
