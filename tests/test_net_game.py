@@ -361,3 +361,21 @@ def test_join_says_it_is_connecting_and_tables_shows_progress(lan: Lan) -> None:
     finally:
         joiner.close()
         listing.close()
+
+
+def test_a_host_that_leaves_the_lobby_tells_its_joiner(lan: Lan) -> None:
+    host = Terminal(lan.env("ana"), "ana", "host", "--name", "ana", "--rules", "two", "--address",
+                    "127.0.0.1", "--port", str(lan.port), "--no-advertise")
+    try:
+        host.expect("1 seat free")
+        lan.join("bo")
+        host.expect(r"1\s+bo\s+\S+\s+joined")
+        lan.wait_for("bo", "waiting for ana to accept you")
+        host.proc.send("q")
+        host.proc.expect(pexpect.EOF, timeout=30)
+        host.proc.close()
+        assert host.proc.exitstatus == 0, "leaving is the person's choice, not a failure"
+        assert lan.finish("bo") == {"bo": 2}
+        assert "p2pspades join: the host closed the table: the host left" in lan.out("bo")
+    finally:
+        host.close()
