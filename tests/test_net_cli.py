@@ -157,3 +157,13 @@ def test_a_log_path_that_exists_is_refused_before_anything_starts(tmp_path: Path
     done = p2pspades(tmp_path, "play", "--auto", "--log", str(taken), timeout=30)
     assert done.returncode == 2 and "already exists" in done.stderr, done.stderr
     assert taken.read_bytes() == b"P2PSLOG1"
+
+
+def test_play_local_auto_plays_in_memory_and_writes_its_log_in_the_profile(tmp_path: Path) -> None:
+    done = p2pspades(tmp_path, "play", "--local", "--auto", "--target", "10", "--seed", "5",
+                     "--profile", "solo")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    (game_log,) = (tmp_path / "data" / "profiles" / "solo" / "logs").iterdir()
+    assert game_log.suffix == ".p2plog" and f"log: {game_log}" in done.stdout
+    verdict = verify_file(game_log)
+    assert verdict.status is Status.VALID, verdict.summary

@@ -11,8 +11,8 @@ import dataclasses
 import pytest
 
 from p2pspades.bots import RandomBot
-from p2pspades.rules import Bid, Play, preset
-from p2pspades.table import Decision, DecisionKind, GameEnded, HandAudited, Info, Rejected, Violation
+from p2pspades.rules import Bid, Card, Play, preset
+from p2pspades.table import CardVerified, Decision, DecisionKind, GameEnded, HandAudited, Rejected, Violation
 from p2pspades.table.harness import Wire, play_in_memory
 from p2pspades.ui.state import HumanPlayer, UiState
 from p2pspades.ui.text import sort_hand
@@ -75,7 +75,7 @@ def test_violations_and_refusals_are_red_and_yellow(finished_game: Wire) -> None
         HandAudited(3, (Violation(3, "renege", "seat 3 did not follow clubs", 60, halts=False),)),
         Rejected(3, "turn", "entry 9 from seat 3 is a bid; expected seat 1's bid", b""),
         Violation(0, "signature", "a bad signature", 41),
-        Info("seat 2 played TH: card verified"),
+        CardVerified(2, Card.parse("TH")),
     ])
     lines = list(state.events)
     audit = next(line for line in lines if line.text.startswith("hand 3"))

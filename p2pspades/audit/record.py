@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from p2pspades.audit.verify import Status, Verdict
+from p2pspades.audit.verify import Status, Verdict, abandonment, forfeit
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards
 
@@ -35,9 +35,14 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         status = "incomplete"
     winners: list[int] = []
     game = table.game
-    if game is not None and game.outcome is not None:
+    if table.result is not None:
+        winners = list(table.result.winners)
+    elif game is not None and game.outcome is not None:
         winners = list(game.outcome.winners)
     result: dict[str, Any] = {"status": status, "winners": winners, "detail": verdict.summary}
+    fault = forfeit(table)
+    if fault is not None and table.result is not None:
+        result["forfeit"] = {"seat": table.result.seat, "text": fault}
     if verdict.violation is not None:
         v = verdict.violation
         result["violation"] = {
@@ -49,6 +54,17 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         }
     if table.abandoned_by is not None:
         result["abandoned_by"] = table.abandoned_by
+    if table.claim is not None:
+        claim = table.claim
+        result["abandonment"] = {
+            "seat": claim.seat,
+            "claimed_by": list(claim.signers),
+            "passed_over": list(claim.passed),
+            "silence_s": claim.limit,
+            "awaited": claim.step.types[0].TYPE,
+            "refuted_by_entry": claim.answered,
+            "text": abandonment(table),
+        }
     return {
         "format": FORMAT,
         "game_id": table.game_id.hex(),
@@ -192,6 +208,12 @@ def summary_lines(verdict: Verdict) -> list[str]:
     if game is not None and game.outcome is not None:
         win = ", ".join("+".join(names[i] for i in rules.sides[w]) for w in game.outcome.winners) or "nobody"
         lines.append(f"  winner: {win} ({game.outcome.termination.value})")
+    fault = forfeit(table)
+    if fault is not None and table.result is not None:
+        win = ", ".join("+".join(names[i] for i in rules.sides[w]) for w in table.result.winners) or "nobody"
+        lines.append(f"  {printable(fault)}; winner: {win}")
+    if table.claim is not None:
+        lines.append(f"  abandonment {printable(abandonment(table))}")
     if verdict.violation is not None:
         v = verdict.violation
         lines.append(

@@ -8,9 +8,8 @@ the same protocol as a game of people, and `resume` can bring the bots back afte
 from __future__ import annotations
 
 import argparse
-import asyncio
 
-from p2pspades.cli.common import add_game_options, default_name, fail, hold_profile, rules_from_args
+from p2pspades.cli.common import add_game_options, default_name, fail, rules_from_args, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
     confirmer,
@@ -20,8 +19,9 @@ from p2pspades.cli.play import (
     run_group,
     say,
     settings_from,
+    timeouts_from,
 )
-from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
 from p2pspades.net.endpoints import parse
 from p2pspades.net.lobby import check_name
@@ -69,15 +69,10 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
 def run(args: argparse.Namespace) -> int:
     try:
         rules = check_host_args(args)
-        profile = hold_profile(args)
-        settings = settings_from(args)
+        timeouts_from(args)
     except LocalError as exc:
         return fail("host", str(exc))
-    with profile:
-        try:
-            return asyncio.run(host(rules, args, settings))
-        except (P2PSpadesError, ValueError, OSError) as exc:
-            return fail("host", str(exc))
+    return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)))
 
 
 async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> int:

@@ -8,9 +8,8 @@ key fingerprint is shown (printed with --auto) and the genesis is only accepted 
 from __future__ import annotations
 
 import argparse
-import asyncio
 
-from p2pspades.cli.common import default_name, fail, hold_profile
+from p2pspades.cli.common import default_name, fail, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
     confirmer,
@@ -20,8 +19,9 @@ from p2pspades.cli.play import (
     run_group,
     say,
     settings_from,
+    timeouts_from,
 )
-from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
 from p2pspades.net.lobby import check_name
 from p2pspades.net.session import BOT_KINDS, Settings, find_table, join_game, parse_endpoint
@@ -53,15 +53,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     try:
         check_name(args.name)
-        profile = hold_profile(args)
-        settings = settings_from(args)
+        timeouts_from(args)
     except (LocalError, ValueError) as exc:
         return fail("join", str(exc))
-    with profile:
-        try:
-            return asyncio.run(join(args, settings))
-        except (P2PSpadesError, ValueError, OSError) as exc:
-            return fail("join", str(exc))
+    return run_as_profile("join", args, lambda: join(args, settings_from(args)))
 
 
 async def join(args: argparse.Namespace, settings: Settings) -> int:

@@ -11,9 +11,7 @@ This module also holds what `host`, `join` and `resume` share: the network optio
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
-import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -28,11 +26,11 @@ from p2pspades.cli.common import (
     add_game_options,
     add_profile_option,
     fail,
-    hold_profile,
     progress_line,
     rules_from_args,
+    run_as_profile,
 )
-from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.net.lobby import LobbyResult, TableInfo
 from p2pspades.net.peer import Peer, Status
@@ -215,10 +213,14 @@ class Progress:
             say(line)
 
     def on_status(self, status: Status) -> None:
-        away = "disconnected" in status.text or (
-            "not connected" in status.text and time.monotonic() > self._quiet_until)
+        seat = status.waiting_for
+        silent = None
+        if seat is not None and seat != status.seat and not status.finished:
+            silent = status.away.get(seat)
+        # a seat we heard from and lost, or one never heard from once the links had time to come up
+        away = silent is not None and (silent >= 0 or time.monotonic() > self._quiet_until)
         if away:
-            key = re.sub(r"\d+ s\)", "", status.text)
+            key = f"{seat} {'lost' if silent is not None and silent >= 0 else 'never seen'}"
             now = time.monotonic()
             if key != self._away_shown or now - self._away_at >= 5.0:
                 say(status.text)
@@ -307,23 +309,17 @@ def run(args: argparse.Namespace) -> int:
         timeouts_from(args)
         if args.local:  # fresh keys for every seat, nothing to resume: only the log goes to the profile
             args.home = data_home(profile=args.profile)
-        else:
-            profile = hold_profile(args)
     except LocalError as exc:
         return fail("play", str(exc))
-    if args.local:
-        if args.auto:
-            return run_in_memory(rules, args)
-        try:
-            from p2pspades.ui.play import run_play
-        except ImportError as exc:
-            return fail("play", UI_MISSING.format(why=exc))
-        return int(run_play(rules, args))
-    with profile:
-        try:
-            return asyncio.run(play_over_zeromq(rules, args))
-        except (P2PSpadesError, ValueError, OSError) as exc:
-            return fail("play", str(exc))
+    if not args.local:
+        return run_as_profile("play", args, lambda: play_over_zeromq(rules, args))
+    if args.auto:
+        return run_in_memory(rules, args)
+    try:
+        from p2pspades.ui.play import run_play
+    except ImportError as exc:
+        return fail("play", UI_MISSING.format(why=exc))
+    return int(run_play(rules, args))
 
 
 async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ import asyncio
 import json
 
 from p2pspades.cli.common import fail
+from p2pspades.exits import ExitCode
 from p2pspades.net.discovery import browse
 from p2pspades.printable import pad, printable, width
 
@@ -34,10 +35,10 @@ def run(args: argparse.Namespace) -> int:
         for t in found:
             print(json.dumps({"name": t.name, "rules": t.rules, "players": t.players, "free": t.free,
                               "host_fingerprint": t.host_fingerprint, "address": f"{t.address}:{t.port}"}))
-        return 0
+        return ExitCode.OK
     if not found:
         print(f"no table answered within {args.timeout:g} s (where multicast is blocked: join HOST:PORT)")
-        return 0
+        return ExitCode.OK
     names = [printable(t.name) for t in found]
     columns = max(width(name) for name in names)
     print(f"{pad('table', columns)}  {'rules':<12} {'free':>9}  {'host key':<19}  join with")
@@ -45,4 +46,4 @@ def run(args: argparse.Namespace) -> int:
         free = f"{t.free} of {t.players}"
         print(f"{pad(name, columns)}  {pad(printable(t.rules), 12)} {free:>9}  "
               f"{pad(printable(t.host_fingerprint), 19)}  p2pspades join {printable(t.address)}:{t.port}")
-    return 0
+    return ExitCode.OK

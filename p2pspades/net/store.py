@@ -3,7 +3,8 @@
 Layout, under the data home (the profile's, see `p2pspades.paths`, or a path given explicitly)::
 
     games/<game id hex>/seat-<n>/
-        log               the signed entries, each on disk before any later entry of ours is sent (LogWriter)
+        game.p2plog       the signed entries, each on disk before any later entry of ours is sent (LogWriter);
+                          `log` in directories made before logs were named for what they are
         peers.json        the seat map: names, keys, endpoints (to reconnect on resume)
         local.json        how this machine runs the seat: identity file, person or bot, log path, timeouts
         secrets/hand-<k>  one 32-byte hand seed per file, mode 0600, on disk before its commitment is sent
@@ -33,6 +34,8 @@ log = logging.getLogger(__name__)
 
 ENV_HOME = paths.ENV_HOME
 SEED_BYTES = 32
+LOG_NAME = "game.p2plog"
+LEGACY_LOG_NAME = "log"
 PEERS_VERSION = 1
 _SECRET_NAME = re.compile(r"hand-(\d{4,9})")
 _GAME_DIR = re.compile(r"[0-9a-f]{16,128}")
@@ -113,7 +116,7 @@ class LocalSeat:
     leader: int = 0
     """The seat whose process runs this one: itself, or the host's seat for the host's bot seats."""
     log: str | None = None
-    """The log file, if it is not `log` in the seat directory."""
+    """The log file, if it is not the one in the seat directory."""
     timeouts: Mapping[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -164,12 +167,15 @@ class GameStore:
 
     @property
     def log_path(self) -> Path:
-        """The game's log: the path given, else the one local.json names, else `log` in the seat directory."""
+        """The game's log: the path given, else the one local.json names, else the seat directory's."""
         if self._log_path is None:
             local = self._local_or_none()
             if local is not None and local.log is not None:
                 self._log_path = Path(local.log)
-        return self._log_path if self._log_path is not None else self.path / "log"
+        if self._log_path is not None:
+            return self._log_path
+        legacy = self.path / LEGACY_LOG_NAME
+        return legacy if legacy.exists() else self.path / LOG_NAME
 
     @property
     def local_path(self) -> Path:

@@ -189,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = preset(args.rules, **({"target": args.target} if args.target is not None else {}))
     except RuleSetError as exc:
         print(f"p2pspades: {exc}", file=sys.stderr)
-        return 2
+        return ExitCode.FAILED
     seed = args.seed.encode() if args.seed is not None else None
     bots: list[Player] | None = None
     if args.bot == "random":
@@ -197,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bots = [RandomBot(base + seat) for seat in range(1, rules.players)]
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("p2pspades: the game needs a terminal", file=sys.stderr)
-        return 2
+        return ExitCode.FAILED
     try:
         code = asyncio.run(
             run_local_game(
@@ -212,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     except (OSError, LocalError) as exc:
         print(f"p2pspades: {exc}", file=sys.stderr)
-        return 2
+        return ExitCode.FAILED
     if args.log:
         print(f"game log written to {args.log}")
     return code

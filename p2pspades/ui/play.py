@@ -14,6 +14,7 @@ from pathlib import Path
 from p2pspades import crypto
 from p2pspades.audit import verify_file
 from p2pspades.errors import LocalError
+from p2pspades.exits import ExitCode
 from p2pspades.paths import default_log_path
 from p2pspades.rules import RuleSet
 from p2pspades.table.harness import Player
@@ -37,12 +38,12 @@ def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
         print(
             "p2pspades play: the game needs a terminal (or use --auto for a bots-only game)", file=sys.stderr
         )
-        return 2
+        return ExitCode.FAILED
     try:
         apply_screen_options(args)
     except ValueError as exc:
         print(f"p2pspades play: {exc}", file=sys.stderr)
-        return 2
+        return ExitCode.FAILED
     seed = getattr(args, "seed", None)
     if seed is None:
         seed = int.from_bytes(crypto.new_seed()[:4], "big")
@@ -56,7 +57,7 @@ def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
         game.open_log(path)
     except (OSError, LocalError) as exc:
         print(f"p2pspades play: cannot write the log {path}: {exc}", file=sys.stderr)
-        return 2
+        return ExitCode.FAILED
     app = create_app(game.state, color=not getattr(args, "no_color", False))
     code = asyncio.run(game.run(app))
     verdict = verify_file(path)

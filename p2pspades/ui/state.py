@@ -9,7 +9,6 @@ answer, which is always one of the decision's legal actions.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -31,16 +30,19 @@ from p2pspades.rules import (
 )
 from p2pspades.table import (
     Accepted,
+    CardVerified,
+    ChallengeRaised,
     Decision,
     DecisionKind,
     Dropped,
     Event,
+    FirstDealer,
     GameEnded,
     HandAudited,
-    Info,
     Rejected,
     Setup,
     Table,
+    TableStatus,
     Violation,
 )
 from p2pspades.ui import cardinput
@@ -69,8 +71,6 @@ _WAITING_WORDS = {
     "end": "to sign the end of the game",
     "abandon": "to sign that a seat stopped answering",
 }
-_SEAT_RE = re.compile(r"\bseat (\d+)\b")
-_PLAYED_RE = re.compile(r"\bplayed ([2-9TJQKA][SHDC]|BJ|LJ)\b")
 
 
 @dataclass(frozen=True)
@@ -658,18 +658,17 @@ class UiState:
         if self.on_change is not None:
             self.on_change()
 
-    def _names(self, text: str) -> str:
-        def seat_name(m: re.Match[str]) -> str:
-            seat = int(m.group(1))
-            return self.names[seat] if 0 <= seat < len(self.names) else m.group(0)
-
-        text = _PLAYED_RE.sub(lambda m: "played " + Card.parse(m.group(1)).glyph, text)
-        return _SEAT_RE.sub(seat_name, text)
+    def _who(self, seat: int | None) -> str:
+        return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else f"seat {seat}"
 
     def _event(self, ev: Event) -> None:
         names = self.names
-        if isinstance(ev, Info):
-            self.note(self._names(ev.text), "info")
+        if isinstance(ev, CardVerified):
+            self.note(f"{self._who(ev.seat)} played {ev.card.glyph}: card verified", "info")
+        elif isinstance(ev, FirstDealer):
+            self.note(f"{self._who(ev.seat)} drew the highest card and deals first", "info")
+        elif isinstance(ev, ChallengeRaised):
+            self.note(f"{self._who(ev.seat)} challenges the deal: {ev.why}; every seat reveals", "info")
         elif isinstance(ev, Accepted):
             who = names[ev.seat] if 0 <= ev.seat < len(names) else f"seat {ev.seat}"
             if ev.type == "accept":
@@ -688,26 +687,35 @@ class UiState:
             if ev.halts:
                 self.halted = ev
                 who = names[ev.seat] if 0 <= ev.seat < len(names) else f"seat {ev.seat}"
-                self.note(f"{who} failed the {ev.check} check: {self._names(ev.detail)}", "bad")
+                self.note(f"{who} failed the {ev.check} check: {ev.detail}", "bad")
         elif isinstance(ev, Rejected):
-            self.note(f"refused an entry from {names[ev.seat]}: {self._names(ev.detail)}", "warn")
+            self.note(f"refused an entry from {self._who(ev.seat)}: {ev.detail}", "warn")
         elif isinstance(ev, Dropped):
-            self.note(f"ignored: {self._names(ev.reason)}", "dim")
+            self.note(f"ignored: {ev.reason}", "dim")
         elif isinstance(ev, GameEnded):
             self._game_ended(ev)
 
     def _game_ended(self, ev: GameEnded) -> None:
-        if ev.status == "complete":
+        if ev.status is TableStatus.COMPLETE:
             winners = " and ".join(self.side_label(w) for w in ev.winners) or "nobody"
             mine = self.rules.side_of(self.seat) in ev.winners
             text = ("You win" if mine else f"{winners} win") + (f" ({winners})" if mine else "")
             level = "good" if mine else "info"
-        elif ev.status == "abandoned":
-            text = f"the game was abandoned: {self._names(ev.detail)}"
+        elif ev.status is TableStatus.ABANDONED:
+            text = f"the game was abandoned: {self._who(ev.seat)} stopped answering"
             level = "warn"
         else:
-            text = f"the game stopped: {self._names(ev.detail)}"
+            v = self.halted
+            text = (
+                f"the game stopped: {self._who(v.seat)} failed the {v.check} check: {v.detail}"
+                if v is not None
+                else f"the game stopped: {ev.detail}"
+            )
             level = "bad"
+        if ev.forfeit:
+            winners = " and ".join(self.side_label(w) for w in ev.winners)
+            verb = "wins" if len(ev.winners) == 1 else "win"
+            text += f"; forfeit by {self._who(ev.seat)}: {winners} {verb}"
         self.result = GameResult(ev.status, ev.winners, ev.detail, printable(text))
         self.note(f"game over: {text}", level)
         self.withdraw()
