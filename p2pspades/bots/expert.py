@@ -284,7 +284,7 @@ def _confident_best(
     margin: float = 0.0,
 ) -> int:
     """The option with the best weighted mean value, if it beats `default` (the heuristic's choice) by more
-    than `margin` and by `CONFIDENCE` standard errors of the paired difference over the same deals; else
+    than `margin` and by `confidence` standard errors of the paired difference over the same deals; else
     `default`. The search overrules the heuristic only where it is sure."""
     total = sum(weights)
     if total <= 0:
