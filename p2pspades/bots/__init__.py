@@ -10,7 +10,8 @@ from p2pspades.bots.easy import EasyBot
 from p2pspades.bots.expert import ExpertBot
 from p2pspades.bots.heuristic import HeuristicBot, estimate_tricks, nil_danger
 from p2pspades.bots.random_bot import RandomBot
-from p2pspades.bots.registry import BOT_KINDS, BOT_LEVELS, DEFAULT_BOT, SEAT_NAMES, UnknownBot, make_bot
+from p2pspades.bots.registry import BOT_KINDS, BOT_LEVELS, DEFAULT_BOT, UnknownBot, make_bot
+from p2pspades.table.harness import SEAT_NAMES
 
 __all__ = [
     "BOT_KINDS",

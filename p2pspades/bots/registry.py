@@ -20,8 +20,6 @@ BOT_LEVELS = ("easy", "normal", "expert")
 BOT_KINDS = (*BOT_LEVELS, "heuristic", "random")
 """Every name `make_bot` accepts."""
 DEFAULT_BOT = "normal"
-SEAT_NAMES = ("South", "West", "North", "East", "Centre")
-"""Names for bots by seat, clockwise from seat 0 (partners sit opposite: South and North, West and East)."""
 
 
 class UnknownBot(ValueError):

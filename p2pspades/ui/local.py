@@ -163,7 +163,7 @@ async def run_local_game(
     log_path: str | Path | None = None,
 ) -> int:
     """Play one game in memory against bots on the full screen. Exit code: 0 the game completed, 1 a
-    violation stopped it, 3 abandoned, 130 the person left before the end."""
+    violation stopped it, 3 abandoned; also 0 when the person chose to leave before the end."""
     game = LocalGame(rules, name=name, seed=seed, bots=bots, bot_delay=bot_delay, log_path=log_path)
     app = create_app(game.state, input=app_input, output=app_output, color=color)
     return await game.run(app)
@@ -186,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = preset(args.rules, **({"target": args.target} if args.target is not None else {}))
     except RuleSetError as exc:
         print(f"p2pspades: {exc}", file=sys.stderr)
-        return 2
+        return ExitCode.FAILED
     seed = args.seed.encode() if args.seed is not None else None
     bots: list[Player] | None = None
     if args.bot != DEFAULT_BOT:
@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bots = default_bots(rules.players, base, args.bot)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("p2pspades: the game needs a terminal", file=sys.stderr)
-        return 2
+        return ExitCode.FAILED
     try:
         code = asyncio.run(
             run_local_game(
@@ -209,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     except (OSError, LocalError) as exc:
         print(f"p2pspades: {exc}", file=sys.stderr)
-        return 2
+        return ExitCode.FAILED
     if args.log:
         print(f"game log written to {args.log}")
     return code
