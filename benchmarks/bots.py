@@ -214,7 +214,7 @@ def report(tally: Tally) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument(
-        "--deals", type=int, default=6, help="duplicate deals per comparison and preset (default 6)"
+        "--deals", type=int, default=4, help="duplicate deals per comparison and preset (default 4)"
     )
     parser.add_argument("--presets", default="classic,individual,piki", help="comma-separated preset names")
     parser.add_argument(
