@@ -74,12 +74,13 @@ def data_home(home: Home = None, *, profile: str | None = None) -> Path:
 def identity_path(name: str = "default", home: Home = None) -> Path:
     """The key file of the identity called `name` in the data home."""
     check_name(name, "an identity name")
-    path = data_home(home) / "identities" / f"{name}.key"
-    if home is None and not os.environ.get(ENV_HOME) and profile_name() == DEFAULT_PROFILE:
+    root = data_home(home)
+    path = root / "identities" / f"{name}.key"
+    if root == Path(platformdirs.user_data_dir(APP)) and not path.exists():
         # Before there was one data home, keys were kept in the platform's config directory: keep using
         # one that is there, rather than make its owner a stranger to the games it played.
         legacy = Path(platformdirs.user_config_dir(APP)) / "identities" / f"{name}.key"
-        if not path.exists() and legacy.exists():
+        if legacy.exists():
             return legacy
     return path
 

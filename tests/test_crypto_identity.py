@@ -259,6 +259,10 @@ def test_a_key_kept_where_older_versions_kept_it_is_still_used(monkeypatch: pyte
     legacy = tmp_path / "config" / "p2pspades" / "identities" / "default.key"
     Identity.load_or_create(legacy)
     assert crypto.default_identity_path() == legacy
+    assert crypto.default_identity_path(home=tmp_path / "data" / "p2pspades") == legacy  # as the CLI asks
+    monkeypatch.setenv("P2PSPADES_PROFILE", "other")  # another profile is another player: a key of its own
+    other = tmp_path / "data" / "p2pspades" / "profiles" / "other"
+    assert crypto.default_identity_path() == other / "identities" / "default.key"
 
 
 @pytest.mark.parametrize("name", ["", "../evil", "a/b", ".hidden", "x" * 65, "sp ace"])

@@ -12,7 +12,7 @@ import pytest
 
 from p2pspades import crypto
 from p2pspades.errors import RemoteError
-from p2pspades.net import lobby
+from p2pspades.net.lobby_seats import check_key
 from p2pspades.rules import preset
 from p2pspades.table.genesis import make_genesis, read_genesis
 
@@ -82,7 +82,7 @@ def test_genesis_refuses_weak_key(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", VECTORS["refused_keys"], ids=_ids)
 def test_lobby_refuses_weak_key(case: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match=r"refused|32 bytes"):
-        lobby._check_key(bytes.fromhex(case["key"]))
+        check_key(bytes.fromhex(case["key"]))
 
 
 def test_vectors_are_current() -> None:

@@ -19,9 +19,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pexpect
 import pytest
 import zmq
 from helpers.net import free_port, loopback_multicast_works
+from helpers.terminal import Terminal
 from zmq.utils.monitor import parse_monitor_message
 
 from p2pspades import log
@@ -43,6 +45,8 @@ class Lan:
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         self.port = free_port()
         self.lobby = f"127.0.0.1:{self.port}"
+        self.table = f"Test table {self.port}"
+        """Unique on the LAN, so tables other test runs advertise meanwhile cannot be confused with it."""
 
     def env(self, name: str) -> dict[str, str]:
         home = self.root / name
@@ -66,7 +70,7 @@ class Lan:
     def host(self, players: int, *extra: str, name: str = "p0") -> subprocess.Popen[bytes]:
         return self.p2pspades(name, "host", "--name", name, "--auto", "--rules", PRESET[players], "--address",
                               "127.0.0.1", "--port", str(self.port), "--log", str(self.log(name)),
-                              "--table", "Test table", *SHORT, *extra)
+                              "--table", self.table, *SHORT, *extra)
 
     def join(self, name: str, *extra: str, table: str | None = None) -> subprocess.Popen[bytes]:
         return self.p2pspades(name, "join", table or self.lobby, "--name", name, "--auto", "--log",
@@ -150,8 +154,8 @@ def test_separate_processes_play_a_whole_game_and_every_log_is_the_same(lan: Lan
                                      capture_output=True, text=True, timeout=30)
             ads = [json.loads(line) for line in listing.stdout.splitlines()]
             ours = [a for a in ads if a["address"] == lan.lobby]
-            assert ours and ours[0]["name"] == "Test table" and ours[0]["free"] == 2, listing.stdout
-            lan.join("p1", "--interface", "127.0.0.1", table="Test table")
+            assert ours and ours[0]["name"] == lan.table and ours[0]["free"] == 2, listing.stdout
+            lan.join("p1", "--interface", "127.0.0.1", table=lan.table)
         else:
             lan.join(f"p{i}")
     codes = lan.finish(*names)
@@ -163,7 +167,7 @@ def test_separate_processes_play_a_whole_game_and_every_log_is_the_same(lan: Lan
         assert "game over: complete" in out and "final score:" in out and "valid and complete" in out
         assert f"seat {lan.seat_of(name)}" in out
     if by_name:
-        assert "found Test table" in lan.out("p1")
+        assert f"found {lan.table}" in lan.out("p1")
 
 
 def refused_stranger(endpoint: str, host_key: bytes) -> bool:
@@ -260,3 +264,76 @@ def test_a_vanished_peer_is_abandoned_and_verify_names_it(lan: Lan) -> None:
     again = subprocess.run([sys.executable, "-m", "p2pspades", "resume", "--auto"], env=lan.env("p0"),
                            capture_output=True, text=True, timeout=60)
     assert again.returncode == 2 and "the game is over (abandoned)" in again.stderr
+
+
+def test_host_join_join_with_three_profiles_and_a_joiners_bot_complete_a_game(
+        lan: Lan, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One machine, three data directories (as three profiles would be): the host, a joiner bringing its own
+    bot, and a second joiner. Both joiners keep the default name (the user's), which the table makes
+    distinct."""
+    for variable in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        monkeypatch.setenv(variable, "ana")
+    lan.host(4, name="p0")
+    lan.wait_for("p0", "lobby: ")
+    lan.p2pspades("p1", "join", lan.lobby, "--auto", "--bots", "1", "--log", str(lan.log("p1")))
+    lan.wait_for("p1", f"table '{lan.table}': 3 of 4 seats taken")  # p1 and the bot it runs are seated
+    lan.p2pspades("p2", "join", lan.lobby, "--auto", "--log", str(lan.log("p2")))
+    names = ["p0", "p1", "p2"]
+    codes = lan.finish(*names)
+    assert codes == dict.fromkeys(names, 0), {n: lan.out(n)[-2000:] for n in names}
+    assert_identical_and_valid(lan, names)
+    genesis = log.open_envelope(log.read_log(lan.log("p0")).frames[0]).payload
+    assert [s["n"] for s in genesis["seats"]] == ["p0", "ana", "ana (2)", "ana's bot"]
+    assert lan.seat_of("p1") == 1 and lan.seat_of("p2") == 2, "the bot sits opposite its owner, at seat 3"
+    assert "bot run by ana, who can see its cards" in lan.out("p2")
+    assert "they run on this machine, so you can see their cards" in lan.out("p1")
+    assert "waiting for p0 to accept you" in lan.out("p2")
+
+
+def test_a_host_that_takes_20_s_to_accept_keeps_its_joiner(lan: Lan) -> None:
+    host = Terminal(lan.env("ana"), "ana", "host", "--name", "ana", "--rules", "partnership", "--target",
+                    "10", "--address", "127.0.0.1", "--port", str(lan.port), "--no-advertise", "--table",
+                    "Kitchen")
+    joiner: Terminal | None = None
+    try:
+        host.expect("4 seats free|3 seats free")
+        host.proc.send("b")  # a bot: on the host's side, opposite the host
+        screen = host.expect(r"2\s+North.*bot · you see its cards")
+        assert "Enter starts once every seat is taken" in screen
+        host.proc.send("b")
+        host.expect(r"East.*bot · you see its cards")
+        joiner = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo")
+        screen = joiner.expect("waiting for ana to accept you", others=(host,))
+        assert "bot · ana sees its cards" in screen
+        host.expect("press Enter to start", others=(joiner,))
+        waited = time.monotonic() + 20  # the host reads every fingerprint out loud, slowly
+        while time.monotonic() < waited:
+            host.pump(0.05)
+            joiner.pump(0.05)
+        assert "waiting for ana to accept you" in joiner.text(), joiner.text()
+        host.proc.send("\r")
+        joiner.expect(r"accept \(a\) or decline \(d\)", others=(host,))
+        joiner.proc.send("a")
+        for terminal, other in ((joiner, host), (host, joiner)):
+            screen = terminal.expect("Your hand", 60, others=(other,))
+            assert "ana+North" in screen and "bo+East" in screen
+    finally:
+        host.close()
+        if joiner is not None:
+            joiner.close()
+
+
+def test_join_says_it_is_connecting_and_tables_shows_progress(lan: Lan) -> None:
+    joiner = Terminal(lan.env("cy"), "cy", "join", lan.lobby, "--name", "cy")
+    listing = Terminal(lan.env("cy"), "cy", "tables", "--timeout", "2", "--interface", "127.0.0.1")
+    try:
+        joiner.expect(f"connecting to {lan.lobby}")
+        listing.expect(r"listening for tables on the LAN\s+\d\.\d / 2 s")
+        screen = joiner.expect(f"p2pspades join: no table answers at {lan.lobby}", 15)
+        assert "Traceback" not in screen
+        joiner.proc.expect(pexpect.EOF, timeout=10)
+        joiner.proc.close()
+        assert joiner.proc.exitstatus == 2
+    finally:
+        joiner.close()
+        listing.close()

@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 import zmq
 import zmq.asyncio
-from helpers.net import WAIT, next_received, within
+from helpers.net import WAIT, next_received, until, within
 
 from p2pspades import crypto, log
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import Entry
 from p2pspades.net.lobby import (
+    KEEPALIVE,
     LobbyError,
     LobbyHost,
     LobbyResult,
@@ -26,6 +27,7 @@ from p2pspades.net.lobby import (
     check_endpoint,
     check_name,
     join_table,
+    peers_of,
 )
 from p2pspades.net.mesh import Mesh
 from p2pspades.rules import preset
@@ -38,7 +40,7 @@ import asyncio, json, sys
 from p2pspades import crypto
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import Entry
-from p2pspades.net.lobby import join_table
+from p2pspades.net.lobby import join_table, peers_of
 from p2pspades.net.mesh import Mesh, Received
 
 async def main(lobby, name):
@@ -49,11 +51,11 @@ async def main(lobby, name):
 
     def confirm(r):  # show the table; once accepted, let the other seats in before anyone says go
         seen.append(r.describe())
-        mesh.allow(r.seat, r.peers())
+        mesh.allow(r.seat, peers_of(r.table))
         return True
 
     result = await join_table(lobby, identity, name, mesh.endpoint, timeout=20, confirm=confirm)
-    mesh.admit(result.seat, result.peers())
+    mesh.admit(result.seat, peers_of(result.table))
     mesh.send(0, Entry(b"hello from " + name.encode()))
     while True:  # the host answers once it has heard from everybody
         event = await asyncio.wait_for(mesh.next_event(), 20)
@@ -75,11 +77,11 @@ async def test_three_joiners_in_their_own_processes_agree_on_one_table() -> None
     mesh = Mesh(transport_keys(host_id))
     await mesh.start()
 
-    def allow(result: LobbyResult) -> bool:  # accepted: let the seat map in before anyone hears go
-        mesh.allow(0, result.peers())
+    def allow(table: TableInfo) -> bool:  # accepted: let the seat map in before anyone hears go
+        mesh.allow(0, peers_of(table))
         return True
 
-    host = LobbyHost(host_id, "Friday", preset("partnership"), "Ann", mesh.endpoint, confirm=allow)
+    host = LobbyHost(host_id, "Friday", preset("partnership"), "Ann", mesh.endpoint, start_when=allow)
     lobby = await host.start()
     names = ["Bo", "Cy", "Di"]
     procs = [
@@ -88,7 +90,7 @@ async def test_three_joiners_in_their_own_processes_agree_on_one_table() -> None
     ]
     try:
         result = await within(host.run(), 60)
-        mesh.admit(0, result.peers())
+        mesh.admit(0, peers_of(result.table))
         heard: dict[int, str] = {}
         while len(heard) < 3:
             event = await next_received(mesh, 30)
@@ -134,7 +136,7 @@ async def test_a_full_table_refuses_and_bots_take_seats() -> None:
     host, lobby = await start_host(4)
     bot = crypto.Identity.generate()
     seat = host.add_bot("Robo", bot.public, "tcp://127.0.0.1:7003")
-    assert seat.seat == 3 and seat.bot
+    assert seat.seat == 2 and seat.bot, "a host's bot sits on the host's side: opposite seat 0"
     with pytest.raises(LobbyError, match="already seated"):
         host.add_bot("Robo again", bot.public, "tcp://127.0.0.1:7004")
     players = [crypto.Identity.generate() for _ in range(3)]
@@ -142,8 +144,8 @@ async def test_a_full_table_refuses_and_bots_take_seats() -> None:
     try:
         joins = [join_table(lobby, p, f"P{i}", f"tcp://127.0.0.1:710{i}") for i, p in enumerate(players[:2])]
         results = await within(asyncio.gather(*joins))
-        assert sorted(r.seat for r in results) == [1, 2]
-        assert (await within(running)).table.seated[3].name == "Robo"
+        assert sorted(r.seat for r in results) == [1, 3]
+        assert (await within(running)).table.seated[2].name == "Robo"
     finally:
         running.cancel()
         await host.close()
@@ -195,7 +197,7 @@ async def test_a_declined_table_frees_the_seat_and_a_new_game_is_proposed() -> N
         with pytest.raises(LobbyError, match="declined"):
             await within(join_table(lobby, crypto.Identity.generate(), "Gus", "tcp://127.0.0.1:7400",
                                     confirm=lambda r: False))
-        first = host._start
+        first = host.machine.proposal
         assert first is not None  # the proposal made for Gus
         result = await within(join_table(lobby, crypto.Identity.generate(), "Hal", "tcp://127.0.0.1:7401"))
         assert [s.name for s in result.table.seated] == ["Host", "Hal"]
@@ -230,9 +232,10 @@ async def test_a_silent_host_is_reported() -> None:
     mute.setsockopt(zmq.LINGER, 0)
     mute.bind("tcp://127.0.0.1:*")
     try:
-        with pytest.raises(LobbyError, match="did not answer"):
-            await within(join_table(mute.getsockopt_string(zmq.LAST_ENDPOINT), crypto.Identity.generate(),
-                                    "Jo", "tcp://127.0.0.1:7600", timeout=1.0), WAIT)
+        endpoint = mute.getsockopt_string(zmq.LAST_ENDPOINT)
+        with pytest.raises(LobbyError, match=f"no table answers at {endpoint.removeprefix('tcp://')}"):
+            await within(join_table(endpoint, crypto.Identity.generate(), "Jo", "tcp://127.0.0.1:7600",
+                                    connect_timeout=1.0), WAIT)
     finally:
         context.destroy(linger=0)
 
@@ -280,9 +283,44 @@ def test_a_result_describes_every_seat() -> None:
     from p2pspades.net.lobby import LobbySeat
 
     seats = (LobbySeat(0, "Ann", ids[0].public, "tcp://127.0.0.1:1"),
-             LobbySeat(1, "Bo", ids[1].public, "tcp://127.0.0.1:2", bot=True))
+             LobbySeat(1, "Bo", ids[1].public, "tcp://127.0.0.1:2", owner=ids[0].public))
     result = LobbyResult(0, TableInfo("T", rules, ids[0].public, bytes(16), seats), genesis, b"\x07" * 16)
     text = result.describe()
-    assert "seat 0: Ann (you)" in text and "seat 1: Bo (bot)" in text
+    assert "seat 0: Ann (you)" in text and "seat 1: Bo (bot run by Ann, who can see its cards)" in text
     assert ids[0].fingerprint in text and ids[1].fingerprint in text
-    assert [p.endpoint for p in result.peers()] == ["tcp://127.0.0.1:1", "tcp://127.0.0.1:2"]
+    assert [p.endpoint for p in peers_of(result.table)] == ["tcp://127.0.0.1:1", "tcp://127.0.0.1:2"]
+
+
+async def test_dialogs_on_both_sides_may_outlast_every_time_out() -> None:
+    """The host's player takes longer to start than the joiner's patience with a silent host, and the joiner's
+    player longer to accept than the host's patience with a silent joiner: nobody is dropped, because the
+    loops keep answering while the dialogs are open."""
+    patience = KEEPALIVE + 1.5
+    host_deciding, guest_deciding = asyncio.Event(), asyncio.Event()
+    seen: list[TableInfo] = []
+
+    async def slow_start(table: TableInfo) -> bool:
+        host_deciding.set()
+        await asyncio.sleep(2 * patience)
+        return True
+
+    async def slow_accept(result: LobbyResult) -> bool:
+        guest_deciding.set()
+        await asyncio.sleep(2 * patience)
+        return True
+
+    host, lobby = await start_host(2, start_when=slow_start, idle_timeout=patience)
+    running = asyncio.ensure_future(host.run())
+    try:
+        joining = asyncio.ensure_future(join_table(
+            lobby, crypto.Identity.generate(), "Lee", "tcp://127.0.0.1:7800", confirm=slow_accept,
+            on_change=seen.append, timeout=patience))
+        await within(host_deciding.wait())
+        await until(lambda: bool(seen) and seen[-1].free == 0)  # the joiner sees the full table
+        assert not running.done() and not joining.done()
+        await within(guest_deciding.wait())
+        result = await within(joining, 4 * patience)
+        assert result.seat == 1 and (await within(running)).genesis == result.genesis
+    finally:
+        running.cancel()
+        await host.close()

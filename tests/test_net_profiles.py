@@ -85,7 +85,7 @@ def test_three_profiles_on_one_machine_play_and_a_profile_in_use_is_refused(tmp_
         assert_refused(machine.run("join", lobby, "--name", "Ann", "--auto"))
         machine.start("bob", "join", lobby, "--name", "Bob", "--log", str(tmp_path / "bob.p2plog"), "--auto",
                       profile="bob")
-        machine.wait_for("bob", "joining ")
+        machine.wait_for("bob", "connecting to ")
         # $P2PSPADES_PROFILE chose Bob's profile; --profile names the same one, which is in use
         assert_refused(machine.run("join", lobby, "--profile", "bob", "--name", "Bob", "--auto"))
         machine.start("carol", "join", lobby, "--profile", "carol", "--name", "Carol", "--log",

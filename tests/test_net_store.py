@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from p2pspades import crypto, log
+from p2pspades.net.lobby_seats import LobbySeat
 from p2pspades.net.store import (
     ENV_HOME,
     GameStore,
     LocalSeat,
     PeersFile,
-    SeatRecord,
     StoreError,
     data_home,
     games_of,
@@ -62,8 +62,8 @@ def test_damaged_secrets_are_reported(tmp_path: Path) -> None:
 def test_seat_map_round_trips_and_is_checked(tmp_path: Path) -> None:
     store = GameStore(GAME, 1, tmp_path)
     peers = PeersFile(GAME, 1, "Friday", (
-        SeatRecord(0, "Ann", b"\x01" * 32, "tcp://127.0.0.1:5000"),
-        SeatRecord(1, "Bo", b"\x02" * 32, "tcp://127.0.0.1:5001"),
+        LobbySeat(0, "Ann", b"\x01" * 32, "tcp://127.0.0.1:5000"),
+        LobbySeat(1, "Bo", b"\x02" * 32, "tcp://127.0.0.1:5001"),
     ))
     store.save_peers(peers)
     assert stat.S_IMODE(store.peers_path.stat().st_mode) == 0o600
@@ -105,7 +105,7 @@ def test_data_home_follows_the_environment(tmp_path: Path, monkeypatch: pytest.M
 
 def test_how_a_seat_is_run_here_round_trips_and_moves_the_log(tmp_path: Path) -> None:
     store = GameStore(GAME, 2, tmp_path)
-    assert store.log_path == store.path / "log"
+    assert store.log_path == store.path / "game.p2plog"
     elsewhere = tmp_path / "kept" / "friday.p2plog"
     local = LocalSeat("/keys/ann.key", "person", "random", 2, str(elsewhere), {"auto": 5.0})
     store.save_local(local)
@@ -165,3 +165,10 @@ def test_entries_from_others_are_written_at_once_and_fsynced_together(
     writer.append(raws[0], sync=False)
     writer.close()  # closing makes the last entries durable too
     assert len(fsyncs) == 3
+
+
+def test_a_seat_directory_from_before_logs_had_their_extension_keeps_its_log(tmp_path: Path) -> None:
+    store = GameStore(GAME, 1, tmp_path)
+    store.create()
+    (store.path / "log").write_bytes(b"P2PSLOG1")
+    assert GameStore(GAME, 1, tmp_path).log_path == store.path / "log"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pspades.rules import PRESETS, RuleSet, SideTotal, preset, score_hand
+from p2pspades.rules import PRESETS, RuleSet, SideTotal, bid_notation, preset, score_hand
 from p2pspades.rules.errors import IllegalAction
 
 
@@ -136,3 +136,20 @@ def test_score_hand_refuses_short_input() -> None:
         score_hand(PRESETS["classic"], [1, 1, 1], [False] * 3, [1, 1, 1], [SideTotal()] * 2)
     with pytest.raises(IllegalAction, match="for each of the 2 sides"):
         score_hand(PRESETS["classic"], [1] * 4, [False] * 4, [3] * 4, [SideTotal()])
+
+
+@pytest.mark.parametrize(
+    ("bid", "blind", "nil_allowed", "long", "short"),
+    [
+        (None, False, True, "-", "-"),
+        (4, False, True, "4", "4"),
+        (0, False, True, "nil", "n"),
+        (0, False, False, "0", "0"),  # without nil a 0 is a plain bid (where the rules allow it at all)
+        (0, True, True, "blind nil", "bn"),
+    ],
+)
+def test_a_bid_is_written_one_way_everywhere(bid: int | None, blind: bool, nil_allowed: bool, long: str,
+                                             short: str) -> None:
+    rules = preset("classic") if nil_allowed else preset("classic", nil=False, blind_nil=False)
+    assert bid_notation(bid, blind, rules) == long
+    assert bid_notation(bid, blind, rules, short=True) == short

@@ -9,31 +9,30 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pspades import crypto
+from p2pspades.net.lobby_seats import LobbyError, LobbySeat
 from p2pspades.rules import RuleSetError, preset
 from p2pspades.ui.capture import screen_text
-from p2pspades.ui.lobby import LobbyModel, confirm_table, create_lobby_app
+from p2pspades.ui.lobby import LobbyModel, confirm_table, create_lobby_app, run_lobby
 from p2pspades.ui.testing import KEYS, until
 
 pytestmark = pytest.mark.timeout(30)
 
 KEYS_OF = [crypto.Identity.from_seed(bytes([i + 1]) * 32) for i in range(4)]
 SEATS = [
-    (0, "Ann", KEYS_OF[0].fingerprint, "host"),
-    (1, "Bob", KEYS_OF[1].fingerprint, "joined"),
-    (2, "North", KEYS_OF[2].fingerprint, "bot"),
-    (3, "East", KEYS_OF[3].fingerprint, "bot"),
+    LobbySeat(0, "Ann", KEYS_OF[0].public, "tcp://127.0.0.1:7000"),
+    LobbySeat(1, "Bob", KEYS_OF[1].public, "tcp://127.0.0.1:7001"),
+    LobbySeat(2, "North", KEYS_OF[2].public, "tcp://127.0.0.1:7002", owner=KEYS_OF[0].public),
+    LobbySeat(3, "East", KEYS_OF[3].public, "tcp://127.0.0.1:7003", owner=KEYS_OF[1].public),
 ]
+STATES = ["host", "joined", "bot · Ann sees its cards", "bot · you see its cards"]
 
 
-def ask(keys: str) -> bool:
-    async def main() -> bool:
-        with create_pipe_input() as pipe:
-            pipe.send_text(keys)
-            return await confirm_table(
-                "Kitchen", preset("classic").to_dict(), SEATS, you=1, input=pipe, output=DummyOutput()
-            )
-
-    return asyncio.run(main())
+async def ask(keys: str) -> bool:
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        return await confirm_table(
+            "Kitchen", preset("classic").to_dict(), SEATS, you=1, input=pipe, output=DummyOutput()
+        )
 
 
 @pytest.mark.parametrize(
@@ -51,26 +50,23 @@ def ask(keys: str) -> bool:
         (KEYS["tab"] + KEYS["enter"], False),
     ],
 )
-def test_accept_or_decline(keys: str, accepted: bool) -> None:
-    assert ask(keys) is accepted
+async def test_accept_or_decline(keys: str, accepted: bool) -> None:
+    assert await ask(keys) is accepted
 
 
-def test_nothing_to_accept_until_every_seat_is_taken() -> None:
-    async def main() -> tuple[bool, str]:
-        model = LobbyModel("Kitchen", preset("classic"), SEATS[:3], you=1, ready=False)
-        with create_pipe_input() as pipe:
-            app = create_lobby_app(model, input=pipe, output=DummyOutput())
-            running = asyncio.ensure_future(app.run_async())
-            pipe.send_text("a")
-            await until(lambda: "not every seat" in model.status, what="the refusal")
-            refused = model.status
-            assert model.answer is None and not running.done()
-            model.set_seats(SEATS)
-            model.set_status("every seat is taken: check the fingerprints", ready=True)
-            pipe.send_text("a")
-            return await asyncio.wait_for(running, 5), refused
-
-    accepted, refused = asyncio.run(main())
+async def test_nothing_to_accept_until_every_seat_is_taken() -> None:
+    model = LobbyModel("Kitchen", preset("classic"), SEATS[:3], you=1, ready=False)
+    with create_pipe_input() as pipe:
+        app = create_lobby_app(model, input=pipe, output=DummyOutput())
+        running = asyncio.ensure_future(app.run_async())
+        pipe.send_text("a")
+        await until(lambda: "not every seat" in model.status, what="the refusal")
+        refused = model.status
+        assert model.answer is None and not running.done()
+        model.set_seats(SEATS)
+        model.set_status("every seat is taken: check the fingerprints", ready=True)
+        pipe.send_text("a")
+        accepted = await asyncio.wait_for(running, 5)
     assert accepted is True
     assert "nothing to accept" in refused
 
@@ -79,8 +75,8 @@ def test_the_screen_lists_names_fingerprints_and_rules_at_80x24() -> None:
     model = LobbyModel("Kitchen", preset("piki"), SEATS[:3], you=1)
     with create_pipe_input() as pipe:
         screen = screen_text(create_lobby_app(model, input=pipe, output=DummyOutput()), 80, 24)
-    for _seat, name, fingerprint, state in SEATS[:3]:
-        assert name in screen and fingerprint in screen and state in screen
+    for seat, state in zip(SEATS[:3], STATES, strict=False):
+        assert seat.name in screen and seat.fingerprint in screen and state in screen
     assert "Bob (you)" in screen
     assert "(free)" in screen, "the empty seat is shown"
     assert "piki" in screen and "blind nil ±200 when trailing by 200" in screen
@@ -91,3 +87,76 @@ def test_a_bad_rule_set_is_a_clear_error() -> None:
         LobbyModel("Kitchen", {"players": 4}, SEATS)
     with pytest.raises(RuleSetError, match="map of options"):
         LobbyModel("Kitchen", ["classic"], SEATS)  # type: ignore[arg-type]
+
+
+class Seats:
+    """The host's seat keys, recorded and applied to the model the way the lobby would."""
+
+    def __init__(self, model: LobbyModel) -> None:
+        self.model = model
+        self.calls: list[tuple[str, int | None, int | None]] = []
+
+    async def add_bot(self, seat: int | None) -> None:
+        self.calls.append(("add", seat, None))
+        where = self.model.free[0] if seat is None else seat
+        key = crypto.Identity.generate().public
+        bot = LobbySeat(where, f"Bot{where}", key, "tcp://127.0.0.1:7009", owner=KEYS_OF[0].public)
+        self.model.set_seats([*self.model.seats, bot])
+
+    async def remove(self, seat: int) -> None:
+        self.calls.append(("remove", seat, None))
+        self.model.set_seats([s for s in self.model.seats if s.seat != seat])
+
+    def move(self, seat: int, to: int) -> None:
+        self.calls.append(("move", seat, to))
+
+
+async def test_the_hosts_screen_seats_bots_moves_them_and_starts_when_asked() -> None:
+    model = LobbyModel("Kitchen", preset("classic"), SEATS[:2], you=0)
+    seats = Seats(model)
+    model.controls = seats
+    model.join_with = "127.0.0.1:5555"
+
+    async def lobby() -> str:  # stands for the lobby: asks once every seat is taken
+        await until(lambda: not model.free, what="a full table")
+        return "started" if await model.ask() else "cancelled"
+
+    with create_pipe_input() as pipe:
+        running = asyncio.ensure_future(run_lobby(model, lobby(), input=pipe, output=DummyOutput()))
+        await until(lambda: model.on_change is not None, what="the screen")
+        assert "Others join: p2pspades join 127.0.0.1:5555" in model.hint()
+        pipe.send_text("z\r")  # a stray key does nothing; Enter has nothing to start yet
+        await until(lambda: "nothing to start" in model.status, what="the refusal")
+        pipe.send_text("x")  # the cursor is on the host's own seat
+        await until(lambda: "select a bot" in model.status, what="the hint")
+        pipe.send_text(KEYS["down"] * 2 + "b")  # seat 2 is free: a bot sits there
+        await until(lambda: model.at(2) is not None, what="the bot")
+        pipe.send_text("s")
+        await until(lambda: ("move", 2, 3) in seats.calls, what="the move to the other side")
+        assert model.selected == 3, "the cursor follows the bot"
+        pipe.send_text("b")  # seat 3 is free in the model (the recorder does not move): a second bot
+        await until(lambda: not model.free and model.asking is not None, what="the question")
+        assert "press Enter to start" in model.hint()
+        pipe.send_text("\r")
+        assert await asyncio.wait_for(running, 5) == "started"
+    assert seats.calls == [("add", 2, None), ("move", 2, 3), ("add", 3, None)]
+
+
+async def test_leaving_the_lobby_screen_stops_the_lobby() -> None:
+    model = LobbyModel("Kitchen", preset("classic"), SEATS[:2], you=1)
+    stopped = asyncio.Event()
+
+    async def lobby() -> None:
+        try:
+            await asyncio.sleep(3600)
+        finally:
+            stopped.set()
+
+    with create_pipe_input() as pipe:
+        running = asyncio.ensure_future(run_lobby(model, lobby(), input=pipe, output=DummyOutput()))
+        await until(lambda: model.on_change is not None, what="the screen")
+        assert model.hint() == "Waiting for players: 2 seats free." and not model.ready
+        pipe.send_text("q")
+        with pytest.raises(LobbyError, match="you left the lobby"):
+            await asyncio.wait_for(running, 5)
+    assert stopped.is_set()

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import getpass
 import sys
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from p2pspades import paths
-from p2pspades.errors import LocalError
+from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
+from p2pspades.printable import printable_lines
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, bid_notation, preset
-from p2pspades.table import Info, Table
+from p2pspades.table import FirstDealer, Table
 
 
 def add_game_options(p: argparse.ArgumentParser, *, default_preset: str = "classic") -> None:
@@ -51,6 +55,21 @@ def add_profile_option(p: argparse.ArgumentParser) -> None:
                    f"this machine (default: ${paths.ENV_PROFILE}, else the default profile)")
 
 
+def run_as_profile(command: str, args: argparse.Namespace,
+                   play: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    """Run `play()` while this process holds the profile the options name (see `hold_profile`). Any failure,
+    the profile being in use among them, is one line on stderr and exit code 2."""
+    try:
+        profile = hold_profile(args)
+    except LocalError as exc:
+        return fail(command, str(exc))
+    with profile:
+        try:
+            return asyncio.run(play())
+        except (P2PSpadesError, ValueError, OSError) as exc:
+            return fail(command, str(exc))
+
+
 def hold_profile(args: argparse.Namespace) -> FileLock:
     """Take the profile the options name for this process, and put its data home in `args.home`.
 
@@ -74,7 +93,7 @@ def default_name() -> str:
 
 
 def fail(command: str, message: str) -> int:
-    print(f"p2pspades {command}: {message}", file=sys.stderr)
+    print(f"p2pspades {command}: {printable_lines(message)}", file=sys.stderr)
     return ExitCode.FAILED
 
 
@@ -102,6 +121,6 @@ def progress_line(table: Table, events: list[object]) -> list[str]:
             lines.append(f"VIOLATION by seat {ev.seat} ({names[ev.seat]}): {ev.check}: {ev.detail}")
         elif isinstance(ev, GameEnded):
             lines.append(f"game over: {ev.status}" + (f" ({ev.detail})" if ev.detail else ""))
-        elif isinstance(ev, Info) and "deals first" in ev.text:
-            lines.append(ev.text.replace(f"seat {table.first_dealer}", f"{names[table.first_dealer or 0]}"))
+        elif isinstance(ev, FirstDealer):
+            lines.append(f"{names[ev.seat]} drew the highest card and deals first")
     return lines

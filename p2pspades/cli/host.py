@@ -8,24 +8,27 @@ the same protocol as a game of people, and `resume` can bring the bots back afte
 from __future__ import annotations
 
 import argparse
-import asyncio
+from pathlib import Path
 
-from p2pspades.cli.common import add_game_options, default_name, fail, hold_profile, rules_from_args
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
+from p2pspades.cli.common import add_game_options, default_name, fail, rules_from_args, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
-    confirmer,
     load_ui,
     lobby_printer,
     our_seat,
     run_group,
     say,
     settings_from,
+    timeouts_from,
 )
-from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
 from p2pspades.net.endpoints import parse
-from p2pspades.net.lobby import check_name
-from p2pspades.net.session import BOT_KINDS, HostedTable, Settings, host_bots, identity_name
+from p2pspades.net.group import Settings
+from p2pspades.net.lobby_seats import TableInfo, check_name
+from p2pspades.net.seats import bot_seats, identity_name
+from p2pspades.net.session import HostedTable
 from p2pspades.rules import RuleSet
 
 
@@ -41,7 +44,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--table", default="p2pspades", metavar="TABLE_NAME", help="the table's name on the LAN")
     add_game_options(p)
     p.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by bots this host runs")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays (bots and --auto)")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level: easy, normal or expert (for --bots and --auto; default normal)")
     p.add_argument("--port", type=int, default=0, metavar="PORT",
                    help="the lobby's port, what joiners give as HOST:PORT (default: any free port)")
     p.add_argument("--address", metavar="ADDR",
@@ -69,35 +73,70 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
 def run(args: argparse.Namespace) -> int:
     try:
         rules = check_host_args(args)
-        profile = hold_profile(args)
-        settings = settings_from(args)
+        timeouts_from(args)
     except LocalError as exc:
         return fail("host", str(exc))
-    with profile:
-        try:
-            return asyncio.run(host(rules, args, settings))
-        except (P2PSpadesError, ValueError, OSError) as exc:
-            return fail("host", str(exc))
+    return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)))
 
 
 async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> int:
     ui = load_ui(args)
     main = our_seat(args)
-    bots = host_bots(args.bots, identity_name(args.name), args.bot, home=args.home)
+    owner = identity_name(args.name)
+    bots = bot_seats(args.bots, owner, args.bot, home=args.home)
     hosted = HostedTable(main, table_name=args.table, rules=rules, bots=bots, settings=settings,
                          address=args.address, port=args.port, advertise=not args.no_advertise,
-                         confirm=confirmer(ui, not args.no_color), on_change=lobby_printer())
+                         start_when=starter if ui is None else None,
+                         on_change=lobby_printer() if ui is None else None)
     endpoint = await hosted.open()
     lobby = parse(endpoint)
     host_port = endpoint if lobby is None else lobby.host_port
     say(f"hosting table {args.table!r} ({rules.preset or 'custom'}, {rules.players} seats, target "
         f"{rules.target}) as {args.name}, key {main.identity.fingerprint}")
     say(f"lobby: {endpoint}  (others join with: p2pspades join {host_port})")
+    if bots:
+        say(f"{len(bots)} bot seat(s) run on this machine: you can see their cards")
     if hosted.advertised is not None:
         say(f"not advertised on the LAN: {hosted.advertised}")
     try:
-        group = await hosted.seat_everyone()
+        if ui is None:
+            group = await hosted.seat_everyone()
+        else:
+            seats = HostSeats(hosted, owner, args.bot, first=args.bots + 1, home=args.home)
+            model = ui.LobbyModel(args.table, rules, hosted.info().seated, you=0, controls=seats,
+                                  join_with=host_port)
+            hosted.start_when = lambda info: model.ask()
+            hosted.on_change = lambda info: model.set_seats(info.seated)
+            group = await ui.run_lobby(model, hosted.seat_everyone(), color=not args.no_color)
     except BaseException:
         await hosted.close("the host stopped")
         raise
     return await run_group(group, ui, color=not args.no_color)
+
+
+def starter(info: TableInfo) -> bool:
+    """With --auto, the host starts the table as soon as every seat is taken."""
+    say(f"every seat is taken; starting table {info.name!r}")
+    return True
+
+
+class HostSeats:
+    """The lobby screen's seat keys on the host's side: bots come and go as peers of this process."""
+
+    def __init__(self, hosted: HostedTable, owner: str, kind: str, first: int, home: Path | None) -> None:
+        self.hosted = hosted
+        self.home = home
+        self.owner = owner
+        self.kind = kind
+        self.next = first
+
+    async def add_bot(self, seat: int | None) -> None:
+        (bot,) = bot_seats(1, self.owner, self.kind, first=self.next, home=self.home)
+        self.next += 1
+        await self.hosted.add_bot(bot, seat)
+
+    async def remove(self, seat: int) -> None:
+        await self.hosted.remove(seat)
+
+    def move(self, seat: int, to: int) -> None:
+        self.hosted.move(seat, to)

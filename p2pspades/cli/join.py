@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from typing import Any
 
-from p2pspades.cli.common import default_name, fail, hold_profile
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
+from p2pspades.cli.common import default_name, fail, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
     confirmer,
@@ -20,11 +22,16 @@ from p2pspades.cli.play import (
     run_group,
     say,
     settings_from,
+    timeouts_from,
 )
-from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
-from p2pspades.net.lobby import check_name
-from p2pspades.net.session import BOT_KINDS, Settings, find_table, join_game, parse_endpoint
+from p2pspades.net.discovery import find_table, parse_endpoint
+from p2pspades.net.endpoints import parse
+from p2pspades.net.group import LocalGroup, Settings
+from p2pspades.net.lobby_seats import LobbyResult, TableInfo, check_name
+from p2pspades.net.seats import bot_seats, identity_name
+from p2pspades.net.session import join_game
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,7 +44,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="the host's lobby address as it printed it, or a table name from 'p2pspades tables'")
     p.add_argument("--name", default=default_name(),
                    help="your name at the table (default: your user name; your identity is kept under it)")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays with --auto")
+    p.add_argument("--bots", type=int, default=0, metavar="N",
+                   help="bring N bots of your own, seated on your side; they run on this machine, so you "
+                   "can see their cards (and nobody else can)")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level for --bots and --auto: easy, normal or expert (default normal)")
     p.add_argument("--fingerprint", metavar="FP", help="refuse the table unless the host's key has this "
                    "fingerprint (as the host's screen shows it)")
     p.add_argument("--address", metavar="ADDR",
@@ -53,15 +64,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     try:
         check_name(args.name)
-        profile = hold_profile(args)
-        settings = settings_from(args)
+        if not 0 <= args.bots <= 7:
+            raise LocalError(f"--bots must be 0..7, not {args.bots}")
+        timeouts_from(args)
     except (LocalError, ValueError) as exc:
         return fail("join", str(exc))
-    with profile:
-        try:
-            return asyncio.run(join(args, settings))
-        except (P2PSpadesError, ValueError, OSError) as exc:
-            return fail("join", str(exc))
+    return run_as_profile("join", args, lambda: join(args, settings_from(args)))
 
 
 async def join(args: argparse.Namespace, settings: Settings) -> int:
@@ -77,8 +85,61 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             raise LocalError(f"table {args.table!r} is hosted by {ad.host_fingerprint}, not {fingerprint}")
         fingerprint = ad.host_fingerprint
         say(f"found {ad}")
-    say(f"joining {lobby} as {args.name}, key {main.identity.fingerprint}")
-    group = await join_game(lobby, main, settings=settings, address=args.address,
-                            host_fingerprint=fingerprint, confirm=confirmer(ui, not args.no_color),
-                            on_change=lobby_printer())
+    bots = bot_seats(args.bots, identity_name(args.name), args.bot, home=args.home)
+    screen = JoinScreen()
+    say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} ...")
+    if bots:
+        say(f"bringing {len(bots)} bot(s) of ours: they run on this machine, so you can see their cards")
+    joining = asyncio.ensure_future(join_game(
+        lobby, main, bots=bots, settings=settings, address=args.address, host_fingerprint=fingerprint,
+        confirm=confirmer(ui, not args.no_color) if ui is None else screen.ask,
+        on_change=lobby_printer(main.identity.public) if ui is None else screen.show))
+    if ui is None:
+        group = await joining
+    else:
+        group = await screen.run(ui, joining, main.identity.public, color=not args.no_color)
     return await run_group(group, ui, color=not args.no_color)
+
+
+def host_port(endpoint: str) -> str:
+    parsed = parse(endpoint)
+    return endpoint if parsed is None else parsed.host_port
+
+
+class JoinScreen:
+    """The joiner's lobby screen, shown from the host's first answer until the game starts."""
+
+    def __init__(self) -> None:
+        self.model: Any | None = None
+        self.first: asyncio.Future[TableInfo] = asyncio.get_running_loop().create_future()
+        self.you = b""
+
+    def show(self, info: TableInfo) -> None:
+        if self.model is None:
+            if not self.first.done():
+                self.first.set_result(info)
+            return
+        self.model.you = info.seat_of(self.you)
+        self.model.set_seats(info.seated)
+
+    async def ask(self, result: LobbyResult) -> bool:
+        if self.model is None:
+            return False
+        self.model.you = result.seat
+        self.model.set_seats(result.table.seated)
+        answer: bool = await self.model.ask()
+        return answer
+
+    async def run(self, ui: Any, joining: asyncio.Future[LocalGroup], you: bytes, *,
+                  color: bool) -> LocalGroup:
+        """Wait for the host's first answer (or the failure to get one), then show the lobby."""
+        self.you = you
+        waits: list[asyncio.Future[Any]] = [joining, self.first]
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if not self.first.done():
+            return await joining  # raises why nobody answered
+        info = self.first.result()
+        self.model = ui.LobbyModel(info.name, info.rules, info.seated, you=info.seat_of(you))
+        self.show(info)
+        group: LocalGroup = await ui.run_lobby(self.model, joining, color=color)
+        return group

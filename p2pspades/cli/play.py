@@ -11,9 +11,7 @@ This module also holds what `host`, `join` and `resume` share: the network optio
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
-import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -23,37 +21,37 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.audit import Status as Verdict
 from p2pspades.audit import verify_file
-from p2pspades.bots import RandomBot
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES
+from p2pspades.bots import make_bot as make_local_bot
 from p2pspades.cli.common import (
     add_game_options,
     add_profile_option,
     fail,
-    hold_profile,
     progress_line,
     rules_from_args,
+    run_as_profile,
 )
-from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
-from p2pspades.net.lobby import LobbyResult, TableInfo
+from p2pspades.net.group import LocalGroup, Settings
+from p2pspades.net.lobby_seats import LobbyResult, TableInfo
 from p2pspades.net.peer import Peer, Status
-from p2pspades.net.session import (
-    BOT_KINDS,
-    HostedTable,
-    LocalGroup,
+from p2pspades.net.seats import (
     Seat,
-    Settings,
+    bot_seats,
     check_log_path,
-    host_bots,
     identity_name,
     load_identity,
     make_bot,
 )
+from p2pspades.net.session import HostedTable
 from p2pspades.paths import data_home, default_log_path, diagnostics_log
+from p2pspades.printable import printable_lines
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
-from p2pspades.table.harness import Player, Wire, new_tables
+from p2pspades.table.harness import Wire, new_tables
+from p2pspades.ui.prefs import add_screen_options
 
-BOT_NAMES = ("North", "East", "South", "West", "Centre")
 UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)"
 
 
@@ -67,20 +65,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_game_options(p)
     p.add_argument("--name", default="You", help="your name at the table")
     p.add_argument("--seed", type=int, help="seed for the bots' choices (never the cryptography)")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level: easy, normal or expert (default normal)")
     p.add_argument("--local", action="store_true", help="no sockets: every table in memory in this process")
     add_seat_options(p)
     p.set_defaults(run=run)
 
 
 def add_seat_options(p: argparse.ArgumentParser) -> None:
-    """Options of every command that plays a seat: --auto, --log, the step timeouts, --no-color, --profile."""
+    """Options of every command that plays a seat: --auto, --log, the step timeouts, the screen, --profile."""
     p.add_argument("--auto", action="store_true",
                    help="the built-in bot plays your seat; no UI, progress on the terminal")
     p.add_argument("--log", metavar="PATH", help="where to write the signed game log (default: under the "
                    "data directory; the path is printed)")
     add_timeout_options(p)
-    p.add_argument("--no-color", action="store_true", help="monochrome display")
+    add_screen_options(p)
     add_profile_option(p)
 
 
@@ -111,9 +110,9 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
     """Our seat: the persistent identity named after us, played by the UI or (with --auto) the bot."""
     identity, path = load_identity(identity_name(args.name), getattr(args, "home", None))
-    player = make_bot(getattr(args, "bot", "heuristic"), seed) if args.auto else None
-    return Seat(identity, path, args.name, player, True, getattr(args, "bot", "heuristic"),
-                check_log_path(args.log))
+    level = getattr(args, "bot", DEFAULT_BOT)
+    player = make_bot(level, seed) if args.auto else None
+    return Seat(identity, path, args.name, player, bot=level, log_path=check_log_path(args.log))
 
 
 def load_ui(args: argparse.Namespace) -> Any | None:
@@ -124,15 +123,21 @@ def load_ui(args: argparse.Namespace) -> Any | None:
     try:
         from p2pspades import ui
         from p2pspades.ui import HumanPlayer, UiState, confirm_table, create_app  # noqa: F401
+        from p2pspades.ui.prefs import apply_screen_options
     except ImportError as exc:
         raise LocalError(UI_MISSING.format(why=exc)) from None
+    try:
+        apply_screen_options(args)
+    except ValueError as exc:
+        raise LocalError(str(exc)) from None
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise LocalError("the game screen needs a terminal; use --auto for a game without one")
     return ui
 
 
 def say(text: str) -> None:
-    print(text, flush=True)
+    """Print a line for the person; names and reasons from the network in it are shown escaped."""
+    print(printable_lines(text), flush=True)
 
 
 def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
@@ -160,27 +165,30 @@ def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
 # ------------------------------------------------------------------------------------------------ lobby
 
 
-def lobby_printer(prefix: str = "") -> Callable[[TableInfo], None]:
-    """Prints the seat map each time it changes while the lobby is open."""
+def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
+    """Prints the seat map each time it changes while the lobby is open; for a joiner (`you`: its key), also
+    that the host is deciding once the table is full."""
 
     def show(info: TableInfo) -> None:
-        names = ", ".join(f"{s.seat}:{s.name}" + (" (bot)" if s.bot else "") for s in info.seated)
-        say(f"{prefix}table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}]")
+        names = ", ".join(f"{s.seat}:{s.name}" + (f" (bot run by {info.owner_name(s)})" if s.bot else "")
+                          for s in info.seated)
+        say(f"table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}]")
+        host = info.at(0)
+        if you is not None and host is not None and info.seat_of(you) is not None and not info.free:
+            say(f"waiting for {host.name} to accept you")
 
     return show
 
 
 def confirmer(ui: Any | None, color: bool = True) -> Callable[[LobbyResult], Awaitable[bool]]:
-    """Before anyone signs the genesis: show every seat's name and key fingerprint, then accept (or ask)."""
+    """A joiner's dialog before it signs: every seat's name and key fingerprint, then accept (or ask)."""
 
     async def confirm(result: LobbyResult) -> bool:
         if ui is None:
             say(result.describe())
             return True
-        rows = [(s.seat, s.name, s.fingerprint, "host" if s.seat == 0 else ("bot" if s.bot else "joined"))
-                for s in result.table.seated]
-        answer: bool = await ui.confirm_table(result.table.name, result.table.rules, rows, you=result.seat,
-                                              color=color)
+        answer: bool = await ui.confirm_table(result.table.name, result.table.rules, result.table.seated,
+                                              you=result.seat, color=color)
         return answer
 
     return confirm
@@ -208,10 +216,14 @@ class Progress:
             say(line)
 
     def on_status(self, status: Status) -> None:
-        away = "disconnected" in status.text or (
-            "not connected" in status.text and time.monotonic() > self._quiet_until)
+        seat = status.waiting_for
+        silent = None
+        if seat is not None and seat != status.seat and not status.finished:
+            silent = status.away.get(seat)
+        # a seat we heard from and lost, or one never heard from once the links had time to come up
+        away = silent is not None and (silent >= 0 or time.monotonic() > self._quiet_until)
         if away:
-            key = re.sub(r"\d+ s\)", "", status.text)
+            key = f"{seat} {'lost' if silent is not None and silent >= 0 else 'never seen'}"
             now = time.monotonic()
             if key != self._away_shown or now - self._away_at >= 5.0:
                 say(status.text)
@@ -300,23 +312,17 @@ def run(args: argparse.Namespace) -> int:
         timeouts_from(args)
         if args.local:  # fresh keys for every seat, nothing to resume: only the log goes to the profile
             args.home = data_home(profile=args.profile)
-        else:
-            profile = hold_profile(args)
     except LocalError as exc:
         return fail("play", str(exc))
-    if args.local:
-        if args.auto:
-            return run_in_memory(rules, args)
-        try:
-            from p2pspades.ui.play import run_play
-        except ImportError as exc:
-            return fail("play", UI_MISSING.format(why=exc))
-        return int(run_play(rules, args))
-    with profile:
-        try:
-            return asyncio.run(play_over_zeromq(rules, args))
-        except (P2PSpadesError, ValueError, OSError) as exc:
-            return fail("play", str(exc))
+    if not args.local:
+        return run_as_profile("play", args, lambda: play_over_zeromq(rules, args))
+    if args.auto:
+        return run_in_memory(rules, args)
+    try:
+        from p2pspades.ui.play import run_play
+    except ImportError as exc:
+        return fail("play", UI_MISSING.format(why=exc))
+    return int(run_play(rules, args))
 
 
 async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
@@ -324,7 +330,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     ui = load_ui(args)
     seed = args.seed if args.seed is not None else None
     main = our_seat(args, seed=None if seed is None else seed * 10)
-    bots = host_bots(rules.players - 1, identity_name(args.name), args.bot, seed, home=args.home)
+    bots = bot_seats(rules.players - 1, identity_name(args.name), args.bot, seed, home=args.home)
     hosted = HostedTable(main, table_name="p2pspades", rules=rules, bots=bots, settings=settings_from(args),
                          address="127.0.0.1", advertise=False)
     await hosted.open()
@@ -339,20 +345,11 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     return await run_group(group, ui, color=not args.no_color)
 
 
-def make_local_bot(kind: str, seed: int) -> Player:
-    """A bot for the in-memory wiring, which calls players synchronously."""
-    if kind == "heuristic":
-        from p2pspades.bots import HeuristicBot
-
-        return HeuristicBot(seed)
-    return RandomBot(seed)
-
-
 def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     """A bots-only game over the in-memory wiring (`--local --auto`), with progress and a signed log."""
     seed = args.seed if args.seed is not None else int.from_bytes(crypto.new_seed()[:4], "big")
     n = rules.players
-    tables = new_tables(rules, names=BOT_NAMES[:n], table_name="p2pspades auto game")
+    tables = new_tables(rules, names=SEAT_NAMES[:n], table_name="p2pspades auto game")
     wire = Wire(tables, [make_local_bot(args.bot, seed * 10 + i) for i in range(n)])
     path = Path(args.log) if args.log else default_log_path(tables[0].game_id, args.home)
     try:

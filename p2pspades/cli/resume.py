@@ -8,13 +8,16 @@ fetches and checks what it missed, and plays on; a host's bot seats come back wi
 from __future__ import annotations
 
 import argparse
-import asyncio
 
-from p2pspades.cli.common import add_profile_option, fail, hold_profile
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
+from p2pspades.cli.common import add_profile_option, fail, run_as_profile
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
-from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
-from p2pspades.net.session import BOT_KINDS, Resumable, Settings, find_resumable, make_bot, resume_seats
+from p2pspades.net.group import Settings
+from p2pspades.net.resume import find_resumable, resume_seats
+from p2pspades.net.seats import make_bot
+from p2pspades.ui.prefs import add_screen_options
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,9 +31,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "unfinished one)")
     p.add_argument("--seat", type=int, metavar="N", help="which of our seats, if this machine has several")
     p.add_argument("--auto", action="store_true", help="the built-in bot plays our seat from now on")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays with --auto")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level with --auto: easy, normal or expert (default normal)")
     add_timeout_options(p)
-    p.add_argument("--no-color", action="store_true", help="monochrome display")
+    add_screen_options(p)
     add_profile_option(p)
     p.set_defaults(run=run)
 
@@ -38,18 +42,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     try:
         timeouts = timeouts_from(args)
-        profile = hold_profile(args)
-    except (LocalError, P2PSpadesError) as exc:
+    except LocalError as exc:
         return fail("resume", str(exc))
-    with profile:
-        try:
-            found = find_resumable(args.game, seat=args.seat, home=args.home)
-            return asyncio.run(resume(args, found, timeouts))
-        except (P2PSpadesError, ValueError, OSError) as exc:
-            return fail("resume", str(exc))
+    return run_as_profile("resume", args, lambda: resume(args, timeouts))
 
 
-async def resume(args: argparse.Namespace, found: Resumable, timeouts: dict[str, float]) -> int:
+async def resume(args: argparse.Namespace, timeouts: dict[str, float]) -> int:
+    found = find_resumable(args.game, seat=args.seat, home=args.home)
     ui = load_ui(args)
     player = make_bot(args.bot) if args.auto else None
     bots = f" and its {len(found.bots)} bot seat(s)" if found.bots else ""

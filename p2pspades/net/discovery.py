@@ -24,7 +24,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from p2pspades.errors import LocalError
 from p2pspades.net import endpoints
-from p2pspades.net.lobby import TableInfo, check_name
+from p2pspades.net.lobby_seats import TableInfo, check_name
 
 log = logging.getLogger(__name__)
 
@@ -192,3 +192,38 @@ def local_address() -> str:
         address: str = probe.getsockname()[0]
         return address
     return "127.0.0.1"
+
+
+def parse_endpoint(text: str) -> str | None:
+    """`HOST:PORT` or `tcp://HOST:PORT` as a ZeroMQ endpoint; None if `text` is not one (a table name)."""
+    endpoint = endpoints.parse(text.strip(), scheme_optional=True)
+    return None if endpoint is None else str(endpoint)
+
+
+def address_towards(endpoint: str) -> str:
+    """Our address as the host at `endpoint` sees it: the interface that routes there."""
+    parsed = endpoints.parse(endpoint, scheme_optional=True)
+    host = parsed.host if parsed is not None else "127.0.0.1"
+    try:
+        family, _, _, _, sockaddr = socket.getaddrinfo(host, 9, type=socket.SOCK_DGRAM)[0]
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect(sockaddr)  # no packet is sent: this only picks the outgoing interface
+            address: str = probe.getsockname()[0]
+            return address
+    except (OSError, IndexError):
+        return local_address()
+
+
+async def find_table(name: str, timeout: float = 3.0, interfaces: Sequence[str] | None = None) -> TableAd:
+    """The one table on the LAN called `name` (or whose host fingerprint starts with it)."""
+    found = await browse(timeout, interfaces)
+    matches = [t for t in found if t.name == name]
+    matches = matches or [t for t in found if t.host_fingerprint.startswith(name)]
+    if not matches:
+        seen = ", ".join(sorted({t.name for t in found})) or "none"
+        raise DiscoveryError(f"no table called {name!r} answered within {timeout:g} s (tables seen: {seen}); "
+                             f"multicast may be blocked here: join with HOST:PORT instead")
+    if len(matches) > 1:
+        listed = "; ".join(f"{t.endpoint} host {t.host_fingerprint}" for t in matches)
+        raise DiscoveryError(f"several tables are called {name!r} ({listed}): join one with HOST:PORT")
+    return matches[0]

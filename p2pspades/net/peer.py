@@ -32,9 +32,10 @@ from p2pspades import crypto, log
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import MAX_BATCH, MAX_FRAME, PROTOCOL_VERSION, Entries, Entry, Get, Hello, Message
-from p2pspades.net.lobby import LobbyResult
+from p2pspades.net.lobby import peers_of
+from p2pspades.net.lobby_seats import LobbyResult
 from p2pspades.net.mesh import LinkDown, LinkUp, Mesh, MeshEvent, PeerAddress, Received, Refused
-from p2pspades.net.store import GameStore, LocalSeat, PeersFile, SeatRecord, StoreError
+from p2pspades.net.store import GameStore, LocalSeat, PeersFile, StoreError
 from p2pspades.rules import Action
 from p2pspades.table import (
     Accepted,
@@ -482,11 +483,10 @@ async def start_game(
     loop = asyncio.get_running_loop()
     table = Table(result.genesis, identity, entropy=secrets.token_bytes, timeouts=timeouts, now=loop.time())
     store = GameStore(result.game_id, result.seat, home)
-    seats = tuple(SeatRecord(s.seat, s.name, s.public_key, s.endpoint) for s in result.table.seated)
-    store.save_peers(PeersFile(result.game_id, result.seat, result.table.name, seats))
+    store.save_peers(PeersFile(result.game_id, result.seat, result.table.name, result.table.seated))
     if local is not None:
         store.save_local(local)
-    mesh.admit(result.seat, result.peers())
+    mesh.admit(result.seat, peers_of(result.table))
     return Peer(table, mesh, store, player, timing=timing, on_status=on_status, on_event=on_event)
 
 

@@ -3,7 +3,8 @@
 Layout, under the data home (the profile's, see `p2pspades.paths`, or a path given explicitly)::
 
     games/<game id hex>/seat-<n>/
-        log               the signed entries, each on disk before any later entry of ours is sent (LogWriter)
+        game.p2plog       the signed entries, each on disk before any later entry of ours is sent (LogWriter);
+                          `log` in directories made before logs were named for what they are
         peers.json        the seat map: names, keys, endpoints (to reconnect on resume)
         local.json        how this machine runs the seat: identity file, person or bot, log path, timeouts
         secrets/hand-<k>  one 32-byte hand seed per file, mode 0600, on disk before its commitment is sent
@@ -28,11 +29,14 @@ from p2pspades import paths
 from p2pspades.errors import LocalError
 from p2pspades.files import is_locked, write_private
 from p2pspades.log import LogWriter, read_log
+from p2pspades.net.lobby_seats import LobbySeat
 
 log = logging.getLogger(__name__)
 
 ENV_HOME = paths.ENV_HOME
 SEED_BYTES = 32
+LOG_NAME = "game.p2plog"
+LEGACY_LOG_NAME = "log"
 PEERS_VERSION = 1
 _SECRET_NAME = re.compile(r"hand-(\d{4,9})")
 _GAME_DIR = re.compile(r"[0-9a-f]{16,128}")
@@ -47,23 +51,13 @@ data_home = paths.data_home
 
 
 @dataclass(frozen=True)
-class SeatRecord:
-    """One seat as the lobby agreed it."""
-
-    seat: int
-    name: str
-    public_key: bytes
-    endpoint: str
-
-
-@dataclass(frozen=True)
 class PeersFile:
     """The contents of peers.json: who sits where, and which seat is ours."""
 
     game_id: bytes
     seat: int
     table: str
-    seats: tuple[SeatRecord, ...]
+    seats: tuple[LobbySeat, ...]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -73,6 +67,7 @@ class PeersFile:
             "table": self.table,
             "seats": [
                 {"seat": s.seat, "name": s.name, "public_key": s.public_key.hex(), "endpoint": s.endpoint}
+                | ({} if s.owner is None else {"owner": s.owner.hex()})
                 for s in self.seats
             ],
         }
@@ -84,7 +79,8 @@ class PeersFile:
             if data["version"] != PEERS_VERSION:
                 raise StoreError(f"peers.json version {data['version']!r} is not {PEERS_VERSION}")
             seats = tuple(
-                SeatRecord(int(s["seat"]), str(s["name"]), bytes.fromhex(s["public_key"]), str(s["endpoint"]))
+                LobbySeat(int(s["seat"]), str(s["name"]), bytes.fromhex(s["public_key"]), str(s["endpoint"]),
+                          bytes.fromhex(s["owner"]) if s.get("owner") else None)
                 for s in data["seats"]
             )
             record = cls(bytes.fromhex(data["game_id"]), int(data["seat"]), str(data["table"]), seats)
@@ -113,7 +109,7 @@ class LocalSeat:
     leader: int = 0
     """The seat whose process runs this one: itself, or the host's seat for the host's bot seats."""
     log: str | None = None
-    """The log file, if it is not `log` in the seat directory."""
+    """The log file, if it is not the one in the seat directory."""
     timeouts: Mapping[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -164,12 +160,15 @@ class GameStore:
 
     @property
     def log_path(self) -> Path:
-        """The game's log: the path given, else the one local.json names, else `log` in the seat directory."""
+        """The game's log: the path given, else the one local.json names, else the seat directory's."""
         if self._log_path is None:
             local = self._local_or_none()
             if local is not None and local.log is not None:
                 self._log_path = Path(local.log)
-        return self._log_path if self._log_path is not None else self.path / "log"
+        if self._log_path is not None:
+            return self._log_path
+        legacy = self.path / LEGACY_LOG_NAME
+        return legacy if legacy.exists() else self.path / LOG_NAME
 
     @property
     def local_path(self) -> Path:

@@ -5,7 +5,7 @@ our seat with `HumanPlayer(state)`, and runs `create_app(state)` alongside the g
 """
 
 from p2pspades.ui.app import create_app, create_key_bindings, create_layout, run_alongside
-from p2pspades.ui.lobby import LobbyModel, LobbySeat, confirm_table, create_lobby_app
+from p2pspades.ui.lobby import LobbyModel, confirm_table, create_lobby_app, run_lobby
 from p2pspades.ui.local import LocalGame, run_local_game
 from p2pspades.ui.replay import ReplayModel, create_replay_app, run_replay, run_replay_async
 from p2pspades.ui.state import EventLine, GameResult, HumanPlayer, UiState
@@ -15,7 +15,6 @@ __all__ = [
     "GameResult",
     "HumanPlayer",
     "LobbyModel",
-    "LobbySeat",
     "LocalGame",
     "ReplayModel",
     "UiState",
@@ -26,6 +25,7 @@ __all__ = [
     "create_lobby_app",
     "create_replay_app",
     "run_alongside",
+    "run_lobby",
     "run_local_game",
     "run_replay",
     "run_replay_async",

@@ -38,6 +38,7 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
     from prompt_toolkit.output import DummyOutput
 
     from p2pspades.audit import verify_frames
+    from p2pspades.net.lobby_seats import LobbySeat
     from p2pspades.rules import preset
     from p2pspades.table import DecisionKind
     from p2pspades.ui.app import create_app
@@ -54,8 +55,14 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
     with create_pipe_input() as pipe:
         app = create_app(state, input=pipe, output=DummyOutput())
         running = asyncio.ensure_future(game.run(app))
+        state.trick_pause = 600.0  # each completed trick stays until the capture takes it away
         while state.result is None:
             await until(lambda: state.decision is not None or state.result is not None, timeout=30)
+            if state.top_overlay == "trick":
+                held = state.held
+                if "trick" not in screens and held is not None and held[0].winner != 0 and held[1] >= 2:
+                    screens["trick"] = screen_text(app, width, height)
+                state.release_trick()
             if state.top_overlay == "summary":
                 if "summary" not in screens and state.summary() is not None:
                     screens["summary"] = screen_text(app, width, height)
@@ -96,7 +103,9 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
         model.step_trick(1)
     model.step_card(1)
     model.step_card(1)
-    seats = [(s.seat, s.name, s.fingerprint, "bot" if s.seat else "host") for s in game.table.setup.seats]
+    host_key = game.table.setup.seats[0].key
+    seats = [LobbySeat(s.seat, s.name, s.key, f"tcp://127.0.0.1:{7000 + s.seat}",
+                       host_key if s.seat else None) for s in game.table.setup.seats]
     lobby = LobbyModel("Kitchen table", rules, seats, you=0)
     with create_pipe_input() as pipe:
         replay_app = create_replay_app(model, input=pipe, output=DummyOutput())

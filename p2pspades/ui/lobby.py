@@ -1,55 +1,79 @@
-"""The lobby screen: who sits where (names and key fingerprints) and the rules, then accept or decline.
+"""The lobby screen: who sits where (names and key fingerprints), the rules, and what to do next.
 
-It is a function of plain data, so the network lobby (host or join) only hands over what it knows: the table
-name, the rules (a `RuleSet` or its dict), and (seat, name, fingerprint, state) per seat. Nothing is signed
-until the person accepts: keys are checked the SSH way, by reading the fingerprints with their owners.
+It is a function of the lobby's values: the table name, the rules (a `RuleSet` or its dict), and the seats
+(`net.lobby_seats.LobbySeat`). Nothing is signed until the person accepts: keys are checked the SSH way, by
+reading the fingerprints with their owners. A bot's row says whose machine runs it: that player can see its
+cards.
 
-    accepted = await confirm_table("Kitchen", rules, [(0, "Ann", "v8ta-qm57-cw6b-e0a0", "host"), ...], you=1)
+Two uses:
 
-For a screen that stays up while players join, build a `LobbyModel`, run `create_lobby_app(model)` and call
-`model.set_seats(...)` / `model.set_status(...)` as the lobby changes; the app's result is the answer.
+- a one-shot dialog, `await confirm_table("Kitchen", rules, info.seated, you=1)` -> accepted or not;
+- the screen that stays up for the whole lobby, `await run_lobby(model, work)`: the lobby (`work`) runs
+  beside it and feeds it (`model.set_seats`); the lobby's dialogs are `await model.ask()` (the host starting
+  the table, a joiner accepting it). On the host's screen (`controls` given) the person also adds, removes
+  and moves bots. Every key goes to the screen: none echoes raw.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Protocol, TypeVar
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Dimension, HSplit, Layout, Window
+from prompt_toolkit.layout import Dimension, HSplit, Window
 from prompt_toolkit.output import Output
 
+from p2pspades.net.lobby_seats import LobbyError, LobbySeat
 from p2pspades.rules import RuleSet
-from p2pspades.ui.text import clip, rules_lines, rules_of, rules_title
-from p2pspades.ui.widgets import build_style, color_depth, join_lines, panel, text_window, use_color
+from p2pspades.ui.text import clip, plural, rules_lines, rules_of, rules_title
+from p2pspades.ui.widgets import full_screen_app, join_lines, panel, text_window
 
-SeatRow = tuple[int, str, str, str]
-"""(seat, name, key fingerprint, state such as "host", "joined", "bot", "accepted", "waiting")."""
+T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class LobbySeat:
-    seat: int
-    name: str
-    fingerprint: str
-    state: str = ""
+class SeatControls(Protocol):
+    """What the host's screen may do to the seats (each may raise `P2PSpadesError` with a reason)."""
+
+    def add_bot(self, seat: int | None) -> Awaitable[None]: ...
+
+    def remove(self, seat: int) -> Awaitable[None]: ...
+
+    def move(self, seat: int, to: int) -> None: ...
+
+
+def seat_state(seat: LobbySeat, seats: Iterable[LobbySeat], you: int | None) -> str:
+    """What a row says about a seat: host, joined, or a bot and who runs it (and so can see its cards)."""
+    if seat.owner is None:
+        return "host" if seat.seat == 0 else "joined"
+    owner = next((s for s in seats if s.public_key == seat.owner), None)
+    if owner is not None and owner.seat == you:
+        return "bot · you see its cards"
+    return f"bot · {clip(owner.name, 12) if owner is not None else 'its owner'} sees its cards"
 
 
 class LobbyModel:
-    """What the lobby screen shows, and the person's answer (True: accept, False: decline, None: not yet)."""
+    """What the lobby screen shows, and the person's answers.
+
+    `answer` is the one-shot dialog's answer (True accept, False decline, None not yet). On the screen that
+    stays up, `ask()` is the current question (start the table / accept it) and `left` says the person left.
+    """
 
     def __init__(
         self,
         table_name: str,
         rules: RuleSet | Mapping[str, object],
-        seats: Iterable[SeatRow | LobbySeat] = (),
+        seats: Iterable[LobbySeat] = (),
         *,
         you: int | None = None,
         status: str = "",
         ready: bool = True,
+        controls: SeatControls | None = None,
+        join_with: str = "",
     ) -> None:
         self.table_name = table_name
         self.rules = rules_of(rules)
@@ -58,14 +82,65 @@ class LobbyModel:
         self.status = status
         #: False while seats are still free: the genesis does not exist yet, so there is nothing to accept
         self.ready = ready
-        self.choice = 0  # 0 accept, 1 decline
+        self.controls = controls
+        """The host's seat management (None: a joiner, or the one-shot dialog)."""
+        self.join_with = join_with
+        """How others join (HOST:PORT), for the host's hints."""
+        self.choice = 0  # 0 accept / start, 1 decline / leave
+        self.selected = 0
         self.answer: bool | None = None
+        self.asking: asyncio.Future[bool] | None = None
+        self.answered = False
+        self.left = False
         self.on_change: Callable[[], None] | None = None
+        self.on_leave: Callable[[], None] | None = None
         self.set_seats(seats)
 
-    def set_seats(self, seats: Iterable[SeatRow | LobbySeat]) -> None:
-        rows = [s if isinstance(s, LobbySeat) else LobbySeat(*s) for s in seats]
-        self.seats = sorted(rows, key=lambda s: s.seat)
+    # ------------------------------------------------------------------------------------- reading
+
+    @property
+    def hosting(self) -> bool:
+        return self.controls is not None
+
+    @property
+    def free(self) -> list[int]:
+        taken = {s.seat for s in self.seats}
+        return [s for s in range(self.rules.players) if s not in taken]
+
+    def at(self, seat: int) -> LobbySeat | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+    def hint(self) -> str:
+        """What to do next, in one or two lines (at most 78 characters each)."""
+        if self.status:
+            return self.status
+        free = self.free
+        host = self.at(0)
+        host_name = host.name if host is not None else "the host"
+        if self.hosting:
+            if free:
+                where = f": p2pspades join {self.join_with}" if self.join_with else ""
+                return (f"{plural(len(free), 'seat')} free. Others join{where}\n"
+                        f"b seats a bot at the selected seat; Enter starts once every seat is taken.")
+            if self.asking is not None:
+                return ("Every seat is taken. Read each fingerprint with its owner,\n"
+                        "then press Enter to start.")
+            return "Waiting for every player to accept the table ..."
+        if self.asking is not None:
+            return "Read each fingerprint with its owner, then accept (a) or decline (d)."
+        if self.answered:
+            return "You accepted: waiting for the others to accept ..."
+        if self.you is None:
+            return "Joining ..."
+        if free:
+            return f"Waiting for players: {plural(len(free), 'seat')} free."
+        return f"waiting for {host_name} to accept you"
+
+    # ------------------------------------------------------------------------------------- changes
+
+    def set_seats(self, seats: Iterable[LobbySeat]) -> None:
+        self.seats = sorted(seats, key=lambda s: s.seat)
+        self.selected = max(0, min(self.selected, self.rules.players - 1))
         self._changed()
 
     def set_status(self, text: str, *, ready: bool | None = None) -> None:
@@ -78,39 +153,112 @@ class LobbyModel:
         self.choice = max(0, min(1, self.choice + delta))
         self._changed()
 
+    def select(self, delta: int) -> None:
+        self.selected = (self.selected + delta) % self.rules.players
+        self._changed()
+
+    async def ask(self) -> bool:
+        """The lobby's question to the person (start the table / accept it); cancelled if it goes stale."""
+        self.asking = asyncio.get_running_loop().create_future()
+        self.ready, self.choice, self.status = True, 0, ""
+        self._changed()
+        try:
+            answer = await self.asking
+        finally:
+            self.asking = None
+            self.ready = False
+            self._changed()
+        self.answered = answer
+        return answer
+
     def decide(self, accept: bool) -> bool:
-        """Record the answer. Accepting is refused (False) while the table is not ready."""
+        """Record the answer. Accepting is refused (False) while there is nothing to accept yet."""
         if accept and not self.ready:
-            self.status = "not every seat is taken yet: nothing to accept"
+            self.status = f"not every seat is taken yet: nothing to {'start' if self.hosting else 'accept'}"
             self._changed()
             return False
+        if self.asking is not None and not self.asking.done():
+            self.asking.set_result(accept)
         self.answer = accept
         self._changed()
         return True
+
+    def leave(self) -> None:
+        self.left = True
+        if self.asking is not None and not self.asking.done():
+            self.asking.set_result(False)
+        if self.on_leave is not None:
+            self.on_leave()
 
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change()
 
+    # ------------------------------------------------------------------------------------- the host's seats
+
+    def other_side(self, seat: int) -> int | None:
+        """Where the bot at `seat` goes to switch sides: a free seat on another side, else another side's bot
+        (or, without sides, the next free seat)."""
+        sides = self.rules.sides
+        mine = next((side for side in sides if seat in side), ())
+        others = [s for side in sides if side != mine for s in side] if len(sides) > 1 else []
+        if not self.rules.partnerships:
+            others = [(seat + k) % self.rules.players for k in range(1, self.rules.players)]
+        for pick in ([s for s in others if s in self.free],
+                     [s for s in others if (b := self.at(s)) is not None and b.bot]):
+            if pick:
+                return pick[0]
+        return None
+
+    async def act(self, key: str) -> None:
+        """A seat key on the host's screen: b add a bot, x remove, s switch a bot's side."""
+        if self.controls is None:
+            return
+        seat, here = self.selected, self.at(self.selected)
+        try:
+            if key == "b":
+                await self.controls.add_bot(seat if here is None else None)
+            elif key == "x":
+                if here is None or seat == 0:
+                    raise LobbyError("select a bot or a player to remove (↑/↓)")
+                await self.controls.remove(seat)
+            elif key == "s":
+                to = self.other_side(seat) if here is not None and here.bot else None
+                if to is None:
+                    raise LobbyError("select a bot (↑/↓) with somewhere to go" if here is None or not here.bot
+                                     else "there is no free seat or bot on another side")
+                self.controls.move(seat, to)
+                self.selected = to
+            self.status = ""
+        except Exception as exc:  # shown, never a traceback: the lobby goes on
+            self.status = str(exc)[:160]
+        self._changed()
+
+
+# ------------------------------------------------------------------------------------------------- drawing
+
 
 def seats_table(model: LobbyModel) -> StyleAndTextTuples:
-    header = f"  {'seat':<5} {'name':<24} {'key fingerprint':<21} state"
+    header = f"  {'seat':<5} {'name':<18} {'key fingerprint':<20} state"
     lines: list[StyleAndTextTuples] = [[("class:hint", header)]]
-    taken = {s.seat for s in model.seats}
-    for s in model.seats:
+    for seat in range(model.rules.players):
+        cursor = "▸ " if model.hosting and seat == model.selected else "  "
+        s = model.at(seat)
+        if s is None:
+            lines.append([("class:choice.selected" if cursor.strip() else "", cursor),
+                          ("class:hint", f"{seat:<5} (free)")])
+            continue
         you = " (you)" if s.seat == model.you else ""
-        name = clip(s.name, 24 - len(you)) + you
+        name = clip(s.name, 18 - len(you)) + you
         style = "class:seat.me" if s.seat == model.you else ""
         lines.append(
             [
-                (style, f"  {s.seat:<5} {name:<24} "),
-                ("class:key", f"{s.fingerprint:<21}"),
-                ("class:hint", f" {s.state}"),
+                ("class:choice.selected" if cursor.strip() else "", cursor),
+                (style, f"{s.seat:<5} {name:<18} "),
+                ("class:key", f"{s.fingerprint:<20}"),
+                ("class:hint", f" {seat_state(s, model.seats, model.you)}"),
             ]
         )
-    for seat in range(model.rules.players):
-        if seat not in taken:
-            lines.append([("class:hint", f"  {seat:<5} (free)")])
     return join_lines(lines)
 
 
@@ -122,19 +270,24 @@ def rules_table(model: LobbyModel) -> StyleAndTextTuples:
 
 def buttons(model: LobbyModel) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("", "   ")]
-    for i, label in enumerate(("Accept", "Decline")):
+    labels = ("Start", "Leave") if model.hosting else ("Accept", "Decline")
+    for i, label in enumerate(labels):
         dimmed = i == 0 and not model.ready
         style = "class:choice.selected" if i == model.choice else ("class:hint" if dimmed else "")
         out += [(style, f"[ {label} ]"), ("", "   ")]
-    out.append(("class:hint", "←/→ Enter · a accept · d decline"))
+    if model.hosting:
+        out.append(("class:hint", "↑/↓ seat · b add bot · x remove · s side · q leave"))
+    else:
+        out.append(("class:hint", "←/→ Enter · a accept · d decline"))
     return out
 
 
 def create_lobby_app(
-    model: LobbyModel, *, input: Input | None = None, output: Output | None = None, color: bool = True
+    model: LobbyModel, *, input: Input | None = None, output: Output | None = None, color: bool = True,
+    stays: bool = False,
 ) -> Application[bool]:
-    """The lobby screen. The application's result is True (accept) or False (decline, q, Ctrl-C)."""
-    colour = use_color(color)
+    """The lobby screen. As a one-shot dialog (`stays` False) its result is True (accept) or False (decline,
+    q, Ctrl-C); staying up, answers go to `model.ask()` and q / Ctrl-C leave the lobby."""
 
     def title() -> StyleAndTextTuples:
         return [
@@ -142,8 +295,8 @@ def create_lobby_app(
         ]
 
     def advice() -> StyleAndTextTuples:
-        if model.status:
-            return [("class:status", " " + model.status)]
+        if model.status or stays:
+            return [("class:status", "\n".join(" " + line for line in model.hint().splitlines()))]
         return [
             (
                 "class:hint",
@@ -169,8 +322,15 @@ def create_lobby_app(
     kb = KeyBindings()
 
     def finish(event: KeyPressEvent, accept: bool) -> None:
-        if model.decide(accept):
+        if stays and not accept:
+            model.leave()  # declining (or the Leave button) ends our part in this lobby
+            return
+        if model.decide(accept) and not stays:
             event.app.exit(result=accept)
+
+    @kb.add("<any>")
+    def _ignore(event: KeyPressEvent) -> None:
+        """Every other key is swallowed: nothing echoes on the screen."""
 
     @kb.add("left")
     @kb.add("s-tab")
@@ -182,32 +342,47 @@ def create_lobby_app(
     def _right(event: KeyPressEvent) -> None:
         model.move(1)
 
+    @kb.add("up")
+    def _up(event: KeyPressEvent) -> None:
+        model.select(-1)
+
+    @kb.add("down")
+    def _down(event: KeyPressEvent) -> None:
+        model.select(1)
+
     @kb.add("enter")
     def _enter(event: KeyPressEvent) -> None:
         finish(event, model.choice == 0)
 
     @kb.add("a")
     @kb.add("y")
+    @kb.add("g")
     def _accept(event: KeyPressEvent) -> None:
         finish(event, True)
 
     @kb.add("d")
     @kb.add("n")
+    def _decline(event: KeyPressEvent) -> None:
+        if not model.hosting:  # the host leaves with q, never by a stray d
+            finish(event, False)
+
     @kb.add("q")
     @kb.add("escape")
     @kb.add("c-c")
-    def _decline(event: KeyPressEvent) -> None:
-        finish(event, False)
+    def _quit(event: KeyPressEvent) -> None:
+        if stays:
+            model.leave()
+        else:
+            finish(event, False)
 
-    app: Application[bool] = Application(
-        layout=Layout(body),
-        key_bindings=kb,
-        style=build_style(colour),
-        color_depth=color_depth(colour),
-        full_screen=True,
-        input=input,
-        output=output,
-    )
+    for key in ("b", "x", "delete", "s"):
+
+        @kb.add(key)
+        def _seat_key(event: KeyPressEvent, key: str = key) -> None:
+            if model.hosting:
+                event.app.create_background_task(model.act("x" if key == "delete" else key))
+
+    app: Application[bool] = full_screen_app(body, kb, color=color, input=input, output=output)
     model.on_change = app.invalidate
     return app
 
@@ -215,7 +390,7 @@ def create_lobby_app(
 async def confirm_table(
     table_name: str,
     rules: RuleSet | Mapping[str, object],
-    seats: Iterable[SeatRow | LobbySeat],
+    seats: Iterable[LobbySeat],
     *,
     you: int | None = None,
     input: Input | None = None,
@@ -226,3 +401,26 @@ async def confirm_table(
     model = LobbyModel(table_name, rules, seats, you=you)
     answer = await create_lobby_app(model, input=input, output=output, color=color).run_async()
     return bool(answer)
+
+
+async def run_lobby(
+    model: LobbyModel, work: Awaitable[T], *, input: Input | None = None, output: Output | None = None,
+    color: bool = True,
+) -> T:
+    """Show the lobby screen while `work` (the lobby) runs; its result once it is done. Leaving the screen
+    (q, Ctrl-C) cancels `work` and raises `LobbyError`."""
+    app = create_lobby_app(model, input=input, output=output, color=color, stays=True)
+    model.ready = model.asking is not None  # nothing to accept or start before the lobby asks
+    task = asyncio.ensure_future(work)
+    model.on_leave = lambda: app.exit() if app.is_running else None
+    task.add_done_callback(lambda _: app.exit() if app.is_running else None)
+    try:
+        await app.run_async()
+    finally:
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    if task.cancelled() or model.left:
+        raise LobbyError("you left the lobby")
+    return task.result()

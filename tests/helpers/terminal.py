@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pexpect
+import pyte
 
 from p2pspades import log
 
@@ -39,3 +43,40 @@ def leave(child: Any) -> str:
     child.send("y")
     child.expect(pexpect.EOF, timeout=WAIT)
     return str(child.before or "")
+
+
+class Terminal:
+    """A `p2pspades` process in a pseudo-terminal, its output drawn by a terminal emulator: what a person
+    sees on the screen, which the test reads as text."""
+
+    def __init__(self, env: dict[str, str], name: str, *args: str, rows: int = 30, cols: int = 100) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        env = dict(env, TERM="xterm", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        self.proc = pexpect.spawn(sys.executable, ["-m", "p2pspades", *args], env=env,
+                                  dimensions=(rows, cols))
+        self.name = name
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def pump(self, wait: float = 0.1) -> None:
+        try:
+            self.stream.feed(self.proc.read_nonblocking(65536, timeout=wait))
+        except pexpect.TIMEOUT:
+            pass
+        except pexpect.EOF:
+            raise AssertionError(f"{self.name} ended; its screen:\n{self.text()}") from None
+
+    def expect(self, pattern: str, timeout: float = 30.0, *, others: tuple[Terminal, ...] = ()) -> str:
+        """Wait until `pattern` is on the screen (keeping `others` drawn meanwhile); returns the screen."""
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, screen := self.text()):
+            assert time.monotonic() < deadline, f"{self.name}: {pattern!r} never shown:\n{screen}"
+            self.pump()
+            for other in others:
+                other.pump(0)
+        return screen
+
+    def close(self) -> None:
+        self.proc.terminate(force=True)

@@ -1,0 +1,601 @@
+"""The lobby protocol as two sans-IO machines: `HostLobby` (the host's side) and `GuestLobby` (one joiner's).
+
+This module is pure although it lives in `net/` beside its driver: like `table.Table`, the machines own no
+socket, clock or randomness (they import only the pure layers, `net/endpoints.py` and `net/lobby_seats.py`).
+The driver (`net/lobby.py`) feeds them the frames it receives and the time, passes in random ids, sends what
+`take_outgoing()` returns and acts on the events they return. The flow (protocol/network.md §6):
+
+    joiner -> host   info     (keep-alive too)                host -> joiner  table   (seat map so far)
+    joiner -> host   join     (name, key, game endpoint)      host -> all     table   (updated)
+                                                              host -> joiner  refuse  (full, bad input)
+    ... every seat is taken and the host's player starts the game ...
+                                                              host -> all     start   (genesis + seat map)
+    joiner -> host   accept | decline  (genesis hash)         host -> all     go      (everyone accepted)
+
+Nobody waits on a clock for a person: a joiner's keep-alive (`info` every 2 s, answered by `table`) is the
+heartbeat in both directions, so a person may take as long as they need on any dialog, and only a peer that
+really went away (silent for `idle_timeout`) is dropped or reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from p2pspades import crypto, log
+from p2pspades.errors import RemoteError
+from p2pspades.net.lobby_seats import (
+    LobbyError,
+    LobbyResult,
+    LobbySeat,
+    TableInfo,
+    TableRefused,
+    check_endpoint,
+    check_key,
+    check_name,
+    distinct_name,
+)
+from p2pspades.rules import RuleSet
+from p2pspades.table import make_genesis as table_genesis
+from p2pspades.table import read_genesis
+
+LOBBY_VERSION = 2
+MAX_LOBBY_FRAME = log.MAX_ENVELOPE
+KEEPALIVE = 2.0
+"""Seconds between a joiner's keep-alive `info` requests."""
+IDLE_TIMEOUT = 6 * KEEPALIVE
+"""A joiner (or a host) silent this long is gone."""
+CONNECT_TIMEOUT = 5.0
+"""How long a joiner waits for the first answer before it says that no table answers."""
+
+GenesisMaker = Callable[[bytes, Sequence[tuple[str, bytes]]], bytes]
+"""(game id, [(name, key) per seat]) -> the host's signed genesis entry."""
+
+
+# ------------------------------------------------------------------------------------------------- wire
+
+
+def seal(kind: str, identity: crypto.Identity, **fields: Any) -> bytes:
+    """One lobby frame: a signed envelope of `{t, v, k, **fields}`."""
+    return log.seal({"t": kind, "v": LOBBY_VERSION, "k": identity.public, **fields}, identity)
+
+
+def open_frame(raw: bytes, expect_key: bytes | None = None) -> dict[str, Any]:
+    """Check one lobby frame: size, envelope, version, and the signature of the key it names (or of
+    `expect_key`).
+
+    `ValueError` saying what is wrong otherwise.
+    """
+    if len(raw) > MAX_LOBBY_FRAME:
+        raise ValueError(f"frame of {len(raw)} bytes is too big")
+    try:
+        env = log.open_envelope(raw)
+    except RemoteError as exc:
+        raise ValueError(exc.detail) from None
+    payload = env.payload
+    if payload.get("v") != LOBBY_VERSION:
+        raise ValueError(f"lobby version {str(payload.get('v'))[:10]!r} is not {LOBBY_VERSION}")
+    if type(payload.get("t")) is not str:
+        raise ValueError("no message type")
+    key = check_key(payload.get("k"))
+    if expect_key is not None and key != expect_key:
+        raise ValueError("signed by a key other than the host's")
+    if not crypto.verify_signature(key, env.signature, env.payload_raw):
+        raise ValueError("bad signature")
+    return payload
+
+
+@dataclass(frozen=True)
+class Send:
+    """A frame for the driver to send: to the joiner with routing id `to` (host side), or to the host."""
+
+    frame: bytes
+    to: bytes = b""
+
+
+# ------------------------------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Changed:
+    """The seat map changed (or, for a joiner, was first seen)."""
+
+    info: TableInfo
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A frame that failed its checks, or came at the wrong moment; nothing changed."""
+
+    detail: str
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """(Joiner) The host proposes this game: show it to the person, then call `answer`."""
+
+    result: LobbyResult
+
+
+@dataclass(frozen=True)
+class Withdrawn:
+    """(Joiner) The seat map changed after the proposal: it is void, a new one will follow."""
+
+
+@dataclass(frozen=True)
+class Started:
+    """Everyone accepted the genesis (host: `go` is queued; joiner: `go` arrived). Start the game."""
+
+    result: LobbyResult
+
+
+LobbyEvent = Changed | Dropped | Proposed | Withdrawn | Started
+
+
+class Stage(Enum):
+    OPEN = "open"
+    """Seats are being taken (host), or we are not seated yet / waiting (joiner)."""
+    PROPOSED = "proposed"
+    """The genesis was sent (host), or received and not yet answered / answered (joiner)."""
+    STARTED = "started"
+    CLOSED = "closed"
+
+
+# ------------------------------------------------------------------------------------------------- host
+
+
+@dataclass
+class _Seated:
+    seat: LobbySeat
+    routing: bytes | None
+    """None for the host itself and its own bots; the joiner's connection otherwise."""
+    last_heard: float
+    accepted: bool = False
+
+
+@dataclass
+class HostLobby:
+    """The host's side: seat 0 is the host, `add_bot` seats its bots, joiners (and their bots) fill the rest.
+
+    `lobby_id` is random (the driver draws it). Nothing happens on a clock: the driver calls `tick(now)`
+    now and then, and `start(game_id)` when its player starts the game.
+    """
+
+    identity: crypto.Identity
+    table_name: str
+    rules: RuleSet
+    host_name: str
+    game_endpoint: str
+    lobby_id: bytes
+    make_genesis: GenesisMaker | None = None
+    idle_timeout: float = IDLE_TIMEOUT
+    stage: Stage = Stage.OPEN
+    proposal: LobbyResult | None = None
+    _seats: dict[int, _Seated] = field(default_factory=dict, repr=False)
+    _out: list[Send] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        check_name(self.table_name)
+        check_name(self.host_name)
+        check_endpoint(self.game_endpoint)
+        if len(self.lobby_id) != 16:
+            raise ValueError("a lobby id is 16 bytes")
+        me = LobbySeat(0, self.host_name, self.identity.public, self.game_endpoint)
+        self._seats[0] = _Seated(me, None, 0.0, accepted=True)
+
+    # ------------------------------------------------------------------------------------- reading
+
+    def info(self) -> TableInfo:
+        seated = tuple(self._seats[s].seat for s in sorted(self._seats))
+        return TableInfo(self.table_name, self.rules, self.identity.public, self.lobby_id, seated)
+
+    def free_seats(self) -> list[int]:
+        return [s for s in range(self.rules.players) if s not in self._seats]
+
+    @property
+    def full(self) -> bool:
+        return not self.free_seats()
+
+    def seat_for_bot(self) -> int:
+        """Where `add_bot` seats a bot by default: the host's side first (`LobbyError` if it is full)."""
+        return self._place(0)
+
+    def take_outgoing(self) -> list[Send]:
+        out, self._out = self._out, []
+        return out
+
+    # ------------------------------------------------------------------------------------- the host's player
+
+    def add_bot(self, name: str, public_key: bytes, endpoint: str,
+                seat: int | None = None) -> list[LobbyEvent]:
+        """Seat a bot the host runs: at `seat`, or a free seat on the host's side, or the last free one."""
+        self._open_for_changes()
+        if self._seat_of_key(public_key) is not None:
+            raise LobbyError("that key is already seated")
+        chosen = self.seat_for_bot() if seat is None else seat
+        if chosen not in self.free_seats():
+            raise LobbyError(f"seat {chosen} is not free")
+        name = distinct_name(check_name(name), self._names())
+        bot = LobbySeat(chosen, name, check_key(public_key), check_endpoint(endpoint), self.identity.public)
+        self._seats[chosen] = _Seated(bot, None, 0.0, accepted=True)
+        return self._changed()
+
+    def remove(self, seat: int, why: str = "the host gave your seat to someone else") -> list[LobbyEvent]:
+        """Unseat a bot, or a joiner (who is told `why`); the host's own seat stays."""
+        if seat == 0 or seat not in self._seats:
+            raise LobbyError(f"seat {seat} cannot be emptied")
+        return self._unseat(seat, why)
+
+    def move(self, seat: int, to: int) -> list[LobbyEvent]:
+        """Move the bot at `seat` to seat `to` (swapping with the bot there, if any): choose a bot's side."""
+        self._open_for_changes()
+        bot = self._seats.get(seat)
+        other = self._seats.get(to)
+        if bot is None or not bot.seat.bot:
+            raise LobbyError(f"seat {seat} is not a bot")
+        if not 0 <= to < self.rules.players or (other is not None and not other.seat.bot):
+            raise LobbyError(f"seat {to} is not free and holds no bot")
+        del self._seats[seat]
+        if other is not None:
+            del self._seats[to]
+            other.seat = replace(other.seat, seat=seat)
+            self._seats[seat] = other
+        bot.seat = replace(bot.seat, seat=to)
+        self._seats[to] = bot
+        return self._changed()
+
+    def rename(self, seat: int, name: str) -> list[LobbyEvent]:
+        """Rename the host's bot at `seat` (made distinct from the other names at the table)."""
+        self._open_for_changes()
+        bot = self._seats.get(seat)
+        if bot is None or bot.routing is not None or seat == 0:
+            raise LobbyError(f"seat {seat} is not one of the host's bots")
+        others = self._names() - {bot.seat.name}
+        bot.seat = replace(bot.seat, name=distinct_name(check_name(name), others))
+        return self._changed()
+
+    def start(self, game_id: bytes) -> list[LobbyEvent]:
+        """The host's player checked the full seat map: sign the genesis and send it to every joiner."""
+        if self.stage is not Stage.OPEN or not self.full:
+            raise LobbyError("the table can start only once every seat is taken")
+        info = self.info()
+        seats = [(s.name, s.public_key) for s in info.seated]
+        if self.make_genesis is not None:
+            genesis = self.make_genesis(game_id, seats)
+        else:
+            genesis = table_genesis(game_id, self.rules, seats, self.identity, self.table_name)
+        self.proposal = LobbyResult(0, info, genesis, game_id)
+        self.stage = Stage.PROPOSED
+        for joiner in self._seats.values():
+            joiner.accepted = joiner.routing is None
+        self._send_all("start", g=genesis, **info.to_wire())
+        return self._maybe_go()
+
+    def close(self, why: str) -> None:
+        """Tell every joiner the table is closed (unless the game already started)."""
+        if self.stage not in (Stage.STARTED, Stage.CLOSED):
+            self._send_all("closed", why=why[:200])
+        self.stage = Stage.CLOSED
+
+    # ------------------------------------------------------------------------------------- the network
+
+    def tick(self, now: float) -> list[LobbyEvent]:
+        """Unseat every joiner silent for `idle_timeout` (its keep-alives stopped: it is gone)."""
+        events: list[LobbyEvent] = []
+        for seat, joiner in list(self._seats.items()):
+            if joiner.routing is not None and now - joiner.last_heard > self.idle_timeout:
+                events += self._unseat(seat, "no word from you for too long")
+        return events
+
+    def receive(self, routing: bytes, raw: bytes, now: float) -> list[LobbyEvent]:
+        if self.stage in (Stage.STARTED, Stage.CLOSED):
+            return [Dropped("the lobby is over")]
+        try:
+            payload = open_frame(raw)
+        except ValueError as exc:
+            return [Dropped(str(exc))]
+        kind, key = payload["t"], payload["k"]
+        seat = self._seat_of_key(key)
+        joiner = self._seats.get(seat) if seat is not None else None
+        if joiner is not None and joiner.routing is not None:
+            joiner.routing = routing  # a joiner that reconnected
+            joiner.last_heard = now
+        if kind == "info":
+            self._send(routing, "table", **self.info().to_wire())
+            return []
+        if kind == "join":
+            return self._join(routing, payload, seat, now)
+        if kind == "accept" and joiner is not None and self.proposal is not None:
+            if payload.get("l") == self.lobby_id and payload.get("x") == self.proposal.genesis_hash:
+                joiner.accepted = True
+                return self._maybe_go()
+            return [Dropped(f"seat {seat} accepted another genesis")]
+        leaving = kind in ("decline", "leave") and payload.get("l") == self.lobby_id
+        if leaving and seat is not None and joiner is not None and joiner.routing is not None:
+            return self._unseat(seat, f"{joiner.seat.name} left the table")
+        return [Dropped(f"an unexpected {str(kind)[:20]!r}")]
+
+    # ------------------------------------------------------------------------------------- internals
+
+    def _names(self) -> set[str]:
+        return {j.seat.name for j in self._seats.values()}
+
+    def _seat_of_key(self, key: bytes) -> int | None:
+        return next((s for s, j in self._seats.items() if j.seat.public_key == key), None)
+
+    def _place(self, near: int | None) -> int:
+        """The seat for a newcomer: on the side of seat `near` if one is free there, else the last free seat
+        (a bot) or the first (a person, `near` None)."""
+        free = self.free_seats()
+        if not free:
+            raise LobbyError("the table is full")
+        if near is None:
+            return free[0]
+        side = next((side for side in self.rules.sides if near in side), ())
+        return next((s for s in side if s in free), free[-1])
+
+    def _open_for_changes(self) -> None:
+        if self.stage is Stage.PROPOSED:
+            self._withdraw()
+        if self.stage is not Stage.OPEN:
+            raise LobbyError("the lobby is over")
+
+    def _withdraw(self) -> None:
+        self.proposal = None  # a new genesis (and game id) once the table is full again
+        self.stage = Stage.OPEN
+
+    def _changed(self) -> list[LobbyEvent]:
+        info = self.info()
+        self._send_all("table", **info.to_wire())
+        return [Changed(info)]
+
+    def _send(self, routing: bytes, kind: str, **fields: Any) -> None:
+        self._out.append(Send(seal(kind, self.identity, **fields), routing))
+
+    def _send_all(self, kind: str, **fields: Any) -> None:
+        frame = seal(kind, self.identity, **fields)
+        self._out.extend(Send(frame, j.routing) for j in self._seats.values() if j.routing is not None)
+
+    def _maybe_go(self) -> list[LobbyEvent]:
+        if self.proposal is None or not all(j.accepted for j in self._seats.values()):
+            return []
+        self._send_all("go", x=self.proposal.genesis_hash)
+        self.stage = Stage.STARTED
+        return [Started(self.proposal)]
+
+    def _unseat(self, seat: int, why: str) -> list[LobbyEvent]:
+        joiner = self._seats.pop(seat)
+        if joiner.routing is not None:
+            self._send(joiner.routing, "refuse", why=why[:200])
+        if self.stage is Stage.PROPOSED:
+            self._withdraw()
+        for other, bot in list(self._seats.items()):  # a joiner's bots leave with it
+            if bot.seat.owner == joiner.seat.public_key and bot.routing is not None:
+                self._seats.pop(other)
+                self._send(bot.routing, "refuse", why=f"{joiner.seat.name}, who runs this bot, left")
+        return self._changed()
+
+    def _join(self, routing: bytes, payload: dict[str, Any], seat: int | None,
+              now: float) -> list[LobbyEvent]:
+        if payload.get("l") != self.lobby_id:
+            self._send(routing, "refuse", why="that join was meant for another table")
+            return []
+        try:
+            name = check_name(payload.get("name"))
+            endpoint = check_endpoint(payload.get("e"))
+            owner = None if payload.get("o") is None else check_key(payload.get("o"))
+        except ValueError as exc:
+            self._send(routing, "refuse", why=str(exc))
+            return []
+        if seat is not None:
+            return self._rejoin(routing, seat, name, endpoint)
+        owner_seat = None if owner is None else self._seat_of_key(owner)
+        if owner is not None and (owner_seat is None or self._seats[owner_seat].routing is None
+                                  or self._seats[owner_seat].seat.bot):
+            self._send(routing, "refuse", why="a bot's owner must be a player seated at this table")
+            return []
+        if self.stage is not Stage.OPEN or self.full:
+            self._send(routing, "refuse", why="the table is full")
+            return []
+        chosen = self._place(owner_seat)
+        newcomer = LobbySeat(chosen, distinct_name(name, self._names()), payload["k"], endpoint, owner)
+        self._seats[chosen] = _Seated(newcomer, routing, now)
+        return self._changed()
+
+    def _rejoin(self, routing: bytes, seat: int, name: str, endpoint: str) -> list[LobbyEvent]:
+        """A repeated join with a seated key: idempotent (a joiner that restarted may change its endpoint)."""
+        joiner = self._seats[seat]
+        if joiner.routing is None:
+            self._send(routing, "refuse", why="that key belongs to the host or one of its bots")
+            return []
+        events: list[LobbyEvent] = []
+        if self.stage is Stage.OPEN and joiner.seat.endpoint != endpoint:
+            joiner.seat = replace(joiner.seat, endpoint=endpoint)
+            events = self._changed()
+        else:
+            self._send(routing, "table", **self.info().to_wire())
+        if self.proposal is not None:
+            self._send(routing, "start", g=self.proposal.genesis, **self.proposal.table.to_wire())
+        return events
+
+
+# ------------------------------------------------------------------------------------------------- joiner
+
+
+@dataclass
+class GuestLobby:
+    """One joiner's conversation with one host. `where` (HOST:PORT) only words the errors.
+
+    `owner`: the key of the player whose machine runs us, if we are that player's bot. Failures are raised as
+    `LobbyError` (`TableRefused` for a refusal) from `receive` and `tick`.
+    """
+
+    identity: crypto.Identity
+    name: str
+    game_endpoint: str
+    where: str
+    now: float
+    host_fingerprint: str | None = None
+    owner: bytes | None = None
+    connect_timeout: float = CONNECT_TIMEOUT
+    idle_timeout: float = IDLE_TIMEOUT
+    stage: Stage = Stage.OPEN
+    info: TableInfo | None = None
+    proposal: LobbyResult | None = None
+    answered: bool = False
+    _announced: TableInfo | None = field(default=None, repr=False)
+    _heard: float = field(default=0.0, repr=False)
+    _pinged: float = field(default=0.0, repr=False)
+    _out: list[Send] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        check_name(self.name)
+        check_endpoint(self.game_endpoint)
+        self._heard = self._pinged = self.now
+        self._send("info")
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.info is None else self.info.seat_of(self.identity.public)
+
+    @property
+    def waiting_for_host(self) -> bool:
+        """Seated at a full table that the host has not started yet: the host is deciding."""
+        info = self.info
+        return info is not None and self.seat is not None and not info.free and self.proposal is None
+
+    def take_outgoing(self) -> list[Send]:
+        out, self._out = self._out, []
+        return out
+
+    def tick(self, now: float) -> list[LobbyEvent]:
+        """Send the keep-alive when due; `LobbyError` if the host is gone (or never answered)."""
+        if self.info is None and now - self._heard > self.connect_timeout:
+            raise LobbyError(f"no table answers at {self.where}")
+        if now - self._heard > self.idle_timeout:
+            raise LobbyError(f"the host at {self.where} stopped answering ({self.idle_timeout:.0f} s)")
+        if now - self._pinged >= KEEPALIVE:
+            self._pinged = now
+            self._send("info")
+        return []
+
+    def answer(self, accept: bool) -> None:
+        """The person's answer to the current proposal. Declining ends the lobby with `LobbyError`."""
+        if self.proposal is None or self.answered:
+            return
+        lobby = self.proposal.table.lobby
+        if not accept:
+            self._send("decline", l=lobby, x=self.proposal.genesis_hash)
+            self.stage = Stage.CLOSED
+            raise LobbyError("we declined the table")
+        self.answered = True
+        self._send("accept", l=lobby, x=self.proposal.genesis_hash)
+
+    def leave(self) -> None:
+        """Free our seat at once (rather than by the host's time-out)."""
+        if self.info is not None and self.stage not in (Stage.STARTED, Stage.CLOSED):
+            self._send("leave", l=self.info.lobby)
+        self.stage = Stage.CLOSED
+
+    def receive(self, raw: bytes, now: float) -> list[LobbyEvent]:
+        host_key = None if self.info is None else self.info.host_key
+        try:
+            payload = open_frame(raw, host_key)
+        except ValueError as exc:
+            return [Dropped(f"from the host: {exc}")]
+        self._heard = now
+        kind = payload["t"]
+        if kind == "refuse":
+            raise TableRefused(f"the host refused: {str(payload.get('why'))[:200]}")
+        if kind == "closed":
+            raise LobbyError(f"the host closed the table: {str(payload.get('why'))[:200]}")
+        if kind == "table":
+            return self._table(payload)
+        if kind == "start" and self._announced is not None:
+            return self._start(payload)
+        proposal = self.proposal
+        accepted = proposal is not None and self.answered
+        if kind == "go" and proposal is not None and accepted and payload.get("x") == proposal.genesis_hash:
+            self.stage = Stage.STARTED
+            return [Started(proposal)]
+        return [Dropped(f"an unexpected {str(kind)[:20]!r} from the host")]
+
+    # ------------------------------------------------------------------------------------- internals
+
+    def _send(self, kind: str, **fields: Any) -> None:
+        self._out.append(Send(seal(kind, self.identity, **fields)))
+
+    def _table_from(self, payload: dict[str, Any]) -> TableInfo:
+        try:
+            return TableInfo.from_wire(payload, payload["k"])
+        except (KeyError, ValueError) as exc:
+            raise LobbyError(f"the host sent a bad table: {exc}") from None
+
+    def _table(self, payload: dict[str, Any]) -> list[LobbyEvent]:
+        info = self._table_from(payload)
+        announced = self._announced
+        if announced is None:
+            if self.host_fingerprint is not None and info.host_fingerprint != self.host_fingerprint:
+                raise LobbyError(f"the host's key fingerprint is {info.host_fingerprint}, "
+                                 f"not the expected {self.host_fingerprint}")
+            self._announced = info
+            fields: dict[str, Any] = {"l": info.lobby, "name": self.name, "e": self.game_endpoint}
+            if self.owner is not None:
+                fields["o"] = self.owner
+            self._send("join", **fields)
+        elif info.lobby != announced.lobby or info.rules != announced.rules:
+            raise LobbyError("the host changed the table's rules or id")
+        was_seated = self.seat is not None
+        previous, self.info = self.info, info
+        if self.seat is None and was_seated:
+            raise LobbyError("the host took our seat away")
+        events: list[LobbyEvent] = []
+        if self.proposal is not None and (info.free or self.seat is None):
+            self.proposal, self.answered = None, False  # someone left: a new proposal will follow
+            self.stage = Stage.OPEN
+            events.append(Withdrawn())
+        if info != previous:
+            events.append(Changed(info))
+        return events
+
+    def _start(self, payload: dict[str, Any]) -> list[LobbyEvent]:
+        result = self._check_start(payload)
+        if self.proposal is not None and self.proposal.genesis == result.genesis:
+            return []  # the same proposal again (after a rejoin)
+        self.proposal, self.answered = result, False
+        self.info = result.table
+        self.stage = Stage.PROPOSED
+        return [Proposed(result)]
+
+    def _check_start(self, payload: dict[str, Any]) -> LobbyResult:
+        """The host's proposal, checked: the genesis must name exactly the seats and rules shown."""
+        announced = self._announced
+        assert announced is not None
+        final = self._table_from(payload)
+        genesis = payload.get("g")
+        if type(genesis) is not bytes:
+            raise LobbyError("the host's start carries no genesis")
+        try:
+            _, setup = read_genesis(genesis)
+        except (RemoteError, ValueError, KeyError, TypeError) as exc:
+            raise LobbyError(f"the host's genesis is invalid: {exc}") from None
+        problems = []
+        if setup.keys[0] != final.host_key:
+            problems.append("it is not signed by the host")
+        if [(s.name, s.key) for s in setup.seats] != [(s.name, s.public_key) for s in final.seated]:
+            problems.append("its seats differ from the seat map")
+        if setup.rules != announced.rules or final.rules != announced.rules:
+            problems.append("its rules differ from the announced ones")
+        if final.lobby != announced.lobby or setup.name != announced.name:
+            problems.append("it is for another table")
+        seat = final.seat_of(self.identity.public)
+        if seat is None:
+            problems.append("we are not seated in it")
+        if problems:
+            self._send("decline", l=announced.lobby, why="; ".join(problems))
+            self.stage = Stage.CLOSED
+            raise LobbyError(f"the host proposed a bad game: {'; '.join(problems)}")
+        assert seat is not None
+        return LobbyResult(seat, final, genesis, setup.game_id)

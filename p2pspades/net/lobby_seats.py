@@ -1,0 +1,198 @@
+"""The values the lobby agrees on: a seat at a networked table, the table so far, and the agreed result.
+
+Pure, like `net/lobby_machine.py`: no sockets, clocks or randomness (it only imports the pure layers and the
+endpoint parser).
+
+There are three seat types in p2pspades, each a different concept:
+
+- `table.SeatInfo`: a seat as the signed genesis fixes it (number, name, key): what the game and the verifier
+  know.
+- `LobbySeat` (here): a seat at a table on the network: the genesis fields plus where its peer listens and,
+  for a bot, whose machine runs it (that machine can read the bot's cards). The lobby, the lobby screen and a
+  game's `peers.json` all use it.
+- `net.seats.Seat`: how this process plays one of its seats (identity, person or bot, log path); its saved
+  form for `resume` is `net.store.LocalSeat`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from p2pspades import crypto, log
+from p2pspades.errors import P2PSpadesError
+from p2pspades.net import endpoints
+from p2pspades.rules import RuleSet
+
+NAME_LIMIT = 32
+
+
+class LobbyError(P2PSpadesError):
+    """The lobby could not seat us: refused, declined, cancelled, no answer, or the host misbehaved."""
+
+
+class TableRefused(LobbyError):
+    """The host refused our join (the table is full, our name is bad, ...)."""
+
+
+def check_name(name: object) -> str:
+    """A player or table name: 1..32 printable characters, no control characters."""
+    if not isinstance(name, str) or not 1 <= len(name) <= NAME_LIMIT or not name.isprintable():
+        raise ValueError(f"a name is 1..{NAME_LIMIT} printable characters, not {name!r}"[:120])
+    return name
+
+
+def check_endpoint(endpoint: object) -> str:
+    """A game endpoint others can connect to: tcp://HOST:PORT (no wildcard host or port)."""
+    parsed = endpoints.parse(endpoint) if isinstance(endpoint, str) else None
+    if parsed is None or parsed.host in endpoints.WILDCARDS:
+        raise ValueError(f"an endpoint is tcp://HOST:PORT, not {endpoint!r}"[:120])
+    return endpoint  # type: ignore[return-value]
+
+
+def check_key(key: object) -> bytes:
+    if type(key) is not bytes:
+        raise ValueError("a public key is 32 bytes")
+    return crypto.check_public_key(key)  # WeakKey is a ValueError: weak keys are refused like bad frames
+
+
+def distinct_name(name: str, taken: set[str]) -> str:
+    """`name`, or `name (2)`, `name (3)`, ... : the first that nobody at the table has yet."""
+    if name not in taken:
+        return name
+    k = 2
+    while True:
+        suffix = f" ({k})"
+        candidate = name[: NAME_LIMIT - len(suffix)] + suffix
+        if candidate not in taken:
+            return candidate
+        k += 1
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    """A seat at a table on the network: who (name, key), where its peer listens, and who runs it.
+
+    `owner` is None for a person's seat; for a bot it is the key of the player whose machine runs the bot,
+    and who can therefore read the bot's cards.
+    """
+
+    seat: int
+    name: str
+    public_key: bytes
+    endpoint: str
+    owner: bytes | None = None
+
+    @property
+    def bot(self) -> bool:
+        return self.owner is not None
+
+    @property
+    def fingerprint(self) -> str:
+        return crypto.fingerprint(self.public_key)
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"e": self.endpoint, "k": self.public_key, "n": self.name, "o": self.owner, "s": self.seat}
+
+    @classmethod
+    def from_wire(cls, data: Any) -> LobbySeat:
+        if not isinstance(data, dict) or set(data) != {"e", "k", "n", "o", "s"}:
+            raise ValueError("a seat has exactly the fields e, k, n, o, s")
+        if type(data["s"]) is not int or not 0 <= data["s"] < 16:
+            raise ValueError("bad seat number")
+        owner = None if data["o"] is None else check_key(data["o"])
+        name, key, endpoint = check_name(data["n"]), check_key(data["k"]), check_endpoint(data["e"])
+        return cls(data["s"], name, key, endpoint, owner)
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A table as its host announces it: what is played and who sits where so far."""
+
+    name: str
+    rules: RuleSet
+    host_key: bytes
+    lobby: bytes
+    """A random id of this lobby, which every join and accept names, so they cannot be replayed elsewhere."""
+    seated: tuple[LobbySeat, ...]
+
+    @property
+    def seats(self) -> int:
+        return self.rules.players
+
+    @property
+    def free(self) -> int:
+        return self.seats - len(self.seated)
+
+    @property
+    def host_fingerprint(self) -> str:
+        return crypto.fingerprint(self.host_key)
+
+    def seat_of(self, key: bytes) -> int | None:
+        return next((s.seat for s in self.seated if s.public_key == key), None)
+
+    def at(self, seat: int) -> LobbySeat | None:
+        return next((s for s in self.seated if s.seat == seat), None)
+
+    def owner_name(self, seat: LobbySeat) -> str | None:
+        """The name of the player whose machine runs the bot `seat` (None for a person's seat)."""
+        if seat.owner is None:
+            return None
+        owner = self.seat_of(seat.owner)
+        found = self.at(owner) if owner is not None else None
+        return found.name if found is not None else "someone who left"
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "l": self.lobby,
+            "name": self.name,
+            "r": self.rules.to_dict(),
+            "seats": [s.to_wire() for s in self.seated],
+        }
+
+    @classmethod
+    def from_wire(cls, payload: dict[str, Any], host_key: bytes) -> TableInfo:
+        if type(payload.get("r")) is not dict:
+            raise ValueError("the rules are a map of options")
+        try:
+            rules = RuleSet.from_dict(payload["r"])
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"bad rules: {exc}") from None
+        if type(payload.get("seats")) is not list:
+            raise ValueError("the seats are a list")
+        seated = tuple(LobbySeat.from_wire(s) for s in payload["seats"])
+        if len({s.seat for s in seated}) != len(seated) or any(s.seat >= rules.players for s in seated):
+            raise ValueError("the seat list has a seat twice or a seat the rules do not have")
+        if len({s.public_key for s in seated}) != len(seated):
+            raise ValueError("two seats have the same key")
+        if type(payload.get("l")) is not bytes or len(payload["l"]) != 16:
+            raise ValueError("the lobby id is 16 bytes")
+        return cls(check_name(payload.get("name")), rules, host_key, payload["l"], seated)
+
+
+@dataclass(frozen=True)
+class LobbyResult:
+    """The agreed table: our seat, every seat, and the genesis everyone accepted."""
+
+    seat: int
+    table: TableInfo
+    genesis: bytes
+    game_id: bytes
+
+    @property
+    def genesis_hash(self) -> bytes:
+        return log.entry_hash(self.genesis)
+
+    def describe(self) -> str:
+        """The seat map for a person to check: each seat's name and key fingerprint, and who runs each bot."""
+        rules = self.table.rules.preset or "custom rules"
+        lines = [f"Table {self.table.name!r} ({rules}), game {self.game_id.hex()}"]
+        for s in sorted(self.table.seated, key=lambda s: s.seat):
+            if s.seat == self.seat:
+                who = " (you)"
+            elif s.bot:
+                who = f" (bot run by {self.table.owner_name(s)}, who can see its cards)"
+            else:
+                who = ""
+            lines.append(f"  seat {s.seat}: {s.name}{who}  key {s.fingerprint}")
+        return "\n".join(lines)
