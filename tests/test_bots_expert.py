@@ -338,7 +338,7 @@ def test_blind_nil_is_searched_when_offered() -> None:
     while game.phase is not Phase.BLIND:
         play_hand(game, bots, f"blind/{game.hand_number}".encode())
         if game.phase is Phase.GAME_OVER:
-            pytest.skip("the game ended before blind nil was offered")  # pragma: no cover
+            pytest.fail("the game ended before blind nil was offered: these seeds no longer set it up")
     bot = ExpertBot(1, time_budget=30.0, iterations=40)
     answer = bot(decision(game))
     assert answer in decision(game).legal
