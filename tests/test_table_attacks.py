@@ -724,3 +724,107 @@ def test_two_colluders_in_cutthroat3_cannot_stall_the_game() -> None:
     verdict = verify_frames(honest_table.entries)
     assert verdict.status is Status.INCOMPLETE
     assert f"passed over without co-signing: seat {colluder}" in verdict.summary
+
+
+# ------------------------------------------------------------------ a contradiction only one seat can see
+class Confused(Table):
+    """Its engine believes it holds one card that the next seat was dealt (as if that seat's card were a
+    copy of one of its own): only this seat can see the contradiction when that card is played."""
+
+    peer: Table | None = None
+    believed: Card | None = None
+
+    def _deal_all(self, g: Game, d: HandDeal) -> None:
+        peer = self.peer
+        if self.believed is not None or peer is None or peer._my is None or peer.seat is None:
+            super()._deal_all(g, d)
+            return
+        assert self.seat is not None and self._my is not None
+        j = d.positions_of(peer.seat)[0]
+        card = d.open_position(j, {peer.seat: peer._my.lock_keys[j]})
+        mine = d.open_own(self.seat, self._my, d.positions_of(self.seat))
+        assert card is not None and mine is not None
+        hand = [mine[p] for p in d.positions_of(self.seat)]
+        hand[0], self.believed = card, card
+        unknown = [tuple(None for _ in d.positions_of(s)) for s in range(self.seats)]
+        g.apply(Deal(tuple(tuple(hand) if s == self.seat else unknown[s] for s in range(self.seats))))
+        self._to_engine()
+
+
+def test_a_contradiction_only_one_seat_sees_leads_to_a_challenge_not_a_split() -> None:
+    wire, _ = seated(RULES, Confused, seed=b"confused")
+    confused = wire.tables[CHEATER]
+    assert isinstance(confused, Confused)
+    confused.peer = wire.tables[(CHEATER + 1) % 4]
+    bot = RandomBot(CHEATER)
+
+    def player(decision: Decision) -> Action:
+        # it never plays the card it only believes it holds (it could not open it)
+        legal = tuple(a for a in decision.legal if a != Play(confused.believed or Card.parse("BJ")))
+        assert legal, "the believed card was the only legal play"
+        return bot(Decision(decision.kind, decision.view, legal))
+
+    wire.players[CHEATER] = player
+    wire.run()
+    assert confused.believed is not None
+    own = [e for e in wire.events[CHEATER] if isinstance(e, Accepted) and e.own]
+    challenges = [e for e in own if e.type == "challenge"]
+    assert challenges, "the seat that saw the contradiction challenged"
+    assert_caught(wire, "challenge")  # the deal checks out: its own knowledge was wrong
+    assert confused.entries == wire.tables[0].entries, "every table holds the same chain: no split"
+    assert confused.violation is not None and confused.violation.seat == CHEATER
+
+
+# ------------------------------------------------------------------ rule low_club: the "any seat" lead
+LOW_CLUB = preset("classic", target=100, losing_threshold=-100, first_leader="low_club")
+
+
+def until_the_low_club_lead(wire: Wire) -> int:
+    """Run until every table waits for the lead of the lowest club; the seat that holds it."""
+    for i in range(len(wire.tables)):
+        wire._record(i, [])
+    while not all(t.waiting_for() == (-1, "play") for t in wire.tables):
+        assert wire.step(), "the game ended before a low-club lead"
+    holders = [i for i, t in enumerate(wire.tables) if t.pending_decision() is not None]
+    assert len(holders) == 1
+    return holders[0]
+
+
+def test_a_low_club_holder_that_never_leads_is_named_and_forfeits() -> None:
+    wire, _ = seated(LOW_CLUB, seed=b"silent holder")
+    holder = until_the_low_club_lead(wire)
+    wire.players[holder] = None
+    wire.advance_time(599)
+    wire.run()
+    assert all(t.lead_claim is None for t in wire.tables), "one timeout first"
+    wire.advance_time(2)  # one seat asks for the reveal; the one after it would wait another timeout
+    wire.run()
+    for table in wire.tables:
+        v = table.violation
+        assert v is not None and (v.seat, v.check) == (holder, "lead"), v
+        assert table.result is not None and table.result.forfeit and table.result.seat == holder
+    verdict = verify_frames(wire.tables[0].entries)
+    assert verdict.violation is not None and verdict.violation.seat == holder
+
+
+class ImpatientChallenger(Table):
+    """Says at once that nobody led the lowest club."""
+
+    def tick(self, now: float) -> list[Event]:
+        self.timeouts["decision"] = 0.0
+        return super().tick(now)
+
+
+def test_a_premature_low_club_claim_is_refuted_by_the_lead() -> None:
+    wire, _ = seated(LOW_CLUB, ImpatientChallenger, seed=b"impatient lead")
+    holder = until_the_low_club_lead(wire)
+    assert holder != CHEATER
+    wire._record(CHEATER, wire.tables[CHEATER].tick(wire.now))
+    wire.run()
+    for table in honest(wire):
+        v = table.violation
+        assert v is not None and (v.seat, v.check) == (CHEATER, "challenge"), v
+        assert "led it in time" in v.detail
+        assert table.result is not None and table.result.seat == CHEATER
+        verdict = verify_frames(table.entries)
+        assert verdict.violation is not None and verdict.violation.seat == CHEATER

@@ -53,7 +53,10 @@ class Played:
 
 @cache
 def played(name: str) -> Played:
-    rules = preset(name, target=10, losing_threshold=-10)
+    low_club = name.endswith("+low_club")
+    rules = preset(name.removesuffix("+low_club"), target=10, losing_threshold=-10)
+    if low_club:
+        rules = rules.replace(first_leader="low_club")
     seed = b"hostile " + name.encode()
     wire = play_in_memory(rules, [RandomBot(i) for i in range(rules.players)], seed=seed)
     entries = wire.tables[0].entries
@@ -157,4 +160,10 @@ def test_hostile_entries_in_a_dealt_game(example: tuple[Played, int, int, dict[s
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hostile("two"))
 def test_hostile_entries_in_a_draw_pile_game(example: tuple[Played, int, int, dict[str, Any]]) -> None:
+    check(example)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hostile("classic+low_club"))
+def test_hostile_entries_in_a_low_club_game(example: tuple[Played, int, int, dict[str, Any]]) -> None:
     check(example)

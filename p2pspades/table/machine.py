@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from p2pspades import crypto, log
-from p2pspades.errors import LocalError, RemoteError
+from p2pspades.errors import LocalError, P2PSpadesError, RemoteError
 from p2pspades.rules import (
     Action,
     Bid,
@@ -121,7 +121,7 @@ TRANSITIONS: Mapping[Stage, Expect] = {
     Stage.DRAW: Expect((msg.Draw, msg.Challenge), Who.MOVER, DecisionKind.DRAW),
     Stage.BID: Expect((msg.Bid, msg.Challenge), Who.MOVER, DecisionKind.BID),
     Stage.PLAY: Expect((msg.Play, msg.Challenge), Who.MOVER, DecisionKind.PLAY),
-    Stage.LEAD: Expect((msg.Play,), Who.ANY, DecisionKind.PLAY),
+    Stage.LEAD: Expect((msg.Play, msg.Challenge), Who.ANY, DecisionKind.PLAY),
     Stage.REVEAL: Expect((msg.Reveal,), Who.IN_TURN),
     Stage.END: Expect((msg.End,), Who.IN_TURN),
     Stage.ABANDON: Expect((msg.Abandon,), Who.IN_TURN),
@@ -254,7 +254,10 @@ class Table:
         self._challenge_due: str | None = None
         self.abandoned_by: int | None = None
         self.claim: Claim | None = None
+        #: rule "low_club": the claim that nobody led the lowest club in time (its holder is unknown)
+        self.lead_claim: Claim | None = None
 
+        self._applying = b""  # the entry being applied
         self._restoring = True
         for i, raw in enumerate(entries):
             if i == 0 and raw == genesis:
@@ -287,7 +290,7 @@ class Table:
 
     def pending_decision(self) -> Decision | None:
         """Our player's turn, if it is one: what to decide, the seat's view, the legal choices."""
-        step = self._my_step()
+        step = self._my_step(deciding=True)
         if (
             step is None
             or step.decision is None
@@ -334,7 +337,15 @@ class Table:
         self._now = max(self._now, now)
         step = self._expected()
         claim = self.claim
-        if step is None or self.seat is None or step.seat in (self.seat, ANY_SEAT):
+        if self.stage is Stage.LEAD and self.deal is not None and self.seat is not None:
+            # nobody leads the lowest club: its holder will be named by a reveal. The seat at the dealer's
+            # left asks for it after one timeout, the next one after two, and so on
+            limit = self.timeouts["decision"]
+            k = 1 + (self.seat - self.deal.order[0]) % self.seats
+            if self.pending_decision() is None and now - self._last_progress >= limit * k:
+                why = f"nobody led the lowest club within {limit:.0f} s"
+                self._send(msg.Challenge(len(self.entries) - 1, why))
+        elif step is None or self.seat is None or step.seat in (self.seat, ANY_SEAT):
             pass
         elif claim is not None and self.stage is Stage.ABANDON:
             # our claim, and a co-signer keeps it waiting as long again as the accused did: pass it over
@@ -432,8 +443,8 @@ class Table:
         allowed = step is not None and step.seat in (seat, ANY_SEAT) and kind in {t.TYPE for t in step.types}
         if kind == msg.Abandon.TYPE and not allowed:
             allowed = self._abandon_allowed(seat, p)
-        claim = self.claim
-        answer = claim is not None and self.stage is Stage.ABANDON and seat == claim.seat
+        claim = self._open_claim()
+        answer = claim is not None and claim.seat in (seat, ANY_SEAT)
         answer = answer and claim is not None and kind in {t.TYPE for t in claim.step.types}
         if answer and claim is not None:  # the accused answers the claim: its entry applies where it was due
             self.stage, self._order, self._turn = claim.resume
@@ -445,6 +456,7 @@ class Table:
             )
             return
         mark = len(self._events)
+        self._applying = raw
         try:
             m = msg.decode(p, seat)
             if header.hand != self.hand_number:
@@ -479,16 +491,14 @@ class Table:
         if answer and claim is not None and not self.finished:
             claim.answered = seq
             by = claim.signers[0]
-            self._halt(
-                Violation(
-                    by,
-                    "abandon",
-                    f"seat {by} claimed that seat {claim.seat} stopped answering, "
-                    f"but seat {claim.seat} answered in time (entry {seq})",
-                    claim.entry,
-                    (self.entries[claim.entry], raw),
-                )
-            )
+            if claim is self.lead_claim:
+                check = "challenge"
+                why = f"seat {by} claimed that nobody led the lowest club in time, but seat {seat} led it"
+            else:
+                check = "abandon"
+                why = f"seat {by} claimed that seat {claim.seat} stopped answering, but seat {seat} answered"
+            why += f" in time (entry {seq})"
+            self._halt(Violation(by, check, why, claim.entry, (self.entries[claim.entry], raw)))
 
     def _halt(self, violation: Violation) -> None:
         self.violation = violation
@@ -551,7 +561,8 @@ class Table:
         g = self.game
         assert g is not None
         stage = _ENGINE_STAGES[g.phase]
-        if stage is Stage.PLAY and g.current_seat is None:
+        first_lead = self.rules.first_leader == "low_club" and self.deal is not None and not self.deal.played
+        if stage is Stage.PLAY and (g.current_seat is None or first_lead):
             stage = Stage.LEAD  # rule "low_club": only the seat holding the lowest club knows it leads
         self._enter(stage)
 
@@ -687,7 +698,16 @@ class Table:
         card = d.open_position(j, {seat: m.key})
         if card is None:
             raise RemoteError("forged card", f"the key for position {j} does not open a card", seat)
-        g.apply(Play(card), seat)
+        try:
+            g.apply(Play(card), seat)
+        except IllegalAction:
+            public = self._public_game(seat)
+            if public is None:
+                raise
+            # only what we alone know refuses it (say, one of our cards): go on with the public record as
+            # every other peer does, and challenge at our next turn, so that the reveal names the culprit
+            g = self.game = public
+            self._challenge_due = f"seat {seat} played {card.code}, which my own cards say it cannot hold"
         d.keys[j][seat] = m.key
         d.played.add(j)
         d.opened[j] = card
@@ -702,6 +722,12 @@ class Table:
         _, d = self._hand()
         if not 0 <= m.entry < seq:
             raise RemoteError("challenge", f"challenges entry {m.entry}, which is not an earlier entry", seat)
+        if self.stage is Stage.LEAD:  # nobody led the lowest club: the reveal will name its holder
+            step = Step(ANY_SEAT, (msg.Play,), DecisionKind.PLAY)
+            limit = self.timeouts["decision"]
+            self.lead_claim = Claim(
+                ANY_SEAT, step, seq, self._last_progress, limit, [seat], (Stage.LEAD, (), 0)
+            )
         d.challenge = (seat, m.entry, m.why)
         self._events.append(ChallengeRaised(seat, m.why))
         self._enter(Stage.REVEAL, d.order)
@@ -754,6 +780,18 @@ class Table:
         if self._next_turn():
             self._enter(Stage.OVER)
             self._end(TableStatus.ABANDONED, f"seat {claim.seat} stopped answering", claim.seat)
+
+    def _public_game(self, seat: int) -> Game | None:
+        """The engine of an observer that accepts the entry being applied, if one does (None otherwise)."""
+        if self.seat is None or seat == self.seat:
+            return None
+        try:
+            observer = Table(self.entries[0], entries=[*self.entries, self._applying])
+        except P2PSpadesError:
+            return None
+        if len(observer.entries) != len(self.entries) + 1 or observer.violation is not None:
+            return None
+        return observer.game
 
     # ================================================================= the hand
     def _hand(self) -> tuple[Game, HandDeal]:
@@ -820,7 +858,13 @@ class Table:
         number = g.hand_number
         if d.challenge is not None:
             challenger, challenged, why = d.challenge
-            if fault is not None:
+            low = self.rules.low_club
+            if fault is None and self.lead_claim is not None and low is not None:
+                holder = next(s for s in range(self.seats) if low in (cards[j] for j in d.positions_of(s)))
+                limit = self.lead_claim.limit
+                detail = f"seat {holder} held {low.code} and did not lead it within {limit:.0f} s"
+                self._halt(Violation(holder, "lead", detail, challenged))
+            elif fault is not None:
                 self._halt(Violation(fault.seat, fault.check, fault.detail, challenged))
             else:
                 self._halt(
@@ -854,36 +898,45 @@ class Table:
         """Write every entry that is ours to write now, until a peer or our player must act."""
         while not self.finished and not self._restoring and self.seat is not None:
             step = self._my_step()
-            if step is None or step.seat != self.seat:
-                return
-            if self._holding_claim():
+            if step is None or step.seat not in (self.seat, ANY_SEAT) or self._holding_claim():
                 return
             if self._challenge_due and msg.Challenge in step.types:
                 self._send(msg.Challenge(len(self.entries) - 1, self._challenge_due[: msg.MAX_WHY]))
                 self._challenge_due = None
                 continue
-            if step.decision is not None:
+            if step.seat != self.seat or step.decision is not None:
                 return
             m = self._make(step.types[0])
             if m is None:
                 continue  # a problem was found: the loop sends a challenge instead
             self._send(m)
 
-    def _holding_claim(self) -> bool:
-        """A claim we are to co-sign, when the accused was not silent that long by our own clock (yet)."""
-        claim = self.claim
-        return (
-            self.stage is Stage.ABANDON
-            and claim is not None
-            and claim.seat != self.seat
-            and self._now - claim.since < claim.limit
-        )
+    def _open_claim(self) -> Claim | None:
+        """The claim the accused may still answer: an abandonment being co-signed, or a low-club lead
+        claim whose reveals are not all in."""
+        if self.stage is Stage.ABANDON:
+            return self.claim
+        if self.stage is Stage.REVEAL and self.lead_claim is not None:
+            return self.lead_claim
+        return None
 
-    def _my_step(self) -> Step | None:
-        """What the table waits for, for our own entries: the accused of a claim may still answer it."""
-        claim = self.claim
-        if claim is not None and self.stage is Stage.ABANDON and claim.seat == self.seat:
+    def _holding_claim(self) -> bool:
+        """A claim we are to co-sign (or reveal on), when the accused was not silent that long by our own
+        clock (yet)."""
+        claim = self._open_claim()
+        return claim is not None and claim.seat != self.seat and self._now - claim.since < claim.limit
+
+    def _my_step(self, deciding: bool = False) -> Step | None:
+        """What the table waits for, for our own entries (`deciding`: our player's): the accused of a claim
+        may still answer it."""
+        claim = self._open_claim()
+        if claim is not None and claim.seat == self.seat:
             return claim.step
+        lead = deciding and claim is not None and claim is self.lead_claim
+        if lead and claim is not None and self.game is not None and self.seat is not None:
+            low = self.rules.low_club
+            if low is not None and low in self.game.view(self.seat).hand:
+                return claim.step  # we hold the lowest club: we may still lead it
         return self._expected()
 
     def _make(self, kind: type[msg.Message]) -> msg.Message | None:
