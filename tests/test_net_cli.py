@@ -97,8 +97,9 @@ def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path
         (["resume", "zz-not-a-game"], "neither a game id nor a log file"),
         (["resume"], "there is no game on this machine to resume"),
         (["play"], "needs a terminal"),
-        (["play", "--auto", "--players", "3"], "classic is a partnership game for 4 players, so --players 3 would "
-         "make it another game; for 3 players use --rules cutthroat3"),
+        (["play", "--auto", "--players", "3"],
+         "classic is a partnership game for 4 players, so --players 3 would make it another game; "
+         "for 3 players use --rules cutthroat3"),
         (["host", "--rules", "two", "--players", "4"], "for 4 players use --rules individual or --rules "
          "partnership"),
     ],
