@@ -25,6 +25,7 @@ from p2pspades.ui.app import create_app, dialog_text, seats_text, title_text, tr
 from p2pspades.ui.capture import screen_text
 from p2pspades.ui.prefs import PREFS, to_ascii
 from p2pspades.ui.state import UiState
+from p2pspades.ui.testing import until
 from p2pspades.ui.text import bid_text, bidding_order
 
 pytestmark = pytest.mark.timeout(120)
@@ -287,3 +288,25 @@ def test_screen_options_are_checked() -> None:
             apply_screen_options(parser.parse_args(["--trick-pause", "-1"]))
     finally:
         PREFS.trick_pause, PREFS.ascii = before
+
+
+async def test_the_local_game_shows_a_bot_thinking() -> None:
+    import asyncio
+
+    from p2pspades.ui.local import LocalGame
+
+    game = LocalGame(QUICK, seed=b"thinking", bots=[RandomBot(i) for i in range(1, 4)], bot_delay=0.3)
+    state = game.state
+    with create_pipe_input() as keys:
+        app = create_app(state, input=keys, output=DummyOutput())
+        running = asyncio.ensure_future(game.run(app))
+        try:
+            await until(lambda: bool(state.thinking), what="a bot to think")
+            seat = next(iter(state.thinking))
+            row = text_of(seats_text(state)).split("\n")[1 + seat]
+            keys.send_text("\x11y")
+            await asyncio.wait_for(running, 10)
+        finally:
+            running.cancel()
+    assert "thinking…" in row
+    assert not state.thinking, "nobody thinks once the game has stopped"

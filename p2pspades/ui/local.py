@@ -118,10 +118,15 @@ class LocalGame:
             pending = wire.next_decision()
             if pending is not None:  # a bot's turn
                 seat, asked = pending
-                if self.bot_delay and asked.kind in (DecisionKind.PLAY, DecisionKind.BID):
-                    await asyncio.sleep(self.bot_delay)
-                # the bot works in a thread: the screen keeps running while it thinks
-                wire.decide(seat, await asyncio.to_thread(self.bots[seat - 1], asked))
+                self.state.set_thinking(seat, True)  # the screen says "thinking…" for the seat meanwhile
+                try:
+                    if self.bot_delay and asked.kind in (DecisionKind.PLAY, DecisionKind.BID):
+                        await asyncio.sleep(self.bot_delay)
+                    # the bot works in a thread: the screen keeps running while it thinks
+                    action = await asyncio.to_thread(self.bots[seat - 1], asked)
+                finally:
+                    self.state.set_thinking(seat, False)
+                wire.decide(seat, action)
                 continue
             decision = self.table.pending_decision()
             if decision is None:
