@@ -310,3 +310,32 @@ async def test_the_local_game_shows_a_bot_thinking() -> None:
             running.cancel()
     assert "thinking…" in row
     assert not state.thinking, "nobody thinks once the game has stopped"
+
+
+async def test_a_bot_of_this_process_shows_as_thinking_while_it_chooses() -> None:
+    import asyncio
+
+    from p2pspades.rules import Action
+    from p2pspades.table import Decision
+    from p2pspades.ui.state import ThinkingShown
+
+    wire = seated(["Ann", "Bob", "Cat", "Dan"])
+    table = wire.tables[0]
+    advance(wire, lambda: table.pending_decision() is not None)
+    decision = table.pending_decision()
+    assert decision is not None
+    state = UiState(0, table.setup)
+    seen: list[bool] = []
+
+    def at_once(d: Decision) -> Action:
+        seen.append(0 in state.thinking)
+        return d.legal[0]
+
+    async def slowly(d: Decision) -> Action:
+        await asyncio.sleep(0.01)
+        seen.append(0 in state.thinking)
+        return d.legal[-1]
+
+    assert await ThinkingShown(state, 0, at_once)(decision) == decision.legal[0]
+    assert await ThinkingShown(state, 0, slowly)(decision) == decision.legal[-1]
+    assert seen == [True, True] and not state.thinking
