@@ -102,6 +102,8 @@ def test_the_events_pane_tells_the_earlier_hands_after_a_resume() -> None:
     assert view is not None
     assert sum(line.startswith("trick ") for line in lines) == table.rules.tricks_per_hand + len(view.tricks)
     assert state.top_overlay is None, "no summary pops up for hands told from the record"
+    assert state.audit_text(1)[0].startswith("audit passed"), "a recorded hand was audited"
+    assert "hand 1 audit passed" in " ".join(lines)
 
 
 async def test_bids_so_far_are_in_bidding_order() -> None:

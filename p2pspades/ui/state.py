@@ -134,6 +134,14 @@ class UiState(Derived):
         if old is None:
             for hand in view.history:
                 self._add(self.words.hand_told_again(hand))
+                if hand.number not in self.audits:  # a hand is only recorded once its audit is done
+                    found = tuple(
+                        Violation(v.seat, v.kind, v.detail, 0, halts=False) for v in hand.violations
+                    )
+                    audited = HandAudited(hand.number, found)
+                    self.audits[hand.number] = audited
+                    verdict = self.words.audit(audited)
+                    self.note(f"hand {hand.number} {verdict.text}", verdict.level)
         else:
             for hand in view.history[len(old.history) :]:
                 self._hand_over(hand)
