@@ -641,7 +641,8 @@ def test_a_claim_is_held_until_our_own_timer_runs_out_then_co_signed() -> None:
         verdict = verify_frames(table.entries)
         assert verdict.status is Status.INCOMPLETE
         others = f"{(gone + 2) % 4}, {(gone + 3) % 4}"
-        assert f"claimed by seats {claimant}, {others} after 600 s" in verdict.summary
+        assert f"claimed by seats {claimant}, {others} after a silence from seat {gone}" in verdict.summary
+        assert "600 s by default" in verdict.summary
         assert f"silence from seat {gone}" in verdict.summary and "not a proof" in verdict.summary
         assert hand_record(verdict)["result"]["abandonment"]["claimed_by"] == table.claim.signers
 
