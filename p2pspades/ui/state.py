@@ -702,7 +702,8 @@ class UiState:
             text = ("You win" if mine else f"{winners} win") + (f" ({winners})" if mine else "")
             level = "good" if mine else "info"
         elif ev.status is TableStatus.ABANDONED:
-            text = f"the game was abandoned: the other seats signed that {self._who(ev.seat)} stopped answering"
+            who = self._who(ev.seat)
+            text = f"the game was abandoned: the other seats signed that {who} stopped answering"
             level = "warn"
         else:
             v = self.halted
