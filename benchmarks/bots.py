@@ -13,7 +13,7 @@ time (mean, 95th percentile, max) over all its decisions with more than one lega
 (what a player waits, which includes whatever else the machine is running) and the CPU time of this process
 (the bot's own work). No cryptography: this measures how well the bots play. Progress goes to stderr.
 
-    python benchmarks/bots.py [--deals 6] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
+    python benchmarks/bots.py [--deals 4] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
 """
 
 from __future__ import annotations
@@ -214,7 +214,7 @@ def report(tally: Tally) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument(
-        "--deals", type=int, default=6, help="duplicate deals per comparison and preset (default 6)"
+        "--deals", type=int, default=4, help="duplicate deals per comparison and preset (default 4)"
     )
     parser.add_argument("--presets", default="classic,individual,piki", help="comma-separated preset names")
     parser.add_argument(

@@ -43,7 +43,7 @@ from p2pspades.bots import RandomBot
 from p2pspades.crypto import deal as deal_module
 from p2pspades.crypto import group, proofs
 from p2pspades.rules import Phase, preset
-from p2pspades.rules.cards import FULL_DECK
+from p2pspades.rules.cards import FULL_DECK, Suit
 from p2pspades.rules.chance import ByteStream
 from p2pspades.table import Accepted, Table
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
@@ -94,7 +94,7 @@ def measure_hands(hands: int, seed: bytes) -> dict[str, list[float]]:
     return {"setup": setups, "audit": audits}
 
 
-def log_for_verification(seed: bytes, hands: int) -> tuple[list[bytes], int]:
+def log_for_verification(seed: bytes, hands: int) -> tuple[list[bytes], int, list[Any]]:
     """A complete signed log of a game of about `hands` hands (individual rules never go below zero)."""
     rules = preset("individual", target=10 * hands + 40)
     ids = [crypto.Identity.from_seed(crypto.H("verify", seed, bytes([i]))[:32]) for i in range(4)]
@@ -104,7 +104,7 @@ def log_for_verification(seed: bytes, hands: int) -> tuple[list[bytes], int]:
     wire.run()
     table = tables[0]
     assert table.game is not None
-    return table.entries, len(table.game.history)
+    return table.entries, len(table.game.history), list(table.game.history)
 
 
 # --- protocol version 2: the proofs ---
@@ -308,7 +308,7 @@ def _best_cpu(f: Callable[[], object], repeat: int) -> float:
     return best
 
 
-def _best(f: Callable[[], None], repeat: int) -> float:
+def _best(f: Callable[[], object], repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
@@ -317,7 +317,26 @@ def _best(f: Callable[[], None], repeat: int) -> float:
     return best
 
 
-def measure_proofs(repeat: int, verify_hand_s: float, log_bytes_per_hand: float) -> dict[str, Any]:
+def void_claims(history: list[Any]) -> list[tuple[int, int]]:
+    """(positions, cards) of every void claim the hands of `history` would carry: each play that does not
+    follow suit claims that the seat's remaining positions hold none of the led suit's unplayed cards."""
+    claims: list[tuple[int, int]] = []
+    for result in history:
+        suit_size = {suit: sum(1 for hand in result.hands for c in hand if c.suit is suit) for suit in Suit}
+        seen = dict.fromkeys(Suit, 0)
+        for number, trick in enumerate(result.tricks):
+            led = trick.plays[0][1].suit
+            for seat, card in trick.plays:
+                if card.suit is not led:
+                    held = len(result.hands[seat]) - number  # before this play
+                    claims.append((held, suit_size[led] - seen[led]))
+                seen[card.suit] += 1
+    return claims
+
+
+def measure_proofs(
+    repeat: int, verify_hand_s: float, log_bytes_per_hand: float, history: list[Any]
+) -> dict[str, Any]:
     """The figures of protocol version 2; those that need the table's v2 entries are estimates."""
     costs = op_costs()
     with OpCounter() as counter:
@@ -354,9 +373,21 @@ def measure_proofs(repeat: int, verify_hand_s: float, log_bytes_per_hand: float)
         lambda: proofs.verify_lock(context, seats, out, locked, big_s, commitments, l_proof), repeat
     )
     proof_cpu_s = seats * (c_shuffle + c_lock) + keys * costs["base"]
+    # offline, once the seeds are revealed: recompute each proof with the reference prover and compare the
+    # bytes (equal bytes for the recomputed deck prove the proof valid; a mismatch falls back to verifying);
+    # the recomputation also gives every step's deck, every P_j and every key, so nothing else is checked
+    r_shuffle = _best(lambda: proofs.prove_shuffle(context, 0, deck, sec), repeat)
+    r_lock = _best(lambda: proofs.prove_lock(context, seats, out, sec), repeat)
+    reproof_s = seats * (r_shuffle + r_lock)
     # per hand, added to the log: S with the commitment (a 32-byte bin, 2 bytes of msgpack framing), each
     # shuffle's proof (bin 32, 5 bytes of framing) and each lock's P_j (an array of n bins) and proof
     added = seats * ((32 + 2 + 4) + (len(s_proof) + 5 + 4) + (3 + n * 34 + 4) + (len(l_proof) + 5 + 4))
+    # void claims, from the plays of a real game (when one was played): their bytes and verification time
+    claims = void_claims(history)
+    hands = max(1, len(history))
+    void_bytes = sum(proofs.void_proof_size(p, c) + 5 + 4 for p, c in claims) / hands
+    void_muls = sum(2 * p * c + 2 * p for p, c in claims) / hands
+    void_verify_s = void_muls * costs["var"] + sum(2 * p * c for p, c in claims) / hands * costs["add"]
     return {
         "op_us": {k: round(v * 1e6, 1) for k, v in costs.items()},
         "setup_with_proofs_ops": counts,
@@ -379,7 +410,13 @@ def measure_proofs(repeat: int, verify_hand_s: float, log_bytes_per_hand: float)
         "verify_hands_per_s_estimated": round(1 / hand_s, 2),
         "proof_verify_cpu_ms_per_hand": round(proof_cpu_s * 1e3, 1),
         "verify_hands_per_s_estimated_cpu": round(1 / (verify_hand_s + proof_cpu_s), 2),
+        "reproof_ms_per_hand": round(reproof_s * 1e3, 1),
+        "verify_hands_per_s_estimated_reproof": round(1 / (verify_hand_s + reproof_s), 2),
         "log_bytes_per_hand_estimated": round(log_bytes_per_hand + added),
+        "void_claims_per_hand": round(len(claims) / hands, 1),
+        "void_bytes_per_hand_estimated": round(void_bytes),
+        "void_verify_ms_per_hand_estimated": round(void_verify_s * 1e3, 1),
+        "log_bytes_per_hand_with_void_proofs_estimated": round(log_bytes_per_hand + added + void_bytes),
     }
 
 
@@ -393,7 +430,7 @@ def main() -> None:
     ap.add_argument("--proofs-only", action="store_true", help="only the figures of protocol version 2")
     args = ap.parse_args()
     if args.proofs_only:
-        print(json.dumps(measure_proofs(args.proof_repeat, 0.0, 0.0), indent=2))
+        print(json.dumps(measure_proofs(args.proof_repeat, 0.0, 0.0, []), indent=2))
         return
     print("measuring the cost of one multiplication...", file=sys.stderr)
     mul = mul_cost()
@@ -406,7 +443,7 @@ def main() -> None:
     setup = statistics.median(timings["setup"])
     audit = statistics.median(timings["audit"])
     print("generating and verifying a log...", file=sys.stderr)
-    frames, hands = log_for_verification(b"verify benchmark", args.verify_hands)
+    frames, hands, history = log_for_verification(b"verify benchmark", args.verify_hands)
     best = float("inf")
     for _ in range(3):
         start = time.perf_counter()
@@ -439,7 +476,7 @@ def main() -> None:
         },
     }
     print("measuring the proofs of protocol version 2...", file=sys.stderr)
-    out.update(measure_proofs(args.proof_repeat, best / hands, log_bytes / hands))
+    out.update(measure_proofs(args.proof_repeat, best / hands, log_bytes / hands, history))
     print(json.dumps(out, indent=2))
 
 

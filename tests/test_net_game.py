@@ -290,10 +290,20 @@ def test_host_join_join_with_three_profiles_and_a_joiners_bot_complete_a_game(
     assert "waiting for p0 to accept you" in lan.out("p2")
 
 
-def test_a_host_that_takes_20_s_to_accept_keeps_its_joiner(lan: Lan) -> None:
+def plays(path: Path) -> list[bytes]:
+    """The play entries of the log at `path` so far (none while there is no log yet)."""
+    if not path.exists():
+        return []
+    return [raw for raw in log.read_log(path).frames if log.open_envelope(raw).payload.get("t") == "play"]
+
+
+@pytest.mark.timeout(300)
+def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_hand(lan: Lan) -> None:
+    """Two people, each in a pseudo-terminal with a data directory of their own, and the host's two bots:
+    the host reads the fingerprints for 20 s and the joiner waits; then both play a whole hand by keys."""
     host = Terminal(lan.env("ana"), "ana", "host", "--name", "ana", "--rules", "partnership", "--target",
                     "10", "--address", "127.0.0.1", "--port", str(lan.port), "--no-advertise", "--table",
-                    "Kitchen")
+                    "Kitchen", "--log", str(lan.log("ana")))
     joiner: Terminal | None = None
     try:
         host.expect("4 seats free|3 seats free")
@@ -302,7 +312,7 @@ def test_a_host_that_takes_20_s_to_accept_keeps_its_joiner(lan: Lan) -> None:
         assert "Enter starts once every seat is taken" in screen
         host.proc.send("b")
         host.expect(r"East.*bot · you see its cards")
-        joiner = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo")
+        joiner = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo", "--log", str(lan.log("bo")))
         screen = joiner.expect("waiting for ana to accept you", others=(host,))
         assert "bot · ana sees its cards" in screen
         host.expect("press Enter to start", others=(joiner,))
@@ -317,10 +327,24 @@ def test_a_host_that_takes_20_s_to_accept_keeps_its_joiner(lan: Lan) -> None:
         for terminal, other in ((joiner, host), (host, joiner)):
             screen = terminal.expect("Your hand", 60, others=(other,))
             assert "ana+North" in screen and "bo+East" in screen
+        # Enter bids each dialog's default and plays the selected (first legal) card: a hand is 52 plays
+        deadline = time.monotonic() + 150
+        while len(plays(lan.log("ana"))) < 52 or len(plays(lan.log("bo"))) < 52:
+            assert time.monotonic() < deadline, f"the hand did not finish:\n{host.text()}\n{joiner.text()}"
+            for terminal in (host, joiner):
+                terminal.proc.send("\r")
+                terminal.pump(0.15)
     finally:
         host.close()
         if joiner is not None:
             joiner.close()
+    chains = [log.read_log(lan.log(name)).frames for name in ("ana", "bo")]
+    shorter = min(len(c) for c in chains)
+    assert chains[0][:shorter] == chains[1][:shorter], "both logs hold the same chain"
+    assert plays(lan.log("ana"))[:52] == plays(lan.log("bo"))[:52]
+    for name in ("ana", "bo"):
+        verdict = verify_file(lan.log(name))
+        assert verdict.status in (Status.VALID, Status.INCOMPLETE), f"{name}: {verdict.summary}"
 
 
 def test_join_says_it_is_connecting_and_tables_shows_progress(lan: Lan) -> None:
@@ -337,3 +361,21 @@ def test_join_says_it_is_connecting_and_tables_shows_progress(lan: Lan) -> None:
     finally:
         joiner.close()
         listing.close()
+
+
+def test_a_host_that_leaves_the_lobby_tells_its_joiner(lan: Lan) -> None:
+    host = Terminal(lan.env("ana"), "ana", "host", "--name", "ana", "--rules", "two", "--address",
+                    "127.0.0.1", "--port", str(lan.port), "--no-advertise")
+    try:
+        host.expect("1 seat free")
+        lan.join("bo")
+        host.expect(r"1\s+bo\s+\S+\s+joined")
+        lan.wait_for("bo", "waiting for ana to accept you")
+        host.proc.send("q")
+        host.proc.expect(pexpect.EOF, timeout=30)
+        host.proc.close()
+        assert host.proc.exitstatus == 0, "leaving is the person's choice, not a failure"
+        assert lan.finish("bo") == {"bo": 2}
+        assert "p2pspades join: the host closed the table: the host left" in lan.out("bo")
+    finally:
+        host.close()

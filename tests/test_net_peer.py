@@ -199,3 +199,57 @@ async def test_every_entry_we_send_is_on_disk_with_everything_before_it(tmp_path
     assert not problems, problems[:5]
     kinds = {kind for _, kind in sent}
     assert {"commit", "dcommit", "shuffle", "play", "end"} <= kinds and {s for s, _ in sent} == {0, 1}
+
+
+async def test_a_flood_of_bad_signatures_is_cut_off_and_the_game_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Seat 2 plays, but also floods seat 0 with entries whose signatures fail, each costing a verification.
+    Seat 0 ignores seat 2's entries once they fail too often (and says why); the game goes on (seat 2's own
+    entries reach seat 0 through seat 1), and a HELLO sent during the flood is answered within 2 s."""
+    caplog.set_level(logging.INFO, logger="p2pspades")
+    _, peers = await seat_players(tmp_path, 3)
+    victim, honest, flooder = peers
+    genesis = victim.table.entries[0]
+    forged = genesis[:-1] + bytes([genesis[-1] ^ 1])  # seat 0's genesis, its signature broken
+    answered: list[tuple[float, Message]] = []
+    send = victim.mesh.send
+
+    def recorded(seat: int, message: Message) -> bool:
+        if seat == 1 and isinstance(message, Entries) and message.start == 1:
+            answered.append((asyncio.get_running_loop().time(), message))
+        return send(seat, message)
+
+    victim.mesh.send = recorded  # type: ignore[method-assign]
+    running = [asyncio.ensure_future(p.run()) for p in peers]
+    flooded = asyncio.Event()
+
+    async def flood() -> None:
+        for k in range(400):
+            flooder.mesh.send(0, Entries(1, (forged,) * 200))
+            if k == 100:
+                flooded.set()
+            await asyncio.sleep(0.002)
+
+    flooding = asyncio.ensure_future(flood())
+    try:
+        await within(flooded.wait())
+        during = len(victim.table.entries)
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
+        honest.mesh.send(0, Hello(victim.table.game_id, 1, 1, log.entry_hash(genesis)))
+        await until(lambda: any(t >= asked for t, _ in answered))
+        replied = next(t for t, _ in answered if t >= asked)
+        assert replied - asked < 2.0, "a HELLO waits behind the flood"
+        await within(flooding, 60)
+        assert len(victim.table.entries) > during, "the game moved on during the flood"
+        ended = await within(asyncio.gather(*running), 90)
+    finally:
+        flooding.cancel()
+        for task in running:
+            task.cancel()
+        await close_all(peers)
+    assert [e.status for e in ended if e is not None] == ["complete"] * 3
+    assert victim.table.entries == honest.table.entries == flooder.table.entries
+    cut_off = [r.getMessage() for r in caplog.records if "entries are ignored" in r.getMessage()]
+    assert cut_off and cut_off[0].startswith("seat 2 sent more than") and "bad signature" in cut_off[0]

@@ -22,7 +22,7 @@ from p2pspades.audit import Status, Verdict, summary_lines, text_record, verify_
 from p2pspades.bots import RandomBot
 from p2pspades.printable import clip, pad, printable, width
 from p2pspades.rules import preset
-from p2pspades.table import DropKind, Dropped, GameEnded, Rejected, Table, TableStatus
+from p2pspades.table import ChallengeRaised, DropKind, Dropped, GameEnded, Rejected, Table, TableStatus
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
 from p2pspades.ui.app import create_app
 from p2pspades.ui.capture import screen_text
@@ -127,7 +127,8 @@ def test_the_game_screen_shows_hostile_text_escaped(hostile_game: Wire) -> None:
     state.on_events(
         [
             Rejected(0, "turn", f"out of turn {ERASE}", b""),
-            Dropped(DropKind.MALFORMED, detail=f"malformed\x1b[31m {ERASE}"),
+            Dropped(DropKind.MALFORMED, detail=f"bad\x1b[31m {ERASE}"),
+            ChallengeRaised(2, f"why {ERASE}"),
             GameEnded(TableStatus.VIOLATION, (), f"stopped {ERASE}"),
         ]
     )

@@ -3,7 +3,6 @@ widths, the ASCII screen, the size a too-small window needs, and `verify` on a f
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
@@ -104,7 +103,7 @@ def test_the_events_pane_tells_the_earlier_hands_after_a_resume() -> None:
     assert state.top_overlay is None, "no summary pops up for hands told from the record"
 
 
-def test_bids_so_far_are_in_bidding_order() -> None:
+async def test_bids_so_far_are_in_bidding_order() -> None:
     names = ["Ann", "Bob", "Cat", "Dan"]
     wire = seated(names, ours=2)
     table = wire.tables[2]
@@ -117,13 +116,10 @@ def test_bids_so_far_are_in_bidding_order() -> None:
     decision = table.pending_decision()
     assert decision is not None
 
-    async def shown() -> tuple[str, str]:
-        state = UiState(2, table.setup)
-        state.refresh(table)
-        state.publish(decision)
-        return text_of(dialog_text(state)), text_of(title_text(state))
-
-    dialog, title = asyncio.run(shown())
+    state = UiState(2, table.setup)
+    state.refresh(table)
+    state.publish(decision)
+    dialog, title = text_of(dialog_text(state)), text_of(title_text(state))
     view = decision.view
     rules = table.rules
     expected = [f"{names[s]} {bid_text(view.bids[s], view.blind[s], rules)}" for s in (3, 0, 1)]
@@ -131,7 +127,7 @@ def test_bids_so_far_are_in_bidding_order() -> None:
     assert "Kitchen" in title and title.count("p2pspades") == 1
 
 
-def test_you_lead_and_you_deal() -> None:
+async def test_you_lead_and_you_deal() -> None:
     wire = seated(["Ann", "Bob", "Cat", "Dan"], table_name="p2pspades")
     table = wire.tables[0]
 
@@ -145,13 +141,11 @@ def test_you_lead_and_you_deal() -> None:
     decision = table.pending_decision()
     assert decision is not None
 
-    async def shown() -> tuple[str, list[str], str]:
-        state = UiState(0, table.setup)
-        state.refresh(table)
-        state.publish(decision)
-        return text_of(trick_caption(state)), [e.text for e in state.events], text_of(title_text(state))
-
-    caption, lines, title = asyncio.run(shown())
+    state = UiState(0, table.setup)
+    state.refresh(table)
+    state.publish(decision)
+    caption, title = text_of(trick_caption(state)), text_of(title_text(state))
+    lines = [e.text for e in state.events]
     assert caption == "You lead"
     assert not any("You deals" in line or "You leads" in line for line in lines)
     assert "p2pspades · p2pspades" not in title and title.startswith(" p2pspades · classic")

@@ -14,12 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pexpect
+import pyte
 import pytest
 
 from p2pspades.audit import Status, verify_file
-
-pexpect = pytest.importorskip("pexpect")
-pyte = pytest.importorskip("pyte")
 
 pytestmark = pytest.mark.timeout(120)
 

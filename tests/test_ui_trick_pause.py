@@ -28,23 +28,20 @@ pytestmark = pytest.mark.timeout(60)
 QUICK = preset("classic", target=100, losing_threshold=-100)
 
 
-def run_with_pause(
+async def run_with_pause(
     pause: float, script: Callable[[LocalGame, PipeInput], Awaitable[None]], seed: bytes = b"pause"
 ) -> LocalGame:
-    async def main() -> LocalGame:
-        game = LocalGame(QUICK, name="Ann", seed=seed, bots=[RandomBot(i) for i in range(1, 4)])
-        game.state.trick_pause = pause
-        with create_pipe_input() as keys:
-            app = create_app(game.state, input=keys, output=DummyOutput())
-            running = asyncio.ensure_future(game.run(app))
-            try:
-                await script(game, keys)
-                await asyncio.wait_for(running, 10)
-            finally:
-                running.cancel()
-        return game
-
-    return asyncio.run(main())
+    game = LocalGame(QUICK, name="Ann", seed=seed, bots=[RandomBot(i) for i in range(1, 4)])
+    game.state.trick_pause = pause
+    with create_pipe_input() as keys:
+        app = create_app(game.state, input=keys, output=DummyOutput())
+        running = asyncio.ensure_future(game.run(app))
+        try:
+            await script(game, keys)
+            await asyncio.wait_for(running, 10)
+        finally:
+            running.cancel()
+    return game
 
 
 async def answer_with_enter(state: UiState, keys: PipeInput) -> None:
@@ -73,7 +70,7 @@ def test_the_default_pause_is_about_a_second() -> None:
     assert 0.5 <= DEFAULT_TRICK_PAUSE <= 2.0
 
 
-def test_the_completed_trick_stays_with_its_winner_and_any_key_skips_it() -> None:
+async def test_the_completed_trick_stays_with_its_winner_and_any_key_skips_it() -> None:
     seen: dict[str, object] = {}
 
     async def script(game: LocalGame, keys: PipeInput) -> None:
@@ -100,7 +97,7 @@ def test_the_completed_trick_stays_with_its_winner_and_any_key_skips_it() -> Non
         seen["held_after"] = state.held
         keys.send_text(KEYS["ctrl-c"] + "y")
 
-    run_with_pause(30.0, script)
+    await run_with_pause(30.0, script)
     assert seen["plays"] == 4 and seen["number"] == 1 and seen["completed"] is True
     winner = seen["winner"]
     assert isinstance(winner, int)
@@ -113,7 +110,7 @@ def test_the_completed_trick_stays_with_its_winner_and_any_key_skips_it() -> Non
     assert seen["after_key"] is None and seen["held_after"] is None, "the key only ended the pause"
 
 
-def test_the_pause_ends_by_itself() -> None:
+async def test_the_pause_ends_by_itself() -> None:
     seen: dict[str, object] = {}
 
     async def script(game: LocalGame, keys: PipeInput) -> None:
@@ -126,13 +123,13 @@ def test_the_pause_ends_by_itself() -> None:
         seen["held"] = state.held
         keys.send_text(KEYS["ctrl-c"] + "y")
 
-    run_with_pause(0.4, script)
+    await run_with_pause(0.4, script)
     lasted = seen["lasted"]
     assert isinstance(lasted, float) and lasted <= 2.0
     assert seen["held"] is None
 
 
-def test_no_pause_when_it_is_set_to_zero() -> None:
+async def test_no_pause_when_it_is_set_to_zero() -> None:
     seen: list[str | None] = []
 
     async def script(game: LocalGame, keys: PipeInput) -> None:
@@ -146,7 +143,7 @@ def test_no_pause_when_it_is_set_to_zero() -> None:
             await answer_with_enter(state, keys)
         keys.send_text(KEYS["ctrl-c"] + "y")
 
-    game = run_with_pause(0.0, script)
+    game = await run_with_pause(0.0, script)
     assert "trick" not in seen and game.state.held is None
     view = game.state.view
     assert view is not None and len(view.tricks) >= 2, "tricks were completed without any pause"

@@ -210,11 +210,10 @@ def summary_lines(verdict: Verdict) -> list[str]:
         lines.append(f"  winner: {win} ({game.outcome.termination.value})")
     fault = forfeit(table)
     if fault is not None and table.result is not None:
-        names = [s.name for s in table.setup.seats]
         win = ", ".join("+".join(names[i] for i in rules.sides[w]) for w in table.result.winners) or "nobody"
-        lines.append(f"  {fault}; winner: {win}")
+        lines.append(f"  {printable(fault)}; winner: {win}")
     if table.claim is not None:
-        lines.append(f"  abandonment {abandonment(table)}")
+        lines.append(f"  abandonment {printable(abandonment(table))}")
     if verdict.violation is not None:
         v = verdict.violation
         lines.append(

@@ -143,11 +143,12 @@ class ExpertBot:
         weights: list[float] = []
         rounds = max(2, self.iterations // len(groups))
         for r in range(rounds):
-            if r >= 2 and time.perf_counter() > deadline:
-                break
             hands = world.sample(rng)
-            weights.append(world.weight(hands))
-            for group, row in zip(groups, values, strict=True):
+            weight = world.weight(hands)
+            deal: list[float] = []
+            for group in groups:
+                if r >= 2 and time.perf_counter() > deadline:
+                    break
                 playout = Playout(
                     contract,
                     hands.copy(),
@@ -158,8 +159,13 @@ class ExpertBot:
                     closed,
                 )
                 playout.play(group[0])
-                row.append(contract.value(view.seat, playout.finish(), view.totals))
-            self.playouts += len(groups)
+                deal.append(contract.value(view.seat, playout.finish(), view.totals))
+            self.playouts += len(deal)
+            if len(deal) < len(groups):
+                break  # out of time: this deal, cut short, is left out
+            weights.append(weight)
+            for row, value in zip(values, deal, strict=True):
+                row.append(value)
         best = _confident_best(values, weights, default, self.confidence)
         return usual if best == default else plays[groups[best][0]]
 
@@ -211,11 +217,12 @@ class ExpertBot:
         weights: list[float] = []
         rounds = max(2, self.iterations // (BID_COST * len(options)))
         for r in range(rounds):
-            if r >= 2 and time.perf_counter() > deadline:
-                break
             hands = world.sample(rng)
-            weights.append(world.weight(hands))
-            for i, (mine, blind_bid) in enumerate(options):
+            weight = world.weight(hands)
+            deal: list[float] = []
+            for mine, blind_bid in options:
+                if r >= 2 and time.perf_counter() > deadline:
+                    break
                 bids = [b if b is not None else 0 for b in view.bids]
                 blind = list(view.blind)
                 bids[seat] = mine if mine >= 0 else quick_bid(rules, hands[seat], None)
@@ -244,8 +251,13 @@ class ExpertBot:
                     rules.spade_lead != "always",
                     low_club.index if holder is not None and low_club is not None else -1,
                 )
-                values[i].append(contract.value(seat, playout.finish(), view.totals))
-            self.playouts += BID_COST * len(options)
+                deal.append(contract.value(seat, playout.finish(), view.totals))
+            self.playouts += BID_COST * len(deal)
+            if len(deal) < len(options):
+                break  # out of time: this deal, cut short, is left out
+            weights.append(weight)
+            for row, value in zip(values, deal, strict=True):
+                row.append(value)
         return values, weights
 
 
@@ -272,7 +284,7 @@ def _confident_best(
     margin: float = 0.0,
 ) -> int:
     """The option with the best weighted mean value, if it beats `default` (the heuristic's choice) by more
-    than `margin` and by `CONFIDENCE` standard errors of the paired difference over the same deals; else
+    than `margin` and by `confidence` standard errors of the paired difference over the same deals; else
     `default`. The search overrules the heuristic only where it is sure."""
     total = sum(weights)
     if total <= 0:

@@ -23,7 +23,7 @@ from p2pspades.cli.play import (
     timeouts_from,
 )
 from p2pspades.errors import LocalError
-from p2pspades.exits import game_exit_help
+from p2pspades.exits import ExitCode, game_exit_help
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import Settings
 from p2pspades.net.lobby_seats import TableInfo, check_name
@@ -111,6 +111,10 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
     except BaseException:
         await hosted.close("the host stopped")
         raise
+    if group is None:
+        await hosted.close("the host left")
+        say("you left the table before the game started")
+        return ExitCode.LEFT
     return await run_group(group, ui, color=not args.no_color)
 
 

@@ -25,7 +25,7 @@ from p2pspades.cli.play import (
     timeouts_from,
 )
 from p2pspades.errors import LocalError
-from p2pspades.exits import game_exit_help
+from p2pspades.exits import ExitCode, game_exit_help
 from p2pspades.net.discovery import find_table, parse_endpoint
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
@@ -48,7 +48,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="bring N bots of your own, seated on your side; they run on this machine, so you "
                    "can see their cards (and nobody else can)")
     p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
-                   help="bot level for --bots and --auto: easy, normal or expert (default normal)")
+                   help="bot level: easy, normal or expert (for --bots and --auto; default normal)")
     p.add_argument("--fingerprint", metavar="FP", help="refuse the table unless the host's key has this "
                    "fingerprint (as the host's screen shows it)")
     p.add_argument("--address", metavar="ADDR",
@@ -97,7 +97,11 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
     if ui is None:
         group = await joining
     else:
-        group = await screen.run(ui, joining, main.identity.public, color=not args.no_color)
+        left = await screen.run(ui, joining, main.identity.public, color=not args.no_color)
+        if left is None:
+            say("you left the table before the game started")
+            return ExitCode.LEFT
+        group = left
     return await run_group(group, ui, color=not args.no_color)
 
 
@@ -131,7 +135,7 @@ class JoinScreen:
         return answer
 
     async def run(self, ui: Any, joining: asyncio.Future[LocalGroup], you: bytes, *,
-                  color: bool) -> LocalGroup:
+                  color: bool) -> LocalGroup | None:
         """Wait for the host's first answer (or the failure to get one), then show the lobby."""
         self.you = you
         waits: list[asyncio.Future[Any]] = [joining, self.first]
@@ -141,5 +145,5 @@ class JoinScreen:
         info = self.first.result()
         self.model = ui.LobbyModel(info.name, info.rules, info.seated, you=info.seat_of(you))
         self.show(info)
-        group: LocalGroup = await ui.run_lobby(self.model, joining, color=color)
+        group: LocalGroup | None = await ui.run_lobby(self.model, joining, color=color)
         return group

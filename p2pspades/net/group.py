@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from p2pspades import crypto
-from p2pspades.bots import SEAT_NAMES
 from p2pspades.net import endpoints
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.discovery import local_address
@@ -110,4 +109,4 @@ async def start_group(result: LobbyResult, main: Seat, main_mesh: Mesh, bots: Se
     return LocalGroup(peers[0], peers[1:])
 
 
-__all__ = ["SEAT_NAMES", "LocalGroup", "Settings", "bind_for", "open_mesh", "start_group"]
+__all__ = ["LocalGroup", "Settings", "bind_for", "open_mesh", "start_group"]

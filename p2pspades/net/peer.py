@@ -12,7 +12,10 @@ The table decides everything about the game; this module only moves bytes and ke
 - a peer that is behind (HELLO, or the table's `Wanted`) gets the entries it lacks, each of which its own
   table checks again before applying it;
 - time goes into the table (`tick`) so a seat that stops answering is abandoned by a signed record;
-- after a crash, `resume_game` rebuilds the table from the log and the saved secrets and rejoins the mesh.
+- after a crash, `resume_game` rebuilds the table from the log and the saved secrets and rejoins the mesh;
+- a seat whose entries keep failing their checks (a flood of bad signatures, say) has its entries ignored for
+  a while, with a logged reason, so checking them never starves the other seats: the honest entries it may
+  also have sent reach us forwarded by the others, or fetched once the penalty is over.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import inspect
 import logging
 import os
 import secrets
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,8 +42,11 @@ from p2pspades.net.store import GameStore, LocalSeat, PeersFile, StoreError
 from p2pspades.rules import Action
 from p2pspades.table import (
     Accepted,
+    DropKind,
+    Dropped,
     Event,
     GameEnded,
+    Rejected,
     SecretCreated,
     Table,
     Violation,
@@ -57,6 +63,48 @@ ANSWERS_PER_SECOND = 20
 """How many GET answers (or pushes) one seat gets from us per second at most."""
 _ENTRY_OVERHEAD = 8
 """Bytes the ENTRIES framing adds per entry at most (a bin 32 header), used to fit answers in one frame."""
+FAILURE_BUDGET = 2 * MAX_BATCH
+"""How many of one seat's entries may fail their checks within `FAILURE_WINDOW` seconds (an honest seat's
+stale duplicates stay far below it) before its entries are ignored for a while."""
+FAILURE_WINDOW = 2.0
+PENALTY = 5.0
+"""Seconds a seat's entries are first ignored for; each further penalty doubles it, up to `MAX_PENALTY`."""
+MAX_PENALTY = 60.0
+
+
+class Strikes:
+    """Per seat: its entries that failed their checks lately, and until when its entries are ignored."""
+
+    def __init__(self) -> None:
+        self._failed: dict[int, deque[float]] = {}
+        self._why: dict[int, Counter[str]] = {}
+        self._until: dict[int, float] = {}
+        self._next_penalty: dict[int, float] = {}
+
+    def ignoring(self, seat: int, now: float) -> bool:
+        return now < self._until.get(seat, 0.0)
+
+    def failed(self, seat: int, now: float, why: str) -> str | None:
+        """Note one failed entry; when the seat goes over its budget, the reason its entries are now
+        ignored (to log), else None."""
+        recent = self._failed.setdefault(seat, deque())
+        reasons = self._why.setdefault(seat, Counter())
+        while recent and now - recent[0] > FAILURE_WINDOW:
+            recent.popleft()
+        if not recent:
+            reasons.clear()
+        recent.append(now)
+        reasons[why] += 1
+        if len(recent) <= FAILURE_BUDGET:
+            return None
+        penalty = self._next_penalty.get(seat, PENALTY)
+        self._next_penalty[seat] = min(2 * penalty, MAX_PENALTY)
+        self._until[seat] = now + penalty
+        summary = ", ".join(f"{n} {reason}" for reason, n in reasons.most_common(3))
+        recent.clear()
+        reasons.clear()
+        return (f"seat {seat} sent more than {FAILURE_BUDGET} entries that failed their checks within "
+                f"{FAILURE_WINDOW:g} s ({summary}): its entries are ignored for {penalty:g} s")
 
 
 @dataclass(frozen=True)
@@ -123,6 +171,7 @@ class Peer:
         self._forwards: list[Accepted] = []
         self._asked: dict[int, float] = {}
         self._served: dict[int, deque[float]] = {}
+        self._strikes = Strikes()
         self._deciding: asyncio.Task[Action] | None = None
         self._status: Status | None = None
         if self._logged == 0:
@@ -337,24 +386,44 @@ class Peer:
             self._on_message(event.seat, event.message, now)
 
     def _on_message(self, seat: int, message: Message, now: float) -> None:
+        if isinstance(message, Entry | Entries) and self._strikes.ignoring(seat, now):
+            return  # a seat over its budget of failed entries: not even read, until its penalty is over
         if isinstance(message, Entry):
             header = _header(message.raw)
             signer = None if header is None else header.seat
             if header is None or signer != seat:
                 logger.warning("dropped an entry from seat %d presented as its own but signed by seat %s",
                                seat, signer)
+                self._strike(seat, now, "not its own")
                 return
-            self._process(self.table.receive(message.raw, now))
+            self._receive(seat, message.raw, now)
             self._holds(seat, message.raw, header.seq)
         elif isinstance(message, Entries):
             for raw in message.raws:
-                self._process(self.table.receive(raw, now))
+                if self._strikes.ignoring(seat, now):
+                    break
+                self._receive(seat, raw, now)
                 header = _header(raw)
                 self._holds(seat, raw, None if header is None else header.seq)
         elif isinstance(message, Get):
             self._answer(seat, message.start, message.stop)
         elif isinstance(message, Hello):
             self._on_hello(seat, message)
+
+    def _receive(self, seat: int, raw: bytes, now: float) -> None:
+        """One entry `seat` sent us, through the table; what fails its checks counts against the seat."""
+        events = self.table.receive(raw, now)
+        for event in events:
+            if isinstance(event, Rejected):
+                self._strike(seat, now, f"{event.check} check failed")
+            elif isinstance(event, Dropped) and event.kind is not DropKind.GAME_OVER:
+                self._strike(seat, now, event.kind.value)
+        self._process(events)
+
+    def _strike(self, seat: int, now: float, why: str) -> None:
+        penalty = self._strikes.failed(seat, now, why)
+        if penalty is not None:
+            logger.warning("%s", penalty)
 
     def _on_hello(self, seat: int, hello: Hello) -> None:
         if hello.game_id != self.table.game_id or hello.version != PROTOCOL_VERSION:

@@ -140,6 +140,8 @@ class LobbyModel:
 
     def set_seats(self, seats: Iterable[LobbySeat]) -> None:
         self.seats = sorted(seats, key=lambda s: s.seat)
+        if self.free:
+            self.answered = False  # someone left: whatever was accepted is void, a new question will come
         self.selected = max(0, min(self.selected, self.rules.players - 1))
         self._changed()
 
@@ -406,9 +408,9 @@ async def confirm_table(
 async def run_lobby(
     model: LobbyModel, work: Awaitable[T], *, input: Input | None = None, output: Output | None = None,
     color: bool = True,
-) -> T:
-    """Show the lobby screen while `work` (the lobby) runs; its result once it is done. Leaving the screen
-    (q, Ctrl-C) cancels `work` and raises `LobbyError`."""
+) -> T | None:
+    """Show the lobby screen while `work` (the lobby) runs; its result once it is done, or None if the person
+    left (q, Ctrl-C, Leave), which cancels `work`."""
     app = create_lobby_app(model, input=input, output=output, color=color, stays=True)
     model.ready = model.asking is not None  # nothing to accept or start before the lobby asks
     task = asyncio.ensure_future(work)
@@ -421,6 +423,8 @@ async def run_lobby(
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-    if task.cancelled() or model.left:
-        raise LobbyError("you left the lobby")
+    if model.left:
+        return None
+    if task.cancelled():
+        raise LobbyError("the lobby was stopped")
     return task.result()

@@ -1,5 +1,9 @@
 """The UI's model: what the game screen shows and every choice a person can make, without prompt_toolkit.
 
+Its parts live beside it: the sentences in `words.py`, the getters the screen derives in `derived.py`, the
+overlay stack in `overlays.py`, the typing of card codes in `cardinput.py`. Here is the state itself and
+everything that changes it.
+
 A driver (the in-memory session in `local.py`, or the ZeroMQ peer) feeds it the table's events
 (`on_events`) and the table itself (`refresh`); the screen reads it and the key bindings call its methods.
 When it is our seat's turn, `HumanPlayer` publishes the table's `Decision` here and waits for the person's
@@ -10,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from p2pspades.printable import printable
@@ -24,61 +28,24 @@ from p2pspades.rules import (
     Phase,
     Play,
     SeatView,
-    SideTotal,
-    Suit,
     Trick,
 )
 from p2pspades.table import (
-    Accepted,
-    CardVerified,
-    ChallengeRaised,
     Decision,
     DecisionKind,
-    Dropped,
     Event,
-    FirstDealer,
     GameEnded,
     HandAudited,
-    Rejected,
     Setup,
     Table,
-    TableStatus,
     Violation,
 )
 from p2pspades.ui import cardinput
+from p2pspades.ui.derived import Derived
 from p2pspades.ui.overlays import OverlayStack
 from p2pspades.ui.prefs import PREFS
-from p2pspades.ui.text import bid_text, bidding_order, side_name, sort_hand
-
-#: event pane line levels, each with a style class "event.<level>"
-LEVELS = ("info", "good", "warn", "bad", "dim")
-
-
-
-_WAITING_WORDS = {
-    "accept": "to accept the table",
-    "dcommit": "to draw for the first dealer",
-    "dreveal": "to draw for the first dealer",
-    "commit": "to commit to a secret seed",
-    "blind": "to answer blind nil",
-    "shuffle": "to shuffle the deck",
-    "lock": "to lock the deck",
-    "keys": "to send deal keys",
-    "draw": "to draw",
-    "bid": "to bid",
-    "play": "to play",
-    "reveal": "to reveal the hand's seed",
-    "end": "to sign the end of the game",
-    "abandon": "to sign that a seat stopped answering",
-}
-
-
-@dataclass(frozen=True)
-class EventLine:
-    """One line of the event pane."""
-
-    text: str
-    level: str = "info"
+from p2pspades.ui.words import LEVELS, Words
+from p2pspades.ui.words import EventLine as EventLine
 
 
 @dataclass(frozen=True)
@@ -91,7 +58,7 @@ class GameResult:
     text: str  # one line a person reads
 
 
-class UiState:
+class UiState(Derived):
     """The game screen's model for one seat. Not thread-safe: use it from the event loop that runs the app."""
 
     def __init__(self, seat: int, setup: Setup, *, max_events: int = 300) -> None:
@@ -103,6 +70,8 @@ class UiState:
         #: the seats' and the table's names as the genesis gives them, made safe to show
         self.names: tuple[str, ...] = tuple(printable(s.name) for s in setup.seats)
         self.table_name = printable(setup.name)
+        #: the screen's sentences about the game
+        self.words = Words(seat, self.names, self.rules)
         self.view: SeatView | None = None
         self.waiting: tuple[int, str] | None = None
         self.first_dealer: int | None = None
@@ -163,10 +132,7 @@ class UiState:
         completed = self._completed_tricks(old, view)
         if old is None:
             for hand in view.history:
-                self._deal_line(hand.number, hand.dealer)
-                self._bid_lines(hand.dealer, hand.bids, hand.blind, (None,) * len(hand.bids), hand.blind)
-                self._trick_lines(hand.tricks, 0)
-                self._score_line(hand)
+                self._add(self.words.hand_told_again(hand))
         else:
             for hand in view.history[len(old.history) :]:
                 self._hand_over(hand)
@@ -174,13 +140,13 @@ class UiState:
             old_bids, old_blind, old_tricks = old.bids, old.blind, len(old.tricks)
         else:
             if view.phase is not Phase.GAME_OVER:
-                self._deal_line(view.hand_number, view.dealer)
+                self._add([self.words.deal(view.hand_number, view.dealer)])
             old_bids = (None,) * len(view.bids)
             old_blind = (False,) * len(view.bids)
             old_tricks = 0
         if old is not None or view.phase is not Phase.GAME_OVER:  # a finished game: its hands are told above
-            self._bid_lines(view.dealer, view.bids, view.blind, old_bids, old_blind)
-            self._trick_lines(view.tricks, old_tricks)
+            self._add(self.words.bids(view.dealer, view.bids, view.blind, old_bids, old_blind))
+            self._add(self.words.tricks(view.tricks, old_tricks))
         if completed:
             self._hold(*completed[-1])
         self._fix_selection()
@@ -285,62 +251,14 @@ class UiState:
             self.say("nothing to decide right now", "warn")
             return False
         if action not in decision.legal:
-            self.say(self._why_illegal(action), "warn")
+            allowed = [self.choice_label(a) for a in self.choices()]
+            self.say(self.words.why_illegal(action, self.view, allowed), "warn")
             return False
         self._answer.set_result(action)
         self.decision = None
         self.typed = ""
         self._changed()
         return True
-
-    def _why_illegal(self, action: Action) -> str:
-        """Why the rules refuse a choice, in a person's words."""
-        view = self.view
-        if isinstance(action, Play) and view is not None:
-            card = action.card
-            if card not in view.hand:
-                return f"{card.glyph} is not in your hand"
-            led = view.trick.led_suit
-            if led is not None and card.suit is not led:
-                return f"you must follow {led.noun}: you hold {led.noun}"
-            if led is None and card.suit is Suit.SPADES:
-                if self.rules.spade_lead == "not_first_trick" and not view.tricks:
-                    return "no spade may lead the first trick while you hold another suit"
-                return "spades are not broken yet: lead another suit"
-            return f"{card.glyph} may not be played now"
-        if isinstance(action, Bid):
-            bids = [self.choice_label(a) for a in self.choices()]
-            return (
-                f"a bid of {action.tricks} is not allowed: bid {bids[0]} to {bids[-1]}"
-                if bids
-                else ("no bid is wanted now")
-            )
-        return f"{action} is not a choice now"
-
-    @property
-    def kind(self) -> DecisionKind | None:
-        return None if self.decision is None else self.decision.kind
-
-    def choices(self) -> tuple[Action, ...]:
-        """The options of the dialog for the pending bid, blind-nil or draw decision, in the order shown."""
-        d = self.decision
-        if d is None or d.kind is DecisionKind.PLAY:
-            return ()
-        if d.kind is DecisionKind.BID:
-            bids = [a for a in d.legal if isinstance(a, Bid)]
-            return tuple(sorted(bids, key=lambda b: b.tricks))
-        if d.kind is DecisionKind.BLIND_NIL:
-            return tuple(sorted((a for a in d.legal if isinstance(a, BlindNil)), key=lambda a: a.declare))
-        return tuple(sorted((a for a in d.legal if isinstance(a, Draw)), key=lambda a: not a.keep))
-
-    def choice_label(self, action: Action) -> str:
-        if isinstance(action, Bid):
-            return bid_text(action.tricks, False, self.rules)
-        if isinstance(action, BlindNil):
-            return "blind nil" if action.declare else "no, see my cards"
-        if isinstance(action, Draw):
-            return "keep it" if action.keep else "discard it"
-        return str(action)
 
     def _default_choice(self, decision: Decision) -> int:
         """The lowest real bid (not nil), "no" to blind nil, "keep" for the draw pile."""
@@ -351,24 +269,7 @@ class UiState:
                     return i
         return 0
 
-    # ================================================================= the hand on screen
-    def hand_cards(self) -> list[Card]:
-        """Our cards in display order."""
-        return [] if self.view is None else sort_hand(self.view.hand)
-
-    def legal_cards(self) -> frozenset[Card]:
-        """The cards we may play now (empty unless we are to play)."""
-        d = self.decision
-        if d is None or d.kind is not DecisionKind.PLAY:
-            return frozenset()
-        return frozenset(a.card for a in d.legal if isinstance(a, Play))
-
-    def selectable(self) -> list[Card]:
-        """What the arrow keys move over: the legal cards when we are to play, else the whole hand."""
-        cards = self.hand_cards()
-        legal = self.legal_cards()
-        return [c for c in cards if c in legal] if legal else cards
-
+    # ================================================================= the card cursor
     def _fix_selection(self) -> None:
         options = self.selectable()
         if not options:
@@ -547,71 +448,14 @@ class UiState:
                 self._answer.cancel()
         self._changed()
 
-    # ================================================================= derived, for the screen
-    @property
-    def turn(self) -> int | None:
-        """The seat everybody is waiting for."""
-        if self.result is not None:
-            return None
-        if self.decision is not None:
-            return self.seat
-        if (
-            self.view is not None
-            and self.view.current_seat is not None
-            and self.view.phase
-            not in (
-                Phase.DEAL,
-                Phase.REVEAL,
-                Phase.GAME_OVER,
-            )
-        ):
-            return self.view.current_seat
-        return None if self.waiting is None else self.waiting[0]
-
-    @property
-    def trick(self) -> Trick | None:
-        return None if self.view is None else self.view.trick
-
-    @property
-    def last_trick(self) -> Trick | None:
-        """The last completed trick: of this hand, or the last of the previous hand before the first lead."""
-        v = self.view
-        if v is None:
-            return None
-        if v.tricks:
-            return v.tricks[-1]
-        if v.history and v.history[-1].tricks:
-            return v.history[-1].tricks[-1]
-        return None
-
-    @property
-    def totals(self) -> tuple[SideTotal, ...]:
-        return tuple(SideTotal() for _ in self.rules.sides) if self.view is None else self.view.totals
-
-    @property
-    def history(self) -> tuple[HandResult, ...]:
-        return () if self.view is None else self.view.history
-
-    def summary(self, number: int | None = None) -> HandResult | None:
-        """The finished hand `number` (default: the one the summary overlay shows, else the last)."""
-        number = number if number is not None else self.summary_hand
-        for hand in reversed(self.history):
-            if number is None or hand.number == number:
-                return hand
-        return None
-
+    # ================================================================= words, for the screen
     def audit_text(self, number: int) -> tuple[str, str]:
         """The audit verdict of a finished hand, and its level."""
-        audit = self.audits.get(number)
-        if audit is None:
-            return "audit pending", "warn"
-        if not audit.violations:
-            return "audit passed: the deal recomputes and every card was legal", "good"
-        what = "; ".join(f"{self.names[v.seat]}: {v.check}: {v.detail}" for v in audit.violations)
-        return f"audit found {len(audit.violations)} violation(s): {what}", "bad"
+        line = self.words.audit(self.audits.get(number))
+        return line.text, line.level
 
     def side_label(self, side: int, width: int = 0) -> str:
-        return side_name(self.rules, self.names, side, width=width)
+        return self.words.side(side, width)
 
     def status_text(self) -> str:
         """The prompt line: what the person should do, or whom we wait for."""
@@ -631,22 +475,12 @@ class UiState:
             return "Draw: k keeps the top card, d discards it"
         if self.waiting is not None:
             seat, what = self.waiting
-            who = "We are" if seat == self.seat else f"Waiting for {self.names[seat]}"
-            words = _WAITING_WORDS.get(what, what) + (" (thinking…)" if seat in self.thinking else "")
-            return f"{who} {words}" if seat != self.seat else f"We are sending our {what}"
+            return self.words.waiting(seat, what, seat in self.thinking)
         return "Waiting for the table"
 
     def held_caption(self) -> str:
         """"West takes trick 3" for the completed trick held on the table."""
-        if self.held is None:
-            return ""
-        trick, number = self.held
-        winner = trick.winner
-        if winner is None:
-            return f"trick {number} is complete"
-        if winner == self.seat:
-            return f"You take trick {number}"
-        return f"{self.names[winner]} takes trick {number}"
+        return "" if self.held is None else self.words.held_trick(*self.held)
 
     def say(self, text: str, level: str = "info") -> None:
         """A message on the prompt line until the next key."""
@@ -658,102 +492,36 @@ class UiState:
         if self.on_change is not None:
             self.on_change()
 
-    def _who(self, seat: int | None) -> str:
-        return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else f"seat {seat}"
+    def _add(self, lines: Iterable[EventLine]) -> None:
+        for line in lines:
+            self.note(line.text, line.level)
 
     def _event(self, ev: Event) -> None:
-        names = self.names
-        if isinstance(ev, CardVerified):
-            self.note(f"{self._who(ev.seat)} played {ev.card.glyph}: card verified", "info")
-        elif isinstance(ev, FirstDealer):
-            self.note(f"{self._who(ev.seat)} drew the highest card and deals first", "info")
-        elif isinstance(ev, ChallengeRaised):
-            self.note(f"{self._who(ev.seat)} challenges the deal: {ev.why}; every seat reveals", "info")
-        elif isinstance(ev, Accepted):
-            who = names[ev.seat] if 0 <= ev.seat < len(names) else f"seat {ev.seat}"
-            if ev.type == "accept":
-                self.note(f"{who} accepted the table", "dim")
-            elif ev.type == "shuffle":
-                self.note(f"{who} shuffled and encrypted the deck", "dim")
-            elif ev.type == "reveal":
-                self.note(f"{who} revealed the hand's seed", "dim")
-            elif ev.type == "end":
-                self.note(f"{who} signed the end of the game", "dim")
-        elif isinstance(ev, HandAudited):
+        """Take one of the table's events: what it changes on the screen, and its line in the pane."""
+        if isinstance(ev, HandAudited):
             self.audits[ev.hand] = ev
-            text, level = self.audit_text(ev.hand)
-            self.note(f"hand {ev.hand} {text}", level)
-        elif isinstance(ev, Violation):
-            if ev.halts:
-                self.halted = ev
-                who = names[ev.seat] if 0 <= ev.seat < len(names) else f"seat {ev.seat}"
-                self.note(f"{who} failed the {ev.check} check: {ev.detail}", "bad")
-        elif isinstance(ev, Rejected):
-            self.note(f"refused an entry from {self._who(ev.seat)}: {ev.detail}", "warn")
-        elif isinstance(ev, Dropped):
-            self.note(f"ignored: {ev.reason}", "dim")
+            verdict = self.words.audit(ev)
+            self.note(f"hand {ev.hand} {verdict.text}", verdict.level)
         elif isinstance(ev, GameEnded):
             self._game_ended(ev)
+        elif isinstance(ev, Violation) and not ev.halts:
+            return  # a renege the rules penalise: the hand's audit tells it
+        else:
+            if isinstance(ev, Violation):
+                self.halted = ev
+            line = self.words.event(ev)
+            if line is not None:
+                self.note(line.text, line.level)
 
     def _game_ended(self, ev: GameEnded) -> None:
-        if ev.status is TableStatus.COMPLETE:
-            winners = " and ".join(self.side_label(w) for w in ev.winners) or "nobody"
-            mine = self.rules.side_of(self.seat) in ev.winners
-            text = ("You win" if mine else f"{winners} win") + (f" ({winners})" if mine else "")
-            level = "good" if mine else "info"
-        elif ev.status is TableStatus.ABANDONED:
-            who = self._who(ev.seat)
-            text = f"the game was abandoned: the other seats signed that {who} stopped answering"
-            level = "warn"
-        else:
-            v = self.halted
-            text = (
-                f"the game stopped: {self._who(v.seat)} failed the {v.check} check: {v.detail}"
-                if v is not None
-                else f"the game stopped: {ev.detail}"
-            )
-            level = "bad"
-        if ev.forfeit:
-            winners = " and ".join(self.side_label(w) for w in ev.winners)
-            verb = "wins" if len(ev.winners) == 1 else "win"
-            text += f"; forfeit by {self._who(ev.seat)}: {winners} {verb}"
-        self.result = GameResult(ev.status, ev.winners, ev.detail, printable(text))
-        self.note(f"game over: {text}", level)
+        line = self.words.game_over(ev, self.halted)
+        self.result = GameResult(ev.status, ev.winners, ev.detail, printable(line.text))
+        self.note(f"game over: {line.text}", line.level)
         self.withdraw()
         self._open_under("over")
 
-    def _deal_line(self, number: int, dealer: int) -> None:
-        who = "You deal" if dealer == self.seat else f"{self.names[dealer]} deals"
-        self.note(f"hand {number}: {who}", "dim")
-
-    def _bid_lines(
-        self,
-        dealer: int,
-        bids: Sequence[int | None],
-        blind: Sequence[bool],
-        old_bids: Sequence[int | None],
-        old_blind: Sequence[bool],
-    ) -> None:
-        """A line per bid that is new since (old_bids, old_blind), in bidding order."""
-        for seat in bidding_order(self.rules, dealer):
-            bid = bids[seat]
-            if bid is not None and (old_bids[seat] is None or blind[seat] != old_blind[seat]):
-                self.note(f"{self.names[seat]} bid {bid_text(bid, blind[seat], self.rules)}")
-
-    def _trick_lines(self, tricks: Sequence[Trick], first: int) -> None:
-        """A line per completed trick from the `first` (0-based) on."""
-        for number, trick in enumerate(tricks[first:], start=first + 1):
-            winner = trick.winner
-            if winner is not None:
-                ours = self.rules.side_of(winner) == self.rules.side_of(self.seat)
-                self.note(f"trick {number} to {self.names[winner]}", "good" if ours else "info")
-
-    def _score_line(self, hand: HandResult) -> None:
-        totals = ", ".join(f"{self.side_label(i)} {t.score}" for i, t in enumerate(hand.totals))
-        self.note(f"hand {hand.number} scored: {totals}", "dim")
-
     def _hand_over(self, hand: HandResult) -> None:
-        self._score_line(hand)
+        self._add([self.words.score(hand)])
         if self.auto_summary:
             self.summary_hand = hand.number
             self.overlays.open_game_window("summary")

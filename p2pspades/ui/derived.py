@@ -1,0 +1,138 @@
+"""What the game screen derives from the UI's state: whose turn it is, the trick on the table, our cards in
+order and which of them may be played, the choices of a dialog, the hands played so far.
+
+Read-only views of `UiState`'s fields, kept apart from the code that changes them; `UiState` inherits them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from p2pspades.rules import (
+    Action,
+    Bid,
+    BlindNil,
+    Card,
+    Draw,
+    HandResult,
+    Phase,
+    Play,
+    RuleSet,
+    SeatView,
+    SideTotal,
+    Trick,
+)
+from p2pspades.table import Decision, DecisionKind
+from p2pspades.ui.text import bid_text, sort_hand
+
+if TYPE_CHECKING:
+    from p2pspades.ui.state import GameResult
+
+
+class Derived:
+    """The getters of the game screen's model (mixed into `UiState`, which owns these fields)."""
+
+    seat: int
+    rules: RuleSet
+    view: SeatView | None
+    decision: Decision | None
+    waiting: tuple[int, str] | None
+    summary_hand: int | None
+    result: GameResult | None
+
+    # ----------------------------------------------------------------- the decision
+    @property
+    def kind(self) -> DecisionKind | None:
+        return None if self.decision is None else self.decision.kind
+
+    def choices(self) -> tuple[Action, ...]:
+        """The options of the dialog for the pending bid, blind-nil or draw decision, in the order shown."""
+        d = self.decision
+        if d is None or d.kind is DecisionKind.PLAY:
+            return ()
+        if d.kind is DecisionKind.BID:
+            bids = [a for a in d.legal if isinstance(a, Bid)]
+            return tuple(sorted(bids, key=lambda b: b.tricks))
+        if d.kind is DecisionKind.BLIND_NIL:
+            return tuple(sorted((a for a in d.legal if isinstance(a, BlindNil)), key=lambda a: a.declare))
+        return tuple(sorted((a for a in d.legal if isinstance(a, Draw)), key=lambda a: not a.keep))
+
+    def choice_label(self, action: Action) -> str:
+        if isinstance(action, Bid):
+            return bid_text(action.tricks, False, self.rules)
+        if isinstance(action, BlindNil):
+            return "blind nil" if action.declare else "no, see my cards"
+        if isinstance(action, Draw):
+            return "keep it" if action.keep else "discard it"
+        return str(action)
+
+    # ----------------------------------------------------------------- our cards
+    def hand_cards(self) -> list[Card]:
+        """Our cards in display order."""
+        return [] if self.view is None else sort_hand(self.view.hand)
+
+    def legal_cards(self) -> frozenset[Card]:
+        """The cards we may play now (empty unless we are to play)."""
+        d = self.decision
+        if d is None or d.kind is not DecisionKind.PLAY:
+            return frozenset()
+        return frozenset(a.card for a in d.legal if isinstance(a, Play))
+
+    def selectable(self) -> list[Card]:
+        """What the arrow keys move over: the legal cards when we are to play, else the whole hand."""
+        cards = self.hand_cards()
+        legal = self.legal_cards()
+        return [c for c in cards if c in legal] if legal else cards
+
+    # ----------------------------------------------------------------- the table
+    @property
+    def turn(self) -> int | None:
+        """The seat everybody is waiting for."""
+        if self.result is not None:
+            return None
+        if self.decision is not None:
+            return self.seat
+        if (
+            self.view is not None
+            and self.view.current_seat is not None
+            and self.view.phase
+            not in (
+                Phase.DEAL,
+                Phase.REVEAL,
+                Phase.GAME_OVER,
+            )
+        ):
+            return self.view.current_seat
+        return None if self.waiting is None else self.waiting[0]
+
+    @property
+    def trick(self) -> Trick | None:
+        return None if self.view is None else self.view.trick
+
+    @property
+    def last_trick(self) -> Trick | None:
+        """The last completed trick: of this hand, or the last of the previous hand before the first lead."""
+        v = self.view
+        if v is None:
+            return None
+        if v.tricks:
+            return v.tricks[-1]
+        if v.history and v.history[-1].tricks:
+            return v.history[-1].tricks[-1]
+        return None
+
+    @property
+    def totals(self) -> tuple[SideTotal, ...]:
+        return tuple(SideTotal() for _ in self.rules.sides) if self.view is None else self.view.totals
+
+    @property
+    def history(self) -> tuple[HandResult, ...]:
+        return () if self.view is None else self.view.history
+
+    def summary(self, number: int | None = None) -> HandResult | None:
+        """The finished hand `number` (default: the one the summary overlay shows, else the last)."""
+        number = number if number is not None else self.summary_hand
+        for hand in reversed(self.history):
+            if number is None or hand.number == number:
+                return hand
+        return None

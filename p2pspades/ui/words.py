@@ -1,0 +1,215 @@
+"""The table's events and the seat's snapshots in a person's words: the event pane's lines and the captions.
+
+Every sentence the game screen says about the game is made here, from typed values (seats, cards, bids,
+statuses), never by reading text back. `Words` knows whose screen it is, so our own seat is "You" where
+the grammar needs it ("You deal", "You take trick 3"). Names are escaped before they get here (see
+`UiState.names`); reasons from the network are escaped as lines reach the pane.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2pspades.rules import Action, Bid, HandResult, Play, RuleSet, SeatView, Suit, Trick
+from p2pspades.table import (
+    Accepted,
+    CardVerified,
+    ChallengeRaised,
+    Dropped,
+    Event,
+    FirstDealer,
+    GameEnded,
+    HandAudited,
+    Rejected,
+    TableStatus,
+    Violation,
+)
+from p2pspades.ui.text import bid_text, bidding_order, side_name
+
+#: event pane line levels, each with a style class "event.<level>"
+LEVELS = ("info", "good", "warn", "bad", "dim")
+
+#: what a seat is expected to send, by entry type, for "Waiting for West to ..."
+WAITING_WORDS = {
+    "accept": "to accept the table",
+    "dcommit": "to draw for the first dealer",
+    "dreveal": "to draw for the first dealer",
+    "commit": "to commit to a secret seed",
+    "blind": "to answer blind nil",
+    "shuffle": "to shuffle the deck",
+    "lock": "to lock the deck",
+    "keys": "to send deal keys",
+    "draw": "to draw",
+    "bid": "to bid",
+    "play": "to play",
+    "reveal": "to reveal the hand's seed",
+    "end": "to sign the end of the game",
+    "abandon": "to sign that a seat stopped answering",
+}
+
+_ACCEPTED = {
+    "accept": "accepted the table",
+    "shuffle": "shuffled and encrypted the deck",
+    "reveal": "revealed the hand's seed",
+    "end": "signed the end of the game",
+}
+
+
+@dataclass(frozen=True)
+class EventLine:
+    """One line of the event pane."""
+
+    text: str
+    level: str = "info"
+
+
+class Words:
+    """The sentences of one seat's screen."""
+
+    def __init__(self, seat: int, names: Sequence[str], rules: RuleSet) -> None:
+        self.seat = seat
+        self.names = tuple(names)
+        self.rules = rules
+
+    def who(self, seat: int | None) -> str:
+        return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def side(self, side: int, width: int = 0) -> str:
+        return side_name(self.rules, self.names, side, width=width)
+
+    # ----------------------------------------------------------------- the table's events
+    def event(self, ev: Event) -> EventLine | None:
+        """The line for one of the table's events (None for those the pane does not show; the end of a hand
+        and of the game have their own, see `audit` and `game_over`)."""
+        if isinstance(ev, CardVerified):
+            return EventLine(f"{self.who(ev.seat)} played {ev.card.glyph}: card verified")
+        if isinstance(ev, FirstDealer):
+            return EventLine(f"{self.who(ev.seat)} drew the highest card and deals first")
+        if isinstance(ev, ChallengeRaised):
+            return EventLine(f"{self.who(ev.seat)} challenges the deal: {ev.why}; every seat reveals")
+        if isinstance(ev, Accepted):
+            done = _ACCEPTED.get(ev.type)
+            return EventLine(f"{self.who(ev.seat)} {done}", "dim") if done else None
+        if isinstance(ev, Violation):
+            return EventLine(f"{self.who(ev.seat)} failed the {ev.check} check: {ev.detail}", "bad")
+        if isinstance(ev, Rejected):
+            return EventLine(f"refused an entry from {self.who(ev.seat)}: {ev.detail}", "warn")
+        if isinstance(ev, Dropped):
+            return EventLine(f"ignored: {ev.reason}", "dim")
+        return None
+
+    def audit(self, audit: HandAudited | None) -> EventLine:
+        """A finished hand's audit verdict (text and level)."""
+        if audit is None:
+            return EventLine("audit pending", "warn")
+        if not audit.violations:
+            return EventLine("audit passed: the deal recomputes and every card was legal", "good")
+        what = "; ".join(f"{self.who(v.seat)}: {v.check}: {v.detail}" for v in audit.violations)
+        return EventLine(f"audit found {len(audit.violations)} violation(s): {what}", "bad")
+
+    def game_over(self, ev: GameEnded, halted: Violation | None) -> EventLine:
+        """How the game ended, in one line: who won, who stopped answering, or who cheated."""
+        if ev.status is TableStatus.COMPLETE:
+            winners = " and ".join(self.side(w) for w in ev.winners) or "nobody"
+            mine = self.rules.side_of(self.seat) in ev.winners
+            text = ("You win" if mine else f"{winners} win") + (f" ({winners})" if mine else "")
+            level = "good" if mine else "info"
+        elif ev.status is TableStatus.ABANDONED:
+            who = self.who(ev.seat)
+            text = f"the game was abandoned: the other seats signed that {who} stopped answering"
+            level = "warn"
+        else:
+            text = (
+                f"the game stopped: {self.who(halted.seat)} failed the {halted.check} check: {halted.detail}"
+                if halted is not None
+                else f"the game stopped: {ev.detail}"
+            )
+            level = "bad"
+        if ev.forfeit:
+            winners = " and ".join(self.side(w) for w in ev.winners)
+            verb = "wins" if len(ev.winners) == 1 else "win"
+            text += f"; forfeit by {self.who(ev.seat)}: {winners} {verb}"
+        return EventLine(text, level)
+
+    # ----------------------------------------------------------------- what the snapshots show
+    def deal(self, number: int, dealer: int) -> EventLine:
+        who = "You deal" if dealer == self.seat else f"{self.who(dealer)} deals"
+        return EventLine(f"hand {number}: {who}", "dim")
+
+    def bids(
+        self,
+        dealer: int,
+        bids: Sequence[int | None],
+        blind: Sequence[bool],
+        old_bids: Sequence[int | None],
+        old_blind: Sequence[bool],
+    ) -> list[EventLine]:
+        """A line per bid that is new since (old_bids, old_blind), in bidding order."""
+        return [
+            EventLine(f"{self.who(seat)} bid {bid_text(bids[seat], blind[seat], self.rules)}")
+            for seat in bidding_order(self.rules, dealer)
+            if bids[seat] is not None and (old_bids[seat] is None or blind[seat] != old_blind[seat])
+        ]
+
+    def tricks(self, tricks: Sequence[Trick], first: int) -> list[EventLine]:
+        """A line per completed trick from the `first` (0-based) on."""
+        lines = []
+        for number, trick in enumerate(tricks[first:], start=first + 1):
+            winner = trick.winner
+            if winner is not None:
+                ours = self.rules.side_of(winner) == self.rules.side_of(self.seat)
+                lines.append(EventLine(f"trick {number} to {self.who(winner)}", "good" if ours else "info"))
+        return lines
+
+    def score(self, hand: HandResult) -> EventLine:
+        totals = ", ".join(f"{self.side(i)} {t.score}" for i, t in enumerate(hand.totals))
+        return EventLine(f"hand {hand.number} scored: {totals}", "dim")
+
+    def hand_told_again(self, hand: HandResult) -> list[EventLine]:
+        """A finished hand's lines, for a screen that starts after it (after `resume`)."""
+        none = (None,) * len(hand.bids)
+        return [
+            self.deal(hand.number, hand.dealer),
+            *self.bids(hand.dealer, hand.bids, hand.blind, none, hand.blind),
+            *self.tricks(hand.tricks, 0),
+            self.score(hand),
+        ]
+
+    # ----------------------------------------------------------------- captions and the prompt line
+    def held_trick(self, trick: Trick, number: int) -> str:
+        """"West takes trick 3", for the completed trick held on the table."""
+        winner = trick.winner
+        if winner is None:
+            return f"trick {number} is complete"
+        if winner == self.seat:
+            return f"You take trick {number}"
+        return f"{self.who(winner)} takes trick {number}"
+
+    def waiting(self, seat: int, what: str, thinking: bool = False) -> str:
+        """The prompt line while the table waits for a seat's entry."""
+        if seat == self.seat:
+            return f"We are sending our {what}"
+        words = WAITING_WORDS.get(what, what) + (" (thinking…)" if thinking else "")
+        return f"Waiting for {self.who(seat)} {words}"
+
+    def why_illegal(self, action: Action, view: SeatView | None, bid_labels: Sequence[str]) -> str:
+        """Why the rules refuse a choice, in a person's words (`bid_labels`: the bids allowed now)."""
+        rules = self.rules
+        if isinstance(action, Play) and view is not None:
+            card = action.card
+            if card not in view.hand:
+                return f"{card.glyph} is not in your hand"
+            led = view.trick.led_suit
+            if led is not None and card.suit is not led:
+                return f"you must follow {led.noun}: you hold {led.noun}"
+            if led is None and card.suit is Suit.SPADES:
+                if rules.spade_lead == "not_first_trick" and not view.tricks:
+                    return "no spade may lead the first trick while you hold another suit"
+                return "spades are not broken yet: lead another suit"
+            return f"{card.glyph} may not be played now"
+        if isinstance(action, Bid):
+            if not bid_labels:
+                return "no bid is wanted now"
+            return f"a bid of {action.tricks} is not allowed: bid {bid_labels[0]} to {bid_labels[-1]}"
+        return f"{action} is not a choice now"
