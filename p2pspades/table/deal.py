@@ -98,8 +98,9 @@ class HandDeal:
             )
         if len(keys) != len(positions):
             raise RemoteError("keys", "the number of keys does not match the positions", seat)
-        for j, k in zip(positions, keys, strict=True):
+        for k in keys:
             check_scalar(seat, k)
+        for j, k in zip(positions, keys, strict=True):
             self.keys[j][seat] = k
 
     def keys_due(self, seat: int) -> list[int]:
