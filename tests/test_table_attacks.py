@@ -38,11 +38,17 @@ CHEATER = 1
 
 
 def seated(
-    rules: RuleSet, cheater_cls: type[Table] | None = None, seed: bytes = b"attack", **cheater_kw: Any
+    rules: RuleSet,
+    cheater_cls: type[Table] | None = None,
+    seed: bytes = b"attack",
+    version: int = 1,
+    **cheater_kw: Any,
 ) -> tuple[Wire, list[crypto.Identity]]:
+    """A table with one cheater. Protocol version 1 by default: these attacks are caught by its checks and
+    its end-of-hand audit (tests/test_table_proofs.py attacks version 2, which refuses them live)."""
     n = rules.players
     ids = [crypto.Identity.from_seed(crypto.H("test identity", seed, bytes([i]))[:32]) for i in range(n)]
-    genesis = new_game(rules, ids, game_id=crypto.H("game", seed)[:16])
+    genesis = new_game(rules, ids, game_id=crypto.H("game", seed)[:16], version=version)
     tables: list[Table] = []
     for i in range(n):
         cls = cheater_cls if (cheater_cls is not None and i == CHEATER) else Table
@@ -94,7 +100,7 @@ class Tampering(Table):
         made = super()._make(kind)
         if made is not None and self.attack_kind == kind.TYPE and not self.done:
             self.done = True
-            made = msg.decode(self.change(self, made.to_fields()))
+            made = msg.decode(self.change(self, made.to_fields()), version=self.version)
         return made
 
 

@@ -35,8 +35,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "on_fault": ("forfeit", "void"),
 }
 #: options a rule-set map may leave out (they came later), with the value their absence means
-_OPTIONAL = {"on_fault": "forfeit"}
-_BOOLS = ("partnerships", "jokers", "nil", "blind_nil", "nil_tricks_count_for_partner")
+_OPTIONAL: dict[str, object] = {"on_fault": "forfeit", "void_proofs": True}
+_BOOLS = ("partnerships", "jokers", "nil", "blind_nil", "nil_tricks_count_for_partner", "void_proofs")
 _INTS = ("players", "min_bid", "nil_value", "blind_nil_value", "blind_nil_margin", "overtrick_points",
          "bag_penalty", "target")
 _OPTIONAL_INTS = ("bag_limit", "losing_threshold")
@@ -81,6 +81,10 @@ class RuleSet:
     #: "forfeit", the offending seat's side loses and the other sides are ranked by their totals; "void",
     #: nobody wins
     on_fault: OnFault = "forfeit"
+    #: protocol version 2: a play that does not follow the led suit carries a proof that the seat holds no
+    #: card of that suit (protocol/crypto.md §17), checked live, so a renege is refused at once; false leaves
+    #: reneges to the public record and the end-of-hand audit. Version 1 has no proofs and ignores it
+    void_proofs: bool = True
     preset: str | None = None
 
     def __post_init__(self) -> None:
@@ -260,7 +264,8 @@ class RuleSet:
     def to_dict(self) -> dict[str, object]:
         """Every option as plain data (str, int, bool, None, list of str), in a fixed order.
 
-        An option added after version 1 of the protocol (`on_fault`) is left out at its default value."""
+        An option added after version 1 of the protocol (`on_fault`, `void_proofs`) is left out at its default
+        value, so the rule-set maps of older games keep their bytes."""
         out: dict[str, object] = {}
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from p2pspades import crypto
 from p2pspades.errors import RemoteError
-from p2pspades.rules import Card, RuleSet
+from p2pspades.rules import Card, RuleSet, Suit
 
 
 def check_scalar(seat: int, key: bytes) -> bytes:
@@ -26,11 +26,12 @@ def check_scalar(seat: int, key: bytes) -> bytes:
 
 @dataclass(frozen=True)
 class DealFault:
-    """The first step of a hand that a seat did not perform as its seed says."""
+    """The first step of a hand that a seat did not perform as its seed says, and the entry that holds it."""
 
     seat: int
     check: str
     detail: str
+    entry: int | None = None
 
 
 class HandDeal:
@@ -60,6 +61,13 @@ class HandDeal:
         self.played: set[int] = set()
         self.opened: dict[int, Card] = {}  # positions this peer has opened (own cards, plays)
         self.challenge: tuple[int, int, str] | None = None  # (challenger, entry seq, why)
+        #: the sequence number of the entry of each shuffle and lock (in order) and of each published key
+        self.shuffle_entries: list[int] = []
+        self.lock_entries: list[int] = []
+        self.key_entries: dict[tuple[int, int], int] = {}  # (position, seat) -> entry
+        #: protocol version 2: each seat's `S = s·B` and key commitments `P_j` (protocol/crypto.md §13)
+        self.shuffle_commits: dict[int, bytes] = {}
+        self.key_commits: dict[int, tuple[bytes, ...]] = {}
 
     # ----------------------------------------------------------------- the deck
     def context(self, seat: int) -> bytes:
@@ -102,6 +110,39 @@ class HandDeal:
             check_scalar(seat, k)
         for j, k in zip(positions, keys, strict=True):
             self.keys[j][seat] = k
+
+    def check_keys(self, seat: int, positions: Sequence[int], keys: Sequence[bytes]) -> None:
+        """Version 2: every key against the seat's commitment `P_j` (`key` check, naming the seat)."""
+        commitments = self.key_commits[seat]
+        for j, k in zip(positions, keys, strict=True):
+            if not crypto.check_key(k, commitments[j]):
+                raise RemoteError("key", f"the key for position {j} does not match the seat's P_{j}", seat)
+
+    def played_cards(self) -> set[Card]:
+        return {self.opened[j] for j in self.played}
+
+    def void_claim(
+        self, seat: int, position: int, card: Card, led: Suit | None
+    ) -> tuple[list[int], list[Card]]:
+        """The statement of a void claim (protocol/crypto.md §17, PROTOCOL.md §4.5): the positions `seat`
+        still holds besides `position`, ascending, and the cards of the led suit not played yet, in deck
+        order.
+        Empty lists when `card` follows the led suit (or leads): no claim."""
+        if led is None or card.suit == led:
+            return [], []
+        positions = [j for j in self.positions_of(seat) if j not in self.played and j != position]
+        gone = self.played_cards()
+        cards = [c for c in self.deck_cards if c.suit == led and c not in gone]
+        return positions, cards
+
+    def void_positions(self, seat: int, positions: Sequence[int]) -> list[crypto.VoidPosition]:
+        """Each position with the seat's P_j and its residue Z_j (every other seat's key removed)."""
+        out = []
+        for j in positions:
+            others = [k for s, k in self.keys[j].items() if s != seat]
+            residue = crypto.void_residue(self.final_deck[j], others)
+            out.append(crypto.VoidPosition(j, self.key_commits[seat][j], residue))
+        return out
 
     def keys_due(self, seat: int) -> list[int]:
         """Deal-all: the positions whose deal keys `seat` must publish (all it does not own)."""
@@ -156,13 +197,20 @@ class HandDeal:
             perm = secrets[seat].permutation
             index = [index[p] for p in perm]
         cards = tuple(self.deck_cards[i] for i in index)
-        for j in range(self.n):
-            for seat, key in self.keys[j].items():
-                if key != secrets[seat].lock_keys[j]:
-                    return DealFault(seat, "key", f"the key published for position {j} is wrong"), ()
-        if self._collective_ok(secrets, index):
-            return None, cards
-        return self._name_the_fault(secrets, skip), ()
+        if not self._collective_ok(secrets, index):
+            return self._name_the_fault(secrets, skip), ()
+        # the keys come after the decks (the order of the entries): a wrong key in the earliest entry first
+        wrong = [
+            (self.key_entries.get((j, seat), -1), j, seat)
+            for j in range(self.n)
+            for seat, key in self.keys[j].items()
+            if key != secrets[seat].lock_keys[j]
+        ]
+        if wrong:
+            entry, j, seat = min(wrong)
+            found = None if entry < 0 else entry
+            return DealFault(seat, "key", f"the key published for position {j} is wrong", found), ()
+        return None, cards
 
     def _collective_ok(self, secrets: Mapping[int, crypto.HandSecrets], index: Sequence[int]) -> bool:
         L = crypto.L
@@ -192,16 +240,21 @@ class HandDeal:
     def _name_the_fault(self, secrets: Mapping[int, crypto.HandSecrets], skip: int | None) -> DealFault:
         """Recompute each shuffle and lock in order; the first that differs from what was published."""
         deck = self.card_points()
-        stages = (("shuffle", self.shuffles, crypto.shuffle), ("lock", self.locks, crypto.lock))
-        for check, steps, step in stages:
-            for seat, published in steps:
+        stages = (
+            ("shuffle", self.shuffles, self.shuffle_entries, crypto.shuffle),
+            ("lock", self.locks, self.lock_entries, crypto.lock),
+        )
+        for check, steps, entries, step in stages:
+            for i, (seat, published) in enumerate(steps):
                 if seat != skip:
                     try:
                         expected = step(deck, secrets[seat])
                     except RemoteError:
                         expected = []
                     if expected != published:
-                        return DealFault(seat, check, f"the {check} is not what the revealed seed gives")
+                        entry = entries[i] if i < len(entries) else None
+                        detail = f"the {check} is not what the revealed seed gives"
+                        return DealFault(seat, check, detail, entry)
                 deck = published
         # every step matches its seed, so the collective check cannot have failed: this is unreachable
         # unless the library misbehaves; blame nobody in particular rather than a wrong seat

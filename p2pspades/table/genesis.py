@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from p2pspades import crypto, log
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.rules import RuleSet
-from p2pspades.table.messages import PROTOCOL_VERSION, Genesis
+from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, Genesis
 
 GAME_ID_BYTES = 16
 ZERO_HASH = bytes(32)
@@ -46,8 +46,12 @@ def make_genesis(
     seats: Sequence[tuple[str, bytes]],
     identity: crypto.Identity,
     name: str = "p2pspades",
+    version: int = PROTOCOL_VERSION,
 ) -> bytes:
-    """The signed genesis of a new game. Seat 0 (the host) signs it; every other seat accepts it in turn."""
+    """The signed genesis of a new game. Seat 0 (the host) signs it; every other seat accepts it in turn.
+
+    New games are protocol version 2 (the deal proven live); `version=1` makes the older form, which peers
+    and the verifier still accept."""
     if len(game_id) != GAME_ID_BYTES:
         raise LocalError(f"a game id is {GAME_ID_BYTES} bytes")
     if len(seats) != rules.players:
@@ -61,7 +65,7 @@ def make_genesis(
         "s": 0,
         "h": 0,
         "t": "genesis",
-        "v": PROTOCOL_VERSION,
+        "v": version,
         "name": name,
         "rules": rules.to_dict(),
         "seats": [{"n": n, "k": k} for n, k in seats],
@@ -83,10 +87,10 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
         raise RemoteError("genesis", "the genesis must have n=0, p=zero hash, s=0, h=0", 0)
     if len(header.game_id) != GAME_ID_BYTES:
         raise RemoteError("genesis", "the game id must be 16 bytes", 0)
-    if g.version != PROTOCOL_VERSION:
-        raise RemoteError(
-            "genesis", f"protocol version {g.version} is not supported (this is {PROTOCOL_VERSION})", 0
-        )
+    if g.version not in SUPPORTED_VERSIONS:
+        known = " and ".join(map(str, SUPPORTED_VERSIONS))
+        detail = f"protocol version {g.version} is not supported (versions {known} are)"
+        raise RemoteError("genesis", detail, 0)
     try:
         rules = RuleSet.from_dict(g.rules)
     except (ValueError, TypeError) as exc:

@@ -19,6 +19,7 @@ from p2pspades.rules import Action, RuleSet
 from p2pspades.table.events import Accepted, Decision, Event, Wanted
 from p2pspades.table.genesis import make_genesis
 from p2pspades.table.machine import Table
+from p2pspades.table.messages import PROTOCOL_VERSION
 from p2pspades.table.players import Player
 
 SEAT_NAMES = ("South", "West", "North", "East", "Centre", "Seat 5", "Seat 6", "Seat 7")
@@ -46,12 +47,18 @@ def new_game(
     names: Sequence[str] | None = None,
     game_id: bytes | None = None,
     table_name: str = "in-memory table",
+    version: int = PROTOCOL_VERSION,
 ) -> bytes:
-    """The genesis for a table of these identities (seat 0 hosts)."""
+    """The genesis for a table of these identities (seat 0 hosts), in protocol `version`."""
     names = list(names or [f"Seat {i}" for i in range(len(identities))])
     gid = game_id if game_id is not None else crypto.new_seed()[:16]
     return make_genesis(
-        gid, rules, list(zip(names, (i.public for i in identities), strict=True)), identities[0], table_name
+        gid,
+        rules,
+        list(zip(names, (i.public for i in identities), strict=True)),
+        identities[0],
+        table_name,
+        version,
     )
 
 
@@ -161,11 +168,12 @@ def play_in_memory(
     *,
     seed: bytes | None = None,
     names: Sequence[str] | None = None,
+    version: int = PROTOCOL_VERSION,
 ) -> Wire:
     """Play a whole game in memory. With `seed`, identities and entropy are reproducible (tests, vectors)."""
     if len(players) != rules.players:
         raise LocalError(f"{rules.players} players needed, {len(players)} given")
-    wire = Wire(new_tables(rules, seed=seed, names=names), list(players))
+    wire = Wire(new_tables(rules, seed=seed, names=names, version=version), list(players))
     wire.run()
     return wire
 
@@ -176,6 +184,7 @@ def new_tables(
     seed: bytes | None = None,
     names: Sequence[str] | None = None,
     table_name: str = "in-memory table",
+    version: int = PROTOCOL_VERSION,
 ) -> list[Table]:
     """One table per seat of a new game. Fresh keys and entropy, or with `seed` reproducible ones (tests,
     vectors, a game replayed from its seed)."""
@@ -188,5 +197,5 @@ def new_tables(
         identities = [crypto.Identity.from_seed(hashlib.sha256(seed + bytes([i])).digest()) for i in range(n)]
         entropies = [seeded_entropy(seed + b"entropy" + bytes([i])) for i in range(n)]
         gid = hashlib.sha256(seed + b"game").digest()[:16]
-    genesis = new_game(rules, identities, names, gid, table_name)
+    genesis = new_game(rules, identities, names, gid, table_name, version)
     return [Table(genesis, identities[i], entropy=entropies[i]) for i in range(n)]

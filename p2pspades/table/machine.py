@@ -16,8 +16,9 @@ verifier replays a log through.
 
 from __future__ import annotations
 
+import contextlib
 import enum
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -38,7 +39,7 @@ from p2pspades.rules import (
     choose_first_dealer,
 )
 from p2pspades.table import messages as msg
-from p2pspades.table.deal import HandDeal, check_scalar
+from p2pspades.table.deal import DealFault, HandDeal, check_scalar
 from p2pspades.table.events import (
     Accepted,
     CardVerified,
@@ -166,6 +167,16 @@ class Claim:
     passed: list[int] = field(default_factory=list)  # co-signers that kept the claim waiting too long
 
 
+@contextlib.contextmanager
+def _proof_of(seat: int) -> Iterator[None]:
+    """A proof that does not verify is a violation by its sender, under the step's name (shuffle, lock,
+    void)."""
+    try:
+        yield
+    except crypto.BadProof as exc:
+        raise RemoteError(exc.kind, exc.detail, seat) from None
+
+
 M = TypeVar("M", bound=msg.Message)
 _Effect = Callable[["Table", Any, int, int], None]
 _Maker = Callable[["Table"], "msg.Message | None"]
@@ -211,6 +222,8 @@ class Table:
     ) -> None:
         env, self.setup = read_genesis(genesis)
         self.rules = self.setup.rules
+        #: the protocol version of the game (the genesis `v`): 2 proves every step of the deal live
+        self.version = self.setup.version
         self.game_id = self.setup.game_id
         self.seats = self.rules.players
         self.public_keys = self.setup.keys
@@ -323,9 +336,7 @@ class Table:
         elif isinstance(action, Draw):
             self._send(msg.Draw(action.keep))
         elif isinstance(action, Play):
-            j = self._my_position(action.card)
-            assert self._my is not None
-            self._send(msg.Play(j, self._my.lock_keys[j]))
+            self._send(self._make_play(action.card))
         else:  # pragma: no cover - legal actions of a decision are never chance steps
             raise LocalError(f"{action} is not a player's decision")
         self._advance()
@@ -458,12 +469,12 @@ class Table:
         mark = len(self._events)
         self._applying = raw
         try:
-            m = msg.decode(p, seat)
+            m = msg.decode(p, seat, self.version)
             if header.hand != self.hand_number:
                 raise RemoteError(
                     "header", f"hand number {header.hand}, the game is in hand {self.hand_number}", seat
                 )
-            _EFFECTS[type(m)](self, m, seat, seq)
+            _EFFECTS[next(c for c in type(m).__mro__ if c in _EFFECTS)](self, m, seat, seq)
         except RemoteError as exc:
             del self._events[mark:]
             self._halt(Violation(seat, exc.check, exc.detail, seq, (raw,)))
@@ -613,6 +624,11 @@ class Table:
             if seed is None or crypto.commitment(d.context(seat), seed) != m.commitment:
                 raise LocalError(f"the secret of hand {g.hand_number} is lost; this peer cannot go on")
             self._my = crypto.HandSecrets.derive(seed, d.context(seat), d.n)
+        if isinstance(m, msg.CommitV2):
+            try:
+                d.shuffle_commits[seat] = crypto.check_point(m.shuffle_commitment)
+            except RemoteError as exc:
+                raise RemoteError("commit", f"S is not a valid point: {exc.detail}", seat) from None
         d.commits[seat] = m.commitment
         if self._next_turn():
             if g.phase is Phase.BLIND:
@@ -633,7 +649,14 @@ class Table:
     def _on_shuffle(self, m: msg.Shuffle, seat: int, seq: int) -> None:
         _, d = self._hand()
         d.check_deck(seat, m.deck, m.TYPE)
+        if isinstance(m, msg.ShuffleV2) and seat != self.seat:
+            step = crypto.shuffle_step(len(d.shuffles))
+            with _proof_of(seat):
+                crypto.verify_shuffle(
+                    d.context(seat), step, d.shuffle_input(), m.deck, d.shuffle_commits[seat], m.proof
+                )
         d.shuffles.append((seat, list(m.deck)))
+        d.shuffle_entries.append(seq)
         if self._next_turn():
             self._enter(Stage.LOCK, d.order)
 
@@ -641,7 +664,17 @@ class Table:
     def _on_lock(self, m: msg.Lock, seat: int, seq: int) -> None:
         g, d = self._hand()
         d.check_deck(seat, m.deck, m.TYPE)
+        if isinstance(m, msg.LockV2):
+            if seat != self.seat:
+                step = crypto.lock_step(self.seats, len(d.locks))
+                with _proof_of(seat):
+                    crypto.verify_lock(
+                        d.context(seat), step, d.lock_input(), m.deck, d.shuffle_commits[seat], m.commitments,
+                        m.proof,
+                    )
+            d.key_commits[seat] = m.commitments
         d.locks.append((seat, list(m.deck)))
+        d.lock_entries.append(seq)
         if not self._next_turn():
             return
         if self.rules.deal == "all":
@@ -655,6 +688,9 @@ class Table:
         g, d = self._hand()
         expected = d.keys_due(seat) if self.rules.deal == "all" else [self._draw_position]
         d.add_keys(seat, m.positions, m.keys, expected)
+        if self.version >= 2 and seat != self.seat:
+            d.check_keys(seat, m.positions, m.keys)
+        d.key_entries.update(((j, seat), seq) for j in m.positions)
         if not self._next_turn():
             return
         if self.rules.deal == "all":
@@ -695,9 +731,13 @@ class Table:
         if j in d.played:
             raise RemoteError("replay", f"position {j} was already played", seat)
         check_scalar(seat, m.key)
+        if self.version >= 2 and seat != self.seat:
+            d.check_keys(seat, [j], [m.key])
         card = d.open_position(j, {seat: m.key})
         if card is None:
             raise RemoteError("forged card", f"the key for position {j} does not open a card", seat)
+        if isinstance(m, msg.PlayV2):
+            self._check_void(g, d, m, seat, card)
         try:
             g.apply(Play(card), seat)
         except IllegalAction:
@@ -709,6 +749,7 @@ class Table:
             g = self.game = public
             self._challenge_due = f"seat {seat} played {card.code}, which my own cards say it cannot hold"
         d.keys[j][seat] = m.key
+        d.key_entries[(j, seat)] = seq
         d.played.add(j)
         d.opened[j] = card
         self._events.append(CardVerified(seat, card))
@@ -852,6 +893,30 @@ class Table:
             else:
                 g.learn(position, opened[position])
 
+    def _fault_violation(self, fault: DealFault, fallback: int) -> Violation:
+        """The audit's verdict: at the offending entry, with that entry as evidence."""
+        if fault.entry is None:
+            return Violation(fault.seat, fault.check, fault.detail, fallback)
+        return Violation(fault.seat, fault.check, fault.detail, fault.entry, (self.entries[fault.entry],))
+
+    def _check_void(self, g: Game, d: HandDeal, m: msg.PlayV2, seat: int, card: Card) -> None:
+        """Version 2: a play that does not follow the led suit carries a proof that the seat holds no card of
+        that suit in its other positions (rule `void_proofs`); every other play carries none."""
+        positions, cards = d.void_claim(seat, m.position, card, g.hand.trick.led_suit)
+        if not (self.rules.void_proofs and positions and cards):
+            if m.void:
+                raise RemoteError("void", "a void proof where no void claim is due", seat)
+            return
+        if not m.void:
+            led = g.hand.trick.led_suit
+            raise RemoteError("void", f"plays {card.code} on a {led} lead without a void proof", seat)
+        if seat == self.seat:
+            return
+        step = crypto.void_step(self.seats, len(d.played))
+        with _proof_of(seat):
+            points = [crypto.card_point(c.code) for c in cards]
+            crypto.verify_void(d.context(seat), step, d.void_positions(seat, positions), points, m.void)
+
     def _audit_hand(self, g: Game, d: HandDeal, seq: int) -> None:
         """Every seat revealed: recompute the whole deal, then let the engine audit the play and score."""
         fault, cards = d.recompute(skip=self.seat if d.challenge is None else None)
@@ -865,7 +930,7 @@ class Table:
                 detail = f"seat {holder} held {low.code} and did not lead it within {limit:.0f} s"
                 self._halt(Violation(holder, "lead", detail, challenged))
             elif fault is not None:
-                self._halt(Violation(fault.seat, fault.check, fault.detail, challenged))
+                self._halt(self._fault_violation(fault, challenged))
             else:
                 self._halt(
                     Violation(
@@ -874,7 +939,7 @@ class Table:
                 )
             return
         if fault is not None:
-            self._halt(Violation(fault.seat, fault.check, fault.detail, seq))
+            self._halt(self._fault_violation(fault, seq))
             return
         dealt = tuple(tuple(cards[j] for j in d.positions_of(s)) for s in range(self.seats))
         try:
@@ -960,14 +1025,24 @@ class Table:
     def _make_commit(self) -> msg.Message:
         g, d = self._hand()
         assert self.seat is not None
-        return msg.Commit(crypto.commitment(d.context(self.seat), self._secret(g.hand_number)))
+        context, seed = d.context(self.seat), self._secret(g.hand_number)
+        commitment = crypto.commitment(context, seed)
+        if self.version == 1:
+            return msg.Commit(commitment)
+        secrets = crypto.HandSecrets.derive(seed, context, d.n)
+        return msg.CommitV2(commitment, crypto.shuffle_commitment(secrets))
 
     @_maker(msg.Shuffle)
     def _make_shuffle(self) -> msg.Message | None:
         _, d = self._hand()
         assert self._my is not None
         try:
-            return msg.Shuffle(tuple(crypto.shuffle(d.shuffle_input(), self._my)))
+            if self.version == 1:
+                return msg.Shuffle(tuple(crypto.shuffle(d.shuffle_input(), self._my)))
+            assert self.seat is not None
+            step = crypto.shuffle_step(len(d.shuffles))
+            deck, proof = crypto.prove_shuffle(d.context(self.seat), step, d.shuffle_input(), self._my)
+            return msg.ShuffleV2(tuple(deck), proof)
         except RemoteError:
             self._challenge_due = "the deck I received for my shuffle holds invalid points"
             return None
@@ -977,7 +1052,12 @@ class Table:
         _, d = self._hand()
         assert self._my is not None
         try:
-            return msg.Lock(tuple(crypto.lock(d.lock_input(), self._my)))
+            if self.version == 1:
+                return msg.Lock(tuple(crypto.lock(d.lock_input(), self._my)))
+            assert self.seat is not None
+            step = crypto.lock_step(self.seats, len(d.locks))
+            deck, commitments, proof = crypto.prove_lock(d.context(self.seat), step, d.lock_input(), self._my)
+            return msg.LockV2(tuple(deck), tuple(commitments), proof)
         except RemoteError:
             self._challenge_due = "the deck I received for my lock holds invalid points"
             return None
@@ -1004,6 +1084,24 @@ class Table:
     def _make_abandon(self) -> msg.Message:
         assert self.abandoned_by is not None
         return msg.Abandon(self.abandoned_by, f"seat {self.abandoned_by} stopped answering")
+
+    def _make_play(self, card: Card) -> msg.Play:
+        """Our play of `card`; in version 2 with its void proof when it does not follow the led suit."""
+        g, d = self._hand()
+        j = self._my_position(card)
+        assert self._my is not None and self.seat is not None
+        key = self._my.lock_keys[j]
+        if self.version == 1:
+            return msg.Play(j, key)
+        positions, cards = d.void_claim(self.seat, j, card, g.hand.trick.led_suit)
+        if not (self.rules.void_proofs and positions and cards):
+            return msg.PlayV2(j, key, b"")
+        d.key_commits[self.seat] = tuple(crypto.lock_commitments(self._my))
+        step = crypto.void_step(self.seats, len(d.played))
+        points = [crypto.card_point(c.code) for c in cards]
+        claim = d.void_positions(self.seat, positions)
+        proof = crypto.prove_void(d.context(self.seat), step, self._my, claim, points)
+        return msg.PlayV2(j, key, proof)
 
     def _secret(self, hand: int) -> bytes:
         """The seed of a hand (0: the first-dealer draw): reused after a crash, else fresh and announced."""

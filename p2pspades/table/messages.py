@@ -5,8 +5,13 @@ previous entry hash, `s` sender seat, `h` hand number, `t` type) and the fields 
 Each class below names its fields, the wire key and the shape check of each, and turns back into the same
 map with `to_fields()`. New fields mean a new protocol version (the genesis carries `v`).
 
-`decode(payload, seat)` is the only way in: a payload whose type is unknown, or whose fields are missing,
-extra or of the wrong shape, is refused with a `RemoteError` naming the seat (check "schema").
+Protocol version 2 adds the proofs of the deal (protocol/crypto.md §18): its `commit`, `shuffle`, `lock` and
+`play` are the version 1 classes extended with their proof fields (`CommitV2`, ...), and every other type is
+the same in both versions. `TYPES_BY_VERSION[v]` maps each type name to its class in version `v`.
+
+`decode(payload, seat, version)` is the only way in: a payload whose type is unknown, or whose fields are
+missing, extra or of the wrong shape for that version, is refused with a `RemoteError` naming the seat (check
+"schema"). Text lengths (`name`, `why`) count characters (Unicode code points), not bytes.
 """
 
 from __future__ import annotations
@@ -18,11 +23,16 @@ from typing import Any, ClassVar, TypeVar
 
 from p2pspades.errors import RemoteError
 
-PROTOCOL_VERSION = 1
+#: the version of new games; `SUPPORTED_VERSIONS` are those a peer and the verifier accept
+PROTOCOL_VERSION = 2
+SUPPORTED_VERSIONS = (1, 2)
 HEADER_KEYS = frozenset({"g", "n", "p", "s", "h", "t"})
 MAX_NAME = 32
 MAX_WHY = 200
 MAX_LIST = 64
+#: the longest proof field (bytes): above every proof a legal rule set needs (a shuffle proof of 54 positions
+#: is 5376 bytes, a void claim of 17 positions and 15 cards 9280); each proof checks its exact length itself
+MAX_PROOF = 12 * 1024
 
 Check = Callable[[Any], bool]
 
@@ -41,6 +51,10 @@ def _bool(v: Any) -> bool:
 
 def _map(v: Any) -> bool:
     return isinstance(v, dict)
+
+
+def _blob(limit: int) -> Check:
+    return lambda v: isinstance(v, bytes) and len(v) <= limit
 
 
 def _text(limit: int) -> Check:
@@ -104,22 +118,40 @@ class Message:
         return out
 
 
-TYPES: dict[str, type[Message]] = {}
+#: the message classes of each protocol version, by type name
+TYPES_BY_VERSION: dict[int, dict[str, type[Message]]] = {v: {} for v in SUPPORTED_VERSIONS}
+#: those of the version of new games
+TYPES = TYPES_BY_VERSION[PROTOCOL_VERSION]
+
+
+def _fields(cls: type[M]) -> None:
+    cls._WIRE = tuple((f.name, f.metadata["key"], f.metadata["check"]) for f in dataclasses.fields(cls))
 
 
 def _register(cls: type[M]) -> type[M]:
-    cls._WIRE = tuple((f.name, f.metadata["key"], f.metadata["check"]) for f in dataclasses.fields(cls))
-    TYPES[cls.TYPE] = cls
+    """A type of every version (until a later version replaces it with `_register_v2`)."""
+    _fields(cls)
+    for types in TYPES_BY_VERSION.values():
+        types[cls.TYPE] = cls
     return cls
 
 
-def decode(payload: Mapping[str, Any], seat: int | None = None) -> Message:
-    """The typed message of a payload. RemoteError (check "schema") if its type or fields are wrong."""
+def _register_v2(cls: type[M]) -> type[M]:
+    """The version 2 form of a type: the version 1 class with more fields."""
+    _fields(cls)
+    TYPES_BY_VERSION[2][cls.TYPE] = cls
+    return cls
+
+
+def decode(payload: Mapping[str, Any], seat: int | None = None, version: int = PROTOCOL_VERSION) -> Message:
+    """The typed message of a payload in protocol `version`. RemoteError (check "schema") if its type or
+    fields are wrong."""
     kind = payload.get("t")
-    cls = TYPES.get(kind) if isinstance(kind, str) else None
+    cls = TYPES_BY_VERSION[version].get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise RemoteError("schema", f"unknown message type {kind!r}", seat)
     return cls.from_payload(payload, seat)
+
 
 
 # ================================================================= game setup
@@ -253,6 +285,41 @@ class Reveal(Message):
 
     TYPE: ClassVar[str] = "reveal"
     seed: bytes = wire("r", _b32)
+
+
+# ================================================================= version 2: the proofs of the deal
+@_register_v2
+@dataclass(frozen=True)
+class CommitV2(Commit):
+    """Version 2: the commitment and `S = s·B`, the seat's shuffle scalar in public (crypto.md §13)."""
+
+    shuffle_commitment: bytes = wire("S", _b32)
+
+
+@_register_v2
+@dataclass(frozen=True)
+class ShuffleV2(Shuffle):
+    """Version 2: the deck and the proof that it is the previous deck permuted and multiplied by `s`."""
+
+    proof: bytes = wire("x", _blob(MAX_PROOF))
+
+
+@_register_v2
+@dataclass(frozen=True)
+class LockV2(Lock):
+    """Version 2: the deck, the key commitments `P_j = k_j·B` and the proof that `out[j] = k_j·s⁻¹·in[j]`."""
+
+    commitments: tuple[bytes, ...] = wire("P", _list(_b32))
+    proof: bytes = wire("x", _blob(MAX_PROOF))
+
+
+@_register_v2
+@dataclass(frozen=True)
+class PlayV2(Play):
+    """Version 2: the play, and when it does not follow the led suit (rule `void_proofs`), the proof that
+    none of the seat's other positions holds a card of that suit (empty otherwise)."""
+
+    void: bytes = wire("x", _blob(MAX_PROOF))
 
 
 # ================================================================= game end
