@@ -330,11 +330,11 @@ def test_legal_in_every_preset(name: str) -> None:
 
 
 def test_blind_nil_is_searched_when_offered() -> None:
-    """Trailing by 300 with the leader about to go out, a seat asked about blind nil searches it."""
+    """The first time a seat of these heuristic games is asked about blind nil (its side trails by the
+    margin), the expert answers by search, over deals of its own unseen cards too."""
     rules = preset("classic")
     game = Game(rules, 0)
     bots: list[Bot] = [HeuristicBot(seat) for seat in range(4)]
-    # side 1 (seats 1, 3) runs away with it: seats 0 and 2 overbid until the blind-nil question comes
     while game.phase is not Phase.BLIND:
         play_hand(game, bots, f"blind/{game.hand_number}".encode())
         if game.phase is Phase.GAME_OVER:

@@ -242,3 +242,23 @@ def test_a_hosts_bot_can_be_renamed_but_nobody_else() -> None:
     for seat in (0, 1, 2):
         with pytest.raises(LobbyError, match="not one of the host's bots"):
             room.host.rename(seat, "X")
+
+
+def test_a_second_program_with_a_seated_key_is_refused_naming_profile() -> None:
+    room = Room(4)
+    bo = room.guest("Bo")
+    room.pump()
+    twin = GuestLobby(bo.identity, "Bo", "tcp://127.0.0.1:7300", "127.0.0.1:5555", room.now)
+    room.guests[b"twin"], room.guest_events[b"twin"] = twin, []
+    room.pump()
+    refusal = room.failed[b"twin"]
+    assert isinstance(refusal, TableRefused) and "--profile" in str(refusal)
+    assert bo.seat == 1 and room.routing(bo) not in room.failed, "the seated program keeps its seat"
+    # a program that restarts after its first one went quiet takes the seat back (a new endpoint)
+    room.now += KEEPALIVE + 2
+    again = GuestLobby(bo.identity, "Bo", "tcp://127.0.0.1:7301", "127.0.0.1:5555", room.now)
+    room.guests[b"again"], room.guest_events[b"again"] = again, []
+    room.pump()
+    assert again.seat == 1 and room.host.info().at(1) is not None
+    seat = room.host.info().at(1)
+    assert seat is not None and seat.endpoint == "tcp://127.0.0.1:7301"

@@ -70,7 +70,8 @@ def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path:
 
 
 def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path) -> None:
-    done = p2pspades(tmp_path, "play", "--auto", "--players", "3", "--target", "10", "--seed", "3")
+    done = p2pspades(tmp_path, "play", "--auto", "--rules", "individual", "--players", "3", "--target", "10",
+                     "--seed", "3")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     out = done.stdout
     assert "3 peers on 127.0.0.1" in out and "final score:" in out and "valid and complete" in out
@@ -96,6 +97,11 @@ def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path
         (["resume", "zz-not-a-game"], "neither a game id nor a log file"),
         (["resume"], "there is no game on this machine to resume"),
         (["play"], "needs a terminal"),
+        (["play", "--auto", "--players", "3"],
+         "classic is a partnership game for 4 players, so --players 3 would make it another game; "
+         "for 3 players use --rules cutthroat3"),
+        (["host", "--rules", "two", "--players", "4"], "for 4 players use --rules individual or --rules "
+         "partnership"),
     ],
 )
 def test_bad_options_are_clear_errors(tmp_path: Path, args: list[str], message: str) -> None:

@@ -258,7 +258,7 @@ def test_a_vanished_peer_is_abandoned_and_verify_names_it(lan: Lan) -> None:
     verify = subprocess.run([sys.executable, "-m", "p2pspades", "verify", str(lan.log("p0"))],
                             capture_output=True, text=True, timeout=60)
     assert verify.returncode == 3, verify.stdout + verify.stderr
-    assert f"silence from seat {gone}" in verify.stdout and "a claim, not a proof" in verify.stdout
+    assert f"after a silence from seat {gone}" in verify.stdout and "a claim, not a proof" in verify.stdout
     assert "game over: abandoned" in lan.out("p2")
     # nothing left to resume for a survivor: the game is over there
     again = subprocess.run([sys.executable, "-m", "p2pspades", "resume", "--auto"], env=lan.env("p0"),

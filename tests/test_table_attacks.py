@@ -355,17 +355,18 @@ def test_a_renege_is_caught_when_the_withheld_suit_shows_up() -> None:
 
 
 # ------------------------------------------------------------------ refused, and the game goes on
-def test_refusing_to_reveal_leads_to_abandonment_naming_the_seat() -> None:
+@pytest.mark.parametrize("withheld", ["reveal", "end"])
+def test_withholding_a_reveal_or_the_end_is_abandonment_and_forfeits(withheld: str) -> None:
     wire, _ = seated(RULES)
 
     def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
-        if sender == CHEATER and log.open_envelope(raw).payload["t"] == "reveal":
+        if sender == CHEATER and log.open_envelope(raw).payload["t"] == withheld:
             return []
         return [(d, raw) for d in range(4) if d != sender]
 
     wire.tamper = tamper
     wire.run()
-    assert all(t.waiting_for() == (CHEATER, "reveal") for t in honest(wire))
+    assert all(t.waiting_for() == (CHEATER, withheld) for t in honest(wire))
     wire.advance_time(30)
     wire.run()
     assert all(t.status == "running" for t in honest(wire)), "no abandonment before the timeout"
@@ -373,8 +374,11 @@ def test_refusing_to_reveal_leads_to_abandonment_naming_the_seat() -> None:
     wire.run()
     for table in honest(wire):
         assert table.status == "abandoned" and table.abandoned_by == CHEATER and table.finished
+        assert table.result is not None and table.result.forfeit and table.result.seat == CHEATER
+        assert table.result.winners == (1 - RULES.side_of(CHEATER),), "the game has a result: not void"
         verdict = verify_frames(table.entries)
         assert verdict.status is Status.INCOMPLETE and f"seat {CHEATER}" in verdict.summary
+        assert f"forfeit by seat {CHEATER}" in verdict.summary
 
 
 def test_messages_out_of_turn_are_rejected_and_named() -> None:
@@ -647,7 +651,8 @@ def test_a_claim_is_held_until_our_own_timer_runs_out_then_co_signed() -> None:
         verdict = verify_frames(table.entries)
         assert verdict.status is Status.INCOMPLETE
         others = f"{(gone + 2) % 4}, {(gone + 3) % 4}"
-        assert f"claimed by seats {claimant}, {others} after 600 s" in verdict.summary
+        assert f"claimed by seats {claimant}, {others} after a silence from seat {gone}" in verdict.summary
+        assert "600 s by default" in verdict.summary
         assert f"silence from seat {gone}" in verdict.summary and "not a proof" in verdict.summary
         assert hand_record(verdict)["result"]["abandonment"]["claimed_by"] == table.claim.signers
 

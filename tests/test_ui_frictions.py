@@ -25,6 +25,7 @@ from p2pspades.ui.app import create_app, dialog_text, seats_text, title_text, tr
 from p2pspades.ui.capture import screen_text
 from p2pspades.ui.prefs import PREFS, to_ascii
 from p2pspades.ui.state import UiState
+from p2pspades.ui.testing import until
 from p2pspades.ui.text import bid_text, bidding_order
 
 pytestmark = pytest.mark.timeout(120)
@@ -101,6 +102,8 @@ def test_the_events_pane_tells_the_earlier_hands_after_a_resume() -> None:
     assert view is not None
     assert sum(line.startswith("trick ") for line in lines) == table.rules.tricks_per_hand + len(view.tricks)
     assert state.top_overlay is None, "no summary pops up for hands told from the record"
+    assert state.audit_text(1)[0].startswith("audit passed"), "a recorded hand was audited"
+    assert "hand 1 audit passed" in " ".join(lines)
 
 
 async def test_bids_so_far_are_in_bidding_order() -> None:
@@ -287,3 +290,54 @@ def test_screen_options_are_checked() -> None:
             apply_screen_options(parser.parse_args(["--trick-pause", "-1"]))
     finally:
         PREFS.trick_pause, PREFS.ascii = before
+
+
+async def test_the_local_game_shows_a_bot_thinking() -> None:
+    import asyncio
+
+    from p2pspades.ui.local import LocalGame
+
+    game = LocalGame(QUICK, seed=b"thinking", bots=[RandomBot(i) for i in range(1, 4)], bot_delay=0.3)
+    state = game.state
+    with create_pipe_input() as keys:
+        app = create_app(state, input=keys, output=DummyOutput())
+        running = asyncio.ensure_future(game.run(app))
+        try:
+            await until(lambda: bool(state.thinking), what="a bot to think")
+            seat = next(iter(state.thinking))
+            row = text_of(seats_text(state)).split("\n")[1 + seat]
+            keys.send_text("\x11y")
+            await asyncio.wait_for(running, 10)
+        finally:
+            running.cancel()
+    assert "thinking…" in row
+    assert not state.thinking, "nobody thinks once the game has stopped"
+
+
+async def test_a_bot_of_this_process_shows_as_thinking_while_it_chooses() -> None:
+    import asyncio
+
+    from p2pspades.rules import Action
+    from p2pspades.table import Decision
+    from p2pspades.ui.state import ThinkingShown
+
+    wire = seated(["Ann", "Bob", "Cat", "Dan"])
+    table = wire.tables[0]
+    advance(wire, lambda: table.pending_decision() is not None)
+    decision = table.pending_decision()
+    assert decision is not None
+    state = UiState(0, table.setup)
+    seen: list[bool] = []
+
+    def at_once(d: Decision) -> Action:
+        seen.append(0 in state.thinking)
+        return d.legal[0]
+
+    async def slowly(d: Decision) -> Action:
+        await asyncio.sleep(0.01)
+        seen.append(0 in state.thinking)
+        return d.legal[-1]
+
+    assert await ThinkingShown(state, 0, at_once)(decision) == decision.legal[0]
+    assert await ThinkingShown(state, 0, slowly)(decision) == decision.legal[-1]
+    assert seen == [True, True] and not state.thinking

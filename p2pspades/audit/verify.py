@@ -181,8 +181,8 @@ def abandonment(table: Table) -> str:
         return f"claimed by {seats} {who}, refuted: seat {claim.seat} answered in entry {claim.answered}"
     passed = ", ".join(str(s) for s in claim.passed)
     return (
-        f"claimed by {seats} {who} after {claim.limit:.0f} s of silence from seat {claim.seat} "
-        f"(the timeout for its {claim.step.types[0].TYPE}; a claim, not a proof)"
+        f"claimed by {seats} {who} after a silence from seat {claim.seat} longer than their timeout for its "
+        f"{claim.step.types[0].TYPE} ({claim.limit:.0f} s by default; a claim, not a proof)"
         + (f"; passed over without co-signing: seat {passed}" if passed else "")
     )
 

@@ -33,14 +33,18 @@ def rules_from_args(args: argparse.Namespace) -> RuleSet:
     """The rule set the options ask for. LocalError with a clear message if they make no sense."""
     if args.rules not in PRESETS:
         raise LocalError(f"unknown rule preset {args.rules!r}; choose one of: {', '.join(PRESETS)}")
+    base = PRESETS[args.rules]
     overrides: dict[str, object] = {}
-    if args.players is not None:
+    if args.players is not None and args.players != base.players:
+        if base.partnerships or base.deal == "draw":
+            # a partnership game or the draw pile would silently become another game: say which preset fits
+            kind = "partnership game" if base.partnerships else "draw-pile game"
+            fits = [name for name, rules in PRESETS.items() if rules.players == args.players]
+            hint = f"; for {args.players} players use --rules {' or --rules '.join(fits)}" if fits else ""
+            raise LocalError(f"{args.rules} is a {kind} for {base.players} players, so --players "
+                             f"{args.players} would make it another game{hint}")
         overrides["players"] = args.players
-        if args.players != 4 and PRESETS[args.rules].partnerships:
-            overrides["partnerships"] = False
         overrides["removed"] = None
-        if args.players != 2 and PRESETS[args.rules].deal == "draw":
-            overrides["deal"] = "all"
     if args.target is not None:
         overrides["target"] = args.target
     try:

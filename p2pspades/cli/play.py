@@ -283,6 +283,9 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
     peer = group.main
     state = ui.UiState(peer.seat, peer.table.setup)
     peer.player = ui.HumanPlayer(state)
+    for bot in group.bots:  # the bots this process runs: their seats say "thinking…" while they choose
+        if bot.player is not None:
+            bot.player = ui.ThinkingShown(state, bot.seat, bot.player)
     peer.on_event = state.on_event
     peer.on_update = lambda p: state.refresh(p.table)
 

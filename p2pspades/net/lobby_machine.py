@@ -50,6 +50,8 @@ IDLE_TIMEOUT = 6 * KEEPALIVE
 CONNECT_TIMEOUT = 5.0
 """How long a joiner waits for the first answer before it says that no table answers."""
 
+SEATED_ELSEWHERE = ("this key is already seated at this table by another running program: each player needs "
+                    "a profile of their own (--profile NAME)")
 GenesisMaker = Callable[[bytes, Sequence[tuple[str, bytes]]], bytes]
 """(game id, [(name, key) per seat]) -> the host's signed genesis entry."""
 
@@ -300,8 +302,12 @@ class HostLobby:
         seat = self._seat_of_key(key)
         joiner = self._seats.get(seat) if seat is not None else None
         if joiner is not None and joiner.routing is not None:
-            joiner.routing = routing  # a joiner that reconnected
-            joiner.last_heard = now
+            if routing == joiner.routing or now - joiner.last_heard > KEEPALIVE + 1:
+                joiner.routing = routing  # (a joiner that reconnected, once its old connection fell silent)
+                joiner.last_heard = now
+            elif kind == "join":  # while the seated program is still alive: a second one with its key
+                self._send(routing, "refuse", why=SEATED_ELSEWHERE)
+                return [Dropped(f"a second program joined with the key of seat {seat}")]
         if kind == "info":
             self._send(routing, "table", **self.info().to_wire())
             return []

@@ -135,9 +135,6 @@ class HostedTable:
             if ours is not None and ours[0].name is None:
                 self.lobby.rename(now, SEAT_NAMES[now])
 
-    def bots_run_here(self) -> int:
-        return len(self._bots)
-
     async def _start_when(self, info: TableInfo) -> bool:
         if not await _ask(self.start_when, info):  # type: ignore[arg-type]
             return False

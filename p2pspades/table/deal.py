@@ -106,8 +106,9 @@ class HandDeal:
             )
         if len(keys) != len(positions):
             raise RemoteError("keys", "the number of keys does not match the positions", seat)
-        for j, k in zip(positions, keys, strict=True):
+        for k in keys:
             check_scalar(seat, k)
+        for j, k in zip(positions, keys, strict=True):
             self.keys[j][seat] = k
 
     def check_keys(self, seat: int, positions: Sequence[int], keys: Sequence[bytes]) -> None:

@@ -140,6 +140,8 @@ class LobbyModel:
 
     def set_seats(self, seats: Iterable[LobbySeat]) -> None:
         self.seats = sorted(seats, key=lambda s: s.seat)
+        if self.free:
+            self.answered = False  # someone left: whatever was accepted is void, a new question will come
         self.selected = max(0, min(self.selected, self.rules.players - 1))
         self._changed()
 

@@ -6,7 +6,8 @@ table. It is the development and test bed of the UI; `p2pspades play` runs the s
 as real peers.
 
     python -m p2pspades.ui.local [--rules PRESET] [--target N] [--name NAME] [--seed TEXT]
-                                 [--bot heuristic|random] [--bot-delay S] [--no-color] [--log FILE]
+                                 [--bot LEVEL] [--bot-delay S] [--no-color] [--ascii] [--trick-pause S]
+                                 [--log FILE]
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from p2pspades.rules import PRESETS, RuleSet, RuleSetError, preset
 from p2pspades.table import Accepted, DecisionKind, Event, Table
 from p2pspades.table.harness import Player, Wire, new_tables
 from p2pspades.ui.app import create_app, run_alongside
+from p2pspades.ui.prefs import add_screen_options, apply_screen_options
 from p2pspades.ui.state import HumanPlayer, UiState
 
 HUMAN = 0
@@ -118,10 +120,15 @@ class LocalGame:
             pending = wire.next_decision()
             if pending is not None:  # a bot's turn
                 seat, asked = pending
-                if self.bot_delay and asked.kind in (DecisionKind.PLAY, DecisionKind.BID):
-                    await asyncio.sleep(self.bot_delay)
-                # the bot works in a thread: the screen keeps running while it thinks
-                wire.decide(seat, await asyncio.to_thread(self.bots[seat - 1], asked))
+                self.state.set_thinking(seat, True)  # the screen says "thinking…" for the seat meanwhile
+                try:
+                    if self.bot_delay and asked.kind in (DecisionKind.PLAY, DecisionKind.BID):
+                        await asyncio.sleep(self.bot_delay)
+                    # the bot works in a thread: the screen keeps running while it thinks
+                    action = await asyncio.to_thread(self.bots[seat - 1], asked)
+                finally:
+                    self.state.set_thinking(seat, False)
+                wire.decide(seat, action)
                 continue
             decision = self.table.pending_decision()
             if decision is None:
@@ -179,12 +186,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", help="make the game reproducible (identities, deal and bots)")
     parser.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, help="easy, normal or expert")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot waits before it plays")
-    parser.add_argument("--no-color", action="store_true", help="monochrome display")
+    add_screen_options(parser)
     parser.add_argument("--log", metavar="FILE", help="write our signed game log here")
     args = parser.parse_args(argv)
     try:
+        apply_screen_options(args)
         rules = preset(args.rules, **({"target": args.target} if args.target is not None else {}))
-    except RuleSetError as exc:
+    except (RuleSetError, ValueError) as exc:
         print(f"p2pspades: {exc}", file=sys.stderr)
         return ExitCode.FAILED
     seed = args.seed.encode() if args.seed is not None else None

@@ -17,6 +17,7 @@ from p2pspades.bots import DEFAULT_BOT
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
 from p2pspades.paths import default_log_path
+from p2pspades.printable import printable
 from p2pspades.rules import RuleSet
 from p2pspades.table.harness import Player
 from p2pspades.ui.app import create_app
@@ -58,6 +59,6 @@ def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
     app = create_app(game.state, color=not getattr(args, "no_color", False))
     code = asyncio.run(game.run(app))
     verdict = verify_file(path)
-    print(f"game log written to {path}: {verdict.summary}")
+    print(f"game log written to {path}: {printable(verdict.summary)}")
     print(f"replay it with: p2pspades replay {path}")
     return code

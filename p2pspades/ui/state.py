@@ -13,8 +13,9 @@ answer, which is always one of the decision's legal actions.
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 from p2pspades.printable import printable
@@ -133,6 +134,14 @@ class UiState(Derived):
         if old is None:
             for hand in view.history:
                 self._add(self.words.hand_told_again(hand))
+                if hand.number not in self.audits:  # a hand is only recorded once its audit is done
+                    found = tuple(
+                        Violation(v.seat, v.kind, v.detail, 0, halts=False) for v in hand.violations
+                    )
+                    audited = HandAudited(hand.number, found)
+                    self.audits[hand.number] = audited
+                    verdict = self.words.audit(audited)
+                    self.note(f"hand {hand.number} {verdict.text}", verdict.level)
         else:
             for hand in view.history[len(old.history) :]:
                 self._hand_over(hand)
@@ -543,3 +552,23 @@ class HumanPlayer:
             return await future
         finally:
             self.state.withdraw(future)
+
+
+class ThinkingShown:
+    """A bot of this process, wrapped so that the screen says "thinking…" for its seat while it chooses.
+
+    Works with a bot that answers at once and with one that answers with an awaitable (a bot in a thread).
+    """
+
+    def __init__(self, state: UiState, seat: int, player: Callable[[Decision], Action | Awaitable[Action]]):
+        self.state = state
+        self.seat = seat
+        self.player = player
+
+    async def __call__(self, decision: Decision) -> Action:
+        self.state.set_thinking(self.seat, True)
+        try:
+            choice = self.player(decision)
+            return await choice if inspect.isawaitable(choice) else choice
+        finally:
+            self.state.set_thinking(self.seat, False)

@@ -116,7 +116,8 @@ class Words:
             text = ("You win" if mine else f"{winners} win") + (f" ({winners})" if mine else "")
             level = "good" if mine else "info"
         elif ev.status is TableStatus.ABANDONED:
-            text = f"the game was abandoned: {self.who(ev.seat)} stopped answering"
+            who = self.who(ev.seat)
+            text = f"the game was abandoned: the other seats signed that {who} stopped answering"
             level = "warn"
         else:
             text = (
