@@ -35,7 +35,11 @@ def build(version: int = 1) -> tuple[bytes, dict[str, Any]]:
     rules = preset("classic", target=100, losing_threshold=-100)
     seed = SEEDS[version]
     wire = play_in_memory(
-        rules, [RandomBot(i) for i in range(4)], seed=seed, names=["Ann", "Ben", "Cat", "Dan"], version=version
+        rules,
+        [RandomBot(i) for i in range(4)],
+        seed=seed,
+        names=["Ann", "Ben", "Cat", "Dan"],
+        version=version,
     )
     entries = wire.tables[0].entries
     data = log.MAGIC + b"".join(len(e).to_bytes(4, "big") + e for e in entries)
@@ -48,7 +52,8 @@ def build(version: int = 1) -> tuple[bytes, dict[str, Any]]:
         "bytes([seat]) + counter as 8 bytes big-endian)"
     )
     if version != 1:
-        how = how.replace("names=['Ann','Ben','Cat','Dan']", f"names=['Ann','Ben','Cat','Dan'], version={version}")
+        names = "names=['Ann','Ben','Cat','Dan']"
+        how = how.replace(names, f"{names}, version={version}")
     expected = {
         "seed": seed.decode(),
         "how": how,
