@@ -68,3 +68,12 @@ def test_any_changed_proof_byte_in_the_version_2_game_is_a_violation_at_its_entr
         assert verdict.status is Status.VIOLATION and verdict.violation is not None, (kind, field)
         assert (verdict.violation.seq, verdict.violation.seat) == (n, payload["s"])
         assert verdict.violation.check in (kind, "void"), verdict.violation
+
+
+def test_p2pspades_verify_accepts_both_known_answer_games() -> None:
+    for name in ("game.p2plog", "game_v2.p2plog"):
+        result = subprocess.run(
+            [sys.executable, "-m", "p2pspades", "verify", str(VECTORS / name)],
+            capture_output=True, text=True, timeout=300, check=False,
+        )
+        assert result.returncode == 0, (name, result.stdout, result.stderr)
