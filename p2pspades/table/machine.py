@@ -174,7 +174,7 @@ def _proof_of(seat: int) -> Iterator[None]:
     try:
         yield
     except crypto.BadProof as exc:
-        raise RemoteError(exc.kind, exc.detail, seat) from None
+        raise RemoteError(exc.kind, f"bad {exc.kind} proof: {exc.detail}", seat) from None
 
 
 M = TypeVar("M", bound=msg.Message)
