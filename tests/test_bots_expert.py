@@ -9,9 +9,9 @@ the heuristic says), so each behaviour is shown to come out of the search itself
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
 
 import pytest
+from helpers.games import Bot, apply_all, beats, dealt, decision, play_hand, plays
 
 from p2pspades.bots import BOT_KINDS, BOT_LEVELS, ExpertBot, HeuristicBot, UnknownBot, make_bot
 from p2pspades.bots.expert import World
@@ -22,12 +22,9 @@ from p2pspades.rules import (
     Bid,
     ByteStream,
     Card,
-    Deal,
     Game,
     Phase,
     Play,
-    Reveal,
-    RuleSet,
     SideTotal,
     cards_of,
     deal_from_order,
@@ -36,38 +33,8 @@ from p2pspades.rules import (
     preset,
     score_hand,
 )
-from p2pspades.table.events import Decision, DecisionKind
 
-Bot = Callable[[Decision], Action]
-KINDS = {
-    Phase.BLIND: DecisionKind.BLIND_NIL,
-    Phase.DRAW: DecisionKind.DRAW,
-    Phase.BID: DecisionKind.BID,
-    Phase.PLAY: DecisionKind.PLAY,
-}
 MODES = {"as it plays": None, "search alone": 0.0}
-
-
-def decision(game: Game) -> Decision:
-    seat = game.current_seat
-    assert seat is not None
-    return Decision(KINDS[game.phase], game.view(seat), tuple(game.legal_actions()))
-
-
-def dealt(rules: RuleSet, dealer: int, hands: Sequence[str]) -> Game:
-    game = Game(rules, dealer)
-    assert game.phase is Phase.DEAL
-    game.apply(Deal(tuple(tuple(parse_cards(text)) for text in hands)))
-    return game
-
-
-def apply_all(game: Game, actions: Sequence[Action]) -> None:
-    for action in actions:
-        game.apply(action)
-
-
-def plays(text: str) -> list[Action]:
-    return [Play(card) for card in parse_cards(text)]
 
 
 def expert(confidence: float | None, iterations: int = 400) -> ExpertBot:
@@ -80,12 +47,6 @@ def card_of(game: Game, confidence: float | None) -> Card:
     action = expert(confidence)(decision(game))
     assert isinstance(action, Play)
     return action.card
-
-
-def beats(card: Card, best: Card) -> bool:
-    if card.suit is best.suit:
-        return card.rank > best.rank
-    return card.suit.value == "S"
 
 
 # ----- partnership play on constructed positions ----------------------------------------------------------
@@ -297,24 +258,6 @@ def test_a_playout_scores_with_the_rule_set() -> None:
 
 
 # ----- every preset, determinism, levels ------------------------------------------------------------------
-
-
-def play_hand(game: Game, bots: Sequence[Bot], seed: bytes) -> None:
-    number = game.hand_number
-    while game.hand_number == number and game.phase is not Phase.GAME_OVER:
-        if game.phase is Phase.DEAL:
-            cards = list(game.rules.deck)
-            ByteStream(seed).shuffle(cards)
-            game.apply(deal_from_order(game.rules, game.dealer, cards))
-        elif game.phase is Phase.REVEAL:
-            hands = game.initial_hands()
-            assert hands is not None
-            game.apply(Reveal(hands))
-        else:
-            turn = decision(game)
-            action = bots[turn.view.seat](turn)
-            assert action in turn.legal, f"seat {turn.view.seat} chose {action!r} in {game.phase.value}"
-            game.apply(action)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
