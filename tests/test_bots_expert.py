@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from p2pspades.bots import BOT_KINDS, BOT_LEVELS, ExpertBot, HeuristicBot, UnknownBot, make_bot
+from p2pspades.bots.bidding import count_mask, estimate_mask, estimate_tricks
 from p2pspades.bots.expert import World
 from p2pspades.bots.simulate import Contract, Playout
 from p2pspades.rules import (
@@ -274,6 +275,28 @@ def test_deals_are_consistent_with_everything_public() -> None:
             assert hands[seat].bit_count() == view.hand_sizes[seat]
             for suit in view.voids[seat]:
                 assert not any(c.suit is suit for c in cards_of(hands[seat])), (seat, suit)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_cached_count_of_a_mask_is_the_count_of_the_cards(name: str) -> None:
+    """The search weighs deals with a per-suit cached count of hands as masks: the same number as the
+    heuristic's count of the cards, and side suits without spades count on their own."""
+    rules = preset(name)
+    cards = list(rules.deck)
+    stream = ByteStream(f"count/{name}".encode())
+    for _ in range(40):
+        stream.shuffle(cards)
+        hand = cards[: rules.hand_size]
+        assert estimate_mask(rules, mask_of(hand)) == pytest.approx(estimate_tricks(rules, hand), abs=1e-12)
+        sides = [c for c in hand if c.suit.index != 0]
+        alone = sum(
+            count_mask(rules, mask_of([c for c in sides if c.suit.index == s]), rules.hand_size)
+            for s in (1, 2, 3)
+        )
+        assert count_mask(rules, mask_of(sides), rules.hand_size) == pytest.approx(alone, abs=1e-12)
+    sides = parse_cards("5H 6H 7H 8H 5D 6D 7D 5C 6C 7C")
+    strong = count_mask(rules, mask_of([*parse_cards("AS KS QS"), *sides]), rules.hand_size)
+    assert strong > count_mask(rules, mask_of([*parse_cards("4S 3S 2S"), *sides]), rules.hand_size) + 0.8
 
 
 def test_a_playout_scores_with_the_rule_set() -> None:

@@ -26,7 +26,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from p2pspades.bots.bidding import choose_bid, estimate_tricks, keep_draw, nil_danger
+from p2pspades.bots.bidding import choose_bid, estimate_mask, estimate_tricks, keep_draw, nil_danger
 from p2pspades.bots.play import choose_card
 from p2pspades.bots.simulate import SUIT_OF, Contract, Playout
 from p2pspades.rules import Action, Bid, BlindNil, Draw, Play, RuleSet, SeatView, is_nil
@@ -412,10 +412,10 @@ class World:
             bid = view.bids[s]
             if bid is None or s == self.seat or view.blind[s]:
                 continue
-            cards = cards_of(hands[s] | self.played[s])
+            held = hands[s] | self.played[s]
             if is_nil(rules, bid, False):
-                weight *= max(0.02, math.exp(-((nil_danger(rules, cards) / 1.45) ** 2)))
+                weight *= max(0.02, math.exp(-((nil_danger(rules, cards_of(held)) / 1.45) ** 2)))
             else:
-                miss = estimate_tricks(rules, cards) - bid
+                miss = estimate_mask(rules, held) - bid
                 weight *= math.exp(-(miss * miss) / (2 * BID_SPREAD * BID_SPREAD))
         return weight
