@@ -16,7 +16,7 @@ import pytest
 from p2pspades.bots import BOT_KINDS, BOT_LEVELS, ExpertBot, HeuristicBot, UnknownBot, make_bot
 from p2pspades.bots.bidding import count_mask, estimate_mask, estimate_tricks
 from p2pspades.bots.expert import World
-from p2pspades.bots.simulate import Contract, Playout
+from p2pspades.bots.simulate import Contract, Playout, bags_hurt
 from p2pspades.rules import (
     PRESETS,
     Action,
@@ -247,6 +247,39 @@ def test_bids_by_search_around_the_count_and_nil() -> None:
     assert first_bid("classic", "2S 3S 4H 5H 6H 9H 7D 8D 9D 3C 5C 8C 9C", bot) == Bid(0)
     weak = first_bid("individual", "2S 3S 4H 5H 6H 9H 7D 8D 9D 3C 5C 8C 9C", bot)  # no nil there
     assert isinstance(weak, Bid) and weak.tricks <= 2
+
+
+def test_bids_up_where_a_failed_contract_scores_zero() -> None:
+    """In `individual` a set scores zero and bags cost nothing, so a bid above the heuristic's count risks
+    little: the search looks wider there (one shared playout a deal scores every counted bid) and takes it."""
+    hand = "QS 8S 4S 2S JH 9H 6H KD 6D 3D AC 9C 5C"
+    usual = first_bid("individual", hand, HeuristicBot(1))
+    bot = ExpertBot(1, time_budget=30.0, iterations=700)
+    searched = first_bid("individual", hand, bot)
+    assert isinstance(usual, Bid) and isinstance(searched, Bid)
+    assert searched.tricks > usual.tricks
+    assert bot.playouts <= 700  # every counted bid from one playout a deal
+
+
+@pytest.mark.parametrize("name", ["individual", "five"])
+def test_where_bags_cost_nothing_play_does_not_depend_on_a_counted_bid(name: str) -> None:
+    """What lets the bid search share one playout a deal between all of a seat's counted bids."""
+    rules = preset(name)
+    assert not bags_hurt(rules)
+    n, size = rules.players, rules.hand_size
+    stream = ByteStream(f"shared/{name}".encode())
+    for _ in range(30):
+        cards = list(rules.deck)
+        stream.shuffle(cards)
+        hands = [mask_of(cards[i * size : (i + 1) * size]) for i in range(n)]
+        results = set()
+        for mine in range(1, 8):
+            contract = Contract(rules, (mine, *(3,) * (n - 1)), (False,) * n)
+            won = Playout(contract, hands.copy(), [0] * n, 1, [], False, True).finish()
+            results.add(tuple(won))
+        assert len(results) == 1
+    classic = preset("classic")
+    assert Contract(classic, (3, 3, 3, 3), (False,) * 4).bags_hurt  # there, a made side ducks
 
 
 # ----- the search's parts ---------------------------------------------------------------------------------

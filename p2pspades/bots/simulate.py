@@ -52,17 +52,23 @@ def highest_rank(mask: int) -> int:
     return max((top(mask & m) for m in SUIT_MASKS[1:] if mask & m), key=RANK_OF.__getitem__)
 
 
+def bags_hurt(rules: RuleSet) -> bool:
+    """Do overtricks cost anything (so that a side that has made its contract stops taking tricks)? Where
+    they do not, every seat wants every trick, and no seat's play depends on the bids (nil aside)."""
+    return rules.overtrick_points < 0 or rules.bag_limit is not None
+
+
 class Contract:
     """What one hand's bids mean for play and scoring: sides, partners, nil bidders and contracts."""
 
     __slots__ = (
         "any_nil",
         "bags_hurt",
-        "broken_only",
-        "counted",
         "bids",
         "blind",
+        "broken_only",
         "contract",
+        "counted",
         "counts",
         "n",
         "nil",
@@ -86,7 +92,7 @@ class Contract:
         self.counts = tuple(counts_nil or not nil for nil in self.nil)  # do the seat's tricks count?
         self.counted = tuple(tuple(s for s in side if self.counts[s]) for side in self.sides)
         self.contract = tuple(sum(bids[s] for s in side if not self.nil[s]) for side in self.sides)
-        self.bags_hurt = rules.overtrick_points < 0 or rules.bag_limit is not None
+        self.bags_hurt = bags_hurt(rules)
         self.broken_only = rules.spade_lead == "broken"  # does a closed lead open only when spades break?
 
     def need(self, side: int, won: Sequence[int]) -> int:
