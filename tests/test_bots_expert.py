@@ -460,3 +460,18 @@ def test_the_wall_clock_caps_a_decision() -> None:
     turn = decision(game)
     assert bot(turn) in turn.legal
     assert 0 < bot.playouts < 10**7
+    assert bot.capped
+
+
+def test_the_playout_count_not_the_clock_ends_a_decision() -> None:
+    """Within its budget a decision runs exactly its planned playouts, uncapped, so that a seed replays."""
+    game = dealt(preset("classic"), 3, DUCK_HANDS)
+    apply_all(game, [Bid(4), Bid(3), Bid(4), Bid(3)])
+    turn = decision(game)
+    runs = []
+    for _ in range(2):
+        bot = ExpertBot(1, time_budget=60.0, iterations=200)
+        runs.append((bot(turn), bot.playouts, bot.capped))
+    assert runs[0] == runs[1]
+    assert not runs[0][2]
+    assert 190 <= runs[0][1] <= 200  # whole deals of every candidate group, as many as the count allows

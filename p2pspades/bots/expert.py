@@ -58,6 +58,15 @@ BLIND_MARGIN = 30.0
 class ExpertBot:
     """Search with knowledge: `ExpertBot(seed=..., time_budget=seconds)` is a `Player`.
 
+    Determinism: the number of playouts, not the clock, is what ends a decision. Each decision runs
+    `iterations` playouts (by default `PLAYOUTS_PER_SECOND x time_budget`, a count that an idle machine
+    runs in a fraction of the budget), dealt from a generator seeded by `seed` and the view, so on an idle
+    machine one seed replays a game exactly, choice for choice. The wall clock is only a safety cap: a
+    decision that reaches `CAP` of `time_budget` (a heavily loaded machine) stops with the whole deals it
+    has, keeping the budget but giving up determinism for that decision; `capped` says whether the last
+    decision was cut short, and `playouts` how many playouts it ran. For an exact replay whatever the load,
+    give a large `time_budget` and the `iterations` wanted.
+
     `iterations` overrides the playouts per decision (tests use a small count for speed). `confidence` is
     how many standard errors a searched choice must beat the heuristic bot's choice by to be taken instead
     (0: the best searched choice, whatever the heuristic says).
@@ -82,6 +91,7 @@ class ExpertBot:
         self.confidence = confidence
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
+        self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
 
     def __call__(self, decision: Decision) -> Action:
         legal = decision.legal
@@ -93,6 +103,7 @@ class ExpertBot:
         deadline = time.perf_counter() + self.time_budget * CAP
         rng = random.Random(self._key(view))
         self.playouts = 0
+        self.capped = False
         kind = decision.kind
         choice: Action
         if kind is DecisionKind.DRAW:
@@ -164,6 +175,7 @@ class ExpertBot:
                 deal.append(contract.value(view.seat, playout.finish(), view.totals))
             self.playouts += len(deal)
             if len(deal) < len(groups):
+                self.capped = True
                 break  # out of time: this deal, cut short, is left out
             weights.append(weight)
             for row, value in zip(values, deal, strict=True):
@@ -272,6 +284,7 @@ class ExpertBot:
                 deal.append(contract.value(seat, won, view.totals))
             self.playouts += BID_COST * runs
             if len(deal) < len(options):
+                self.capped = True
                 break  # out of time: this deal, cut short, is left out
             weights.append(weight)
             for row, value in zip(values, deal, strict=True):
