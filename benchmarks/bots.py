@@ -188,10 +188,12 @@ def _label(kind: str) -> str:
 
 
 def mean_ci(samples: Sequence[float]) -> dict[str, Any]:
-    """Mean with a 95% normal-approximation interval."""
+    """Mean with a 95% normal-approximation interval (null below two samples: strict JSON has no infinity)."""
     n = len(samples)
     mean = statistics.fmean(samples) if samples else 0.0
-    half = Z95 * statistics.stdev(samples) / math.sqrt(n) if n > 1 else math.inf
+    if n < 2:
+        return {"mean": round(mean, 2), "ci95": None, "n": n}
+    half = Z95 * statistics.stdev(samples) / math.sqrt(n)
     return {"mean": round(mean, 2), "ci95": [round(mean - half, 2), round(mean + half, 2)], "n": n}
 
 
