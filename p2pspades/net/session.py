@@ -12,7 +12,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from p2pspades.bots import SEAT_NAMES
 from p2pspades.errors import P2PSpadesError
 from p2pspades.net import endpoints
 from p2pspades.net.aio import settle
@@ -110,7 +109,7 @@ class HostedTable:
         seat = self.lobby.machine.seat_for_bot() if seat is None else seat
         mesh = await open_mesh(bot.identity, self.address, self.settings)
         try:
-            self.lobby.add_bot(bot.name or SEAT_NAMES[seat], bot.identity.public, mesh.endpoint, seat)
+            self.lobby.add_bot(bot.name or self.bot_name, bot.identity.public, mesh.endpoint, seat)
         except BaseException:
             await mesh.close()
             raise
@@ -125,15 +124,29 @@ class HostedTable:
             await entry[1].close()
 
     def move(self, seat: int, to: int) -> None:
-        """Move the bot at `seat` to seat `to` (swapping with a bot sitting there). A bot named after its
-        seat (North, East, ...) takes the name of its new seat."""
+        """Move the bot at `seat` to seat `to` (swapping with a bot sitting there)."""
         assert self.lobby is not None
         self.lobby.move(seat, to)
-        for now in (seat, to):
-            placed = self.lobby.info().at(now)
-            ours = self._bots.get(placed.public_key) if placed is not None else None
-            if ours is not None and ours[0].name is None:
-                self.lobby.rename(now, SEAT_NAMES[now])
+
+    @property
+    def bot_name(self) -> str:
+        """What our bots are called: after us, never after a seat (a compass name would match the screen of
+        seat 0 only, as every screen shows its own seat at the bottom); the lobby adds (2), (3), ..."""
+        return f"{self.main.name}'s bot"
+
+    def bot_level(self, public_key: bytes) -> str | None:
+        """The level of our bot with that key (None: not one of ours)."""
+        ours = self._bots.get(public_key)
+        return None if ours is None else ours[0].bot
+
+    def set_bot_level(self, seat: int, level: str) -> None:
+        """Change the level of our bot at `seat` (its player is made when the game starts)."""
+        assert self.lobby is not None
+        placed = self.lobby.info().at(seat)
+        ours = self._bots.get(placed.public_key) if placed is not None else None
+        if ours is None:
+            raise SessionError(f"seat {seat} is not one of your bots")
+        ours[0].bot = level
 
     async def _start_when(self, info: TableInfo) -> bool:
         if not await _ask(self.start_when, info):  # type: ignore[arg-type]
