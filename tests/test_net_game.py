@@ -358,7 +358,7 @@ def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_han
         host.proc.send("\x1b[B" * 3 + "l")  # the free seat 3: the next bot plays at expert
         host.expect(r"b seats a bot \(expert")
         host.proc.send("b")
-        host.expect(r"3\s+ana's bot \(2\).*expert bot · you see its cards")
+        host.expect(r"3\s+ana's bot 2 .*expert bot · you see its cards")
         joiner = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo", "--log", str(lan.log("bo")))
         screen = joiner.expect("waiting for ana to accept you", others=(host,))
         assert "bot · ana sees its cards" in screen
@@ -373,11 +373,11 @@ def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_han
         joiner.proc.send("a")
         for terminal, other in ((joiner, host), (host, joiner)):
             screen = terminal.expect("Your hand", 60, others=(other,))
-            assert "ana+ana's b… 0" in screen and "bo+ana's b… 0" in screen  # clipped to fit the footer
+            assert "ana+ana's bot 0" in screen and "bo+ana's bot 2 0" in screen
         # Enter bids each dialog's default and plays the selected (first legal) card: a hand is 52 plays.
         # While a screen holds a completed trick, nobody presses a key there: the trick is read off it.
         # Keys are pressed only when the screen asks this person, so none cuts a completed trick short.
-        names = ["ana", "bo", "ana's bot", "ana's bot (2)"]
+        names = ["ana", "bo", "ana's bot", "ana's bot 2"]
         seen: dict[str, dict[int, tuple[str, frozenset[tuple[str, str]]]]] = {"ana": {}, "bo": {}}
         deadline = time.monotonic() + 150
         while len(plays(lan.log("ana"))) < 52 or len(plays(lan.log("bo"))) < 52:

@@ -18,7 +18,7 @@ from p2pspades.net.aio import settle
 from p2pspades.net.discovery import Advertiser, DiscoveryError, address_towards
 from p2pspades.net.group import LocalGroup, Settings, bind_for, open_mesh, start_group
 from p2pspades.net.lobby import Confirm, LobbyHost, StartWhen, join_table, peers_of
-from p2pspades.net.lobby_seats import LobbyResult, TableInfo
+from p2pspades.net.lobby_seats import NAME_LIMIT, LobbyResult, TableInfo
 from p2pspades.net.mesh import Mesh, announced
 from p2pspades.net.seats import Seat, SessionError
 from p2pspades.rules import RuleSet
@@ -109,7 +109,7 @@ class HostedTable:
         seat = self.lobby.machine.seat_for_bot() if seat is None else seat
         mesh = await open_mesh(bot.identity, self.address, self.settings)
         try:
-            self.lobby.add_bot(bot.name or self.bot_name, bot.identity.public, mesh.endpoint, seat)
+            self.lobby.add_bot(bot.name or self.bot_name(), bot.identity.public, mesh.endpoint, seat)
         except BaseException:
             await mesh.close()
             raise
@@ -128,11 +128,14 @@ class HostedTable:
         assert self.lobby is not None
         self.lobby.move(seat, to)
 
-    @property
     def bot_name(self) -> str:
-        """What our bots are called: after us, never after a seat (a compass name would match the screen of
-        seat 0 only, as every screen shows its own seat at the bottom); the lobby adds (2), (3), ..."""
-        return f"{self.main.name}'s bot"
+        """The name of our next bot: after us ("ana's bot", "ana's bot 2", ...), never after a seat (a
+        compass name would match seat 0's screen only, as every screen shows its own seat at the bottom)."""
+        assert self.lobby is not None
+        taken = {s.name for s in self.lobby.info().seated}
+        base = f"{(self.main.name or 'host')[:NAME_LIMIT - 9]}'s bot"
+        names = (base + (f" {k}" if k > 1 else "") for k in range(1, 100))
+        return next(name for name in names if name not in taken)
 
     def bot_level(self, public_key: bytes) -> str | None:
         """The level of our bot with that key (None: not one of ours)."""
