@@ -36,8 +36,9 @@ async def three_peers(home: Path) -> list[Peer]:
     joins = [join_table(lobby, ids[i], f"P{i}", meshes[i].endpoint) for i in (1, 2)]
     results = await within(asyncio.gather(host.run(), *joins))
     await host.close()
-    return [await start_game(result, ids[i], meshes[i], RandomBot(i), home=str(home), timing=FAST,
-                             timeouts=QUICK) for i, result in enumerate(results)]
+    peers = [await start_game(result, ids[i], meshes[i], RandomBot(i), home=str(home), timing=FAST,
+                              timeouts=QUICK) for i, result in enumerate(results)]
+    return sorted(peers, key=lambda p: p.seat)  # the lobby seats joiners in the order they arrive
 
 
 async def test_a_failing_bot_seat_leaves_alone_and_the_other_seats_of_the_process_play_on(
