@@ -11,8 +11,9 @@ New games are protocol version 2 (every step of the deal proven and checked live
 §12-18), so the table figures above are measured with the proofs; the same figures of version 1 (no proofs)
 are printed beside them with the suffix `_v1`. In particular, all measured:
 - `setup_with_proofs_s`: the 4-seat hand setup of the table machines in memory (the best of the hands
-  timed, `setup_best_ms`, in seconds): every seat commits with S, shuffles and proves, locks with its P_j and proves, verifies the 3
-  other seats' proofs, checks every deal key it receives against its P_j and opens its cards;
+  timed, `setup_best_ms`, in seconds): every seat commits with S, shuffles and proves, locks with its P_j
+  and proves, verifies the 3 other seats' proofs, checks every deal key it receives against its P_j and
+  opens its cards;
   `setup_with_proofs_ratio`, its ratio to a bare replay of the group operations those steps need (counted in
   `setup_with_proofs_crypto`, the same steps on the crypto layer alone, `setup_with_proofs_ops`);
 - `cut_and_choose_speedup`: the same shuffle proven and verified by 80 rounds of cut-and-choose, over ours;
