@@ -10,9 +10,10 @@ For 4 seats playing `classic` in memory (every peer a full table machine: signat
 New games are protocol version 2 (every step of the deal proven and checked live, protocol/crypto.md
 §12-18), so the table figures above are measured with the proofs; the same figures of version 1 (no proofs)
 are printed beside them with the suffix `_v1`. In particular, all measured:
-- `setup_with_proofs_s`: the 4-seat hand setup of the table machines in memory (the `setup_ms` above, in
-  seconds): every seat commits with S, shuffles and proves, locks with its P_j and proves, verifies the 3
-  other seats' proofs, checks every deal key it receives against its P_j and opens its cards;
+- `setup_with_proofs_s`: the 4-seat hand setup of the table machines in memory (the best of the hands
+  timed, `setup_best_ms`, in seconds): every seat commits with S, shuffles and proves, locks with its P_j
+  and proves, verifies the 3 other seats' proofs, checks every deal key it receives against its P_j and
+  opens its cards;
   `setup_with_proofs_ratio`, its ratio to a bare replay of the group operations those steps need (counted in
   `setup_with_proofs_crypto`, the same steps on the crypto layer alone, `setup_with_proofs_ops`);
 - `cut_and_choose_speedup`: the same shuffle proven and verified by 80 rounds of cut-and-choose, over ours;
@@ -422,6 +423,7 @@ def main() -> None:
         log_bytes = 8 + sum(4 + len(f) for f in frames)
         out.update({
             f"setup_ms{suffix}": round(setup * 1e3, 1),
+            f"setup_best_ms{suffix}": round(min(timings["setup"]) * 1e3, 1),
             f"audit_ms{suffix}": round(audit * 1e3, 1),
             f"verify_hands{suffix}": hands,
             f"verify_status{suffix}": verdict.status.name,
@@ -447,7 +449,8 @@ def main() -> None:
     print("measuring the proofs of protocol version 2...", file=sys.stderr)
     out.update(measure_proofs(args.proof_repeat, history))
     # the table's setup with every proof, against the bare group operations those steps need
-    out["setup_with_proofs_s"] = round(out["setup_ms"] / 1e3, 3)
+    # (the best hand, as the bare replay is the best of its runs: both see the least machine load)
+    out["setup_with_proofs_s"] = round(out["setup_best_ms"] / 1e3, 3)
     out["setup_with_proofs_ratio"] = round(out["setup_with_proofs_s"] / out["setup_with_proofs_bare_s"], 3)
     print(json.dumps(out, indent=2))
 
