@@ -605,6 +605,37 @@ def test_a_claim_before_our_timer_is_held_and_checked_again_on_tick() -> None:
     assert all(t.status == "abandoned" for t in held)
 
 
+@pytest.mark.xfail(strict=True, reason="an answer that crosses the claim in flight is dropped as stale, so "
+                   "the claim stands: nothing settles two entries of different seats at one sequence number")
+def test_a_false_claim_that_crosses_the_accuseds_answer_in_flight_is_still_refuted() -> None:
+    """Over a network the accused may answer before the claim reaches it: its answer and the claim then both
+    follow the same entry. Whatever order they arrive in, the claim must not stand against a seat that
+    answered."""
+    accused = (CHEATER - 1) % 4
+    wire, _ = seated(RULES, seed=b"crossing claim")
+    until_waiting_for(wire, accused, "bid")
+    tables = wire.tables
+    decision = tables[accused].pending_decision()
+    assert decision is not None
+    tables[accused].decide(wire.players[accused](decision))  # type: ignore[misc]
+    (answer,) = [out.raw for out in tables[accused].take_outgoing()]
+    claimant = tables[CHEATER]
+    claimant._send(msg.Abandon(accused, f"seat {accused} stopped answering"))
+    claimant._advance()
+    claimant._flush()
+    (claim,) = [out.raw for out in claimant.take_outgoing()]
+    for seat in range(4):  # the claim reaches every other seat before the answer does
+        for raw in (claim, answer):
+            if seat not in (accused, CHEATER) or (seat, raw) in ((accused, claim), (CHEATER, answer)):
+                wire._record(seat, tables[seat].receive(raw, wire.now))
+    wire.advance_time(700)  # every honest timer runs out
+    wire.run()
+    for table in honest(wire):
+        assert table.result is None or table.result.seat != accused, f"seat {table.seat} blames the accused"
+    chains = [t.entries for t in honest(wire)]
+    assert all(c == chains[0] for c in chains), "the honest peers hold the same chain"
+
+
 def test_an_abandonment_of_no_seat_is_refused() -> None:
     rules = RULES.replace(first_leader="low_club")
     wire, ids = seated(rules, seed=b"low club")
