@@ -202,6 +202,51 @@ def plays(path: Path) -> list[bytes]:
     return [raw for raw in log.read_log(path).frames if log.open_envelope(raw).payload.get("t") == "play"]
 
 
+CARD = r"(?:10|[2-9JQKA])[♠♥♣♦]|[BL]J"
+TAKES = re.compile(r"^ *(.+?) takes? trick (\d+) · any key continues", re.M)
+
+
+TO_ANSWER = re.compile(r"^ Your (turn|bid)|Enter continues|Blind nil\?", re.M)
+"""The screen waits for this person's key (and so holds no completed trick)."""
+
+
+Held = tuple[int, str, frozenset[tuple[str, str]]]
+"""A completed trick as a screen shows it: its number, its winner, and each seat's card by name."""
+
+
+def completed_trick(terminal: Terminal, names: list[str]) -> Held | None:
+    """The completed trick the screen holds while it pauses: its number, its winner and each seat's card (by
+    name: "You" read as the terminal's own, a clipped one as the one of `names` it shortens), as the trick
+    panel draws it; None when it shows none."""
+    screen = terminal.text()
+    held = TAKES.search(screen)
+    if held is None:
+        return None
+    lines = screen.splitlines()
+    title = next((i for i, line in enumerate(lines) if line.startswith(f"┌─ Trick {held[2]} of")), None)
+    if title is None:  # a frame read half drawn: the panel is at the next trick already
+        return None
+    below = title + 1
+    panel = [line.split("│")[1] for line in lines[below:] if line.count("│") >= 2]
+    start = next(i for i, line in enumerate(panel) if line.strip())  # the seat at the top
+    top, top_card, middle, bottom_card, bottom = (panel[start + k].strip() for k in range(5))
+    left = re.fullmatch(rf"(.+?) ({CARD})\s+({CARD}) (.+)", middle)
+    if left is None or not re.fullmatch(CARD, top_card) or not re.fullmatch(CARD, bottom_card):
+        return None  # half drawn
+
+    def named(name: str) -> str:
+        name = name.lstrip("▶")
+        if name == "You":
+            return terminal.name
+        if name.endswith("…"):
+            (name,) = (n for n in names if n.startswith(name[:-1]) and len(n) >= len(name))
+        return name
+
+    cards = {(named(top), top_card), (named(left[1]), left[2]), (named(left[4]), left[3]),
+             (named(bottom), bottom_card)}
+    return int(held[2]), named(held[1]), frozenset(cards)
+
+
 @pytest.mark.timeout(300)
 def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_hand(lan: Lan) -> None:
     """Two people, each in a pseudo-terminal with a data directory of their own, and the host's two bots:
@@ -213,10 +258,12 @@ def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_han
     try:
         host.expect("4 seats free|3 seats free")
         host.proc.send("b")  # a bot: on the host's side, opposite the host
-        screen = host.expect(r"2\s+North.*bot · you see its cards")
+        screen = host.expect(r"2\s+ana's bot .*normal bot · you see its cards")
         assert "Enter starts once every seat is taken" in screen
+        host.proc.send("\x1b[B" * 3 + "l")  # the free seat 3: the next bot plays at expert
+        host.expect(r"b seats a bot \(expert")
         host.proc.send("b")
-        host.expect(r"East.*bot · you see its cards")
+        host.expect(r"3\s+ana's bot 2 .*expert bot · you see its cards")
         joiner = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo", "--log", str(lan.log("bo")))
         screen = joiner.expect("waiting for ana to accept you", others=(host,))
         assert "bot · ana sees its cards" in screen
@@ -231,14 +278,29 @@ def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_han
         joiner.proc.send("a")
         for terminal, other in ((joiner, host), (host, joiner)):
             screen = terminal.expect("Your hand", 60, others=(other,))
-            assert "ana+North" in screen and "bo+East" in screen
-        # Enter bids each dialog's default and plays the selected (first legal) card: a hand is 52 plays
+            assert "ana+ana's bot 0" in screen and "bo+ana's bot 2 0" in screen
+        # Enter bids each dialog's default and plays the selected (first legal) card: a hand is 52 plays.
+        # While a screen holds a completed trick, nobody presses a key there: the trick is read off it.
+        # Keys are pressed only when the screen asks this person, so none cuts a completed trick short.
+        names = ["ana", "bo", "ana's bot", "ana's bot 2"]
+        seen: dict[str, dict[int, tuple[str, frozenset[tuple[str, str]]]]] = {"ana": {}, "bo": {}}
         deadline = time.monotonic() + 150
         while len(plays(lan.log("ana"))) < 52 or len(plays(lan.log("bo"))) < 52:
             assert time.monotonic() < deadline, f"the hand did not finish:\n{host.text()}\n{joiner.text()}"
             for terminal in (host, joiner):
-                terminal.proc.send("\r")
-                terminal.pump(0.15)
+                terminal.pump(0.1)
+                trick = completed_trick(terminal, names)
+                if trick is not None:
+                    seen[terminal.name].setdefault(trick[0], trick[1:])
+                elif TO_ANSWER.search(before := terminal.text()):
+                    terminal.proc.send("\r")
+                    answered = time.monotonic() + 5
+                    while terminal.text() == before and time.monotonic() < answered:
+                        terminal.pump(0.05)  # the key is taken before the next one is sent
+        for terminal in (host, joiner):  # the last trick is still being held
+            terminal.pump(0.3)
+            if (trick := completed_trick(terminal, names)) is not None:
+                seen[terminal.name].setdefault(trick[0], trick[1:])
     finally:
         host.close()
         if joiner is not None:
@@ -247,6 +309,10 @@ def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_han
     shorter = min(len(c) for c in chains)
     assert chains[0][:shorter] == chains[1][:shorter], "both logs hold the same chain"
     assert plays(lan.log("ana"))[:52] == plays(lan.log("bo"))[:52]
+    # both screens showed every completed trick, each with all four cards and its winner, and the same ones
+    assert sorted(seen["ana"]) == sorted(seen["bo"]) == list(range(1, 14)), seen
+    assert seen["ana"] == seen["bo"]
+    assert all(len(cards) == 4 and len({name for name, _ in cards}) == 4 for _, cards in seen["ana"].values())
     for name in ("ana", "bo"):
         verdict = verify_file(lan.log(name))
         assert verdict.status in (Status.VALID, Status.INCOMPLETE), f"{name}: {verdict.summary}"

@@ -12,7 +12,7 @@ from p2pspades import crypto
 from p2pspades.net.lobby_seats import LobbySeat
 from p2pspades.rules import RuleSetError, preset
 from p2pspades.ui.capture import screen_text
-from p2pspades.ui.lobby import LobbyModel, confirm_table, create_lobby_app, run_lobby
+from p2pspades.ui.lobby import LobbyModel, confirm_table, create_lobby_app, run_lobby, seats_table
 from p2pspades.ui.testing import KEYS, until
 
 pytestmark = pytest.mark.timeout(30)
@@ -95,11 +95,14 @@ class Seats:
     def __init__(self, model: LobbyModel) -> None:
         self.model = model
         self.calls: list[tuple[str, int | None, int | None]] = []
+        self.level = "normal"
+        self.levels: dict[bytes, str] = {}
 
     async def add_bot(self, seat: int | None) -> None:
         self.calls.append(("add", seat, None))
         where = self.model.free[0] if seat is None else seat
         key = crypto.Identity.generate().public
+        self.levels[key] = self.level
         bot = LobbySeat(where, f"Bot{where}", key, "tcp://127.0.0.1:7009", owner=KEYS_OF[0].public)
         self.model.set_seats([*self.model.seats, bot])
 
@@ -109,6 +112,18 @@ class Seats:
 
     def move(self, seat: int, to: int) -> None:
         self.calls.append(("move", seat, to))
+
+    def level_of(self, public_key: bytes) -> str | None:
+        return self.levels.get(public_key)
+
+    def set_level(self, seat: int, level: str) -> None:
+        here = self.model.at(seat)
+        assert here is not None
+        self.levels[here.public_key] = level
+
+
+def text_of_seats(model: LobbyModel) -> str:
+    return "".join(text for _, text, *_ in seats_table(model))
 
 
 async def test_the_hosts_screen_seats_bots_moves_them_and_starts_when_asked() -> None:
@@ -129,8 +144,20 @@ async def test_the_hosts_screen_seats_bots_moves_them_and_starts_when_asked() ->
         await until(lambda: "nothing to start" in model.status, what="the refusal")
         pipe.send_text("x")  # the cursor is on the host's own seat
         await until(lambda: "select a bot" in model.status, what="the hint")
-        pipe.send_text(KEYS["down"] * 2 + "b")  # seat 2 is free: a bot sits there
+        pipe.send_text(KEYS["down"] * 2 + "l")  # at a free seat, l sets the next bot's level
+        await until(lambda: seats.level == "expert", what="the next bot's level")
+        assert "b seats a bot (expert; l: level)" in model.hint()
+        pipe.send_text("b")  # seat 2 is free: a bot sits there
         await until(lambda: model.at(2) is not None, what="the bot")
+        bot = model.at(2)
+        assert bot is not None and seats.levels[bot.public_key] == "expert"
+        assert "expert bot · you see its cards" in text_of_seats(model)
+        pipe.send_text("l")  # on a bot of ours, l changes that bot's level
+        await until(lambda: seats.levels[bot.public_key] == "easy", what="the bot's new level")
+        assert "easy bot · you see its cards" in text_of_seats(model)
+        pipe.send_text(KEYS["up"] * 2 + "l")  # the host's own seat has no level
+        await until(lambda: "select one of your bots" in model.status, what="the refusal")
+        pipe.send_text(KEYS["down"] * 2)
         pipe.send_text("s")
         await until(lambda: ("move", 2, 3) in seats.calls, what="the move to the other side")
         assert model.selected == 3, "the cursor follows the bot"

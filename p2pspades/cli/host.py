@@ -131,11 +131,12 @@ class HostSeats:
         self.hosted = hosted
         self.home = home
         self.owner = owner
-        self.kind = kind
+        self.level = kind
+        """The level of the next bot (l on the lobby screen changes it)."""
         self.next = first
 
     async def add_bot(self, seat: int | None) -> None:
-        (bot,) = bot_seats(1, self.owner, self.kind, first=self.next, home=self.home)
+        (bot,) = bot_seats(1, self.owner, self.level, first=self.next, home=self.home)
         self.next += 1
         await self.hosted.add_bot(bot, seat)
 
@@ -144,3 +145,9 @@ class HostSeats:
 
     def move(self, seat: int, to: int) -> None:
         self.hosted.move(seat, to)
+
+    def level_of(self, public_key: bytes) -> str | None:
+        return self.hosted.bot_level(public_key)
+
+    def set_level(self, seat: int, level: str) -> None:
+        self.hosted.set_bot_level(seat, level)

@@ -12,14 +12,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from p2pspades.bots import SEAT_NAMES
 from p2pspades.errors import P2PSpadesError
 from p2pspades.net import endpoints
 from p2pspades.net.aio import settle
 from p2pspades.net.discovery import Advertiser, DiscoveryError, address_towards
 from p2pspades.net.group import LocalGroup, Settings, bind_for, open_mesh, start_group
 from p2pspades.net.lobby import Confirm, LobbyHost, StartWhen, join_table, peers_of
-from p2pspades.net.lobby_seats import LobbyResult, TableInfo
+from p2pspades.net.lobby_seats import NAME_LIMIT, LobbyResult, TableInfo
 from p2pspades.net.mesh import Mesh, announced
 from p2pspades.net.seats import Seat, SessionError
 from p2pspades.rules import RuleSet
@@ -110,7 +109,7 @@ class HostedTable:
         seat = self.lobby.machine.seat_for_bot() if seat is None else seat
         mesh = await open_mesh(bot.identity, self.address, self.settings)
         try:
-            self.lobby.add_bot(bot.name or SEAT_NAMES[seat], bot.identity.public, mesh.endpoint, seat)
+            self.lobby.add_bot(bot.name or self.bot_name(), bot.identity.public, mesh.endpoint, seat)
         except BaseException:
             await mesh.close()
             raise
@@ -125,15 +124,32 @@ class HostedTable:
             await entry[1].close()
 
     def move(self, seat: int, to: int) -> None:
-        """Move the bot at `seat` to seat `to` (swapping with a bot sitting there). A bot named after its
-        seat (North, East, ...) takes the name of its new seat."""
+        """Move the bot at `seat` to seat `to` (swapping with a bot sitting there)."""
         assert self.lobby is not None
         self.lobby.move(seat, to)
-        for now in (seat, to):
-            placed = self.lobby.info().at(now)
-            ours = self._bots.get(placed.public_key) if placed is not None else None
-            if ours is not None and ours[0].name is None:
-                self.lobby.rename(now, SEAT_NAMES[now])
+
+    def bot_name(self) -> str:
+        """The name of our next bot: after us ("ana's bot", "ana's bot 2", ...), never after a seat (a
+        compass name would match seat 0's screen only, as every screen shows its own seat at the bottom)."""
+        assert self.lobby is not None
+        taken = {s.name for s in self.lobby.info().seated}
+        base = f"{(self.main.name or 'host')[:NAME_LIMIT - 9]}'s bot"
+        names = (base + (f" {k}" if k > 1 else "") for k in range(1, 100))
+        return next(name for name in names if name not in taken)
+
+    def bot_level(self, public_key: bytes) -> str | None:
+        """The level of our bot with that key (None: not one of ours)."""
+        ours = self._bots.get(public_key)
+        return None if ours is None else ours[0].bot
+
+    def set_bot_level(self, seat: int, level: str) -> None:
+        """Change the level of our bot at `seat` (its player is made when the game starts)."""
+        assert self.lobby is not None
+        placed = self.lobby.info().at(seat)
+        ours = self._bots.get(placed.public_key) if placed is not None else None
+        if ours is None:
+            raise SessionError(f"seat {seat} is not one of your bots")
+        ours[0].bot = level
 
     async def _start_when(self, info: TableInfo) -> bool:
         if not await _ask(self.start_when, info):  # type: ignore[arg-type]

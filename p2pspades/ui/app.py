@@ -237,8 +237,8 @@ def trick_text(state: UiState) -> Line:
         top_label, top_card = label(top), _trick_card(state, trick, top, mode)
         lines.append([(top_label[0], _center(top_label[1]))])
         lines.append([(top_card[0], _center(top_card[1]))])
-        l_label, l_card = label(left, 10), _trick_card(state, trick, left, mode)
-        r_label, r_card = label(right, 10), _trick_card(state, trick, right, mode)
+        l_label, l_card = label(left, 12), _trick_card(state, trick, left, mode)
+        r_label, r_card = label(right, 12), _trick_card(state, trick, right, mode)
         left_part = f"{l_label[1]} "
         used = width(left_part) + width(l_card[1]) + width(r_card[1]) + width(r_label[1])
         mid = TRICK_WIDTH - used - 1

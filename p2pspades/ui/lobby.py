@@ -11,7 +11,7 @@ Two uses:
 - the screen that stays up for the whole lobby, `await run_lobby(model, work)`: the lobby (`work`) runs
   beside it and feeds it (`model.set_seats`); the lobby's dialogs are `await model.ask()` (the host starting
   the table, a joiner accepting it). On the host's screen (`controls` given) the person also adds, removes
-  and moves bots. Every key goes to the screen: none echoes raw.
+  and moves bots and sets their levels. Every key goes to the screen: none echoes raw.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Dimension, HSplit, Window
 from prompt_toolkit.output import Output
 
+from p2pspades.bots import BOT_LEVELS
 from p2pspades.net.lobby_seats import LobbyError, LobbySeat
 from p2pspades.rules import RuleSet
 from p2pspades.ui.text import clip, plural, rules_lines, rules_of, rules_title
@@ -45,14 +46,23 @@ class SeatControls(Protocol):
 
     def move(self, seat: int, to: int) -> None: ...
 
+    level: str
+    """The level (`bots.BOT_LEVELS`) of the next bot `add_bot` seats."""
 
-def seat_state(seat: LobbySeat, seats: Iterable[LobbySeat], you: int | None) -> str:
-    """What a row says about a seat: host, joined, or a bot and who runs it (and so can see its cards)."""
+    def level_of(self, public_key: bytes) -> str | None:
+        """The level of the host's bot with that key (None: not one of the host's bots)."""
+
+    def set_level(self, seat: int, level: str) -> None: ...
+
+
+def seat_state(seat: LobbySeat, seats: Iterable[LobbySeat], you: int | None, level: str | None = None) -> str:
+    """What a row says about a seat: host, joined, or a bot and who runs it (and so can see its cards); the
+    host's screen also gives its own bots' levels."""
     if seat.owner is None:
         return "host" if seat.seat == 0 else "joined"
     owner = next((s for s in seats if s.public_key == seat.owner), None)
     if owner is not None and owner.seat == you:
-        return "bot · you see its cards"
+        return f"{level + ' ' if level else ''}bot · you see its cards"
     return f"bot · {clip(owner.name, 12) if owner is not None else 'its owner'} sees its cards"
 
 
@@ -120,8 +130,9 @@ class LobbyModel:
         if self.hosting:
             if free:
                 where = f": p2pspades join {self.join_with}" if self.join_with else ""
+                level = self.controls.level if self.controls is not None else ""
                 return (f"{plural(len(free), 'seat')} free. Others join{where}\n"
-                        f"b seats a bot at the selected seat; Enter starts once every seat is taken.")
+                        f"b seats a bot ({level}; l: level) here; Enter starts once every seat is taken.")
             if self.asking is not None:
                 return ("Every seat is taken. Read each fingerprint with its owner,\n"
                         "then press Enter to start.")
@@ -212,8 +223,12 @@ class LobbyModel:
                 return pick[0]
         return None
 
+    def level_of(self, seat: LobbySeat) -> str | None:
+        return None if self.controls is None else self.controls.level_of(seat.public_key)
+
     async def act(self, key: str) -> None:
-        """A seat key on the host's screen: b add a bot, x remove, s switch a bot's side."""
+        """A seat key on the host's screen: b add a bot, x remove, s switch a bot's side, l change the level
+        of the selected bot of ours (or, at a free seat, of the next bot)."""
         if self.controls is None:
             return
         seat, here = self.selected, self.at(self.selected)
@@ -231,10 +246,30 @@ class LobbyModel:
                                      else "there is no free seat or bot on another side")
                 self.controls.move(seat, to)
                 self.selected = to
+            elif key == "l":
+                level = self.level_of(here) if here is not None else None
+                if here is not None and level is None:
+                    raise LobbyError("select one of your bots, or a free seat for the next bot (↑/↓)")
+                level = next_level(level or self.controls.level)
+                if here is None:
+                    self.controls.level = level
+                else:
+                    self.controls.set_level(seat, level)
+                    self.controls.level = level
+                self.status = ""
+                self._changed()
+                return
             self.status = ""
         except Exception as exc:  # shown, never a traceback: the lobby goes on
             self.status = str(exc)[:160]
         self._changed()
+
+
+def next_level(level: str) -> str:
+    """The bot level after `level`, round the levels a person chooses from (easy, normal, expert)."""
+    if level not in BOT_LEVELS:
+        return BOT_LEVELS[0]
+    return BOT_LEVELS[(BOT_LEVELS.index(level) + 1) % len(BOT_LEVELS)]
 
 
 # ------------------------------------------------------------------------------------------------- drawing
@@ -258,7 +293,7 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
                 ("class:choice.selected" if cursor.strip() else "", cursor),
                 (style, f"{s.seat:<5} {name:<18} "),
                 ("class:key", f"{s.fingerprint:<20}"),
-                ("class:hint", f" {seat_state(s, model.seats, model.you)}"),
+                ("class:hint", f" {seat_state(s, model.seats, model.you, model.level_of(s))}"),
             ]
         )
     return join_lines(lines)
@@ -278,7 +313,7 @@ def buttons(model: LobbyModel) -> StyleAndTextTuples:
         style = "class:choice.selected" if i == model.choice else ("class:hint" if dimmed else "")
         out += [(style, f"[ {label} ]"), ("", "   ")]
     if model.hosting:
-        out.append(("class:hint", "↑/↓ seat · b add bot · x remove · s side · q leave"))
+        out.append(("class:hint", "↑/↓ seat · b bot · x out · l level · s side · q quit"))
     else:
         out.append(("class:hint", "←/→ Enter · a accept · d decline"))
     return out
@@ -377,7 +412,7 @@ def create_lobby_app(
         else:
             finish(event, False)
 
-    for key in ("b", "x", "delete", "s"):
+    for key in ("b", "x", "delete", "s", "l"):
 
         @kb.add(key)
         def _seat_key(event: KeyPressEvent, key: str = key) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from p2pspades.printable import clip as clip
 from p2pspades.printable import pad
 from p2pspades.printable import plural as plural
+from p2pspades.printable import width as display_width
 from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit, bid_notation
 from p2pspades.rules.scoring import HandScore
 
@@ -47,7 +48,8 @@ def bidding_order(rules: RuleSet, dealer: int) -> list[int]:
 def side_name(rules: RuleSet, names: Sequence[str], side: int, *, width: int = 0) -> str:
     """A side as people call it: the partners' names joined, or the player's name."""
     members = rules.sides[side]
-    if width and len(members) > 1:
+    whole = "+".join(names[s] for s in members)
+    if width and len(members) > 1 and display_width(whole) > width:
         each = max(3, (width - len(members) + 1) // len(members))
         return "+".join(clip(names[s], each) for s in members)
     text = "+".join(names[s] for s in members)
