@@ -8,6 +8,7 @@ that vanished. Every log is compared byte for byte and verified.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import socket
 import subprocess
