@@ -149,3 +149,24 @@ def test_a_challenge_at_a_shuffle_turn_names_the_challenger_and_the_logs_verify_
             assert f"seat {cheater}" in export.stdout
             if form == "json":
                 json.loads(export.stdout)
+
+
+def test_a_stranger_without_a_key_is_refused_and_the_hosted_table_plays_on(lan: Lan) -> None:
+    """The identity point as a key: every "signature" R = identity, S = 0 would pass a lax check. The host
+    drops such frames unanswered and says why, and stays up; a real joiner then takes the seat and the game
+    completes."""
+    lan.host(4, "--bots", "2", "--no-advertise")
+    lan.wait_for("p0", "lobby: ")
+    lan.cheater("keyless")
+    assert lan.finish("cheater", timeout=60) == {"cheater": 0}, lan.out("cheater")[-2000:]
+    assert "cheater: refused: " in lan.out("cheater"), lan.out("cheater")[-2000:]
+    assert "weak-key: public key 0100000000000000… is refused: the identity" in lan.out("p0"), lan.out("p0")
+    assert lan.procs["p0"].poll() is None, "the host is still up"
+    lan.join("p1")
+    codes = lan.finish("p0", "p1", timeout=240)
+    outs = {name: lan.out(name) for name in ("p0", "p1", "cheater")}
+    assert codes == {"p0": 0, "p1": 0}, {n: o[-2000:] for n, o in outs.items()}
+    assert all("Traceback" not in out for out in outs.values()), outs
+    chains = [log.read_log(lan.log(name)).frames for name in ("p0", "p1")]
+    assert chains[0] == chains[1]
+    assert verify_file(lan.log("p0")).status is Status.VALID

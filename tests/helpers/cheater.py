@@ -6,9 +6,11 @@ cheating table (helpers/cheats.py), so every hostile entry it sends is properly 
 Attacks: `false-abandon` (claims that the seat after it stopped answering, in the same breath as its own bid;
 the accused gets both entries in one frame, so it sees the claim before it answers), `wrong-lock` (its first
 lock alters a point of the seat opposite), `poison` (its first lock puts the identity point at a position of
-the seat after it), `shuffle-challenge` (a challenge instead of its first shuffle). The two lock attacks are
-made on the wire, re-signed, since our own table refuses to sign a lock its proof does not cover. It prints
-its seat, the end of the game and its log's path.
+the seat after it), `shuffle-challenge` (a challenge instead of its first shuffle), `keyless` (asks for a
+seat under the identity point as its key, whose "signature" R = identity, S = 0 passes a lax check for every
+message; exits 0 once it is refused, or not answered, within 5 s). The two lock attacks are made on the wire,
+re-signed, since our own table refuses to sign a lock its proof does not cover. It prints its seat, the end
+of the game and its log's path.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests direct
 
 from helpers.cheats import EarlyChallenger, PromptClaimer, poison_next_seat, wrong_lock
 from p2pspades import crypto, log
+from p2pspades.errors import P2PSpadesError
 from p2pspades.net import peer as peer_module
 from p2pspades.net.discovery import parse_endpoint
 from p2pspades.net.frames import Entries, Entry, Message
 from p2pspades.net.group import Settings
+from p2pspades.net.lobby import join_table
 from p2pspades.net.peer import Peer
 from p2pspades.net.seats import Seat, make_bot
 from p2pspades.net.session import join_game
@@ -94,13 +98,35 @@ def tamper_first_lock(peer: Peer, identity: crypto.Identity,
     peer.mesh.broadcast = send  # type: ignore[method-assign]
 
 
+class Keyless:
+    """A signer without a key: the identity point as public key."""
+
+    public = crypto.IDENTITY
+
+    def sign(self, data: bytes) -> bytes:
+        return crypto.IDENTITY + bytes(32)
+
+
+async def sit_without_a_key(endpoint: str) -> int:
+    try:
+        await join_table(endpoint, Keyless(), "Nobody", "tcp://127.0.0.1:9",  # type: ignore[arg-type]
+                         connect_timeout=5, timeout=5)
+    except P2PSpadesError as exc:
+        print(f"cheater: refused: {exc}", flush=True)
+        return 0
+    print("cheater: seated without a key", flush=True)
+    return 1
+
+
 async def cheat(attack: str, lobby: str, home: Path) -> int:
+    endpoint = parse_endpoint(lobby)
+    assert endpoint is not None, lobby
+    if attack == "keyless":
+        return await sit_without_a_key(endpoint)
     peer_module.Table = ATTACKS[attack]  # type: ignore[attr-defined]  # what start_game builds our table with
     home.mkdir(parents=True, exist_ok=True)
     identity = crypto.Identity.generate()
     seat = Seat(identity, home / "cheater.key", "Mallory", make_bot("easy", 7))
-    endpoint = parse_endpoint(lobby)
-    assert endpoint is not None, lobby
     group = await join_game(endpoint, seat, settings=Settings(home=home))
     peer = group.main
     print(f"cheater: {attack} at seat {peer.seat}", flush=True)
@@ -119,7 +145,7 @@ async def cheat(attack: str, lobby: str, home: Path) -> int:
 
 def main() -> int:
     attack, lobby, home = sys.argv[1:4]
-    if attack not in ATTACKS:
+    if attack not in ATTACKS and attack != "keyless":
         print(f"cheater: unknown attack {attack!r}; one of {', '.join(ATTACKS)}", file=sys.stderr)
         return 2
     handler = logging.StreamHandler(sys.stderr)
