@@ -170,3 +170,25 @@ def test_a_stranger_without_a_key_is_refused_and_the_hosted_table_plays_on(lan: 
     chains = [log.read_log(lan.log(name)).frames for name in ("p0", "p1")]
     assert chains[0] == chains[1]
     assert verify_file(lan.log("p0")).status is Status.VALID
+
+
+def test_a_peer_flooding_the_host_with_bad_signatures_is_cut_off_and_the_game_completes(lan: Lan) -> None:
+    """The cheater plays fairly but floods the host's seat with entries whose signatures fail, all game
+    long. The host process ignores its entries for a while and says why; its own seat and bot, the joiner
+    and the cheater finish the game, and every log is the same and valid."""
+    lan.host(4, "--bots", "1", "--no-advertise")
+    lan.wait_for("p0", "lobby: ")
+    lan.join("p1")
+    lan.cheater("flood")
+    lan.wait_for("cheater", "cheater: flood at seat")
+    cheater = cheater_seat(lan)
+    codes = lan.finish("p0", "p1", "cheater", timeout=240)
+    outs = {name: lan.out(name) for name in ("p0", "p1", "cheater")}
+    assert codes == {"p0": 0, "p1": 0, "cheater": 0}, {n: o[-2000:] for n, o in outs.items()}
+    assert all("Traceback" not in out for out in outs.values()), outs
+    assert f"seat {cheater} sent more than" in outs["p0"] and "entries are ignored" in outs["p0"], outs["p0"]
+    logs = [path for name in ("p0", "p1") for path in seats_run_by(lan, name).values()]
+    chains = [log.read_log(path).frames for path in logs]
+    assert len(logs) == 3 and all(chain == chains[0] for chain in chains)
+    assert all(verify_file(path).status is Status.VALID for path in logs)
+    assert cheater in {signer for signer, _ in kinds(chains[0])}, "the cheater's own entries are in"

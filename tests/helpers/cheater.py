@@ -6,11 +6,12 @@ cheating table (helpers/cheats.py), so every hostile entry it sends is properly 
 Attacks: `false-abandon` (claims that the seat after it stopped answering, in the same breath as its own bid;
 the accused gets both entries in one frame, so it sees the claim before it answers), `wrong-lock` (its first
 lock alters a point of the seat opposite), `poison` (its first lock puts the identity point at a position of
-the seat after it), `shuffle-challenge` (a challenge instead of its first shuffle), `keyless` (asks for a
-seat under the identity point as its key, whose "signature" R = identity, S = 0 passes a lax check for every
-message; exits 0 once it is refused, or not answered, within 5 s). The two lock attacks are made on the wire,
-re-signed, since our own table refuses to sign a lock its proof does not cover. It prints its seat, the end
-of the game and its log's path.
+the seat after it), `shuffle-challenge` (a challenge instead of its first shuffle), `flood` (plays fairly,
+but sends the host's seat ENTRIES frames of entries whose signatures fail, one per 10 ms, until the game
+ends), `keyless` (asks for a seat under the identity point as its key, whose "signature" R = identity,
+S = 0 passes a lax check for every message; exits 0 once it is refused, or not answered, within 5 s). The
+two lock attacks are made on the wire, re-signed, since our own table refuses to sign a lock its proof does
+not cover. It prints its seat, the end of the game and its log's path.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ ATTACKS: dict[str, type[Table]] = {
     "wrong-lock": Table,
     "poison": Table,
     "shuffle-challenge": ShuffleTurnChallenger,
+    "flood": Table,
 }
 
 
@@ -118,6 +120,15 @@ async def sit_without_a_key(endpoint: str) -> int:
     return 1
 
 
+async def flood(peer: Peer) -> None:
+    """ENTRIES frames of the genesis with its signature broken, to seat 0, until our game ends."""
+    genesis = peer.table.entries[0]
+    frame = Entries(1, (genesis[:-1] + bytes([genesis[-1] ^ 1]),) * 200)
+    while not peer.table.finished:
+        peer.mesh.send(0, frame)
+        await asyncio.sleep(0.01)
+
+
 async def cheat(attack: str, lobby: str, home: Path) -> int:
     endpoint = parse_endpoint(lobby)
     assert endpoint is not None, lobby
@@ -134,9 +145,12 @@ async def cheat(attack: str, lobby: str, home: Path) -> int:
         claim_in_one_frame(peer)
     elif attack in ON_THE_WIRE:
         tamper_first_lock(peer, identity, ON_THE_WIRE[attack])
+    flooding = asyncio.ensure_future(flood(peer)) if attack == "flood" else None
     try:
         ended = await group.run()
     finally:
+        if flooding is not None:
+            flooding.cancel()
         await group.close()
     print(f"cheater: game over: {ended.detail if ended is not None else peer.table.status}", flush=True)
     print(f"cheater: log {peer.store.log_path}", flush=True)
