@@ -8,10 +8,8 @@ that vanished. Every log is compared byte for byte and verified.
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
-import signal
 import socket
 import subprocess
 import sys
@@ -22,7 +20,8 @@ from pathlib import Path
 import pexpect
 import pytest
 import zmq
-from helpers.net import free_port, loopback_multicast_works
+from helpers.lan import Lan
+from helpers.net import loopback_multicast_works
 from helpers.terminal import Terminal
 from zmq.utils.monitor import parse_monitor_message
 
@@ -31,99 +30,6 @@ from p2pspades.audit.verify import Status, verify_file
 from p2pspades.net.auth import curve_public_key
 
 pytestmark = pytest.mark.timeout(150)
-
-PRESET = {4: "partnership", 3: "cutthroat3", 2: "two"}
-SHORT = ["--target", "10"]
-"""A game of one or two hands."""
-
-
-class Lan:
-    """The peer processes of one test, each with a home of its own; all killed and reaped at the end."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.procs: dict[str, subprocess.Popen[bytes]] = {}
-        self.port = free_port()
-        self.lobby = f"127.0.0.1:{self.port}"
-        self.table = f"Test table {self.port}"
-        """Unique on the LAN, so tables other test runs advertise meanwhile cannot be confused with it."""
-
-    def env(self, name: str) -> dict[str, str]:
-        home = self.root / name
-        return dict(os.environ, P2PSPADES_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"),
-                    PYTHONUNBUFFERED="1")
-
-    def log(self, name: str) -> Path:
-        return self.root / f"{name}.p2plog"
-
-    def out(self, name: str) -> str:
-        path = self.root / f"{name}.out"
-        return path.read_text(errors="replace") if path.exists() else ""
-
-    def p2pspades(self, name: str, *args: str, key: str | None = None) -> subprocess.Popen[bytes]:
-        with open(self.root / f"{name}.out", "ab") as out:
-            proc = subprocess.Popen([sys.executable, "-m", "p2pspades", *args], env=self.env(name),
-                                    stdout=out, stderr=subprocess.STDOUT)
-        self.procs[key or name] = proc
-        return proc
-
-    def host(self, players: int, *extra: str, name: str = "p0") -> subprocess.Popen[bytes]:
-        return self.p2pspades(name, "host", "--name", name, "--auto", "--rules", PRESET[players], "--address",
-                              "127.0.0.1", "--port", str(self.port), "--log", str(self.log(name)),
-                              "--table", self.table, *SHORT, *extra)
-
-    def join(self, name: str, *extra: str, table: str | None = None) -> subprocess.Popen[bytes]:
-        return self.p2pspades(name, "join", table or self.lobby, "--name", name, "--auto", "--log",
-                              str(self.log(name)), *extra)
-
-    def start(self, players: int, *extra: str) -> None:
-        self.host(players, *extra)
-        self.wait_for("p0", "lobby: ")
-        for i in range(1, players):
-            self.join(f"p{i}", *extra)
-
-    def wait_for(self, name: str, text: str, timeout: float = 60) -> str:
-        """Wait until `name` printed `text`; returns everything it printed."""
-        deadline = time.monotonic() + timeout
-        while text not in (out := self.out(name)):
-            proc = self.procs[name]
-            assert proc.poll() is None, f"{name} exited with {proc.returncode}:\n{out[-3000:]}"
-            assert time.monotonic() < deadline, f"{name} never printed {text!r}:\n{out[-3000:]}"
-            time.sleep(0.05)
-        return out
-
-    def entries(self, name: str) -> int:
-        path = self.log(name)
-        try:
-            return len(log.read_log(path).frames)
-        except (OSError, log.LogError):  # not there yet, or created but its magic not yet written
-            return 0
-
-    def kill_when(self, name: str, entries: int) -> int:
-        """SIGKILL `name` as soon as its log holds `entries` entries; returns how many it held."""
-        deadline = time.monotonic() + 60
-        while (held := self.entries(name)) < entries:
-            assert self.procs[name].poll() is None, self.out(name)[-3000:]
-            assert time.monotonic() < deadline
-            time.sleep(0.005)
-        self.procs[name].send_signal(signal.SIGKILL)
-        assert self.procs[name].wait(timeout=10) == -signal.SIGKILL
-        return held
-
-    def finish(self, *names: str, timeout: float = 90) -> dict[str, int]:
-        return {n: self.procs[n].wait(timeout=timeout) for n in names}
-
-    def seat_of(self, name: str) -> int:
-        match = re.search(r"^game [0-9a-f]{32}: seat (\d)", self.out(name), re.M)
-        assert match is not None, self.out(name)
-        return int(match.group(1))
-
-    def close(self) -> None:
-        for proc in self.procs.values():
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
-
 
 @pytest.fixture
 def lan(tmp_path: Path) -> Iterator[Lan]:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from helpers.cheats import EarlyChallenger, Impatient, LastLockPoisoner, Tampering, other_point, wrong_lock
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, hand_record, verify_frames
@@ -26,7 +27,6 @@ from p2pspades.table import (
     Outgoing,
     Rejected,
     Stage,
-    Step,
     Table,
     Violation,
 )
@@ -85,27 +85,6 @@ def reseal(raw: bytes, identity: crypto.Identity, **changes: Any) -> bytes:
     payload = dict(log.open_envelope(raw).payload)
     payload.update(changes)
     return log.seal(payload, identity)
-
-
-class Tampering(Table):
-    """A tampered client: it alters one of its own automatic entries before signing it."""
-
-    def __init__(
-        self, *args: Any, kind: str, change: Callable[[Table, dict[str, Any]], dict[str, Any]], **kwargs: Any
-    ) -> None:
-        self.attack_kind, self.change, self.done = kind, change, False
-        super().__init__(*args, **kwargs)
-
-    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
-        made = super()._make(kind)
-        if made is not None and self.attack_kind == kind.TYPE and not self.done:
-            self.done = True
-            made = msg.decode(self.change(self, made.to_fields()), version=self.version)
-        return made
-
-
-def other_point(p: bytes) -> bytes:
-    return crypto.mul(crypto.scalar_from_int(7), p)
 
 
 # ------------------------------------------------------------------ caught live, from the entry itself
@@ -231,13 +210,7 @@ def test_replaced_ciphertext_in_the_shuffle() -> None:
 
 
 def test_wrong_lock() -> None:
-    def bad_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
-        assert table.deal is not None
-        victim = table.deal.positions_of((CHEATER + 2) % 4)[0]
-        p["d"][victim] = other_point(p["d"][victim])
-        return p
-
-    wire, _ = seated(RULES, Tampering, kind="lock", change=bad_lock)
+    wire, _ = seated(RULES, Tampering, kind="lock", change=wrong_lock)
     wire.run()
     assert_caught(wire, "lock")
 
@@ -506,24 +479,6 @@ def test_an_entry_with_a_forged_signature_is_dropped() -> None:
 
 
 # ------------------------------------------------------------------ hostile points and misplaced challenges
-class LastLockPoisoner(Table):
-    """The last locker puts the identity point at a position of the seat after it."""
-
-    poisoned = False
-
-    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
-        made = super()._make(kind)
-        d = self.deal
-        last = d is not None and len(d.locks) == self.seats - 1
-        if isinstance(made, msg.Lock) and d is not None and last and not self.poisoned:
-            assert self.seat is not None
-            self.poisoned = True
-            deck = list(made.deck)
-            deck[d.positions_of((self.seat + 1) % self.seats)[0]] = crypto.IDENTITY
-            return msg.Lock(tuple(deck))
-        return made
-
-
 def test_a_poisoned_last_lock_is_challenged_and_names_the_locker() -> None:
     wire, _ = seated(preset("classic", target=500), LastLockPoisoner, seed=b"poison")
     wire.run()
@@ -537,20 +492,6 @@ def test_a_poisoned_last_lock_is_challenged_and_names_the_locker() -> None:
     assert_caught(wire, "lock")
 
 
-class EarlyChallenger(Table):
-    """Challenges a deal that is fine, at its first turn of the given kind."""
-
-    def __init__(self, *args: Any, at: type[msg.Message], **kwargs: Any) -> None:
-        self.at = at
-        super().__init__(*args, **kwargs)
-
-    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
-        if kind is self.at:
-            self._challenge_due = "I say this deck is wrong"
-            return None
-        return super()._make(kind)
-
-
 @pytest.mark.parametrize("at", [msg.Shuffle, msg.Lock], ids=["at a shuffle turn", "at a lock turn"])
 def test_a_challenge_before_the_deck_is_complete_names_the_challenger(at: type[msg.Message]) -> None:
     wire, _ = seated(RULES, EarlyChallenger, seed=b"early " + at.TYPE.encode(), at=at)
@@ -561,13 +502,7 @@ def test_a_challenge_before_the_deck_is_complete_names_the_challenger(at: type[m
 
 # ------------------------------------------------------------------ faults end the game with a result
 def test_a_caught_cheat_forfeits_the_game_for_the_cheaters_side() -> None:
-    def bad_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
-        assert table.deal is not None
-        victim = table.deal.positions_of((CHEATER + 2) % 4)[0]
-        p["d"][victim] = other_point(p["d"][victim])
-        return p
-
-    wire, _ = seated(RULES, Tampering, kind="lock", change=bad_lock)
+    wire, _ = seated(RULES, Tampering, kind="lock", change=wrong_lock)
     wire.run()
     assert_caught(wire, "lock")
     honest_side = 1 - RULES.side_of(CHEATER)
@@ -597,13 +532,6 @@ def test_a_void_rule_set_ends_a_cheat_with_no_winner() -> None:
 
 
 # ------------------------------------------------------------------ abandonment: claimed, refuted, co-signed
-class Impatient(Table):
-    """Claims that the seat before it stopped answering the moment it is that seat's turn."""
-
-    def _limit(self, step: Step) -> float:
-        return 0.0
-
-
 def until_waiting_for(wire: Wire, seat: int, what: str) -> None:
     for i in range(len(wire.tables)):
         wire._record(i, [])
@@ -675,6 +603,37 @@ def test_a_claim_before_our_timer_is_held_and_checked_again_on_tick() -> None:
     wire.advance_time(100)
     wire.run()
     assert all(t.status == "abandoned" for t in held)
+
+
+@pytest.mark.xfail(strict=True, reason="an answer that crosses the claim in flight is dropped as stale, so "
+                   "the claim stands: nothing settles two entries of different seats at one sequence number")
+def test_a_false_claim_that_crosses_the_accuseds_answer_in_flight_is_still_refuted() -> None:
+    """Over a network the accused may answer before the claim reaches it: its answer and the claim then both
+    follow the same entry. Whatever order they arrive in, the claim must not stand against a seat that
+    answered."""
+    accused = (CHEATER - 1) % 4
+    wire, _ = seated(RULES, seed=b"crossing claim")
+    until_waiting_for(wire, accused, "bid")
+    tables = wire.tables
+    decision = tables[accused].pending_decision()
+    assert decision is not None
+    tables[accused].decide(wire.players[accused](decision))  # type: ignore[misc]
+    (answer,) = [out.raw for out in tables[accused].take_outgoing()]
+    claimant = tables[CHEATER]
+    claimant._send(msg.Abandon(accused, f"seat {accused} stopped answering"))
+    claimant._advance()
+    claimant._flush()
+    (claim,) = [out.raw for out in claimant.take_outgoing()]
+    for seat in range(4):  # the claim reaches every other seat before the answer does
+        for raw in (claim, answer):
+            if seat not in (accused, CHEATER) or (seat, raw) in ((accused, claim), (CHEATER, answer)):
+                wire._record(seat, tables[seat].receive(raw, wire.now))
+    wire.advance_time(700)  # every honest timer runs out
+    wire.run()
+    for table in honest(wire):
+        assert table.result is None or table.result.seat != accused, f"seat {table.seat} blames the accused"
+    chains = [t.entries for t in honest(wire)]
+    assert all(c == chains[0] for c in chains), "the honest peers hold the same chain"
 
 
 def test_an_abandonment_of_no_seat_is_refused() -> None:

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from test_table_attacks import CHEATER, Reneger, Tampering, assert_caught, honest, renege_player, seated
+from helpers.cheats import Tampering
+from test_table_attacks import CHEATER, Reneger, assert_caught, honest, renege_player, seated
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, verify_frames

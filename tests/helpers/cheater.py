@@ -1,0 +1,173 @@
+"""A modified peer as a process of its own: it joins a real `p2pspades host` lobby and plays its seat with a
+cheating table (helpers/cheats.py), so every hostile entry it sends is properly signed.
+
+    python tests/helpers/cheater.py ATTACK HOST:PORT DATA_HOME
+
+Attacks: `false-abandon` (claims that the seat after it stopped answering, in the same breath as its own bid;
+the accused gets both entries in one frame, so it sees the claim before it answers), `wrong-lock` (its first
+lock alters a point of the seat opposite), `poison` (its first lock puts the identity point at a position of
+the seat after it), `shuffle-challenge` (a challenge instead of its first shuffle), `flood` (plays fairly,
+but sends the host's seat ENTRIES frames of entries whose signatures fail, one per 10 ms, until the game
+ends), `keyless` (asks for a seat under the identity point as its key, whose "signature" R = identity,
+S = 0 passes a lax check for every message; exits 0 once it is refused, or not answered, within 5 s). The
+two lock attacks are made on the wire, re-signed, since our own table refuses to sign a lock its proof does
+not cover. It prints its seat, the end of the game and its log's path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests directory, for `helpers`
+
+from helpers.cheats import EarlyChallenger, PromptClaimer, poison_next_seat, wrong_lock
+from p2pspades import crypto, log
+from p2pspades.errors import P2PSpadesError
+from p2pspades.net import peer as peer_module
+from p2pspades.net.discovery import parse_endpoint
+from p2pspades.net.frames import Entries, Entry, Message
+from p2pspades.net.group import Settings
+from p2pspades.net.lobby import join_table
+from p2pspades.net.peer import Peer
+from p2pspades.net.seats import Seat, make_bot
+from p2pspades.net.session import join_game
+from p2pspades.table import Table
+from p2pspades.table import messages as msg
+
+
+class ShuffleTurnChallenger(EarlyChallenger):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, at=msg.Shuffle, **kwargs)
+
+
+ON_THE_WIRE: dict[str, Callable[[Table, dict[str, Any]], dict[str, Any]]] = {
+    "wrong-lock": wrong_lock,
+    "poison": poison_next_seat,
+}
+ATTACKS: dict[str, type[Table]] = {
+    "false-abandon": PromptClaimer,
+    "wrong-lock": Table,
+    "poison": Table,
+    "shuffle-challenge": ShuffleTurnChallenger,
+    "flood": Table,
+}
+
+
+def claim_in_one_frame(peer: Peer) -> None:
+    """Send our bid and the claim that follows it to the accused together, before the others get them: the
+    accused applies both before its player is asked, so it answers the claim rather than crossing it."""
+    table = peer.table
+    assert isinstance(table, PromptClaimer)
+    broadcast = peer.mesh.broadcast
+    victim = (peer.seat + 1) % len(table.setup.seats)
+
+    def send(message: Message) -> None:
+        claimed = table.claimed
+        if claimed is None or not isinstance(message, Entry) or message.raw not in claimed:
+            broadcast(message)
+        elif message.raw == claimed[1]:  # the bid was held back until now
+            bid = log.validate_header(log.open_envelope(claimed[0]).payload)
+            peer.mesh.send(victim, Entries(bid.seq, claimed))
+            for seat in peer.mesh.peers:
+                if seat != victim:
+                    peer.mesh.send(seat, Entry(claimed[0]))
+                    peer.mesh.send(seat, Entry(claimed[1]))
+
+    peer.mesh.broadcast = send  # type: ignore[method-assign]
+
+
+def tamper_first_lock(peer: Peer, identity: crypto.Identity,
+                      change: Callable[[Table, dict[str, Any]], dict[str, Any]]) -> None:
+    """Our first lock goes out altered by `change` and signed again; our own table keeps the true one."""
+    broadcast = peer.mesh.broadcast
+    done = False
+
+    def send(message: Message) -> None:
+        nonlocal done
+        if not done and isinstance(message, Entry):
+            payload = dict(log.open_envelope(message.raw).payload)
+            if payload["t"] == "lock":
+                done = True
+                payload["d"] = list(payload["d"])
+                message = Entry(log.seal(change(peer.table, payload), identity))
+        broadcast(message)
+
+    peer.mesh.broadcast = send  # type: ignore[method-assign]
+
+
+class Keyless:
+    """A signer without a key: the identity point as public key."""
+
+    public = crypto.IDENTITY
+
+    def sign(self, data: bytes) -> bytes:
+        return crypto.IDENTITY + bytes(32)
+
+
+async def sit_without_a_key(endpoint: str) -> int:
+    try:
+        await join_table(endpoint, Keyless(), "Nobody", "tcp://127.0.0.1:9",  # type: ignore[arg-type]
+                         connect_timeout=5, timeout=5)
+    except P2PSpadesError as exc:
+        print(f"cheater: refused: {exc}", flush=True)
+        return 0
+    print("cheater: seated without a key", flush=True)
+    return 1
+
+
+async def flood(peer: Peer) -> None:
+    """ENTRIES frames of the genesis with its signature broken, to seat 0, until our game ends."""
+    genesis = peer.table.entries[0]
+    frame = Entries(1, (genesis[:-1] + bytes([genesis[-1] ^ 1]),) * 200)
+    while not peer.table.finished:
+        peer.mesh.send(0, frame)
+        await asyncio.sleep(0.01)
+
+
+async def cheat(attack: str, lobby: str, home: Path) -> int:
+    endpoint = parse_endpoint(lobby)
+    assert endpoint is not None, lobby
+    if attack == "keyless":
+        return await sit_without_a_key(endpoint)
+    peer_module.Table = ATTACKS[attack]  # type: ignore[attr-defined]  # what start_game builds our table with
+    home.mkdir(parents=True, exist_ok=True)
+    identity = crypto.Identity.generate()
+    seat = Seat(identity, home / "cheater.key", "Mallory", make_bot("easy", 7))
+    group = await join_game(endpoint, seat, settings=Settings(home=home))
+    peer = group.main
+    print(f"cheater: {attack} at seat {peer.seat}", flush=True)
+    if attack == "false-abandon":
+        claim_in_one_frame(peer)
+    elif attack in ON_THE_WIRE:
+        tamper_first_lock(peer, identity, ON_THE_WIRE[attack])
+    flooding = asyncio.ensure_future(flood(peer)) if attack == "flood" else None
+    try:
+        ended = await group.run()
+    finally:
+        if flooding is not None:
+            flooding.cancel()
+        await group.close()
+    print(f"cheater: game over: {ended.detail if ended is not None else peer.table.status}", flush=True)
+    print(f"cheater: log {peer.store.log_path}", flush=True)
+    return 0
+
+
+def main() -> int:
+    attack, lobby, home = sys.argv[1:4]
+    if attack not in ATTACKS and attack != "keyless":
+        print(f"cheater: unknown attack {attack!r}; one of {', '.join(ATTACKS)}", file=sys.stderr)
+        return 2
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("cheater: %(message)s"))
+    logging.getLogger("p2pspades").addHandler(handler)
+    logging.getLogger("p2pspades").setLevel(logging.WARNING)
+    return asyncio.run(cheat(attack, lobby, Path(home)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+"""Attacks over real sockets: a modified peer (helpers/cheater.py, a process of its own) joins a real
+`p2pspades host` table, with its bots and, where it applies, a `p2pspades join` process, on 127.0.0.1.
+
+Each attack must be refused or pinned on the cheater: the honest seats' logs (the host's, its bots', the
+joiner's) hold the same chain and verify to a violation by the cheater, whose side forfeits; the victim is
+never blamed; no process, honest or not, prints a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers.lan import Lan
+
+from p2pspades import log
+from p2pspades.audit import Status, hand_record
+from p2pspades.audit.verify import verify_file
+from p2pspades.exits import ExitCode
+from p2pspades.net.store import GameStore
+
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture
+def lan(tmp_path: Path) -> Iterator[Lan]:
+    network = Lan(tmp_path)
+    yield network
+    network.close()
+
+
+def seats_run_by(lan: Lan, name: str) -> dict[int, Path]:
+    """The log of every seat the process `name` ran (its own and its bots'), by seat."""
+    home = lan.root / name / "data"
+    logs = {}
+    for seat_dir in home.glob("games/*/seat-*"):
+        game_id, seat = bytes.fromhex(seat_dir.parent.name), int(seat_dir.name.removeprefix("seat-"))
+        logs[seat] = GameStore(game_id, seat, home).log_path
+    return logs
+
+
+def cheater_seat(lan: Lan) -> int:
+    match = re.search(r"^cheater: \S+ at seat (\d)", lan.out("cheater"), re.M)
+    assert match is not None, lan.out("cheater")[-3000:]
+    return int(match.group(1))
+
+
+def assert_pinned_on(lan: Lan, cheater: int, honest: list[str], checks: tuple[str, ...]) -> list[bytes]:
+    """Every honest process ended on the violation, its seats' logs agree, verify to a violation by
+    `cheater` for one of `checks`, and rank the other side first; nobody printed a traceback. Returns the
+    chain."""
+    codes = lan.finish(*honest, timeout=240)
+    try:  # the cheater may still wait for a seat that stopped on its cheat; it need not finish
+        lan.finish("cheater", timeout=15)
+    except subprocess.TimeoutExpired:
+        lan.procs["cheater"].kill()
+    outs = {name: lan.out(name) for name in [*honest, "cheater"]}
+    for name, out in outs.items():
+        assert "Traceback" not in out, f"{name}:\n{out[-3000:]}"
+    assert codes == dict.fromkeys(honest, ExitCode.VIOLATION), {n: o[-2000:] for n, o in outs.items()}
+    logs = {seat: path for name in honest for seat, path in seats_run_by(lan, name).items()}
+    assert sorted(logs) == sorted({0, 1, 2, 3} - {cheater}), logs
+    chains = {seat: log.read_log(path).frames for seat, path in logs.items()}
+    first = next(iter(chains.values()))
+    assert all(chain == first for chain in chains.values()), "the honest seats hold the same log"
+    honest_side = 1 - cheater % 2
+    for seat, path in logs.items():
+        verdict = verify_file(path)
+        assert verdict.status is Status.VIOLATION, f"seat {seat}: {verdict.summary}"
+        assert verdict.violation is not None and verdict.violation.seat == cheater, verdict.summary
+        assert verdict.violation.check in checks, verdict.summary
+        assert f"forfeit by seat {cheater}" in verdict.summary, verdict.summary
+        result = hand_record(verdict)["result"]
+        assert result["winners"] == [honest_side] and result["forfeit"]["seat"] == cheater, result
+    for name in honest:
+        assert f"seat {cheater} failed the" in outs[name], outs[name][-2000:]
+    return first
+
+
+def kinds(chain: list[bytes]) -> list[tuple[int, str]]:
+    """(signer, type) of every entry."""
+    return [(p["s"], p["t"]) for p in (log.open_envelope(raw).payload for raw in chain)]
+
+
+def test_a_false_abandonment_the_moment_it_is_the_victims_turn_is_refuted(lan: Lan) -> None:
+    lan.host(4, "--bots", "1", "--no-advertise")
+    lan.wait_for("p0", "lobby: ")
+    lan.join("p1")
+    lan.cheater("false-abandon")
+    lan.wait_for("cheater", "cheater: false-abandon at seat")
+    cheater = cheater_seat(lan)
+    victim = (cheater + 1) % 4
+    chain = assert_pinned_on(lan, cheater, ["p0", "p1"], ("abandon",))
+    signed = kinds(chain)
+    claims = [k for k, (seat, kind) in enumerate(signed) if kind == "abandon"]
+    assert [signed[k][0] for k in claims] == [cheater], "no honest seat co-signed the claim"
+    assert log.open_envelope(chain[claims[0]]).payload["a"] == victim
+    assert signed[claims[0] + 1][0] == victim, "the accused answered the claim, and that refuted it"
+    assert signed[claims[0] - 1] == (cheater, "bid"), "the claim came in the same breath as the cheater's bid"
+
+
+def test_an_open_cheat_by_a_wrong_lock_ends_in_a_forfeit_by_the_cheater_not_a_void(lan: Lan) -> None:
+    lan.host(4, "--bots", "1", "--no-advertise")
+    lan.wait_for("p0", "lobby: ")
+    lan.join("p1")
+    lan.cheater("wrong-lock")
+    lan.wait_for("cheater", "cheater: wrong-lock at seat")
+    cheater = cheater_seat(lan)
+    assert_pinned_on(lan, cheater, ["p0", "p1"], ("lock", "forged card", "proof"))
+
+
+def test_a_poisoned_lock_neither_kills_the_host_nor_its_bots_and_the_poisoner_is_named(lan: Lan) -> None:
+    """The identity point at a position of the seat after the poisoner, which the host process runs (its own
+    seat or one of its bots): the host process and both its bots stop the game on it together, and the
+    poisoner forfeits."""
+    lan.host(4, "--bots", "2", "--no-advertise")
+    lan.wait_for("p0", "lobby: ")
+    lan.cheater("poison")
+    lan.wait_for("cheater", "cheater: poison at seat")
+    cheater = cheater_seat(lan)
+    assert_pinned_on(lan, cheater, ["p0"], ("lock", "proof"))
+    assert "failed and leaves the game" not in lan.out("p0"), "every seat of the host process played on"
+
+
+def test_a_challenge_at_a_shuffle_turn_names_the_challenger_and_the_logs_verify_and_export(lan: Lan) -> None:
+    lan.host(4, "--bots", "1", "--no-advertise")
+    lan.wait_for("p0", "lobby: ")
+    lan.join("p1")
+    lan.cheater("shuffle-challenge")
+    lan.wait_for("cheater", "cheater: shuffle-challenge at seat")
+    cheater = cheater_seat(lan)
+    chain = assert_pinned_on(lan, cheater, ["p0", "p1"], ("challenge",))
+    assert (cheater, "challenge") in kinds(chain) and (cheater, "shuffle") not in kinds(chain)
+    for path in (lan.log("p0"), lan.log("p1")):
+        verify = subprocess.run([sys.executable, "-m", "p2pspades", "verify", str(path)], capture_output=True,
+                                text=True, timeout=60)
+        assert verify.returncode == ExitCode.VIOLATION, verify.stdout + verify.stderr
+        assert f"forfeit by seat {cheater}" in verify.stdout and "Traceback" not in verify.stderr
+        for form in ("text", "json"):
+            export = subprocess.run([sys.executable, "-m", "p2pspades", "export", "--format", form,
+                                     str(path)], capture_output=True, text=True, timeout=60)
+            assert "Traceback" not in export.stderr, export.stderr
+            assert export.returncode in (0, ExitCode.VIOLATION), export.stdout[-2000:] + export.stderr
+            assert f"seat {cheater}" in export.stdout
+            if form == "json":
+                json.loads(export.stdout)
+
+
+def test_a_stranger_without_a_key_is_refused_and_the_hosted_table_plays_on(lan: Lan) -> None:
+    """The identity point as a key: every "signature" R = identity, S = 0 would pass a lax check. The host
+    drops such frames unanswered and says why, and stays up; a real joiner then takes the seat and the game
+    completes."""
+    lan.host(4, "--bots", "2", "--no-advertise")
+    lan.wait_for("p0", "lobby: ")
+    lan.cheater("keyless")
+    assert lan.finish("cheater", timeout=60) == {"cheater": 0}, lan.out("cheater")[-2000:]
+    assert "cheater: refused: " in lan.out("cheater"), lan.out("cheater")[-2000:]
+    assert "weak-key: public key 0100000000000000… is refused: the identity" in lan.out("p0"), lan.out("p0")
+    assert lan.procs["p0"].poll() is None, "the host is still up"
+    lan.join("p1")
+    codes = lan.finish("p0", "p1", timeout=240)
+    outs = {name: lan.out(name) for name in ("p0", "p1", "cheater")}
+    assert codes == {"p0": 0, "p1": 0}, {n: o[-2000:] for n, o in outs.items()}
+    assert all("Traceback" not in out for out in outs.values()), outs
+    chains = [log.read_log(lan.log(name)).frames for name in ("p0", "p1")]
+    assert chains[0] == chains[1]
+    assert verify_file(lan.log("p0")).status is Status.VALID
+
+
+def test_a_peer_flooding_the_host_with_bad_signatures_is_cut_off_and_the_game_completes(lan: Lan) -> None:
+    """The cheater plays fairly but floods the host's seat with entries whose signatures fail, all game
+    long. The host process ignores its entries for a while and says why; its own seat and bot, the joiner
+    and the cheater finish the game, and every log is the same and valid."""
+    lan.host(4, "--bots", "1", "--no-advertise")
+    lan.wait_for("p0", "lobby: ")
+    lan.join("p1")
+    lan.cheater("flood")
+    lan.wait_for("cheater", "cheater: flood at seat")
+    cheater = cheater_seat(lan)
+    codes = lan.finish("p0", "p1", "cheater", timeout=240)
+    outs = {name: lan.out(name) for name in ("p0", "p1", "cheater")}
+    assert codes == {"p0": 0, "p1": 0, "cheater": 0}, {n: o[-2000:] for n, o in outs.items()}
+    assert all("Traceback" not in out for out in outs.values()), outs
+    assert f"seat {cheater} sent more than" in outs["p0"] and "entries are ignored" in outs["p0"], outs["p0"]
+    logs = [path for name in ("p0", "p1") for path in seats_run_by(lan, name).values()]
+    chains = [log.read_log(path).frames for path in logs]
+    assert len(logs) == 3 and all(chain == chains[0] for chain in chains)
+    assert all(verify_file(path).status is Status.VALID for path in logs)
+    assert cheater in {signer for signer, _ in kinds(chains[0])}, "the cheater's own entries are in"
