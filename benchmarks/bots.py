@@ -14,6 +14,10 @@ time (mean, 95th percentile, max) over all its decisions with more than one lega
 (the bot's own work). No cryptography: this measures how well the bots play. Progress goes to stderr.
 
     python benchmarks/bots.py [--deals 4] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
+                             [--minutes M] [--skip-random]
+
+The deals are played in turn across presets and comparisons (deal 0 everywhere, then deal 1...), so that
+`--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ class Tally:
 
     times: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    capped: int = 0  # decisions the wall-clock cap ended before their planned playouts
     side_hands: int = 0
     sets: int = 0
     nils: int = 0
@@ -77,6 +82,7 @@ class Timed:
         if len(decision.legal) > 1:
             self.tally.times.append(time.perf_counter() - start)
             self.tally.cpu.append(time.process_time() - cpu)
+            self.tally.capped += bool(getattr(self.bot, "capped", False))
         return action
 
 
@@ -122,19 +128,21 @@ def tables(rules: RuleSet) -> list[list[bool]]:
     return [[seat == a for seat in range(n)] for a in range(n)]
 
 
-def compare(
-    rules: RuleSet,
-    kinds: tuple[str, str],
-    deals: int,
-    seed: int,
-    budget: float | None,
-    progress: Callable[[str], None],
-) -> dict[str, Any]:
-    """Bot `kinds[0]` (A) against `kinds[1]` (B) over `deals` duplicate deals."""
-    tallies = {kind: Tally() for kind in kinds}
-    margins: list[float] = []
-    margins_charged: list[float] = []
-    for d in range(deals):
+class Comparison:
+    """Bot `kinds[0]` (A) against `kinds[1]` (B) in one preset, one duplicate deal at a time."""
+
+    def __init__(self, rules: RuleSet, kinds: tuple[str, str], seed: int, budget: float | None) -> None:
+        self.rules = rules
+        self.kinds = kinds
+        self.seed = seed
+        self.budget = budget
+        self.tallies = {kind: Tally() for kind in kinds}
+        self.margins: list[float] = []
+        self.margins_charged: list[float] = []
+
+    def play(self, d: int) -> None:
+        """Duplicate deal number `d`, at every table of it."""
+        rules, kinds, seed = self.rules, self.kinds, self.seed
         deal_seed = f"bots-benchmark/{seed}/{rules.preset}/{d}".encode()
         points = {True: [0.0, 0.0], False: [0.0, 0.0]}  # bot A? -> [points, bag-charged points], per seat
         seats = {True: 0, False: 0}
@@ -143,12 +151,12 @@ def compare(
             bots = []
             for seat in range(rules.players):
                 kind = kinds[0] if layout[seat] else kinds[1]
-                bot = make_bot(kind, seed * 1_000_003 + d * 100 + t * 10 + seat, time_budget=budget)
-                bots.append(Timed(bot, tallies[kind]))
+                bot = make_bot(kind, seed * 1_000_003 + d * 100 + t * 10 + seat, time_budget=self.budget)
+                bots.append(Timed(bot, self.tallies[kind]))
             result = play_deal(rules, bots, deal_seed)
             for side_index, side in enumerate(rules.sides):
                 mine = layout[side[0]]
-                tally = tallies[kinds[0] if mine else kinds[1]]
+                tally = self.tallies[kinds[0] if mine else kinds[1]]
                 tally.side_hands += 1
                 tally.sets += not result.scores[side_index].made and result.scores[side_index].contract > 0
                 for seat in side:
@@ -159,21 +167,20 @@ def compare(
                 points[mine][1] += charged(rules, result, side_index) * len(side)
                 seats[mine] += len(side)
         per_table = len(layouts)
-        margins.append((points[True][0] / seats[True] - points[False][0] / seats[False]) * per_table / 2)
-        margins_charged.append(
+        self.margins.append((points[True][0] / seats[True] - points[False][0] / seats[False]) * per_table / 2)
+        self.margins_charged.append(
             (points[True][1] / seats[True] - points[False][1] / seats[False]) * per_table / 2
         )
-        progress(
-            f"{rules.preset}: {kinds[0]} vs {kinds[1]}, deal {d + 1}/{deals}: {mean_ci(margins)['mean']:+}"
-        )
-    return {
-        "a": kinds[0],
-        "b": kinds[1],
-        "deals": deals,
-        "points_per_deal": mean_ci(margins),
-        "points_per_deal_bags_charged": mean_ci(margins_charged),
-        "bots": {_label(kind): report(tally) for kind, tally in tallies.items()},
-    }
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "a": self.kinds[0],
+            "b": self.kinds[1],
+            "deals": len(self.margins),
+            "points_per_deal": mean_ci(self.margins),
+            "points_per_deal_bags_charged": mean_ci(self.margins_charged),
+            "bots": {_label(kind): report(tally) for kind, tally in self.tallies.items()},
+        }
 
 
 def _label(kind: str) -> str:
@@ -181,10 +188,12 @@ def _label(kind: str) -> str:
 
 
 def mean_ci(samples: Sequence[float]) -> dict[str, Any]:
-    """Mean with a 95% normal-approximation interval."""
+    """Mean with a 95% normal-approximation interval (null below two samples: strict JSON has no infinity)."""
     n = len(samples)
     mean = statistics.fmean(samples) if samples else 0.0
-    half = Z95 * statistics.stdev(samples) / math.sqrt(n) if n > 1 else math.inf
+    if n < 2:
+        return {"mean": round(mean, 2), "ci95": None, "n": n}
+    half = Z95 * statistics.stdev(samples) / math.sqrt(n)
     return {"mean": round(mean, 2), "ci95": [round(mean - half, 2), round(mean + half, 2)], "n": n}
 
 
@@ -205,6 +214,7 @@ def report(tally: Tally) -> dict[str, Any]:
     return {
         "decision_time": timing(tally.times),
         "decision_cpu_time": timing(tally.cpu),
+        "capped_decisions": tally.capped,
         "side_hands": tally.side_hands,
         "sets": tally.sets,
         "nils_made": f"{tally.nils_made}/{tally.nils}",
@@ -223,9 +233,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-random", action="store_true", help="only expert over heuristic")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument(
+        "--minutes", type=float, default=None, help="start no new deal after this many minutes (wall clock)"
+    )
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
+    if args.minutes is not None and args.minutes <= 0:
+        parser.error("--minutes must be positive")
     if args.budget is not None and args.budget <= 0:
         parser.error("--budget must be positive")
     names = [name.strip() for name in args.presets.split(",") if name.strip()]
@@ -238,22 +253,39 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\r{text}   ", end="", file=sys.stderr, flush=True)
 
     assert {"expert", "normal", "random"} <= set(BOT_KINDS)
-    start = time.process_time()
-    out: dict[str, Any] = {"benchmark": "bots", "seed": args.seed, "deals": args.deals, "budget": args.budget}
+    start, wall = time.process_time(), time.monotonic()
+    out: dict[str, Any] = {
+        "benchmark": "bots",
+        "seed": args.seed,
+        "deals": args.deals,
+        "budget": args.budget,
+        "minutes": args.minutes,
+    }
+    # deal by deal, every preset and comparison in turn, so that a run cut short by --minutes stays balanced
+    comparisons: dict[str, dict[str, Comparison]] = {}
     for name in names:
         rules = PRESETS[name]
-        section: dict[str, Any] = {
-            "expert_over_heuristic": compare(
-                rules, ("expert", "normal"), args.deals, args.seed, args.budget, progress
-            )
+        comparisons[name] = {
+            "expert_over_heuristic": Comparison(rules, ("expert", "normal"), args.seed, args.budget)
         }
         if not args.skip_random:
-            section["heuristic_over_random"] = compare(
-                rules, ("normal", "random"), args.deals, args.seed, args.budget, progress
+            comparisons[name]["heuristic_over_random"] = Comparison(
+                rules, ("normal", "random"), args.seed, args.budget
             )
-        out[name] = section
-        if not args.quiet:
-            print(file=sys.stderr)
+    played = 0
+    for d in range(args.deals):
+        if args.minutes is not None and time.monotonic() - wall > 60 * args.minutes:
+            break
+        for name, section in comparisons.items():
+            for label, comparison in section.items():
+                comparison.play(d)
+                progress(f"deal {d + 1}/{args.deals}: {name} {label} {mean_ci(comparison.margins)['mean']:+}")
+        played = d + 1
+    if not args.quiet:
+        print(file=sys.stderr)
+    out["deals_played"] = played
+    for name, section in comparisons.items():
+        out[name] = {label: comparison.report() for label, comparison in section.items()}
     out["cpu_seconds"] = round(time.process_time() - start, 2)
     print(json.dumps(out, indent=2))
     return 0

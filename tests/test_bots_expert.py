@@ -9,25 +9,23 @@ the heuristic says), so each behaviour is shown to come out of the search itself
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
 
 import pytest
+from helpers.games import Bot, apply_all, beats, dealt, decision, play_hand, plays
 
 from p2pspades.bots import BOT_KINDS, BOT_LEVELS, ExpertBot, HeuristicBot, UnknownBot, make_bot
+from p2pspades.bots.bidding import count_mask, estimate_mask, estimate_tricks
 from p2pspades.bots.expert import World
-from p2pspades.bots.simulate import Contract, Playout
+from p2pspades.bots.simulate import Contract, Playout, bags_hurt
 from p2pspades.rules import (
     PRESETS,
     Action,
     Bid,
     ByteStream,
     Card,
-    Deal,
     Game,
     Phase,
     Play,
-    Reveal,
-    RuleSet,
     SideTotal,
     cards_of,
     deal_from_order,
@@ -36,38 +34,8 @@ from p2pspades.rules import (
     preset,
     score_hand,
 )
-from p2pspades.table.events import Decision, DecisionKind
 
-Bot = Callable[[Decision], Action]
-KINDS = {
-    Phase.BLIND: DecisionKind.BLIND_NIL,
-    Phase.DRAW: DecisionKind.DRAW,
-    Phase.BID: DecisionKind.BID,
-    Phase.PLAY: DecisionKind.PLAY,
-}
 MODES = {"as it plays": None, "search alone": 0.0}
-
-
-def decision(game: Game) -> Decision:
-    seat = game.current_seat
-    assert seat is not None
-    return Decision(KINDS[game.phase], game.view(seat), tuple(game.legal_actions()))
-
-
-def dealt(rules: RuleSet, dealer: int, hands: Sequence[str]) -> Game:
-    game = Game(rules, dealer)
-    assert game.phase is Phase.DEAL
-    game.apply(Deal(tuple(tuple(parse_cards(text)) for text in hands)))
-    return game
-
-
-def apply_all(game: Game, actions: Sequence[Action]) -> None:
-    for action in actions:
-        game.apply(action)
-
-
-def plays(text: str) -> list[Action]:
-    return [Play(card) for card in parse_cards(text)]
 
 
 def expert(confidence: float | None, iterations: int = 400) -> ExpertBot:
@@ -80,12 +48,6 @@ def card_of(game: Game, confidence: float | None) -> Card:
     action = expert(confidence)(decision(game))
     assert isinstance(action, Play)
     return action.card
-
-
-def beats(card: Card, best: Card) -> bool:
-    if card.suit is best.suit:
-        return card.rank > best.rank
-    return card.suit.value == "S"
 
 
 # ----- partnership play on constructed positions ----------------------------------------------------------
@@ -248,6 +210,39 @@ def test_bids_by_search_around_the_count_and_nil() -> None:
     assert isinstance(weak, Bid) and weak.tricks <= 2
 
 
+def test_bids_up_where_a_failed_contract_scores_zero() -> None:
+    """In `individual` a set scores zero and bags cost nothing, so a bid above the heuristic's count risks
+    little: the search looks wider there (one shared playout a deal scores every counted bid) and takes it."""
+    hand = "QS 8S 4S 2S JH 9H 6H KD 6D 3D AC 9C 5C"
+    usual = first_bid("individual", hand, HeuristicBot(1))
+    bot = ExpertBot(1, time_budget=30.0, iterations=700)
+    searched = first_bid("individual", hand, bot)
+    assert isinstance(usual, Bid) and isinstance(searched, Bid)
+    assert searched.tricks > usual.tricks
+    assert bot.playouts <= 700  # every counted bid from one playout a deal
+
+
+@pytest.mark.parametrize("name", ["individual", "five"])
+def test_where_bags_cost_nothing_play_does_not_depend_on_a_counted_bid(name: str) -> None:
+    """What lets the bid search share one playout a deal between all of a seat's counted bids."""
+    rules = preset(name)
+    assert not bags_hurt(rules)
+    n, size = rules.players, rules.hand_size
+    stream = ByteStream(f"shared/{name}".encode())
+    for _ in range(30):
+        cards = list(rules.deck)
+        stream.shuffle(cards)
+        hands = [mask_of(cards[i * size : (i + 1) * size]) for i in range(n)]
+        results = set()
+        for mine in range(1, 8):
+            contract = Contract(rules, (mine, *(3,) * (n - 1)), (False,) * n)
+            won = Playout(contract, hands.copy(), [0] * n, 1, [], False, True).finish()
+            results.add(tuple(won))
+        assert len(results) == 1
+    classic = preset("classic")
+    assert Contract(classic, (3, 3, 3, 3), (False,) * 4).bags_hurt  # there, a made side ducks
+
+
 # ----- the search's parts ---------------------------------------------------------------------------------
 
 
@@ -276,6 +271,28 @@ def test_deals_are_consistent_with_everything_public() -> None:
                 assert not any(c.suit is suit for c in cards_of(hands[seat])), (seat, suit)
 
 
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_cached_count_of_a_mask_is_the_count_of_the_cards(name: str) -> None:
+    """The search weighs deals with a per-suit cached count of hands as masks: the same number as the
+    heuristic's count of the cards, and side suits without spades count on their own."""
+    rules = preset(name)
+    cards = list(rules.deck)
+    stream = ByteStream(f"count/{name}".encode())
+    for _ in range(40):
+        stream.shuffle(cards)
+        hand = cards[: rules.hand_size]
+        assert estimate_mask(rules, mask_of(hand)) == pytest.approx(estimate_tricks(rules, hand), abs=1e-12)
+        sides = [c for c in hand if c.suit.index != 0]
+        alone = sum(
+            count_mask(rules, mask_of([c for c in sides if c.suit.index == s]), rules.hand_size)
+            for s in (1, 2, 3)
+        )
+        assert count_mask(rules, mask_of(sides), rules.hand_size) == pytest.approx(alone, abs=1e-12)
+    sides = parse_cards("5H 6H 7H 8H 5D 6D 7D 5C 6C 7C")
+    strong = count_mask(rules, mask_of([*parse_cards("AS KS QS"), *sides]), rules.hand_size)
+    assert strong > count_mask(rules, mask_of([*parse_cards("4S 3S 2S"), *sides]), rules.hand_size) + 0.8
+
+
 def test_a_playout_scores_with_the_rule_set() -> None:
     """A whole hand played out on masks ends with every trick taken and the score the engine would give."""
     rules = preset("classic")
@@ -297,24 +314,6 @@ def test_a_playout_scores_with_the_rule_set() -> None:
 
 
 # ----- every preset, determinism, levels ------------------------------------------------------------------
-
-
-def play_hand(game: Game, bots: Sequence[Bot], seed: bytes) -> None:
-    number = game.hand_number
-    while game.hand_number == number and game.phase is not Phase.GAME_OVER:
-        if game.phase is Phase.DEAL:
-            cards = list(game.rules.deck)
-            ByteStream(seed).shuffle(cards)
-            game.apply(deal_from_order(game.rules, game.dealer, cards))
-        elif game.phase is Phase.REVEAL:
-            hands = game.initial_hands()
-            assert hands is not None
-            game.apply(Reveal(hands))
-        else:
-            turn = decision(game)
-            action = bots[turn.view.seat](turn)
-            assert action in turn.legal, f"seat {turn.view.seat} chose {action!r} in {game.phase.value}"
-            game.apply(action)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -404,3 +403,18 @@ def test_the_wall_clock_caps_a_decision() -> None:
     turn = decision(game)
     assert bot(turn) in turn.legal
     assert 0 < bot.playouts < 10**7
+    assert bot.capped
+
+
+def test_the_playout_count_not_the_clock_ends_a_decision() -> None:
+    """Within its budget a decision runs exactly its planned playouts, uncapped, so that a seed replays."""
+    game = dealt(preset("classic"), 3, DUCK_HANDS)
+    apply_all(game, [Bid(4), Bid(3), Bid(4), Bid(3)])
+    turn = decision(game)
+    runs = []
+    for _ in range(2):
+        bot = ExpertBot(1, time_budget=60.0, iterations=200)
+        runs.append((bot(turn), bot.playouts, bot.capped))
+    assert runs[0] == runs[1]
+    assert not runs[0][2]
+    assert 190 <= runs[0][1] <= 200  # whole deals of every candidate group, as many as the count allows

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import pytest
+from helpers.games import Bot, apply_all, beats, dealt, decision, play_hand, plays, shuffled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,9 +23,7 @@ from p2pspades.rules import (
     Action,
     Bid,
     BlindNil,
-    ByteStream,
     Card,
-    Deal,
     Draw,
     Game,
     Phase,
@@ -36,50 +35,6 @@ from p2pspades.rules import (
     preset,
 )
 from p2pspades.table.events import Decision, DecisionKind
-
-Bot = Callable[[Decision], Action]
-
-KINDS = {
-    Phase.BLIND: DecisionKind.BLIND_NIL,
-    Phase.DRAW: DecisionKind.DRAW,
-    Phase.BID: DecisionKind.BID,
-    Phase.PLAY: DecisionKind.PLAY,
-}
-
-
-def decision(game: Game) -> Decision:
-    """The current seat's decision, as a peer would hand it to its player."""
-    seat = game.current_seat
-    assert seat is not None
-    return Decision(KINDS[game.phase], game.view(seat), tuple(game.legal_actions()))
-
-
-def shuffled(rules: RuleSet, seed: bytes) -> list[Card]:
-    cards = list(rules.deck)
-    ByteStream(seed).shuffle(cards)
-    return cards
-
-
-def play_hand(
-    game: Game, bots: Sequence[Bot], seed: bytes, seen: Counter[DecisionKind] | None = None
-) -> None:
-    """Play the current hand to its end; every choice must be one of the legal ones."""
-    number = game.hand_number
-    while game.hand_number == number and game.phase is not Phase.GAME_OVER:
-        if game.phase is Phase.DEAL:
-            game.apply(deal_from_order(game.rules, game.dealer, shuffled(game.rules, seed)))
-        elif game.phase is Phase.REVEAL:
-            hands = game.initial_hands()
-            assert hands is not None
-            game.apply(Reveal(hands))
-        else:
-            turn = decision(game)
-            seat = turn.view.seat
-            action = bots[seat](turn)
-            assert action in turn.legal, f"seat {seat} chose {action!r} in {game.phase.value}"
-            if seen is not None:
-                seen[turn.kind] += 1
-            game.apply(action)
 
 
 def play_hands(
@@ -94,33 +49,10 @@ def play_hands(
     return game, seen
 
 
-def dealt(rules: RuleSet, dealer: int, hands: Sequence[str]) -> Game:
-    """A game whose first hand deals exactly these hands (card codes, one string per seat)."""
-    game = Game(rules, dealer)
-    assert game.phase is Phase.DEAL
-    game.apply(Deal(tuple(tuple(parse_cards(text)) for text in hands)))
-    return game
-
-
-def apply_all(game: Game, actions: Sequence[Action]) -> None:
-    for action in actions:
-        game.apply(action)
-
-
-def plays(text: str) -> list[Action]:
-    return [Play(card) for card in parse_cards(text)]
-
-
 def bot_card(game: Game, seed: int = 0) -> Card:
     action = HeuristicBot(seed)(decision(game))
     assert isinstance(action, Play)
     return action.card
-
-
-def beats(card: Card, best: Card) -> bool:
-    if card.suit is best.suit:
-        return card.rank > best.rank
-    return card.suit.value == "S"
 
 
 # ----- always legal ---------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ async def test_an_expert_peer_plays_a_game_over_zeromq_without_stalling_its_loop
     results = await within(asyncio.gather(host.run(), join_table(lobby, ids[1], "P1", meshes[1].endpoint)))
     await host.close()
 
-    expert = ExpertBot(7, time_budget=10.0, iterations=400)
+    expert = ExpertBot(7, time_budget=10.0, iterations=2000)  # a long think, to set against the gaps
     thought: list[float] = []
 
     def timed(decision: Decision) -> Action:

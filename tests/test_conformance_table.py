@@ -141,7 +141,8 @@ class Forger(Table):
         if isinstance(action, Play):
             assert self.identity is not None and self.seat is not None and self.deal is not None
             j = next(p for p in self.deal.positions_of(self.seat) if p not in self.deal.played)
-            raw = signed(self, self.identity, self.seat, "play", j=j, k=crypto.scalar_from_int(12345))
+            v2 = {"x": b""} if self.version >= 2 else {}  # version 2: no void proof on a lead
+            raw = signed(self, self.identity, self.seat, "play", j=j, k=crypto.scalar_from_int(12345), **v2)
             self._outgoing.append(Outgoing(len(self.entries), raw))
             self.stage = Stage.OVER  # nothing more to say: the honest peers judge it
             return []
@@ -163,7 +164,9 @@ async def test_a_forged_play_is_caught_and_the_forger_named(transport: str, tmp_
         for seat in honest:
             table = run.tables[seat]
             assert table.status == "violation" and table.violation is not None
-            assert (table.violation.seat, table.violation.check) == (FORGER, "forged card")
+            # version 2 checks the key against the forger's commitment P_j before it opens anything
+            check = "key" if table.version >= 2 else "forged card"
+            assert (table.violation.seat, table.violation.check) == (FORGER, check)
         chains = [run.entries_of(s) for s in honest]
         assert all(c == chains[0] for c in chains)
         violation = run.tables[0].violation

@@ -1,17 +1,22 @@
 """Auditing a finished (or stopped) game offline: the verifier, and the hand records it exports.
 
-It sits above `table`: the verifier replays a log through the table machine as an observer.
+It sits above `table`: the log reader replays a log through the table machine as an observer, and tells
+typed callbacks (a `GameVisitor`) what it proves.
 """
 
+from p2pspades.audit.reader import GameVisitor, read_game, tell
 from p2pspades.audit.record import FORMAT, hand_record, summary_lines, text_record
 from p2pspades.audit.verify import Status, Verdict, verify_file, verify_frames
 
 __all__ = [
     "FORMAT",
+    "GameVisitor",
     "Status",
     "Verdict",
     "hand_record",
+    "read_game",
     "summary_lines",
+    "tell",
     "text_record",
     "verify_file",
     "verify_frames",

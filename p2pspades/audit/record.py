@@ -1,15 +1,17 @@
 """Hand records built from a verified game: JSON for tools, and a text record in the spirit of bridge's PBN.
 
-Both read the observer table the verifier replayed, so they show only what the signed log proves.
+Both read what the log reader proved (`Verdict.hands`, and the observer table it replayed), so they show
+only what the signed log proves.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from p2pspades.audit.verify import Status, Verdict, abandonment, forfeit
+from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards
+from p2pspades.table import TableStatus
 
 FORMAT = "p2pspades-hand-record/1"
 
@@ -31,7 +33,7 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         }
     rules = table.rules
     status = _STATUS[verdict.status]
-    if verdict.status is Status.INCOMPLETE and table.status == "running":
+    if verdict.status is Status.INCOMPLETE and table.status is TableStatus.RUNNING:
         status = "incomplete"
     winners: list[int] = []
     game = table.game
@@ -82,7 +84,7 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         ],
         "sides": [list(side) for side in rules.sides],
         "first_dealer": table.first_dealer,
-        "hands": [_hand(rules, h) for h in (game.history if game is not None else [])],
+        "hands": [_hand(rules, h) for h in verdict.hands],
         "result": result,
     }
 
@@ -141,8 +143,7 @@ def text_record(verdict: Verdict) -> str:
             "Winners", ", ".join("+".join(names[i] for i in rules.sides[w]) for w in rec["result"]["winners"])
         )
     out.append("")
-    game = table.game
-    for h in game.history if game is not None else []:
+    for h in verdict.hands:
         out.append(f"{{Hand {h.number}, dealer {names[h.dealer]}}}")
         tag("Hand", h.number)
         tag("Dealer", names[h.dealer])
@@ -195,8 +196,7 @@ def summary_lines(verdict: Verdict) -> list[str]:
     for s in table.setup.seats:
         name = pad(names[s.seat], 20)
         lines.append(f"  seat {s.seat}: {name} {s.fingerprint}  side {rules.side_of(s.seat)}")
-    game = table.game
-    for h in game.history if game is not None else []:
+    for h in verdict.hands:
         bids = " ".join(bid_notation(h.bids[s], h.blind[s], rules, short=True) for s in range(rules.players))
         points = " ".join(f"{sc.points:+d}" for sc in h.scores)
         totals = " ".join(str(t.score) for t in h.totals)
@@ -205,6 +205,7 @@ def summary_lines(verdict: Verdict) -> list[str]:
             f"{' '.join(map(str, h.tricks_won))}; points {points}; totals {totals}"
             + (f"; {len(h.violations)} violation(s)" if h.violations else "")
         )
+    game = table.game
     if game is not None and game.outcome is not None:
         win = ", ".join("+".join(names[i] for i in rules.sides[w]) for w in game.outcome.winners) or "nobody"
         lines.append(f"  winner: {win} ({game.outcome.termination.value})")

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from p2pspades.bots.odds import SIDE_SUITS, SPADES, DealShape, by_suit
 from p2pspades.rules import Action, Bid, ByteStream, Card, Rank, RuleSet, SeatView, is_nil
+from p2pspades.rules.cards import SUIT_MASKS, cards_of, mask_of
 
 
 def estimate_tricks(rules: RuleSet, hand: Sequence[Card]) -> float:
@@ -45,33 +46,79 @@ def _scale(rules: RuleSet, size: int) -> float:
 
 def _count_tricks(rules: RuleSet, hand: Sequence[Card]) -> float:
     """The raw trick count of `estimate_tricks`."""
-    deal = DealShape(rules, len(hand))
-    mine = set(hand)
-    suits = by_suit(hand)
+    return count_mask(rules, mask_of(hand), len(hand))
+
+
+def estimate_mask(rules: RuleSet, hand: int) -> float:
+    """`estimate_tricks` of a hand given as a bit mask of card indexes (the search's form, cached by suit)."""
+    size = hand.bit_count()
+    return count_mask(rules, hand, size) * _scale(rules, size)
+
+
+def count_mask(rules: RuleSet, hand: int, size: int) -> float:
+    """The raw trick count of a hand of `size` cards given as a bit mask: each suit's holding is counted once
+    per rule set and hand size and remembered, for the search weighs thousands of deals a decision."""
     total = 0.0
+    lengths = []
+    for suit_mask in SUIT_MASKS[1:]:
+        held = hand & suit_mask
+        lengths.append(held.bit_count())
+        total += _side_suit(rules, size, held)
+    spades = hand & SUIT_MASKS[0]
+    spade_tricks, counted = _spades(rules, size, spades)
+    total += spade_tricks
+    spare = spades.bit_count() - counted
+    if spare > 0:
+        total += min(float(spare), _ruffs(rules, size, tuple(lengths))) * 0.8
+    return total
 
-    for suit in SIDE_SUITS:
-        cards = suits[suit]
-        length = len(cards)
-        for j, card in enumerate(cards):
-            higher = sum(1 for c in deal.deck if c.suit is suit and c.rank > card.rank and c not in mine)
-            above = higher * deal.held  # of those, the ones other seats hold
-            need = math.ceil(above - 1e-9)
-            if higher == 0:
-                value = deal.survives(suit, length, j + 1)
-            elif length >= need + j + 1:
-                value = 0.55**above * deal.survives(suit, length, need + j + 1)
-            else:
-                value = 0.12 * 0.5 ** (above - 1) * deal.survives(suit, length, 1)
-            total += 0.95 * value if value > 0.05 else 0.0
 
-    spades = suits[SPADES]
+@lru_cache(maxsize=256)
+def _shape(rules: RuleSet, size: int) -> DealShape:
+    return DealShape(rules, size)
+
+
+def _ranked(held: int) -> list[Card]:
+    return sorted(cards_of(held), key=lambda c: c.rank, reverse=True)
+
+
+@lru_cache(maxsize=1 << 16)
+def _side_suit(rules: RuleSet, size: int, held: int) -> float:
+    """The tricks a side-suit holding (a mask of one suit) is likely to take: its top and guarded cards,
+    discounted by the chance that an opponent trumps the suit first."""
+    if not held:
+        return 0.0
+    deal = _shape(rules, size)
+    cards = _ranked(held)
+    suit = cards[0].suit
+    length = len(cards)
+    total = 0.0
+    for j, card in enumerate(cards):
+        higher = sum(1 for c in deal.deck if c.suit is suit and c.rank > card.rank and c not in cards)
+        above = higher * deal.held  # of those, the ones other seats hold
+        need = math.ceil(above - 1e-9)
+        if higher == 0:
+            value = deal.survives(suit, length, j + 1)
+        elif length >= need + j + 1:
+            value = 0.55**above * deal.survives(suit, length, need + j + 1)
+        else:
+            value = 0.12 * 0.5 ** (above - 1) * deal.survives(suit, length, 1)
+        total += 0.95 * value if value > 0.05 else 0.0
+    return total
+
+
+@lru_cache(maxsize=1 << 16)
+def _spades(rules: RuleSet, size: int, held: int) -> tuple[float, int]:
+    """The tricks a spade holding is likely to take, by honour and by length, and how many of its cards
+    count as a trick (the rest are spare, for ruffs)."""
+    deal = _shape(rules, size)
+    spades = _ranked(held)
     count = len(spades)
     longest = deal.longest_other(SPADES, count, deal.opponents)
     spade_tricks = 0.0
     counted = 0
     for i, card in enumerate(spades):
-        higher = sum(1 for c in deal.deck if c.suit is SPADES and c.rank > card.rank and c not in mine)
+        higher = sum(1 for c in deal.deck if c.suit is SPADES and c.rank > card.rank and c not in spades)
         above = higher * deal.held
         guards = count - 1 - i
         if higher == 0:
@@ -85,18 +132,19 @@ def _count_tricks(rules: RuleSet, hand: Sequence[Card]) -> float:
         spade_tricks += value
         if value >= 0.5:
             counted += 1
-    total += spade_tricks
+    return spade_tricks, counted
 
-    spare = count - counted
-    if spare > 0:
-        ruffs = 0.0
-        for suit in SIDE_SUITS:
-            length = len(suits[suit])
-            if length <= 2:
-                rounds = deal.longest_other(suit, length, deal.others)
-                ruffs += 0.3 * max(0.0, rounds - length - 0.5 * length)
-        total += min(float(spare), ruffs) * 0.8
-    return total
+
+@lru_cache(maxsize=4096)
+def _ruffs(rules: RuleSet, size: int, lengths: tuple[int, ...]) -> float:
+    """The ruffs that short side suits (their lengths, hearts, diamonds, clubs) offer spare spades."""
+    deal = _shape(rules, size)
+    ruffs = 0.0
+    for suit, length in zip(SIDE_SUITS, lengths, strict=True):
+        if length <= 2:
+            rounds = deal.longest_other(suit, length, deal.others)
+            ruffs += 0.3 * max(0.0, rounds - length - 0.5 * length)
+    return ruffs
 
 
 def nil_danger(rules: RuleSet, hand: Sequence[Card]) -> float:

@@ -26,9 +26,9 @@ import random
 import time
 from collections.abc import Sequence
 
-from p2pspades.bots.bidding import choose_bid, estimate_tricks, keep_draw, nil_danger
+from p2pspades.bots.bidding import choose_bid, estimate_mask, estimate_tricks, keep_draw, nil_danger
 from p2pspades.bots.play import choose_card
-from p2pspades.bots.simulate import SUIT_OF, Contract, Playout
+from p2pspades.bots.simulate import SUIT_OF, Contract, Playout, bags_hurt
 from p2pspades.rules import Action, Bid, BlindNil, Draw, Play, RuleSet, SeatView, is_nil
 from p2pspades.rules.audit import first_leader
 from p2pspades.rules.cards import FULL_DECK, SUIT_MASKS, cards_of, mask_of
@@ -49,12 +49,23 @@ CAP = 0.9
 progress and the choice itself)."""
 CONFIDENCE = 1.5
 """How many standard errors a searched choice must beat the heuristic's by to overrule it."""
+WIDE_BELOW, WIDE_ABOVE = 2, 3
+"""Where bags cost nothing, the bids searched run this far below and above the heuristic count."""
 BLIND_MARGIN = 30.0
 """Blind nil must beat bidding on the cards by this many points in the search (it is a one-way door)."""
 
 
 class ExpertBot:
     """Search with knowledge: `ExpertBot(seed=..., time_budget=seconds)` is a `Player`.
+
+    Determinism: the number of playouts, not the clock, is what ends a decision. Each decision runs
+    `iterations` playouts (by default `PLAYOUTS_PER_SECOND x time_budget`, a count that an idle machine
+    runs in a fraction of the budget), dealt from a generator seeded by `seed` and the view, so on an idle
+    machine one seed replays a game exactly, choice for choice. The wall clock is only a safety cap: a
+    decision that reaches `CAP` of `time_budget` (a heavily loaded machine) stops with the whole deals it
+    has, keeping the budget but giving up determinism for that decision; `capped` says whether the last
+    decision was cut short, and `playouts` how many playouts it ran. For an exact replay whatever the load,
+    give a large `time_budget` and the `iterations` wanted.
 
     `iterations` overrides the playouts per decision (tests use a small count for speed). `confidence` is
     how many standard errors a searched choice must beat the heuristic bot's choice by to be taken instead
@@ -80,6 +91,7 @@ class ExpertBot:
         self.confidence = confidence
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
+        self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
 
     def __call__(self, decision: Decision) -> Action:
         legal = decision.legal
@@ -91,6 +103,7 @@ class ExpertBot:
         deadline = time.perf_counter() + self.time_budget * CAP
         rng = random.Random(self._key(view))
         self.playouts = 0
+        self.capped = False
         kind = decision.kind
         choice: Action
         if kind is DecisionKind.DRAW:
@@ -162,6 +175,7 @@ class ExpertBot:
                 deal.append(contract.value(view.seat, playout.finish(), view.totals))
             self.playouts += len(deal)
             if len(deal) < len(groups):
+                self.capped = True
                 break  # out of time: this deal, cut short, is left out
             weights.append(weight)
             for row, value in zip(values, deal, strict=True):
@@ -180,7 +194,9 @@ class ExpertBot:
             else (quick_bid(rules, mask_of(view.hand), True))
         )
         counted = sorted(a.tricks for a in legal if isinstance(a, Bid) and not (rules.nil and a.tricks == 0))
-        options = [b for b in counted if abs(b - count) <= 1] or counted[:1]
+        # where bags cost nothing, all counted bids share a playout a deal (see `_score_bids`): search wider
+        low, high = (1, 1) if bags_hurt(rules) else (WIDE_BELOW, WIDE_ABOVE)
+        options = [b for b in counted if -low <= b - count <= high] or counted[:1]
         if rules.nil and Bid(0) in legal:
             options.append(0)
         if len(options) == 1:
@@ -215,11 +231,18 @@ class ExpertBot:
         order = _bid_order(view)
         values: list[list[float]] = [[] for _ in options]
         weights: list[float] = []
-        rounds = max(2, self.iterations // (BID_COST * len(options)))
+        # Where bags cost nothing, no seat's play depends on our counted bid (every side wants every trick),
+        # so one playout a deal scores every counted bid; nil and blind nil change the play and get their own.
+        sharing = not bags_hurt(rules)
+        own = [mine < 0 or (rules.nil and mine == 0) or blind_bid for mine, blind_bid in options]
+        per_deal = sum(own) + (not all(own)) if sharing else len(options)
+        rounds = max(2, self.iterations // (BID_COST * per_deal))
         for r in range(rounds):
             hands = world.sample(rng)
             weight = world.weight(hands)
             deal: list[float] = []
+            shared: list[int] | None = None
+            runs = 0
             for mine, blind_bid in options:
                 if r >= 2 and time.perf_counter() > deadline:
                     break
@@ -236,6 +259,9 @@ class ExpertBot:
                     bids[other] = quick_bid(rules, hands[other], partner_nil)
                     decided.add(other)
                 contract = Contract(rules, bids, blind)
+                if sharing and shared is not None and not contract.nil[seat]:
+                    deal.append(contract.value(seat, shared, view.totals))
+                    continue
                 low_club = rules.low_club if rules.first_leader == "low_club" else None
                 holder = None
                 if low_club is not None:
@@ -251,9 +277,14 @@ class ExpertBot:
                     rules.spade_lead != "always",
                     low_club.index if holder is not None and low_club is not None else -1,
                 )
-                deal.append(contract.value(seat, playout.finish(), view.totals))
-            self.playouts += BID_COST * len(deal)
+                won = playout.finish()
+                runs += 1
+                if sharing and not contract.nil[seat]:
+                    shared = won
+                deal.append(contract.value(seat, won, view.totals))
+            self.playouts += BID_COST * runs
             if len(deal) < len(options):
+                self.capped = True
                 break  # out of time: this deal, cut short, is left out
             weights.append(weight)
             for row, value in zip(values, deal, strict=True):
@@ -412,10 +443,10 @@ class World:
             bid = view.bids[s]
             if bid is None or s == self.seat or view.blind[s]:
                 continue
-            cards = cards_of(hands[s] | self.played[s])
+            held = hands[s] | self.played[s]
             if is_nil(rules, bid, False):
-                weight *= max(0.02, math.exp(-((nil_danger(rules, cards) / 1.45) ** 2)))
+                weight *= max(0.02, math.exp(-((nil_danger(rules, cards_of(held)) / 1.45) ** 2)))
             else:
-                miss = estimate_tricks(rules, cards) - bid
+                miss = estimate_mask(rules, held) - bid
                 weight *= math.exp(-(miss * miss) / (2 * BID_SPREAD * BID_SPREAD))
         return weight

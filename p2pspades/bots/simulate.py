@@ -52,6 +52,12 @@ def highest_rank(mask: int) -> int:
     return max((top(mask & m) for m in SUIT_MASKS[1:] if mask & m), key=RANK_OF.__getitem__)
 
 
+def bags_hurt(rules: RuleSet) -> bool:
+    """Do overtricks cost anything (so that a side that has made its contract stops taking tricks)? Where
+    they do not, every seat wants every trick, and no seat's play depends on the bids (nil aside)."""
+    return rules.overtrick_points < 0 or rules.bag_limit is not None
+
+
 class Contract:
     """What one hand's bids mean for play and scoring: sides, partners, nil bidders and contracts."""
 
@@ -60,7 +66,9 @@ class Contract:
         "bags_hurt",
         "bids",
         "blind",
+        "broken_only",
         "contract",
+        "counted",
         "counts",
         "n",
         "nil",
@@ -82,12 +90,17 @@ class Contract:
         self.any_nil = any(self.nil)
         counts_nil = rules.nil_tricks_count_for_partner
         self.counts = tuple(counts_nil or not nil for nil in self.nil)  # do the seat's tricks count?
+        self.counted = tuple(tuple(s for s in side if self.counts[s]) for side in self.sides)
         self.contract = tuple(sum(bids[s] for s in side if not self.nil[s]) for side in self.sides)
-        self.bags_hurt = rules.overtrick_points < 0 or rules.bag_limit is not None
+        self.bags_hurt = bags_hurt(rules)
+        self.broken_only = rules.spade_lead == "broken"  # does a closed lead open only when spades break?
 
     def need(self, side: int, won: Sequence[int]) -> int:
         """Tricks the side still needs for its contract (0 or less: made)."""
-        return self.contract[side] - sum(won[s] for s in self.sides[side] if self.counts[s])
+        need = self.contract[side]
+        for s in self.counted[side]:
+            need -= won[s]
+        return need
 
     def value(self, seat: int, won: Sequence[int], totals: Sequence[SideTotal]) -> float:
         """The hand's worth to `seat`'s side: its points less the others' (their mean, in individual games),
@@ -168,16 +181,23 @@ class Playout:
         seat = (self.leader + len(plays)) % c.n
         self.hands[seat] &= ~(1 << card)
         plays.append((seat, card))
-        self._track(seat, card)
+        best = self.best
+        if (
+            best < 0
+            or (SUIT_OF[card] == SUIT_OF[best] and card > best)
+            or (SUIT_OF[card] == 0 != SUIT_OF[best])
+        ):
+            self.winner = seat
+            self.best = best = card
         if len(plays) == c.n:
             winner = self.winner
             self.won[winner] += 1
             self.leader = winner
             self.plays = []
-            if SUIT_OF[self.best] == 0:  # a spade won: spades were played
+            if SUIT_OF[best] == 0:  # a spade won: spades were played
                 self.broken = True
             self.winner = self.best = -1
-            if self.closed and (self.broken or c.rules.spade_lead != "broken"):
+            if self.closed and (self.broken or not c.broken_only):
                 self.closed = False
             self.must_lead = -1
 
@@ -196,15 +216,27 @@ class Playout:
     def finish(self) -> list[int]:
         """Play the hand to its end; the tricks each seat won."""
         n = self.contract.n
+        hands = self.hands
         while True:
-            seat = (self.leader + len(self.plays)) % n
-            if not self.hands[seat]:
+            plays = self.plays
+            seat = (self.leader + len(plays)) % n
+            hand = hands[seat]
+            if not hand:
                 return self.won
-            legal = self.legal()
-            if legal & (legal - 1) == 0:
-                self.play(low(legal))
+            if plays:
+                legal = (hand & SUIT_MASKS[SUIT_OF[plays[0][1]]]) or hand
+            elif self.must_lead >= 0:
+                legal = hand & (1 << self.must_lead) or hand
+            elif self.closed:
+                legal = (hand & NON_SPADES_MASK) or hand
             else:
-                self.play(self.choose(seat, legal))
+                legal = hand
+            if legal & (legal - 1) == 0:
+                self.play(legal.bit_length() - 1)
+            elif plays:
+                self.play(self.follow(seat, legal))
+            else:
+                self.play(self.lead(seat, legal))
 
     # ----- the policy -------------------------------------------------------------------------------------
 
@@ -288,50 +320,56 @@ class Playout:
     def follow(self, seat: int, legal: int) -> int:
         c = self.contract
         plays = self.plays
+        n = c.n
         led = SUIT_OF[plays[0][1]]
         winner, best = self.winner, self.best
         best_suit = SUIT_OF[best]
-        if legal & SUIT_MASKS[led]:
-            win = legal & above(best) if best_suit == led else 0
+        following = legal & SUIT_MASKS[led]
+        if following:
+            win = legal & ~((2 << best) - 1) if best_suit == led else 0
         elif best_suit == 0:
-            win = legal & SPADES_MASK & above(best)
+            win = legal & SPADES_MASK & ~((2 << best) - 1)
         else:
             win = legal & SPADES_MASK
         lose = legal & ~win
-        later = [(self.leader + i) % c.n for i in range(len(plays) + 1, c.n)]
+        leader = self.leader
+        later = [(leader + i) % n for i in range(len(plays) + 1, n)]
         partner = c.partner[seat]
-
-        if self.nil_alive(seat):
-            if lose:
-                return _dump(lose, led)
-            return low(win) if later else highest_rank(win)
-        if partner >= 0 and self.nil_alive(partner):
-            if winner == partner:
-                return low(win) if win else _discard(lose, led)
-            if partner in later:
-                if legal & SUIT_MASKS[led]:
-                    return top(legal & SUIT_MASKS[led])
-                return low(win) if win else _discard(lose, led)
         side = c.side_of[seat]
-        nils = [s for s in range(c.n) if c.side_of[s] != side and self.nil_alive(s)] if c.any_nil else []
-        if nils:
-            if winner in nils and lose:
-                return _dump(lose, led)
-            if winner != partner and any(s in later for s in nils):
-                return _discard(legal, led) if not win or lose else low(win)
+
+        if c.any_nil:
+            nil, won = c.nil, self.won
+            if nil[seat] and not won[seat]:
+                if lose:
+                    return _dump(lose, led)
+                return low(win) if later else highest_rank(win)
+            if partner >= 0 and nil[partner] and not won[partner]:
+                if winner == partner:
+                    return low(win) if win else _discard(lose, led)
+                if partner in later:
+                    if following:
+                        return top(following)
+                    return low(win) if win else _discard(lose, led)
+            nils = [s for s in range(n) if nil[s] and not won[s] and c.side_of[s] != side]
+            if nils:
+                if winner in nils and lose:
+                    return _dump(lose, led)
+                if winner != partner and any(s in later for s in nils):
+                    return _discard(legal, led) if not win or lose else low(win)
         if self.wants(seat):
+            if not later:
+                if partner >= 0 and winner == partner:
+                    return _discard(lose, led) if lose else low(win)
+                return low(win) if win else _discard(lose, led)
             opponents = [s for s in later if c.side_of[s] != side]
             if partner >= 0 and winner == partner and not any(self.can_beat(s, best, led) for s in opponents):
                 return _discard(lose, led) if lose else low(win)
-            if win:
-                if not later:
-                    return low(win)
-                rest = win
-                while rest:
-                    x = low(rest)
-                    if not any(self.can_beat(s, x, led) for s in opponents):
-                        return x
-                    rest &= rest - 1
+            rest = win
+            while rest:
+                x = (rest & -rest).bit_length() - 1
+                if not any(self.can_beat(s, x, led) for s in opponents):
+                    return x
+                rest &= rest - 1
             return _discard(lose, led) if lose else low(win)
         if lose:
             return _dump(lose, led)

@@ -10,12 +10,13 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from p2pspades import paths
+from p2pspades.audit import GameVisitor
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
 from p2pspades.printable import printable_lines
-from p2pspades.rules import PRESETS, RuleSet, RuleSetError, bid_notation, preset
-from p2pspades.table import FirstDealer, Table
+from p2pspades.rules import PRESETS, HandResult, RuleSet, RuleSetError, bid_notation, preset
+from p2pspades.table import GameEnded, HandAudited, Setup, Violation
 
 
 def add_game_options(p: argparse.ArgumentParser, *, default_preset: str = "classic") -> None:
@@ -101,30 +102,35 @@ def fail(command: str, message: str) -> int:
     return ExitCode.FAILED
 
 
-def progress_line(table: Table, events: list[object]) -> list[str]:
-    """Human progress lines from a table's events: one per finished hand, plus notable events."""
-    lines: list[str] = []
-    from p2pspades.table import GameEnded, HandAudited, Violation
+class ProgressLines(GameVisitor):
+    """Human progress lines, said one by one: one per finished hand, plus notable events."""
 
-    names = [s.name for s in table.setup.seats]
-    for ev in events:
-        if isinstance(ev, HandAudited) and table.game is not None and table.game.history:
-            h = table.game.history[-1]
-            totals = ", ".join(
-                f"{'+'.join(names[i] for i in table.rules.sides[k])} {t.score}"
-                for k, t in enumerate(h.totals)
-            )
-            bids = " ".join(bid_notation(h.bids[s], h.blind[s], table.rules, short=True)
-                            for s in range(table.rules.players))
-            verdict = "audit passed" if not ev.violations else f"{len(ev.violations)} violation(s) penalised"
-            lines.append(
-                f"hand {h.number:2d}: bids {bids}  tricks {' '.join(map(str, h.tricks_won))}  "
-                f"totals: {totals}  ({verdict})"
-            )
-        elif isinstance(ev, Violation):
-            lines.append(f"VIOLATION by seat {ev.seat} ({names[ev.seat]}): {ev.check}: {ev.detail}")
-        elif isinstance(ev, GameEnded):
-            lines.append(f"game over: {ev.status}" + (f" ({ev.detail})" if ev.detail else ""))
-        elif isinstance(ev, FirstDealer):
-            lines.append(f"{names[ev.seat]} drew the highest card and deals first")
-    return lines
+    def __init__(self, setup: Setup, say: Callable[[str], None]) -> None:
+        self.rules = setup.rules
+        self.names = [s.name for s in setup.seats]
+        self.say = say
+
+    def on_first_dealer(self, seat: int) -> None:
+        self.say(f"{self.names[seat]} drew the highest card and deals first")
+
+    def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
+        rules, names = self.rules, self.names
+        totals = ", ".join(
+            f"{'+'.join(names[i] for i in rules.sides[k])} {t.score}" for k, t in enumerate(hand.totals)
+        )
+        bids = " ".join(
+            bid_notation(hand.bids[s], hand.blind[s], rules, short=True) for s in range(rules.players)
+        )
+        found = len(audit.violations)
+        verdict = f"{found} violation(s) penalised" if found else "audit passed"
+        self.say(
+            f"hand {hand.number:2d}: bids {bids}  tricks {' '.join(map(str, hand.tricks_won))}  "
+            f"totals: {totals}  ({verdict})"
+        )
+
+    def on_violation(self, violation: Violation) -> None:
+        v = violation
+        self.say(f"VIOLATION by seat {v.seat} ({self.names[v.seat]}): {v.check}: {v.detail}")
+
+    def on_end(self, ended: GameEnded) -> None:
+        self.say(f"game over: {ended.status}" + (f" ({ended.detail})" if ended.detail else ""))

@@ -20,14 +20,14 @@ from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status as Verdict
-from p2pspades.audit import verify_file
+from p2pspades.audit import tell, verify_file
 from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES
 from p2pspades.bots import make_bot as make_local_bot
 from p2pspades.cli.common import (
+    ProgressLines,
     add_game_options,
     add_profile_option,
     fail,
-    progress_line,
     rules_from_args,
     run_as_profile,
 )
@@ -47,8 +47,8 @@ from p2pspades.net.seats import (
 from p2pspades.net.session import HostedTable
 from p2pspades.paths import data_home, default_log_path, diagnostics_log
 from p2pspades.printable import printable_lines
-from p2pspades.rules import RuleSet
-from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
+from p2pspades.rules import HandResult, RuleSet
+from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table, TableStatus
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
 
@@ -197,23 +197,24 @@ def confirmer(ui: Any | None, color: bool = True) -> Callable[[LobbyResult], Awa
 # ------------------------------------------------------------------------------------------------ the game
 
 
-class Progress:
+class Progress(ProgressLines):
     """What `--auto` prints: the first dealer, one line per hand, violations, the end, absent seats."""
 
     def __init__(self, peer: Peer, grace: float = 5.0) -> None:
+        super().__init__(peer.table.setup, say)
         self.peer = peer
         self._away_shown = ""
         self._away_at = 0.0
         self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
 
     def on_event(self, event: Event) -> None:
+        tell(self.peer.table, [event], self)
+
+    def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
         game = self.peer.table.game
-        replayed = isinstance(event, HandAudited) and game is not None and game.history != [] and (
-            event.hand != game.history[-1].number)
-        if replayed:
+        if game is not None and game.history and hand.number != game.history[-1].number:
             return  # a hand replayed from the log on resume: its line was printed before the crash
-        for line in progress_line(self.peer.table, [event]):
-            say(line)
+        super().on_hand(hand, audit)
 
     def on_status(self, status: Status) -> None:
         seat = status.waiting_for
@@ -362,6 +363,7 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     say(f"p2pspades: {n} bots in memory, rules {rules.preset or 'custom'}, target {rules.target}; "
         f"log: {path}")
     watched = tables[0]
+    progress = ProgressLines(watched.setup, say)
     with writer:
         writer.append(tables[0].entries[0])
         wire.start()
@@ -373,15 +375,14 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
             for ev in events:
                 if isinstance(ev, Accepted):
                     writer.append(ev.raw)
-            for line in progress_line(watched, list(events)):
-                say(line)
+            tell(watched, events, progress)
             if not progressed or (any(isinstance(ev, GameEnded) for ev in events) and watched.finished):
                 break
     for line in final_lines(watched):
         say(line)
     verdict = verify_file(path)
     say(f"log {path}: {verdict.summary}")
-    if watched.status != "complete":
+    if watched.status is not TableStatus.COMPLETE:
         print(f"the game did not complete: {watched.status}", file=sys.stderr)
     return game_exit_code(watched.status, log_violation=verdict.status is Verdict.VIOLATION)
 

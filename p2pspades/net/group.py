@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,7 +22,10 @@ from p2pspades.net.lobby_seats import LobbyResult
 from p2pspades.net.mesh import Mesh
 from p2pspades.net.peer import Peer, Timing, start_game
 from p2pspades.net.seats import Seat, SessionError, make_bot
+from p2pspades.printable import printable
 from p2pspades.table import GameEnded
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -46,20 +50,40 @@ class LocalGroup:
         return [self.main, *self.bots]
 
     async def run(self) -> GameEnded | None:
-        """Play until the game ends for our seat and every bot seat has done its part."""
-        tasks = [asyncio.ensure_future(peer.run()) for peer in self.peers]
+        """Play until the game ends for our seat and every bot seat has done its part.
+
+        A bot seat whose peer fails (a bug, its disk full...) leaves the game alone: the failure is logged,
+        its sockets close, and the other seats, ours included, play on and claim its abandonment. A failure
+        of our own seat's peer is raised, once the bot seats are stopped.
+        """
+        tasks = {asyncio.ensure_future(peer.run()): peer for peer in self.peers}
+        ours = next(iter(tasks))
         try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-            for task in tasks:
-                if task.done() and not task.cancelled() and task.exception() is not None:
-                    raise task.exception()  # type: ignore[misc]
-            return tasks[0].result()
+            pending = set(tasks)
+            while pending:
+                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    failure = None if task.cancelled() else task.exception()
+                    if failure is None:
+                        continue
+                    if task is ours:
+                        raise failure
+                    await self._lost(tasks[task], failure)
+            return ours.result()
         finally:
             for task in tasks:
                 task.cancel()
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+
+    async def _lost(self, peer: Peer, failure: BaseException) -> None:
+        """A bot seat's peer failed: say so, and close it so that the others see it gone."""
+        logger.error("seat %d, a bot this machine runs, failed and leaves the game: %s", peer.seat,
+                     printable(f"{type(failure).__name__}: {failure}"))
+        logger.debug("the failure of seat %d", peer.seat, exc_info=failure)
+        with contextlib.suppress(Exception):
+            await peer.close()
 
     async def close(self) -> None:
         if self._closed:

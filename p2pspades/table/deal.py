@@ -60,7 +60,7 @@ class HandDeal:
                 self.owner[j] = self.order[j % self.seats]
         self.played: set[int] = set()
         self.opened: dict[int, Card] = {}  # positions this peer has opened (own cards, plays)
-        self.challenge: tuple[int, int, str] | None = None  # (challenger, entry seq, why)
+        self.challenge: tuple[int, int, str] | None = None  # (challenger, the challenge's entry, why)
         #: the sequence number of the entry of each shuffle and lock (in order) and of each published key
         self.shuffle_entries: list[int] = []
         self.lock_entries: list[int] = []

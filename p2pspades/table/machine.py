@@ -174,7 +174,7 @@ def _proof_of(seat: int) -> Iterator[None]:
     try:
         yield
     except crypto.BadProof as exc:
-        raise RemoteError(exc.kind, exc.detail, seat) from None
+        raise RemoteError(exc.kind, f"bad {exc.kind} proof: {exc.detail}", seat) from None
 
 
 M = TypeVar("M", bound=msg.Message)
@@ -769,7 +769,7 @@ class Table:
             self.lead_claim = Claim(
                 ANY_SEAT, step, seq, self._last_progress, limit, [seat], (Stage.LEAD, (), 0)
             )
-        d.challenge = (seat, m.entry, m.why)
+        d.challenge = (seat, seq, m.why)  # `e` is informative: the audit covers the whole hand
         self._events.append(ChallengeRaised(seat, m.why))
         self._enter(Stage.REVEAL, d.order)
 
@@ -922,19 +922,24 @@ class Table:
         fault, cards = d.recompute(skip=self.seat if d.challenge is None else None)
         number = g.hand_number
         if d.challenge is not None:
-            challenger, challenged, why = d.challenge
+            challenger, challenged, why = d.challenge  # the challenge's own entry
+            evidence = (self.entries[challenged],)
             low = self.rules.low_club
             if fault is None and self.lead_claim is not None and low is not None:
                 holder = next(s for s in range(self.seats) if low in (cards[j] for j in d.positions_of(s)))
                 limit = self.lead_claim.limit
                 detail = f"seat {holder} held {low.code} and did not lead it within {limit:.0f} s"
-                self._halt(Violation(holder, "lead", detail, challenged))
+                self._halt(Violation(holder, "lead", detail, challenged, evidence))
             elif fault is not None:
                 self._halt(self._fault_violation(fault, challenged))
             else:
                 self._halt(
                     Violation(
-                        challenger, "challenge", f"false challenge ({why}): every step checks out", challenged
+                        challenger,
+                        "challenge",
+                        f"false challenge ({why}): every step checks out",
+                        challenged,
+                        evidence,
                     )
                 )
             return

@@ -50,7 +50,7 @@ class ReplayModel:
         self.rules: RuleSet = table.rules
         self.names: tuple[str, ...] = tuple(printable(s.name) for s in table.setup.seats)
         self.table_name = printable(table.setup.name)
-        self.hands: list[HandResult] = list(table.game.history) if table.game is not None else []
+        self.hands: list[HandResult] = list(verdict.hands)
         self.hand = 0
         self.played = 0
         self.show_help = False

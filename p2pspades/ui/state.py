@@ -274,7 +274,7 @@ class UiState(Derived):
         options = self.choices()
         if decision.kind is DecisionKind.BID:
             for i, option in enumerate(options):
-                if isinstance(option, Bid) and self.choice_label(option) != "nil":
+                if isinstance(option, Bid) and not self._is_nil(option):
                     return i
         return 0
 
@@ -338,7 +338,7 @@ class UiState(Derived):
             self._select_typed()
         elif kind is DecisionKind.BID:
             if key == "n":
-                return self._answer_labelled("nil")
+                return self._answer_nil()
             if not key.isdigit() or len(self.typed) >= 2:
                 return False
             self.typed += key
@@ -371,12 +371,16 @@ class UiState(Derived):
         if card is not None and card in self.hand_cards():
             self.selected = card
 
-    def _answer_labelled(self, label: str) -> bool:
-        for option in self.choices():
-            if self.choice_label(option) == label:
-                return self.answer(option) or True
-        self.say(f"{label} is not allowed here", "warn")
-        return True
+    def _is_nil(self, option: Action) -> bool:
+        """A bid of nil: the bid of 0, where the rules have nil (elsewhere 0 is a number like any)."""
+        return option == Bid(0) and self.rules.nil
+
+    def _answer_nil(self) -> bool:
+        nil = next((option for option in self.choices() if self._is_nil(option)), None)
+        if nil is None:
+            self.say("nil is not allowed here", "warn")
+            return True
+        return self.answer(nil) or True
 
     def submit(self) -> bool:
         """Enter: close the overlay on top, or answer the decision with the typed code or the cursor."""

@@ -1,0 +1,84 @@
+"""A verifier's verdict on a log, and the plain words it uses for abandonments and forfeits."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from p2pspades import log
+from p2pspades.exits import ExitCode
+from p2pspades.rules import HandResult
+from p2pspades.table import Table, TableStatus, Violation
+
+
+class Status(enum.IntEnum):
+    """The verdict, valued as the `verify` command's exit code."""
+
+    VALID = ExitCode.OK
+    VIOLATION = ExitCode.VIOLATION
+    UNREADABLE = ExitCode.FAILED
+    INCOMPLETE = ExitCode.INCOMPLETE
+
+
+@dataclass
+class Verdict:
+    status: Status
+    summary: str
+    table: Table | None = None
+    #: the first violation: seat, sequence number, check and the evidence entries
+    violation: Violation | None = None
+    #: violations a rule-set penalty settled (reneges found by the end-of-hand audit)
+    penalised: list[Violation] = field(default_factory=list)
+    entries: int = 0
+    torn: log.TornTail | None = None
+    #: the hands the log proves were played and audited, in order (see `audit.reader`)
+    hands: list[HandResult] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return int(self.status)
+
+
+def describe(v: Violation) -> str:
+    return f"entry {v.seq}: seat {v.seat} failed the {v.check} check: {v.detail}"
+
+
+def abandonment(table: Table) -> str:
+    """What a log proves about an abandonment: who claims it, after how long a silence, from whom."""
+    claim = table.claim
+    if claim is None:
+        return "no seat was claimed to have stopped answering"
+    who = ", ".join(str(s) for s in claim.signers)
+    seats = "seat" if len(claim.signers) == 1 else "seats"
+    if claim.answered is not None:
+        return f"claimed by {seats} {who}, refuted: seat {claim.seat} answered in entry {claim.answered}"
+    passed = ", ".join(str(s) for s in claim.passed)
+    return (
+        f"claimed by {seats} {who} after a silence from seat {claim.seat} longer than their timeout for its "
+        f"{claim.step.types[0].TYPE} ({claim.limit:.0f} s by default; a claim, not a proof)"
+        + (f"; passed over without co-signing: seat {passed}" if passed else "")
+    )
+
+
+def forfeit(table: Table) -> str | None:
+    """'forfeit by seat X: reason' when the game ended on a fault and the rules make its side forfeit."""
+    result = table.result
+    if result is None or not result.forfeit or result.seat is None:
+        return None
+    if result.status is TableStatus.ABANDONED:
+        why = "it was claimed to have stopped answering"
+    elif table.violation is not None:
+        why = f"{table.violation.check}: {table.violation.detail}"
+    else:  # pragma: no cover - a fault is an abandonment or a violation
+        why = result.detail
+    return f"forfeit by seat {result.seat}: {why}"
+
+
+def forfeit_suffix(table: Table) -> str:
+    result = table.result
+    if result is None or result.seat is None:
+        return ""
+    if not result.forfeit:
+        return "; the game is void (rule on_fault=void)"
+    winners = " and ".join(f"side {w}" for w in result.winners)
+    return f"; forfeit by seat {result.seat}: {winners} {'wins' if len(result.winners) == 1 else 'win'}"

@@ -1,0 +1,102 @@
+"""The seats one process runs together (`net.group.LocalGroup`), over real sockets on 127.0.0.1: one failing
+bot seat leaves the game alone, and the other seats of the process play on."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.net import FAST, within
+
+from p2pspades import crypto
+from p2pspades.audit.verify import Status as Verdict
+from p2pspades.audit.verify import verify_file
+from p2pspades.bots import RandomBot
+from p2pspades.net import LobbyHost, Mesh, Peer, join_table, start_game, transport_keys
+from p2pspades.net.group import LocalGroup
+from p2pspades.rules import Action, preset
+from p2pspades.table import Decision
+
+pytestmark = pytest.mark.timeout(120)
+QUICK = {"auto": 2.0, "decision": 2.0}
+"""Step timeouts short enough to see a gone seat abandoned soon, long enough for a loaded machine."""
+
+
+async def three_peers(home: Path) -> list[Peer]:
+    ids = [crypto.Identity.generate() for _ in range(3)]
+    meshes = [Mesh(transport_keys(i), heartbeat=FAST.heartbeat) for i in ids]
+    for mesh in meshes:
+        await mesh.start()
+    rules = preset("cutthroat3", target=200, losing_threshold=-200)
+    host = LobbyHost(ids[0], "Here", rules, "P0", meshes[0].endpoint)
+    lobby = await host.start()
+    joins = [join_table(lobby, ids[i], f"P{i}", meshes[i].endpoint) for i in (1, 2)]
+    results = await within(asyncio.gather(host.run(), *joins))
+    await host.close()
+    peers = [await start_game(result, ids[i], meshes[i], RandomBot(i), home=str(home), timing=FAST,
+                              timeouts=QUICK) for i, result in enumerate(results)]
+    return sorted(peers, key=lambda p: p.seat)  # the lobby seats joiners in the order they arrive
+
+
+async def test_a_failing_bot_seat_leaves_alone_and_the_other_seats_of_the_process_play_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Seats 0 and 1 are one process's group (ours and a bot seat); seat 2 is another machine. The bot seat's
+    player raises at every choice (the peer plays its first legal choice instead), then its disk fills up in
+    the middle of the hand: its peer fails. Our seat and seat 2 go on, claim its abandonment, and the game
+    ends with a forfeit by seat 1; our group returns that end instead of raising."""
+    caplog.set_level(logging.INFO, logger="p2pspades")
+    ours, bot, other = await three_peers(tmp_path)
+    asked: list[Decision] = []
+
+    def broken(decision: Decision) -> Action:
+        asked.append(decision)
+        raise RuntimeError("a bug in the bot")
+
+    bot.player = broken
+    append = bot._writer.append
+
+    def disk_full(raw: bytes, *args: Any, **kwargs: Any) -> None:
+        if len(bot.table.entries) >= 30:
+            raise OSError(28, "No space left on device")
+        append(raw, *args, **kwargs)
+
+    bot._writer.append = disk_full  # type: ignore[method-assign]
+    group = LocalGroup(ours, [bot])
+    try:
+        ended, elsewhere = await within(asyncio.gather(group.run(), other.run()), 90)
+    finally:
+        await group.close()
+        await other.close()
+    assert asked, "the bot seat played (its first legal choices) before its disk filled up"
+    assert ended is not None and elsewhere is not None
+    assert ended.status == elsewhere.status == "abandoned"
+    assert ours.table.entries == other.table.entries
+    assert ours.table.result is not None and ours.table.result.forfeit and ours.table.result.seat == 1
+    assert ours.table.claim is not None and ours.table.claim.seat == 1
+    verdict = verify_file(ours.store.log_path)
+    assert verdict.status is Verdict.INCOMPLETE and "after a silence from seat 1" in verdict.summary
+    failed = [r for r in caplog.records if "failed and leaves the game" in r.getMessage()]
+    assert len(failed) == 1 and failed[0].getMessage().startswith("seat 1, a bot this machine runs")
+    assert "No space left on device" in failed[0].getMessage()
+
+
+async def test_a_failure_of_our_own_seat_is_raised(tmp_path: Path) -> None:
+    ours, bot, other = await three_peers(tmp_path)
+
+    def failing(raw: bytes, *args: Any, **kwargs: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    ours._writer.append = failing  # type: ignore[method-assign]
+    group = LocalGroup(ours, [bot])
+    running = asyncio.ensure_future(other.run())
+    try:
+        with pytest.raises(OSError, match="No space left"):
+            await within(group.run(), 60)
+    finally:
+        running.cancel()
+        await group.close()
+        await other.close()

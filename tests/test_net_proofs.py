@@ -1,0 +1,113 @@
+"""Protocol version 2 over real sockets: four peers on 127.0.0.1 (ZeroMQ with CURVE, their own logs on disk),
+one of them a modified peer that attacks the deal and signs its bad entries properly.
+
+The honest peers must refuse the entry at the step where it is attempted, name the seat, and keep the entry
+as evidence in their log files, which the offline verifier reads to the same verdict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from helpers.net import within
+from test_table_attacks import CHEATER
+from test_table_proofs import Copier, Tagger
+
+from p2pspades import crypto, log
+from p2pspades.audit.verify import Status as Verdict
+from p2pspades.audit.verify import verify_file
+from p2pspades.bots import RandomBot
+from p2pspades.net import LobbyHost, Mesh, Peer, Timing, join_table, start_game, transport_keys
+from p2pspades.net import peer as peer_module
+from p2pspades.rules import preset
+from p2pspades.table import Table
+
+pytestmark = pytest.mark.timeout(180)
+SEATS = 4
+#: short steps, but a peer is not taken for away while another peer of this one process checks a proof
+TIMING = Timing(tick=0.05, hello=0.3, heartbeat=0.3, away_after=5.0, linger=3.0)
+
+
+async def seat_four(home: Path, cheater: type[Table] | None, monkeypatch: pytest.MonkeyPatch) -> list[Peer]:
+    """Four peers of a classic game, seated by the lobby over loopback; seat CHEATER runs `cheater`."""
+    ids = [crypto.Identity.generate() for _ in range(SEATS)]
+    meshes = [Mesh(transport_keys(i), heartbeat=TIMING.heartbeat) for i in ids]
+    for mesh in meshes:
+        await mesh.start()
+    rules = preset("classic", target=100, losing_threshold=-100)
+    host = LobbyHost(ids[0], "Here", rules, "P0", meshes[0].endpoint)
+    lobby = await host.start()
+    joins = [join_table(lobby, ids[i], f"P{i}", meshes[i].endpoint) for i in range(1, SEATS)]
+    results = await within(asyncio.gather(host.run(), *joins), 30)
+    await host.close()
+    peers = []
+    for i, result in enumerate(results):
+        with monkeypatch.context() as patch:
+            if result.seat == CHEATER and cheater is not None:  # the lobby seats joiners as they arrive
+                patch.setattr(peer_module, "Table", cheater)
+            peers.append(await start_game(result, ids[i], meshes[i], RandomBot(i), home=str(home / f"p{i}"),
+                                          timing=TIMING))
+    peers.sort(key=lambda p: p.seat)
+    assert [p.seat for p in peers] == list(range(SEATS))
+    assert log.open_envelope(peers[0].table.entries[0]).payload["v"] == 2, "new games are version 2"
+    return peers
+
+
+async def refused_over_sockets(
+    home: Path, cheater: type[Table], kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    peers = await seat_four(home, cheater, monkeypatch)
+    honest = [p for p in peers if p.seat != CHEATER]
+    runs = [asyncio.ensure_future(p.run()) for p in peers]  # in seat order, as the honest game does
+    rogue = runs[CHEATER]
+    try:
+        ended = await within(asyncio.gather(*(runs[p.seat] for p in honest)), 150)
+    finally:
+        rogue.cancel()
+        await asyncio.gather(rogue, return_exceptions=True)
+        for p in peers:
+            await p.close()
+    assert [e.status if e is not None else None for e in ended] == ["violation"] * 3, ended
+    seqs = set()
+    for p in honest:
+        v = p.table.violation
+        assert v is not None and v.seat == CHEATER and v.check == kind, v
+        entry = log.open_envelope(v.evidence[0]).payload
+        assert entry["t"] == kind and entry["s"] == CHEATER and entry["n"] == v.seq
+        assert len(p.table.entries) == v.seq, "refused at its step: nothing after it was accepted"
+        verdict = verify_file(p.store.log_path)
+        assert verdict.status is Verdict.VIOLATION and verdict.violation is not None, verdict.summary
+        found = verdict.violation
+        assert (found.seat, found.check, found.seq) == (CHEATER, kind, v.seq)
+        seqs.add(v.seq)
+    assert len(seqs) == 1, "every honest peer names the same entry"
+    assert all(p.table.entries == honest[0].table.entries for p in honest)
+
+
+async def test_a_lock_that_copies_opponents_positions_is_refused_over_sockets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await refused_over_sockets(tmp_path, Copier, "lock", monkeypatch)
+
+
+async def test_a_tagged_shuffle_is_refused_over_sockets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await refused_over_sockets(tmp_path, Tagger, "shuffle", monkeypatch)
+
+
+async def test_four_honest_peers_play_version_2_over_sockets_and_their_logs_verify(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    peers = await seat_four(tmp_path, None, monkeypatch)
+    try:
+        ended = await within(asyncio.gather(*(p.run() for p in peers)), 150)
+    finally:
+        for p in peers:
+            await p.close()
+    assert [e.status if e is not None else None for e in ended] == ["complete"] * SEATS
+    assert all(p.table.entries == peers[0].table.entries for p in peers)
+    for p in peers:
+        assert verify_file(p.store.log_path).status is Verdict.VALID
