@@ -4,6 +4,7 @@ after leaving, and clear errors for bad options and for nothing to resume."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -75,6 +76,8 @@ def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     out = done.stdout
     assert "3 peers on 127.0.0.1" in out and "final score:" in out and "valid and complete" in out
+    # the bots are named after their seats, as the screen of seat 0 places them
+    assert re.search(r"final score: You -?\d+, West -?\d+, North -?\d+", out), out
     games = list((tmp_path / "data" / "games").iterdir())
     assert len(games) == 1
     game_id = bytes.fromhex(games[0].name)
@@ -91,6 +94,7 @@ def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path
         (["host", "--rules", "chess"], "unknown rule preset"),
         (["host", "--name", ""], "a name is 1..32"),
         (["host", "--port", "70000"], "not a port number"),
+        (["join", "127.0.0.1:99999", "--auto"], "127.0.0.1:99999: 99999 is not a port number (1..65535)"),
         (["play", "--auto", "--timeout-auto", "0"], "--timeout-auto must be between"),
         (["join", "127.0.0.1:1", "--auto", "--name", "x" * 40], "a name is 1..32"),
         (["tables", "--timeout", "0"], "--timeout must be between"),

@@ -21,7 +21,7 @@ from p2pspades.printable import width
 from p2pspades.rules import preset
 from p2pspades.table import DecisionKind, Table
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
-from p2pspades.ui.app import create_app, dialog_text, seats_text, title_text, trick_caption
+from p2pspades.ui.app import create_app, dialog_text, seats_text, title_text, trick_caption, trick_text
 from p2pspades.ui.capture import screen_text
 from p2pspades.ui.prefs import PREFS, to_ascii
 from p2pspades.ui.state import UiState
@@ -341,3 +341,26 @@ async def test_a_bot_of_this_process_shows_as_thinking_while_it_chooses() -> Non
     assert await ThinkingShown(state, 0, at_once)(decision) == decision.legal[0]
     assert await ThinkingShown(state, 0, slowly)(decision) == decision.legal[-1]
     assert seen == [True, True] and not state.thinking
+
+
+def test_long_names_are_never_cut_to_the_same_text_on_the_table() -> None:
+    """A host's bots are "ana's bot" and "ana's bot 2": the trick panel, its caption and the footer tell
+    them apart, also on the screen of seat 1 (where they sit left and right)."""
+    wire = seated(["ana", "bo", "ana's bot", "ana's bot 2"], ours=1)
+    table = wire.tables[1]
+    state = UiState(1, table.setup)
+
+    def both_bots_in_the_caption() -> bool:
+        state.refresh(table)
+        v = state.view
+        return v is not None and len(v.trick.plays) >= 2 and {v.trick.leader, v.trick.winner} == {2, 3}
+
+    advance(wire, both_bots_in_the_caption, ours=1)
+    trick = text_of(trick_text(state))
+    assert "ana's bot 2" in trick and "…" not in trick, trick
+    caption = text_of(trick_caption(state))
+    assert caption.split("\n") in (["led by ana's bot", "ana's bot 2 winning"],
+                                   ["led by ana's bot 2", "ana's bot winning"]), caption
+    with create_pipe_input() as pipe:
+        screen = screen_text(create_app(state, input=pipe, output=DummyOutput()), 80, 24)
+    assert "bo+ana's bot 2 " in screen and "ana+ana's bot " in screen, screen

@@ -26,7 +26,7 @@ from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import Settings
-from p2pspades.net.lobby_seats import TableInfo, check_name
+from p2pspades.net.lobby_seats import NAME_LIMIT, TableInfo, check_name
 from p2pspades.net.seats import bot_seats, identity_name
 from p2pspades.net.session import HostedTable
 from p2pspades.rules import RuleSet
@@ -41,7 +41,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--name", default=default_name(),
                    help="your name at the table (default: your user name; your identity is kept under it)")
-    p.add_argument("--table", default="p2pspades", metavar="TABLE_NAME", help="the table's name on the LAN")
+    p.add_argument("--table", metavar="TABLE_NAME",
+                   help="the table's name on the LAN (default: after you, \"ana's table\")")
     add_game_options(p)
     p.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by bots this host runs")
     p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
@@ -58,6 +59,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def check_host_args(args: argparse.Namespace) -> RuleSet:
     rules = rules_from_args(args)
+    if args.table is None:
+        args.table = f"{args.name[:NAME_LIMIT - 8]}'s table"
     try:
         check_name(args.name)
         check_name(args.table)

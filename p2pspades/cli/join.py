@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 from typing import Any
 
 from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
@@ -66,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
         check_name(args.name)
         if not 0 <= args.bots <= 7:
             raise LocalError(f"--bots must be 0..7, not {args.bots}")
+        address = re.fullmatch(r"(?:tcp://)?[^\s:]+:(\d+)", args.table)
+        if address is not None and not 1 <= int(address[1]) <= 65535:
+            raise LocalError(f"{args.table}: {address[1]} is not a port number (1..65535)")
         timeouts_from(args)
     except (LocalError, ValueError) as exc:
         return fail("join", str(exc))

@@ -336,7 +336,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     main = our_seat(args, seed=None if seed is None else seed * 10)
     bots = bot_seats(rules.players - 1, identity_name(args.name), args.bot, seed, home=args.home)
     hosted = HostedTable(main, table_name="p2pspades", rules=rules, bots=bots, settings=settings_from(args),
-                         address="127.0.0.1", advertise=False)
+                         address="127.0.0.1", advertise=False, compass_names=True)
     await hosted.open()
     mode = "your seat is played by the bot" if args.auto else "you play seat 0"
     say(f"p2pspades: {rules.players} peers on 127.0.0.1, rules {rules.preset or 'custom'}, "

@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
+from p2pspades.bots import SEAT_NAMES
 from p2pspades.errors import P2PSpadesError
 from p2pspades.net import endpoints
 from p2pspades.net.aio import settle
@@ -52,6 +53,7 @@ class HostedTable:
         interfaces: Sequence[str] | None = None,
         start_when: StartWhen | None = None,
         on_change: Callable[[TableInfo], None] | None = None,
+        compass_names: bool = False,
     ) -> None:
         if len(bots) >= rules.players:
             raise SessionError(f"a {rules.players}-seat table has room for at most {rules.players - 1} bots")
@@ -68,6 +70,9 @@ class HostedTable:
         self.interfaces = interfaces
         self.start_when = start_when
         self.on_change = on_change
+        self.compass_names = compass_names
+        """Name our bots after their seats (West, North, East): only where we alone watch, from seat 0 at the
+        bottom of the screen, and no bot moves (`play`). Otherwise they are named after us."""
         self.lobby: LobbyHost | None = None
         self.endpoint = ""
         """Where joiners connect (tcp://ADDRESS:PORT)."""
@@ -109,7 +114,8 @@ class HostedTable:
         seat = self.lobby.machine.seat_for_bot() if seat is None else seat
         mesh = await open_mesh(bot.identity, self.address, self.settings)
         try:
-            self.lobby.add_bot(bot.name or self.bot_name(), bot.identity.public, mesh.endpoint, seat)
+            name = bot.name or (SEAT_NAMES[seat] if self.compass_names else self.bot_name())
+            self.lobby.add_bot(name, bot.identity.public, mesh.endpoint, seat)
         except BaseException:
             await mesh.close()
             raise

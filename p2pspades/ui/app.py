@@ -211,10 +211,13 @@ def trick_caption(state: UiState) -> Line:
         who = names[winner] if winner is not None else "?"
         return [("class:hint", clip(f"last trick to {who}", TRICK_WIDTH))]
     winner = trick.winner
-    text = f"led by {clip(names[trick.leader], 10)}"
-    if winner is not None and len(trick.plays) > 1:
-        text += f" · {clip(names[winner], 10)} winning"
-    return [("", text)]
+    led = f"led by {names[trick.leader]}"
+    if winner is None or len(trick.plays) < 2:
+        return [("", clip(led, TRICK_WIDTH))]
+    winning = f"{names[winner]} winning"
+    if width(f"{led} · {winning}") <= TRICK_WIDTH:
+        return [("", f"{led} · {winning}")]
+    return [("", f"{clip(led, TRICK_WIDTH)}\n{clip(winning, TRICK_WIDTH)}")]  # long names: one line each
 
 
 def trick_text(state: UiState) -> Line:

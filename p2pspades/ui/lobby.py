@@ -327,9 +327,9 @@ def create_lobby_app(
     q, Ctrl-C); staying up, answers go to `model.ask()` and q / Ctrl-C leave the lobby."""
 
     def title() -> StyleAndTextTuples:
-        return [
-            ("class:title", f" p2pspades · table {clip(model.table_name, 32)} · {rules_title(model.rules)}")
-        ]
+        name = clip(model.table_name, 32)
+        table = name if "table" in name.lower() else f"table {name}"  # never "table ana's table"
+        return [("class:title", f" p2pspades · {table} · {rules_title(model.rules)}")]
 
     def advice() -> StyleAndTextTuples:
         if model.status or stays:
