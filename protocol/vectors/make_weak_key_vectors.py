@@ -9,12 +9,12 @@ exits 1 if the file is stale.
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from nacl.bindings import crypto_core_ed25519_add
+from vectorfile import write_or_check
 
 from p2pspades import crypto
 
@@ -129,23 +129,8 @@ def _s_plus_l(signature: bytes) -> bytes:
     return signature[:32] + s.to_bytes(32, "little")
 
 
-def render() -> str:
-    return json.dumps(build(), indent=1) + "\n"
-
-
 def main(argv: list[str]) -> int:
-    text = render()
-    if argv[1:] == ["--check"]:
-        if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT} is stale: run {Path(__file__).name} to rewrite it", file=sys.stderr)
-            return 1
-        return 0
-    if argv[1:]:
-        print(__doc__, file=sys.stderr)
-        return 2
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return write_or_check(argv, OUT, build, __doc__)
 
 
 if __name__ == "__main__":
