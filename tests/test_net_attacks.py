@@ -99,9 +99,14 @@ def test_a_false_abandonment_the_moment_it_is_the_victims_turn_is_refuted(lan: L
     signed = kinds(chain)
     claims = [k for k, (seat, kind) in enumerate(signed) if kind == "abandon"]
     assert [signed[k][0] for k in claims] == [cheater], "no honest seat co-signed the claim"
-    assert log.open_envelope(chain[claims[0]]).payload["a"] == victim
-    assert signed[claims[0] + 1][0] == victim, "the accused answered the claim, and that refuted it"
-    assert signed[claims[0] - 1] == (cheater, "bid"), "the claim came in the same breath as the cheater's bid"
+    claim = log.open_envelope(chain[claims[0]]).payload
+    assert claim["a"] == victim
+    # the honest seats held the claim off the chain: the victim's answer took its sequence number, and the
+    # claim is the evidence after the chain
+    assert claims == [len(chain) - 1], "the claim is not on the chain"
+    answer = log.open_envelope(chain[-2]).payload
+    assert (answer["s"], answer["n"], answer["p"]) == (victim, claim["n"], claim["p"]), "they crossed"
+    assert signed[-3] == (cheater, "bid"), "the claim came in the same breath as the cheater's bid"
 
 
 def test_an_open_cheat_by_a_wrong_lock_ends_in_a_forfeit_by_the_cheater_not_a_void(lan: Lan) -> None:

@@ -242,6 +242,9 @@ class Table:
         self.entries: list[bytes] = [genesis]
         self._known: set[bytes] = {genesis}
         self._signers: list[int] = [0]
+        self._steps: list[Step | None] = [None]  # the step each entry in the chain was appended at
+        #: a claim against the seat in turn, held off the chain while our own timer for that step runs (§5)
+        self._held: bytes | None = None
         self.head: bytes = env.hash
         self._pending: dict[int, bytes] = {}
         self._outgoing: list[Outgoing] = []
@@ -346,9 +349,14 @@ class Table:
         """Let time pass: a seat that keeps everybody waiting too long is claimed abandoned, and a claim
         we hold is co-signed once our own timer for the awaited step has run out too."""
         self._now = max(self._now, now)
+        held, self._held = self._held, None
+        if held is not None:  # a claim we held: on the chain once our own timer ran out (else held again)
+            self._receive(held, now)
         step = self._expected()
         claim = self.claim
-        if self.stage is Stage.LEAD and self.deal is not None and self.seat is not None:
+        if self.finished:
+            pass
+        elif self.stage is Stage.LEAD and self.deal is not None and self.seat is not None:
             # nobody leads the lowest club: its holder will be named by a reveal. The seat at the dealer's
             # left asks for it after one timeout, the next one after two, and so on
             limit = self.timeouts["decision"]
@@ -373,6 +381,11 @@ class Table:
 
     def _limit(self, step: Step) -> float:
         return self.timeouts["decision" if step.decision else "auto"]
+
+    @property
+    def held_claim(self) -> bytes | None:
+        """A claim against the seat in turn that we hold off the chain until our own timer runs out (§5)."""
+        return self._held
 
     def take_outgoing(self) -> list[Outgoing]:
         out, self._outgoing = self._outgoing, []
@@ -415,7 +428,10 @@ class Table:
             self._events.append(Dropped(DropKind.BAD_SIGNATURE, seat, seq))
             return
         if seq < len(self.entries):
-            if self._signers[seq] == seat:
+            crossed = self._crossed(env, header, raw)
+            if crossed is not None:
+                self._halt(crossed)
+            elif self._signers[seq] == seat:
                 self._halt(
                     Violation(
                         seat,
@@ -441,6 +457,9 @@ class Table:
         if header.prev != self.head:
             self._events.append(Dropped(DropKind.NOT_CHAINED, seat, seq))
             self._events.append(Wanted(seq - 1))
+            return
+        if self._holds(header, env.payload):
+            self._held = raw
             return
         self._accept(env, header, raw, now, own=False)
         nxt = self._pending.pop(len(self.entries), None)
@@ -496,6 +515,7 @@ class Table:
         self.entries.append(raw)
         self._known.add(raw)
         self._signers.append(seat)
+        self._steps.append(step)
         self.head = env.hash
         self._last_progress = now
         self._events.insert(mark, Accepted(seq, raw, seat, kind, own))
@@ -510,6 +530,9 @@ class Table:
                 why = f"seat {by} claimed that seat {claim.seat} stopped answering, but seat {seat} answered"
             why += f" in time (entry {seq})"
             self._halt(Violation(by, check, why, claim.entry, (self.entries[claim.entry], raw)))
+        held, self._held = self._held, None
+        if held is not None and held != raw:  # the accused's answer took the slot of the claim we held
+            self._receive(held, now)
 
     def _halt(self, violation: Violation) -> None:
         self.violation = violation
@@ -576,6 +599,47 @@ class Table:
         if stage is Stage.PLAY and (g.current_seat is None or first_lead):
             stage = Stage.LEAD  # rule "low_club": only the seat holding the lowest club knows it leads
         self._enter(stage)
+
+    def _holds(self, header: log.Header, p: Mapping[str, Any]) -> bool:
+        """Whether a received `abandon` that opens a claim against the seat in turn stays off the chain for
+        now: a seat appends it only once its own timer for the awaited step has run out, so that the accused's
+        answer, if it comes first, takes the slot instead (§5). Observers and a replay append it at once."""
+        if self.seat is None or self._restoring or header.type != msg.Abandon.TYPE or self.claim is not None:
+            return False
+        step = self._expected()
+        if step is None or not self._abandon_allowed(header.seat, p):
+            return False
+        return self._now - self._last_progress < self._limit(step)
+
+    def _crossed(self, env: log.Envelope, header: log.Header, raw: bytes) -> Violation | None:
+        """A claim and the accused's answer that both follow the same entry (they crossed in flight): the
+        claim is refuted, whichever of the two is on our chain. The verdict is the same either way."""
+        seq, seat, p = header.seq, header.seat, env.payload
+        mine = self.entries[seq]
+        if self.finished or seq == 0:
+            return None
+        if log.validate_header(log.open_envelope(mine).payload).prev != header.prev:
+            return None
+        if header.type == msg.Abandon.TYPE and p.get("a") == self._signers[seq] != seat:
+            # the answer is on our chain: it must have been the awaited entry of the seat the claim names
+            step = self._steps[seq]
+            if step is None or step.seat != self._signers[seq] or msg.Abandon in step.types:
+                return None
+            accused, claimant, claim_raw, answer = self._signers[seq], seat, raw, mine
+            self.claim = Claim(accused, step, seq, 0.0, self._limit(step), [seat], (self.stage, (), 0), seq)
+        else:
+            claim = self.claim
+            if claim is None or claim.entry != seq or claim.seat != seat or claim.answered is not None:
+                return None
+            if header.type not in {t.TYPE for t in claim.step.types}:
+                return None
+            accused, claimant, claim_raw, answer = seat, claim.signers[0], mine, raw
+            claim.answered = seq
+        why = (
+            f"seat {claimant} claimed that seat {accused} stopped answering, but seat {accused} answered"
+            f" in time (its entry {seq} crossed the claim)"
+        )
+        return Violation(claimant, "abandon", why, seq, (claim_raw, answer))
 
     def _abandon_allowed(self, seat: int, p: Mapping[str, Any]) -> bool:
         """An `abandon` out of the normal turn: a claim that the seat in turn is silent, from any other seat
