@@ -27,10 +27,19 @@ pytestmark = pytest.mark.timeout(60)
 
 
 def raw_dealer(
-    context: zmq.Context[Any], endpoint: str, server: bytes, keys: CurveKeys | None, rid: bytes | None
+    context: zmq.Context[Any],
+    endpoint: str,
+    server: bytes,
+    keys: CurveKeys | None,
+    rid: bytes | None,
+    watch: list[zmq.Socket[Any]] | None = None,
+    events: int = 0,
 ) -> zmq.Socket[Any]:
-    """A bare DEALER that talks to a peer's inbox the way a hostile program could."""
+    """A bare DEALER that talks to a peer's inbox the way a hostile program could. With `watch`, a monitor of
+    `events` is attached before it connects (so no event can happen before anyone listens) and appended."""
     sock: zmq.Socket[Any] = context.socket(zmq.DEALER)
+    if watch is not None:
+        watch.append(sock.get_monitor_socket(events))
     sock.setsockopt(zmq.LINGER, 0)
     if keys is not None:
         sock.setsockopt(zmq.CURVE_SERVERKEY, curve_public_key(server))
@@ -91,17 +100,19 @@ async def test_a_stranger_cannot_connect_or_inject() -> None:
     try:
         # a stranger with a perfectly good CURVE key that is not seated
         victim = meshes[0].endpoint
-        sock = raw_dealer(context, victim, players[0].public, stranger.curve, rid(stranger, players[0]))
-        monitor = sock.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_AUTH)
+        monitors: list[zmq.Socket[Any]] = []
+        sock = raw_dealer(context, victim, players[0].public, stranger.curve, rid(stranger, players[0]),
+                          monitors, zmq.EVENT_HANDSHAKE_FAILED_AUTH)
+        monitor = monitors[-1]
         for _ in range(5):
             sock.send(encode_message(Entry(b"forged")))
         # wait until its handshake has been refused: no frame of it can get through after that
         assert await asyncio.to_thread(monitor.poll, 10_000)
         # and a plain (non-CURVE) socket gets nowhere either
-        plain = raw_dealer(context, meshes[0].endpoint, players[0].public, None, rid(players[1], players[0]))
-        plain_monitor = plain.get_monitor_socket(
-            zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
-        )
+        refused = zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+        plain = raw_dealer(context, meshes[0].endpoint, players[0].public, None, rid(players[1], players[0]),
+                           monitors, refused)
+        plain_monitor = monitors[-1]
         plain.send(encode_message(Entry(b"forged plain")))
         assert await asyncio.to_thread(plain_monitor.poll, 10_000)
         # the first frame delivered is the genuine one, and nothing else waits behind it
