@@ -1,18 +1,19 @@
-"""Play strength: the heuristic bot against the random bot, on the rules engine in-process.
+"""Play strength in duplicate format: the same deals played twice, with the sides swapping seats.
 
-Two comparisons, each over `--games` whole games (capped at `--max-hands` hands; a capped game goes to the
-side ahead, to none on a tie):
+Two comparisons per preset: expert over heuristic, and heuristic over random. Each deal is one hand from the
+start of a game (totals 0), dealt from a seeded shuffle. It is played at two tables with the same cards and
+the same dealer: at the first, bot A holds the even seats and bot B the odd ones; at the second they swap. A
+deal's score is A's points less B's, summed over both tables and halved: points per deal, with luck of the
+cards cancelled. In individual games the seats score on their own and a bot's points are the mean of its
+seats'; with an odd number of players the deal is played once per seat, A in that seat alone.
 
-- partnership: a heuristic pair against a random pair on `--preset` (a partnership preset), the pairs swapping
-  seats every other game;
-- individual: one heuristic seat against random seats on `--individual-preset`, the heuristic seat rotated.
+Reported per preset, as one JSON object: points per deal of A over B (mean and 95% interval), the same with
+carried bags charged at their share of the bag penalty, sets and nils made per bot, and each bot's decision
+time (mean, 95th percentile, max) over all its decisions with more than one legal choice: wall-clock time
+(what a player waits, which includes whatever else the machine is running) and the CPU time of this process
+(the bot's own work). No cryptography: this measures how well the bots play. Progress goes to stderr.
 
-No cryptography: this measures how well the bots play, not the protocol. Deals come from a seeded shuffle
-(`ByteStream`), so a run is repeatable. Prints one JSON object: win rates with 95% Wilson intervals, average
-points per hand per bot type with 95% normal intervals (hands are the samples), and the heuristic bot's
-margin. Progress goes to stderr.
-
-    python benchmarks/bots.py [--games 200] [--preset classic] [--individual-preset individual] [--seed 1]
+    python benchmarks/bots.py [--deals 6] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
 """
 
 from __future__ import annotations
@@ -24,15 +25,25 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from p2pspades.bots import HeuristicBot, RandomBot
-from p2pspades.rules import PRESETS, Action, ByteStream, Game, Phase, Reveal, RuleSet, deal_from_order, preset
+from p2pspades.bots import BOT_KINDS, make_bot
+from p2pspades.rules import (
+    PRESETS,
+    Action,
+    ByteStream,
+    Game,
+    HandResult,
+    Phase,
+    Reveal,
+    RuleSet,
+    deal_from_order,
+)
+from p2pspades.rules import is_nil as nil_bid
 from p2pspades.table.events import Decision, DecisionKind
 
-Bot = Callable[[Decision], Action]
 Z95 = 1.959963984540054
-
 KINDS = {
     Phase.BLIND: DecisionKind.BLIND_NIL,
     Phase.DRAW: DecisionKind.DRAW,
@@ -41,15 +52,43 @@ KINDS = {
 }
 
 
-def play_hand(game: Game, bots: Sequence[Bot], deal_seed: bytes) -> None:
-    """Play the game's current hand to its end: every seat's choices come from its bot."""
-    rules = game.rules
-    number = game.hand_number
-    while game.hand_number == number and game.phase is not Phase.GAME_OVER:
+@dataclass
+class Tally:
+    """What one kind of bot did: decision times, sides set, nils bid and made."""
+
+    times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    side_hands: int = 0
+    sets: int = 0
+    nils: int = 0
+    nils_made: int = 0
+
+
+class Timed:
+    """A bot whose decisions (those with a real choice) are timed into a tally."""
+
+    def __init__(self, bot: Callable[[Decision], Action], tally: Tally) -> None:
+        self.bot = bot
+        self.tally = tally
+
+    def __call__(self, decision: Decision) -> Action:
+        start, cpu = time.perf_counter(), time.process_time()
+        action = self.bot(decision)
+        if len(decision.legal) > 1:
+            self.tally.times.append(time.perf_counter() - start)
+            self.tally.cpu.append(time.process_time() - cpu)
+        return action
+
+
+def play_deal(rules: RuleSet, bots: Sequence[Callable[[Decision], Action]], deal_seed: bytes) -> HandResult:
+    """One hand from a new game, dealt from `deal_seed`; every seat's choices come from its bot."""
+    stream = ByteStream(deal_seed)
+    game = Game(rules, stream.below(rules.players))
+    while not game.history:
         phase = game.phase
         if phase is Phase.DEAL:
             cards = list(rules.deck)
-            ByteStream(deal_seed).shuffle(cards)
+            stream.shuffle(cards)
             game.apply(deal_from_order(rules, game.dealer, cards))
         elif phase is Phase.REVEAL:
             hands = game.initial_hands()
@@ -64,33 +103,81 @@ def play_hand(game: Game, bots: Sequence[Bot], deal_seed: bytes) -> None:
             if action not in decision.legal:
                 raise AssertionError(f"seat {seat} chose {action!r}, not a legal {phase.value} action")
             game.apply(action)
+    return game.history[-1]
 
 
-def play_game(
-    rules: RuleSet, bots: Sequence[Bot], seed: bytes, max_hands: int
-) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
-    """One game: (winning sides, points of each side in each hand)."""
-    game = Game(rules, ByteStream(seed + b"/dealer").below(rules.players))
-    while game.phase is not Phase.GAME_OVER and len(game.history) < max_hands:
-        play_hand(game, bots, seed + b"/hand/" + str(game.hand_number).encode())
-    points = [tuple(score.points for score in result.scores) for result in game.history]
-    if game.outcome is not None:
-        return game.outcome.winners, points
-    scores = [total.score for total in game.totals]
-    top = max(scores)
-    leaders = [side for side, score in enumerate(scores) if score == top]
-    return (tuple(leaders) if len(leaders) == 1 else ()), points
+def charged(rules: RuleSet, result: HandResult, side: int) -> float:
+    """A side's points with every bag charged at its share of the bag penalty (none paid as a lump)."""
+    score = result.scores[side]
+    if rules.bag_limit is None:
+        return float(score.points)
+    return score.points - score.penalty_points - score.bags * rules.bag_penalty / rules.bag_limit
 
 
-def wilson(successes: int, n: int) -> list[float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return [0.0, 1.0]
-    p = successes / n
-    denominator = 1 + Z95**2 / n
-    centre = (p + Z95**2 / (2 * n)) / denominator
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denominator
-    return [round(centre - half, 4), round(centre + half, 4)]
+def tables(rules: RuleSet) -> list[list[bool]]:
+    """For each table of a deal, which seats bot A holds."""
+    n = rules.players
+    if n % 2 == 0:
+        return [[seat % 2 == 0 for seat in range(n)], [seat % 2 == 1 for seat in range(n)]]
+    return [[seat == a for seat in range(n)] for a in range(n)]
+
+
+def compare(
+    rules: RuleSet,
+    kinds: tuple[str, str],
+    deals: int,
+    seed: int,
+    budget: float | None,
+    progress: Callable[[str], None],
+) -> dict[str, Any]:
+    """Bot `kinds[0]` (A) against `kinds[1]` (B) over `deals` duplicate deals."""
+    tallies = {kind: Tally() for kind in kinds}
+    margins: list[float] = []
+    margins_charged: list[float] = []
+    for d in range(deals):
+        deal_seed = f"bots-benchmark/{seed}/{rules.preset}/{d}".encode()
+        points = {True: [0.0, 0.0], False: [0.0, 0.0]}  # bot A? -> [points, bag-charged points], per seat
+        seats = {True: 0, False: 0}
+        layouts = tables(rules)
+        for t, layout in enumerate(layouts):
+            bots = []
+            for seat in range(rules.players):
+                kind = kinds[0] if layout[seat] else kinds[1]
+                bot = make_bot(kind, seed * 1_000_003 + d * 100 + t * 10 + seat, time_budget=budget)
+                bots.append(Timed(bot, tallies[kind]))
+            result = play_deal(rules, bots, deal_seed)
+            for side_index, side in enumerate(rules.sides):
+                mine = layout[side[0]]
+                tally = tallies[kinds[0] if mine else kinds[1]]
+                tally.side_hands += 1
+                tally.sets += not result.scores[side_index].made and result.scores[side_index].contract > 0
+                for seat in side:
+                    if nil_bid(rules, result.bids[seat], result.blind[seat]):
+                        tally.nils += 1
+                        tally.nils_made += result.tricks_won[seat] == 0
+                points[mine][0] += result.scores[side_index].points * len(side)
+                points[mine][1] += charged(rules, result, side_index) * len(side)
+                seats[mine] += len(side)
+        per_table = len(layouts)
+        margins.append((points[True][0] / seats[True] - points[False][0] / seats[False]) * per_table / 2)
+        margins_charged.append(
+            (points[True][1] / seats[True] - points[False][1] / seats[False]) * per_table / 2
+        )
+        progress(
+            f"{rules.preset}: {kinds[0]} vs {kinds[1]}, deal {d + 1}/{deals}: {mean_ci(margins)['mean']:+}"
+        )
+    return {
+        "a": kinds[0],
+        "b": kinds[1],
+        "deals": deals,
+        "points_per_deal": mean_ci(margins),
+        "points_per_deal_bags_charged": mean_ci(margins_charged),
+        "bots": {_label(kind): report(tally) for kind, tally in tallies.items()},
+    }
+
+
+def _label(kind: str) -> str:
+    return "heuristic" if kind == "normal" else kind
 
 
 def mean_ci(samples: Sequence[float]) -> dict[str, Any]:
@@ -101,115 +188,48 @@ def mean_ci(samples: Sequence[float]) -> dict[str, Any]:
     return {"mean": round(mean, 2), "ci95": [round(mean - half, 2), round(mean + half, 2)], "n": n}
 
 
-def rate(wins: int, games: int) -> dict[str, Any]:
-    return {"wins": wins, "rate": round(wins / games, 4) if games else 0.0, "ci95": wilson(wins, games)}
-
-
-def partnership(
-    rules: RuleSet, games: int, seed: int, max_hands: int, progress: Callable[[str], None]
-) -> dict[str, Any]:
-    """A heuristic pair against a random pair, on side 0 in even games and side 1 in odd ones."""
-    wins = {"heuristic": 0, "random": 0}
-    points: dict[str, list[float]] = {"heuristic": [], "random": []}
-    margin: list[float] = []
-    hands = capped = 0
-    for g in range(games):
-        side = g % 2
-        bots: list[Bot] = []
-        for seat in range(4):
-            if rules.side_of(seat) == side:
-                bots.append(HeuristicBot(seed * 1000003 + g * 4 + seat))
-            else:
-                bots.append(RandomBot(seed * 1000003 + g * 4 + seat))
-        winners, per_hand = play_game(rules, bots, f"bots-benchmark/{seed}/pair/{g}".encode(), max_hands)
-        capped += len(per_hand) >= max_hands
-        hands += len(per_hand)
-        wins["heuristic"] += side in winners
-        wins["random"] += (1 - side) in winners
-        for line in per_hand:
-            points["heuristic"].append(line[side])
-            points["random"].append(line[1 - side])
-            margin.append(line[side] - line[1 - side])
-        progress(f"partnership {g + 1}/{games}: heuristic won {wins['heuristic']}")
+def timing(times: Sequence[float]) -> dict[str, Any]:
+    if not times:
+        return {"decisions": 0}
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
     return {
-        "preset": rules.preset,
-        "games": games,
-        "hands": hands,
-        "capped_games": capped,
-        "win_rate": {kind: rate(count, games) for kind, count in wins.items()},
-        "points_per_hand": {kind: mean_ci(values) for kind, values in points.items()},
-        "margin": {
-            "win_rate": round((wins["heuristic"] - wins["random"]) / games, 4) if games else 0.0,
-            "points_per_hand": mean_ci(margin),
-        },
+        "decisions": len(ordered),
+        "mean_s": round(statistics.fmean(ordered), 4),
+        "p95_s": round(p95, 4),
+        "max_s": round(ordered[-1], 4),
     }
 
 
-def individual(
-    rules: RuleSet, games: int, seed: int, max_hands: int, progress: Callable[[str], None]
-) -> dict[str, Any]:
-    """One heuristic seat against random seats, the heuristic seat rotating from game to game."""
-    n = rules.players
-    wins = {"heuristic": 0, "random": 0}  # random: wins of any one random seat (so the rates compare)
-    points: dict[str, list[float]] = {"heuristic": [], "random": []}
-    margin: list[float] = []
-    hands = capped = 0
-    for g in range(games):
-        me = g % n
-        bots: list[Bot] = [
-            HeuristicBot(seed * 1000003 + g * n + seat)
-            if seat == me
-            else RandomBot(seed * 1000003 + g * n + seat)
-            for seat in range(n)
-        ]
-        winners, per_hand = play_game(rules, bots, f"bots-benchmark/{seed}/solo/{g}".encode(), max_hands)
-        capped += len(per_hand) >= max_hands
-        hands += len(per_hand)
-        mine = rules.side_of(me)
-        wins["heuristic"] += mine in winners
-        wins["random"] += sum(1 for side in winners if side != mine)
-        for line in per_hand:
-            others = [line[side] for side in range(len(line)) if side != mine]
-            points["heuristic"].append(line[mine])
-            points["random"].extend(others)
-            margin.append(line[mine] - statistics.fmean(others))
-        progress(f"individual {g + 1}/{games}: heuristic won {wins['heuristic']}")
-    random_games = games * (n - 1)  # seat-games of the random bot
+def report(tally: Tally) -> dict[str, Any]:
     return {
-        "preset": rules.preset,
-        "players": n,
-        "games": games,
-        "hands": hands,
-        "capped_games": capped,
-        "chance_win_rate": round(1 / n, 4),
-        "win_rate": {
-            "heuristic": rate(wins["heuristic"], games),
-            "random": rate(wins["random"], random_games),
-        },
-        "points_per_hand": {kind: mean_ci(values) for kind, values in points.items()},
-        "margin": {
-            "win_rate": round(wins["heuristic"] / games - wins["random"] / random_games, 4) if games else 0.0,
-            "points_per_hand": mean_ci(margin),
-        },
+        "decision_time": timing(tally.times),
+        "decision_cpu_time": timing(tally.cpu),
+        "side_hands": tally.side_hands,
+        "sets": tally.sets,
+        "nils_made": f"{tally.nils_made}/{tally.nils}",
     }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--games", type=int, default=200, help="games per comparison (default 200)")
-    parser.add_argument("--preset", default="classic", help="partnership rules (default classic)")
     parser.add_argument(
-        "--individual-preset", default="individual", help="rules for one heuristic seat against randoms"
+        "--deals", type=int, default=6, help="duplicate deals per comparison and preset (default 6)"
     )
+    parser.add_argument("--presets", default="classic,individual,piki", help="comma-separated preset names")
     parser.add_argument(
-        "--max-hands", type=int, default=60, help="hands before a game is called (default 60)"
+        "--budget", type=float, default=None, help="expert seconds per decision (default: its own)"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skip-random", action="store_true", help="only expert over heuristic")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.max_hands < 1:
-        parser.error("--games and --max-hands must be at least 1")
-    for name in (args.preset, args.individual_preset):
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    if args.budget is not None and args.budget <= 0:
+        parser.error("--budget must be positive")
+    names = [name.strip() for name in args.presets.split(",") if name.strip()]
+    for name in names:
         if name not in PRESETS:
             parser.error(f"unknown preset {name!r}; the presets are {', '.join(PRESETS)}")
 
@@ -217,21 +237,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.quiet:
             print(f"\r{text}   ", end="", file=sys.stderr, flush=True)
 
+    assert {"expert", "normal", "random"} <= set(BOT_KINDS)
     start = time.process_time()
-    out: dict[str, Any] = {"benchmark": "bots", "seed": args.seed, "max_hands": args.max_hands}
-    pair_rules = preset(args.preset)
-    if pair_rules.partnerships:
-        out["partnership"] = partnership(pair_rules, args.games, args.seed, args.max_hands, progress)
+    out: dict[str, Any] = {"benchmark": "bots", "seed": args.seed, "deals": args.deals, "budget": args.budget}
+    for name in names:
+        rules = PRESETS[name]
+        section: dict[str, Any] = {
+            "expert_over_heuristic": compare(
+                rules, ("expert", "normal"), args.deals, args.seed, args.budget, progress
+            )
+        }
+        if not args.skip_random:
+            section["heuristic_over_random"] = compare(
+                rules, ("normal", "random"), args.deals, args.seed, args.budget, progress
+            )
+        out[name] = section
         if not args.quiet:
             print(file=sys.stderr)
-    else:
-        out["partnership"] = None
-        out["note"] = f"preset {args.preset!r} has no partnerships: only the individual comparison ran"
-    out["individual"] = individual(
-        preset(args.individual_preset), args.games, args.seed, args.max_hands, progress
-    )
-    if not args.quiet:
-        print(file=sys.stderr)
     out["cpu_seconds"] = round(time.process_time() - start, 2)
     print(json.dumps(out, indent=2))
     return 0

@@ -19,8 +19,10 @@ class ExitCode(enum.IntEnum):
     """Bad options, an unreadable or foreign file, a game that could not start or be joined."""
     INCOMPLETE = 3
     """The game was abandoned, or the log is valid so far but stops before the end."""
-    LEFT = 130
-    """The person left (or pressed Ctrl-C) before the end; the game can be resumed."""
+    LEFT = 0
+    """The person chose to leave before the end (and confirmed it); the game can be resumed. Not an error."""
+    INTERRUPTED = 130
+    """Interrupted by a signal (Ctrl-C outside the game screen), as shells expect."""
     BROKEN_PIPE = 141
     """The reader of our output went away (`| head`)."""
 
@@ -39,5 +41,6 @@ def game_exit_code(status: str, *, log_violation: bool = False) -> ExitCode:
 
 def game_exit_help(failed: str = "failed to start") -> str:
     """The "Exit codes: ..." sentence of a command that plays a game."""
-    return (f"Exit codes: {ExitCode.OK} complete, {ExitCode.VIOLATION} violation, {ExitCode.FAILED} "
-            f"{failed}, {ExitCode.INCOMPLETE} abandoned, {ExitCode.LEFT} left before the end.")
+    return (f"Exit codes: {ExitCode.OK} complete (or you chose to leave), {ExitCode.VIOLATION} violation, "
+            f"{ExitCode.FAILED} {failed}, {ExitCode.INCOMPLETE} abandoned, {ExitCode.INTERRUPTED} "
+            "interrupted.")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.logs import write_log
 
 from p2pspades import log
 from p2pspades.audit import Status, hand_record, text_record, verify_file, verify_frames
@@ -18,11 +19,6 @@ from p2pspades.table.harness import play_in_memory
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
 GAME_LOG = VECTORS / "game.p2plog"
-
-
-def write_log(path: Path, entries: list[bytes]) -> Path:
-    path.write_bytes(log.MAGIC + b"".join(len(e).to_bytes(4, "big") + e for e in entries))
-    return path
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

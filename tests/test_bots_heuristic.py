@@ -331,7 +331,8 @@ def test_blind_nil_only_when_trailing_far() -> None:
     assert any(deficit < 200 for deficit, _, _ in answers)
     assert any(deficit >= 400 for deficit, _, _ in answers)
     assert not any(declare for deficit, _, declare in answers if deficit < 200)
-    assert all(declare for deficit, partner, declare in answers if deficit >= 400 and not partner)
+    deep = [declare for deficit, partner, declare in answers if deficit >= 400 and not partner]
+    assert deep and all(deep)
     assert not any(declare for _, partner, declare in answers if partner)
 
 

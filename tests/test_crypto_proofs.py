@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Any
 
 import nacl.bindings as sodium
 import pytest
@@ -57,7 +58,7 @@ def test_shuffle_complete_52() -> None:
     sec = secrets(0, 52)
     out, proof = proofs.prove_shuffle(context(0), 0, DECK_52, sec)
     assert out == crypto.shuffle(DECK_52, sec)
-    assert len(proof) == proofs.shuffle_proof_size(52) == 6816
+    assert len(proof) == proofs.shuffle_proof_size(52) == 5184
     proofs.verify_shuffle(context(0), 0, DECK_52, out, proofs.shuffle_commitment(sec), proof)
 
 
@@ -338,7 +339,7 @@ def test_void_complete_and_sound() -> None:
         assert crypto.mul(secs[owner].lock_keys[pos.position], card) == pos.residue
     absent = [DECK_52[i] for i in range(n) if i not in held]
     proof = proofs.prove_void(context(owner), 20, secs[owner], positions, absent)
-    assert len(proof) == proofs.void_proof_size(len(positions) * len(absent))
+    assert len(proof) == proofs.void_proof_size(len(positions), len(absent))
     proofs.verify_void(context(owner), 20, positions, absent, proof)
     # a false claim: the owner cannot prove it, and a proof for other cards does not carry over
     with pytest.raises(crypto.CryptoUsageError, match="holds one of the cards"):
@@ -364,8 +365,8 @@ def test_void_every_mutated_byte_refused() -> None:
     for bad in flips(proof):
         with pytest.raises(BadProof):
             proofs.verify_void(context(owner), 9, positions, absent, bad)
-    # T = identity, the sign of a true "inequality" that is false, is refused before anything else
-    t_at = 32
+    # T = identity, the sign of an "inequality" that is false, is refused
+    t_at = 32 + 64 * len(positions)
     forged = proof[:t_at] + crypto.IDENTITY + proof[t_at + 32 :]
     with pytest.raises(BadProof, match="identity"):
         proofs.verify_void(context(owner), 9, positions, absent, forged)
@@ -378,3 +379,47 @@ def test_generators_are_distinct_valid_points() -> None:
     assert len(set(gens) | set(DECK_52)) == 60 + 52
     for g in gens:
         assert crypto.check_point(g) == g
+
+
+# --- hostile input: a verifier refuses, it never fails otherwise ---
+
+_point_like = st.one_of(
+    st.sampled_from([*DECK_52[:6], crypto.IDENTITY, bytes(32), b"\xff" * 32]),
+    st.binary(min_size=0, max_size=33),
+    st.none(),
+    st.integers(),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    deck_in=st.lists(_point_like, min_size=0, max_size=4),
+    deck_out=st.lists(_point_like, min_size=0, max_size=4),
+    big_s=_point_like,
+    commitments=st.lists(_point_like, min_size=0, max_size=4),
+    proof=st.one_of(st.binary(max_size=600), st.none(), st.integers()),
+    size_proof=st.booleans(),
+)
+def test_hostile_input_is_refused_not_crashing(
+    deck_in: Any, deck_out: Any, big_s: Any, commitments: Any, proof: Any, size_proof: bool
+) -> None:
+    if size_proof and isinstance(proof, bytes) and deck_in:
+        # the right size, so that the scalars and points of the proof itself are exercised
+        size = proofs.shuffle_proof_size(len(deck_in))
+        proof = (proof * (1 + size // max(1, len(proof))))[:size]
+    pairs = zip(commitments, deck_out, strict=False)
+    positions: Any = [VoidPosition(j, c, r) for j, (c, r) in enumerate(pairs)]
+    with pytest.raises(BadProof):
+        proofs.verify_shuffle(context(0), 0, deck_in, deck_out, big_s, proof)
+    with pytest.raises(BadProof):
+        proofs.verify_lock(context(0), 4, deck_in, deck_out, big_s, commitments, proof)
+    with pytest.raises(BadProof):
+        proofs.verify_void(context(0), 9, positions, deck_in, proof)
+
+
+def test_step_numbers() -> None:
+    assert [proofs.shuffle_step(k) for k in range(4)] == [0, 1, 2, 3]
+    assert [proofs.lock_step(4, k) for k in range(4)] == [4, 5, 6, 7]
+    assert proofs.void_step(4, 0) == 8 and proofs.void_step(3, 17) == 23
+    with pytest.raises(crypto.CryptoUsageError):
+        proofs.void_step(4, 65536)

@@ -50,7 +50,7 @@ def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path:
         said = leave(child)  # Ctrl-C asks first, and y leaves
     finally:
         child.close(force=True)
-    assert child.exitstatus == 130, said[-2000:]
+    assert child.exitstatus == 0, said[-2000:]  # a confirmed leave is not an error
     assert "p2pspades resume" in said
     assert verify_file(game_log).status is Status.INCOMPLETE
     # our seat and the three bot peers come back together and finish the game

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.net import until, within
+from helpers.net import FAST, until, within
 
 from p2pspades import crypto, log
 from p2pspades.audit.verify import Status as Verdict
@@ -24,7 +24,6 @@ from p2pspades.net import (
     Mesh,
     Peer,
     Status,
-    Timing,
     join_table,
     resume_game,
     start_game,
@@ -36,7 +35,6 @@ from p2pspades.rules import Action, preset
 from p2pspades.table import Decision, Dropped, Event
 
 pytestmark = pytest.mark.timeout(90)
-FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=0.6, linger=3.0)
 
 
 async def seat_players(home: Path, players: int, **watch: object) -> tuple[list[crypto.Identity], list[Peer]]:

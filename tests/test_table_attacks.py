@@ -13,10 +13,24 @@ from typing import Any
 import pytest
 
 from p2pspades import crypto, log
-from p2pspades.audit import Status, verify_frames
+from p2pspades.audit import Status, hand_record, verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.rules import Action, Card, Deal, Game, Play, RuleSet, preset
-from p2pspades.table import Decision, Dropped, Event, HandDeal, Outgoing, Rejected, Table, Violation
+from p2pspades.table import (
+    Accepted,
+    Decision,
+    DropKind,
+    Dropped,
+    Event,
+    HandDeal,
+    Outgoing,
+    Rejected,
+    Stage,
+    Step,
+    Table,
+    Violation,
+)
+from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
 
 RULES = preset("classic", target=100, losing_threshold=-100)
@@ -76,12 +90,12 @@ class Tampering(Table):
         self.attack_kind, self.change, self.done = kind, change, False
         super().__init__(*args, **kwargs)
 
-    def _make(self, kind: str) -> dict[str, Any] | None:
-        payload = super()._make(kind)
-        if payload is not None and kind == self.attack_kind and not self.done:
+    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
+        made = super()._make(kind)
+        if made is not None and self.attack_kind == kind.TYPE and not self.done:
             self.done = True
-            payload = self.change(self, payload)
-        return payload
+            made = msg.decode(self.change(self, made.to_fields()))
+        return made
 
 
 def other_point(p: bytes) -> bytes:
@@ -271,7 +285,7 @@ class Reneger(Table):
         assert self._my is not None and self.seat is not None
         d.open_own(self.seat, self._my, d.positions_of(self.seat))
         g.apply(Deal(tuple(tuple(None for _ in d.positions_of(s)) for s in range(self.seats))))
-        self._hstage = "engine"
+        self._to_engine()
 
     def real_hand(self) -> list[Card]:
         d = self.deal
@@ -295,7 +309,7 @@ class Reneger(Table):
                 "k": self._my.lock_keys[j],
             }
             self._outgoing.append(Outgoing(len(self.entries), log.seal(payload, self.identity)))
-            self.finished = True  # it has nothing more to say: the honest peers decide now
+            self.stage = Stage.OVER  # it has nothing more to say: the honest peers decide now
             return []
         return super().decide(action)
 
@@ -359,8 +373,7 @@ def test_refusing_to_reveal_leads_to_abandonment_naming_the_seat() -> None:
 
 def test_messages_out_of_turn_are_rejected_and_named() -> None:
     wire, ids = seated(RULES)
-    for seat in range(4):
-        wire._record(seat, [])
+    wire.start()
     for _ in range(200):
         wire.step()
     target = wire.tables[0]
@@ -403,15 +416,14 @@ def test_replays_from_another_game_or_another_hand_are_dropped() -> None:
     other, _ = seated(RULES, seed=b"another game")
     other.run()
     wire, _ = seated(RULES)
-    for seat in range(4):
-        wire._record(seat, [])
+    wire.start()
     for _ in range(1500):
         wire.step()
     target = wire.tables[0]
     before = list(target.entries)
     for raw in other.tables[0].entries[1:40]:
         events = target.receive(raw)
-        assert any(isinstance(e, Dropped) and "another game" in e.reason for e in events)
+        assert any(isinstance(e, Dropped) and e.kind is DropKind.OTHER_GAME for e in events)
     for raw in target.entries[1:60]:  # old entries of this game, e.g. of the first hand
         assert target.receive(raw) == []
     assert target.entries == before
@@ -435,8 +447,7 @@ def test_replays_from_another_game_or_another_hand_are_dropped() -> None:
 )
 def test_malformed_and_oversized_frames_are_dropped(garbage: bytes) -> None:
     wire, _ = seated(RULES)
-    for seat in range(4):
-        wire._record(seat, [])
+    wire.start()
     for _ in range(300):
         wire.step()
     target = wire.tables[2]
@@ -464,8 +475,7 @@ def test_a_signed_but_malformed_payload_from_the_seat_on_turn_is_a_violation() -
 
 def test_an_entry_with_a_forged_signature_is_dropped() -> None:
     wire, _ids = seated(RULES)
-    for seat in range(4):
-        wire._record(seat, [])
+    wire.start()
     for _ in range(100):
         wire.step()
     target = wire.tables[0]
@@ -481,5 +491,236 @@ def test_an_entry_with_a_forged_signature_is_dropped() -> None:
         **_fields_for(kind),
     }
     events = target.receive(log.seal(payload, stranger))
-    assert any(isinstance(e, Dropped) and "signature" in e.reason for e in events)
+    assert any(isinstance(e, Dropped) and e.kind is DropKind.BAD_SIGNATURE for e in events)
     assert target.status == "running"
+
+
+# ------------------------------------------------------------------ hostile points and misplaced challenges
+class LastLockPoisoner(Table):
+    """The last locker puts the identity point at a position of the seat after it."""
+
+    poisoned = False
+
+    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
+        made = super()._make(kind)
+        d = self.deal
+        last = d is not None and len(d.locks) == self.seats - 1
+        if isinstance(made, msg.Lock) and d is not None and last and not self.poisoned:
+            assert self.seat is not None
+            self.poisoned = True
+            deck = list(made.deck)
+            deck[d.positions_of((self.seat + 1) % self.seats)[0]] = crypto.IDENTITY
+            return msg.Lock(tuple(deck))
+        return made
+
+
+def test_a_poisoned_last_lock_is_challenged_and_names_the_locker() -> None:
+    wire, _ = seated(preset("classic", target=500), LastLockPoisoner, seed=b"poison")
+    wire.run()
+    cheater = wire.tables[CHEATER]
+    assert isinstance(cheater, LastLockPoisoner) and cheater.poisoned
+    victim = (CHEATER + 1) % 4
+    challenges = [
+        e for e in wire.events[victim] if isinstance(e, Accepted) and e.own and e.type == msg.Challenge.TYPE
+    ]
+    assert challenges, "the victim challenged the deal it could not open"
+    assert_caught(wire, "lock")
+
+
+class EarlyChallenger(Table):
+    """Challenges a deal that is fine, at its first turn of the given kind."""
+
+    def __init__(self, *args: Any, at: type[msg.Message], **kwargs: Any) -> None:
+        self.at = at
+        super().__init__(*args, **kwargs)
+
+    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
+        if kind is self.at:
+            self._challenge_due = "I say this deck is wrong"
+            return None
+        return super()._make(kind)
+
+
+@pytest.mark.parametrize("at", [msg.Shuffle, msg.Lock], ids=["at a shuffle turn", "at a lock turn"])
+def test_a_challenge_before_the_deck_is_complete_names_the_challenger(at: type[msg.Message]) -> None:
+    wire, _ = seated(RULES, EarlyChallenger, seed=b"early " + at.TYPE.encode(), at=at)
+    wire.run()
+    v = assert_caught(wire, "challenge")
+    assert "false challenge" in v.detail
+
+
+# ------------------------------------------------------------------ faults end the game with a result
+def test_a_caught_cheat_forfeits_the_game_for_the_cheaters_side() -> None:
+    def bad_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
+        assert table.deal is not None
+        victim = table.deal.positions_of((CHEATER + 2) % 4)[0]
+        p["d"][victim] = other_point(p["d"][victim])
+        return p
+
+    wire, _ = seated(RULES, Tampering, kind="lock", change=bad_lock)
+    wire.run()
+    assert_caught(wire, "lock")
+    honest_side = 1 - RULES.side_of(CHEATER)
+    for table in honest(wire):
+        assert table.result is not None and table.result.forfeit and table.result.seat == CHEATER
+        assert table.result.winners == (honest_side,)
+        verdict = verify_frames(table.entries)
+        assert verdict.status is Status.VIOLATION
+        assert f"forfeit by seat {CHEATER}" in verdict.summary
+        record = hand_record(verdict)["result"]
+        assert record["winners"] == [honest_side]
+        assert record["forfeit"]["seat"] == CHEATER
+        assert record["forfeit"]["text"].startswith(f"forfeit by seat {CHEATER}: lock: ")
+
+
+def test_a_void_rule_set_ends_a_cheat_with_no_winner() -> None:
+    def bad_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
+        p["d"][0] = other_point(p["d"][0])
+        return p
+
+    wire, _ = seated(RULES.replace(on_fault="void"), Tampering, kind="lock", change=bad_lock)
+    wire.run()
+    assert_caught(wire, ("lock", "forged card"))
+    for table in honest(wire):
+        assert table.result is not None and not table.result.forfeit and table.result.winners == ()
+        assert "void" in verify_frames(table.entries).summary
+
+
+# ------------------------------------------------------------------ abandonment: claimed, refuted, co-signed
+class Impatient(Table):
+    """Claims that the seat before it stopped answering the moment it is that seat's turn."""
+
+    def _limit(self, step: Step) -> float:
+        return 0.0
+
+
+def until_waiting_for(wire: Wire, seat: int, what: str) -> None:
+    for i in range(len(wire.tables)):
+        wire._record(i, [])
+    while any(t.waiting_for() != (seat, what) for t in wire.tables):
+        assert wire.step(), "the game ended before that turn"
+
+
+def test_a_false_abandonment_is_refuted_and_names_the_claimant() -> None:
+    accused = (CHEATER - 1) % 4
+    wire, _ = seated(RULES, Impatient, seed=b"false claim")
+    until_waiting_for(wire, accused, "bid")
+    wire._record(CHEATER, wire.tables[CHEATER].tick(wire.now))  # no time has passed at all
+    claims = [t.claim for t in honest(wire)]
+    wire.run()
+    for table in honest(wire):
+        assert table.status == "violation"
+        v = table.violation
+        assert v is not None and (v.seat, v.check) == (CHEATER, "abandon")
+        assert table.result is not None and table.result.winners == (RULES.side_of(accused),)
+        verdict = verify_frames(table.entries)
+        assert verdict.status is Status.VIOLATION and verdict.violation is not None
+        assert verdict.violation.seat == CHEATER and f"forfeit by seat {CHEATER}" in verdict.summary
+    chains = [t.entries for t in honest(wire)]
+    assert all(c == chains[0] for c in chains)
+    assert claims == [None, None, None], "the claim was delivered only by the run"
+    abandons = [e.payload["s"] for e in map(log.open_envelope, chains[0]) if e.payload["t"] == "abandon"]
+    assert abandons == [CHEATER], "no honest seat co-signed the false claim"
+
+
+def test_a_claim_is_held_until_our_own_timer_runs_out_then_co_signed() -> None:
+    """The accused is really gone: honest seats co-sign only after their own timeout, and the log says
+    who claimed what after how long, not that the silence is proven."""
+    wire, _ = seated(RULES)
+    gone = CHEATER
+    until_waiting_for(wire, gone, "bid")
+    wire.players[gone] = None  # the seat's player stopped answering
+    claimant = (gone + 1) % 4
+    wire.now = 700.0
+    wire._record(claimant, wire.tables[claimant].tick(wire.now))
+    wire.run()  # every honest clock has run past the 600 s of a decision too
+    for table in honest(wire):
+        assert table.status == "abandoned" and table.finished and table.claim is not None
+        assert table.claim.signers == [claimant, (gone + 2) % 4, (gone + 3) % 4]
+        assert table.result is not None and table.result.forfeit and table.result.seat == gone
+        verdict = verify_frames(table.entries)
+        assert verdict.status is Status.INCOMPLETE
+        others = f"{(gone + 2) % 4}, {(gone + 3) % 4}"
+        assert f"claimed by seats {claimant}, {others} after 600 s" in verdict.summary
+        assert f"silence from seat {gone}" in verdict.summary and "not a proof" in verdict.summary
+        assert hand_record(verdict)["result"]["abandonment"]["claimed_by"] == table.claim.signers
+
+
+def test_a_claim_before_our_timer_is_held_and_checked_again_on_tick() -> None:
+    wire, _ = seated(RULES)
+    gone = CHEATER
+    until_waiting_for(wire, gone, "bid")
+    wire.players[gone] = None
+    claimant = (gone + 1) % 4
+    wire.tables[claimant].timeouts["decision"] = 5.0  # an impatient (or cheating) clock
+    wire.now = 10.0
+    wire._record(claimant, wire.tables[claimant].tick(wire.now))
+    wire.run()
+    held = [t for i, t in enumerate(wire.tables) if i not in (gone, claimant)]
+    assert all(t.claim is not None and t.claim.signers == [claimant] for t in held)
+    wire.advance_time(500)  # 510 s: still within the others' 600 s
+    wire.run()
+    assert all(t.claim is not None and t.claim.signers == [claimant] for t in held)
+    wire.advance_time(100)
+    wire.run()
+    assert all(t.status == "abandoned" for t in held)
+
+
+def test_an_abandonment_of_no_seat_is_refused() -> None:
+    rules = RULES.replace(first_leader="low_club")
+    wire, ids = seated(rules, seed=b"low club")
+    for i in range(4):
+        wire._record(i, [])
+    # every seat but the holder of the lowest club waits for "any seat" to lead it
+    while not any(t.waiting_for() == (-1, "play") for t in wire.tables):
+        assert wire.step()
+    target = next(t for t in wire.tables if t.waiting_for() == (-1, "play"))
+    before = list(target.entries)
+    raw = log.seal(
+        {"g": target.game_id, "n": len(before), "p": target.head, "s": 0, "h": target.hand_number,
+         "t": "abandon", "a": -1, "why": "nobody leads"},
+        ids[0],  # seat (-1 + 1) mod 4, the seat that would start the claim against "seat -1"
+    )
+    events = target.receive(raw, wire.now)
+    assert target.entries == before and target.status == "running"
+    assert any(isinstance(e, Rejected) and e.seat == 0 for e in events)
+
+
+class Stonewall(Table):
+    """A colluder: it never claims an abandonment and never co-signs one."""
+
+    def tick(self, now: float) -> list[Event]:
+        return []
+
+    def _holding_claim(self) -> bool:
+        return self.stage is Stage.ABANDON
+
+
+def test_two_colluders_in_cutthroat3_cannot_stall_the_game() -> None:
+    rules = preset("cutthroat3", target=100, losing_threshold=-100)
+    ids = [crypto.Identity.from_seed(crypto.H("colluders", bytes([i]))[:32]) for i in range(3)]
+    genesis = new_game(rules, ids, game_id=crypto.H("game", b"colluders")[:16])
+    stalled, colluder, honest_seat = 1, 2, 0
+    kinds = [Stonewall if i in (stalled, colluder) else Table for i in range(3)]
+    tables = [kind(genesis, ids[i], entropy=seeded_entropy(bytes([i]))) for i, kind in enumerate(kinds)]
+    wire = Wire(tables, [RandomBot(i) for i in range(3)])
+    until_waiting_for(wire, stalled, "bid")
+    wire.players[stalled] = None  # it never bids, and its neighbour never claims
+    wire.advance_time(1199)
+    wire.run()
+    honest_table = wire.tables[honest_seat]
+    assert honest_table.claim is None, "the seat two after waits two timeouts"
+    wire.advance_time(2)
+    wire.run()
+    assert honest_table.claim is not None and honest_table.claim.signers == [honest_seat]
+    wire.advance_time(599)
+    wire.run()
+    assert not honest_table.finished, "the co-signer is waited for as long as the accused was"
+    wire.advance_time(2)
+    wire.run()
+    assert honest_table.status == "abandoned" and honest_table.claim.passed == [colluder]
+    assert honest_table.result is not None and honest_table.result.seat == stalled
+    assert rules.side_of(stalled) not in honest_table.result.winners
+    verdict = verify_frames(honest_table.entries)
+    assert verdict.status is Status.INCOMPLETE
+    assert f"passed over without co-signing: seat {colluder}" in verdict.summary

@@ -94,8 +94,7 @@ def test_resume_from_the_log_and_secrets_continues_identically() -> None:
     tables = [Table(genesis, ids[i], entropy=seeded_entropy(bytes([i]))) for i in range(4)]
     players = [RandomBot(i) for i in range(4)]
     wire = Wire(tables, list(players))
-    for seat in range(4):
-        wire._record(seat, [])
+    wire.start()
     for _ in range(400):  # well into the first hand
         wire.step()
     crashed = tables[2]

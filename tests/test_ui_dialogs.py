@@ -66,53 +66,49 @@ def trailing_hand_start(rules: RuleSet, margin: int, seed: int = 7, hands: int =
     pytest.fail(f"no hand started with seat 0 trailing by {margin} in {hands} random hands")
 
 
-def drive(rules: RuleSet, decision: Decision, keys: str) -> tuple[Action | None, UiState]:
+async def drive(rules: RuleSet, decision: Decision, keys: str) -> tuple[Action | None, UiState]:
     """Show `decision` to a person who presses `keys`; their answer (None if none was given) and the state.
 
     A final `?` (help) proves every key before it was handled before we look.
     """
-
-    async def main() -> tuple[Action | None, UiState]:
-        state = UiState(decision.view.seat, setup_for(rules))
-        state.update_view(decision.view)
-        with create_pipe_input() as pipe:
-            app = create_app(state, input=pipe, output=DummyOutput())
-            running = asyncio.ensure_future(app.run_async())
-            answer = asyncio.ensure_future(HumanPlayer(state)(decision))
-            await until(lambda: state.decision is not None)
-            pipe.send_text(keys + "?")
-            await until(lambda: answer.done() or state.top_overlay == "help", what="the keys to be handled")
-            await until(lambda: state.top_overlay == "help")
-            app.exit()
-            await running
-            result = answer.result() if answer.done() else None
-            answer.cancel()
-            return result, state
-
-    return asyncio.run(main())
+    state = UiState(decision.view.seat, setup_for(rules))
+    state.update_view(decision.view)
+    with create_pipe_input() as pipe:
+        app = create_app(state, input=pipe, output=DummyOutput())
+        running = asyncio.ensure_future(app.run_async())
+        answer = asyncio.ensure_future(HumanPlayer(state)(decision))
+        await until(lambda: state.decision is not None)
+        pipe.send_text(keys + "?")
+        await until(lambda: answer.done() or state.top_overlay == "help", what="the keys to be handled")
+        await until(lambda: state.top_overlay == "help")
+        app.exit()
+        await running
+        result = answer.result() if answer.done() else None
+        answer.cancel()
+        return result, state
 
 
 # ---------------------------------------------------------------------------------------------- bids
-def test_the_bid_dialog_offers_nil_where_the_rules_allow_it() -> None:
+async def test_the_bid_dialog_offers_nil_where_the_rules_allow_it() -> None:
     decision = bid_decision(preset("classic"))
     state = UiState(0, setup_for(preset("classic")))
     state.decision = decision
     labels = [state.choice_label(a) for a in state.choices()]
     assert labels == ["nil", *map(str, range(1, 14))]
-    answer, _ = drive(preset("classic"), decision, "n")
+    answer, _ = await drive(preset("classic"), decision, "n")
     assert answer == Bid(0)
 
 
-def test_the_bid_dialog_has_no_nil_without_the_rule() -> None:
+async def test_the_bid_dialog_has_no_nil_without_the_rule() -> None:
     rules = preset("partnership")
     decision = bid_decision(rules)
     state = UiState(0, setup_for(rules))
     state.decision = decision
     assert [state.choice_label(a) for a in state.choices()] == [str(b) for b in range(1, 14)]
-    answer, after = drive(rules, decision, "n")
+    answer, after = await drive(rules, decision, "n")
     assert answer is None, "n is no answer where nil is not allowed"
     assert after.message is not None and "not allowed" in after.message.text
-    answer, after = drive(rules, decision, "0" + KEYS["enter"])
+    answer, after = await drive(rules, decision, "0" + KEYS["enter"])
     assert answer is None and after.message is not None and "not allowed" in after.message.text
 
 
@@ -128,27 +124,27 @@ def test_the_bid_dialog_has_no_nil_without_the_rule() -> None:
         ("7" + KEYS["backspace"] + "5" + KEYS["enter"], Bid(5)),
     ],
 )
-def test_bids_by_arrows_or_by_number(keys: str, expected: Bid) -> None:
-    answer, _ = drive(preset("classic"), bid_decision(preset("classic")), keys)
+async def test_bids_by_arrows_or_by_number(keys: str, expected: Bid) -> None:
+    answer, _ = await drive(preset("classic"), bid_decision(preset("classic")), keys)
     assert answer == expected
 
 
-def test_a_bid_above_the_tricks_in_a_hand_is_refused() -> None:
-    answer, state = drive(preset("classic"), bid_decision(preset("classic")), "99" + KEYS["enter"])
+async def test_a_bid_above_the_tricks_in_a_hand_is_refused() -> None:
+    answer, state = await drive(preset("classic"), bid_decision(preset("classic")), "99" + KEYS["enter"])
     assert answer is None
     assert state.message is not None and "not allowed" in state.message.text
 
 
-def test_the_individual_game_with_a_minimum_bid() -> None:
+async def test_the_individual_game_with_a_minimum_bid() -> None:
     rules = preset("individual", min_bid=2)
     decision = bid_decision(rules)
-    answer, _ = drive(rules, decision, KEYS["enter"])
+    answer, _ = await drive(rules, decision, KEYS["enter"])
     assert answer == Bid(2)
     assert Bid(1) not in decision.legal
 
 
 # ---------------------------------------------------------------------------------------------- blind nil
-def test_blind_nil_is_asked_before_the_deal_of_a_trailing_seat() -> None:
+async def test_blind_nil_is_asked_before_the_deal_of_a_trailing_seat() -> None:
     rules = preset("classic")
     game = trailing_hand_start(rules, rules.blind_nil_margin)
     assert game.phase is Phase.BLIND and 0 in game.hand.blind_eligible
@@ -159,10 +155,10 @@ def test_blind_nil_is_asked_before_the_deal_of_a_trailing_seat() -> None:
     state = UiState(0, setup_for(rules))
     state.decision = decision
     assert [state.choice_label(a) for a in state.choices()] == ["no, see my cards", "blind nil"]
-    assert drive(rules, decision, "y")[0] == BlindNil(True)
-    assert drive(rules, decision, "n")[0] == BlindNil(False)
-    assert drive(rules, decision, KEYS["enter"])[0] == BlindNil(False), "the default is no"
-    assert drive(rules, decision, KEYS["right"] + KEYS["enter"])[0] == BlindNil(True)
+    assert (await drive(rules, decision, "y"))[0] == BlindNil(True)
+    assert (await drive(rules, decision, "n"))[0] == BlindNil(False)
+    assert (await drive(rules, decision, KEYS["enter"]))[0] == BlindNil(False), "the default is no"
+    assert (await drive(rules, decision, KEYS["right"] + KEYS["enter"]))[0] == BlindNil(True)
 
 
 @pytest.mark.parametrize("name", ["partnership", "two"])
@@ -191,7 +187,7 @@ def test_no_blind_nil_question_below_the_margin() -> None:
 
 
 # ---------------------------------------------------------------------------------------------- draw pile
-def test_the_draw_dialog_keeps_or_discards() -> None:
+async def test_the_draw_dialog_keeps_or_discards() -> None:
     rules = preset("two")
     game = Game(rules, 1)
     cards = list(rules.deck)
@@ -200,7 +196,7 @@ def test_the_draw_dialog_keeps_or_discards() -> None:
     assert game.phase is Phase.DRAW and game.current_seat == 0
     decision = decision_of(game, DecisionKind.DRAW)
     assert decision.view.draw_card is not None
-    assert drive(rules, decision, "k")[0] == Draw(True)
-    assert drive(rules, decision, "d")[0] == Draw(False)
-    assert drive(rules, decision, KEYS["enter"])[0] == Draw(True), "the default keeps the card"
-    assert drive(rules, decision, KEYS["right"] + KEYS["enter"])[0] == Draw(False)
+    assert (await drive(rules, decision, "k"))[0] == Draw(True)
+    assert (await drive(rules, decision, "d"))[0] == Draw(False)
+    assert (await drive(rules, decision, KEYS["enter"]))[0] == Draw(True), "the default keeps the card"
+    assert (await drive(rules, decision, KEYS["right"] + KEYS["enter"]))[0] == Draw(False)

@@ -17,6 +17,7 @@ from p2pspades.exits import ExitCode
 from p2pspades.rules import Bid, Card, RuleSet, preset
 from p2pspades.table import DecisionKind
 from p2pspades.ui.app import create_app
+from p2pspades.ui.cardinput import typed_code
 from p2pspades.ui.local import LocalGame
 from p2pspades.ui.state import UiState
 from p2pspades.ui.testing import KEYS, until
@@ -26,29 +27,20 @@ pytestmark = pytest.mark.timeout(60)
 QUICK = preset("classic", target=100, losing_threshold=-100)
 
 
-def typed_code(card: Card) -> str:
-    """How a person types a card: lower case, and "10" for a ten."""
-    return card.code.lower().replace("t", "10", 1) if card.code.startswith("T") else card.code.lower()
-
-
-def run_session(
+async def run_session(
     rules: RuleSet, seed: bytes, script: Callable[[LocalGame, PipeInput], Awaitable[None]]
 ) -> tuple[LocalGame, int]:
     """Run a local game with random bots; `script` presses the keys. Returns the game and the exit code."""
-
-    async def main() -> tuple[LocalGame, int]:
-        game = LocalGame(rules, name="Ann", seed=seed, bots=[RandomBot(i) for i in range(1, rules.players)])
-        with create_pipe_input() as keys:
-            app = create_app(game.state, input=keys, output=DummyOutput())
-            running = asyncio.ensure_future(game.run(app))
-            try:
-                await script(game, keys)
-                code = await asyncio.wait_for(running, 10)
-            finally:
-                running.cancel()
-        return game, code
-
-    return asyncio.run(main())
+    game = LocalGame(rules, name="Ann", seed=seed, bots=[RandomBot(i) for i in range(1, rules.players)])
+    with create_pipe_input() as keys:
+        app = create_app(game.state, input=keys, output=DummyOutput())
+        running = asyncio.ensure_future(game.run(app))
+        try:
+            await script(game, keys)
+            code = await asyncio.wait_for(running, 10)
+        finally:
+            running.cancel()
+    return game, code
 
 
 async def playing(state: UiState) -> None:
@@ -57,7 +49,7 @@ async def playing(state: UiState) -> None:
     )
 
 
-def test_a_whole_hand_played_with_the_keyboard() -> None:
+async def test_a_whole_hand_played_with_the_keyboard() -> None:
     chosen: list[Card] = []
     bid: list[Bid] = []
 
@@ -98,7 +90,7 @@ def test_a_whole_hand_played_with_the_keyboard() -> None:
         else:
             keys.send_text(KEYS["ctrl-c"] + "y")
 
-    game, code = run_session(QUICK, b"ui-whole-hand", script)
+    game, code = await run_session(QUICK, b"ui-whole-hand", script)
     first = game.table.game
     assert first is not None and first.history
     hand = first.history[0]
@@ -109,10 +101,10 @@ def test_a_whole_hand_played_with_the_keyboard() -> None:
     # every table saw the same hand: the keys drove a real, verified game
     assert all(t.game is not None and t.game.history[0] == hand for t in game.tables)
     assert code in (ExitCode.OK, ExitCode.LEFT)
-    assert (code == ExitCode.OK) == (game.table.status == "complete")
+    assert game.state.quit_requested != (game.table.status == "complete")
 
 
-def test_a_typed_code_that_is_not_a_legal_card_is_refused_with_a_reason() -> None:
+async def test_a_typed_code_that_is_not_a_legal_card_is_refused_with_a_reason() -> None:
     seen: dict[str, object] = {}
 
     async def script(game: LocalGame, keys: PipeInput) -> None:
@@ -143,14 +135,14 @@ def test_a_typed_code_that_is_not_a_legal_card_is_refused_with_a_reason() -> Non
         seen["still_pending"] = state.kind is DecisionKind.PLAY and illegal[0] in state.hand_cards()
         keys.send_text("zz" + KEYS["backspace"] * 3 + KEYS["ctrl-c"] + "y")
 
-    game, code = run_session(QUICK, b"ui-renege", script)
+    game, code = await run_session(QUICK, b"ui-renege", script)
     assert "not in your hand" in str(seen["absent"])
     assert "must follow" in str(seen["illegal"]) or "spades" in str(seen["illegal"])
     assert seen["still_pending"] is True
     assert code == ExitCode.LEFT and game.state.quit_requested
 
 
-def test_quitting_asks_first_and_q_starts_a_card_code_while_playing() -> None:
+async def test_quitting_asks_first_and_q_never_quits_during_the_game() -> None:
     seen: dict[str, object] = {}
 
     async def script(game: LocalGame, keys: PipeInput) -> None:
@@ -161,7 +153,11 @@ def test_quitting_asks_first_and_q_starts_a_card_code_while_playing() -> None:
         keys.send_text("n")
         await until(lambda: state.top_overlay is None)
         seen["bid_still_pending"] = state.kind is DecisionKind.BID
-        keys.send_text("q")
+        keys.send_text("q")  # not a quit key: it says which key leaves
+        await until(lambda: state.message is not None, what="the hint about Ctrl-Q")
+        seen["q_hint"] = state.message.text if state.message else ""
+        seen["overlay_after_q"] = state.top_overlay
+        keys.send_text(KEYS["ctrl-q"])
         await until(lambda: state.top_overlay == "quit")
         keys.send_text("n")  # keep playing
         await until(lambda: state.top_overlay is None)
@@ -170,17 +166,22 @@ def test_quitting_asks_first_and_q_starts_a_card_code_while_playing() -> None:
         keys.send_text("q")
         await until(lambda: state.typed == "q", what="q typed as the rank of a queen")
         seen["quit_overlay_after_q"] = state.top_overlay
-        keys.send_text(KEYS["ctrl-c"])
+        keys.send_text(KEYS["ctrl-q"])
         await until(lambda: state.top_overlay == "quit")
         keys.send_text("y")
 
-    game, code = run_session(QUICK, b"ui-quit", script)
-    assert seen == {"bid_still_pending": True, "quit_overlay_after_q": None}
-    assert code == ExitCode.LEFT
+    game, code = await run_session(QUICK, b"ui-quit", script)
+    assert seen == {
+        "bid_still_pending": True,
+        "q_hint": "Ctrl-Q leaves the game (q is the rank of a queen)",
+        "overlay_after_q": None,
+        "quit_overlay_after_q": None,
+    }
+    assert code == ExitCode.LEFT and int(code) == 0, "a confirmed leave is not an error"
     assert game.state.quit_requested and not game.table.finished
 
 
-def test_help_score_sheet_and_last_trick_open_and_close() -> None:
+async def test_help_score_sheet_and_last_trick_open_and_close() -> None:
     seen: list[str | None] = []
     # each key's effect differs from the state before it, so waiting for it proves the key was handled
     steps = [("?", "help"), ("?", None), ("s", "scores"), ("l", "last"), ("l", "scores"), ("s", None)]
@@ -199,12 +200,12 @@ def test_help_score_sheet_and_last_trick_open_and_close() -> None:
             assert state.kind is DecisionKind.BID, "the overlays leave the pending bid alone"
         keys.send_text(KEYS["ctrl-c"] + "y")
 
-    _, code = run_session(QUICK, b"ui-overlays", script)
+    _, code = await run_session(QUICK, b"ui-overlays", script)
     assert seen == [top for _, top in steps]
     assert code == ExitCode.LEFT
 
 
-def test_the_draw_pile_dialog_shows_the_drawn_card() -> None:
+async def test_the_draw_pile_dialog_shows_the_drawn_card() -> None:
     rules = preset("two", target=100, losing_threshold=-100)
     seen: dict[str, object] = {}
 
@@ -220,14 +221,14 @@ def test_the_draw_pile_dialog_shows_the_drawn_card() -> None:
         seen["kept"] = seen["card"] in state.view.hand
         keys.send_text(KEYS["ctrl-c"] + "y")
 
-    _, code = run_session(rules, b"ui-draw", script)
+    _, code = await run_session(rules, b"ui-draw", script)
     assert isinstance(seen["card"], Card)
     assert seen["labels"] == ["keep it", "discard it"]
     assert seen["kept"] is True
     assert code == ExitCode.LEFT
 
 
-def test_a_game_to_the_end_gives_the_game_over_screen_and_exit_code_0() -> None:
+async def test_a_game_to_the_end_gives_the_game_over_screen_and_exit_code_0() -> None:
     async def script(game: LocalGame, keys: PipeInput) -> None:
         state = game.state
         while state.top_overlay != "over":
@@ -237,7 +238,7 @@ def test_a_game_to_the_end_gives_the_game_over_screen_and_exit_code_0() -> None:
         assert state.result is not None and state.result.status == "complete"
         keys.send_text("q")  # after the end, q leaves without a question
 
-    game, code = run_session(QUICK, b"ui-to-the-end", script)
+    game, code = await run_session(QUICK, b"ui-to-the-end", script)
     assert code == ExitCode.OK
     assert game.table.status == "complete"
     assert len(game.state.audits) == len(game.state.history) >= 1

@@ -23,37 +23,36 @@ from p2pspades.ui.widgets import build_style, use_color
 pytestmark = pytest.mark.timeout(60)
 
 
-def screens_at_our_first_card(rules: RuleSet, sizes: list[tuple[int, int]]) -> tuple[LocalGame, list[str]]:
-    async def main() -> tuple[LocalGame, list[str]]:
-        bots = [RandomBot(i) for i in range(1, rules.players)]
-        game = LocalGame(rules, name="Ann", seed=b"layout", bots=bots)
-        with create_pipe_input() as pipe:
-            app = create_app(game.state, input=pipe, output=DummyOutput())
-            running = asyncio.ensure_future(game.run(app))
-            state = game.state
-            while True:
-                await until(lambda: state.decision is not None, what="a decision")
-                pending = state.decision
-                if pending is None or pending.kind is DecisionKind.PLAY:
-                    break
-                pipe.send_text(KEYS["enter"])
+async def screens_at_our_first_card(
+    rules: RuleSet, sizes: list[tuple[int, int]]
+) -> tuple[LocalGame, list[str]]:
+    bots = [RandomBot(i) for i in range(1, rules.players)]
+    game = LocalGame(rules, name="Ann", seed=b"layout", bots=bots)
+    with create_pipe_input() as pipe:
+        app = create_app(game.state, input=pipe, output=DummyOutput())
+        running = asyncio.ensure_future(game.run(app))
+        state = game.state
+        while True:
+            await until(lambda: state.decision is not None, what="a decision")
+            pending = state.decision
+            if pending is None or pending.kind is DecisionKind.PLAY:
+                break
+            pipe.send_text(KEYS["enter"])
 
-                def answered(pending: Decision = pending) -> bool:
-                    return state.decision is not pending
+            def answered(pending: Decision = pending) -> bool:
+                return state.decision is not pending
 
-                await until(answered, what="our answer")
-            screens = [screen_text(app, width, height) for width, height in sizes]
-            pipe.send_text(KEYS["ctrl-c"] + "y")
-            await asyncio.wait_for(running, 5)
-        return game, screens
-
-    return asyncio.run(main())
+            await until(answered, what="our answer")
+        screens = [screen_text(app, width, height) for width, height in sizes]
+        pipe.send_text(KEYS["ctrl-c"] + "y")
+        await asyncio.wait_for(running, 5)
+    return game, screens
 
 
 @pytest.mark.parametrize("name", ["classic", "five", "cutthroat3", "two"])
-def test_every_part_of_the_screen_is_on_80x24_and_on_larger_terminals(name: str) -> None:
+async def test_every_part_of_the_screen_is_on_80x24_and_on_larger_terminals(name: str) -> None:
     rules = preset(name, target=100, losing_threshold=-100)
-    game, screens = screens_at_our_first_card(rules, [(80, 24), (100, 30), (160, 50)])
+    game, screens = await screens_at_our_first_card(rules, [(80, 24), (100, 30), (160, 50)])
     state = game.state
     for screen in screens:
         assert "too small" not in screen.lower()

@@ -25,15 +25,12 @@ SEATS = [
 ]
 
 
-def ask(keys: str) -> bool:
-    async def main() -> bool:
-        with create_pipe_input() as pipe:
-            pipe.send_text(keys)
-            return await confirm_table(
-                "Kitchen", preset("classic").to_dict(), SEATS, you=1, input=pipe, output=DummyOutput()
-            )
-
-    return asyncio.run(main())
+async def ask(keys: str) -> bool:
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        return await confirm_table(
+            "Kitchen", preset("classic").to_dict(), SEATS, you=1, input=pipe, output=DummyOutput()
+        )
 
 
 @pytest.mark.parametrize(
@@ -51,26 +48,23 @@ def ask(keys: str) -> bool:
         (KEYS["tab"] + KEYS["enter"], False),
     ],
 )
-def test_accept_or_decline(keys: str, accepted: bool) -> None:
-    assert ask(keys) is accepted
+async def test_accept_or_decline(keys: str, accepted: bool) -> None:
+    assert await ask(keys) is accepted
 
 
-def test_nothing_to_accept_until_every_seat_is_taken() -> None:
-    async def main() -> tuple[bool, str]:
-        model = LobbyModel("Kitchen", preset("classic"), SEATS[:3], you=1, ready=False)
-        with create_pipe_input() as pipe:
-            app = create_lobby_app(model, input=pipe, output=DummyOutput())
-            running = asyncio.ensure_future(app.run_async())
-            pipe.send_text("a")
-            await until(lambda: "not every seat" in model.status, what="the refusal")
-            refused = model.status
-            assert model.answer is None and not running.done()
-            model.set_seats(SEATS)
-            model.set_status("every seat is taken: check the fingerprints", ready=True)
-            pipe.send_text("a")
-            return await asyncio.wait_for(running, 5), refused
-
-    accepted, refused = asyncio.run(main())
+async def test_nothing_to_accept_until_every_seat_is_taken() -> None:
+    model = LobbyModel("Kitchen", preset("classic"), SEATS[:3], you=1, ready=False)
+    with create_pipe_input() as pipe:
+        app = create_lobby_app(model, input=pipe, output=DummyOutput())
+        running = asyncio.ensure_future(app.run_async())
+        pipe.send_text("a")
+        await until(lambda: "not every seat" in model.status, what="the refusal")
+        refused = model.status
+        assert model.answer is None and not running.done()
+        model.set_seats(SEATS)
+        model.set_status("every seat is taken: check the fingerprints", ready=True)
+        pipe.send_text("a")
+        accepted = await asyncio.wait_for(running, 5)
     assert accepted is True
     assert "nothing to accept" in refused
 

@@ -7,37 +7,22 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.logs import write_log
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pspades.audit import Status, Verdict, verify_file
-from p2pspades.bots import RandomBot
-from p2pspades.log import LogWriter
-from p2pspades.rules import preset
-from p2pspades.table.harness import play_in_memory
+from p2pspades.table.harness import Wire
 from p2pspades.ui.capture import screen_text
 from p2pspades.ui.replay import ReplayModel, create_replay_app, run_replay
 from p2pspades.ui.testing import KEYS, until
 
 pytestmark = pytest.mark.timeout(60)
 
-# random bots sink fast: a low losing threshold gives a game of two hands
-RULES = preset("classic", target=100, losing_threshold=-300)
-
-
-def write_log(path: Path, entries: list[bytes]) -> Path:
-    with LogWriter(path) as writer:
-        for raw in entries:
-            writer.append(raw)
-    return path
-
-
 @pytest.fixture(scope="module")
-def entries() -> list[bytes]:
-    wire = play_in_memory(RULES, [RandomBot(i) for i in range(4)], seed=b"replay-0",
-                          names=["Ann", "Bob", "Cat", "Dan"])
-    assert wire.tables[0].status == "complete"
-    return list(wire.tables[0].entries)
+def entries(finished_game: Wire) -> list[bytes]:
+    assert finished_game.tables[0].status == "complete"
+    return list(finished_game.tables[0].entries)
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +79,7 @@ def test_trick_steps_stop_at_each_trick_and_cross_into_the_next_hand(model: Repl
     assert hand is not None and trick == hand.tricks[-1] and number == 13
 
 
-def test_the_keys_move_through_the_game(model: ReplayModel) -> None:
+async def test_the_keys_move_through_the_game(model: ReplayModel) -> None:
     def at() -> tuple[int, int]:
         return model.hand, model.played
 
@@ -112,28 +97,25 @@ def test_the_keys_move_through_the_game(model: ReplayModel) -> None:
         ("home", (0, 0)),
     ]
 
-    async def main() -> list[tuple[int, int]]:
-        seen = []
-        with create_pipe_input() as pipe:
-            app = create_replay_app(model, input=pipe, output=DummyOutput())
-            running = asyncio.ensure_future(app.run_async())
-            for key, where in steps:
-                pipe.send_text(" " if key == "space" else KEYS[key])
+    seen: list[tuple[int, int]] = []
+    with create_pipe_input() as pipe:
+        app = create_replay_app(model, input=pipe, output=DummyOutput())
+        running = asyncio.ensure_future(app.run_async())
+        for key, where in steps:
+            pipe.send_text(" " if key == "space" else KEYS[key])
 
-                def arrived(where: tuple[int, int] = where) -> bool:
-                    return at() == where
+            def arrived(where: tuple[int, int] = where) -> bool:
+                return at() == where
 
-                await until(arrived, what=f"the {key} key")
-                seen.append(at())
-            pipe.send_text("?")
-            await until(lambda: model.show_help)
-            pipe.send_text(KEYS["right"])  # moves nothing while the players window is open
-            pipe.send_text("?q")
-            await asyncio.wait_for(running, 5)
-        assert at() == (0, 0)
-        return seen
-
-    assert asyncio.run(main()) == [where for _, where in steps]
+            await until(arrived, what=f"the {key} key")
+            seen.append(at())
+        pipe.send_text("?")
+        await until(lambda: model.show_help)
+        pipe.send_text(KEYS["right"])  # moves nothing while the players window is open
+        pipe.send_text("?q")
+        await asyncio.wait_for(running, 5)
+    assert at() == (0, 0)
+    assert seen == [where for _, where in steps]
 
 
 def test_the_screen_shows_all_hands_the_trick_and_the_verdict(model: ReplayModel) -> None:

@@ -10,23 +10,13 @@ import dataclasses
 
 import pytest
 
-from p2pspades.bots import RandomBot
-from p2pspades.rules import Bid, Play, preset
-from p2pspades.table import Decision, DecisionKind, GameEnded, HandAudited, Info, Rejected, Violation
-from p2pspades.table.harness import Wire, play_in_memory
+from p2pspades.rules import Bid, Card, Play
+from p2pspades.table import CardVerified, Decision, DecisionKind, GameEnded, HandAudited, Rejected, Violation
+from p2pspades.table.harness import Wire
 from p2pspades.ui.state import HumanPlayer, UiState
 from p2pspades.ui.text import sort_hand
 
 pytestmark = pytest.mark.timeout(30)
-
-QUICK = preset("classic", target=100, losing_threshold=-100)
-
-
-@pytest.fixture(scope="module")
-def finished_game() -> Wire:
-    return play_in_memory(QUICK, [RandomBot(i) for i in range(4)], seed=b"ui-state",
-                          names=["Ann", "Bob", "Cat", "Dan"])
-
 
 def test_a_whole_game_of_events_becomes_readable_lines(finished_game: Wire) -> None:
     table = finished_game.tables[0]
@@ -75,7 +65,7 @@ def test_violations_and_refusals_are_red_and_yellow(finished_game: Wire) -> None
         HandAudited(3, (Violation(3, "renege", "seat 3 did not follow clubs", 60, halts=False),)),
         Rejected(3, "turn", "entry 9 from seat 3 is a bid; expected seat 1's bid", b""),
         Violation(0, "signature", "a bad signature", 41),
-        Info("seat 2 played TH: card verified"),
+        CardVerified(2, Card.parse("TH")),
     ])
     lines = list(state.events)
     audit = next(line for line in lines if line.text.startswith("hand 3"))
@@ -104,36 +94,35 @@ def test_the_event_pane_is_bounded(finished_game: Wire) -> None:
     assert [line.text for line in state.events] == [f"line {i}" for i in range(40, 50)]
 
 
-def test_the_human_player_answers_only_legal_actions_and_withdraws_if_cancelled(finished_game: Wire) -> None:
+async def test_the_human_player_answers_only_legal_actions_and_withdraws_if_cancelled(
+    finished_game: Wire,
+) -> None:
     table = finished_game.tables[0]
     game = table.game
     assert game is not None
     view = game.view(0)
     decision = Decision(DecisionKind.BID, view, (Bid(0), Bid(1), Bid(2)))
 
-    async def main() -> None:
-        state = UiState(0, table.setup)
-        player = HumanPlayer(state)
-        task = asyncio.ensure_future(player(decision))
-        await asyncio.sleep(0)
-        assert state.decision is decision and state.kind is DecisionKind.BID
-        assert not state.answer(Bid(5)), "not among the legal choices"
-        assert state.message is not None and "not allowed" in state.message.text
-        assert not state.answer(Play(sort_hand(game.rules.deck)[0]))
-        assert state.answer(Bid(2))
-        assert await task == Bid(2)
-        assert state.decision is None
-        # a driver that no longer wants the answer cancels; the decision leaves the screen
-        task = asyncio.ensure_future(player(decision))
-        await asyncio.sleep(0)
-        assert state.decision is decision
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-        assert state.decision is None
-        assert not state.answer(Bid(1))
-
-    asyncio.run(main())
+    state = UiState(0, table.setup)
+    player = HumanPlayer(state)
+    task = asyncio.ensure_future(player(decision))
+    await asyncio.sleep(0)
+    assert state.decision is decision and state.kind is DecisionKind.BID
+    assert not state.answer(Bid(5)), "not among the legal choices"
+    assert state.message is not None and "not allowed" in state.message.text
+    assert not state.answer(Play(sort_hand(game.rules.deck)[0]))
+    assert state.answer(Bid(2))
+    assert await task == Bid(2)
+    assert state.decision is None
+    # a driver that no longer wants the answer cancels; the decision leaves the screen
+    task = asyncio.ensure_future(player(decision))
+    await asyncio.sleep(0)
+    assert state.decision is decision
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert state.decision is None
+    assert not state.answer(Bid(1))
 
 
 def test_a_seat_outside_the_table_is_refused(finished_game: Wire) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from p2pspades.audit.verify import Status, Verdict
+from p2pspades.audit.verify import Status, Verdict, abandonment, forfeit
+from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards
 
 FORMAT = "p2pspades-hand-record/1"
@@ -34,9 +35,14 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         status = "incomplete"
     winners: list[int] = []
     game = table.game
-    if game is not None and game.outcome is not None:
+    if table.result is not None:
+        winners = list(table.result.winners)
+    elif game is not None and game.outcome is not None:
         winners = list(game.outcome.winners)
     result: dict[str, Any] = {"status": status, "winners": winners, "detail": verdict.summary}
+    fault = forfeit(table)
+    if fault is not None and table.result is not None:
+        result["forfeit"] = {"seat": table.result.seat, "text": fault}
     if verdict.violation is not None:
         v = verdict.violation
         result["violation"] = {
@@ -48,6 +54,17 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         }
     if table.abandoned_by is not None:
         result["abandoned_by"] = table.abandoned_by
+    if table.claim is not None:
+        claim = table.claim
+        result["abandonment"] = {
+            "seat": claim.seat,
+            "claimed_by": list(claim.signers),
+            "passed_over": list(claim.passed),
+            "silence_s": claim.limit,
+            "awaited": claim.step.types[0].TYPE,
+            "refuted_by_entry": claim.answered,
+            "text": abandonment(table),
+        }
     return {
         "format": FORMAT,
         "game_id": table.game_id.hex(),
@@ -100,14 +117,14 @@ def text_record(verdict: Verdict) -> str:
     """A record for people: tag pairs, then per hand the deal, the bids, the play by trick, the score."""
     table = verdict.table
     if table is None:
-        return f'[Result "unreadable"]\n{{{verdict.summary}}}\n'
+        return f'[Result "unreadable"]\n{{{printable(verdict.summary)}}}\n'
     rec = hand_record(verdict)
     rules = table.rules
-    names = [s.name for s in table.setup.seats]
+    names = [printable(s.name) for s in table.setup.seats]
     out: list[str] = []
 
     def tag(name: str, value: object) -> None:
-        text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+        text = printable(value).replace("\\", "\\\\").replace('"', '\\"')
         out.append(f'[{name} "{text}"]')
 
     tag("Event", table.setup.name)
@@ -115,7 +132,7 @@ def text_record(verdict: Verdict) -> str:
     tag("Rules", rules.preset or "custom")
     tag("Target", rules.target)
     for s in table.setup.seats:
-        tag(f"Seat{s.seat}", f"{s.name} ({s.fingerprint})")
+        tag(f"Seat{s.seat}", f"{names[s.seat]} ({s.fingerprint})")
     tag("Sides", " vs ".join("+".join(names[i] for i in side) for side in rules.sides))
     tag("FirstDealer", names[table.first_dealer] if table.first_dealer is not None else "?")
     tag("Result", rec["result"]["status"])
@@ -145,34 +162,39 @@ def text_record(verdict: Verdict) -> str:
         tag(
             "Score",
             ", ".join(
-                f"{'+'.join(names[i] for i in rules.sides[sc.side])} {sc.points:+d} ({sc.bags} bags)"
+                f"{'+'.join(names[i] for i in rules.sides[sc.side])} {sc.points:+d} "
+                f"({plural(sc.bags, 'bag')})"
                 for sc in h.scores
             ),
         )
         tag(
             "Totals",
             ", ".join(
-                f"{'+'.join(names[i] for i in rules.sides[i2])} {t.score} ({t.bags} bags)"
+                f"{'+'.join(names[i] for i in rules.sides[i2])} {t.score} ({plural(t.bags, 'bag')})"
                 for i2, t in enumerate(h.totals)
             ),
         )
         for v in h.violations:
             tag("Violation", f"{names[v.seat]}: {v.kind}: {v.detail} (penalty: {rules.renege})")
         out.append("")
-    out.append(f"{{{verdict.summary}}}")
+    out.append(f"{{{printable(verdict.summary)}}}")
     return "\n".join(out) + "\n"
 
 
 def summary_lines(verdict: Verdict) -> list[str]:
     """What `verify` prints: players, hands, bids, tricks, scores and the winner or the problem."""
     table = verdict.table
-    lines = [verdict.summary]
+    lines = [printable(verdict.summary)]
     if table is None:
         return lines
     rules = table.rules
-    lines.append(f"table {table.setup.name!r}, game {table.game_id.hex()}, rules {rules.preset or 'custom'}")
+    names = [printable(s.name) for s in table.setup.seats]
+    lines.append(
+        f"table '{printable(table.setup.name)}', game {table.game_id.hex()}, rules {rules.preset or 'custom'}"
+    )
     for s in table.setup.seats:
-        lines.append(f"  seat {s.seat}: {s.name:<20} {s.fingerprint}  side {rules.side_of(s.seat)}")
+        name = pad(names[s.seat], 20)
+        lines.append(f"  seat {s.seat}: {name} {s.fingerprint}  side {rules.side_of(s.seat)}")
     game = table.game
     for h in game.history if game is not None else []:
         bids = " ".join(bid_notation(h.bids[s], h.blind[s], rules, short=True) for s in range(rules.players))
@@ -184,12 +206,20 @@ def summary_lines(verdict: Verdict) -> list[str]:
             + (f"; {len(h.violations)} violation(s)" if h.violations else "")
         )
     if game is not None and game.outcome is not None:
-        names = [s.name for s in table.setup.seats]
         win = ", ".join("+".join(names[i] for i in rules.sides[w]) for w in game.outcome.winners) or "nobody"
         lines.append(f"  winner: {win} ({game.outcome.termination.value})")
+    fault = forfeit(table)
+    if fault is not None and table.result is not None:
+        names = [s.name for s in table.setup.seats]
+        win = ", ".join("+".join(names[i] for i in rules.sides[w]) for w in table.result.winners) or "nobody"
+        lines.append(f"  {fault}; winner: {win}")
+    if table.claim is not None:
+        lines.append(f"  abandonment {abandonment(table)}")
     if verdict.violation is not None:
         v = verdict.violation
-        lines.append(f"  first violation: seat {v.seat} at entry {v.seq}: {v.check}: {v.detail}")
+        lines.append(
+            f"  first violation: seat {v.seat} at entry {v.seq}: {printable(v.check)}: {printable(v.detail)}"
+        )
         for raw in v.evidence:
             lines.append(f"    evidence (signed entry, hex): {raw.hex()}")
     return lines

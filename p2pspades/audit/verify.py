@@ -15,7 +15,17 @@ from dataclasses import dataclass, field
 from p2pspades import log
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.exits import ExitCode
-from p2pspades.table import Accepted, Dropped, Rejected, Table, Violation, Wanted, read_genesis
+from p2pspades.table import (
+    Accepted,
+    DropKind,
+    Dropped,
+    Rejected,
+    Table,
+    TableStatus,
+    Violation,
+    Wanted,
+    read_genesis,
+)
 
 
 class Status(enum.IntEnum):
@@ -84,7 +94,8 @@ def verify_frames(frames: list[bytes]) -> Verdict:
         for ev in events:
             if isinstance(ev, Violation):
                 if ev.halts:
-                    return Verdict(Status.VIOLATION, _describe(ev), table, ev, penalised, index)
+                    summary = _describe(ev) + _forfeit_suffix(table)
+                    return Verdict(Status.VIOLATION, summary, table, ev, penalised, index)
                 penalised.append(ev)
         if len(table.entries) > before:
             continue
@@ -98,7 +109,7 @@ def verify_frames(frames: list[bytes]) -> Verdict:
                 penalised,
                 index,
             )
-        if isinstance(problem, Dropped) and problem.reason.startswith("malformed"):
+        if isinstance(problem, Dropped) and problem.kind is DropKind.MALFORMED:
             return Verdict(
                 Status.UNREADABLE, f"entry {index}: {problem.reason}", table, None, penalised, index
             )
@@ -120,7 +131,7 @@ def verify_frames(frames: list[bytes]) -> Verdict:
                 Status.VIOLATION, f"entry {index} repeats an earlier entry", table, None, penalised, index
             )
     n = len(frames)
-    if table.status == "complete":
+    if table.status is TableStatus.COMPLETE:
         if penalised:
             first = penalised[0]
             return Verdict(
@@ -132,10 +143,10 @@ def verify_frames(frames: list[bytes]) -> Verdict:
                 n,
             )
         return Verdict(Status.VALID, f"valid and complete: {n} entries", table, None, penalised, n)
-    if table.status == "abandoned":
+    if table.status is TableStatus.ABANDONED:
         return Verdict(
             Status.INCOMPLETE,
-            f"valid, but abandoned at entry {n - 1}: seat {table.abandoned_by} stopped answering",
+            f"valid, but abandoned at entry {n - 1}: {abandonment(table)}" + _forfeit_suffix(table),
             table,
             None,
             penalised,
@@ -143,6 +154,8 @@ def verify_frames(frames: list[bytes]) -> Verdict:
         )
     waiting = table.waiting_for()
     where = f"; it waits for seat {waiting[0]}'s {waiting[1]}" if waiting else ""
+    if table.claim is not None and waiting is not None:
+        where = f"; {abandonment(table)}, and the claim waits for seat {waiting[0]} to co-sign it"
     return Verdict(
         Status.INCOMPLETE,
         f"valid so far, but incomplete: it stops after entry {n - 1}{where}",
@@ -155,3 +168,44 @@ def verify_frames(frames: list[bytes]) -> Verdict:
 
 def _describe(v: Violation) -> str:
     return f"entry {v.seq}: seat {v.seat} failed the {v.check} check: {v.detail}"
+
+
+def abandonment(table: Table) -> str:
+    """What a log proves about an abandonment: who claims it, after how long a silence, from whom."""
+    claim = table.claim
+    if claim is None:
+        return "no seat was claimed to have stopped answering"
+    who = ", ".join(str(s) for s in claim.signers)
+    seats = "seat" if len(claim.signers) == 1 else "seats"
+    if claim.answered is not None:
+        return f"claimed by {seats} {who}, refuted: seat {claim.seat} answered in entry {claim.answered}"
+    passed = ", ".join(str(s) for s in claim.passed)
+    return (
+        f"claimed by {seats} {who} after {claim.limit:.0f} s of silence from seat {claim.seat} "
+        f"(the timeout for its {claim.step.types[0].TYPE}; a claim, not a proof)"
+        + (f"; passed over without co-signing: seat {passed}" if passed else "")
+    )
+
+
+def forfeit(table: Table) -> str | None:
+    """'forfeit by seat X: reason' when the game ended on a fault and the rules make its side forfeit."""
+    result = table.result
+    if result is None or not result.forfeit or result.seat is None:
+        return None
+    if result.status is TableStatus.ABANDONED:
+        why = "it was claimed to have stopped answering"
+    elif table.violation is not None:
+        why = f"{table.violation.check}: {table.violation.detail}"
+    else:  # pragma: no cover - a fault is an abandonment or a violation
+        why = result.detail
+    return f"forfeit by seat {result.seat}: {why}"
+
+
+def _forfeit_suffix(table: Table) -> str:
+    result = table.result
+    if result is None or result.seat is None:
+        return ""
+    if not result.forfeit:
+        return "; the game is void (rule on_fault=void)"
+    winners = " and ".join(f"side {w}" for w in result.winners)
+    return f"; forfeit by seat {result.seat}: {winners} {'wins' if len(result.winners) == 1 else 'win'}"

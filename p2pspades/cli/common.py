@@ -13,8 +13,9 @@ from p2pspades import paths
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
+from p2pspades.printable import printable_lines
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, bid_notation, preset
-from p2pspades.table import Info, Table
+from p2pspades.table import FirstDealer, Table
 
 
 def add_game_options(p: argparse.ArgumentParser, *, default_preset: str = "classic") -> None:
@@ -92,7 +93,7 @@ def default_name() -> str:
 
 
 def fail(command: str, message: str) -> int:
-    print(f"p2pspades {command}: {message}", file=sys.stderr)
+    print(f"p2pspades {command}: {printable_lines(message)}", file=sys.stderr)
     return ExitCode.FAILED
 
 
@@ -120,6 +121,6 @@ def progress_line(table: Table, events: list[object]) -> list[str]:
             lines.append(f"VIOLATION by seat {ev.seat} ({names[ev.seat]}): {ev.check}: {ev.detail}")
         elif isinstance(ev, GameEnded):
             lines.append(f"game over: {ev.status}" + (f" ({ev.detail})" if ev.detail else ""))
-        elif isinstance(ev, Info) and "deals first" in ev.text:
-            lines.append(ev.text.replace(f"seat {table.first_dealer}", f"{names[table.first_dealer or 0]}"))
+        elif isinstance(ev, FirstDealer):
+            lines.append(f"{names[ev.seat]} drew the highest card and deals first")
     return lines

@@ -6,9 +6,11 @@ import argparse
 import json
 import sys
 
-from p2pspades.audit import Status, hand_record, text_record, verify_file
+from p2pspades.audit import Status, hand_record, text_record
+from p2pspades.audit.files import verify_log
 from p2pspades.cli.common import fail
 from p2pspades.exits import ExitCode
+from p2pspades.printable import printable
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,7 +22,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    verdict = verify_file(args.file)
+    verdict = verify_log(args.file)
     if verdict.status is Status.UNREADABLE:
         return fail("export", verdict.summary)
     text = (
@@ -35,5 +37,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     if verdict.status is not Status.VALID:
-        print(f"p2pspades export: note: {verdict.summary}", file=sys.stderr)
+        print(f"p2pspades export: note: {printable(verdict.summary)}", file=sys.stderr)
     return ExitCode.OK

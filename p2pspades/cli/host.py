@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
 from p2pspades.cli.common import add_game_options, default_name, fail, rules_from_args, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
@@ -25,7 +26,7 @@ from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
 from p2pspades.net.endpoints import parse
 from p2pspades.net.lobby import check_name
-from p2pspades.net.session import BOT_KINDS, HostedTable, Settings, host_bots, identity_name
+from p2pspades.net.session import HostedTable, Settings, host_bots, identity_name
 from p2pspades.rules import RuleSet
 
 
@@ -41,7 +42,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--table", default="p2pspades", metavar="TABLE_NAME", help="the table's name on the LAN")
     add_game_options(p)
     p.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by bots this host runs")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays (bots and --auto)")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level: easy, normal or expert (for --bots and --auto; default normal)")
     p.add_argument("--port", type=int, default=0, metavar="PORT",
                    help="the lobby's port, what joiners give as HOST:PORT (default: any free port)")
     p.add_argument("--address", metavar="ADDR",

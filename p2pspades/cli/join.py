@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
 from p2pspades.cli.common import default_name, fail, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
@@ -24,7 +25,7 @@ from p2pspades.cli.play import (
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
 from p2pspades.net.lobby import check_name
-from p2pspades.net.session import BOT_KINDS, Settings, find_table, join_game, parse_endpoint
+from p2pspades.net.session import Settings, find_table, join_game, parse_endpoint
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,7 +38,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="the host's lobby address as it printed it, or a table name from 'p2pspades tables'")
     p.add_argument("--name", default=default_name(),
                    help="your name at the table (default: your user name; your identity is kept under it)")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays with --auto")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level with --auto: easy, normal or expert (default normal)")
     p.add_argument("--fingerprint", metavar="FP", help="refuse the table unless the host's key has this "
                    "fingerprint (as the host's screen shows it)")
     p.add_argument("--address", metavar="ADDR",

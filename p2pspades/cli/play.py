@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -22,7 +21,8 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.audit import Status as Verdict
 from p2pspades.audit import verify_file
-from p2pspades.bots import RandomBot
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES
+from p2pspades.bots import make_bot as make_local_bot
 from p2pspades.cli.common import (
     add_game_options,
     add_profile_option,
@@ -36,7 +36,6 @@ from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.net.lobby import LobbyResult, TableInfo
 from p2pspades.net.peer import Peer, Status
 from p2pspades.net.session import (
-    BOT_KINDS,
     HostedTable,
     LocalGroup,
     Seat,
@@ -48,11 +47,12 @@ from p2pspades.net.session import (
     make_bot,
 )
 from p2pspades.paths import data_home, default_log_path, diagnostics_log
+from p2pspades.printable import printable_lines
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table
-from p2pspades.table.harness import Player, Wire, new_tables
+from p2pspades.table.harness import Wire, new_tables
+from p2pspades.ui.prefs import add_screen_options
 
-BOT_NAMES = ("North", "East", "South", "West", "Centre")
 UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)"
 
 
@@ -66,20 +66,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_game_options(p)
     p.add_argument("--name", default="You", help="your name at the table")
     p.add_argument("--seed", type=int, help="seed for the bots' choices (never the cryptography)")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level: easy, normal or expert (default normal)")
     p.add_argument("--local", action="store_true", help="no sockets: every table in memory in this process")
     add_seat_options(p)
     p.set_defaults(run=run)
 
 
 def add_seat_options(p: argparse.ArgumentParser) -> None:
-    """Options of every command that plays a seat: --auto, --log, the step timeouts, --no-color, --profile."""
+    """Options of every command that plays a seat: --auto, --log, the step timeouts, the screen, --profile."""
     p.add_argument("--auto", action="store_true",
                    help="the built-in bot plays your seat; no UI, progress on the terminal")
     p.add_argument("--log", metavar="PATH", help="where to write the signed game log (default: under the "
                    "data directory; the path is printed)")
     add_timeout_options(p)
-    p.add_argument("--no-color", action="store_true", help="monochrome display")
+    add_screen_options(p)
     add_profile_option(p)
 
 
@@ -110,8 +111,9 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
     """Our seat: the persistent identity named after us, played by the UI or (with --auto) the bot."""
     identity, path = load_identity(identity_name(args.name), getattr(args, "home", None))
-    player = make_bot(getattr(args, "bot", "heuristic"), seed) if args.auto else None
-    return Seat(identity, path, args.name, player, True, getattr(args, "bot", "heuristic"),
+    level = getattr(args, "bot", DEFAULT_BOT)
+    player = make_bot(level, seed) if args.auto else None
+    return Seat(identity, path, args.name, player, True, level,
                 check_log_path(args.log))
 
 
@@ -123,15 +125,21 @@ def load_ui(args: argparse.Namespace) -> Any | None:
     try:
         from p2pspades import ui
         from p2pspades.ui import HumanPlayer, UiState, confirm_table, create_app  # noqa: F401
+        from p2pspades.ui.prefs import apply_screen_options
     except ImportError as exc:
         raise LocalError(UI_MISSING.format(why=exc)) from None
+    try:
+        apply_screen_options(args)
+    except ValueError as exc:
+        raise LocalError(str(exc)) from None
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise LocalError("the game screen needs a terminal; use --auto for a game without one")
     return ui
 
 
 def say(text: str) -> None:
-    print(text, flush=True)
+    """Print a line for the person; names and reasons from the network in it are shown escaped."""
+    print(printable_lines(text), flush=True)
 
 
 def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
@@ -207,10 +215,14 @@ class Progress:
             say(line)
 
     def on_status(self, status: Status) -> None:
-        away = "disconnected" in status.text or (
-            "not connected" in status.text and time.monotonic() > self._quiet_until)
+        seat = status.waiting_for
+        silent = None
+        if seat is not None and seat != status.seat and not status.finished:
+            silent = status.away.get(seat)
+        # a seat we heard from and lost, or one never heard from once the links had time to come up
+        away = silent is not None and (silent >= 0 or time.monotonic() > self._quiet_until)
         if away:
-            key = re.sub(r"\d+ s\)", "", status.text)
+            key = f"{seat} {'lost' if silent is not None and silent >= 0 else 'never seen'}"
             now = time.monotonic()
             if key != self._away_shown or now - self._away_at >= 5.0:
                 say(status.text)
@@ -332,20 +344,11 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     return await run_group(group, ui, color=not args.no_color)
 
 
-def make_local_bot(kind: str, seed: int) -> Player:
-    """A bot for the in-memory wiring, which calls players synchronously."""
-    if kind == "heuristic":
-        from p2pspades.bots import HeuristicBot
-
-        return HeuristicBot(seed)
-    return RandomBot(seed)
-
-
 def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     """A bots-only game over the in-memory wiring (`--local --auto`), with progress and a signed log."""
     seed = args.seed if args.seed is not None else int.from_bytes(crypto.new_seed()[:4], "big")
     n = rules.players
-    tables = new_tables(rules, names=BOT_NAMES[:n], table_name="p2pspades auto game")
+    tables = new_tables(rules, names=SEAT_NAMES[:n], table_name="p2pspades auto game")
     wire = Wire(tables, [make_local_bot(args.bot, seed * 10 + i) for i in range(n)])
     path = Path(args.log) if args.log else default_log_path(tables[0].game_id, args.home)
     try:

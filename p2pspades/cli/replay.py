@@ -18,12 +18,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("file", help="the log file (.p2plog)")
     p.add_argument("--no-color", action="store_true", help="monochrome display (also: NO_COLOR=1)")
+    p.add_argument("--ascii", action="store_true", help="ASCII only: suit letters and plain boxes")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         return fail("replay", "needs a terminal; use 'p2pspades verify FILE' for a text verdict")
+    from p2pspades.ui.prefs import PREFS
     from p2pspades.ui.replay import run_replay
+
+    PREFS.ascii = PREFS.ascii or args.ascii
 
     return run_replay(args.file, color=not args.no_color)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
 from p2pspades.cli.common import add_profile_option, fail, run_as_profile
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
-from p2pspades.net.session import BOT_KINDS, Settings, find_resumable, make_bot, resume_seats
+from p2pspades.net.session import Settings, find_resumable, make_bot, resume_seats
+from p2pspades.ui.prefs import add_screen_options
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,9 +29,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "unfinished one)")
     p.add_argument("--seat", type=int, metavar="N", help="which of our seats, if this machine has several")
     p.add_argument("--auto", action="store_true", help="the built-in bot plays our seat from now on")
-    p.add_argument("--bot", choices=BOT_KINDS, default="heuristic", help="which bot plays with --auto")
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help="bot level with --auto: easy, normal or expert (default normal)")
     add_timeout_options(p)
-    p.add_argument("--no-color", action="store_true", help="monochrome display")
+    add_screen_options(p)
     add_profile_option(p)
     p.set_defaults(run=run)
 

@@ -9,6 +9,7 @@ import json
 from p2pspades.cli.common import fail
 from p2pspades.exits import ExitCode
 from p2pspades.net.discovery import browse
+from p2pspades.printable import pad, printable, width
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,10 +39,11 @@ def run(args: argparse.Namespace) -> int:
     if not found:
         print(f"no table answered within {args.timeout:g} s (where multicast is blocked: join HOST:PORT)")
         return ExitCode.OK
-    width = max(len(t.name) for t in found)
-    print(f"{'table':<{width}}  {'rules':<12} {'free':>9}  {'host key':<19}  join with")
-    for t in found:
+    names = [printable(t.name) for t in found]
+    columns = max(width(name) for name in names)
+    print(f"{pad('table', columns)}  {'rules':<12} {'free':>9}  {'host key':<19}  join with")
+    for t, name in zip(found, names, strict=True):
         free = f"{t.free} of {t.players}"
-        print(f"{t.name:<{width}}  {t.rules:<12} {free:>9}  {t.host_fingerprint:<19}  "
-              f"p2pspades join {t.address}:{t.port}")
+        print(f"{pad(name, columns)}  {pad(printable(t.rules), 12)} {free:>9}  "
+              f"{pad(printable(t.host_fingerprint), 19)}  p2pspades join {printable(t.address)}:{t.port}")
     return ExitCode.OK

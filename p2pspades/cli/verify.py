@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from p2pspades.audit import hand_record, summary_lines, verify_file
+from p2pspades.audit import hand_record, summary_lines
+from p2pspades.audit.files import verify_log
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    verdict = verify_file(args.file)
+    verdict = verify_log(args.file)
     if args.json:
         print(json.dumps(hand_record(verdict), indent=2))
     else:

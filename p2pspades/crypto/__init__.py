@@ -1,4 +1,5 @@
-"""p2pspades.crypto: card points, per-hand secrets, shuffle / lock / open, commitments and identities.
+"""p2pspades.crypto: card points, per-hand secrets, shuffle / lock / open, commitments, identities, and the
+zero-knowledge proofs of every deal step (protocol version 2, `proofs`).
 
 Pure functions over bytes (the randomness comes from `new_seed` alone), except for key files in `identity`.
 The exact derivations are specified in protocol/crypto.md.
@@ -61,6 +62,26 @@ from .identity import (
     is_strong_public_key,
     verify_signature,
 )
+from .proofs import (
+    BadProof,
+    VoidPosition,
+    check_key,
+    lock_commitments,
+    lock_proof_size,
+    lock_step,
+    prove_lock,
+    prove_shuffle,
+    prove_void,
+    shuffle_commitment,
+    shuffle_proof_size,
+    shuffle_step,
+    verify_lock,
+    verify_shuffle,
+    verify_void,
+    void_proof_size,
+    void_residue,
+    void_step,
+)
 
 __all__ = [
     "COMMITMENT_BYTES",
@@ -70,6 +91,7 @@ __all__ = [
     "SEED_BYTES",
     "BadDeck",
     "BadPoint",
+    "BadProof",
     "BadScalar",
     "BadSeed",
     "BadStep",
@@ -83,12 +105,14 @@ __all__ = [
     "L",
     "Point",
     "Scalar",
+    "VoidPosition",
     "WeakKey",
     "audit_deal",
     "card_point",
     "card_points",
     "card_table",
     "check_deck",
+    "check_key",
     "check_point",
     "check_public_key",
     "check_scalar",
@@ -104,6 +128,9 @@ __all__ = [
     "invert",
     "is_strong_public_key",
     "lock",
+    "lock_commitments",
+    "lock_proof_size",
+    "lock_step",
     "mul",
     "mul_count_audit",
     "mul_count_lock",
@@ -114,9 +141,21 @@ __all__ = [
     "new_seed",
     "open_card",
     "open_cards",
+    "prove_lock",
+    "prove_shuffle",
+    "prove_void",
     "reduce_wide",
     "scalar_from_int",
     "scalar_to_int",
     "shuffle",
+    "shuffle_commitment",
+    "shuffle_proof_size",
+    "shuffle_step",
+    "verify_lock",
+    "verify_shuffle",
     "verify_signature",
+    "verify_void",
+    "void_proof_size",
+    "void_residue",
+    "void_step",
 ]

@@ -14,9 +14,13 @@ prover's first messages and the challenge). Every byte is specified in protocol/
 proofs". The prover's randomness is derived from the seat's hand seed and the statement, so the layer stays
 pure and a proof is a function of its inputs.
 
-Cost in multiplications (variable-base `v`, fixed-base `b`, additions `a`) for n positions, as measured by
-`benchmarks/deal.py`: shuffle prove 5n v + 3n b, verify 6n v + n b; lock prove 2n v + n b (the lock itself
-included), verify 3n v + n b; void 4 v + 1 b per (position, card) to prove and to verify.
+Cost in variable-base `v` and fixed-base `b` multiplications for n positions (`benchmarks/deal.py` counts
+them): shuffle prove 4n v + 2n b (the shuffle itself included), verify 5n v + 5 b; lock prove 2n v + n b
+(the lock included), verify 3n v + 2 b; void 2 v per (position, card) to prove and to verify, plus two per
+position and one of B.
+libsodium has no multi-scalar multiplication, so a random linear combination is used only where it merges
+several multiplications of one point (the shuffle's product chain, the lock's and the void claim's key
+commitments).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Final
 
 from nacl.bindings import (
@@ -45,11 +50,13 @@ from .hashing import H
 DOMAIN_GENERATOR: Final = "p2pspades/v2/generator"
 DOMAIN_NONCE: Final = "p2pspades/v2/nonce"
 DOMAIN_SHUFFLE_U: Final = "p2pspades/v2/shuffle/u"
+DOMAIN_SHUFFLE_W: Final = "p2pspades/v2/shuffle/w"
 DOMAIN_SHUFFLE_CHALLENGE: Final = "p2pspades/v2/shuffle/challenge"
+DOMAIN_LOCK_W: Final = "p2pspades/v2/lock/w"
 DOMAIN_LOCK_CHALLENGE: Final = "p2pspades/v2/lock/challenge"
+DOMAIN_VOID_W: Final = "p2pspades/v2/void/w"
 DOMAIN_VOID_CHALLENGE: Final = "p2pspades/v2/void/challenge"
 SCALAR_BYTES: Final = 32
-VOID_PAIR_BYTES: Final = 3 * 32
 _INVALID: Final = "a point of the statement or the proof is not a valid point, or a scalar is zero"
 
 _add = crypto_core_ed25519_add
@@ -184,12 +191,40 @@ def check_key(key: bytes, commitment: Point) -> bool:
         return False
 
 
+# --- step numbers (crypto.md §12): one place, so that prover and verifier bind the same step ---
+
+
+def shuffle_step(index: int) -> int:
+    """The step of the `index`-th shuffle of the hand (0 for the first seat to shuffle)."""
+    return _step(index)
+
+
+def lock_step(seats: int, index: int) -> int:
+    """The step of the `index`-th lock of the hand, after the `seats` shuffles."""
+    return _step(seats + index)
+
+
+def void_step(seats: int, played: int) -> int:
+    """The step of a void claim carried by the play after `played` cards of the hand."""
+    return _step(2 * seats + played)
+
+
+def _step(step: int) -> int:
+    if not 0 <= step < 1 << 16:
+        raise CryptoUsageError(f"step {step} does not fit in 16 bits")
+    return step
+
+
 # --- shuffle ---
 
 
 def shuffle_proof_size(n: int) -> int:
-    """Bytes of a shuffle proof of n positions: c_j, ĉ_i, challenge, s_1..s_4, ŝ_i, s'_i."""
-    return 32 * (4 * n + 5)
+    """Bytes of a shuffle proof of n positions: c_j, ĉ_i, the challenge, s_1..s_5, s'_i."""
+    return 32 * (3 * n + 6)
+
+
+def _weights(domain: str, digest: bytes, n: int) -> list[int]:
+    return [_reduce(H(domain, digest, _u32(i))) for i in range(n)]
 
 
 def _shuffle_u(
@@ -200,13 +235,13 @@ def _shuffle_u(
     deck_out: Sequence[Point],
     cs: Sequence[Point],
 ) -> tuple[bytes, list[int]]:
-    n = len(deck_in)
-    d1 = H(DOMAIN_SHUFFLE_U, context, _u16(step), big_s, _cat(deck_in), _cat(deck_out), _cat(cs))
-    return d1, [_reduce(H(DOMAIN_SHUFFLE_U, d1, _u32(j))) for j in range(n)]
+    d = H(DOMAIN_SHUFFLE_U, context, _u16(step), big_s, _cat(deck_in), _cat(deck_out), _cat(cs))
+    return d, _weights(DOMAIN_SHUFFLE_U, d, len(deck_in))
 
 
-def _shuffle_challenge(d1: bytes, chat: Sequence[Point], ts: Sequence[Point], that: Sequence[Point]) -> int:
-    return _reduce(H(DOMAIN_SHUFFLE_CHALLENGE, d1, _cat(chat), _cat(ts), _cat(that)))
+def _shuffle_w(d: bytes, chat: Sequence[Point]) -> tuple[bytes, list[int]]:
+    e = H(DOMAIN_SHUFFLE_W, d, _cat(chat))
+    return e, _weights(DOMAIN_SHUFFLE_W, e, len(chat))
 
 
 def prove_shuffle(
@@ -240,46 +275,51 @@ def shuffle_proof(
     inverse = [0] * n  # inverse[j] = i with perm[i] = j
     for i, j in enumerate(perm):
         inverse[j] = i
-    rand = _nonces(seed, b"shuffle", H(DOMAIN_NONCE, context, _u16(step), _cat(deck_in)), 4 * n + 4)
+    rand = _nonces(seed, b"shuffle", H(DOMAIN_NONCE, context, _u16(step), _cat(deck_in)), 3 * n + 5)
     r = rand[:n]
     r_hat = rand[n : 2 * n]
-    w_hat = rand[2 * n : 3 * n]
-    w_prime = rand[3 * n : 4 * n]
-    w1, w2, w3, w4 = rand[4 * n :]
-    # 1. commitment to the permutation matrix, column by column: c_j = r_j·B + G_{π⁻¹(j)}
+    w_prime = rand[2 * n : 3 * n]
+    w1, w2, w3, w4, w5 = rand[3 * n :]
+    # 1. commitment to the permutation matrix, column by column: c_j = r_j·B + W_{π⁻¹(j)}
     cs = list(map(_add, map(_base, _encs(r)), [gens[inverse[j]] for j in range(n)]))
-    # 2. the verifier's challenge vector u, and u'_i = u_{π[i]}
-    d1, u = _shuffle_u(context, step, big_s, deck_in, deck_out, cs)
+    # 2. the challenge vector u, and u'_i = u_{π[i]}
+    d, u = _shuffle_u(context, step, big_s, deck_in, deck_out, cs)
     u_prime = [u[perm[i]] for i in range(n)]
-    # 3. the chain ĉ_i = r̂_i·B + u'_i·ĉ_{i-1}, ĉ_{-1} = G_0: ĉ_{n-1} commits to ∏ u'_i
-    chat: list[Point] = []
-    previous = h
+    # 3. the chain ĉ_i = r̂_i·B + u'_i·ĉ_{i-1} from ĉ_{-1} = h, computed as R_i·B + U_i·h
+    big_r = [0] * n  # R_i, the coefficient of B in ĉ_i
+    big_u = [0] * n  # U_i = u'_0 ... u'_i, the coefficient of h
+    acc_r, acc_u = 0, 1
     for i in range(n):
-        previous = _add(_base(_enc(r_hat[i])), _mul(_enc(u_prime[i]), previous))
-        chat.append(previous)
+        acc_r = (acc_r * u_prime[i] + r_hat[i]) % L
+        acc_u = acc_u * u_prime[i] % L
+        big_r[i], big_u[i] = acc_r, acc_u
+    chat = list(map(_add, map(_base, _encs(big_r)), map(_mul, _encs(big_u), repeat(h, n))))
+    e, w = _shuffle_w(d, chat)
     r_bar = sum(r) % L
     r_tilde = sum(rj * uj for rj, uj in zip(r, u, strict=True)) % L
-    r_chain = 0
-    for i in range(n):
-        r_chain = (r_chain * u_prime[i] + r_hat[i]) % L
+    r_hat_w = sum(wi * ri for wi, ri in zip(w, r_hat, strict=True)) % L
     # 4. first messages
     t1 = _base(_enc(w1))
     t2 = _base(_enc(w2))
     t3 = _add(_base(_enc(w3)), _lin(w_prime, gens))
-    # t4 = Σ ω'_i·out[i] − ω_4·Σ u_j·in[j] = Σ_j (s·ω'_{π⁻¹(j)} − ω_4·u_j)·in[j]
+    # t4 = Σ ω'_i·out[i] − ω_4·Σ u_j·in[j] = Σ_j (s·ω'_{π⁻¹(j)} − ω_4·u_j)·in[j] when the statement is true
     t4 = _lin([(s * w_prime[inverse[j]] - w4 * u[j]) % L for j in range(n)], deck_in)
     t5 = _base(_enc(w4))
-    chain_in = [h, *chat[:-1]]
-    that = list(map(_add, map(_base, _encs(w_hat)), map(_mul, _encs(w_prime), chain_in)))
-    c = _shuffle_challenge(d1, chat, [t1, t2, t3, t4, t5], that)
+    # t6 = ω_5·B + Σ_i w_i·ω'_i·ĉ_{i-1}, with ĉ_{i-1} = R_{i-1}·B + U_{i-1}·h: two multiplications
+    coef_b = (w5 + sum(w[i] * w_prime[i] * big_r[i - 1] for i in range(1, n))) % L
+    coef_h = (w[0] * w_prime[0] + sum(w[i] * w_prime[i] * big_u[i - 1] for i in range(1, n))) % L
+    t6 = _add(_base(_enc(coef_b)), _mul(_enc(coef_h), h))
+    c = _reduce(H(DOMAIN_SHUFFLE_CHALLENGE, e, _cat([t1, t2, t3, t4, t5, t6])))
     # 5. responses
-    s1 = (w1 + c * r_bar) % L
-    s2 = (w2 + c * r_chain) % L
-    s3 = (w3 + c * r_tilde) % L
-    s4 = (w4 + c * s) % L
-    s_hat = [(w_hat[i] + c * r_hat[i]) % L for i in range(n)]
+    responses = [
+        (w1 + c * r_bar) % L,
+        (w2 + c * big_r[-1]) % L,
+        (w3 + c * r_tilde) % L,
+        (w4 + c * s) % L,
+        (w5 + c * r_hat_w) % L,
+    ]
     s_prime = [(w_prime[i] + c * u_prime[i]) % L for i in range(n)]
-    return b"".join([*cs, *chat, _enc(c), *_encs([s1, s2, s3, s4]), *_encs(s_hat), *_encs(s_prime)])
+    return b"".join([*cs, *chat, _enc(c), *_encs(responses), *_encs(s_prime)])
 
 
 def verify_shuffle(
@@ -298,35 +338,29 @@ def verify_shuffle(
     cs = _split(proof, n, 0)
     chat = _split(proof, n, 32 * n)
     c_bytes = proof[64 * n : 64 * n + 32]
-    c, s1, s2, s3, s4 = _scalars(proof, 5, 64 * n, kind)
-    s_hat = _scalars(proof, n, 64 * n + 160, kind)
-    s_prime = _scalars(proof, n, 96 * n + 160, kind)
+    c, s1, s2, s3, s4, s5 = _scalars(proof, 6, 64 * n, kind)
+    s_prime = _scalars(proof, n, 64 * n + 192, kind)
     gens, gen_sum = _generators(n)
     h = generator(0)
-    d1, u = _shuffle_u(context, step, big_s, deck_in, deck_out, cs)
+    d, u = _shuffle_u(context, step, big_s, deck_in, deck_out, cs)
+    e, w = _shuffle_w(d, chat)
+    c_enc = _enc(c)
     try:
         u_product = functools.reduce(lambda a, b: a * b % L, u, 1)
-        c_bar = _sub(functools.reduce(_add, cs), gen_sum)
-        t1 = _sub(_base(_enc(s1)), _mul(_enc(c), c_bar))
-        c_hat = _sub(chat[-1], _mul(_enc(u_product), h))
-        t2 = _sub(_base(_enc(s2)), _mul(_enc(c), c_hat))
-        # t3 = s_3·B + Σ s'_i·G_i − c·Σ u_j·c_j
+        t1 = _sub(_base(_enc(s1)), _mul(c_enc, _sub(functools.reduce(_add, cs), gen_sum)))
+        t2 = _sub(_base(_enc(s2)), _mul(c_enc, _sub(chat[-1], _mul(_enc(u_product), h))))
+        # t3 = s_3·B + Σ s'_i·W_i − c·Σ u_j·c_j
         t3 = _add(_base(_enc(s3)), _sub(_lin(s_prime, gens), _lin([c * uj % L for uj in u], cs)))
         # t4 = Σ s'_i·out[i] − s_4·Σ u_j·in[j]
         t4 = _sub(_lin(s_prime, deck_out), _lin([s4 * uj % L for uj in u], deck_in))
-        t5 = _sub(_base(_enc(s4)), _mul(_enc(c), big_s))
-        chain_in = [h, *chat[:-1]]
-        c_enc = _enc(c)
-        that = list(
-            map(
-                _sub,
-                map(_add, map(_base, _encs(s_hat)), map(_mul, _encs(s_prime), chain_in)),
-                [_mul(c_enc, p) for p in chat],
-            )
-        )
+        t5 = _sub(_base(_enc(s4)), _mul(c_enc, big_s))
+        # t6 = s_5·B + Σ_i w_i·s'_i·ĉ_{i-1} − c·Σ_i w_i·ĉ_i, one multiplication per ĉ_k:
+        # ĉ_k (k < n-1) has the coefficient w_{k+1}·s'_{k+1} − c·w_k, ĉ_{n-1} has −c·w_{n-1}, h has w_0·s'_0
+        coefs = [(w[k + 1] * s_prime[k + 1] - c * w[k]) % L for k in range(n - 1)] + [(-c * w[n - 1]) % L]
+        t6 = _add(_add(_base(_enc(s5)), _mul(_enc(w[0] * s_prime[0] % L), h)), _lin(coefs, chat))
     except CryptoError:
         raise BadProof(kind, _INVALID) from None
-    if _enc(_shuffle_challenge(d1, chat, [t1, t2, t3, t4, t5], that)) != c_bytes:
+    if _enc(_reduce(H(DOMAIN_SHUFFLE_CHALLENGE, e, _cat([t1, t2, t3, t4, t5, t6])))) != c_bytes:
         raise BadProof(kind, "the shuffle proof does not verify")
 
 
@@ -338,19 +372,17 @@ def lock_proof_size(n: int) -> int:
     return 32 * (n + 2)
 
 
-def _lock_challenge(
+def _lock_w(
     context: bytes,
     step: int,
     big_s: Point,
     deck_in: Sequence[Point],
     deck_out: Sequence[Point],
     commitments: Sequence[Point],
-    a: Point,
-    a1: Sequence[Point],
-    a3: Sequence[Point],
-) -> int:
-    parts = (_cat(deck_in), _cat(deck_out), _cat(commitments), a, _cat(a1), _cat(a3))
-    return _reduce(H(DOMAIN_LOCK_CHALLENGE, context, _u16(step), big_s, *parts))
+) -> tuple[bytes, list[int]]:
+    parts = (_cat(deck_in), _cat(deck_out), _cat(commitments))
+    d = H(DOMAIN_LOCK_W, context, _u16(step), big_s, *parts)
+    return d, _weights(DOMAIN_LOCK_W, d, len(deck_in))
 
 
 def prove_lock(
@@ -390,12 +422,13 @@ def lock_proof(
     n = len(deck_in)
     s_inv = pow(s, -1, L)
     big_s = _base(_enc(s))
+    d, w = _lock_w(context, step, big_s, deck_in, deck_out, commitments)
     rand = _nonces(seed, b"lock", H(DOMAIN_NONCE, context, _u16(step), _cat(deck_in)), n + 1)
     a, b = rand[0], rand[1:]
     big_a = _base(_enc(a))
-    a1 = list(map(_base, _encs(b)))
+    a1 = _base(_enc(sum(wj * bj for wj, bj in zip(w, b, strict=True)) % L))
     a3 = list(map(_mul, _encs([(a * k * s_inv - bj) % L for k, bj in zip(keys, b, strict=True)]), deck_in))
-    c = _lock_challenge(context, step, big_s, deck_in, deck_out, commitments, big_a, a1, a3)
+    c = _reduce(H(DOMAIN_LOCK_CHALLENGE, d, big_a, a1, _cat(a3)))
     z_s = (a + c * s) % L
     z = [(bj + c * k) % L for bj, k in zip(b, keys, strict=True)]
     return b"".join([_enc(c), _enc(z_s), *_encs(z)])
@@ -417,17 +450,18 @@ def verify_lock(
     _check_size(kind, proof, lock_proof_size(n))
     c, z_s = _scalars(proof, 2, 0, kind)
     z = _scalars(proof, n, 64, kind)
+    d, w = _lock_w(context, step, big_s, deck_in, deck_out, commitments)
     c_enc = _enc(c)
-    z_enc = _encs(z)
     try:
         big_a = _sub(_base(_enc(z_s)), _mul(c_enc, big_s))
-        a1 = list(map(_sub, map(_base, z_enc), [_mul(c_enc, p) for p in commitments]))
+        # A1 = Σ w_j·(z_j·B − c·P_j) = (Σ w_j·z_j)·B − Σ (c·w_j)·P_j
+        z_w = sum(wj * zj for wj, zj in zip(w, z, strict=True)) % L
+        a1 = _sub(_base(_enc(z_w)), _lin([c * wj % L for wj in w], commitments))
         zs_enc = _enc(z_s)
-        a3 = list(map(_sub, [_mul(zs_enc, p) for p in deck_out], map(_mul, z_enc, deck_in)))
+        a3 = list(map(_sub, [_mul(zs_enc, p) for p in deck_out], map(_mul, _encs(z), deck_in)))
     except CryptoError:
         raise BadProof(kind, _INVALID) from None
-    expected = _lock_challenge(context, step, big_s, deck_in, deck_out, commitments, big_a, a1, a3)
-    if _enc(expected) != proof[:32]:
+    if _enc(_reduce(H(DOMAIN_LOCK_CHALLENGE, d, big_a, a1, _cat(a3)))) != proof[:32]:
         raise BadProof(kind, "the lock proof does not verify")
 
 
@@ -445,9 +479,9 @@ def void_residue(final_point: Point, other_keys: Sequence[Scalar]) -> Point:
         raise BadProof("void", "cannot remove the keys from the final point") from None
 
 
-def void_proof_size(pairs: int) -> int:
-    """Bytes of a void proof over `pairs` (position, card) pairs: the challenge, then T, z_α, z_β per pair."""
-    return 32 + VOID_PAIR_BYTES * pairs
+def void_proof_size(positions: int, cards: int) -> int:
+    """Bytes of a void proof: the challenge, z_α and z_β per position, then T per (position, card) pair."""
+    return 32 + 64 * positions + 32 * positions * cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -475,37 +509,42 @@ def prove_void(
 ) -> bytes:
     """Prove that no listed position holds any of `cards` (the owner's claim to be void in a suit).
 
-    For each (position j, card C), in order position by position: T = r·(k_j·C − Z_j) and a proof of
-    α = r·k_j, β = r with α·B − β·P_j = O and α·C − β·Z_j = T. Refuses to prove a false claim.
+    Per position p with key k and residue Z: T_{p,x} = r_p·(k·C_x − Z) for every card C_x, and a proof of
+    α_p = r_p·k, β_p = r_p with α_p·C_x − β_p·Z = T_{p,x} for every x and, for all positions at once with
+    random weights, α_p·B − β_p·P = O. Refuses to prove a false claim (CryptoUsageError).
     """
     if not positions or not cards:
         raise CryptoUsageError("a void claim covers at least one position and one card")
     statement = _void_statement(context, step, positions, cards)
-    m = len(positions) * len(cards)
-    rand = _nonces(secrets.seed, b"void", H(DOMAIN_NONCE, *statement), 3 * m)
+    m_p = len(positions)
+    rand = _nonces(secrets.seed, b"void", H(DOMAIN_NONCE, *statement), 3 * m_p)
+    keys = [int.from_bytes(secrets.lock_keys[pos.position], "little") for pos in positions]
     ts: list[Point] = []
-    a1s: list[Point] = []
     a2s: list[Point] = []
-    witnesses: list[tuple[int, int]] = []
-    i = 0
-    for pos in positions:
-        k = int.from_bytes(secrets.lock_keys[pos.position], "little")
+    for p, pos in enumerate(positions):
+        r, a, b = rand[3 * p : 3 * p + 3]
+        rk, r_z, b_z = _enc(r * keys[p] % L), _mul(_enc(r), pos.residue), _mul(_enc(b), pos.residue)
+        a_enc = _enc(a)
         for card in cards:
-            r, a, b = rand[3 * i : 3 * i + 3]
-            i += 1
-            t = _sub(_mul(_enc(r * k % L), card), _mul(_enc(r), pos.residue))
+            t = _sub(_mul(rk, card), r_z)
             if t == IDENTITY:
                 raise CryptoUsageError(f"position {pos.position} holds one of the cards: no void proof")
             ts.append(t)
-            a1s.append(_sub(_base(_enc(a)), _mul(_enc(b), pos.commitment)))
-            a2s.append(_sub(_mul(_enc(a), card), _mul(_enc(b), pos.residue)))
-            witnesses.append((r * k % L, r))
-    c = _reduce(H(DOMAIN_VOID_CHALLENGE, *statement, _cat(ts), _cat(a1s), _cat(a2s)))
-    body = []
-    for (alpha, beta), t, j in zip(witnesses, ts, range(m), strict=True):
-        a, b = rand[3 * j + 1], rand[3 * j + 2]
-        body += [t, _enc((a + c * alpha) % L), _enc((b + c * beta) % L)]
-    return _enc(c) + b"".join(body)
+            a2s.append(_sub(_mul(a_enc, card), b_z))
+    e, w = _void_w(statement, ts, m_p)
+    # A1 = Σ_p w_p·(a_p·B − b_p·P_p) = (Σ_p w_p·(a_p − b_p·k_p))·B, since P_p = k_p·B
+    a1 = _base(_enc(sum(w[p] * (rand[3 * p + 1] - rand[3 * p + 2] * keys[p]) for p in range(m_p)) % L))
+    c = _reduce(H(DOMAIN_VOID_CHALLENGE, e, a1, _cat(a2s)))
+    responses: list[bytes] = []
+    for p in range(m_p):
+        r, a, b = rand[3 * p : 3 * p + 3]
+        responses += [_enc((a + c * r * keys[p]) % L), _enc((b + c * r) % L)]
+    return _enc(c) + b"".join(responses) + _cat(ts)
+
+
+def _void_w(statement: Sequence[bytes], ts: Sequence[Point], positions: int) -> tuple[bytes, list[int]]:
+    e = H(DOMAIN_VOID_W, *statement, _cat(ts))
+    return e, _weights(DOMAIN_VOID_W, e, positions)
 
 
 def verify_void(
@@ -518,34 +557,33 @@ def verify_void(
     if not positions or not cards:
         raise BadProof(kind, "a void claim covers at least one position and one card")
     for pos in positions:
-        if not 0 <= pos.position < MAX_POSITIONS:
-            raise BadProof(kind, f"position {pos.position} is out of range")
+        if not isinstance(pos.position, int) or not 0 <= pos.position < MAX_POSITIONS:
+            raise BadProof(kind, f"position {pos.position!r} is out of range")
         _check_point(kind, pos.commitment, "a key commitment")
         _check_point(kind, pos.residue, "a residue")
     for card in cards:
         _check_point(kind, card, "a card point")
-    m = len(positions) * len(cards)
-    _check_size(kind, proof, void_proof_size(m))
+    m_p, m_c = len(positions), len(cards)
+    _check_size(kind, proof, void_proof_size(m_p, m_c))
     _scalars(proof, 1, 0, kind)  # the challenge must be canonical too
     c_enc = proof[:32]
-    ts: list[Point] = []
-    a1s: list[Point] = []
+    z = _scalars(proof, 2 * m_p, 32, kind)  # z_α,p and z_β,p for each position p
+    ts = _split(proof, m_p * m_c, 32 + 64 * m_p)
+    statement = _void_statement(context, step, positions, cards)
+    e, w = _void_w(statement, ts, m_p)
     a2s: list[Point] = []
-    i = 0
     try:
-        for pos in positions:
-            for card in cards:
-                offset = 32 + VOID_PAIR_BYTES * i
-                i += 1
-                t = proof[offset : offset + 32]
-                z_alpha, z_beta = _scalars(proof, 2, offset + 32, kind)
-                za, zb = _enc(z_alpha), _enc(z_beta)
-                ct = _mul(c_enc, t)  # refuses T = O (and any invalid T)
-                a1s.append(_sub(_base(za), _mul(zb, pos.commitment)))
-                a2s.append(_sub(_sub(_mul(za, card), _mul(zb, pos.residue)), ct))
-                ts.append(t)
+        for p, pos in enumerate(positions):
+            za = _enc(z[2 * p])
+            zb_z = _mul(_enc(z[2 * p + 1]), pos.residue)
+            for x, card in enumerate(cards):
+                # refuses T = O (and any invalid T) through c·T
+                a2s.append(_sub(_sub(_mul(za, card), zb_z), _mul(c_enc, ts[p * m_c + x])))
+        # A1 = Σ_p w_p·(z_α,p·B − z_β,p·P_p)
+        sum_alpha = sum(w[p] * z[2 * p] for p in range(m_p)) % L
+        p_coefs = [w[p] * z[2 * p + 1] % L for p in range(m_p)]
+        a1 = _sub(_base(_enc(sum_alpha)), _lin(p_coefs, [pos.commitment for pos in positions]))
     except CryptoError:
         raise BadProof(kind, "a point is not valid (or T is the identity), or a scalar is zero") from None
-    statement = _void_statement(context, step, positions, cards)
-    if _enc(_reduce(H(DOMAIN_VOID_CHALLENGE, *statement, _cat(ts), _cat(a1s), _cat(a2s)))) != c_enc:
+    if _enc(_reduce(H(DOMAIN_VOID_CHALLENGE, e, a1, _cat(a2s)))) != c_enc:
         raise BadProof(kind, "the void proof does not verify")

@@ -126,7 +126,7 @@ def parse_log(data: bytes, *, name: str = "log") -> LogRead:
     are not a log (no magic) or have a damaged frame. The frames themselves are not opened here.
     """
     if data[: len(MAGIC)] != MAGIC:
-        raise LogFormatError(f"{name} is not a p2pspades log (it does not start with {MAGIC!r})")
+        raise LogFormatError(f"{name} is not a p2pspades log (a game log file, usually *.p2plog)")
     frames: list[bytes] = []
     offset = len(MAGIC)
     size = len(data)

@@ -16,13 +16,13 @@ import contextlib
 import logging
 import os
 import re
-import secrets
 import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from p2pspades import crypto, log
+from p2pspades import bots, crypto, log
+from p2pspades.bots import DEFAULT_BOT, SEAT_NAMES, UnknownBot, thinking
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.net import endpoints
 from p2pspades.net.aio import settle
@@ -37,30 +37,19 @@ from p2pspades.table import GameEnded, read_genesis
 
 logger = logging.getLogger(__name__)
 
-BOT_KINDS = ("heuristic", "random")
-SEAT_NAMES = ("South", "West", "North", "East", "Centre", "Seat 5", "Seat 6", "Seat 7")
-"""Bot names by seat, clockwise from the host's seat 0 (so partners sit opposite: North and South)."""
 
 
 class SessionError(P2PSpadesError):
     """A game cannot be started, joined or resumed here; the message says why and what to do."""
 
 
-def make_bot(kind: str = "heuristic", seed: int | bytes | None = None) -> Player:
-    """The built-in bot: `HeuristicBot` (or `RandomBot`), seeded from `seed` or at random."""
-    from p2pspades.bots import RandomBot
-
-    if seed is None:
-        seed = secrets.token_bytes(16)
-    if kind == "heuristic":
-        try:
-            from p2pspades.bots import HeuristicBot
-        except ImportError:  # pragma: no cover - the bots package has it
-            return RandomBot(seed)
-        return HeuristicBot(seed)
-    if kind == "random":
-        return RandomBot(seed)
-    raise SessionError(f"unknown bot {kind!r}; choose one of: {', '.join(BOT_KINDS)}")
+def make_bot(kind: str = DEFAULT_BOT, seed: int | bytes | None = None) -> Player:
+    """The built-in bot of that level (`BOT_LEVELS`) for a peer, seeded from `seed` or at random. It thinks
+    in a worker thread, so the peer's event loop keeps running meanwhile."""
+    try:
+        return thinking(bots.make_bot(kind, seed))
+    except UnknownBot as exc:
+        raise SessionError(str(exc)) from None
 
 
 def identity_name(player_name: str) -> str:
@@ -128,13 +117,13 @@ class BotSeat:
 
     identity: crypto.Identity
     identity_path: Path
-    kind: str = "heuristic"
+    kind: str = DEFAULT_BOT
     seed: int | bytes | None = None
     name: str | None = None
     """None: named after the seat it gets (West, North, East, ...)."""
 
 
-def host_bots(count: int, owner: str, kind: str = "heuristic", seed: int | None = None, *,
+def host_bots(count: int, owner: str, kind: str = DEFAULT_BOT, seed: int | None = None, *,
               home: str | os.PathLike[str] | None = None) -> list[BotSeat]:
     """`count` bot seats with persistent identities named after their owner's (`<owner>-bot1`, ...)."""
     bots = []
@@ -155,7 +144,7 @@ class Seat:
     player: Player | None
     person: bool = True
     """A person's seat (played through the UI, or by the bot with --auto), not a host's bot seat."""
-    bot: str = "heuristic"
+    bot: str = DEFAULT_BOT
     log_path: str | None = None
 
 

@@ -22,6 +22,7 @@ SpadeLead = Literal["broken", "not_first_trick", "always"]
 FailedContract = Literal["zero", "minus"]
 TieRule = Literal["another_hand", "shared"]
 RenegePenalty = Literal["set", "three_tricks", "stop"]
+OnFault = Literal["forfeit", "void"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "deal": ("all", "draw"),
@@ -31,7 +32,10 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "failed_contract": ("zero", "minus"),
     "tie": ("another_hand", "shared"),
     "renege": ("set", "three_tricks", "stop"),
+    "on_fault": ("forfeit", "void"),
 }
+#: options a rule-set map may leave out (they came later), with the value their absence means
+_OPTIONAL = {"on_fault": "forfeit"}
 _BOOLS = ("partnerships", "jokers", "nil", "blind_nil", "nil_tricks_count_for_partner")
 _INTS = ("players", "min_bid", "nil_value", "blind_nil_value", "blind_nil_margin", "overtrick_points",
          "bag_penalty", "target")
@@ -73,6 +77,10 @@ class RuleSet:
     losing_threshold: int | None = None
     tie: TieRule = "another_hand"
     renege: RenegePenalty = "set"
+    #: how a game that ends on a fault (a cheat, an abandonment, a withheld reveal or end) is scored:
+    #: "forfeit", the offending seat's side loses and the other sides are ranked by their totals; "void",
+    #: nobody wins
+    on_fault: OnFault = "forfeit"
     preset: str | None = None
 
     def __post_init__(self) -> None:
@@ -250,10 +258,14 @@ class RuleSet:
     # ----- plain dict ------------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, object]:
-        """Every option as plain data (str, int, bool, None, list of str), in a fixed order."""
+        """Every option as plain data (str, int, bool, None, list of str), in a fixed order.
+
+        An option added after version 1 of the protocol (`on_fault`) is left out at its default value."""
         out: dict[str, object] = {}
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
+            if field.name in _OPTIONAL and value == _OPTIONAL[field.name]:
+                continue  # a later option at its default is left out, so older rule-set maps stay the same
             out[field.name] = list(value) if isinstance(value, tuple) else value
         return out
 
@@ -266,10 +278,10 @@ class RuleSet:
         unknown = sorted(str(key) for key in data if key not in names)
         if unknown:
             raise RuleSetError(f"unknown rule option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
-        missing = [name for name in names if name not in data]
+        missing = [name for name in names if name not in data and name not in _OPTIONAL]
         if missing:
             raise RuleSetError(f"missing rule option{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
-        kwargs: dict[str, Any] = dict(data)
+        kwargs: dict[str, Any] = {**_OPTIONAL, **data}
         removed = kwargs["removed"]
         if removed is not None:
             if not isinstance(removed, (list, tuple)) or not all(isinstance(code, str) for code in removed):

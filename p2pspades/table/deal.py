@@ -150,6 +150,7 @@ class HandDeal:
         """
         secrets = {s: crypto.HandSecrets.derive(self.seeds[s], self.context(s), self.n) for s in self.order}
         index = list(range(self.n))
+        # after a challenge the shuffles and locks may stop anywhere: only the published steps are checked
         for seat, _ in self.shuffles:
             perm = secrets[seat].permutation
             index = [index[p] for p in perm]
@@ -168,11 +169,14 @@ class HandDeal:
         total = 1
         for seat, _ in self.shuffles:
             total = total * crypto.scalar_to_int(secrets[seat].shuffle_scalar) % L
-        shuffled = self.shuffles[-1][1]
         s_total = crypto.scalar_from_int(total)
         try:
-            if any(crypto.mul(s_total, points[index[j]]) != shuffled[j] for j in range(self.n)):
-                return False
+            if self.shuffles:
+                shuffled = self.shuffles[-1][1]
+                if any(crypto.mul(s_total, points[index[j]]) != shuffled[j] for j in range(self.n)):
+                    return False
+            if not self.locks:
+                return True
             final = self.locks[-1][1]
             for j in range(self.n):
                 k = 1

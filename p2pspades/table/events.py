@@ -10,7 +10,31 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from p2pspades.rules import Action, SeatView
+from p2pspades.rules import Action, Card, SeatView
+
+
+class TableStatus(enum.StrEnum):
+    """How a game stands: still going, or how it ended."""
+
+    RUNNING = "running"
+    COMPLETE = "complete"
+    ABANDONED = "abandoned"
+    VIOLATION = "violation"
+
+
+class DropKind(enum.Enum):
+    """Why input was dropped without blaming a seat."""
+
+    OVERSIZED = "oversized"
+    MALFORMED = "malformed"
+    OTHER_GAME = "other game"
+    NO_SUCH_SEAT = "no such seat"
+    BAD_SIGNATURE = "bad signature"
+    STALE = "stale"
+    TOO_FAR_AHEAD = "too far ahead"
+    NOT_CHAINED = "not chained"
+    GAME_OVER = "game over"
+    REFUSED = "refused"
 
 
 class DecisionKind(enum.Enum):
@@ -58,9 +82,34 @@ class SecretCreated:
 
 @dataclass(frozen=True)
 class Dropped:
-    """Input that could not be attributed to a seat (or harmless noise): logged and ignored."""
+    """Input that could not be attributed to a seat (or harmless noise): logged and ignored.
 
-    reason: str
+    `seat` and `seq` are what the entry's header claims (None when it could not be read); `size` is the
+    size of an oversized entry; `detail` says what is malformed.
+    """
+
+    kind: DropKind
+    seat: int | None = None
+    seq: int | None = None
+    size: int = 0
+    detail: str = ""
+
+    @property
+    def reason(self) -> str:
+        """A plain-English account, for logs."""
+        k = DropKind
+        return {
+            k.OVERSIZED: f"oversized entry ({self.size} bytes)",
+            k.MALFORMED: f"malformed entry: {self.detail}",
+            k.OTHER_GAME: "an entry of another game",
+            k.NO_SUCH_SEAT: f"an entry from seat {self.seat}, which does not exist",
+            k.BAD_SIGNATURE: f"an entry claiming seat {self.seat} with a bad signature",
+            k.STALE: f"stale entry {self.seq} from seat {self.seat}",
+            k.TOO_FAR_AHEAD: f"entry {self.seq} is too far ahead",
+            k.NOT_CHAINED: f"entry {self.seq} does not chain to our entry {(self.seq or 0) - 1}",
+            k.GAME_OVER: "the game is over",
+            k.REFUSED: f"refused: {self.detail}",
+        }[self.kind]
 
 
 @dataclass(frozen=True)
@@ -93,10 +142,26 @@ class Violation:
 
 
 @dataclass(frozen=True)
-class Info:
-    """Something a person would like to see in the event pane."""
+class FirstDealer:
+    """The first-dealer draw is done: `seat` drew the highest card and deals the first hand."""
 
-    text: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class CardVerified:
+    """`seat` played `card`, and its key opened that card."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class ChallengeRaised:
+    """`seat` challenged the deal (`why`, in its words): every seat reveals its seed now."""
+
+    seat: int
+    why: str
 
 
 @dataclass(frozen=True)
@@ -109,11 +174,29 @@ class HandAudited:
 
 @dataclass(frozen=True)
 class GameEnded:
-    """The game is over: complete, abandoned or halted."""
+    """The game is over: complete, abandoned (`seat` stopped answering) or halted (`seat` cheated).
 
-    status: str  # "complete" | "abandoned" | "violation"
+    After a fault, `forfeit` says whether `seat`'s side forfeited (rule `on_fault`): `winners` are then the
+    best of the other sides; otherwise the game is void and nobody wins.
+    """
+
+    status: TableStatus
     winners: tuple[int, ...]
     detail: str = ""
+    seat: int | None = None
+    forfeit: bool = False
 
 
-Event = Accepted | SecretCreated | Dropped | Rejected | Wanted | Violation | Info | HandAudited | GameEnded
+Event = (
+    Accepted
+    | SecretCreated
+    | Dropped
+    | Rejected
+    | Wanted
+    | Violation
+    | FirstDealer
+    | CardVerified
+    | ChallengeRaised
+    | HandAudited
+    | GameEnded
+)

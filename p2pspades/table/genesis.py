@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from p2pspades import crypto, log
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.rules import RuleSet
-from p2pspades.table.messages import PROTOCOL_VERSION, check_fields
+from p2pspades.table.messages import PROTOCOL_VERSION, Genesis
 
 GAME_ID_BYTES = 16
 ZERO_HASH = bytes(32)
@@ -78,20 +78,20 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
     header = log.validate_header(p)
     if header.type != "genesis":
         raise RemoteError("genesis", f"the first entry is a {header.type!r}, not a genesis", 0)
-    check_fields(p, 0)
+    g = Genesis.from_payload(p, 0)
     if header.seq != 0 or header.prev != ZERO_HASH or header.seat != 0 or header.hand != 0:
         raise RemoteError("genesis", "the genesis must have n=0, p=zero hash, s=0, h=0", 0)
     if len(header.game_id) != GAME_ID_BYTES:
         raise RemoteError("genesis", "the game id must be 16 bytes", 0)
-    if p["v"] != PROTOCOL_VERSION:
+    if g.version != PROTOCOL_VERSION:
         raise RemoteError(
-            "genesis", f"protocol version {p['v']} is not supported (this is {PROTOCOL_VERSION})", 0
+            "genesis", f"protocol version {g.version} is not supported (this is {PROTOCOL_VERSION})", 0
         )
     try:
-        rules = RuleSet.from_dict(p["rules"])
+        rules = RuleSet.from_dict(g.rules)
     except (ValueError, TypeError) as exc:
         raise RemoteError("genesis", f"bad rule set: {exc}", 0) from None
-    seats = tuple(SeatInfo(i, s["n"], s["k"]) for i, s in enumerate(p["seats"]))
+    seats = tuple(SeatInfo(i, s["n"], s["k"]) for i, s in enumerate(g.seats))
     if len(seats) != rules.players:
         raise RemoteError("genesis", f"{len(seats)} seats for a {rules.players}-player rule set", 0)
     if len({s.key for s in seats}) != len(seats):
@@ -103,4 +103,4 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
             raise RemoteError("genesis", f"seat {seat_info.seat}: {exc.detail}", 0) from None
     if not crypto.verify_signature(seats[0].key, env.signature, env.payload_raw):
         raise RemoteError("signature", "the genesis is not signed by seat 0", 0)
-    return env, Setup(header.game_id, p["name"], rules, seats, p["v"])
+    return env, Setup(header.game_id, g.name, rules, seats, g.version)

@@ -21,7 +21,11 @@ from p2pspades.table.genesis import make_genesis
 from p2pspades.table.machine import Table
 from p2pspades.table.players import Player
 
-__all__ = ["Player", "Wire", "new_game", "new_tables", "play_in_memory", "seeded_entropy"]
+SEAT_NAMES = ("South", "West", "North", "East", "Centre", "Seat 5", "Seat 6", "Seat 7")
+"""Default names by seat, clockwise from seat 0 (South): in a four-player game a seat's name says where it
+sits, partners opposite (North and South), as seat 0's game screen places them."""
+
+__all__ = ["SEAT_NAMES", "Player", "Wire", "new_game", "new_tables", "play_in_memory", "seeded_entropy"]
 
 
 def seeded_entropy(seed: bytes) -> Callable[[int], bytes]:

@@ -1,14 +1,20 @@
-"""Message types of the table protocol and the exact fields each one carries.
+"""Message types of the table protocol: one frozen class per type, decoded and checked at the boundary.
 
 Every payload is a canonical msgpack map with the common header (`g` game id, `n` sequence number, `p`
-previous entry hash, `s` sender seat, `h` hand number, `t` type) and the fields of its type below, nothing
-else. New fields mean a new protocol version (the genesis carries `v`).
+previous entry hash, `s` sender seat, `h` hand number, `t` type) and the fields of its type, nothing else.
+Each class below names its fields, the wire key and the shape check of each, and turns back into the same
+map with `to_fields()`. New fields mean a new protocol version (the genesis carries `v`).
+
+`decode(payload, seat)` is the only way in: a payload whose type is unknown, or whose fields are missing,
+extra or of the wrong shape, is refused with a `RemoteError` naming the seat (check "schema").
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
 
 from p2pspades.errors import RemoteError
 
@@ -16,6 +22,7 @@ PROTOCOL_VERSION = 1
 HEADER_KEYS = frozenset({"g", "n", "p", "s", "h", "t"})
 MAX_NAME = 32
 MAX_WHY = 200
+MAX_LIST = 64
 
 Check = Callable[[Any], bool]
 
@@ -32,11 +39,15 @@ def _bool(v: Any) -> bool:
     return isinstance(v, bool)
 
 
+def _map(v: Any) -> bool:
+    return isinstance(v, dict)
+
+
 def _text(limit: int) -> Check:
     return lambda v: isinstance(v, str) and len(v) <= limit
 
 
-def _list(item: Check, limit: int = 64) -> Check:
+def _list(item: Check, limit: int = MAX_LIST) -> Check:
     return lambda v: isinstance(v, list) and len(v) <= limit and all(item(x) for x in v)
 
 
@@ -50,46 +61,216 @@ def _seat_record(v: Any) -> bool:
     )
 
 
-FIELDS: Mapping[str, Mapping[str, Check]] = {
-    # game setup
-    "genesis": {
-        "v": _int,
-        "rules": lambda v: isinstance(v, dict),
-        "seats": _list(_seat_record, 5),
-        "name": _text(MAX_NAME),
-    },
-    "accept": {},
-    "dcommit": {"c": _b32},
-    "dreveal": {"r": _b32},
-    # one hand
-    "commit": {"c": _b32},
-    "blind": {"b": _bool},
-    "shuffle": {"d": _list(_b32)},
-    "lock": {"d": _list(_b32)},
-    "keys": {"j": _list(_int), "k": _list(_b32)},
-    "draw": {"x": _bool},
-    "bid": {"b": _int},
-    "play": {"j": _int, "k": _b32},
-    "challenge": {"e": _int, "why": _text(MAX_WHY)},
-    "reveal": {"r": _b32},
-    # game end
-    "end": {"w": _list(_int, 5), "z": _list(_int, 5)},
-    "abandon": {"a": _int, "why": _text(MAX_WHY)},
-}
+def wire(key: str, check: Check) -> Any:
+    """A message field: its key in the payload map and the shape it must have there."""
+    return dataclasses.field(metadata={"key": key, "check": check})
 
 
-def check_fields(payload: Mapping[str, Any], seat: int | None = None) -> None:
-    """Refuse a payload whose type is unknown or whose fields are missing, extra or of the wrong shape."""
+M = TypeVar("M", bound="Message")
+
+
+@dataclass(frozen=True)
+class Message:
+    """A table-protocol message without its header. Lists on the wire are tuples here."""
+
+    TYPE: ClassVar[str] = ""
+    #: (attribute, wire key, check) of every field, filled in by `_register`
+    _WIRE: ClassVar[tuple[tuple[str, str, Check], ...]] = ()
+
+    @classmethod
+    def from_payload(cls: type[M], payload: Mapping[str, Any], seat: int | None = None) -> M:
+        """Check the payload's fields against this type and build the message. RemoteError if they differ."""
+        keys = {key for _, key, _ in cls._WIRE}
+        extra = set(payload) - HEADER_KEYS - keys
+        missing = keys - set(payload)
+        if extra or missing:
+            raise RemoteError(
+                "schema", f"{cls.TYPE}: missing {sorted(missing)} / unexpected {sorted(extra)} fields", seat
+            )
+        values: dict[str, Any] = {}
+        for name, key, ok in cls._WIRE:
+            v = payload[key]
+            if not ok(v):
+                raise RemoteError("schema", f"{cls.TYPE}: field {key!r} has the wrong type or size", seat)
+            values[name] = tuple(v) if isinstance(v, list) else v
+        return cls(**values)
+
+    def to_fields(self) -> dict[str, Any]:
+        """The payload fields of this message, type included (the header is added by the sender)."""
+        out: dict[str, Any] = {"t": self.TYPE}
+        for name, key, _ in self._WIRE:
+            v = getattr(self, name)
+            out[key] = list(v) if isinstance(v, tuple) else v
+        return out
+
+
+TYPES: dict[str, type[Message]] = {}
+
+
+def _register(cls: type[M]) -> type[M]:
+    cls._WIRE = tuple((f.name, f.metadata["key"], f.metadata["check"]) for f in dataclasses.fields(cls))
+    TYPES[cls.TYPE] = cls
+    return cls
+
+
+def decode(payload: Mapping[str, Any], seat: int | None = None) -> Message:
+    """The typed message of a payload. RemoteError (check "schema") if its type or fields are wrong."""
     kind = payload.get("t")
-    if not isinstance(kind, str) or kind not in FIELDS:
+    cls = TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
         raise RemoteError("schema", f"unknown message type {kind!r}", seat)
-    spec = FIELDS[kind]
-    extra = set(payload) - HEADER_KEYS - set(spec)
-    missing = set(spec) - set(payload)
-    if extra or missing:
-        raise RemoteError(
-            "schema", f"{kind}: missing {sorted(missing)} / unexpected {sorted(extra)} fields", seat
-        )
-    for key, ok in spec.items():
-        if not ok(payload[key]):
-            raise RemoteError("schema", f"{kind}: field {key!r} has the wrong type or size", seat)
+    return cls.from_payload(payload, seat)
+
+
+# ================================================================= game setup
+@_register
+@dataclass(frozen=True)
+class Genesis(Message):
+    """Entry 0, signed by seat 0: protocol version, rule set, the seats' names and keys, the table's name."""
+
+    TYPE: ClassVar[str] = "genesis"
+    version: int = wire("v", _int)
+    rules: Mapping[str, Any] = wire("rules", _map)
+    seats: tuple[Mapping[str, Any], ...] = wire("seats", _list(_seat_record, 5))
+    name: str = wire("name", _text(MAX_NAME))
+
+
+@_register
+@dataclass(frozen=True)
+class Accept(Message):
+    """A seat accepts the genesis (seat 0's genesis counts as its acceptance)."""
+
+    TYPE: ClassVar[str] = "accept"
+
+
+@_register
+@dataclass(frozen=True)
+class DrawCommit(Message):
+    """Commitment to the seat's secret for the first-dealer draw."""
+
+    TYPE: ClassVar[str] = "dcommit"
+    commitment: bytes = wire("c", _b32)
+
+
+@_register
+@dataclass(frozen=True)
+class DrawReveal(Message):
+    """The secret of the first-dealer draw."""
+
+    TYPE: ClassVar[str] = "dreveal"
+    seed: bytes = wire("r", _b32)
+
+
+# ================================================================= one hand
+@_register
+@dataclass(frozen=True)
+class Commit(Message):
+    """Commitment to the seat's seed for this hand."""
+
+    TYPE: ClassVar[str] = "commit"
+    commitment: bytes = wire("c", _b32)
+
+
+@_register
+@dataclass(frozen=True)
+class Blind(Message):
+    """The answer to "blind nil?", before the deal."""
+
+    TYPE: ClassVar[str] = "blind"
+    declare: bool = wire("b", _bool)
+
+
+@_register
+@dataclass(frozen=True)
+class Shuffle(Message):
+    """The deck after this seat's shuffle."""
+
+    TYPE: ClassVar[str] = "shuffle"
+    deck: tuple[bytes, ...] = wire("d", _list(_b32))
+
+
+@_register
+@dataclass(frozen=True)
+class Lock(Message):
+    """The deck after this seat's lock."""
+
+    TYPE: ClassVar[str] = "lock"
+    deck: tuple[bytes, ...] = wire("d", _list(_b32))
+
+
+@_register
+@dataclass(frozen=True)
+class Keys(Message):
+    """This seat's lock keys for the positions others must open."""
+
+    TYPE: ClassVar[str] = "keys"
+    positions: tuple[int, ...] = wire("j", _list(_int))
+    keys: tuple[bytes, ...] = wire("k", _list(_b32))
+
+
+@_register
+@dataclass(frozen=True)
+class Draw(Message):
+    """Two-player draw pile: keep the top card (True) or discard it and take the next."""
+
+    TYPE: ClassVar[str] = "draw"
+    keep: bool = wire("x", _bool)
+
+
+@_register
+@dataclass(frozen=True)
+class Bid(Message):
+    """A bid of a number of tricks (0: nil)."""
+
+    TYPE: ClassVar[str] = "bid"
+    tricks: int = wire("b", _int)
+
+
+@_register
+@dataclass(frozen=True)
+class Play(Message):
+    """A card played: its deck position and the seat's lock key that opens it."""
+
+    TYPE: ClassVar[str] = "play"
+    position: int = wire("j", _int)
+    key: bytes = wire("k", _b32)
+
+
+@_register
+@dataclass(frozen=True)
+class Challenge(Message):
+    """The seat says entry `entry` or the deal is wrong: every seat must reveal its seed now."""
+
+    TYPE: ClassVar[str] = "challenge"
+    entry: int = wire("e", _int)
+    why: str = wire("why", _text(MAX_WHY))
+
+
+@_register
+@dataclass(frozen=True)
+class Reveal(Message):
+    """The seat's seed for this hand, for the audit."""
+
+    TYPE: ClassVar[str] = "reveal"
+    seed: bytes = wire("r", _b32)
+
+
+# ================================================================= game end
+@_register
+@dataclass(frozen=True)
+class End(Message):
+    """The seat signs the game's result: the winning sides and every side's total."""
+
+    TYPE: ClassVar[str] = "end"
+    winners: tuple[int, ...] = wire("w", _list(_int, 5))
+    totals: tuple[int, ...] = wire("z", _list(_int, 5))
+
+
+@_register
+@dataclass(frozen=True)
+class Abandon(Message):
+    """The seat signs that seat `seat` stopped answering."""
+
+    TYPE: ClassVar[str] = "abandon"
+    seat: int = wire("a", _int)
+    why: str = wire("why", _text(MAX_WHY))

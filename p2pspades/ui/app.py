@@ -25,6 +25,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Dimension,
@@ -37,11 +38,13 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.output import Output
 
+from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
 from p2pspades.table import DecisionKind
 from p2pspades.ui.state import UiState
 from p2pspades.ui.text import (
     bid_text,
+    bidding_order,
     card_class,
     clip,
     plural,
@@ -50,16 +53,16 @@ from p2pspades.ui.text import (
     score_words,
 )
 from p2pspades.ui.widgets import (
-    build_style,
-    color_depth,
+    full_screen_app,
     join_lines,
     overlay,
     panel,
     text_window,
-    use_color,
+    too_small,
 )
 
 TRICK_WIDTH = 34  # inside the trick panel's border
+MIN_COLUMNS, MIN_ROWS = 80, 24  # the smallest terminal the game screen is made for
 Line = StyleAndTextTuples
 
 HELP_LINES: list[tuple[str, str]] = [
@@ -72,9 +75,9 @@ HELP_LINES: list[tuple[str, str]] = [
     ("draw pile", "k keeps the top card, d discards it"),
     ("s", "score sheet: bids, points per hand, running totals"),
     ("l", "the last trick"),
+    ("any key", "after a trick: go on at once (it stays a moment)"),
     ("?", "this help"),
-    ("q, Ctrl-C", "leave the game (asks first); while you are to play a"),
-    ("", "card, q and l start a code: use Ctrl-C to leave"),
+    ("Ctrl-Q, Ctrl-C", "leave the game (asks first)"),
     ("Ctrl-L", "redraw the screen"),
 ]
 
@@ -82,7 +85,9 @@ HELP_LINES: list[tuple[str, str]] = [
 # ====================================================================== text of each part
 def title_text(state: UiState) -> Line:
     v = state.view
-    parts = [f" p2pspades · {clip(state.setup.name, 20)} · {rules_title(state.rules)}"]
+    table = state.table_name
+    named = table.strip().lower() not in ("", "p2pspades")  # the default table name says nothing new
+    parts = [" p2pspades", *([clip(table, 20)] if named else []), rules_title(state.rules)]
     if v is not None:
         parts.append(f"hand {v.hand_number}")
         if v.spades_broken:
@@ -93,7 +98,7 @@ def title_text(state: UiState) -> Line:
 
 
 def title_keys(state: UiState) -> Line:
-    return [("class:title", "  ? help  q quit ")]
+    return [("class:title", " ? help  ^Q quit ")]
 
 
 def seats_text(state: UiState) -> Line:
@@ -117,23 +122,26 @@ def seats_text(state: UiState) -> Line:
             name = clip(name, name_w - 4) + " (d)"
         style = "class:seat.turn" if seat == turn else ("class:seat.me" if seat == state.seat else "")
         conn = state.connection.get(seat, "")
+        if seat in state.thinking:
+            conn = f"thinking… · {conn}" if conn else "thinking…"
         lines.append(
             [
-                (style, f" {mark} {seat:>1} {name:<{name_w}} {side}{bid:<9}  {won:>3}  "),
+                (style, f" {mark} {seat:>1} {pad(name, name_w)} {side}{bid:<9}  {won:>3}  "),
                 ("class:hint" if seat != state.seat else "", conn),
             ]
         )
     return join_lines(lines)
 
 
-def _center(text: str, width: int = TRICK_WIDTH) -> str:
-    return text.center(width).rstrip()
+def _center(text: str, columns: int = TRICK_WIDTH) -> str:
+    left = max(0, columns - width(text)) // 2
+    return " " * left + text
 
 
-def _trick_card(state: UiState, trick: Trick | None, seat: int, dim: bool) -> tuple[str, str]:
+def _trick_card(state: UiState, trick: Trick | None, seat: int, mode: str) -> tuple[str, str]:
     """The card `seat` put on the trick (style, text), or its bid during the bidding."""
     v = state.view
-    if v is not None and v.phase in (Phase.BID, Phase.BLIND, Phase.DRAW):
+    if v is not None and v.phase in (Phase.BID, Phase.BLIND, Phase.DRAW) and mode != "held":
         bid = v.bids[seat]
         return (
             "class:hint",
@@ -142,28 +150,34 @@ def _trick_card(state: UiState, trick: Trick | None, seat: int, dim: bool) -> tu
     if trick is not None:
         for s, card in trick.plays:
             if s == seat:
-                extra = (
-                    "class:card.played"
-                    if dim
-                    else ("class:card.winning" if trick.winner == seat and len(trick.plays) > 1 else "")
-                )
+                if mode == "last":
+                    extra = "class:card.played"
+                elif trick.winner == seat and len(trick.plays) > 1:
+                    extra = "class:card.winning"
+                else:
+                    extra = ""
                 return (f"{card_class(card)} {extra}".strip(), card.glyph)
     return ("class:hint", "··")
 
 
-def _shown_trick(state: UiState) -> tuple[Trick | None, bool]:
-    """The trick on the table, and whether it is the finished previous one (shown dimmed until the lead)."""
+def _shown_trick(state: UiState) -> tuple[Trick | None, str]:
+    """The trick on the table and how it is shown: "live" (being played), "held" (just completed, kept for a
+    moment with its winner), "last" (the previous one, dimmed until the next lead), or "" (none)."""
+    if state.top_overlay == "trick" and state.held is not None:
+        return state.held[0], "held"
     v = state.view
     if v is None:
-        return None, False
+        return None, ""
     if v.trick.plays:
-        return v.trick, False
+        return v.trick, "live"
     if v.tricks:
-        return v.tricks[-1], True
-    return None, False
+        return v.tricks[-1], "last"
+    return None, ""
 
 
 def trick_title(state: UiState) -> str:
+    if state.top_overlay == "trick" and state.held is not None:
+        return f"Trick {state.held[1]} of {state.rules.tricks_per_hand}"
     v = state.view
     if v is None or v.phase in (Phase.DEAL,):
         return "Table"
@@ -176,8 +190,10 @@ def trick_title(state: UiState) -> str:
 
 def trick_caption(state: UiState) -> Line:
     v = state.view
-    trick, finished = _shown_trick(state)
+    trick, mode = _shown_trick(state)
     names = state.names
+    if mode == "held":
+        return [("class:seat.turn", clip(state.held_caption(), TRICK_WIDTH))]
     if v is None:
         return [("class:hint", "waiting for the deal")]
     if v.phase is not Phase.PLAY and trick is None:
@@ -187,8 +203,10 @@ def trick_caption(state: UiState) -> Line:
         return [("class:hint", "your turn" if turn == state.seat else f"{clip(names[turn], 16)}'s turn")]
     if trick is None:
         leader = v.current_seat
-        return [("class:hint", f"{names[leader]} leads" if leader is not None else "")]
-    if finished:
+        if leader is None:
+            return [("class:hint", "")]
+        return [("class:hint", "You lead" if leader == state.seat else f"{clip(names[leader], 20)} leads")]
+    if mode == "last":
         winner = trick.winner
         who = names[winner] if winner is not None else "?"
         return [("class:hint", clip(f"last trick to {who}", TRICK_WIDTH))]
@@ -203,8 +221,8 @@ def trick_text(state: UiState) -> Line:
     """The table: a compass for four players (you at the bottom), a list in play order otherwise."""
     rules, names = state.rules, state.names
     n = rules.players
-    trick, finished = _shown_trick(state)
-    turn = state.turn
+    trick, mode = _shown_trick(state)
+    turn = None if mode == "held" else state.turn
 
     def label(seat: int, width: int = 14) -> tuple[str, str]:
         mark = "▶" if seat == turn else ""
@@ -216,13 +234,14 @@ def trick_text(state: UiState) -> Line:
     if n == 4:
         me = state.seat
         left, top, right = (me + 1) % 4, (me + 2) % 4, (me + 3) % 4
-        top_label, top_card = label(top), _trick_card(state, trick, top, finished)
+        top_label, top_card = label(top), _trick_card(state, trick, top, mode)
         lines.append([(top_label[0], _center(top_label[1]))])
         lines.append([(top_card[0], _center(top_card[1]))])
-        l_label, l_card = label(left, 10), _trick_card(state, trick, left, finished)
-        r_label, r_card = label(right, 10), _trick_card(state, trick, right, finished)
+        l_label, l_card = label(left, 10), _trick_card(state, trick, left, mode)
+        r_label, r_card = label(right, 10), _trick_card(state, trick, right, mode)
         left_part = f"{l_label[1]} "
-        mid = TRICK_WIDTH - len(left_part) - len(l_card[1]) - len(r_card[1]) - len(r_label[1]) - 1
+        used = width(left_part) + width(l_card[1]) + width(r_card[1]) + width(r_label[1])
+        mid = TRICK_WIDTH - used - 1
         lines.append(
             [
                 (l_label[0], left_part),
@@ -233,7 +252,7 @@ def trick_text(state: UiState) -> Line:
                 (r_label[0], r_label[1]),
             ]
         )
-        my_card = _trick_card(state, trick, me, finished)
+        my_card = _trick_card(state, trick, me, mode)
         lines.append([(my_card[0], _center(my_card[1]))])
         my_label = label(me)
         lines.append([(my_label[0], _center(my_label[1]))])
@@ -243,9 +262,9 @@ def trick_text(state: UiState) -> Line:
             order = [(trick.leader + k) % n for k in range(n)]
         for seat in order:
             name_style, name = label(seat, 16)
-            card_style, card = _trick_card(state, trick, seat, finished)
-            led = "  led" if trick is not None and seat == trick.leader and not finished else ""
-            lines.append([(name_style, f" {name:<18}"), (card_style, card), ("class:hint", led)])
+            card_style, card = _trick_card(state, trick, seat, mode)
+            led = "  led" if trick is not None and seat == trick.leader and mode == "live" else ""
+            lines.append([(name_style, f" {pad(name, 18)}"), (card_style, card), ("class:hint", led)])
     lines.append([])
     lines.append(trick_caption(state))
     return join_lines(lines)
@@ -326,8 +345,8 @@ def hand_height(state: UiState) -> int:
         columns = get_app().output.get_size().columns
     except Exception:  # no running app (captures): assume the smallest supported screen
         columns = 80
-    width = sum(len(text) for _, text, *_ in hand_text(state))
-    return 1 if width <= columns - 2 else 2
+    used = sum(width(text) for _, text, *_ in hand_text(state))
+    return 1 if used <= columns - 2 else 2
 
 
 def status_fragments(state: UiState) -> Line:
@@ -372,7 +391,7 @@ def dialog_text(state: UiState) -> Line:
     if kind is DecisionKind.BID and v is not None:
         so_far = [
             f"{state.names[s]} {bid_text(v.bids[s], v.blind[s], rules)}"
-            for s in range(rules.players)
+            for s in bidding_order(rules, v.dealer)
             if v.bids[s] is not None or v.blind[s]
         ]
         lines.append([("", "Bids so far: " + (", ".join(so_far) if so_far else "none, you bid first"))])
@@ -453,7 +472,7 @@ def last_trick_text(state: UiState) -> Line:
     for seat, card in trick.plays:
         won = "  ← won the trick" if seat == trick.winner else ""
         lines.append(
-            [("", f"  {clip(names[seat], 16):<17}"), (card_class(card), card.glyph), ("class:hint", won)]
+            [("", f"  {pad(clip(names[seat], 16), 17)}"), (card_class(card), card.glyph), ("class:hint", won)]
         )
     lines.append([])
     lines.append([("class:hint", "Esc or l closes")])
@@ -477,7 +496,7 @@ def summary_text(state: UiState) -> Line:
         bid = bid_text(hand.bids[seat], hand.blind[seat], rules)
         won = hand.tricks_won[seat]
         moved = f" (scored {hand.tricks_scored[seat]})" if hand.tricks_scored[seat] != won else ""
-        lines.append([("", f"  {clip(names[seat], 16):<17}{bid:<11}{won}{moved}")])
+        lines.append([("", f"  {pad(clip(names[seat], 16), 17)}{bid:<11}{won}{moved}")])
     lines.append([])
     for score in hand.scores:
         total = hand.totals[score.side]
@@ -527,7 +546,7 @@ def over_text(state: UiState) -> Line:
         lines.append([("class:hint", f"ended by: {v.outcome.termination.value.replace('_', ' ')}")])
     lines.append([])
     for i, total in enumerate(state.totals):
-        lines.append([("", f"  {state.side_label(i, 24):<26}{total.score:>6}")])
+        lines.append([("", f"  {pad(state.side_label(i, 24), 26)}{total.score:>6}")])
     lines.append([])
     audited = len(state.audits)
     failed = sum(1 for a in state.audits.values() if a.violations)
@@ -567,6 +586,7 @@ def create_layout(state: UiState) -> Layout:
             panel(_events_window(state), "Events"),
         ],
         height=Dimension(min=8, weight=1),
+        window_too_small=too_small(MIN_COLUMNS, MIN_ROWS),
     )
     hand = panel(
         text_window(lambda: hand_text(state), wrap=True, height=lambda: Dimension.exact(hand_height(state))),
@@ -582,7 +602,9 @@ def create_layout(state: UiState) -> Layout:
         ],
         height=1,
     )
-    body = HSplit([title, seats, middle, hand, status, footer])
+    body = HSplit(
+        [title, seats, middle, hand, status, footer], window_too_small=too_small(MIN_COLUMNS, MIN_ROWS)
+    )
 
     def showing(name: str) -> bool:
         return state.top_overlay == name
@@ -608,16 +630,26 @@ def create_layout(state: UiState) -> Layout:
 
 
 def create_key_bindings(state: UiState) -> KeyBindings:
-    """The game's keys; each one calls a `UiState` method, then leaves the app if the state asks to."""
+    """The game's keys; each one calls a `UiState` method, then leaves the app if the state asks to.
+
+    While a completed trick is held on the table, any key (but Ctrl-C, Ctrl-Q and Ctrl-L) only ends the pause.
+    """
     kb = KeyBindings()
     quitting = Condition(lambda: state.top_overlay == "quit")
+    holding = Condition(lambda: state.top_overlay == "trick")
+    free = ~quitting & ~holding
 
     def done(event: KeyPressEvent) -> None:
         if state.leave_requested:
             event.app.exit()
 
+    @kb.add(Keys.Any, filter=holding)
+    def _skip(event: KeyPressEvent) -> None:
+        state.release_trick()
+
     @kb.add("c-c")
-    def _ctrl_c(event: KeyPressEvent) -> None:
+    @kb.add("c-q")
+    def _leave(event: KeyPressEvent) -> None:
         if state.top_overlay == "quit":
             state.confirm_quit(True)
         else:
@@ -647,18 +679,18 @@ def create_key_bindings(state: UiState) -> KeyBindings:
             if state.top_overlay == "over":
                 state.leave_requested = True
             else:
-                state.request_quit()
+                state.say("Ctrl-Q leaves the game (q is the rank of a queen)", "dim")
         done(event)
 
     for ch in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789?":
-        kb.add(ch)(on_char)
+        kb.add(ch, filter=~holding)(on_char)
 
-    @kb.add("enter", filter=~quitting)
+    @kb.add("enter", filter=free)
     def _enter(event: KeyPressEvent) -> None:
         state.submit()
         done(event)
 
-    @kb.add("space", filter=~quitting)
+    @kb.add("space", filter=free)
     def _space(event: KeyPressEvent) -> None:
         if state.top_overlay is not None:
             state.submit()
@@ -668,7 +700,7 @@ def create_key_bindings(state: UiState) -> KeyBindings:
     def _esc_quit(event: KeyPressEvent) -> None:
         state.confirm_quit(False)
 
-    @kb.add("escape", filter=~quitting)
+    @kb.add("escape", filter=free)
     def _esc(event: KeyPressEvent) -> None:
         if state.top_overlay not in (None, "over"):
             state.close_overlay()
@@ -680,17 +712,17 @@ def create_key_bindings(state: UiState) -> KeyBindings:
         def _move(event: KeyPressEvent, delta: int = delta) -> None:
             state.move(delta)
 
-        kb.add(key, filter=~quitting)(_move)
+        kb.add(key, filter=free)(_move)
 
-    @kb.add("home", filter=~quitting)
+    @kb.add("home", filter=free)
     def _home(event: KeyPressEvent) -> None:
         state.move_to(end=False)
 
-    @kb.add("end", filter=~quitting)
+    @kb.add("end", filter=free)
     def _end(event: KeyPressEvent) -> None:
         state.move_to(end=True)
 
-    @kb.add("backspace")
+    @kb.add("backspace", filter=~holding)
     def _backspace(event: KeyPressEvent) -> None:
         state.backspace()
 
@@ -710,14 +742,10 @@ def create_app(
 ) -> Application[None]:
     """The game screen as an Application. The state's changes redraw it; leaving sets `state.quit_requested`
     (the person quit) or `state.leave_requested` (also after the game-over screen)."""
-    colour = use_color(color)
-    app: Application[None] = Application(
-        layout=create_layout(state),
-        key_bindings=create_key_bindings(state),
-        style=build_style(colour),
-        color_depth=color_depth(colour),
-        full_screen=True,
-        mouse_support=False,
+    app: Application[None] = full_screen_app(
+        create_layout(state).container,
+        create_key_bindings(state),
+        color=color,
         input=input,
         output=output,
     )

@@ -54,8 +54,14 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
     with create_pipe_input() as pipe:
         app = create_app(state, input=pipe, output=DummyOutput())
         running = asyncio.ensure_future(game.run(app))
+        state.trick_pause = 600.0  # each completed trick stays until the capture takes it away
         while state.result is None:
             await until(lambda: state.decision is not None or state.result is not None, timeout=30)
+            if state.top_overlay == "trick":
+                held = state.held
+                if "trick" not in screens and held is not None and held[0].winner != 0 and held[1] >= 2:
+                    screens["trick"] = screen_text(app, width, height)
+                state.release_trick()
             if state.top_overlay == "summary":
                 if "summary" not in screens and state.summary() is not None:
                     screens["summary"] = screen_text(app, width, height)

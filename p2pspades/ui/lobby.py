@@ -19,12 +19,12 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Dimension, HSplit, Layout, Window
+from prompt_toolkit.layout import Dimension, HSplit, Window
 from prompt_toolkit.output import Output
 
 from p2pspades.rules import RuleSet
 from p2pspades.ui.text import clip, rules_lines, rules_of, rules_title
-from p2pspades.ui.widgets import build_style, color_depth, join_lines, panel, text_window, use_color
+from p2pspades.ui.widgets import full_screen_app, join_lines, panel, text_window
 
 SeatRow = tuple[int, str, str, str]
 """(seat, name, key fingerprint, state such as "host", "joined", "bot", "accepted", "waiting")."""
@@ -134,7 +134,6 @@ def create_lobby_app(
     model: LobbyModel, *, input: Input | None = None, output: Output | None = None, color: bool = True
 ) -> Application[bool]:
     """The lobby screen. The application's result is True (accept) or False (decline, q, Ctrl-C)."""
-    colour = use_color(color)
 
     def title() -> StyleAndTextTuples:
         return [
@@ -199,15 +198,7 @@ def create_lobby_app(
     def _decline(event: KeyPressEvent) -> None:
         finish(event, False)
 
-    app: Application[bool] = Application(
-        layout=Layout(body),
-        key_bindings=kb,
-        style=build_style(colour),
-        color_depth=color_depth(colour),
-        full_screen=True,
-        input=input,
-        output=output,
-    )
+    app: Application[bool] = full_screen_app(body, kb, color=color, input=input, output=output)
     model.on_change = app.invalidate
     return app
 

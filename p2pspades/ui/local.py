@@ -24,7 +24,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pspades import log
-from p2pspades.bots import RandomBot
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES, make_bot
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, preset
@@ -34,16 +34,11 @@ from p2pspades.ui.app import create_app, run_alongside
 from p2pspades.ui.state import HumanPlayer, UiState
 
 HUMAN = 0
-BOT_NAMES = ("West", "North", "East", "South", "Centre")
 
 
-def default_bots(n: int, seed: int) -> list[Player]:
-    """The heuristic bot where it is available, else the random bot; one per seat after ours."""
-    try:
-        from p2pspades.bots import HeuristicBot  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return [RandomBot(seed * 10 + seat) for seat in range(1, n)]
-    return [HeuristicBot(seed * 10 + seat) for seat in range(1, n)]
+def default_bots(n: int, seed: int, level: str = DEFAULT_BOT) -> list[Player]:
+    """A bot of `level` (`BOT_LEVELS`) for each seat after ours."""
+    return [make_bot(level, seed * 10 + seat) for seat in range(1, n)]
 
 
 class LocalGame:
@@ -68,7 +63,7 @@ class LocalGame:
             bot_seed = secrets.randbelow(1 << 30)
         else:
             bot_seed = int.from_bytes(hashlib.sha256(seed + b"bots").digest()[:4], "big")
-        tables = new_tables(rules, seed=seed, names=[name, *BOT_NAMES[: n - 1]], table_name=table_name)
+        tables = new_tables(rules, seed=seed, names=[name, *SEAT_NAMES[1:n]], table_name=table_name)
         self.bots: list[Player] = list(bots) if bots is not None else default_bots(n, bot_seed)
         self.wire = Wire(tables, [None, *self.bots], on_events=self._on_events)
         self.state = UiState(HUMAN, self.table.setup)
@@ -125,7 +120,8 @@ class LocalGame:
                 seat, asked = pending
                 if self.bot_delay and asked.kind in (DecisionKind.PLAY, DecisionKind.BID):
                     await asyncio.sleep(self.bot_delay)
-                wire.decide(seat, self.bots[seat - 1](asked))
+                # the bot works in a thread: the screen keeps running while it thinks
+                wire.decide(seat, await asyncio.to_thread(self.bots[seat - 1], asked))
                 continue
             decision = self.table.pending_decision()
             if decision is None:
@@ -167,7 +163,7 @@ async def run_local_game(
     log_path: str | Path | None = None,
 ) -> int:
     """Play one game in memory against bots on the full screen. Exit code: 0 the game completed, 1 a
-    violation stopped it, 3 abandoned, 130 the person left before the end."""
+    violation stopped it, 3 abandoned; also 0 when the person chose to leave before the end."""
     game = LocalGame(rules, name=name, seed=seed, bots=bots, bot_delay=bot_delay, log_path=log_path)
     app = create_app(game.state, input=app_input, output=app_output, color=color)
     return await game.run(app)
@@ -181,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--target", type=int, help="score that wins the game")
     parser.add_argument("--name", default="You", help="your name at the table")
     parser.add_argument("--seed", help="make the game reproducible (identities, deal and bots)")
-    parser.add_argument("--bot", choices=("heuristic", "random"), default="heuristic")
+    parser.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, help="easy, normal or expert")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot waits before it plays")
     parser.add_argument("--no-color", action="store_true", help="monochrome display")
     parser.add_argument("--log", metavar="FILE", help="write our signed game log here")
@@ -193,9 +189,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ExitCode.FAILED
     seed = args.seed.encode() if args.seed is not None else None
     bots: list[Player] | None = None
-    if args.bot == "random":
+    if args.bot != DEFAULT_BOT:
         base = int.from_bytes(hashlib.sha256(seed or secrets.token_bytes(8)).digest()[:4], "big")
-        bots = [RandomBot(base + seat) for seat in range(1, rules.players)]
+        bots = default_bots(rules.players, base, args.bot)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("p2pspades: the game needs a terminal", file=sys.stderr)
         return ExitCode.FAILED

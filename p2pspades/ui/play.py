@@ -13,6 +13,7 @@ from pathlib import Path
 
 from p2pspades import crypto
 from p2pspades.audit import verify_file
+from p2pspades.bots import DEFAULT_BOT
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
 from p2pspades.paths import default_log_path
@@ -20,28 +21,30 @@ from p2pspades.rules import RuleSet
 from p2pspades.table.harness import Player
 from p2pspades.ui.app import create_app
 from p2pspades.ui.local import LocalGame, default_bots
+from p2pspades.ui.prefs import apply_screen_options
 
 
 def _bots(rules: RuleSet, kind: str, seed: int) -> list[Player]:
-    if kind == "random":
-        from p2pspades.bots import RandomBot
-
-        return [RandomBot(seed * 10 + seat) for seat in range(1, rules.players)]
-    return default_bots(rules.players, seed)
+    return default_bots(rules.players, seed, kind)
 
 
 def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
     """Play one game on the full screen. Options read from `args`: name, seed (bots only), bot, log,
-    no_color. Exit code: 0 complete, 1 violation, 3 abandoned, 130 left early, 2 no terminal."""
+    no_color. Exit code: 0 complete or left by the person, 1 violation, 3 abandoned, 2 no terminal."""
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print(
             "p2pspades play: the game needs a terminal (or use --auto for a bots-only game)", file=sys.stderr
         )
         return ExitCode.FAILED
+    try:
+        apply_screen_options(args)
+    except ValueError as exc:
+        print(f"p2pspades play: {exc}", file=sys.stderr)
+        return ExitCode.FAILED
     seed = getattr(args, "seed", None)
     if seed is None:
         seed = int.from_bytes(crypto.new_seed()[:4], "big")
-    bots = _bots(rules, getattr(args, "bot", "heuristic"), int(seed))
+    bots = _bots(rules, getattr(args, "bot", DEFAULT_BOT), int(seed))
     game = LocalGame(
         rules, name=getattr(args, "name", "You") or "You", bots=bots, bot_delay=0.3, table_name="p2pspades"
     )

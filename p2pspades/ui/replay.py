@@ -16,13 +16,15 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Dimension, FloatContainer, HSplit, Layout
+from prompt_toolkit.layout import Dimension, FloatContainer, HSplit
 from prompt_toolkit.output import Output
 
-from p2pspades.audit import Status, Verdict, verify_file
+from p2pspades.audit import Status, Verdict
+from p2pspades.audit.files import verify_log
+from p2pspades.printable import pad, printable
 from p2pspades.rules import Card, HandResult, RuleSet, SideTotal, Trick
 from p2pspades.ui.text import bid_text, card_class, clip, rules_title, score_sheet, sort_hand
-from p2pspades.ui.widgets import build_style, color_depth, join_lines, overlay, panel, text_window, use_color
+from p2pspades.ui.widgets import full_screen_app, join_lines, overlay, panel, text_window
 
 Line = StyleAndTextTuples
 
@@ -46,7 +48,8 @@ class ReplayModel:
         table = verdict.table
         self.setup = table.setup
         self.rules: RuleSet = table.rules
-        self.names: tuple[str, ...] = tuple(s.name for s in table.setup.seats)
+        self.names: tuple[str, ...] = tuple(printable(s.name) for s in table.setup.seats)
+        self.table_name = printable(table.setup.name)
         self.hands: list[HandResult] = list(table.game.history) if table.game is not None else []
         self.hand = 0
         self.played = 0
@@ -193,7 +196,7 @@ def title_text(model: ReplayModel) -> Line:
     return [
         (
             "class:title",
-            f" p2pspades replay · {clip(name, 28)} · {clip(model.setup.name, 18)} · "
+            f" p2pspades replay · {clip(name, 28)} · {clip(model.table_name, 18)} · "
             f"{rules_title(model.rules)}",
         )
     ]
@@ -231,7 +234,7 @@ def hands_text(model: ReplayModel) -> Line:
         bid = bid_text(hand.bids[seat], hand.blind[seat], rules)
         style = "class:seat.turn" if seat == to_play else ""
         line: Line = [
-            (style, f"{mark}{clip(model.names[seat], 11):<11} "),
+            (style, f"{mark}{pad(clip(model.names[seat], 11), 11)} "),
             ("", f"{bid:<9} won {won[seat]:>2} "),
         ]
         previous: Card | None = None
@@ -311,7 +314,7 @@ def help_text(model: ReplayModel) -> Line:
         side = model.rules.side_of(s.seat)
         lines.append(
             [
-                ("", f" seat {s.seat}  {clip(s.name, 20):<21}"),
+                ("", f" seat {s.seat}  {pad(clip(model.names[s.seat], 20), 21)}"),
                 ("class:key", s.fingerprint),
                 ("class:hint", f"  side {side}"),
             ]
@@ -320,9 +323,8 @@ def help_text(model: ReplayModel) -> Line:
     lines.append([("", f" game {model.setup.game_id.hex()}")])
     lines.append([("", f" {model.verdict.entries} entries checked")])
     for v in model.verdict.penalised:
-        lines.append(
-            [("class:event.bad", f" penalised: seat {v.seat} at entry {v.seq}: {v.check}: {v.detail}")]
-        )
+        what = printable(f" penalised: seat {v.seat} at entry {v.seq}: {v.check}: {v.detail}")
+        lines.append([("class:event.bad", what)])
     lines.append([])
     lines.append([("class:heading", "Keys")])
     for key, what in (
@@ -340,7 +342,6 @@ def help_text(model: ReplayModel) -> Line:
 def create_replay_app(
     model: ReplayModel, *, input: Input | None = None, output: Output | None = None, color: bool = True
 ) -> Application[None]:
-    colour = use_color(color)
     n = model.rules.players
     body = HSplit(
         [
@@ -357,10 +358,8 @@ def create_replay_app(
             text_window(lambda: keys_text(model), height=1, style="class:footer"),
         ]
     )
-    layout = Layout(
-        FloatContainer(
-            body, floats=[overlay(text_window(lambda: help_text(model)), "Players", lambda: model.show_help)]
-        )
+    container = FloatContainer(
+        body, floats=[overlay(text_window(lambda: help_text(model)), "Players", lambda: model.show_help)]
     )
     kb = KeyBindings()
     helping = Condition(lambda: model.show_help)
@@ -399,15 +398,7 @@ def create_replay_app(
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit()
 
-    return Application(
-        layout=layout,
-        key_bindings=kb,
-        style=build_style(colour),
-        color_depth=color_depth(colour),
-        full_screen=True,
-        input=input,
-        output=output,
-    )
+    return full_screen_app(container, kb, color=color, input=input, output=output)
 
 
 async def run_replay_async(
@@ -418,9 +409,9 @@ async def run_replay_async(
     color: bool = True,
 ) -> int:
     """Verify the log at `path` and step through it. Returns the verdict's exit code (as `verify` does)."""
-    verdict = verify_file(path)
+    verdict = verify_log(path)
     if verdict.table is None:
-        print(f"p2pspades replay: {verdict.summary}")
+        print(f"p2pspades replay: {printable(verdict.summary)}")
         return verdict.exit_code
     model = ReplayModel(verdict, os.fspath(path))
     await create_replay_app(model, input=input, output=output, color=color).run_async()

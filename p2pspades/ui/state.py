@@ -9,17 +9,16 @@ answer, which is always one of the decision's legal actions.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from p2pspades.printable import printable
 from p2pspades.rules import (
     Action,
     Bid,
     BlindNil,
     Card,
-    CardError,
     Draw,
     HandResult,
     Phase,
@@ -31,25 +30,30 @@ from p2pspades.rules import (
 )
 from p2pspades.table import (
     Accepted,
+    CardVerified,
+    ChallengeRaised,
     Decision,
     DecisionKind,
     Dropped,
     Event,
+    FirstDealer,
     GameEnded,
     HandAudited,
-    Info,
     Rejected,
     Setup,
     Table,
+    TableStatus,
     Violation,
 )
-from p2pspades.ui.text import bid_text, side_name, sort_hand
+from p2pspades.ui import cardinput
+from p2pspades.ui.overlays import OverlayStack
+from p2pspades.ui.prefs import PREFS
+from p2pspades.ui.text import bid_text, bidding_order, side_name, sort_hand
 
 #: event pane line levels, each with a style class "event.<level>"
 LEVELS = ("info", "good", "warn", "bad", "dim")
 
-#: the overlays the game screen can show, one at a time (the last opened is on top)
-OVERLAYS = ("help", "scores", "last", "summary", "quit", "over")
+
 
 _WAITING_WORDS = {
     "accept": "to accept the table",
@@ -67,10 +71,6 @@ _WAITING_WORDS = {
     "end": "to sign the end of the game",
     "abandon": "to sign that a seat stopped answering",
 }
-_SEAT_RE = re.compile(r"\bseat (\d+)\b")
-_PLAYED_RE = re.compile(r"\bplayed ([2-9TJQKA][SHDC]|BJ|LJ)\b")
-_RANK_KEYS = frozenset("23456789tjqka1bl")
-_SUIT_KEYS = frozenset("shdcj0")  # "j" ends "bj"/"lj", "0" continues "10"
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,9 @@ class UiState:
         self.seat = seat
         self.setup = setup
         self.rules = setup.rules
-        self.names: tuple[str, ...] = tuple(s.name for s in setup.seats)
+        #: the seats' and the table's names as the genesis gives them, made safe to show
+        self.names: tuple[str, ...] = tuple(printable(s.name) for s in setup.seats)
+        self.table_name = printable(setup.name)
         self.view: SeatView | None = None
         self.waiting: tuple[int, str] | None = None
         self.first_dealer: int | None = None
@@ -108,6 +110,8 @@ class UiState:
         self._answer: asyncio.Future[Action] | None = None
         self.events: deque[EventLine] = deque(maxlen=max_events)
         self.connection: dict[int, str] = {seat: "you"}
+        #: the seats whose bot is choosing right now (see `set_thinking`)
+        self.thinking: set[int] = set()
         self.audits: dict[int, HandAudited] = {}
         self.result: GameResult | None = None
         self.halted: Violation | None = None
@@ -115,8 +119,13 @@ class UiState:
         self.selected: Card | None = None
         self.typed = ""
         self.choice = 0
-        self.overlays: list[str] = []
+        self.overlays = OverlayStack()
         self.summary_hand: int | None = None
+        #: seconds a completed trick stays on the table (0: none); needs a running event loop for its clock
+        self.trick_pause = PREFS.trick_pause
+        #: the completed trick held on the table, and its number in its hand
+        self.held: tuple[Trick, int] | None = None
+        self._hold_timer: asyncio.TimerHandle | None = None
         self.message: EventLine | None = None
         self.quit_requested = False
         self.leave_requested = False
@@ -146,40 +155,93 @@ class UiState:
             self._changed()
 
     def update_view(self, view: SeatView) -> None:
-        """A new snapshot of what our seat knows; bids, tricks and finished hands become event-pane lines."""
+        """A new snapshot of what our seat knows; bids, tricks and finished hands become event-pane lines.
+
+        The first snapshot of a game under way (after `resume`) brings the earlier hands' lines too."""
         old = self.view
         self.view = view
-        if old is not None:
+        completed = self._completed_tricks(old, view)
+        if old is None:
+            for hand in view.history:
+                self._deal_line(hand.number, hand.dealer)
+                self._bid_lines(hand.dealer, hand.bids, hand.blind, (None,) * len(hand.bids), hand.blind)
+                self._trick_lines(hand.tricks, 0)
+                self._score_line(hand)
+        else:
             for hand in view.history[len(old.history) :]:
                 self._hand_over(hand)
         if old is not None and old.hand_number == view.hand_number:
             old_bids, old_blind, old_tricks = old.bids, old.blind, len(old.tricks)
         else:
             if view.phase is not Phase.GAME_OVER:
-                self.note(f"hand {view.hand_number}: {self.names[view.dealer]} deals", "dim")
+                self._deal_line(view.hand_number, view.dealer)
             old_bids = (None,) * len(view.bids)
             old_blind = (False,) * len(view.bids)
             old_tricks = 0
-        for seat, bid in enumerate(view.bids):
-            if bid is not None and (old_bids[seat] is None or view.blind[seat] != old_blind[seat]):
-                self.note(f"{self.names[seat]} bid {bid_text(bid, view.blind[seat], self.rules)}")
-        for number, trick in enumerate(view.tricks[old_tricks:], start=old_tricks + 1):
-            winner = trick.winner
-            if winner is not None:
-                ours = self.rules.side_of(winner) == self.rules.side_of(self.seat)
-                self.note(f"trick {number} to {self.names[winner]}", "good" if ours else "info")
+        if old is not None or view.phase is not Phase.GAME_OVER:  # a finished game: its hands are told above
+            self._bid_lines(view.dealer, view.bids, view.blind, old_bids, old_blind)
+            self._trick_lines(view.tricks, old_tricks)
+        if completed:
+            self._hold(*completed[-1])
         self._fix_selection()
+        self._changed()
+
+    @staticmethod
+    def _completed_tricks(old: SeatView | None, view: SeatView) -> list[tuple[Trick, int]]:
+        """The tricks completed between two views, with their numbers: the old view's hand's, then the new."""
+        if old is None:
+            return []
+        if old.hand_number == view.hand_number:
+            return [(t, n) for n, t in enumerate(view.tricks, start=1)][len(old.tricks) :]
+        ended = [h for h in view.history if h.number == old.hand_number]
+        done = [(t, n) for h in ended for n, t in enumerate(h.tricks, start=1)]
+        return done[len(old.tricks) :] + [(t, n) for n, t in enumerate(view.tricks, start=1)]
+
+    def _hold(self, trick: Trick, number: int) -> None:
+        """Keep a completed trick on the table for `trick_pause` seconds (or until a key is pressed)."""
+        if self.trick_pause <= 0 or self.result is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no clock to end the pause: do not start one
+            return
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+        self.held = (trick, number)
+        self.overlays.open_under_questions("trick")
+        self._hold_timer = loop.call_later(self.trick_pause, self.release_trick)
+
+    def release_trick(self) -> None:
+        """The pause is over (or a key skipped it): show the table as it is now."""
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+            self._hold_timer = None
+        if self.held is None and "trick" not in self.overlays:
+            return
+        self.held = None
+        self.overlays.discard("trick")
         self._changed()
 
     def set_connection(self, seat: int, text: str) -> None:
         """The network driver's word on a seat: "connected", "waiting for seat 2 (disconnected 12 s)", ..."""
+        text = printable(text)
         if self.connection.get(seat) != text:
             self.connection[seat] = text
             self._changed()
 
+    def set_thinking(self, seat: int, thinking: bool) -> None:
+        """A bot's driver says the bot at `seat` is choosing (True) or has chosen (False): the screen says
+        "thinking…" for that seat meanwhile."""
+        if thinking != (seat in self.thinking):
+            if thinking:
+                self.thinking.add(seat)
+            else:
+                self.thinking.discard(seat)
+            self._changed()
+
     def note(self, text: str, level: str = "info") -> None:
         """Add a line to the event pane."""
-        self.events.append(EventLine(text, level if level in LEVELS else "info"))
+        self.events.append(EventLine(printable(text), level if level in LEVELS else "info"))
         self._changed()
 
     def stop(self, text: str) -> None:
@@ -355,12 +417,12 @@ class UiState:
         if self.top_overlay is not None or kind is None:
             return False
         if kind is DecisionKind.PLAY:
-            if not self.typed and (key not in _RANK_KEYS or (key in "bl" and not self.rules.jokers)):
+            if not self.typed and not cardinput.starts_code(key, jokers=self.rules.jokers):
                 return False
-            if self.typed and key not in _SUIT_KEYS | _RANK_KEYS:
+            if self.typed and not cardinput.continues_code(key):
                 return False
-            if len(self.typed) >= 3:
-                self.say("a card code is a rank and a suit, like qh or 10s", "warn")
+            if len(self.typed) >= cardinput.MAX_LENGTH:
+                self.say(cardinput.CARD_CODES, "warn")
                 return True
             self.typed += key
             self._select_typed()
@@ -395,13 +457,9 @@ class UiState:
         self._changed()
 
     def _select_typed(self) -> None:
-        if len(self.typed) >= 2:
-            try:
-                card = Card.parse(self.typed)
-            except CardError:
-                return
-            if card in self.hand_cards():
-                self.selected = card
+        card = cardinput.card_of(self.typed)
+        if card is not None and card in self.hand_cards():
+            self.selected = card
 
     def _answer_labelled(self, label: str) -> bool:
         for option in self.choices():
@@ -430,10 +488,9 @@ class UiState:
         if d.kind is DecisionKind.PLAY:
             if self.typed:
                 code, self.typed = self.typed, ""  # a refused code is typed again from scratch
-                try:
-                    card = Card.parse(code)
-                except CardError as exc:
-                    self.say(str(exc).replace("bad card", "no such card"), "warn")
+                card = cardinput.card_of(code)
+                if card is None:
+                    self.say(cardinput.why_not_a_card(code), "warn")
                     return False
                 return self.answer(Play(card))
             if self.selected is None:
@@ -452,31 +509,23 @@ class UiState:
     # ================================================================= overlays
     @property
     def top_overlay(self) -> str | None:
-        return self.overlays[-1] if self.overlays else None
+        return self.overlays.top
 
     def toggle_overlay(self, name: str) -> None:
         """`?`, `s`, `l`: open that overlay, or close it if it is on top."""
-        if name not in OVERLAYS:
-            raise ValueError(f"no overlay {name!r}")
-        if self.top_overlay == name:
-            self.overlays.pop()
-        elif self.top_overlay == "quit":
-            return
-        else:
-            if name in self.overlays:
-                self.overlays.remove(name)
-            self.overlays.append(name)
-        self._changed()
+        if self.overlays.toggle(name):
+            self._changed()
 
     def close_overlay(self) -> None:
-        if self.overlays and self.overlays[-1] != "over":
-            self.overlays.pop()
+        if self.top_overlay == "trick":
+            self.release_trick()
+            return
+        self.overlays.close_top()
         self._changed()
 
     def _open_under(self, name: str) -> None:
         """Open an overlay below the ones already shown (the game-over screen waits for the last summary)."""
-        if name not in self.overlays:
-            self.overlays.insert(0, name)
+        self.overlays.open_below_all(name)
 
     def request_quit(self) -> None:
         """`q` / Ctrl-C: ask for confirmation (leave at once when the game is over)."""
@@ -568,6 +617,8 @@ class UiState:
         """The prompt line: what the person should do, or whom we wait for."""
         if self.result is not None:
             return f"Game over: {self.result.text}"
+        if self.top_overlay == "trick" and self.held is not None:
+            return f"{self.held_caption()} · any key continues"
         kind = self.kind
         if kind is DecisionKind.PLAY:
             code = f"  > {self.typed}_" if self.typed else ""
@@ -581,13 +632,25 @@ class UiState:
         if self.waiting is not None:
             seat, what = self.waiting
             who = "We are" if seat == self.seat else f"Waiting for {self.names[seat]}"
-            words = _WAITING_WORDS.get(what, what)
+            words = _WAITING_WORDS.get(what, what) + (" (thinking…)" if seat in self.thinking else "")
             return f"{who} {words}" if seat != self.seat else f"We are sending our {what}"
         return "Waiting for the table"
 
+    def held_caption(self) -> str:
+        """"West takes trick 3" for the completed trick held on the table."""
+        if self.held is None:
+            return ""
+        trick, number = self.held
+        winner = trick.winner
+        if winner is None:
+            return f"trick {number} is complete"
+        if winner == self.seat:
+            return f"You take trick {number}"
+        return f"{self.names[winner]} takes trick {number}"
+
     def say(self, text: str, level: str = "info") -> None:
         """A message on the prompt line until the next key."""
-        self.message = EventLine(text, level)
+        self.message = EventLine(printable(text), level)
         self._changed()
 
     # ================================================================= internals
@@ -595,18 +658,17 @@ class UiState:
         if self.on_change is not None:
             self.on_change()
 
-    def _names(self, text: str) -> str:
-        def seat_name(m: re.Match[str]) -> str:
-            seat = int(m.group(1))
-            return self.names[seat] if 0 <= seat < len(self.names) else m.group(0)
-
-        text = _PLAYED_RE.sub(lambda m: "played " + Card.parse(m.group(1)).glyph, text)
-        return _SEAT_RE.sub(seat_name, text)
+    def _who(self, seat: int | None) -> str:
+        return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else f"seat {seat}"
 
     def _event(self, ev: Event) -> None:
         names = self.names
-        if isinstance(ev, Info):
-            self.note(self._names(ev.text), "info")
+        if isinstance(ev, CardVerified):
+            self.note(f"{self._who(ev.seat)} played {ev.card.glyph}: card verified", "info")
+        elif isinstance(ev, FirstDealer):
+            self.note(f"{self._who(ev.seat)} drew the highest card and deals first", "info")
+        elif isinstance(ev, ChallengeRaised):
+            self.note(f"{self._who(ev.seat)} challenges the deal: {ev.why}; every seat reveals", "info")
         elif isinstance(ev, Accepted):
             who = names[ev.seat] if 0 <= ev.seat < len(names) else f"seat {ev.seat}"
             if ev.type == "accept":
@@ -625,42 +687,75 @@ class UiState:
             if ev.halts:
                 self.halted = ev
                 who = names[ev.seat] if 0 <= ev.seat < len(names) else f"seat {ev.seat}"
-                self.note(f"{who} failed the {ev.check} check: {self._names(ev.detail)}", "bad")
+                self.note(f"{who} failed the {ev.check} check: {ev.detail}", "bad")
         elif isinstance(ev, Rejected):
-            self.note(f"refused an entry from {names[ev.seat]}: {self._names(ev.detail)}", "warn")
+            self.note(f"refused an entry from {self._who(ev.seat)}: {ev.detail}", "warn")
         elif isinstance(ev, Dropped):
-            self.note(f"ignored: {self._names(ev.reason)}", "dim")
+            self.note(f"ignored: {ev.reason}", "dim")
         elif isinstance(ev, GameEnded):
             self._game_ended(ev)
 
     def _game_ended(self, ev: GameEnded) -> None:
-        if ev.status == "complete":
+        if ev.status is TableStatus.COMPLETE:
             winners = " and ".join(self.side_label(w) for w in ev.winners) or "nobody"
             mine = self.rules.side_of(self.seat) in ev.winners
             text = ("You win" if mine else f"{winners} win") + (f" ({winners})" if mine else "")
             level = "good" if mine else "info"
-        elif ev.status == "abandoned":
-            text = f"the game was abandoned: {self._names(ev.detail)}"
+        elif ev.status is TableStatus.ABANDONED:
+            text = f"the game was abandoned: {self._who(ev.seat)} stopped answering"
             level = "warn"
         else:
-            text = f"the game stopped: {self._names(ev.detail)}"
+            v = self.halted
+            text = (
+                f"the game stopped: {self._who(v.seat)} failed the {v.check} check: {v.detail}"
+                if v is not None
+                else f"the game stopped: {ev.detail}"
+            )
             level = "bad"
-        self.result = GameResult(ev.status, ev.winners, ev.detail, text)
+        if ev.forfeit:
+            winners = " and ".join(self.side_label(w) for w in ev.winners)
+            verb = "wins" if len(ev.winners) == 1 else "win"
+            text += f"; forfeit by {self._who(ev.seat)}: {winners} {verb}"
+        self.result = GameResult(ev.status, ev.winners, ev.detail, printable(text))
         self.note(f"game over: {text}", level)
         self.withdraw()
         self._open_under("over")
 
-    def _hand_over(self, hand: HandResult) -> None:
+    def _deal_line(self, number: int, dealer: int) -> None:
+        who = "You deal" if dealer == self.seat else f"{self.names[dealer]} deals"
+        self.note(f"hand {number}: {who}", "dim")
+
+    def _bid_lines(
+        self,
+        dealer: int,
+        bids: Sequence[int | None],
+        blind: Sequence[bool],
+        old_bids: Sequence[int | None],
+        old_blind: Sequence[bool],
+    ) -> None:
+        """A line per bid that is new since (old_bids, old_blind), in bidding order."""
+        for seat in bidding_order(self.rules, dealer):
+            bid = bids[seat]
+            if bid is not None and (old_bids[seat] is None or blind[seat] != old_blind[seat]):
+                self.note(f"{self.names[seat]} bid {bid_text(bid, blind[seat], self.rules)}")
+
+    def _trick_lines(self, tricks: Sequence[Trick], first: int) -> None:
+        """A line per completed trick from the `first` (0-based) on."""
+        for number, trick in enumerate(tricks[first:], start=first + 1):
+            winner = trick.winner
+            if winner is not None:
+                ours = self.rules.side_of(winner) == self.rules.side_of(self.seat)
+                self.note(f"trick {number} to {self.names[winner]}", "good" if ours else "info")
+
+    def _score_line(self, hand: HandResult) -> None:
         totals = ", ".join(f"{self.side_label(i)} {t.score}" for i, t in enumerate(hand.totals))
         self.note(f"hand {hand.number} scored: {totals}", "dim")
+
+    def _hand_over(self, hand: HandResult) -> None:
+        self._score_line(hand)
         if self.auto_summary:
             self.summary_hand = hand.number
-            if self.top_overlay != "quit":
-                if "summary" in self.overlays:
-                    self.overlays.remove("summary")
-                self.overlays.append("summary")
-            elif "summary" not in self.overlays:
-                self.overlays.insert(max(0, len(self.overlays) - 1), "summary")
+            self.overlays.open_game_window("summary")
 
 
 class HumanPlayer:

@@ -27,6 +27,7 @@ KEYS = {
     "pagedown": "\x1b[6~",
     "backspace": "\x7f",
     "ctrl-c": "\x03",
+    "ctrl-q": "\x11",
     "tab": "\t",
     "escape": "\x1b",
 }

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from p2pspades.printable import clip as clip
+from p2pspades.printable import pad
+from p2pspades.printable import plural as plural
 from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit, bid_notation
 from p2pspades.rules.scoring import HandScore
 
@@ -34,6 +37,13 @@ def card_fragment(card: Card, extra: str = "") -> StyleAndText:
 bid_text = bid_notation
 
 
+def bidding_order(rules: RuleSet, dealer: int) -> list[int]:
+    """The seats in the order they bid: from the dealer's left (or from the dealer, as the rules say)."""
+    n = rules.players
+    first = dealer if rules.first_bidder == "dealer" else (dealer + 1) % n
+    return [(first + k) % n for k in range(n)]
+
+
 def side_name(rules: RuleSet, names: Sequence[str], side: int, *, width: int = 0) -> str:
     """A side as people call it: the partners' names joined, or the player's name."""
     members = rules.sides[side]
@@ -42,17 +52,6 @@ def side_name(rules: RuleSet, names: Sequence[str], side: int, *, width: int = 0
         return "+".join(clip(names[s], each) for s in members)
     text = "+".join(names[s] for s in members)
     return clip(text, width) if width else text
-
-
-def clip(text: str, width: int) -> str:
-    """Text cut to `width` characters, with an ellipsis when something was cut."""
-    if width <= 0 or len(text) <= width:
-        return text
-    return text[: max(0, width - 1)] + "…"
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def score_words(score: HandScore) -> str:
@@ -152,7 +151,7 @@ def score_sheet(
     block = [sum(widths[1 + i * k : 1 + (i + 1) * k]) + k - 1 for i in range(len(sides))]
     names_row: list[StyleAndText] = [("", " " * widths[0])]
     for i in range(len(sides)):
-        label = side_name(rules, names, i, width=block[i]).ljust(block[i])
+        label = pad(side_name(rules, names, i, width=block[i]), block[i])
         names_row += [("class:frame.border", " │ "), ("class:heading", label)]
     lines: list[list[StyleAndText]] = [names_row]
 

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import OneStyleAndTextTuple, StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import (
     AnyContainer,
     ConditionalContainer,
@@ -18,14 +22,19 @@ from prompt_toolkit.layout import (
     Float,
     FormattedTextControl,
     HSplit,
+    Layout,
     VSplit,
     Window,
 )
 from prompt_toolkit.layout.dimension import AnyDimension
-from prompt_toolkit.output import ColorDepth
+from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
+from p2pspades.printable import printable_lines
+from p2pspades.ui.prefs import shown
+
 GetText = Callable[[], StyleAndTextTuples]
+T = TypeVar("T")
 
 _COMMON = {
     "frame.label": "bold",
@@ -102,12 +111,16 @@ def text_window(
     fit: bool = False,
 ) -> Window:
     """A window of formatted text computed at every render. `follow_end` keeps the last line in view; `fit`
-    makes it no taller than its text."""
-    source = get_text
+    makes it no taller than its text. Whatever the text holds, no control character reaches the terminal."""
+
+    def safe() -> StyleAndTextTuples:
+        return [(f[0], shown(printable_lines(f[1])), *f[2:]) for f in get_text()]
+
+    source = safe
     if follow_end:
 
         def source() -> StyleAndTextTuples:
-            fragments = list(get_text())
+            fragments = list(safe())
             at = max((i for i, (_, text, *_) in enumerate(fragments) if "\n" in text), default=-1)
             fragments.insert(at + 1, ("[SetCursorPosition]", ""))
             return fragments
@@ -144,26 +157,26 @@ def panel(
     border = "class:frame.border"
     top = VSplit(
         [
-            Window(width=1, height=1, char="┌", style=border),
-            Window(width=1, height=1, char="─", style=border),
+            Window(width=1, height=1, char=shown("┌"), style=border),
+            Window(width=1, height=1, char=shown("─"), style=border),
             Window(FormattedTextControl(label), height=1, dont_extend_width=True),
-            Window(height=1, char="─", style=border),
-            Window(width=1, height=1, char="┐", style=border),
+            Window(height=1, char=shown("─"), style=border),
+            Window(width=1, height=1, char=shown("┐"), style=border),
         ],
         height=1,
     )
     middle = VSplit(
         [
-            Window(width=1, char="│", style=border),
+            Window(width=1, char=shown("│"), style=border),
             body,
-            Window(width=1, char="│", style=border),
+            Window(width=1, char=shown("│"), style=border),
         ]
     )
     bottom = VSplit(
         [
-            Window(width=1, height=1, char="└", style=border),
-            Window(height=1, char="─", style=border),
-            Window(width=1, height=1, char="┘", style=border),
+            Window(width=1, height=1, char=shown("└"), style=border),
+            Window(height=1, char=shown("─"), style=border),
+            Window(width=1, height=1, char=shown("┘"), style=border),
         ],
         height=1,
     )
@@ -183,3 +196,42 @@ def join_lines(lines: Sequence[Sequence[OneStyleAndTextTuple]]) -> StyleAndTextT
             out.append(("", "\n"))
         out.extend(line)
     return out
+
+
+def too_small(columns: int, rows: int) -> Container:
+    """What a screen shows in a terminal smaller than it needs: the size it needs, and the size it has."""
+
+    def text() -> StyleAndTextTuples:
+        try:
+            size = get_app().output.get_size()
+            have = f" (this one is {size.columns}x{size.rows})"
+        except Exception:  # no running app
+            have = ""
+        need = f" Window too small: make the terminal at least {columns}x{rows}{have}"
+        return [("class:message.bad", need)]
+
+    return Window(FormattedTextControl(text), wrap_lines=True)
+
+
+def full_screen_app(
+    container: AnyContainer,
+    key_bindings: KeyBindings,
+    *,
+    color: bool = True,
+    input: Input | None = None,
+    output: Output | None = None,
+) -> Application[T]:
+    """A screen of the game (the table, the lobby, the replay viewer): full screen, no mouse, the shared style
+    (in colour unless `color` is False or NO_COLOR is set); `input`/`output` for tests."""
+    colour = use_color(color)
+    return Application(
+        layout=Layout(container),
+        key_bindings=key_bindings,
+        style=build_style(colour),
+        color_depth=color_depth(colour),
+        full_screen=True,
+        erase_when_done=True,  # where the terminal has no alternate screen, leave no line of it behind
+        mouse_support=False,
+        input=input,
+        output=output,
+    )

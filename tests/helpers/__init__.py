@@ -1,3 +1,3 @@
-"""Helpers the tests import (no tests here): `net` for sockets and meshes on loopback, `conformance` for the
-table protocol's two transports, `terminal` for commands run in a pseudo-terminal. Fixtures are in
-`tests/conftest.py`."""
+"""What several test modules import (no tests here): `net` for keys and meshes on loopback, `conformance` for
+the table protocol's two transports, `terminal` for the programs driven in a pseudo-terminal, and `logs` for
+log files. Fixtures shared by several modules are in `tests/conftest.py`."""

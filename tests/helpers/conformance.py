@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from helpers.net import FAST
 from p2pspades import crypto
 from p2pspades.bots import RandomBot
 from p2pspades.errors import LocalError
@@ -31,7 +32,6 @@ from p2pspades.net import (
     PeerAddress,
     PeersFile,
     SeatRecord,
-    Timing,
     resume_game,
     transport_keys,
 )
@@ -41,7 +41,6 @@ from p2pspades.table.harness import Wire, new_game, seeded_entropy
 
 WAIT = 60.0
 """Generous upper bound for a whole game on loopback; tests never assert on speed."""
-FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=0.6, linger=3.0)
 
 Entropy = Callable[[int], bytes]
 TableMaker = Callable[[int, bytes, crypto.Identity, Entropy, float], Table]
@@ -115,7 +114,7 @@ class _HoldingWire(Wire):
             if self.hold is not None and self.hold(decision):
                 self.held, self.hold = seat, None
                 return False
-            self._record(seat, table.decide(player(decision)))
+            self.decide(seat, player(decision))
             return True
         return False
 
@@ -126,8 +125,7 @@ class MemoryRun:
     def __init__(self, game: Game, home: Path) -> None:
         self.game = game
         self.wire = _HoldingWire(game.tables(0.0), list(game.bots))
-        for seat in range(game.rules.players):
-            self.wire._record(seat, [])
+        self.wire.start()
         self.tables = self.wire.tables
         self.events = self.wire.events
         self._saved: dict[int, list[bytes]] = {}

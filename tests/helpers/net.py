@@ -11,6 +11,7 @@ from typing import TypeVar
 
 import nacl.bindings
 
+from p2pspades.net import Timing
 from p2pspades.net.auth import CurveKeys
 from p2pspades.net.frames import Message
 from p2pspades.net.mesh import Mesh, MeshEvent, PeerAddress, Received
@@ -18,6 +19,8 @@ from p2pspades.net.mesh import Mesh, MeshEvent, PeerAddress, Received
 T = TypeVar("T")
 WAIT = 10.0
 """Generous upper bound for anything to arrive on loopback; tests never assert on speed."""
+FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=0.6, linger=3.0)
+"""A peer's timing made short, so that a test sees hellos, heartbeats and absences quickly."""
 
 
 def free_port() -> int:
@@ -63,16 +66,10 @@ async def next_received(mesh: Mesh, timeout: float = WAIT) -> Received:
     return await within(wait(), timeout)
 
 
-async def quiet(mesh: Mesh, seconds: float) -> list[Message]:
-    """Everything `mesh` delivers within `seconds` (used to show that nothing gets through)."""
+def received_now(mesh: Mesh) -> list[Message]:
+    """The frames `mesh` has already delivered and nobody has taken yet (link events are passed over)."""
     got: list[Message] = []
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while (left := end - loop.time()) > 0:
-        try:
-            event = await asyncio.wait_for(mesh.next_event(), left)
-        except TimeoutError:
-            break
+    while (event := mesh.poll_event()) is not None:
         if isinstance(event, Received):
             got.append(event.message)
     return got
@@ -103,7 +100,7 @@ def loopback_multicast_works() -> bool:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx, \
                 socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
             rx.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            rx.bind(("", port))
+            rx.bind((group, port))  # the group only, not every address of the machine
             membership = struct.pack("4s4s", socket.inet_aton(group), socket.inet_aton("127.0.0.1"))
             rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
             rx.settimeout(1.0)

@@ -1,0 +1,30 @@
+"""Verifying a file a person names, which may not be a log at all."""
+
+from __future__ import annotations
+
+import os
+
+from p2pspades.audit.record import FORMAT
+from p2pspades.audit.verify import Status, Verdict, verify_file
+
+
+def verify_log(path: str | os.PathLike[str]) -> Verdict:
+    """`verify_file`, with a plain word for a file that is a hand record `export` wrote rather than a log."""
+    verdict = verify_file(path)
+    if verdict.status is Status.UNREADABLE and verdict.table is None and _is_hand_record(path):
+        verdict.summary = (
+            f"{os.fspath(path)} is a hand record written by 'p2pspades export', not a game log: "
+            "verify the .p2plog file it was exported from"
+        )
+    return verdict
+
+
+def _is_hand_record(path: str | os.PathLike[str]) -> bool:
+    try:
+        with open(path, "rb") as file:
+            head = file.read(4096)
+    except OSError:
+        return False
+    if head.lstrip()[:1] == b"{":
+        return f'"format": "{FORMAT}"'.encode() in head
+    return head.startswith(b'[Event "') and b'[GameId "' in head

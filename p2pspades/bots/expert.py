@@ -1,0 +1,409 @@
+"""The expert bot: Perfect Information Monte Carlo search with knowledge.
+
+For each decision it deals the cards it cannot see many times over (determinizations), each deal consistent
+with everything public: the cards played, the suits each seat has shown void in, the hand sizes, and in the
+draw-pile game the cards it saw go by. Each deal is weighted by how well it explains the bids already made
+(the heuristic bot's own trick count and nil danger of the hand a seat held when it bid). In each deal every
+choice is played out to the end of the hand by a quick greedy policy that knows the contracts
+(`bots.simulate`), and scored with the rule set's own scoring: contracts, sets, bags (each charged at its
+share of the bag penalty), nil and blind nil, and the game's end when the totals get there. The choice with
+the best weighted mean wins. Bids are searched the same way, nil included, and so is blind nil where the
+rules offer it. The draw pile's keep-or-discard is the heuristic bot's.
+
+Determinism and the time budget: the work is counted, not timed. A decision runs a fixed number of playouts,
+`iterations` (by default `PLAYOUTS_PER_SECOND x time_budget`, calibrated so that a decision takes well under
+its budget on a slow machine), from a `random.Random` seeded by the bot's seed and the view, so one seed and
+one view give one choice. The wall clock is only a hard cap: a decision that reaches 90% of `time_budget`
+stops early with what it has. That cap keeps the budget on an overloaded machine, at the cost of
+determinism in that case only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from p2pspades.bots.bidding import choose_bid, estimate_tricks, keep_draw, nil_danger
+from p2pspades.bots.play import choose_card
+from p2pspades.bots.simulate import SUIT_OF, Contract, Playout
+from p2pspades.rules import Action, Bid, BlindNil, Draw, Play, RuleSet, SeatView, is_nil
+from p2pspades.rules.audit import first_leader
+from p2pspades.rules.cards import FULL_DECK, SUIT_MASKS, cards_of, mask_of
+from p2pspades.table.events import Decision, DecisionKind
+
+DEFAULT_BUDGET = 1.0
+"""Seconds per decision, at most."""
+PLAYOUTS_PER_SECOND = 700
+"""Playouts a decision runs per second of budget (a whole-hand playout for a bid counts as `BID_COST`). One
+idle core of the reference machine runs about four times as many, so the count, not the clock, ends a
+decision unless the machine is heavily loaded."""
+BID_COST = 3
+"""A whole-hand playout (for a bid) costs about this many mid-hand ones."""
+BID_SPREAD = 1.5
+"""How far, in tricks, a seat's bid is expected to miss the heuristic count of its hand."""
+CAP = 0.9
+"""The share of the budget after which a decision stops starting new deals (the rest covers the deal in
+progress and the choice itself)."""
+CONFIDENCE = 1.5
+"""How many standard errors a searched choice must beat the heuristic's by to overrule it."""
+BLIND_MARGIN = 30.0
+"""Blind nil must beat bidding on the cards by this many points in the search (it is a one-way door)."""
+
+
+class ExpertBot:
+    """Search with knowledge: `ExpertBot(seed=..., time_budget=seconds)` is a `Player`.
+
+    `iterations` overrides the playouts per decision (tests use a small count for speed). `confidence` is
+    how many standard errors a searched choice must beat the heuristic bot's choice by to be taken instead
+    (0: the best searched choice, whatever the heuristic says).
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | bytes = 0,
+        time_budget: float = DEFAULT_BUDGET,
+        iterations: int | None = None,
+        confidence: float = CONFIDENCE,
+    ) -> None:
+        if time_budget <= 0:
+            raise ValueError(f"time_budget must be positive, got {time_budget}")
+        self._seed = seed if isinstance(seed, bytes) else b"expert-bot" + str(seed).encode()
+        self.time_budget = time_budget
+        self.iterations = (
+            iterations if iterations is not None else max(8, int(PLAYOUTS_PER_SECOND * time_budget))
+        )
+        self.confidence = confidence
+        self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
+        self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
+
+    def __call__(self, decision: Decision) -> Action:
+        legal = decision.legal
+        if not legal:
+            raise ValueError(f"a {decision.kind.value} decision with no legal choices")
+        if len(legal) == 1:
+            return legal[0]
+        view = decision.view
+        deadline = time.perf_counter() + self.time_budget * CAP
+        rng = random.Random(self._key(view))
+        self.playouts = 0
+        kind = decision.kind
+        choice: Action
+        if kind is DecisionKind.DRAW:
+            if view.draw_card is not None:  # remember it, for this hand only
+                seen = self._seen.get(view.hand_number, 0) | 1 << view.draw_card.index
+                self._seen = {view.hand_number: seen}
+            choice = Draw(keep_draw(view))
+        elif kind is DecisionKind.PLAY:
+            choice = self._play(view, legal, rng, deadline)
+        elif kind is DecisionKind.BID:
+            choice = self._bid(view, legal, rng, deadline)
+        else:
+            choice = BlindNil(self._blind_nil(view, rng, deadline))
+        return choice if choice in legal else legal[0]
+
+    def _key(self, view: SeatView) -> bytes:
+        parts = (
+            view.seat,
+            view.hand_number,
+            view.phase.value,
+            len(view.tricks),
+            len(view.trick.cards),
+            view.stock_left,
+            "".join(c.code for c in view.hand),
+        )
+        return hashlib.sha256(self._seed + b"/" + "|".join(map(str, parts)).encode()).digest()
+
+    # ----- play -------------------------------------------------------------------------------------------
+
+    def _play(self, view: SeatView, legal: Sequence[Action], rng: random.Random, deadline: float) -> Action:
+        plays = {a.card.index: a for a in legal if isinstance(a, Play)}
+        if len(plays) < 2:
+            return legal[0]
+        rules = view.rules
+        bids = tuple(b if b is not None else 0 for b in view.bids)
+        contract = Contract(rules, bids, view.blind)
+        world = World(view, self._seen.get(view.hand_number, 0))
+        trick = [(seat, card.index) for seat, card in view.trick.plays]
+        leader = view.trick.leader
+        closed = (
+            rules.spade_lead != "always"
+            and not view.spades_broken
+            and not (rules.spade_lead == "not_first_trick" and view.tricks)
+        )
+        groups = _equivalent(sorted(plays), rules.deck_mask & ~world.unseen)
+        usual = choose_card(view, legal)
+        assert isinstance(usual, Play)
+        default = next(i for i, group in enumerate(groups) if usual.card.index in group)
+        values: list[list[float]] = [[] for _ in groups]
+        weights: list[float] = []
+        rounds = max(2, self.iterations // len(groups))
+        for r in range(rounds):
+            if r >= 2 and time.perf_counter() > deadline:
+                break
+            hands = world.sample(rng)
+            weights.append(world.weight(hands))
+            for group, row in zip(groups, values, strict=True):
+                playout = Playout(
+                    contract,
+                    hands.copy(),
+                    list(view.tricks_won),
+                    leader,
+                    trick.copy(),
+                    view.spades_broken,
+                    closed,
+                )
+                playout.play(group[0])
+                row.append(contract.value(view.seat, playout.finish(), view.totals))
+            self.playouts += len(groups)
+        best = _confident_best(values, weights, default, self.confidence)
+        return usual if best == default else plays[groups[best][0]]
+
+    # ----- bidding ----------------------------------------------------------------------------------------
+
+    def _bid(self, view: SeatView, legal: Sequence[Action], rng: random.Random, deadline: float) -> Action:
+        rules = view.rules
+        centre = choose_bid(view, legal, 0.0)  # the heuristic bid, to search around
+        count = (
+            centre.tricks
+            if isinstance(centre, Bid) and not (rules.nil and centre.tricks == 0)
+            else (quick_bid(rules, mask_of(view.hand), True))
+        )
+        counted = sorted(a.tricks for a in legal if isinstance(a, Bid) and not (rules.nil and a.tricks == 0))
+        options = [b for b in counted if abs(b - count) <= 1] or counted[:1]
+        if rules.nil and Bid(0) in legal:
+            options.append(0)
+        if len(options) == 1:
+            return Bid(options[0])
+        world = World(view, self._seen.get(view.hand_number, 0))
+        values, weights = self._score_bids(view, world, [(b, False) for b in options], rng, deadline)
+        usual = centre.tricks if isinstance(centre, Bid) else count
+        default = (
+            options.index(usual) if usual in options else options.index(count) if count in options else 0
+        )
+        return Bid(options[_confident_best(values, weights, default, self.confidence)])
+
+    def _blind_nil(self, view: SeatView, rng: random.Random, deadline: float) -> bool:
+        """Blind nil against bidding on the cards, both searched over deals of our own cards too."""
+        world = World(view, 0)
+        values, weights = self._score_bids(view, world, [(-1, False), (0, True)], rng, deadline)
+        return _confident_best(values, weights, 0, self.confidence, BLIND_MARGIN) == 1
+
+    def _score_bids(
+        self,
+        view: SeatView,
+        world: World,
+        options: Sequence[tuple[int, bool]],
+        rng: random.Random,
+        deadline: float,
+    ) -> tuple[list[list[float]], list[float]]:
+        """The playout values of each (our bid, blind) option, deal by deal, and the deals' weights. A bid of
+        -1 means "as the cards say" (for blind nil, whose alternative is a bid on cards not yet seen)."""
+        rules = view.rules
+        n = rules.players
+        seat = view.seat
+        order = _bid_order(view)
+        values: list[list[float]] = [[] for _ in options]
+        weights: list[float] = []
+        rounds = max(2, self.iterations // (BID_COST * len(options)))
+        for r in range(rounds):
+            if r >= 2 and time.perf_counter() > deadline:
+                break
+            hands = world.sample(rng)
+            weights.append(world.weight(hands))
+            for i, (mine, blind_bid) in enumerate(options):
+                bids = [b if b is not None else 0 for b in view.bids]
+                blind = list(view.blind)
+                bids[seat] = mine if mine >= 0 else quick_bid(rules, hands[seat], None)
+                blind[seat] = blind_bid
+                decided = {s for s in range(n) if view.bids[s] is not None} | {seat}
+                for other in order:
+                    if other in decided:
+                        continue
+                    partner = (other + 2) % 4 if rules.partnerships else None
+                    partner_nil = partner in decided and is_nil(rules, bids[partner], blind[partner])
+                    bids[other] = quick_bid(rules, hands[other], partner_nil)
+                    decided.add(other)
+                contract = Contract(rules, bids, blind)
+                low_club = rules.low_club if rules.first_leader == "low_club" else None
+                holder = None
+                if low_club is not None:
+                    holder = next((s for s in range(n) if hands[s] >> low_club.index & 1), None)
+                leader = first_leader(rules, view.dealer, holder)
+                playout = Playout(
+                    contract,
+                    hands.copy(),
+                    [0] * n,
+                    leader,
+                    [],
+                    False,
+                    rules.spade_lead != "always",
+                    low_club.index if holder is not None and low_club is not None else -1,
+                )
+                values[i].append(contract.value(seat, playout.finish(), view.totals))
+            self.playouts += BID_COST * len(options)
+        return values, weights
+
+
+def _equivalent(cards: Sequence[int], gone: int) -> list[list[int]]:
+    """Cards (indexes, ascending) grouped where they are as good as each other: same suit, and every card of
+    the suit between them is ours or gone. Each group is searched once, by its lowest card."""
+    groups: list[list[int]] = []
+    for card in cards:
+        if groups:
+            last = groups[-1][-1]
+            between = SUIT_MASKS[SUIT_OF[card]] & ((1 << card) - 1) & ~((2 << last) - 1)
+            if SUIT_OF[last] == SUIT_OF[card] and not between & ~gone:
+                groups[-1].append(card)
+                continue
+        groups.append([card])
+    return groups
+
+
+def _confident_best(
+    values: Sequence[Sequence[float]],
+    weights: Sequence[float],
+    default: int,
+    confidence: float,
+    margin: float = 0.0,
+) -> int:
+    """The option with the best weighted mean value, if it beats `default` (the heuristic's choice) by more
+    than `margin` and by `CONFIDENCE` standard errors of the paired difference over the same deals; else
+    `default`. The search overrules the heuristic only where it is sure."""
+    total = sum(weights)
+    if total <= 0:
+        return default
+    ess = total * total / sum(w * w for w in weights)  # effective number of deals
+    base = values[default]
+    best, best_mean = default, 0.0
+    for i, row in enumerate(values):
+        if i == default:
+            continue
+        diffs = [a - b for a, b in zip(row, base, strict=True)]
+        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+        if mean <= best_mean or mean <= margin:
+            continue
+        variance = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+        if mean - margin > confidence * math.sqrt(variance / max(1.0, ess - 1)):
+            best, best_mean = i, mean
+    return best
+
+
+def _bid_order(view: SeatView) -> list[int]:
+    rules = view.rules
+    n = rules.players
+    first = view.dealer if rules.first_bidder == "dealer" else (view.dealer + 1) % n
+    return [(first + k) % n for k in range(n)]
+
+
+def quick_bid(rules: RuleSet, hand: int, partner_nil: bool | None) -> int:
+    """What a seat holding `hand` is likely to bid (0 for nil): the heuristic count, nil when it is safe.
+    `partner_nil` None: the partner's bid is not known."""
+    cards = cards_of(hand)
+    estimate = estimate_tricks(rules, cards)
+    lowest = max(rules.min_bid, 1 if rules.nil else 0)
+    bid = max(lowest, min(rules.tricks_per_hand, math.floor(estimate + 0.15)))
+    if rules.nil and not partner_nil:
+        danger = nil_danger(rules, cards)
+        success = math.exp(-((danger / 1.45) ** 2)) if rules.partnerships else 0.6 * math.exp(-1.8 * danger)
+        if rules.nil_value * (2 * success - 1) > 10 * max(1, bid) + 10:
+            return 0
+    return bid
+
+
+class World:
+    """What one seat knows of where the cards are, and how to deal the rest consistently with it."""
+
+    def __init__(self, view: SeatView, seen: int) -> None:
+        rules = view.rules
+        self.rules = rules
+        self.view = view
+        self.n = rules.players
+        self.seat = view.seat
+        played = [0] * self.n
+        for trick in (*view.tricks, view.trick):
+            for s, card in trick.plays:
+                played[s] |= 1 << card.index
+        self.played = played
+        mine = mask_of(view.hand)
+        gone = mine
+        for mask in played:
+            gone |= mask
+        self.mine = mine
+        self.unseen = rules.deck_mask & ~gone
+        # the draw pile: cards we saw and did not keep are discarded, not in the other hand
+        self.discarded = seen & self.unseen & ~mine
+        if view.hand:
+            self.sizes = list(view.hand_sizes)
+        else:  # blind nil: no cards dealt yet; deal ours too
+            self.sizes = [rules.hand_size] * self.n
+        self.sizes[self.seat] = 0 if view.hand else rules.hand_size
+        self.others = [s for s in range(self.n) if s != self.seat and self.sizes[s] > 0] + (
+            [] if view.hand else [self.seat]
+        )
+        self.voids = [sum(1 << suit.index for suit in view.voids[s]) for s in range(self.n)]
+        held = sum(self.sizes[s] for s in self.others)
+        self.pile = self.unseen.bit_count() - held
+        free = self.unseen & ~self.discarded
+        self.free = [i for i in range(len(FULL_DECK)) if free >> i & 1]
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """Every seat's cards: ours as they are, the others dealt from the unseen cards at random, no seat
+        given a suit it has shown void in (the draw pile's discards and unseen rest go to no one)."""
+        for _ in range(20):
+            hands = self._try(rng, True)
+            if hands is not None:
+                return hands
+        hands = self._try(rng, False)
+        assert hands is not None
+        return hands
+
+    def _try(self, rng: random.Random, voids: bool) -> list[int] | None:
+        room = {s: self.sizes[s] for s in self.others}
+        pile = self.pile - self.discarded.bit_count()
+        cards = self.free.copy()
+        rng.shuffle(cards)
+        if voids:
+            cards.sort(
+                key=lambda c: sum(1 for s in self.others if self.voids[s] >> SUIT_OF[c] & 1), reverse=True
+            )
+        hands = [0] * self.n
+        hands[self.seat] = self.mine
+        for card in cards:
+            suit_bit = 1 << SUIT_OF[card]
+            options = [s for s in self.others if room[s] and not (voids and self.voids[s] & suit_bit)]
+            total = sum(room[s] for s in options) + pile
+            if total == 0:
+                return None
+            pick = rng.randrange(total)
+            for s in options:
+                pick -= room[s]
+                if pick < 0:
+                    hands[s] |= 1 << card
+                    room[s] -= 1
+                    break
+            else:
+                pile -= 1
+        return hands
+
+    def weight(self, hands: Sequence[int]) -> float:
+        """How well the deal explains the bids made so far: the heuristic count of each bidder's hand (as it
+        was when it bid) against its bid, and the danger of a nil bidder's hand."""
+        view = self.view
+        rules = self.rules
+        weight = 1.0
+        for s in range(self.n):
+            bid = view.bids[s]
+            if bid is None or s == self.seat or view.blind[s]:
+                continue
+            cards = cards_of(hands[s] | self.played[s])
+            if is_nil(rules, bid, False):
+                weight *= max(0.02, math.exp(-((nil_danger(rules, cards) / 1.45) ** 2)))
+            else:
+                miss = estimate_tricks(rules, cards) - bid
+                weight *= math.exp(-(miss * miss) / (2 * BID_SPREAD * BID_SPREAD))
+        return weight

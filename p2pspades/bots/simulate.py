@@ -1,0 +1,355 @@
+"""A fast hand simulator for the expert bot's search: one hand played to its end on bit masks, every seat's
+cards known (a determinization), each seat choosing by a quick greedy policy that knows the contracts.
+
+Cards are their `FULL_DECK` indexes; a hand is a bit mask (bit `card.index`). Within a suit a higher index is
+a higher card and the jokers (52, 53) top the spades, so the highest card of a suit is the highest bit.
+
+The policy plays as the heuristic bot does, but with the cards in view: make the side's contract, take no
+more tricks once bags hurt, cover a partner's nil, keep an opponent's nil under pressure. It is what the
+search's playouts assume every seat does after the move being weighed. Pure: no I/O, no randomness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from p2pspades.rules import RuleSet, SideTotal, is_nil, score_hand
+from p2pspades.rules.cards import FULL_DECK, NON_SPADES_MASK, SPADES_MASK, SUIT_MASKS
+
+SUIT_OF: tuple[int, ...] = tuple(card.suit.index for card in FULL_DECK)
+RANK_OF: tuple[int, ...] = tuple(int(card.rank) for card in FULL_DECK)
+WIN_VALUE = 150.0
+"""What winning (or losing) the game in this hand is worth, in points, on top of the hand's score."""
+
+
+def top(mask: int) -> int:
+    """The highest card of a non-empty mask (of one suit)."""
+    return mask.bit_length() - 1
+
+
+def low(mask: int) -> int:
+    """The lowest card of a non-empty mask (of one suit)."""
+    return (mask & -mask).bit_length() - 1
+
+
+def above(card: int) -> int:
+    """The mask of every card with a higher index (within its suit: the higher cards)."""
+    return ~((2 << card) - 1)
+
+
+def lowest_rank(mask: int) -> int:
+    """The lowest-ranked card of a non-empty mask, side suits before spades."""
+    sides = mask & NON_SPADES_MASK
+    if not sides:
+        return low(mask)
+    return min((low(sides & m) for m in SUIT_MASKS[1:] if sides & m), key=RANK_OF.__getitem__)
+
+
+def highest_rank(mask: int) -> int:
+    """The highest-ranked card of a non-empty mask, spades first (the card most likely to win later)."""
+    if mask & SPADES_MASK:
+        return top(mask & SPADES_MASK)
+    return max((top(mask & m) for m in SUIT_MASKS[1:] if mask & m), key=RANK_OF.__getitem__)
+
+
+class Contract:
+    """What one hand's bids mean for play and scoring: sides, partners, nil bidders and contracts."""
+
+    __slots__ = (
+        "any_nil",
+        "bags_hurt",
+        "bids",
+        "blind",
+        "contract",
+        "counts",
+        "n",
+        "nil",
+        "partner",
+        "rules",
+        "side_of",
+        "sides",
+    )
+
+    def __init__(self, rules: RuleSet, bids: Sequence[int], blind: Sequence[bool]) -> None:
+        self.rules = rules
+        self.n = rules.players
+        self.bids = tuple(bids)
+        self.blind = tuple(blind)
+        self.sides = rules.sides
+        self.side_of = tuple(rules.side_of(seat) for seat in range(self.n))
+        self.partner = tuple((seat + 2) % 4 if rules.partnerships else -1 for seat in range(self.n))
+        self.nil = tuple(is_nil(rules, bid, flag) for bid, flag in zip(bids, blind, strict=True))
+        self.any_nil = any(self.nil)
+        counts_nil = rules.nil_tricks_count_for_partner
+        self.counts = tuple(counts_nil or not nil for nil in self.nil)  # do the seat's tricks count?
+        self.contract = tuple(sum(bids[s] for s in side if not self.nil[s]) for side in self.sides)
+        self.bags_hurt = rules.overtrick_points < 0 or rules.bag_limit is not None
+
+    def need(self, side: int, won: Sequence[int]) -> int:
+        """Tricks the side still needs for its contract (0 or less: made)."""
+        return self.contract[side] - sum(won[s] for s in self.sides[side] if self.counts[s])
+
+    def value(self, seat: int, won: Sequence[int], totals: Sequence[SideTotal]) -> float:
+        """The hand's worth to `seat`'s side: its points less the others' (their mean, in individual games),
+        each bag charged at its share of the bag penalty, and the game's result if it ends here."""
+        rules = self.rules
+        scores, after = score_hand(rules, self.bids, self.blind, won, totals)
+        limit = rules.bag_limit
+        bag_cost = rules.bag_penalty / limit if limit else 0.0
+        worth = [
+            s.points - s.penalty_points - bag_cost * s.bags if limit else float(s.points) for s in scores
+        ]
+        mine = self.side_of[seat]
+        others = [w for i, w in enumerate(worth) if i != mine]
+        value = worth[mine] - sum(others) / len(others)
+        best = max(t.score for t in after)
+        lowest = min(t.score for t in after)
+        if best >= rules.target or (rules.losing_threshold is not None and lowest <= rules.losing_threshold):
+            leaders = [i for i, t in enumerate(after) if t.score == best]
+            if leaders == [mine]:
+                value += WIN_VALUE
+            elif mine not in leaders:
+                value -= WIN_VALUE
+        return value
+
+
+class Playout:
+    """One hand in progress with every card known, played to its end by the greedy policy."""
+
+    __slots__ = (
+        "best",
+        "broken",
+        "closed",
+        "contract",
+        "hands",
+        "leader",
+        "must_lead",
+        "plays",
+        "winner",
+        "won",
+    )
+
+    def __init__(
+        self,
+        contract: Contract,
+        hands: list[int],
+        won: list[int],
+        leader: int,
+        plays: list[tuple[int, int]],
+        broken: bool,
+        closed: bool,
+        must_lead: int = -1,
+    ) -> None:
+        self.contract = contract
+        self.hands = hands
+        self.won = won
+        self.leader = leader
+        self.plays = plays
+        self.broken = broken
+        self.closed = closed  # may spades be led only from a hand of spades?
+        self.must_lead = must_lead
+        self.winner = self.best = -1  # the seat winning the trick in progress so far, and its card
+        for seat, card in plays:
+            self._track(seat, card)
+
+    def _track(self, seat: int, card: int) -> None:
+        best = self.best
+        if (
+            best < 0
+            or (SUIT_OF[card] == SUIT_OF[best] and card > best)
+            or (SUIT_OF[card] == 0 != SUIT_OF[best])
+        ):
+            self.winner, self.best = seat, card
+
+    def play(self, card: int) -> None:
+        """The seat to move plays `card` (which must be legal); a full trick is gathered."""
+        c = self.contract
+        plays = self.plays
+        seat = (self.leader + len(plays)) % c.n
+        self.hands[seat] &= ~(1 << card)
+        plays.append((seat, card))
+        self._track(seat, card)
+        if len(plays) == c.n:
+            winner = self.winner
+            self.won[winner] += 1
+            self.leader = winner
+            self.plays = []
+            if SUIT_OF[self.best] == 0:  # a spade won: spades were played
+                self.broken = True
+            self.winner = self.best = -1
+            if self.closed and (self.broken or c.rules.spade_lead != "broken"):
+                self.closed = False
+            self.must_lead = -1
+
+    def legal(self) -> int:
+        """The mask of the cards the seat to move may play."""
+        plays = self.plays
+        hand = self.hands[(self.leader + len(plays)) % self.contract.n]
+        if plays:
+            return (hand & SUIT_MASKS[SUIT_OF[plays[0][1]]]) or hand
+        if self.must_lead >= 0:
+            return hand & (1 << self.must_lead) or hand
+        if self.closed:
+            return (hand & NON_SPADES_MASK) or hand
+        return hand
+
+    def finish(self) -> list[int]:
+        """Play the hand to its end; the tricks each seat won."""
+        n = self.contract.n
+        while True:
+            seat = (self.leader + len(self.plays)) % n
+            if not self.hands[seat]:
+                return self.won
+            legal = self.legal()
+            if legal & (legal - 1) == 0:
+                self.play(low(legal))
+            else:
+                self.play(self.choose(seat, legal))
+
+    # ----- the policy -------------------------------------------------------------------------------------
+
+    def nil_alive(self, seat: int) -> bool:
+        return self.contract.any_nil and self.contract.nil[seat] and self.won[seat] == 0
+
+    def wants(self, seat: int) -> bool:
+        """Does the seat's side want tricks: until the contract is made, then only where bags are free or to
+        set an opponent side within reach."""
+        c = self.contract
+        side = c.side_of[seat]
+        if c.need(side, self.won) > 0 or not c.bags_hurt:
+            return True
+        if c.partner[seat] < 0:
+            return False
+        other = 1 - side
+        need = c.need(other, self.won)
+        left = self.hands[seat].bit_count()  # tricks left, this one included
+        return need > 0 and left - need + 1 <= 2
+
+    def can_beat(self, seat: int, card: int, led: int) -> bool:
+        """Could `seat`, still to play in a trick led in `led`, beat `card`?"""
+        hand = self.hands[seat]
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            return SUIT_OF[card] == led and top(follow) > card
+        spades = hand & SPADES_MASK
+        return bool(spades) and (SUIT_OF[card] != 0 or top(spades) > card)
+
+    def choose(self, seat: int, legal: int) -> int:
+        if not self.plays:
+            return self.lead(seat, legal)
+        return self.follow(seat, legal)
+
+    def lead(self, seat: int, legal: int) -> int:
+        c = self.contract
+        if self.nil_alive(seat):
+            return lowest_rank(legal)
+        others = 0
+        for s in range(c.n):
+            if s != seat:
+                others |= self.hands[s]
+        partner = c.partner[seat]
+        if partner >= 0 and self.nil_alive(partner):
+            # cover: our highest cards, the ones that stand first
+            return max(
+                _tops(legal), key=lambda x: (not others & SUIT_MASKS[SUIT_OF[x]] & above(x), RANK_OF[x])
+            )
+        side = c.side_of[seat]
+        for s in range(c.n):
+            if c.side_of[s] != side and self.nil_alive(s):
+                # lead under the nil bidder's lowest card in a suit it holds
+                nil_hand = self.hands[s]
+                for m in SUIT_MASKS[1:] + SUIT_MASKS[:1]:
+                    mine = legal & m
+                    if mine and nil_hand & m and low(mine) < low(nil_hand & m):
+                        return low(mine)
+        if self.wants(seat):
+            winners = [
+                x
+                for x in _tops(legal)
+                if not others & SUIT_MASKS[SUIT_OF[x]] & above(x)
+                and (SUIT_OF[x] == 0 or not self._void_ruffer(seat, SUIT_OF[x]))
+            ]
+            if winners:
+                sides = [x for x in winners if SUIT_OF[x] != 0]
+                return max(sides or winners, key=RANK_OF.__getitem__)
+            return lowest_rank(legal)
+        return lowest_rank(legal)
+
+    def _void_ruffer(self, seat: int, suit: int) -> bool:
+        """Is some opponent of `seat` void in `suit` and holding a spade?"""
+        c = self.contract
+        side = c.side_of[seat]
+        for s in range(c.n):
+            hand = self.hands[s]
+            if c.side_of[s] != side and hand and not hand & SUIT_MASKS[suit] and hand & SPADES_MASK:
+                return True
+        return False
+
+    def follow(self, seat: int, legal: int) -> int:
+        c = self.contract
+        plays = self.plays
+        led = SUIT_OF[plays[0][1]]
+        winner, best = self.winner, self.best
+        best_suit = SUIT_OF[best]
+        if legal & SUIT_MASKS[led]:
+            win = legal & above(best) if best_suit == led else 0
+        elif best_suit == 0:
+            win = legal & SPADES_MASK & above(best)
+        else:
+            win = legal & SPADES_MASK
+        lose = legal & ~win
+        later = [(self.leader + i) % c.n for i in range(len(plays) + 1, c.n)]
+        partner = c.partner[seat]
+
+        if self.nil_alive(seat):
+            if lose:
+                return _dump(lose, led)
+            return low(win) if later else highest_rank(win)
+        if partner >= 0 and self.nil_alive(partner):
+            if winner == partner:
+                return low(win) if win else _discard(lose, led)
+            if partner in later:
+                if legal & SUIT_MASKS[led]:
+                    return top(legal & SUIT_MASKS[led])
+                return low(win) if win else _discard(lose, led)
+        side = c.side_of[seat]
+        nils = [s for s in range(c.n) if c.side_of[s] != side and self.nil_alive(s)] if c.any_nil else []
+        if nils:
+            if winner in nils and lose:
+                return _dump(lose, led)
+            if winner != partner and any(s in later for s in nils):
+                return _discard(legal, led) if not win or lose else low(win)
+        if self.wants(seat):
+            opponents = [s for s in later if c.side_of[s] != side]
+            if partner >= 0 and winner == partner and not any(self.can_beat(s, best, led) for s in opponents):
+                return _discard(lose, led) if lose else low(win)
+            if win:
+                if not later:
+                    return low(win)
+                rest = win
+                while rest:
+                    x = low(rest)
+                    if not any(self.can_beat(s, x, led) for s in opponents):
+                        return x
+                    rest &= rest - 1
+            return _discard(lose, led) if lose else low(win)
+        if lose:
+            return _dump(lose, led)
+        return low(win) if later else highest_rank(win)
+
+
+def _tops(mask: int) -> list[int]:
+    """The highest card of each suit in the mask."""
+    return [top(mask & m) for m in SUIT_MASKS if mask & m]
+
+
+def _discard(mask: int, led: int) -> int:
+    """Lose cheaply: the lowest card of the led suit, else the lowest-ranked side card."""
+    follow = mask & SUIT_MASKS[led]
+    return low(follow) if follow else lowest_rank(mask)
+
+
+def _dump(mask: int, led: int) -> int:
+    """Lose expensively: the highest card of the led suit under the winner, else the most dangerous card."""
+    follow = mask & SUIT_MASKS[led]
+    return top(follow) if follow else highest_rank(mask)

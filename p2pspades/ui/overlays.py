@@ -1,0 +1,66 @@
+"""The windows shown over the game screen, as a stack: the last opened is on top and takes the keys.
+
+Some are opened by a key (help, score sheet, last trick), some by the game (the hand's summary, the
+game-over screen, the completed trick held on the table) and one by a question (leave the game?). Where each
+goes in the stack is decided here, so the question is never hidden by something the game opens meanwhile
+and the game-over screen waits below everything else.
+"""
+
+from __future__ import annotations
+
+#: every overlay the game screen knows; "trick" is the completed trick held on the table for a moment
+OVERLAYS = ("help", "scores", "last", "summary", "quit", "over", "trick")
+#: what a person must answer or see go by first: the game opens its own windows below these
+_IN_FRONT = ("quit", "trick")
+
+
+class OverlayStack(list[str]):
+    """The overlays open, bottom first (a list, so a test can look at it as one)."""
+
+    @property
+    def top(self) -> str | None:
+        return self[-1] if self else None
+
+    def toggle(self, name: str) -> bool:
+        """A key's overlay: open it on top, or close it if it is on top. Nothing while the leave question is
+        open. True if something changed."""
+        if name not in OVERLAYS:
+            raise ValueError(f"no overlay {name!r}")
+        if self.top == name:
+            self.pop()
+        elif self.top == "quit":
+            return False
+        else:
+            self.discard(name)
+            self.append(name)
+        return True
+
+    def close_top(self) -> str | None:
+        """Close the overlay on top, unless it is the game-over screen (which stays). The name closed."""
+        if self and self[-1] != "over":
+            return self.pop()
+        return None
+
+    def open_below_all(self, name: str) -> None:
+        """Open an overlay under every other one (the game-over screen waits for the last summary)."""
+        if name not in self:
+            self.insert(0, name)
+
+    def open_under_questions(self, name: str, *, also_under: tuple[str, ...] = ()) -> None:
+        """Open `name` (again) on top, but under a pending question (and under `also_under`)."""
+        self.discard(name)
+        at = len(self)
+        while at > 0 and (self[at - 1] == "quit" or self[at - 1] in also_under):
+            at -= 1
+        self.insert(at, name)
+
+    def open_game_window(self, name: str) -> None:
+        """A window the game opens (a hand's summary): on top, but under the question and the held trick."""
+        self.open_under_questions(name, also_under=_IN_FRONT)
+
+    def discard(self, name: str) -> bool:
+        """Close `name` wherever it is in the stack. True if it was open."""
+        if name in self:
+            self.remove(name)
+            return True
+        return False

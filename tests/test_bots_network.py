@@ -1,0 +1,74 @@
+"""The expert bot over real sockets: it thinks on its own peer's time, in a worker thread, while the peer's
+event loop keeps serving the mesh; the game completes and its log verifies."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from helpers.net import within
+
+from p2pspades import crypto
+from p2pspades.audit.verify import Status as Verdict
+from p2pspades.audit.verify import verify_file
+from p2pspades.bots import ExpertBot, RandomBot, thinking
+from p2pspades.net import LobbyHost, Mesh, Timing, join_table, start_game, transport_keys
+from p2pspades.rules import Action, preset
+from p2pspades.table import Decision
+from p2pspades.table.players import AnyPlayer
+
+pytestmark = pytest.mark.timeout(120)
+FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=5.0, linger=3.0)
+
+
+async def test_an_expert_peer_plays_a_game_over_zeromq_without_stalling_its_loop(tmp_path: Path) -> None:
+    ids = [crypto.Identity.generate() for _ in range(2)]
+    meshes = [Mesh(transport_keys(i), heartbeat=FAST.heartbeat) for i in ids]
+    for mesh in meshes:
+        await mesh.start()
+    rules = preset("two", target=10, losing_threshold=-10)  # one hand settles it
+    host = LobbyHost(ids[0], "Here", rules, "P0", meshes[0].endpoint)
+    lobby = await host.start()
+    results = await within(asyncio.gather(host.run(), join_table(lobby, ids[1], "P1", meshes[1].endpoint)))
+    await host.close()
+
+    expert = ExpertBot(7, time_budget=10.0, iterations=400)
+    thought: list[float] = []
+
+    def timed(decision: Decision) -> Action:
+        start = time.perf_counter()
+        try:
+            return expert(decision)
+        finally:
+            thought.append(time.perf_counter() - start)
+
+    players: list[AnyPlayer] = [RandomBot(0), thinking(timed)]
+    peers = [
+        await start_game(result, ids[i], meshes[i], players[i], home=str(tmp_path), timing=FAST)
+        for i, result in enumerate(results)
+    ]
+    gaps: list[float] = []
+
+    async def ticker() -> None:  # how long the loop ever goes without running us
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    ticking = asyncio.ensure_future(ticker())
+    try:
+        ended = await within(asyncio.gather(*(p.run() for p in peers)), 100)
+    finally:
+        ticking.cancel()
+        for peer in peers:
+            await peer.close()
+    assert [e.status for e in ended if e is not None] == ["complete", "complete"]
+    assert peers[0].table.entries == peers[1].table.entries
+    assert verify_file(peers[1].store.log_path).status is Verdict.VALID
+    assert len(thought) >= rules.hand_size  # it played its cards (and bid, and drew)
+    # the loop ran all along: its longest pause is far shorter than the bot's longest think
+    assert max(gaps) < max(thought) / 2, (max(gaps), max(thought))
