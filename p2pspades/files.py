@@ -72,7 +72,8 @@ def write_private(target: Path, data: bytes, *, replace: bool = False) -> bool:
 
 def try_lock(fd: int) -> bool:
     """Take an exclusive advisory lock (flock) on an open file without waiting. False if another process
-    holds it. Where there is no flock (not POSIX) there is nothing to enforce: True.
+    holds it. Where there is no flock (not POSIX, or a file system without locks) there is nothing to
+    enforce: True.
 
     The lock lasts until the file is closed, by us or by our process ending, however abruptly.
     """
@@ -82,8 +83,10 @@ def try_lock(fd: int) -> bool:
         return True
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    except BlockingIOError:
         return False
+    except OSError:  # a file system without locks (some network ones): nothing to enforce either
+        return True
     return True
 
 
