@@ -11,7 +11,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from helpers.cheats import EarlyChallenger, Impatient, LastLockPoisoner, Tampering, other_point, wrong_lock
+from helpers.cheats import (
+    EarlyChallenger,
+    Impatient,
+    LastLockPoisoner,
+    Tampering,
+    other_point,
+    send_unchecked,
+    wrong_lock,
+)
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, hand_record, verify_frames
@@ -24,7 +32,6 @@ from p2pspades.table import (
     Dropped,
     Event,
     HandDeal,
-    Outgoing,
     Rejected,
     Stage,
     Table,
@@ -277,17 +284,7 @@ class Reneger(Table):
             # its own engine would refuse the card: sign and send it regardless
             assert self.identity is not None and self._my is not None
             j = self._my_position(action.card)
-            payload = {
-                "g": self.game_id,
-                "n": len(self.entries),
-                "p": self.head,
-                "s": self.seat,
-                "h": self.hand_number,
-                "t": "play",
-                "j": j,
-                "k": self._my.lock_keys[j],
-            }
-            self._outgoing.append(Outgoing(len(self.entries), log.seal(payload, self.identity)))
+            send_unchecked(self, {"t": "play", "j": j, "k": self._my.lock_keys[j]})
             self.stage = Stage.OVER  # it has nothing more to say: the honest peers decide now
             return []
         return super().decide(action)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from helpers.cheats import Tampering
+from helpers.cheats import Tampering, send_unchecked
 from test_table_attacks import CHEATER, Reneger, assert_caught, honest, renege_player, seated
 
 from p2pspades import crypto, log
@@ -21,7 +21,7 @@ from p2pspades.bots import RandomBot
 from p2pspades.crypto import proofs
 from p2pspades.errors import RemoteError
 from p2pspades.rules import Action, Play, RuleSet, preset
-from p2pspades.table import Event, Outgoing, Stage, Table, Violation
+from p2pspades.table import Event, Stage, Table, Violation
 from p2pspades.table import messages as msg
 from p2pspades.table.genesis import make_genesis, read_genesis
 from p2pspades.table.harness import Wire, play_in_memory
@@ -316,18 +316,7 @@ class FalseVoid(Reneger):
             proof = crypto.prove_void(d.context(self.seat), step, self._my, claim, points)
         elif self.mode != "none":
             proof = bytes(proofs.void_proof_size(len(positions), len(cards)))
-        payload = {
-            "g": self.game_id,
-            "n": len(self.entries),
-            "p": self.head,
-            "s": self.seat,
-            "h": self.hand_number,
-            "t": "play",
-            "j": j,
-            "k": self._my.lock_keys[j],
-            "x": proof,
-        }
-        self._outgoing.append(Outgoing(len(self.entries), log.seal(payload, self.identity)))
+        send_unchecked(self, {"t": "play", "j": j, "k": self._my.lock_keys[j], "x": proof})
         self.reneged = True
         self.stage = Stage.OVER
         return []
