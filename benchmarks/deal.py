@@ -5,7 +5,8 @@ For 4 seats playing `classic` in memory (every peer a full table machine: signat
   scalar multiplications the deal needs (each seat shuffles and locks 52 points, and opens its 13 cards);
 - audit: from the first reveal until every peer has checked the deal and scored the hand, beside the bare
   cost of the multiplications it needs (each peer checks the deck after all shuffles and after all locks);
-- verification throughput of a generated log (the offline verifier, one core), and log bytes per hand.
+- verification throughput of a generated log (the offline verifier, with its proofs checked on every core),
+  and log bytes per hand.
 
 New games are protocol version 2 (every step of the deal proven and checked live, protocol/crypto.md
 §12-18), so the table figures above are measured with the proofs; the same figures of version 1 (no proofs)
@@ -18,13 +19,16 @@ are printed beside them with the suffix `_v1`. In particular, all measured:
   `setup_with_proofs_crypto`, the same steps on the crypto layer alone, `setup_with_proofs_ops`);
 - `cut_and_choose_speedup`: the same shuffle proven and verified by 80 rounds of cut-and-choose, over ours;
 - `verify_hands_per_s` and `log_bytes_per_hand`: the offline verifier on a version 2 log (every proof, key
-  and void claim verified), and that log's size per hand;
+  and void claim verified), as `p2pspades verify` runs it (the proofs checked by `verify_jobs` worker
+  processes, one per core unless `--jobs` says otherwise), and that log's size per hand;
+  `verify_hands_per_s_serial`: the same verifier in one process, measured alternately with it;
 - `void_proof_ms`: proving and verifying one void claim over a 13-card suit, by cards held (12, 6, 1).
 
 The bare cost is the count of operations times the cost of one, measured in the same run. Ratios matter;
 the absolute times move with the load on a shared machine. Prints one JSON object.
 
-    python benchmarks/deal.py [--hands 4] [--verify-hands 6] [--proof-repeat 3] [--proofs-only]
+    python benchmarks/deal.py [--hands 4] [--verify-hands 6] [--jobs N] [--verify-repeat 2] [--proof-repeat 3]
+                              [--proofs-only]
 """
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ from typing import Any
 import nacl.bindings as sodium
 
 from p2pspades import crypto
-from p2pspades.audit import verify_frames
+from p2pspades.audit import read_game
+from p2pspades.audit.parallel import available_jobs
 from p2pspades.bots import RandomBot
 from p2pspades.crypto import deal as deal_module
 from p2pspades.crypto import group, proofs
@@ -392,6 +397,10 @@ def main() -> None:
     ap.add_argument(
         "--verify-hands", type=int, default=6, help="about how many hands the verified log holds"
     )
+    ap.add_argument(
+        "--jobs", type=int, default=None, help="worker processes of the verifier (default: one per core)"
+    )
+    ap.add_argument("--verify-repeat", type=int, default=2, help="runs of the verifier (best kept)")
     ap.add_argument("--proof-repeat", type=int, default=3, help="runs of each proof measurement (best kept)")
     ap.add_argument("--proofs-only", action="store_true", help="only the figures of protocol version 2")
     args = ap.parse_args()
@@ -404,7 +413,8 @@ def main() -> None:
     setup_muls = crypto.mul_count_setup(seats, n)
     # the audit checks the decks after all shuffles and after all locks at once: 2n multiplications a peer
     audit_muls = seats * 2 * n
-    out: dict[str, Any] = {"seats": seats, "deck": n, "mul_us": round(mul * 1e6, 1)}
+    jobs = available_jobs(args.jobs)
+    out: dict[str, Any] = {"seats": seats, "deck": n, "mul_us": round(mul * 1e6, 1), "verify_jobs": jobs}
     history: list[Any] = []
     for version, suffix in ((2, ""), (1, "_v1")):
         print(f"version {version}: playing {args.hands} hands in memory...", file=sys.stderr)
@@ -415,11 +425,18 @@ def main() -> None:
         frames, hands, game_history = log_for_verification(b"verify benchmark", args.verify_hands, version)
         if version == 2:
             history = game_history
-        best = float("inf")
-        for _ in range(2):
+        # the verifier as `p2pspades verify` runs it (proofs checked by --jobs workers) and serially,
+        # alternated so that both see the same machine load
+        best = serial = float("inf")
+        for _ in range(args.verify_repeat):
             start = time.perf_counter()
-            verdict = verify_frames(frames)
+            verdict = read_game(frames, jobs=jobs)
             best = min(best, time.perf_counter() - start)
+            start = time.perf_counter()
+            serial_verdict = read_game(frames, jobs=1)
+            serial = min(serial, time.perf_counter() - start)
+            if serial_verdict.status is not verdict.status:
+                raise SystemExit(f"serial and parallel verdicts differ: {serial_verdict.summary}")
         log_bytes = 8 + sum(4 + len(f) for f in frames)
         out.update({
             f"setup_ms{suffix}": round(setup * 1e3, 1),
@@ -428,6 +445,7 @@ def main() -> None:
             f"verify_hands{suffix}": hands,
             f"verify_status{suffix}": verdict.status.name,
             f"verify_hands_per_s{suffix}": round(hands / best, 2),
+            f"verify_hands_per_s_serial{suffix}": round(hands / serial, 2),
             f"log_bytes_per_hand{suffix}": round(log_bytes / hands),
         })
     # version 1 against the bare cost of its multiplications, as before the proofs

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 
+from p2pspades.audit.reader import GameVisitor, read_game
 from p2pspades.audit.record import FORMAT
-from p2pspades.audit.verify import Status, Verdict, verify_file
+from p2pspades.audit.verify import Status, Verdict
 
 
-def verify_log(path: str | os.PathLike[str]) -> Verdict:
-    """`verify_file`, with a plain word for a file that is a hand record `export` wrote rather than a log."""
-    verdict = verify_file(path)
+def verify_log(path: str | os.PathLike[str], *visitors: GameVisitor, jobs: int = 1) -> Verdict:
+    """`verify_file`, with a plain word for a file that is a hand record `export` wrote rather than a log.
+    `visitors` and `jobs` are `read_game`'s."""
+    verdict = read_game(path, *visitors, jobs=jobs)
     if verdict.status is Status.UNREADABLE and verdict.table is None and _is_hand_record(path):
         verdict.summary = (
             f"{os.fspath(path)} is a hand record written by 'p2pspades export', not a game log: "

@@ -10,11 +10,14 @@ A visitor overrides only the callbacks it needs; the rest do nothing.
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from p2pspades import log
+from p2pspades.audit.parallel import ALL_SETTLED, ParallelProofs, available_jobs
 from p2pspades.audit.verdict import Status, Verdict, abandonment, describe, forfeit_suffix
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.rules import Card, HandResult
@@ -36,6 +39,7 @@ from p2pspades.table import (
     Wanted,
     read_genesis,
 )
+from p2pspades.table.machine import check_now
 
 
 class GameVisitor:
@@ -68,22 +72,69 @@ class GameVisitor:
 
 def tell(table: Table, events: Iterable[Event], visitor: GameVisitor) -> None:
     """Give `visitor` the events `table` reported, as typed callbacks (events it has none for are skipped)."""
+    for call in _calls(table, events, visitor):
+        call()
+
+
+def _calls(table: Table, events: Iterable[Event], visitor: GameVisitor) -> list[Callable[[], None]]:
+    """The callbacks `tell` makes, bound to their arguments now (the reader may deliver them later)."""
+    calls: list[Callable[[], None]] = []
     for ev in events:
         if isinstance(ev, FirstDealer):
-            visitor.on_first_dealer(ev.seat)
+            calls.append(functools.partial(visitor.on_first_dealer, ev.seat))
         elif isinstance(ev, CardVerified):
-            visitor.on_play(ev.seat, ev.card)
+            calls.append(functools.partial(visitor.on_play, ev.seat, ev.card))
         elif isinstance(ev, ChallengeRaised):
-            visitor.on_challenge(ev.seat, ev.why)
+            calls.append(functools.partial(visitor.on_challenge, ev.seat, ev.why))
         elif isinstance(ev, HandAudited):
             history = table.game.history if table.game is not None else []
             hand = next((h for h in history if h.number == ev.hand), None)
             if hand is not None:
-                visitor.on_hand(hand, ev)
+                calls.append(functools.partial(visitor.on_hand, hand, ev))
         elif isinstance(ev, Violation):
-            visitor.on_violation(ev)
+            calls.append(functools.partial(visitor.on_violation, ev))
         elif isinstance(ev, GameEnded):
-            visitor.on_end(ev)
+            calls.append(functools.partial(visitor.on_end, ev))
+    return calls
+
+
+class _Teller:
+    """Tells the visitors what each entry proves: at once, or (`hold`) once the entry is settled, that is once
+    every proof check of it and of every earlier entry has passed. Entries before `skip` were told already."""
+
+    def __init__(self, visitors: Sequence[GameVisitor], hold: bool = False, skip: int = 0) -> None:
+        self.visitors = visitors
+        self.hold = hold
+        self.skip = skip
+        self._held: deque[tuple[int, list[Callable[[], None]]]] = deque()
+        #: every entry before this one has been told
+        self.told = skip
+
+    def tell(self, index: int, table: Table, events: Iterable[Event]) -> None:
+        if index < self.skip:
+            return
+        events = list(events)
+        calls = [c for v in self.visitors for c in _calls(table, events, v)]
+        if self.hold:
+            self._held.append((index, calls))
+            return
+        for call in calls:
+            call()
+        self.told = index + 1
+
+    def genesis(self, setup: Setup) -> None:
+        if self.skip == 0:
+            for visitor in self.visitors:
+                visitor.on_genesis(setup)
+            self.told = 1
+
+    def flush(self, settled: int) -> None:
+        """Tell every held entry before `settled`."""
+        while self._held and self._held[0][0] < settled:
+            index, calls = self._held.popleft()
+            for call in calls:
+                call()
+            self.told = index + 1
 
 
 @dataclass
@@ -96,22 +147,28 @@ class _Hands(GameVisitor):
         self.hands.append(hand)
 
 
-def read_game(source: str | os.PathLike[str] | Sequence[bytes], *visitors: GameVisitor) -> Verdict:
+def read_game(
+    source: str | os.PathLike[str] | Sequence[bytes], *visitors: GameVisitor, jobs: int = 1
+) -> Verdict:
     """Read a game log (a file's path, or its raw entries, genesis first) once, telling every visitor what
-    it proves, and give the verdict. Never raises for a bad file: the verdict says what is wrong."""
+    it proves, and give the verdict. Never raises for a bad file: the verdict says what is wrong.
+
+    With `jobs` > 1 the proofs of the deal are checked by that many worker processes while the replay goes on
+    (`audit/parallel.py`, where available); the verdict and the visitors' callbacks are the same."""
     hands = _Hands()
     everyone = (hands, *visitors)
+    jobs = available_jobs(jobs)
     if isinstance(source, str | os.PathLike):
-        verdict = _read_file(source, everyone)
+        verdict = _read_file(source, everyone, jobs)
     else:
-        verdict = _replay(list(source), everyone)
+        verdict = _replay(list(source), everyone, jobs)
     verdict.hands = hands.hands
     for visitor in everyone:
         visitor.on_verdict(verdict)
     return verdict
 
 
-def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor]) -> Verdict:
+def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor], jobs: int) -> Verdict:
     try:
         read = log.read_log(path)
     except FileNotFoundError:
@@ -122,7 +179,7 @@ def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor]) ->
         return Verdict(Status.UNREADABLE, f"{os.fspath(path)}: cannot read: {exc.strerror or exc}")
     except LocalError as exc:
         return Verdict(Status.UNREADABLE, str(exc))
-    verdict = _replay(read.frames, visitors)
+    verdict = _replay(read.frames, visitors, jobs)
     verdict.torn = read.torn
     if read.torn is not None and verdict.status in (Status.VALID, Status.INCOMPLETE):
         verdict.status = Status.INCOMPLETE
@@ -132,8 +189,23 @@ def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor]) ->
     return verdict
 
 
-def _replay(frames: list[bytes], visitors: Sequence[GameVisitor]) -> Verdict:
-    """Replay the entries through an observer table, telling the visitors, and judge the log."""
+def _replay(frames: list[bytes], visitors: Sequence[GameVisitor], jobs: int) -> Verdict:
+    """Replay the entries through an observer table, telling the visitors, and judge the log. With `jobs` > 1,
+    optimistically with the proofs checked aside, and again serially from the first entry not told if one
+    fails (so the verdict is always the serial replay's)."""
+    if jobs > 1:
+        with ParallelProofs(jobs) as parallel:
+            teller = _Teller(visitors, hold=True)
+            verdict = _judge(frames, teller, parallel)
+            parallel.settled(wait=True)
+            if parallel.failed is None:
+                teller.flush(ALL_SETTLED)
+                return verdict
+        return _judge(frames, _Teller(visitors, skip=teller.told), None)
+    return _judge(frames, _Teller(visitors), None)
+
+
+def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None) -> Verdict:
     if not frames:
         return Verdict(Status.INCOMPLETE, "the log holds no entry: nothing was recorded")
     try:
@@ -142,15 +214,19 @@ def _replay(frames: list[bytes], visitors: Sequence[GameVisitor]) -> Verdict:
         return Verdict(Status.UNREADABLE, f"entry 0 is not a genesis entry: {exc.detail}")
     except RemoteError as exc:
         return Verdict(Status.VIOLATION, f"entry 0 (the genesis) fails the {exc.check} check: {exc.detail}")
-    table = Table(frames[0])
-    for visitor in visitors:
-        visitor.on_genesis(setup)
+    table = Table(frames[0], proofs=check_now if parallel is None else parallel)
+    teller.genesis(setup)
     penalised: list[Violation] = []
     for index, raw in enumerate(frames[1:], start=1):
         before = len(table.entries)
+        if parallel is not None:
+            parallel.entry = index
         events = table.receive(raw)
-        for visitor in visitors:
-            tell(table, events, visitor)
+        teller.tell(index, table, events)
+        if parallel is not None:
+            teller.flush(parallel.settled())
+            if parallel.failed is not None:  # the serial replay will say what it was
+                return Verdict(Status.VIOLATION, f"entry {parallel.failed}: a proof does not verify")
         for ev in events:
             if isinstance(ev, Violation):
                 if ev.halts:

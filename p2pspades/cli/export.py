@@ -7,8 +7,8 @@ import json
 import sys
 
 from p2pspades.audit import Status, hand_record, text_record
-from p2pspades.audit.files import verify_log
 from p2pspades.cli.common import fail
+from p2pspades.cli.verify import add_jobs_option, verify_with_progress
 from p2pspades.exits import ExitCode
 from p2pspades.printable import printable
 
@@ -18,11 +18,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("file", help="the log file (.p2plog)")
     p.add_argument("--format", choices=("json", "text"), default="text", help="output format (default: text)")
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    add_jobs_option(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    verdict = verify_log(args.file)
+    verdict = verify_with_progress(args)
     if verdict.status is Status.UNREADABLE:
         return fail("export", verdict.summary)
     text = (

@@ -1,12 +1,18 @@
-"""`p2pspades verify FILE [--json]`: replay a signed log offline and say whether the game was sound."""
+"""`p2pspades verify FILE [--json] [--jobs N]`: replay a signed log offline; was the game sound?"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from typing import TextIO
 
-from p2pspades.audit import hand_record, summary_lines
+from p2pspades.audit import GameVisitor, Verdict, hand_record, summary_lines
 from p2pspades.audit.files import verify_log
+from p2pspades.audit.parallel import available_jobs
+from p2pspades.printable import printable
+from p2pspades.rules import HandResult
+from p2pspades.table import HandAudited
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,11 +25,60 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("file", help="the log file (.p2plog)")
     p.add_argument("--json", action="store_true", help="print the JSON hand record instead of a summary")
+    add_jobs_option(p)
     p.set_defaults(run=run)
 
 
+def add_jobs_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="worker processes that check the proofs of the deal (default: one per core; 1: none)",
+    )
+
+
+def _jobs(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= jobs <= 256:
+        raise argparse.ArgumentTypeError(f"{jobs} is not between 1 and 256")
+    return jobs
+
+
+class Counter(GameVisitor):
+    """`verifying FILE: hand N` on a terminal, rewritten in place as the hands are verified, then erased."""
+
+    def __init__(self, path: str, stream: TextIO) -> None:
+        self.stream = stream
+        self.shown = stream.isatty()
+        self.label = f"verifying {path}: "
+        self._say("starting")
+
+    def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
+        self._say(f"hand {hand.number} verified")
+
+    def on_verdict(self, verdict: Verdict) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+    def _say(self, text: str) -> None:
+        if self.shown:
+            self.stream.write(f"\r\x1b[K{self.label}{text}")
+            self.stream.flush()
+
+
+def verify_with_progress(args: argparse.Namespace) -> Verdict:
+    """The verdict on `args.file` with `--jobs` workers, counting the hands on stderr if it is a terminal."""
+    return verify_log(args.file, Counter(printable(args.file), sys.stderr), jobs=available_jobs(args.jobs))
+
+
 def run(args: argparse.Namespace) -> int:
-    verdict = verify_log(args.file)
+    verdict = verify_with_progress(args)
     if args.json:
         print(json.dumps(hand_record(verdict), indent=2))
     else:

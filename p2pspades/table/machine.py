@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -177,6 +178,23 @@ def _proof_of(seat: int) -> Iterator[None]:
         raise RemoteError(exc.kind, f"bad {exc.kind} proof: {exc.detail}", seat) from None
 
 
+#: One proof check of an entry: returns if the proof verifies, raises `crypto.BadProof` if it does not.
+ProofCheck = Callable[[], None]
+#: How a table runs its proof checks. The default, `check_now`, runs each one at once. The offline verifier
+#: may hand them to other processes and settle their outcomes later (`audit/parallel.py`); the table stays
+#: pure either way.
+ProofRunner = Callable[[ProofCheck], None]
+
+
+def check_now(check: ProofCheck) -> None:
+    """Run a proof check at once: a proof that does not verify raises while its entry is applied."""
+    check()
+
+
+def _checked_before(check: ProofCheck) -> None:
+    """Skip a proof check: a table replaying entries that it has itself already checked."""
+
+
 M = TypeVar("M", bound=msg.Message)
 _Effect = Callable[["Table", Any, int, int], None]
 _Maker = Callable[["Table"], "msg.Message | None"]
@@ -219,6 +237,7 @@ class Table:
         entries: Iterable[bytes] = (),
         timeouts: Mapping[str, float] | None = None,
         now: float = 0.0,
+        proofs: ProofRunner = check_now,
     ) -> None:
         env, self.setup = read_genesis(genesis)
         self.rules = self.setup.rules
@@ -236,6 +255,7 @@ class Table:
             if entropy is None:
                 raise LocalError("a seated table needs an entropy source")
         self._entropy = entropy
+        self._proofs = proofs
         self._secrets: dict[int, bytes] = dict(secrets or {})
         self.timeouts = dict(DEFAULT_TIMEOUTS, **(timeouts or {}))
 
@@ -715,10 +735,17 @@ class Table:
         d.check_deck(seat, m.deck, m.TYPE)
         if isinstance(m, msg.ShuffleV2) and seat != self.seat:
             step = crypto.shuffle_step(len(d.shuffles))
+            check = functools.partial(
+                crypto.verify_shuffle,
+                d.context(seat),
+                step,
+                tuple(d.shuffle_input()),
+                tuple(m.deck),
+                d.shuffle_commits[seat],
+                m.proof,
+            )
             with _proof_of(seat):
-                crypto.verify_shuffle(
-                    d.context(seat), step, d.shuffle_input(), m.deck, d.shuffle_commits[seat], m.proof
-                )
+                self._proofs(check)
         d.shuffles.append((seat, list(m.deck)))
         d.shuffle_entries.append(seq)
         if self._next_turn():
@@ -731,11 +758,13 @@ class Table:
         if isinstance(m, msg.LockV2):
             if seat != self.seat:
                 step = crypto.lock_step(self.seats, len(d.locks))
+                check = functools.partial(
+                    crypto.verify_lock,
+                    d.context(seat), step, tuple(d.lock_input()), tuple(m.deck), d.shuffle_commits[seat],
+                    tuple(m.commitments), m.proof,
+                )
                 with _proof_of(seat):
-                    crypto.verify_lock(
-                        d.context(seat), step, d.lock_input(), m.deck, d.shuffle_commits[seat], m.commitments,
-                        m.proof,
-                    )
+                    self._proofs(check)
             d.key_commits[seat] = m.commitments
         d.locks.append((seat, list(m.deck)))
         d.lock_entries.append(seq)
@@ -891,7 +920,10 @@ class Table:
         if self.seat is None or seat == self.seat:
             return None
         try:
-            observer = Table(self.entries[0], entries=[*self.entries, self._applying])
+            # every entry here was checked by this table already, proofs included (a play's void proof before
+            # its card reaches the engine): the replay skips the proofs rather than verify them again
+            entries = [*self.entries, self._applying]
+            observer = Table(self.entries[0], entries=entries, proofs=_checked_before)
         except P2PSpadesError:
             return None
         if len(observer.entries) != len(self.entries) + 1 or observer.violation is not None:
@@ -978,8 +1010,9 @@ class Table:
             return
         step = crypto.void_step(self.seats, len(d.played))
         with _proof_of(seat):
-            points = [crypto.card_point(c.code) for c in cards]
-            crypto.verify_void(d.context(seat), step, d.void_positions(seat, positions), points, m.void)
+            points = tuple(crypto.card_point(c.code) for c in cards)
+            where = tuple(d.void_positions(seat, positions))
+            self._proofs(functools.partial(crypto.verify_void, d.context(seat), step, where, points, m.void))
 
     def _audit_hand(self, g: Game, d: HandDeal, seq: int) -> None:
         """Every seat revealed: recompute the whole deal, then let the engine audit the play and score."""

@@ -1,0 +1,100 @@
+"""Proof checks of a log replay handed to worker processes, so that the offline verifier uses every core.
+
+A version 2 log spends most of its verification time in the proofs of the deal (protocol/crypto.md §12-19):
+each shuffle, lock and void proof is a pure function of bytes the log holds. `ParallelProofs` is a table's
+`ProofRunner` that sends each check to a pool of worker processes and lets the replay go on as if it had
+passed. The reader asks, after each entry, which entries are `settled` (every check of theirs passed), and
+says what a log proves only up to there. If a check fails, or a worker dies, the reader replays the log again
+from the start with every check run at once, so the verdict, the entry it names and its evidence are exactly
+those of a serial replay (audit/reader.py).
+
+Workers are forked (Linux only), before any thread of this module starts, from a process that runs no other
+thread: elsewhere, or in a threaded program, `available_jobs` gives 1 and the replay stays serial.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import os
+import sys
+import threading
+from collections import deque
+from concurrent.futures.process import BrokenProcessPool
+from types import TracebackType
+
+from p2pspades.table.machine import ProofCheck
+
+#: The entry index `settled` gives when no check is pending.
+ALL_SETTLED = sys.maxsize
+
+
+def available_jobs(requested: int | None = None) -> int:
+    """How many worker processes a replay may use: `requested` (default: one per core), or 1 where forking
+    is not safe (not Linux, or this process already runs other threads)."""
+    jobs = requested if requested is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if sys.platform != "linux" or threading.active_count() > 1:
+        return 1
+    return jobs
+
+
+def _run(check: ProofCheck) -> bool:
+    """In a worker: True if the check passes. Any failure is settled by the serial replay, which names it."""
+    try:
+        check()
+    except Exception:
+        return False
+    return True
+
+
+class ParallelProofs:
+    """A `ProofRunner` over `jobs` forked worker processes. Set `entry` to the index of the entry being
+    replayed before the table receives it; its checks are filed under it."""
+
+    def __init__(self, jobs: int) -> None:
+        context = multiprocessing.get_context("fork")
+        self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+        self._pending: deque[tuple[int, concurrent.futures.Future[bool]]] = deque()
+        self.entry = 0
+        #: the first entry one of whose checks failed (or could not run), once `settled` has seen it
+        self.failed: int | None = None
+
+    def __call__(self, check: ProofCheck) -> None:
+        if self.failed is not None:
+            return
+        try:
+            self._pending.append((self.entry, self._pool.submit(_run, check)))
+        except (BrokenProcessPool, RuntimeError):
+            self.failed = self.entry
+
+    def settled(self, wait: bool = False) -> int:
+        """The index of the first entry with a check still running, or that failed (`failed` then says
+        so), or ALL_SETTLED; with `wait`, waits for every check until one fails."""
+        while self._pending and self.failed is None:
+            entry, future = self._pending[0]
+            if not (wait or future.done()):
+                return entry
+            try:
+                passed = future.result()
+            except (BrokenProcessPool, concurrent.futures.CancelledError):
+                passed = False
+            if not passed:
+                self.failed = entry
+                return entry
+            self._pending.popleft()
+        return self.failed if self.failed is not None else ALL_SETTLED
+
+    def close(self) -> None:
+        for _, future in self._pending:
+            future.cancel()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> ParallelProofs:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
