@@ -645,6 +645,72 @@ def test_a_false_claim_that_crosses_the_accuseds_answer_in_flight_is_still_refut
     assert own.violation is not None and own.violation.seat == CHEATER and own.violation.check == "abandon"
 
 
+def cross_an_honest_claim(wire: Wire, ids: list[crypto.Identity], fields: dict[str, Any], first: int) -> int:
+    """The cheater, silent past every honest timeout, answers with `fields`, timed to cross seat 2's claim:
+    seat `first` takes the answer first, the other honest seats the claim. Its sequence number."""
+    tables = wire.tables
+    slot = tables[0]  # the slot the cheater's step is due in, as the honest seats see it
+    seq = len(slot.entries)
+    header = {"g": slot.game_id, "n": seq, "p": slot.head, "s": CHEATER, "h": slot.hand_number}
+    wire.now = 700.0  # every honest timer for the cheater's step has run out
+    claimant = tables[2]
+    claimant._send(msg.Abandon(CHEATER, f"seat {CHEATER} stopped answering"))
+    claimant._advance()
+    claimant._flush()
+    (claim,) = [out.raw for out in claimant.take_outgoing()]
+    answer = log.seal({**fields, **header}, ids[CHEATER])
+    for seat in (0, 2, 3):
+        order = (answer, claim) if seat == first else (claim, answer)
+        for raw in order:
+            if seat != 2 or raw != claim:
+                wire._record(seat, tables[seat].receive(raw, wire.now))
+    wire.run()
+    return seq
+
+
+def assert_named_at(wire: Wire, check: str, seq: int) -> None:
+    for table in honest(wire):
+        assert table.violation is not None, f"seat {table.seat} named nobody"
+        found = (table.violation.seat, table.violation.check, table.violation.seq)
+        assert found == (CHEATER, check, seq), (table.seat, table.violation)
+        verdict = verify_frames(logged(table))
+        assert verdict.violation is not None and verdict.violation.seat == CHEATER, verdict.summary
+
+
+@pytest.mark.parametrize("answer_first", [0, 2, 3])
+def test_an_invalid_answer_timed_to_cross_an_honest_claim_names_the_accused(answer_first: int) -> None:
+    """The accused is the cheater: silent past every timeout, then it sends an answer that breaks the rules,
+    timed to cross the honest claim. Whether a seat holds the claim or the answer first, every honest seat
+    must name the accused (its answer is checked as it would have been in its turn), and every log says so."""
+    wire, ids = seated(RULES, seed=b"crossing cheat")
+    until_waiting_for(wire, CHEATER, "bid")
+    seq = cross_an_honest_claim(wire, ids, {"t": "bid", "b": 14}, answer_first)
+    assert_named_at(wire, "rules", seq)
+
+
+@pytest.mark.parametrize("answer_first", [0, 3])
+def test_a_bad_shuffle_proof_timed_to_cross_an_honest_claim_names_the_accused(answer_first: int) -> None:
+    """The same with a live proof (protocol version 2): the crossing answer's proof is checked too."""
+    wire, ids = seated(RULES, seed=b"crossing proof", version=2)
+    kept: list[dict[str, Any]] = []
+
+    def withhold(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        payload = dict(log.open_envelope(raw).payload)
+        if sender == CHEATER and payload["t"] == "shuffle" and not kept:
+            kept.append(payload)
+            return []  # the cheater goes silent at its shuffle
+        return [(d, raw) for d in range(4) if d != sender]
+
+    wire.tamper = withhold
+    wire.run()
+    assert kept, "the cheater never shuffled"
+    proof = bytearray(kept[0]["x"])
+    proof[-1] ^= 1
+    fields = {k: v for k, v in kept[0].items() if k not in ("g", "n", "p", "s", "h")}
+    seq = cross_an_honest_claim(wire, ids, {**fields, "x": bytes(proof)}, answer_first)
+    assert_named_at(wire, "shuffle", seq)
+
+
 def test_an_abandonment_of_no_seat_is_refused() -> None:
     rules = RULES.replace(first_leader="low_club")
     wire, ids = seated(rules, seed=b"low club")

@@ -191,8 +191,15 @@ def check_now(check: ProofCheck) -> None:
     check()
 
 
-def _checked_before(check: ProofCheck) -> None:
-    """Skip a proof check: a table replaying entries that it has itself already checked."""
+class _ProofGate:
+    """A runner for a table that replays entries it has checked already: it skips their proof checks, and
+    runs those of later entries once `checking` is set."""
+
+    checking = False
+
+    def __call__(self, check: ProofCheck) -> None:
+        if self.checking:
+            check()
 
 
 M = TypeVar("M", bound=msg.Message)
@@ -653,6 +660,9 @@ class Table:
                 return None
             if header.type not in {t.TYPE for t in claim.step.types}:
                 return None
+            refused = self._refused_in_turn(seq, raw)
+            if refused is not None:  # an answer that breaks the rules refutes nothing: its sender is at fault
+                return refused
             accused, claimant, claim_raw, answer = seat, claim.signers[0], mine, raw
             claim.answered = seq
         why = (
@@ -660,6 +670,20 @@ class Table:
             f" in time (its entry {seq} crossed the claim)"
         )
         return Violation(claimant, "abandon", why, seq, (claim_raw, answer))
+
+    def _refused_in_turn(self, seq: int, raw: bytes) -> Violation | None:
+        """The violation entry `raw` would have been at sequence number `seq`, had it come before the claim
+        that holds that slot on our chain: an observer replays our chain up to there (its proofs were checked
+        already) and checks `raw` exactly as every peer that took it first did."""
+        gate = _ProofGate()
+        try:
+            before = Table(self.entries[0], entries=self.entries[:seq], timeouts=self.timeouts, proofs=gate)
+        except P2PSpadesError:
+            return None
+        gate.checking = True
+        before.receive(raw)
+        v = before.violation
+        return v if v is not None and v.seq == seq else None
 
     def _abandon_allowed(self, seat: int, p: Mapping[str, Any]) -> bool:
         """An `abandon` out of the normal turn: a claim that the seat in turn is silent, from any other seat
@@ -923,7 +947,7 @@ class Table:
             # every entry here was checked by this table already, proofs included (a play's void proof before
             # its card reaches the engine): the replay skips the proofs rather than verify them again
             entries = [*self.entries, self._applying]
-            observer = Table(self.entries[0], entries=entries, proofs=_checked_before)
+            observer = Table(self.entries[0], entries=entries, proofs=_ProofGate())
         except P2PSpadesError:
             return None
         if len(observer.entries) != len(self.entries) + 1 or observer.violation is not None:
