@@ -21,7 +21,7 @@ from test_table_attacks import seated
 
 from p2pspades import crypto, log
 from p2pspades.audit import GameVisitor, Status, Verdict, read_game
-from p2pspades.audit.parallel import ALL_SETTLED, ParallelProofs, available_jobs
+from p2pspades.audit.parallel import ALL_SETTLED, MAX_PENDING, ParallelProofs, available_jobs
 from p2pspades.crypto import proofs
 from p2pspades.rules import Card, HandResult, preset
 from p2pspades.table import GameEnded, HandAudited, Setup, Violation
@@ -161,6 +161,19 @@ def test_checks_run_in_other_processes_and_a_failure_is_settled_at_its_entry() -
         runner(functools.partial(proofs.verify_shuffle, context, 0, deck, out, big_s, proof))
         assert runner.settled(wait=True) == 6
         assert runner.failed == 6
+
+
+def _pass() -> None:
+    """A check that passes."""
+
+
+def test_the_replay_waits_for_the_workers_rather_than_pile_checks_up() -> None:
+    with ParallelProofs(2) as runner:
+        for entry in range(5 * MAX_PENDING):
+            runner.entry = entry
+            runner(_pass)
+            assert runner.pending <= MAX_PENDING
+        assert runner.settled(wait=True) == ALL_SETTLED and runner.pending == 0
 
 
 def test_jobs_fall_back_to_one_where_forking_is_unsafe() -> None:

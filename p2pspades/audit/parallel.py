@@ -27,6 +27,8 @@ from p2pspades.table.machine import ProofCheck
 
 #: The entry index `settled` gives when no check is pending.
 ALL_SETTLED = sys.maxsize
+#: Checks handed out and not settled, at the most (the replay waits for the workers beyond).
+MAX_PENDING = 64
 
 
 def available_jobs(requested: int | None = None) -> int:
@@ -64,27 +66,44 @@ class ParallelProofs:
     def __call__(self, check: ProofCheck) -> None:
         if self.failed is not None:
             return
+        while len(self._pending) >= MAX_PENDING and self._settle_oldest(wait=True):
+            pass  # the workers are behind: wait for them, so a long log never piles up in memory
         try:
             self._pending.append((self.entry, self._pool.submit(_run, check)))
         except (BrokenProcessPool, RuntimeError):
             self.failed = self.entry
 
+    @property
+    def pending(self) -> int:
+        """How many checks are handed out and not settled yet."""
+        return len(self._pending)
+
     def settled(self, wait: bool = False) -> int:
         """The index of the first entry with a check still running, or that failed (`failed` then says
         so), or ALL_SETTLED; with `wait`, waits for every check until one fails."""
-        while self._pending and self.failed is None:
-            entry, future = self._pending[0]
-            if not (wait or future.done()):
-                return entry
-            try:
-                passed = future.result()
-            except (BrokenProcessPool, concurrent.futures.CancelledError):
-                passed = False
-            if not passed:
-                self.failed = entry
-                return entry
-            self._pending.popleft()
-        return self.failed if self.failed is not None else ALL_SETTLED
+        while self._pending and self._settle_oldest(wait):
+            pass
+        if self.failed is not None:
+            return self.failed
+        return self._pending[0][0] if self._pending else ALL_SETTLED
+
+    def _settle_oldest(self, wait: bool) -> bool:
+        """Settle the oldest pending check: True if it passed, False if it is still running (and not `wait`)
+        or failed (then `failed` names its entry)."""
+        if self.failed is not None:
+            return False
+        entry, future = self._pending[0]
+        if not (wait or future.done()):
+            return False
+        try:
+            passed = future.result()
+        except (BrokenProcessPool, concurrent.futures.CancelledError):
+            passed = False
+        if not passed:
+            self.failed = entry
+            return False
+        self._pending.popleft()
+        return True
 
     def close(self) -> None:
         for _, future in self._pending:
