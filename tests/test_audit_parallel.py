@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +176,36 @@ def test_the_replay_waits_for_the_workers_rather_than_pile_checks_up() -> None:
             runner(_pass)
             assert runner.pending <= MAX_PENDING
         assert runner.settled(wait=True) == ALL_SETTLED and runner.pending == 0
+
+
+INTERRUPTED = """
+import time
+from p2pspades.audit.parallel import ParallelProofs
+
+def slow() -> None:
+    time.sleep(1)
+
+with ParallelProofs(2) as runner:
+    runner(slow)  # one worker busy, the other one idle
+    print("ready", flush=True)
+    try:
+        runner.settled(wait=True)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+"""
+
+
+def test_ctrl_c_stops_the_workers_quietly() -> None:
+    """Ctrl-C reaches the whole process group, workers included: only the replay takes it."""
+    proc = subprocess.Popen([sys.executable, "-c", INTERRUPTED], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "ready\n"
+    time.sleep(0.3)  # one worker is inside the check, the other waits for one
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert "interrupted" in out
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
 
 
 def test_jobs_fall_back_to_one_where_forking_is_unsafe() -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections import deque
@@ -42,6 +43,11 @@ def available_jobs(requested: int | None = None) -> int:
     return jobs
 
 
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is for the replay, which stops the pool; a worker finishes its check quietly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run(check: ProofCheck) -> bool:
     """In a worker: True if the check passes. Any failure is settled by the serial replay, which names it."""
     try:
@@ -57,7 +63,9 @@ class ParallelProofs:
 
     def __init__(self, jobs: int) -> None:
         context = multiprocessing.get_context("fork")
-        self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+        self._pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=jobs, mp_context=context, initializer=_ignore_interrupts
+        )
         self._pending: deque[tuple[int, concurrent.futures.Future[bool]]] = deque()
         self.entry = 0
         #: the first entry one of whose checks failed (or could not run), once `settled` has seen it
