@@ -711,6 +711,44 @@ def test_a_bad_shuffle_proof_timed_to_cross_an_honest_claim_names_the_accused(an
     assert_named_at(wire, "shuffle", seq)
 
 
+def test_an_answer_that_crosses_a_co_signature_gives_every_peer_the_same_verdict() -> None:
+    """The accused answers the claim the moment it sees it, as the first co-signer signs: the answer and the
+    co-signature both follow the claim. Seats that took the answer first and seats that took the
+    co-signature first must reach the same verdict, and so must the verifier on each one's log."""
+    wire, _ = seated(RULES, seed=b"crossing co-signature")
+    until_waiting_for(wire, CHEATER, "bid")
+    tables = wire.tables
+    player = wire.players[CHEATER]
+    assert player is not None
+    wire.now = 700.0  # every honest timer for the cheater's bid has run out
+    claimant, cosigner, other = tables[2], tables[3], tables[0]
+    claimant._send(msg.Abandon(CHEATER, f"seat {CHEATER} stopped answering"))
+    claimant._advance()
+    claimant._flush()
+    (claim,) = [out.raw for out in claimant.take_outgoing()]
+    cosigner.receive(claim, wire.now)
+    (cosign,) = [out.raw for out in cosigner.take_outgoing()]
+    cheat = tables[CHEATER]
+    cheat.receive(claim, wire.now)
+    decision = cheat.pending_decision()
+    assert decision is not None
+    cheat.decide(player(decision))
+    (answer,) = [out.raw for out in cheat.take_outgoing()]
+    assert log.validate_header(log.open_envelope(answer).payload).seq == len(claimant.entries)
+    for raw in (claim, answer, cosign):
+        other.receive(raw, wire.now)
+    for raw in (cosign, answer):
+        claimant.receive(raw, wire.now)
+    cosigner.receive(answer, wire.now)
+    verdicts = {(t.violation.seat, t.violation.check, t.violation.seq) for t in honest(wire) if t.violation}
+    assert all(t.finished for t in honest(wire)), [t.status for t in honest(wire)]
+    assert len(verdicts) == 1, verdicts
+    for table in honest(wire):
+        verdict = verify_frames(logged(table))
+        assert verdict.violation is not None
+        assert (verdict.violation.seat, verdict.violation.check, verdict.violation.seq) in verdicts
+
+
 def test_an_abandonment_of_no_seat_is_refused() -> None:
     rules = RULES.replace(first_leader="low_club")
     wire, ids = seated(rules, seed=b"low club")

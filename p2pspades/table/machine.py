@@ -639,8 +639,9 @@ class Table:
         return self._now - self._last_progress < self._limit(step)
 
     def _crossed(self, env: log.Envelope, header: log.Header, raw: bytes) -> Violation | None:
-        """A claim and the accused's answer that both follow the same entry (they crossed in flight): the
-        claim is refuted, whichever of the two is on our chain. The verdict is the same either way."""
+        """Two entries with one sequence number that follow the same entry, one of them the accused's answer
+        to a claim and the other part of that claim (the claim itself, or a co-signature that went out as the
+        accused answered): they crossed in flight. The verdict is the same whichever is on our chain."""
         seq, seat, p = header.seq, header.seat, env.payload
         mine = self.entries[seq]
         if self.finished or seq == 0:
@@ -656,13 +657,15 @@ class Table:
             self.claim = Claim(accused, step, seq, 0.0, self._limit(step), [seat], (self.stage, (), 0), seq)
         else:
             claim = self.claim
-            if claim is None or claim.entry != seq or claim.seat != seat or claim.answered is not None:
+            if claim is None or claim.seat != seat or claim.answered is not None or seq < claim.entry:
                 return None
             if header.type not in {t.TYPE for t in claim.step.types}:
                 return None
-            refused = self._refused_in_turn(seq, raw)
-            if refused is not None:  # an answer that breaks the rules refutes nothing: its sender is at fault
-                return refused
+            # the claim is open, so every entry from its own on is part of it: the answer settles it as it
+            # settled it on every peer that took the answer first
+            settled = self._as_if_first(seq, raw)
+            if settled is not None or seq != claim.entry:
+                return settled
             accused, claimant, claim_raw, answer = seat, claim.signers[0], mine, raw
             claim.answered = seq
         why = (
@@ -671,10 +674,11 @@ class Table:
         )
         return Violation(claimant, "abandon", why, seq, (claim_raw, answer))
 
-    def _refused_in_turn(self, seq: int, raw: bytes) -> Violation | None:
-        """The violation entry `raw` would have been at sequence number `seq`, had it come before the claim
-        that holds that slot on our chain: an observer replays our chain up to there (its proofs were checked
-        already) and checks `raw` exactly as every peer that took it first did."""
+    def _as_if_first(self, seq: int, raw: bytes) -> Violation | None:
+        """The violation that entry `raw` earns as entry `seq`, had it come before the entry that holds that
+        slot on our chain: an observer replays our chain up to there (its proofs were checked already) and
+        takes `raw`, checking it exactly as every peer that took it first did. An answer that breaks the rules
+        names its sender; one that answers an open claim names the claimant; None if it is simply accepted."""
         gate = _ProofGate()
         try:
             before = Table(self.entries[0], entries=self.entries[:seq], timeouts=self.timeouts, proofs=gate)
@@ -682,8 +686,7 @@ class Table:
             return None
         gate.checking = True
         before.receive(raw)
-        v = before.violation
-        return v if v is not None and v.seq == seq else None
+        return before.violation
 
     def _abandon_allowed(self, seat: int, p: Mapping[str, Any]) -> bool:
         """An `abandon` out of the normal turn: a claim that the seat in turn is silent, from any other seat
