@@ -711,42 +711,64 @@ def test_a_bad_shuffle_proof_timed_to_cross_an_honest_claim_names_the_accused(an
     assert_named_at(wire, "shuffle", seq)
 
 
-def test_an_answer_that_crosses_a_co_signature_gives_every_peer_the_same_verdict() -> None:
-    """The accused answers the claim the moment it sees it, as the first co-signer signs: the answer and the
-    co-signature both follow the claim. Seats that took the answer first and seats that took the
-    co-signature first must reach the same verdict, and so must the verifier on each one's log."""
-    wire, _ = seated(RULES, seed=b"crossing co-signature")
-    until_waiting_for(wire, CHEATER, "bid")
+def answer_after_the_claim(wire: Wire, ids: list[crypto.Identity]) -> tuple[bytes, bytes, bytes]:
+    """Seat 2 claims, after every honest timeout, that the cheater stopped bidding; seat 3 co-signs at once;
+    the cheater bids the moment it sees the claim, so its bid follows the claim. (claim, co-signature, bid)"""
     tables = wire.tables
-    player = wire.players[CHEATER]
-    assert player is not None
     wire.now = 700.0  # every honest timer for the cheater's bid has run out
-    claimant, cosigner, other = tables[2], tables[3], tables[0]
+    claimant, cosigner = tables[2], tables[3]
     claimant._send(msg.Abandon(CHEATER, f"seat {CHEATER} stopped answering"))
     claimant._advance()
     claimant._flush()
     (claim,) = [out.raw for out in claimant.take_outgoing()]
+    header = {"g": claimant.game_id, "n": len(claimant.entries), "p": claimant.head, "s": CHEATER,
+              "h": claimant.hand_number}
     cosigner.receive(claim, wire.now)
     (cosign,) = [out.raw for out in cosigner.take_outgoing()]
-    cheat = tables[CHEATER]
-    cheat.receive(claim, wire.now)
-    decision = cheat.pending_decision()
-    assert decision is not None
-    cheat.decide(player(decision))
-    (answer,) = [out.raw for out in cheat.take_outgoing()]
-    assert log.validate_header(log.open_envelope(answer).payload).seq == len(claimant.entries)
-    for raw in (claim, answer, cosign):
-        other.receive(raw, wire.now)
-    for raw in (cosign, answer):
-        claimant.receive(raw, wire.now)
-    cosigner.receive(answer, wire.now)
-    verdicts = {(t.violation.seat, t.violation.check, t.violation.seq) for t in honest(wire) if t.violation}
-    assert all(t.finished for t in honest(wire)), [t.status for t in honest(wire)]
-    assert len(verdicts) == 1, verdicts
+    assert tables[CHEATER].receive(claim, wire.now)
+    assert tables[CHEATER].pending_decision() is None, "an honest table does not answer a claim on its chain"
+    return claim, cosign, log.seal({**header, "t": "bid", "b": 3}, ids[CHEATER])
+
+
+def assert_late(wire: Wire, seq: int) -> None:
+    """Every honest seat, and the verifier on each one's log, names the cheater for answering late."""
     for table in honest(wire):
+        v = table.violation
+        assert v is not None and (v.seat, v.check, v.seq) == (CHEATER, "late", seq), (table.seat, v)
         verdict = verify_frames(logged(table))
-        assert verdict.violation is not None
-        assert (verdict.violation.seat, verdict.violation.check, verdict.violation.seq) in verdicts
+        assert verdict.violation is not None, verdict.summary
+        assert (verdict.violation.seat, verdict.violation.check) == (CHEATER, "late"), verdict.summary
+        assert f"forfeit by seat {CHEATER}" in verdict.summary
+
+
+def test_an_answer_made_after_the_claim_is_late_and_names_the_accused_not_the_claimant() -> None:
+    """The bait: stay silent past every timeout, then answer the instant the claim shows. The answer follows
+    the claim, so it was made after the claimant's timeout: the accused is named, never the claimant."""
+    wire, ids = seated(RULES, seed=b"bait")
+    until_waiting_for(wire, CHEATER, "bid")
+    claim, _, answer = answer_after_the_claim(wire, ids)
+    tables = wire.tables
+    for raw in (claim, answer):
+        tables[0].receive(raw, wire.now)
+    tables[2].receive(answer, wire.now)
+    tables[3].receive(answer, wire.now)
+    assert_late(wire, log.validate_header(log.open_envelope(answer).payload).seq)
+
+
+def test_an_answer_that_crosses_a_co_signature_gives_every_peer_the_same_verdict() -> None:
+    """The late answer and the first co-signature both follow the claim: seats that took the answer first
+    and seats that took the co-signature first must reach the same verdict, and so must the verifier."""
+    wire, ids = seated(RULES, seed=b"crossing co-signature")
+    until_waiting_for(wire, CHEATER, "bid")
+    claim, cosign, answer = answer_after_the_claim(wire, ids)
+    tables = wire.tables
+    for raw in (claim, answer, cosign):
+        tables[0].receive(raw, wire.now)
+    for raw in (cosign, answer):
+        tables[2].receive(raw, wire.now)
+    tables[3].receive(answer, wire.now)
+    assert all(t.finished for t in honest(wire)), [t.status for t in honest(wire)]
+    assert_late(wire, log.validate_header(log.open_envelope(answer).payload).seq)
 
 
 def test_an_abandonment_of_no_seat_is_refused() -> None:

@@ -503,7 +503,16 @@ class Table:
         claim = self._open_claim()
         answer = claim is not None and claim.seat in (seat, ANY_SEAT)
         answer = answer and claim is not None and kind in {t.TYPE for t in claim.step.types}
-        if answer and claim is not None:  # the accused answers the claim: its entry applies where it was due
+        if answer and claim is not None and claim is self.claim:
+            # the accused answers an abandonment claim after it: later than the claimant's timeout (§5)
+            by = claim.signers[0]
+            why = (
+                f"seat {seat} answered only after seat {by}'s claim (entry {claim.entry}) that it had stopped"
+                " answering, that is after the claimant's timeout"
+            )
+            self._halt(Violation(seat, "late", why, seq, (raw,)))
+            return
+        if answer and claim is not None:  # the lowest club led after all: it applies where it was due
             self.stage, self._order, self._turn = claim.resume
             allowed = True
         if not allowed:
@@ -549,14 +558,9 @@ class Table:
         if answer and claim is not None and not self.finished:
             claim.answered = seq
             by = claim.signers[0]
-            if claim is self.lead_claim:
-                check = "challenge"
-                why = f"seat {by} claimed that nobody led the lowest club in time, but seat {seat} led it"
-            else:
-                check = "abandon"
-                why = f"seat {by} claimed that seat {claim.seat} stopped answering, but seat {seat} answered"
+            why = f"seat {by} claimed that nobody led the lowest club in time, but seat {seat} led it"
             why += f" in time (entry {seq})"
-            self._halt(Violation(by, check, why, claim.entry, (self.entries[claim.entry], raw)))
+            self._halt(Violation(by, "challenge", why, claim.entry, (self.entries[claim.entry], raw)))
         held, self._held = self._held, None
         if held is not None and held != raw:  # the accused's answer took the slot of the claim we held
             self._receive(held, now)
@@ -1121,11 +1125,10 @@ class Table:
         return claim is not None and claim.seat != self.seat and self._now - claim.since < claim.limit
 
     def _my_step(self, deciding: bool = False) -> Step | None:
-        """What the table waits for, for our own entries (`deciding`: our player's): the accused of a claim
-        may still answer it."""
+        """What the table waits for, for our own entries (`deciding`: our player's). A claim that we stopped
+        answering is on our chain only once our own timer ran out too: answering it now would be late (§5),
+        so we do not."""
         claim = self._open_claim()
-        if claim is not None and claim.seat == self.seat:
-            return claim.step
         lead = deciding and claim is not None and claim is self.lead_claim
         if lead and claim is not None and self.game is not None and self.seat is not None:
             low = self.rules.low_club
