@@ -109,6 +109,43 @@ def test_a_false_abandonment_the_moment_it_is_the_victims_turn_is_refuted(lan: L
     assert signed[-3] == (cheater, "bid"), "the claim came in the same breath as the cheater's bid"
 
 
+def test_a_seat_that_answers_only_after_the_claim_is_named_not_the_claimant(lan: Lan) -> None:
+    """The bait: the cheater stays silent at its bid past every honest timeout (2 s here), and bids the moment
+    the claim reaches it. Its bid follows the claim, so it is late: every honest process names the cheater,
+    never the claimant, and every honest log verifies to that."""
+    short = ("--timeout-decision", "2")
+    lan.host(4, "--bots", "1", "--no-advertise", *short)
+    lan.wait_for("p0", "lobby: ")
+    lan.join("p1", *short)
+    lan.cheater("bait")
+    lan.wait_for("cheater", "cheater: bait at seat")
+    cheater = cheater_seat(lan)
+    codes = lan.finish("p0", "p1", timeout=240)
+    try:
+        lan.finish("cheater", timeout=15)
+    except subprocess.TimeoutExpired:
+        lan.procs["cheater"].kill()
+    outs = {name: lan.out(name) for name in ("p0", "p1", "cheater")}
+    assert all("Traceback" not in out for out in outs.values()), outs
+    assert "after the claim" in outs["cheater"], outs["cheater"][-2000:]
+    tails = {n: o[-2000:] for n, o in outs.items()}
+    assert codes == {"p0": ExitCode.VIOLATION, "p1": ExitCode.VIOLATION}, tails
+    logs = {seat: path for name in ("p0", "p1") for seat, path in seats_run_by(lan, name).items()}
+    assert sorted(logs) == sorted({0, 1, 2, 3} - {cheater}), logs
+    named = set()
+    for seat, path in logs.items():
+        verdict = verify_file(path)
+        v = verdict.violation
+        assert verdict.status is Status.VIOLATION and v is not None, f"seat {seat}: {verdict.summary}"
+        assert (v.seat, v.check) == (cheater, "late"), verdict.summary
+        assert f"forfeit by seat {cheater}" in verdict.summary, verdict.summary
+        named.add(v.seq)
+    assert len(named) == 1, "every honest log names the same entry"
+    chains = [log.read_log(path).frames[: min(named)] for path in logs.values()]
+    assert all(chain == chains[0] for chain in chains), "the honest logs agree up to the late bid"
+    assert any(p["t"] == "abandon" for p in (log.open_envelope(e).payload for e in chains[0]))
+
+
 def test_an_open_cheat_by_a_wrong_lock_ends_in_a_forfeit_by_the_cheater_not_a_void(lan: Lan) -> None:
     lan.host(4, "--bots", "1", "--no-advertise")
     lan.wait_for("p0", "lobby: ")

@@ -3,7 +3,8 @@ cheating table (helpers/cheats.py), so every hostile entry it sends is properly 
 
     python tests/helpers/cheater.py ATTACK HOST:PORT DATA_HOME
 
-Attacks: `false-abandon` (claims that the seat after it stopped answering, in the same breath as its own bid;
+Attacks: `bait` (silent at its first bid until a claim against it arrives, then it bids after the claim),
+`false-abandon` (claims that the seat after it stopped answering, in the same breath as its own bid;
 the accused gets both entries in one frame, so it sees the claim before it answers), `wrong-lock` (its first
 lock alters a point of the seat opposite), `poison` (its first lock puts the identity point at a position of
 the seat after it), `shuffle-challenge` (a challenge instead of its first shuffle), `flood` (plays fairly,
@@ -36,8 +37,36 @@ from p2pspades.net.lobby import join_table
 from p2pspades.net.peer import Peer
 from p2pspades.net.seats import Seat, make_bot
 from p2pspades.net.session import join_game
-from p2pspades.table import Table
+from p2pspades.table import Decision, DecisionKind, Event, Outgoing, Table
 from p2pspades.table import messages as msg
+
+
+class Baiter(Table):
+    """Silent at its first bid until a claim that it stopped answering reaches it; then it bids at once, after
+    the claim (an honest table does not answer a claim against itself, so the bid is signed by hand): the
+    bait that would make an honest claimant forfeit if a late answer refuted the claim."""
+
+    baited = False
+
+    def pending_decision(self) -> Decision | None:
+        decision = super().pending_decision()
+        if decision is not None and decision.kind is DecisionKind.BID and not self.baited:
+            return None  # silent, whatever the bot would bid
+        return decision
+
+    def receive(self, raw: bytes, now: float = 0.0) -> list[Event]:
+        events = super().receive(raw, now)
+        claim = self.held_claim
+        if claim is None and self.claim is not None and self.claim.seat == self.seat:
+            claim = self.entries[self.claim.entry]
+        if claim is not None and not self.baited and self.identity is not None:
+            self.baited = True
+            seq = log.validate_header(log.open_envelope(claim).payload).seq + 1
+            header = {"g": self.game_id, "n": seq, "p": log.entry_hash(claim), "s": self.seat,
+                      "h": self.hand_number}
+            self._outgoing.append(Outgoing(seq, log.seal({**header, "t": "bid", "b": 3}, self.identity)))
+            print(f"cheater: bid {seq} after the claim", flush=True)
+        return events
 
 
 class ShuffleTurnChallenger(EarlyChallenger):
@@ -51,6 +80,7 @@ ON_THE_WIRE: dict[str, Callable[[Table, dict[str, Any]], dict[str, Any]]] = {
 }
 ATTACKS: dict[str, type[Table]] = {
     "false-abandon": PromptClaimer,
+    "bait": Baiter,
     "wrong-lock": Table,
     "poison": Table,
     "shuffle-challenge": ShuffleTurnChallenger,
