@@ -26,7 +26,7 @@ from p2pspades.audit import GameVisitor, Status, Verdict, read_game
 from p2pspades.audit.parallel import ALL_SETTLED, MAX_PENDING, ParallelProofs, available_jobs
 from p2pspades.crypto import proofs
 from p2pspades.rules import Card, HandResult, preset
-from p2pspades.table import GameEnded, HandAudited, Setup, Violation
+from p2pspades.table import GameEnded, HandAudited, ProofGate, Setup, Table, Violation
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="worker processes are forked on Linux only")
 
@@ -256,3 +256,25 @@ def test_verify_counts_the_hands_on_a_terminal() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_proof_gate_skips_the_proofs_of_a_chain_checked_before_and_checks_later_ones() -> None:
+    """What `resume` and a table's replays of its own chain use: the restored entries' proofs are not
+    checked again (here one is bad, and it passes), the entries after are."""
+    entries, _ = honest_game()
+    shuffles = [i for i, e in enumerate(entries) if log.open_envelope(e).payload["t"] == "shuffle"]
+    first, second = shuffles[-2], shuffles[-1]
+    restored = resealed(first, "x")
+    strict = Table(restored[0], entries=restored[:-1])
+    assert strict.receive(restored[-1]) and strict.violation is not None, "a plain table checks the proof"
+    gate = ProofGate()
+    table = Table(restored[0], entries=restored, proofs=gate)
+    assert len(table.entries) == len(restored) and table.violation is None
+    gate.checking = True
+    later = resealed(second, "x")[-1]
+    payload = dict(log.open_envelope(later).payload)
+    assert payload["n"] == len(table.entries) and second == first + 1
+    payload["p"] = table.head
+    _, ids = honest_game()
+    table.receive(log.seal(payload, ids[payload["s"]]))
+    assert table.violation is not None and table.violation.check == "shuffle"

@@ -191,9 +191,9 @@ def check_now(check: ProofCheck) -> None:
     check()
 
 
-class _ProofGate:
-    """A runner for a table that replays entries it has checked already: it skips their proof checks, and
-    runs those of later entries once `checking` is set."""
+class ProofGate:
+    """A runner for a table that replays entries checked already (its own chain, or its own log on resume):
+    it skips their proof checks, and runs those of later entries once `checking` is set."""
 
     checking = False
 
@@ -683,7 +683,7 @@ class Table:
         slot on our chain: an observer replays our chain up to there (its proofs were checked already) and
         takes `raw`, checking it exactly as every peer that took it first did. An answer that breaks the rules
         names its sender; one that answers an open claim names the claimant; None if it is simply accepted."""
-        gate = _ProofGate()
+        gate = ProofGate()
         try:
             before = Table(self.entries[0], entries=self.entries[:seq], timeouts=self.timeouts, proofs=gate)
         except P2PSpadesError:
@@ -954,7 +954,7 @@ class Table:
             # every entry here was checked by this table already, proofs included (a play's void proof before
             # its card reaches the engine): the replay skips the proofs rather than verify them again
             entries = [*self.entries, self._applying]
-            observer = Table(self.entries[0], entries=entries, proofs=_ProofGate())
+            observer = Table(self.entries[0], entries=entries, proofs=ProofGate())
         except P2PSpadesError:
             return None
         if len(observer.entries) != len(self.entries) + 1 or observer.violation is not None:
