@@ -681,8 +681,8 @@ class Table:
     def _as_if_first(self, seq: int, raw: bytes) -> Violation | None:
         """The violation that entry `raw` earns as entry `seq`, had it come before the entry that holds that
         slot on our chain: an observer replays our chain up to there (its proofs were checked already) and
-        takes `raw`, checking it exactly as every peer that took it first did. An answer that breaks the rules
-        names its sender; one that answers an open claim names the claimant; None if it is simply accepted."""
+        takes `raw`, checking it exactly as every peer that took it first did. An answer that breaks the
+        rules, or that answers an open claim after it (late), names its sender; None if it is accepted."""
         gate = ProofGate()
         try:
             before = Table(self.entries[0], entries=self.entries[:seq], timeouts=self.timeouts, proofs=gate)
