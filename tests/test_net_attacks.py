@@ -110,10 +110,10 @@ def test_a_false_abandonment_the_moment_it_is_the_victims_turn_is_refuted(lan: L
 
 
 def test_a_seat_that_answers_only_after_the_claim_is_named_not_the_claimant(lan: Lan) -> None:
-    """The bait: the cheater stays silent at its bid past every honest timeout (2 s here), and bids the moment
+    """The bait: the cheater stays silent at its bid past every honest timeout (4 s here), and bids the moment
     the claim reaches it. Its bid follows the claim, so it is late: every honest process names the cheater,
     never the claimant, and every honest log verifies to that."""
-    short = ("--timeout-decision", "2")
+    short = ("--timeout-decision", "4")
     lan.host(4, "--bots", "1", "--no-advertise", *short)
     lan.wait_for("p0", "lobby: ")
     lan.join("p1", *short)
