@@ -151,6 +151,44 @@ def test_a_seat_that_answers_only_after_the_claim_is_named_not_the_claimant(lan:
     assert all(chain == chains[0] for chain in chains), "the honest logs agree up to the claim"
 
 
+def test_a_withheld_reveal_is_an_abandonment_and_the_withholder_forfeits(lan: Lan) -> None:
+    """The cheater keeps its hand seed: its first reveal never leaves its process. The honest processes claim
+    the abandonment after their own timeout (3 s here) and co-sign it; the game ends abandoned by the cheater,
+    whose side forfeits, and every honest log holds the same chain and verifies to that."""
+    short = ("--timeout-auto", "3")
+    lan.host(4, "--bots", "1", "--no-advertise", *short)
+    lan.wait_for("p0", "lobby: ")
+    lan.join("p1", *short)
+    lan.cheater("withhold-reveal")
+    lan.wait_for("cheater", "cheater: withhold-reveal at seat")
+    cheater = cheater_seat(lan)
+    codes = lan.finish("p0", "p1", timeout=240)
+    try:
+        lan.finish("cheater", timeout=15)
+    except subprocess.TimeoutExpired:
+        lan.procs["cheater"].kill()
+    outs = {name: lan.out(name) for name in ("p0", "p1", "cheater")}
+    assert all("Traceback" not in out for out in outs.values()), outs
+    assert "cheater: reveal withheld" in outs["cheater"], outs["cheater"][-2000:]
+    tails = {n: o[-2000:] for n, o in outs.items()}
+    assert codes == {"p0": ExitCode.INCOMPLETE, "p1": ExitCode.INCOMPLETE}, (codes, tails)
+    logs = {seat: path for name in ("p0", "p1") for seat, path in seats_run_by(lan, name).items()}
+    assert sorted(logs) == sorted({0, 1, 2, 3} - {cheater}), logs
+    chains = [log.read_log(path).frames for path in logs.values()]
+    assert all(chain == chains[0] for chain in chains), "the honest seats hold the same log"
+    payloads = [log.open_envelope(e).payload for e in chains[0]]
+    claim = [(p["s"], p["a"]) for p in payloads if p["t"] == "abandon"]
+    assert claim and all(accused == cheater for _, accused in claim), claim
+    assert sorted(signer for signer, _ in claim) == sorted(logs), "every honest seat signed the claim"
+    for seat, path in logs.items():
+        verdict = verify_file(path)
+        assert verdict.status is Status.INCOMPLETE, f"seat {seat}: {verdict.summary}"
+        assert verdict.table is not None and verdict.table.abandoned_by == cheater, verdict.summary
+        assert f"forfeit by seat {cheater}" in verdict.summary and "for its reveal" in verdict.summary, (
+            verdict.summary
+        )
+
+
 def test_an_open_cheat_by_a_wrong_lock_ends_in_a_forfeit_by_the_cheater_not_a_void(lan: Lan) -> None:
     lan.host(4, "--bots", "1", "--no-advertise")
     lan.wait_for("p0", "lobby: ")

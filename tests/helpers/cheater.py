@@ -4,6 +4,7 @@ cheating table (helpers/cheats.py), so every hostile entry it sends is properly 
     python tests/helpers/cheater.py ATTACK HOST:PORT DATA_HOME
 
 Attacks: `bait` (silent at its first bid until a claim against it arrives, then it bids after the claim),
+`withhold-reveal` (its first reveal never leaves its process),
 `false-abandon` (claims that the seat after it stopped answering, in the same breath as its own bid;
 the accused gets both entries in one frame, so it sees the claim before it answers), `wrong-lock` (its first
 lock alters a point of the seat opposite), `poison` (its first lock puts the identity point at a position of
@@ -81,6 +82,7 @@ ON_THE_WIRE: dict[str, Callable[[Table, dict[str, Any]], dict[str, Any]]] = {
 ATTACKS: dict[str, type[Table]] = {
     "false-abandon": PromptClaimer,
     "bait": Baiter,
+    "withhold-reveal": Table,
     "wrong-lock": Table,
     "poison": Table,
     "shuffle-challenge": ShuffleTurnChallenger,
@@ -109,6 +111,34 @@ def claim_in_one_frame(peer: Peer) -> None:
                     peer.mesh.send(seat, Entry(claimed[1]))
 
     peer.mesh.broadcast = send  # type: ignore[method-assign]
+
+
+def withhold_reveal(peer: Peer) -> None:
+    """Our first `reveal` never leaves this process, neither sent nor given to a peer that asks for what it
+    lacks: we keep the hand's seed, as a seat losing the hand's audit might, and act as if we had sent it."""
+    broadcast, send_to = peer.mesh.broadcast, peer.mesh.send
+    withheld: list[bytes] = []
+
+    def send(message: Message) -> None:
+        is_reveal = isinstance(message, Entry) and log.open_envelope(message.raw).payload["t"] == "reveal"
+        if is_reveal and not withheld and isinstance(message, Entry):
+            withheld.append(message.raw)
+            print("cheater: reveal withheld", flush=True)
+            return
+        broadcast(message)
+
+    def answer(seat: int, message: Message) -> bool:
+        if isinstance(message, Entry) and message.raw in withheld:
+            return True
+        if isinstance(message, Entries) and withheld and withheld[0] in message.raws:
+            raws = message.raws[: message.raws.index(withheld[0])]
+            if not raws:
+                return True
+            message = Entries(message.start, raws)
+        return send_to(seat, message)
+
+    peer.mesh.broadcast = send  # type: ignore[method-assign]
+    peer.mesh.send = answer  # type: ignore[method-assign]
 
 
 def tamper_first_lock(peer: Peer, identity: crypto.Identity,
@@ -173,6 +203,8 @@ async def cheat(attack: str, lobby: str, home: Path) -> int:
     print(f"cheater: {attack} at seat {peer.seat}", flush=True)
     if attack == "false-abandon":
         claim_in_one_frame(peer)
+    elif attack == "withhold-reveal":
+        withhold_reveal(peer)
     elif attack in ON_THE_WIRE:
         tamper_first_lock(peer, identity, ON_THE_WIRE[attack])
     flooding = asyncio.ensure_future(flood(peer)) if attack == "flood" else None
