@@ -87,6 +87,25 @@ def kinds(chain: list[bytes]) -> list[tuple[int, str]]:
     return [(p["s"], p["t"]) for p in (log.open_envelope(raw).payload for raw in chain)]
 
 
+def play_against(lan: Lan, attack: str, *timeouts: str) -> tuple[int, dict[str, int], dict[str, str]]:
+    """A host with a bot and a joiner, both with these step timeouts, play the cheater running `attack`: its
+    seat, the honest processes' exit codes and every process's output, in none of which is a traceback."""
+    lan.host(4, "--bots", "1", "--no-advertise", *timeouts)
+    lan.wait_for("p0", "lobby: ")
+    lan.join("p1", *timeouts)
+    lan.cheater(attack)
+    lan.wait_for("cheater", f"cheater: {attack} at seat")
+    cheater = cheater_seat(lan)
+    codes = lan.finish("p0", "p1", timeout=240)
+    try:  # the cheater may still wait for a seat that stopped on its cheat; it need not finish
+        lan.finish("cheater", timeout=15)
+    except subprocess.TimeoutExpired:
+        lan.procs["cheater"].kill()
+    outs = {name: lan.out(name) for name in ("p0", "p1", "cheater")}
+    assert all("Traceback" not in out for out in outs.values()), outs
+    return cheater, codes, outs
+
+
 def test_a_false_abandonment_the_moment_it_is_the_victims_turn_is_refuted(lan: Lan) -> None:
     lan.host(4, "--bots", "1", "--no-advertise")
     lan.wait_for("p0", "lobby: ")
@@ -115,20 +134,7 @@ def test_a_seat_that_answers_only_after_the_claim_is_named_not_the_claimant(lan:
     last co-signature names the cheater for it (`late`); one whose claim was complete first has the cheater
     abandoned. Either way the cheater forfeits, no honest seat is ever named, and the logs agree up to the
     claim."""
-    short = ("--timeout-decision", "4")
-    lan.host(4, "--bots", "1", "--no-advertise", *short)
-    lan.wait_for("p0", "lobby: ")
-    lan.join("p1", *short)
-    lan.cheater("bait")
-    lan.wait_for("cheater", "cheater: bait at seat")
-    cheater = cheater_seat(lan)
-    codes = lan.finish("p0", "p1", timeout=240)
-    try:
-        lan.finish("cheater", timeout=15)
-    except subprocess.TimeoutExpired:
-        lan.procs["cheater"].kill()
-    outs = {name: lan.out(name) for name in ("p0", "p1", "cheater")}
-    assert all("Traceback" not in out for out in outs.values()), outs
+    cheater, codes, outs = play_against(lan, "bait", "--timeout-decision", "4")
     assert "after the claim" in outs["cheater"], outs["cheater"][-2000:]
     tails = {n: o[-2000:] for n, o in outs.items()}
     assert set(codes.values()) <= {ExitCode.VIOLATION, ExitCode.INCOMPLETE}, (codes, tails)
@@ -155,20 +161,7 @@ def test_a_withheld_reveal_is_an_abandonment_and_the_withholder_forfeits(lan: La
     """The cheater keeps its hand seed: its first reveal never leaves its process. The honest processes claim
     the abandonment after their own timeout (3 s here) and co-sign it; the game ends abandoned by the cheater,
     whose side forfeits, and every honest log holds the same chain and verifies to that."""
-    short = ("--timeout-auto", "3")
-    lan.host(4, "--bots", "1", "--no-advertise", *short)
-    lan.wait_for("p0", "lobby: ")
-    lan.join("p1", *short)
-    lan.cheater("withhold-reveal")
-    lan.wait_for("cheater", "cheater: withhold-reveal at seat")
-    cheater = cheater_seat(lan)
-    codes = lan.finish("p0", "p1", timeout=240)
-    try:
-        lan.finish("cheater", timeout=15)
-    except subprocess.TimeoutExpired:
-        lan.procs["cheater"].kill()
-    outs = {name: lan.out(name) for name in ("p0", "p1", "cheater")}
-    assert all("Traceback" not in out for out in outs.values()), outs
+    cheater, codes, outs = play_against(lan, "withhold-reveal", "--timeout-auto", "3")
     assert "cheater: reveal withheld" in outs["cheater"], outs["cheater"][-2000:]
     tails = {n: o[-2000:] for n, o in outs.items()}
     assert codes == {"p0": ExitCode.INCOMPLETE, "p1": ExitCode.INCOMPLETE}, (codes, tails)
