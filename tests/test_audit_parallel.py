@@ -26,7 +26,7 @@ from p2pspades.audit import GameVisitor, Status, Verdict, read_game
 from p2pspades.audit.parallel import ALL_SETTLED, MAX_PENDING, ParallelProofs, available_jobs
 from p2pspades.crypto import proofs
 from p2pspades.rules import Card, HandResult, preset
-from p2pspades.table import GameEnded, HandAudited, ProofGate, Setup, Table, Violation
+from p2pspades.table import GameEnded, HandAudited, Setup, Table, Violation
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="worker processes are forked on Linux only")
 
@@ -258,19 +258,17 @@ def test_verify_counts_the_hands_on_a_terminal() -> None:
     assert child.exitstatus == 0
 
 
-def test_a_proof_gate_skips_the_proofs_of_a_chain_checked_before_and_checks_later_ones() -> None:
-    """What `resume` and a table's replays of its own chain use: the restored entries' proofs are not
-    checked again (here one is bad, and it passes), the entries after are."""
+def test_restored_entries_checked_before_skip_their_proofs_and_later_entries_do_not() -> None:
+    """What `resume` and a table's replays of its own chain use (`checked=True`): the restored entries' proofs
+    are not verified again (here one is bad, and it passes), the entries after are."""
     entries, _ = honest_game()
     shuffles = [i for i, e in enumerate(entries) if log.open_envelope(e).payload["t"] == "shuffle"]
     first, second = shuffles[-2], shuffles[-1]
     restored = resealed(first, "x")
     strict = Table(restored[0], entries=restored[:-1])
     assert strict.receive(restored[-1]) and strict.violation is not None, "a plain table checks the proof"
-    gate = ProofGate()
-    table = Table(restored[0], entries=restored, proofs=gate)
+    table = Table(restored[0], entries=restored, checked=True)
     assert len(table.entries) == len(restored) and table.violation is None
-    gate.checking = True
     later = resealed(second, "x")[-1]
     payload = dict(log.open_envelope(later).payload)
     assert payload["n"] == len(table.entries) and second == first + 1

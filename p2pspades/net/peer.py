@@ -46,7 +46,6 @@ from p2pspades.table import (
     Dropped,
     Event,
     GameEnded,
-    ProofGate,
     Rejected,
     SecretCreated,
     Table,
@@ -583,10 +582,8 @@ async def resume_game(
     # every entry of our own log was checked, proofs included, before we wrote it: the rebuild skips the
     # proofs (the rest, signatures, chain, rules and each hand's audit, is checked again); later entries are
     # checked in full
-    proofs = ProofGate()
     table = Table(entries[0], identity, entropy=secrets.token_bytes, secrets=store.load_secrets(),
-                  entries=entries, timeouts=timeouts, now=loop.time(), proofs=proofs)
-    proofs.checking = True
+                  entries=entries, timeouts=timeouts, now=loop.time(), checked=True)
     timing = timing or Timing()
     mesh = Mesh(transport_keys(identity), bind=own.endpoint, heartbeat=timing.heartbeat)
     await mesh.start()

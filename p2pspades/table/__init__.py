@@ -21,7 +21,7 @@ from p2pspades.table.events import (
     Wanted,
 )
 from p2pspades.table.genesis import SeatInfo, Setup, make_genesis, read_genesis
-from p2pspades.table.machine import TRANSITIONS, Expect, ProofGate, Stage, Step, Table, Who
+from p2pspades.table.machine import TRANSITIONS, Expect, Stage, Step, Table, Who
 
 __all__ = [
     "TRANSITIONS",
@@ -40,7 +40,6 @@ __all__ = [
     "HandAudited",
     "HandDeal",
     "Outgoing",
-    "ProofGate",
     "Rejected",
     "SeatInfo",
     "SecretCreated",

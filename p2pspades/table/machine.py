@@ -191,17 +191,6 @@ def check_now(check: ProofCheck) -> None:
     check()
 
 
-class ProofGate:
-    """A runner for a table that replays entries checked already (its own chain, or its own log on resume):
-    it skips their proof checks, and runs those of later entries once `checking` is set."""
-
-    checking = False
-
-    def __call__(self, check: ProofCheck) -> None:
-        if self.checking:
-            check()
-
-
 M = TypeVar("M", bound=msg.Message)
 _Effect = Callable[["Table", Any, int, int], None]
 _Maker = Callable[["Table"], "msg.Message | None"]
@@ -245,6 +234,7 @@ class Table:
         timeouts: Mapping[str, float] | None = None,
         now: float = 0.0,
         proofs: ProofRunner = check_now,
+        checked: bool = False,
     ) -> None:
         env, self.setup = read_genesis(genesis)
         self.rules = self.setup.rules
@@ -263,6 +253,9 @@ class Table:
                 raise LocalError("a seated table needs an entropy source")
         self._entropy = entropy
         self._proofs = proofs
+        #: the `entries` to restore were checked before, proofs included (our own chain, or our own log on
+        #: resume): their proofs are not verified again; every later entry's are
+        self._checked = checked
         self._secrets: dict[int, bytes] = dict(secrets or {})
         self.timeouts = dict(DEFAULT_TIMEOUTS, **(timeouts or {}))
 
@@ -678,17 +671,20 @@ class Table:
         )
         return Violation(claimant, "abandon", why, seq, (claim_raw, answer))
 
+    def _check_proof(self, check: ProofCheck) -> None:
+        """Run one proof check of the entry being applied, unless it is a restored entry checked before."""
+        if not (self._restoring and self._checked):
+            self._proofs(check)
+
     def _as_if_first(self, seq: int, raw: bytes) -> Violation | None:
         """The violation that entry `raw` earns as entry `seq`, had it come before the entry that holds that
         slot on our chain: an observer replays our chain up to there (its proofs were checked already) and
         takes `raw`, checking it exactly as every peer that took it first did. An answer that breaks the
         rules, or that answers an open claim after it (late), names its sender; None if it is accepted."""
-        gate = ProofGate()
         try:
-            before = Table(self.entries[0], entries=self.entries[:seq], timeouts=self.timeouts, proofs=gate)
+            before = Table(self.entries[0], entries=self.entries[:seq], timeouts=self.timeouts, checked=True)
         except P2PSpadesError:
             return None
-        gate.checking = True
         before.receive(raw)
         return before.violation
 
@@ -776,7 +772,7 @@ class Table:
                 m.proof,
             )
             with _proof_of(seat):
-                self._proofs(check)
+                self._check_proof(check)
         d.shuffles.append((seat, list(m.deck)))
         d.shuffle_entries.append(seq)
         if self._next_turn():
@@ -795,7 +791,7 @@ class Table:
                     tuple(m.commitments), m.proof,
                 )
                 with _proof_of(seat):
-                    self._proofs(check)
+                    self._check_proof(check)
             d.key_commits[seat] = m.commitments
         d.locks.append((seat, list(m.deck)))
         d.lock_entries.append(seq)
@@ -954,7 +950,7 @@ class Table:
             # every entry here was checked by this table already, proofs included (a play's void proof before
             # its card reaches the engine): the replay skips the proofs rather than verify them again
             entries = [*self.entries, self._applying]
-            observer = Table(self.entries[0], entries=entries, proofs=ProofGate())
+            observer = Table(self.entries[0], entries=entries, checked=True)
         except P2PSpadesError:
             return None
         if len(observer.entries) != len(self.entries) + 1 or observer.violation is not None:
@@ -1043,7 +1039,8 @@ class Table:
         with _proof_of(seat):
             points = tuple(crypto.card_point(c.code) for c in cards)
             where = tuple(d.void_positions(seat, positions))
-            self._proofs(functools.partial(crypto.verify_void, d.context(seat), step, where, points, m.void))
+            check = functools.partial(crypto.verify_void, d.context(seat), step, where, points, m.void)
+            self._check_proof(check)
 
     def _audit_hand(self, g: Game, d: HandDeal, seq: int) -> None:
         """Every seat revealed: recompute the whole deal, then let the engine audit the play and score."""
