@@ -50,10 +50,21 @@ def cheater_seat(lan: Lan) -> int:
     return int(match.group(1))
 
 
-def assert_pinned_on(lan: Lan, cheater: int, honest: list[str], checks: tuple[str, ...]) -> list[bytes]:
-    """Every honest process ended on the violation, its seats' logs agree, verify to a violation by
-    `cheater` for one of `checks`, and rank the other side first; nobody printed a traceback. Returns the
-    chain."""
+def seat_cheater(lan: Lan, attack: str, *timeouts: str, bots: int = 1) -> int:
+    """A host with `bots` bots and, with one bot, a joiner, both with these step timeouts; the cheater running
+    `attack` takes the last seat. Its seat number."""
+    lan.host(4, "--bots", str(bots), "--no-advertise", *timeouts)
+    lan.wait_for("p0", "lobby: ")
+    if bots == 1:
+        lan.join("p1", *timeouts)
+    lan.cheater(attack)
+    lan.wait_for("cheater", f"cheater: {attack} at seat")
+    return cheater_seat(lan)
+
+
+def finish_honest(lan: Lan, honest: list[str]) -> tuple[dict[str, int], dict[str, str]]:
+    """The honest processes' exit codes once they end, and every process's output, in none of which is a
+    traceback."""
     codes = lan.finish(*honest, timeout=240)
     try:  # the cheater may still wait for a seat that stopped on its cheat; it need not finish
         lan.finish("cheater", timeout=15)
@@ -62,6 +73,14 @@ def assert_pinned_on(lan: Lan, cheater: int, honest: list[str], checks: tuple[st
     outs = {name: lan.out(name) for name in [*honest, "cheater"]}
     for name, out in outs.items():
         assert "Traceback" not in out, f"{name}:\n{out[-3000:]}"
+    return codes, outs
+
+
+def assert_pinned_on(lan: Lan, cheater: int, honest: list[str], checks: tuple[str, ...]) -> list[bytes]:
+    """Every honest process ended on the violation, its seats' logs agree, verify to a violation by
+    `cheater` for one of `checks`, and rank the other side first; nobody printed a traceback. Returns the
+    chain."""
+    codes, outs = finish_honest(lan, honest)
     assert codes == dict.fromkeys(honest, ExitCode.VIOLATION), {n: o[-2000:] for n, o in outs.items()}
     logs = {seat: path for name in honest for seat, path in seats_run_by(lan, name).items()}
     assert sorted(logs) == sorted({0, 1, 2, 3} - {cheater}), logs
@@ -87,32 +106,8 @@ def kinds(chain: list[bytes]) -> list[tuple[int, str]]:
     return [(p["s"], p["t"]) for p in (log.open_envelope(raw).payload for raw in chain)]
 
 
-def play_against(lan: Lan, attack: str, *timeouts: str) -> tuple[int, dict[str, int], dict[str, str]]:
-    """A host with a bot and a joiner, both with these step timeouts, play the cheater running `attack`: its
-    seat, the honest processes' exit codes and every process's output, in none of which is a traceback."""
-    lan.host(4, "--bots", "1", "--no-advertise", *timeouts)
-    lan.wait_for("p0", "lobby: ")
-    lan.join("p1", *timeouts)
-    lan.cheater(attack)
-    lan.wait_for("cheater", f"cheater: {attack} at seat")
-    cheater = cheater_seat(lan)
-    codes = lan.finish("p0", "p1", timeout=240)
-    try:  # the cheater may still wait for a seat that stopped on its cheat; it need not finish
-        lan.finish("cheater", timeout=15)
-    except subprocess.TimeoutExpired:
-        lan.procs["cheater"].kill()
-    outs = {name: lan.out(name) for name in ("p0", "p1", "cheater")}
-    assert all("Traceback" not in out for out in outs.values()), outs
-    return cheater, codes, outs
-
-
 def test_a_false_abandonment_the_moment_it_is_the_victims_turn_is_refuted(lan: Lan) -> None:
-    lan.host(4, "--bots", "1", "--no-advertise")
-    lan.wait_for("p0", "lobby: ")
-    lan.join("p1")
-    lan.cheater("false-abandon")
-    lan.wait_for("cheater", "cheater: false-abandon at seat")
-    cheater = cheater_seat(lan)
+    cheater = seat_cheater(lan, "false-abandon")
     victim = (cheater + 1) % 4
     chain = assert_pinned_on(lan, cheater, ["p0", "p1"], ("abandon",))
     signed = kinds(chain)
@@ -134,7 +129,8 @@ def test_a_seat_that_answers_only_after_the_claim_is_named_not_the_claimant(lan:
     last co-signature names the cheater for it (`late`); one whose claim was complete first has the cheater
     abandoned. Either way the cheater forfeits, no honest seat is ever named, and the logs agree up to the
     claim."""
-    cheater, codes, outs = play_against(lan, "bait", "--timeout-decision", "4")
+    cheater = seat_cheater(lan, "bait", "--timeout-decision", "4")
+    codes, outs = finish_honest(lan, ["p0", "p1"])
     assert "after the claim" in outs["cheater"], outs["cheater"][-2000:]
     tails = {n: o[-2000:] for n, o in outs.items()}
     assert set(codes.values()) <= {ExitCode.VIOLATION, ExitCode.INCOMPLETE}, (codes, tails)
@@ -161,7 +157,8 @@ def test_a_withheld_reveal_is_an_abandonment_and_the_withholder_forfeits(lan: La
     """The cheater keeps its hand seed: its first reveal never leaves its process. The honest processes claim
     the abandonment after their own timeout (3 s here) and co-sign it; the game ends abandoned by the cheater,
     whose side forfeits, and every honest log holds the same chain and verifies to that."""
-    cheater, codes, outs = play_against(lan, "withhold-reveal", "--timeout-auto", "3")
+    cheater = seat_cheater(lan, "withhold-reveal", "--timeout-auto", "3")
+    codes, outs = finish_honest(lan, ["p0", "p1"])
     assert "cheater: reveal withheld" in outs["cheater"], outs["cheater"][-2000:]
     tails = {n: o[-2000:] for n, o in outs.items()}
     assert codes == {"p0": ExitCode.INCOMPLETE, "p1": ExitCode.INCOMPLETE}, (codes, tails)
@@ -183,12 +180,7 @@ def test_a_withheld_reveal_is_an_abandonment_and_the_withholder_forfeits(lan: La
 
 
 def test_an_open_cheat_by_a_wrong_lock_ends_in_a_forfeit_by_the_cheater_not_a_void(lan: Lan) -> None:
-    lan.host(4, "--bots", "1", "--no-advertise")
-    lan.wait_for("p0", "lobby: ")
-    lan.join("p1")
-    lan.cheater("wrong-lock")
-    lan.wait_for("cheater", "cheater: wrong-lock at seat")
-    cheater = cheater_seat(lan)
+    cheater = seat_cheater(lan, "wrong-lock")
     assert_pinned_on(lan, cheater, ["p0", "p1"], ("lock", "forged card", "proof"))
 
 
@@ -196,22 +188,13 @@ def test_a_poisoned_lock_neither_kills_the_host_nor_its_bots_and_the_poisoner_is
     """The identity point at a position of the seat after the poisoner, which the host process runs (its own
     seat or one of its bots): the host process and both its bots stop the game on it together, and the
     poisoner forfeits."""
-    lan.host(4, "--bots", "2", "--no-advertise")
-    lan.wait_for("p0", "lobby: ")
-    lan.cheater("poison")
-    lan.wait_for("cheater", "cheater: poison at seat")
-    cheater = cheater_seat(lan)
+    cheater = seat_cheater(lan, "poison", bots=2)
     assert_pinned_on(lan, cheater, ["p0"], ("lock", "proof"))
     assert "failed and leaves the game" not in lan.out("p0"), "every seat of the host process played on"
 
 
 def test_a_challenge_at_a_shuffle_turn_names_the_challenger_and_the_logs_verify_and_export(lan: Lan) -> None:
-    lan.host(4, "--bots", "1", "--no-advertise")
-    lan.wait_for("p0", "lobby: ")
-    lan.join("p1")
-    lan.cheater("shuffle-challenge")
-    lan.wait_for("cheater", "cheater: shuffle-challenge at seat")
-    cheater = cheater_seat(lan)
+    cheater = seat_cheater(lan, "shuffle-challenge")
     chain = assert_pinned_on(lan, cheater, ["p0", "p1"], ("challenge",))
     assert (cheater, "challenge") in kinds(chain) and (cheater, "shuffle") not in kinds(chain)
     for path in (lan.log("p0"), lan.log("p1")):
@@ -254,12 +237,7 @@ def test_a_peer_flooding_the_host_with_bad_signatures_is_cut_off_and_the_game_co
     """The cheater plays fairly but floods the host's seat with entries whose signatures fail, all game
     long. The host process ignores its entries for a while and says why; its own seat and bot, the joiner
     and the cheater finish the game, and every log is the same and valid."""
-    lan.host(4, "--bots", "1", "--no-advertise")
-    lan.wait_for("p0", "lobby: ")
-    lan.join("p1")
-    lan.cheater("flood")
-    lan.wait_for("cheater", "cheater: flood at seat")
-    cheater = cheater_seat(lan)
+    cheater = seat_cheater(lan, "flood")
     codes = lan.finish("p0", "p1", "cheater", timeout=240)
     outs = {name: lan.out(name) for name in ("p0", "p1", "cheater")}
     assert codes == {"p0": 0, "p1": 0, "cheater": 0}, {n: o[-2000:] for n, o in outs.items()}
