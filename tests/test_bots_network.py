@@ -8,13 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers.net import within
+from helpers.net import seated_by_lobby, within
 
-from p2pspades import crypto
 from p2pspades.audit.verify import Status as Verdict
 from p2pspades.audit.verify import verify_file
 from p2pspades.bots import ExpertBot, RandomBot, thinking
-from p2pspades.net import LobbyHost, Mesh, Timing, join_table, start_game, transport_keys
+from p2pspades.net import Timing, start_game
 from p2pspades.rules import Action, preset
 from p2pspades.table import Decision
 from p2pspades.table.players import AnyPlayer
@@ -24,15 +23,8 @@ FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=5.0, linger=3.0)
 
 
 async def test_an_expert_peer_plays_a_game_over_zeromq_without_stalling_its_loop(tmp_path: Path) -> None:
-    ids = [crypto.Identity.generate() for _ in range(2)]
-    meshes = [Mesh(transport_keys(i), heartbeat=FAST.heartbeat) for i in ids]
-    for mesh in meshes:
-        await mesh.start()
     rules = preset("two", target=10, losing_threshold=-10)  # one hand settles it
-    host = LobbyHost(ids[0], "Here", rules, "P0", meshes[0].endpoint)
-    lobby = await host.start()
-    results = await within(asyncio.gather(host.run(), join_table(lobby, ids[1], "P1", meshes[1].endpoint)))
-    await host.close()
+    seated = await seated_by_lobby(rules, FAST.heartbeat)
 
     expert = ExpertBot(7, time_budget=10.0, iterations=2000)  # a long think: the loop must run meanwhile
     thinks: list[tuple[float, float]] = []
@@ -46,8 +38,8 @@ async def test_an_expert_peer_plays_a_game_over_zeromq_without_stalling_its_loop
 
     players: list[AnyPlayer] = [RandomBot(0), thinking(timed)]
     peers = [
-        await start_game(result, ids[i], meshes[i], players[i], home=str(tmp_path), timing=FAST)
-        for i, result in enumerate(results)
+        await start_game(result, identity, mesh, players[i], home=str(tmp_path), timing=FAST)
+        for i, (identity, mesh, result) in enumerate(seated)
     ]
     ticks: list[float] = []
 

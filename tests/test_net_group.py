@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.net import FAST, within
+from helpers.net import FAST, seated_by_lobby, within
 
-from p2pspades import crypto
 from p2pspades.audit.verify import Status as Verdict
 from p2pspades.audit.verify import verify_file
 from p2pspades.bots import RandomBot
-from p2pspades.net import LobbyHost, Mesh, Peer, join_table, start_game, transport_keys
+from p2pspades.net import Peer, start_game
 from p2pspades.net.group import LocalGroup
 from p2pspades.rules import Action, preset
 from p2pspades.table import Decision
@@ -27,18 +26,9 @@ loaded machine (three peers share this process) is taken for gone."""
 
 
 async def three_peers(home: Path) -> list[Peer]:
-    ids = [crypto.Identity.generate() for _ in range(3)]
-    meshes = [Mesh(transport_keys(i), heartbeat=FAST.heartbeat) for i in ids]
-    for mesh in meshes:
-        await mesh.start()
-    rules = preset("cutthroat3", target=200, losing_threshold=-200)
-    host = LobbyHost(ids[0], "Here", rules, "P0", meshes[0].endpoint)
-    lobby = await host.start()
-    joins = [join_table(lobby, ids[i], f"P{i}", meshes[i].endpoint) for i in (1, 2)]
-    results = await within(asyncio.gather(host.run(), *joins))
-    await host.close()
-    peers = [await start_game(result, ids[i], meshes[i], RandomBot(i), home=str(home), timing=FAST,
-                              timeouts=QUICK) for i, result in enumerate(results)]
+    seated = await seated_by_lobby(preset("cutthroat3", target=200, losing_threshold=-200), FAST.heartbeat)
+    peers = [await start_game(result, identity, mesh, RandomBot(i), home=str(home), timing=FAST,
+                              timeouts=QUICK) for i, (identity, mesh, result) in enumerate(seated)]
     return sorted(peers, key=lambda p: p.seat)  # the lobby seats joiners in the order they arrive
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.net import FAST, until, within
+from helpers.net import FAST, seated_by_lobby, until, within
 
 from p2pspades import crypto, log
 from p2pspades.audit.verify import Status as Verdict
@@ -20,14 +20,10 @@ from p2pspades.net import (
     Entry,
     Get,
     Hello,
-    LobbyHost,
-    Mesh,
     Peer,
     Status,
-    join_table,
     resume_game,
     start_game,
-    transport_keys,
 )
 from p2pspades.net.frames import Message
 from p2pspades.net.peer import ANSWERS_PER_SECOND, FAILURE_BUDGET
@@ -39,22 +35,14 @@ pytestmark = pytest.mark.timeout(90)
 
 async def seat_players(home: Path, players: int, **watch: object) -> tuple[list[crypto.Identity], list[Peer]]:
     """Run the lobby for `players` identities in this process and return their started peers."""
-    ids = [crypto.Identity.generate() for _ in range(players)]
-    meshes = [Mesh(transport_keys(i), heartbeat=FAST.heartbeat) for i in ids]
-    for mesh in meshes:
-        await mesh.start()
     rules = preset({2: "two", 3: "cutthroat3"}[players], target=10, losing_threshold=-10)
-    host = LobbyHost(ids[0], "Here", rules, "P0", meshes[0].endpoint)
-    lobby = await host.start()
-    joins = [join_table(lobby, ids[i], f"P{i}", meshes[i].endpoint) for i in range(1, players)]
-    results = await within(asyncio.gather(host.run(), *joins))
-    await host.close()
+    seated = await seated_by_lobby(rules, FAST.heartbeat)
     peers = [
-        await start_game(result, ids[i], meshes[i], RandomBot(i), home=str(home), timing=FAST,
+        await start_game(result, identity, mesh, RandomBot(i), home=str(home), timing=FAST,
                          **watch if i == 0 else {})  # type: ignore[arg-type]
-        for i, result in enumerate(results)
+        for i, (identity, mesh, result) in enumerate(seated)
     ]
-    return ids, peers
+    return [identity for identity, _, _ in seated], peers
 
 
 async def close_all(peers: list[Peer]) -> None:

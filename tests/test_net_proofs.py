@@ -11,15 +11,15 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from helpers.net import within
+from helpers.net import seated_by_lobby, within
 from test_table_attacks import CHEATER
 from test_table_proofs import Copier, Tagger
 
-from p2pspades import crypto, log
+from p2pspades import log
 from p2pspades.audit.verify import Status as Verdict
 from p2pspades.audit.verify import verify_file
 from p2pspades.bots import RandomBot
-from p2pspades.net import LobbyHost, Mesh, Peer, Timing, join_table, start_game, transport_keys
+from p2pspades.net import Peer, Timing, start_game
 from p2pspades.net import peer as peer_module
 from p2pspades.rules import preset
 from p2pspades.table import Table
@@ -32,22 +32,14 @@ TIMING = Timing(tick=0.05, hello=0.3, heartbeat=0.3, away_after=5.0, linger=3.0)
 
 async def seat_four(home: Path, cheater: type[Table] | None, monkeypatch: pytest.MonkeyPatch) -> list[Peer]:
     """Four peers of a classic game, seated by the lobby over loopback; seat CHEATER runs `cheater`."""
-    ids = [crypto.Identity.generate() for _ in range(SEATS)]
-    meshes = [Mesh(transport_keys(i), heartbeat=TIMING.heartbeat) for i in ids]
-    for mesh in meshes:
-        await mesh.start()
-    rules = preset("classic", target=100, losing_threshold=-100)
-    host = LobbyHost(ids[0], "Here", rules, "P0", meshes[0].endpoint)
-    lobby = await host.start()
-    joins = [join_table(lobby, ids[i], f"P{i}", meshes[i].endpoint) for i in range(1, SEATS)]
-    results = await within(asyncio.gather(host.run(), *joins), 30)
-    await host.close()
+    seated = await seated_by_lobby(preset("classic", target=100, losing_threshold=-100), TIMING.heartbeat, 30)
+    assert len(seated) == SEATS
     peers = []
-    for i, result in enumerate(results):
+    for i, (identity, mesh, result) in enumerate(seated):
         with monkeypatch.context() as patch:
             if result.seat == CHEATER and cheater is not None:  # the lobby gives seats in its own order
                 patch.setattr(peer_module, "Table", cheater)
-            peers.append(await start_game(result, ids[i], meshes[i], RandomBot(i), home=str(home / f"p{i}"),
+            peers.append(await start_game(result, identity, mesh, RandomBot(i), home=str(home / f"p{i}"),
                                           timing=TIMING))
     assert log.open_envelope(peers[0].table.entries[0]).payload["v"] == 2, "new games are version 2"
     return sorted(peers, key=lambda p: p.seat)

@@ -11,10 +11,13 @@ from typing import TypeVar
 
 import nacl.bindings
 
-from p2pspades.net import Timing
+from p2pspades import crypto
+from p2pspades.net import LobbyHost, Timing, join_table, transport_keys
 from p2pspades.net.auth import CurveKeys
 from p2pspades.net.frames import Message
+from p2pspades.net.lobby_seats import LobbyResult
 from p2pspades.net.mesh import Mesh, MeshEvent, PeerAddress, Received
+from p2pspades.rules import RuleSet
 
 T = TypeVar("T")
 WAIT = 10.0
@@ -42,6 +45,24 @@ class Player:
 
 async def within(awaitable: Awaitable[T], timeout: float = WAIT) -> T:
     return await asyncio.wait_for(awaitable, timeout)
+
+
+async def seated_by_lobby(
+    rules: RuleSet, heartbeat: float, timeout: float = WAIT
+) -> list[tuple[crypto.Identity, Mesh, LobbyResult]]:
+    """A new identity per seat of `rules`, each with a started mesh, seated by a real lobby over loopback in
+    this process (the first hosts it): each one's identity, mesh and lobby result, in that order. The lobby
+    gives seats in its own order: find a seat by `result.seat`."""
+    ids = [crypto.Identity.generate() for _ in range(rules.players)]
+    meshes = [Mesh(transport_keys(i), heartbeat=heartbeat) for i in ids]
+    for mesh in meshes:
+        await mesh.start()
+    host = LobbyHost(ids[0], "Here", rules, "P0", meshes[0].endpoint)
+    lobby = await host.start()
+    joins = [join_table(lobby, ids[i], f"P{i}", meshes[i].endpoint) for i in range(1, len(ids))]
+    results = await within(asyncio.gather(host.run(), *joins), timeout)
+    await host.close()
+    return list(zip(ids, meshes, results, strict=True))
 
 
 async def until(condition: Callable[[], bool], timeout: float = WAIT) -> None:
