@@ -6,9 +6,11 @@ Async tests are plain `async def` functions: pytest-asyncio runs each in an even
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.lan import Lan
 
 from p2pspades import paths
 from p2pspades.bots import RandomBot
@@ -27,6 +29,14 @@ def private_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     monkeypatch.setenv("XDG_CONFIG_HOME", str(root / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(root / "data"))
     return root / "p2pspades"
+
+
+@pytest.fixture
+def lan(tmp_path: Path) -> Iterator[Lan]:
+    """A table on 127.0.0.1 for `p2pspades` processes (and the cheater's) of this test; all stopped after."""
+    network = Lan(tmp_path)
+    yield network
+    network.close()
 
 
 @pytest.fixture(scope="session")

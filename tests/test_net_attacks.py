@@ -12,7 +12,6 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,11 +26,6 @@ from p2pspades.net.store import GameStore
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture
-def lan(tmp_path: Path) -> Iterator[Lan]:
-    network = Lan(tmp_path)
-    yield network
-    network.close()
 
 
 def seats_run_by(lan: Lan, name: str) -> dict[int, Path]:

@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
@@ -31,11 +30,6 @@ from p2pspades.net.auth import curve_public_key
 
 pytestmark = pytest.mark.timeout(150)
 
-@pytest.fixture
-def lan(tmp_path: Path) -> Iterator[Lan]:
-    network = Lan(tmp_path)
-    yield network
-    network.close()
 
 
 def assert_identical_and_valid(lan: Lan, names: list[str]) -> list[bytes]:
