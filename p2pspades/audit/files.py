@@ -10,8 +10,8 @@ from p2pspades.audit.verify import Status, Verdict
 
 
 def verify_log(path: str | os.PathLike[str], *visitors: GameVisitor, jobs: int = 1) -> Verdict:
-    """`verify_file`, with a plain word for a file that is a hand record `export` wrote rather than a log.
-    `visitors` and `jobs` are `read_game`'s."""
+    """`read_game` on a file a person names (`visitors` and `jobs` are its own), with a plain word for a file
+    that is a hand record `export` wrote rather than a log."""
     verdict = read_game(path, *visitors, jobs=jobs)
     if verdict.status is Status.UNREADABLE and verdict.table is None and _is_hand_record(path):
         verdict.summary = (

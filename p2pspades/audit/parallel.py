@@ -114,8 +114,7 @@ class ParallelProofs:
         return True
 
     def close(self) -> None:
-        for _, future in self._pending:
-            future.cancel()
+        """Stop the workers: the checks not started are cancelled, the running ones finish."""
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     def __enter__(self) -> ParallelProofs:

@@ -18,12 +18,11 @@ from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
 __all__ = ["Status", "Verdict", "abandonment", "forfeit", "verify_file", "verify_frames"]
 
 
-def verify_file(path: str | os.PathLike[str], jobs: int = 1) -> Verdict:
-    """Verify the log file at `path`. Never raises for a bad file: the verdict says what is wrong. With
-    `jobs` > 1, worker processes check the proofs of the deal (see `read_game`)."""
-    return read_game(path, jobs=jobs)
+def verify_file(path: str | os.PathLike[str]) -> Verdict:
+    """Verify the log file at `path`. Never raises for a bad file: the verdict says what is wrong."""
+    return read_game(path)
 
 
-def verify_frames(frames: Sequence[bytes], jobs: int = 1) -> Verdict:
+def verify_frames(frames: Sequence[bytes]) -> Verdict:
     """Verify a game given as its raw entries, genesis first."""
-    return read_game(frames, jobs=jobs)
+    return read_game(frames)
