@@ -31,8 +31,10 @@ from p2pspades.table import (
     FirstDealer,
     GameEnded,
     HandAudited,
+    Noted,
     Rejected,
     Setup,
+    Superseded,
     Table,
     TableStatus,
     Violation,
@@ -233,8 +235,10 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
                     summary = describe(ev) + forfeit_suffix(table)
                     return Verdict(Status.VIOLATION, summary, table, ev, penalised, index)
                 penalised.append(ev)
-        if len(table.entries) > before:
+        if len(table.entries) > before or any(isinstance(ev, Noted | Superseded) for ev in events):
             continue
+        if table.certified is not None and raw == table.entries[table.certified.seq]:
+            continue  # the certificate its votes, logged before it, already made
         problem = next((ev for ev in events if isinstance(ev, Dropped | Rejected)), None)
         if isinstance(problem, Rejected):
             return Verdict(
@@ -282,7 +286,8 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
     if table.status is TableStatus.ABANDONED:
         return Verdict(
             Status.INCOMPLETE,
-            f"valid, but abandoned at entry {n - 1}: {abandonment(table)}" + forfeit_suffix(table),
+            f"valid, but abandoned at entry {len(table.entries) - 1}: {abandonment(table)}"
+            + forfeit_suffix(table),
             table,
             None,
             penalised,
@@ -291,10 +296,10 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
     waiting = table.waiting_for()
     where = f"; it waits for seat {waiting[0]}'s {waiting[1]}" if waiting else ""
     if table.claim is not None and waiting is not None:
-        where = f"; {abandonment(table)}, and the claim waits for seat {waiting[0]} to co-sign it"
+        where = f"; it waits for seat {waiting[0]}'s {waiting[1]}, and {abandonment(table)}"
     return Verdict(
         Status.INCOMPLETE,
-        f"valid so far, but incomplete: it stops after entry {n - 1}{where}",
+        f"valid so far, but incomplete: it stops after entry {len(table.entries) - 1}{where}",
         table,
         None,
         penalised,

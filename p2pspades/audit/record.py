@@ -56,15 +56,18 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         }
     if table.abandoned_by is not None:
         result["abandoned_by"] = table.abandoned_by
-    if table.claim is not None:
-        claim = table.claim
+    slot = table.claim
+    if slot is not None:
         result["abandonment"] = {
-            "seat": claim.seat,
-            "claimed_by": list(claim.signers),
-            "passed_over": list(claim.passed),
-            "silence_s": claim.limit,
-            "awaited": claim.step.types[0].TYPE,
-            "refuted_by_entry": claim.answered,
+            "seat": slot.accused,
+            "slot": slot.seq,
+            "awaited": slot.awaited,
+            "claimed_by": list(slot.voters),
+            "waits_s": [slot.waits[v] for v in slot.voters],
+            "certificate": table.certified is slot,
+            "missing": list(slot.missing(table.seats)),
+            "refused_by": sorted(slot.refusals),
+            "contested": bool(table.result is not None and table.result.contested),
             "text": abandonment(table),
         }
     return {

@@ -43,21 +43,27 @@ def describe(v: Violation) -> str:
     return f"entry {v.seq}: seat {v.seat} failed the {v.check} check: {v.detail}"
 
 
+def _seats(seats: tuple[int, ...] | list[int]) -> str:
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
+
+
 def abandonment(table: Table) -> str:
-    """What a log proves about an abandonment: who claims it, after how long a silence, from whom."""
-    claim = table.claim
-    if claim is None:
+    """What a log proves about an abandonment: who signed that which seat kept the table waiting, after how
+    long by their clocks, and whether that made a certificate (a claim of silence, never a proof of it)."""
+    slot = table.claim
+    if slot is None:
         return "no seat was claimed to have stopped answering"
-    who = ", ".join(str(s) for s in claim.signers)
-    seats = "seat" if len(claim.signers) == 1 else "seats"
-    if claim.answered is not None:
-        return f"claimed by {seats} {who}, refuted: seat {claim.seat} answered in entry {claim.answered}"
-    passed = ", ".join(str(s) for s in claim.passed)
-    return (
-        f"claimed by {seats} {who} after a silence from seat {claim.seat} longer than their timeout for its "
-        f"{claim.step.types[0].TYPE} ({claim.limit:.0f} s by default; a claim, not a proof)"
-        + (f"; passed over without co-signing: seat {passed}" if passed else "")
+    waits = sorted(set(slot.waits.values()))
+    after = " or ".join(f"{w} s" for w in waits)
+    said = (
+        f"{_seats(slot.voters)} signed that seat {slot.accused} kept the table waiting for its "
+        f"{slot.awaited or 'entry'} {slot.seq} past the timeout in force ({after})"
     )
+    if table.certified is slot:
+        return said + f": a certificate at entry {slot.seq} (a claim of silence, not a proof)"
+    if slot.refusals:
+        return said + f"; {_seats(sorted(slot.refusals))} took its entry first: the claim is void"
+    return said + f"; no certificate: {_seats(slot.missing(table.seats))} signed nothing yet"
 
 
 def forfeit(table: Table) -> str | None:
@@ -66,7 +72,7 @@ def forfeit(table: Table) -> str | None:
     if result is None or not result.forfeit or result.seat is None:
         return None
     if result.status is TableStatus.ABANDONED:
-        why = "it was claimed to have stopped answering"
+        why = f"the certificate of {_seats(result.signers)} says it stopped answering"
     elif table.violation is not None:
         why = f"{table.violation.check}: {table.violation.detail}"
     else:  # pragma: no cover - a fault is an abandonment or a violation
@@ -78,6 +84,8 @@ def forfeit_suffix(table: Table) -> str:
     result = table.result
     if result is None or result.seat is None:
         return ""
+    if result.contested:
+        return "; contested: every seat that signed the certificate wins by it, so nobody wins"
     if not result.forfeit:
         return "; the game is void (rule on_fault=void)"
     winners = " and ".join(f"side {w}" for w in result.winners)

@@ -72,6 +72,20 @@ class Signer(Protocol):
     def sign(self, data: bytes) -> bytes: ...
 
 
+NO_SIGNATURE = bytes(SIGNATURE_SIZE)
+"""The signature field of an entry that nobody signs (a certificate, whose contents are signed votes)."""
+
+
+class _Unsigned:
+    """The `Signer` of an entry that nobody signs: its signature field is `NO_SIGNATURE`."""
+
+    def sign(self, data: bytes) -> bytes:
+        return NO_SIGNATURE
+
+
+UNSIGNED: Signer = _Unsigned()
+
+
 def entry_hash(raw: bytes) -> bytes:
     """SHA-256 of an entry's raw envelope bytes: the link the next entry's `p` field carries."""
     return hashlib.sha256(raw).digest()

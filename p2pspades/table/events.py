@@ -73,6 +73,27 @@ class Accepted:
 
 
 @dataclass(frozen=True)
+class Noted:
+    """A valid vote or refusal of an abandonment claim (off the chain, PROTOCOL.md §5): keep it in the log
+    after what precedes it, and pass it on to the peers (ours, `own`, is also in `take_outgoing()`)."""
+
+    slot: int
+    raw: bytes
+    seat: int
+    type: str
+    own: bool = False
+
+
+@dataclass(frozen=True)
+class Superseded:
+    """A certificate took slot `first`: the entries we held from there on are off the chain now (they stay
+    in the log, after it, as what they are)."""
+
+    first: int
+    raws: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
 class SecretCreated:
     """A new hand seed: persist it (mode 0600) before the commitment that follows is sent."""
 
@@ -177,7 +198,9 @@ class GameEnded:
     """The game is over: complete, abandoned (`seat` stopped answering) or halted (`seat` cheated).
 
     After a fault, `forfeit` says whether `seat`'s side forfeited (rule `on_fault`): `winners` are then the
-    best of the other sides; otherwise the game is void and nobody wins.
+    best of the other sides; otherwise the game is void and nobody wins. An abandonment names the seats that
+    signed its certificate (`signers`) and the timeout each stated (`waits`, seconds); it is `contested`
+    when every signer wins by it, which proves nothing, so nobody wins.
     """
 
     status: TableStatus
@@ -185,10 +208,15 @@ class GameEnded:
     detail: str = ""
     seat: int | None = None
     forfeit: bool = False
+    contested: bool = False
+    signers: tuple[int, ...] = ()
+    waits: tuple[int, ...] = ()
 
 
 Event = (
     Accepted
+    | Noted
+    | Superseded
     | SecretCreated
     | Dropped
     | Rejected

@@ -20,7 +20,7 @@ import contextlib
 import enum
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from p2pspades import crypto, log
@@ -40,6 +40,7 @@ from p2pspades.rules import (
     choose_first_dealer,
 )
 from p2pspades.table import messages as msg
+from p2pspades.table.claims import Act, ClaimState, Signal, Slot, outcome
 from p2pspades.table.deal import DealFault, HandDeal, check_scalar
 from p2pspades.table.events import (
     Accepted,
@@ -53,9 +54,11 @@ from p2pspades.table.events import (
     FirstDealer,
     GameEnded,
     HandAudited,
+    Noted,
     Outgoing,
     Rejected,
     SecretCreated,
+    Superseded,
     TableStatus,
     Violation,
     Wanted,
@@ -86,7 +89,6 @@ class Stage(enum.Enum):
     LEAD = "lead"  # rule "low_club": whoever holds the lowest club leads it
     REVEAL = "reveal"  # every seat reveals its seed: the hand is audited
     END = "end"  # every seat signs the result
-    ABANDON = "abandon"  # every other seat co-signs that a seat stopped answering
     OVER = "over"
 
 
@@ -110,7 +112,7 @@ class Expect:
 
 #: The one transition table. The order of an IN_TURN stage: ACCEPT (from seat 1: the genesis is seat 0's),
 #: the draw and END from seat 0; COMMIT, SHUFFLE, LOCK and REVEAL from the dealer's left; KEYS the seats that
-#: hold keys others need; ABANDON the seats after the one abandoned (from the second: the first started it).
+#: hold keys others need. An abandonment claim is not a stage: it is settled off the chain (`claims.py`).
 TRANSITIONS: Mapping[Stage, Expect] = {
     Stage.ACCEPT: Expect((msg.Accept,), Who.IN_TURN),
     Stage.DRAW_COMMIT: Expect((msg.DrawCommit,), Who.IN_TURN),
@@ -126,7 +128,6 @@ TRANSITIONS: Mapping[Stage, Expect] = {
     Stage.LEAD: Expect((msg.Play, msg.Challenge), Who.ANY, DecisionKind.PLAY),
     Stage.REVEAL: Expect((msg.Reveal,), Who.IN_TURN),
     Stage.END: Expect((msg.End,), Who.IN_TURN),
-    Stage.ABANDON: Expect((msg.Abandon,), Who.IN_TURN),
     Stage.OVER: Expect((), Who.NOBODY),
 }
 
@@ -149,23 +150,17 @@ class Step:
 
 
 @dataclass
-class Claim:
-    """An abandonment claim: seat `seat` kept the table waiting for `step`, say the seats in `signers`.
+class LeadClaim:
+    """Rule "low_club": seat `signer` challenged (entry `entry`) because nobody led the lowest club within
+    `limit` seconds of `since` on its clock. Until the last reveal its holder may still lead it, which makes
+    the challenge a violation by its signer."""
 
-    It is held open until every other seat has co-signed it; an honest seat co-signs only once its own timer
-    for that step ran out (`since` and `limit`, on its own clock). Until then the accused may still answer
-    with the awaited entry, which makes the claim a violation by its first signer.
-    """
-
-    seat: int
     step: Step
-    entry: int  # the sequence number of the first `abandon`
+    entry: int
     since: float
     limit: float
-    signers: list[int]
-    resume: tuple[Stage, tuple[int, ...], int]  # the stage the accused's answer applies in
-    answered: int | None = None  # the sequence number of the accused's answer, which refuted the claim
-    passed: list[int] = field(default_factory=list)  # co-signers that kept the claim waiting too long
+    signer: int
+    answered: int | None = None  # the sequence number of the lead that refuted the challenge
 
 
 @contextlib.contextmanager
@@ -235,6 +230,7 @@ class Table:
         now: float = 0.0,
         proofs: ProofRunner = check_now,
         checked: bool = False,
+        syncing: bool = False,
     ) -> None:
         env, self.setup = read_genesis(genesis)
         self.rules = self.setup.rules
@@ -258,13 +254,18 @@ class Table:
         self._checked = checked
         self._secrets: dict[int, bytes] = dict(secrets or {})
         self.timeouts = dict(DEFAULT_TIMEOUTS, **(timeouts or {}))
+        #: a resumed peer writes nothing (no entry, no vote) until it has heard every peer's head (`synced`)
+        self.syncing = syncing
 
         self.entries: list[bytes] = [genesis]
         self._known: set[bytes] = {genesis}
         self._signers: list[int] = [0]
         self._steps: list[Step | None] = [None]  # the step each entry in the chain was appended at
-        #: a claim against the seat in turn, held off the chain while our own timer for that step runs (§5)
-        self._held: bytes | None = None
+        #: every frame we took, in order: the chain's entries and the claims' votes and refusals (the log)
+        self.records: list[bytes] = [genesis]
+        #: abandonment claims by slot (sequence number), and votes that came before their slot (§5)
+        self._slots: dict[int, Slot] = {}
+        self._early: dict[int, list[bytes]] = {}
         self.head: bytes = env.hash
         self._pending: dict[int, bytes] = {}
         self._outgoing: list[Outgoing] = []
@@ -289,18 +290,17 @@ class Table:
         self._my: crypto.HandSecrets | None = None
         self._challenge_due: str | None = None
         self.abandoned_by: int | None = None
-        self.claim: Claim | None = None
+        #: the slot whose certificate ended the game
+        self.certified: Slot | None = None
         #: rule "low_club": the claim that nobody led the lowest club in time (its holder is unknown)
-        self.lead_claim: Claim | None = None
+        self.lead_claim: LeadClaim | None = None
 
         self._applying = b""  # the entry being applied
         self._restoring = True
         for i, raw in enumerate(entries):
             if i == 0 and raw == genesis:
                 continue
-            before = len(self.entries)
-            self._receive(raw, now)
-            if len(self.entries) == before and not self.finished:
+            if not self._receive(raw, now) and not self.finished:
                 why = "; ".join(str(e) for e in self._events if isinstance(e, Dropped | Rejected | Violation))
                 raise LocalError(f"log entry {i} does not apply: {why or 'out of order'}")
         self._restoring = False
@@ -328,7 +328,8 @@ class Table:
         """Our player's turn, if it is one: what to decide, the seat's view, the legal choices."""
         step = self._my_step(deciding=True)
         if (
-            step is None
+            self.syncing
+            or step is None
             or step.decision is None
             or self._challenge_due
             or self.game is None
@@ -366,17 +367,13 @@ class Table:
         return self._flush()
 
     def tick(self, now: float) -> list[Event]:
-        """Let time pass: a seat that keeps everybody waiting too long is claimed abandoned, and a claim
-        we hold is co-signed once our own timer for the awaited step has run out too."""
+        """Let time pass: once the seat the table waits for has kept us waiting past the timeout in force,
+        we vote that it stopped answering (§5); rule "low_club": nobody leads the low club: we challenge."""
         self._now = max(self._now, now)
-        held, self._held = self._held, None
-        if held is not None:  # a claim we held: on the chain once our own timer ran out (else held again)
-            self._receive(held, now)
         step = self._expected()
-        claim = self.claim
-        if self.finished:
+        if self.finished or self.syncing or self.seat is None or step is None:
             pass
-        elif self.stage is Stage.LEAD and self.deal is not None and self.seat is not None:
+        elif self.stage is Stage.LEAD and self.deal is not None:
             # nobody leads the lowest club: its holder will be named by a reveal. The seat at the dealer's
             # left asks for it after one timeout, the next one after two, and so on
             limit = self.timeouts["decision"]
@@ -384,18 +381,17 @@ class Table:
             if self.pending_decision() is None and now - self._last_progress >= limit * k:
                 why = f"nobody led the lowest club within {limit:.0f} s"
                 self._send(msg.Challenge(len(self.entries) - 1, why))
-        elif step is None or self.seat is None or step.seat in (self.seat, ANY_SEAT):
-            pass
-        elif claim is not None and self.stage is Stage.ABANDON:
-            # our claim, and a co-signer keeps it waiting as long again as the accused did: pass it over
-            limit = claim.limit
-            if claim.signers[0] == self.seat and now - self._last_progress >= limit:
-                self._send(msg.Abandon(step.seat, f"seat {step.seat} did not co-sign within {limit:.0f} s"))
-        else:
-            # the next seat claims after one timeout, the one after it after two, and so on
-            limit = self._limit(step)
-            if now - self._last_progress >= limit * ((self.seat - step.seat) % self.seats):
-                self._send(msg.Abandon(step.seat, f"no {step.types[0].TYPE} within {limit:.0f} s"))
+        elif step.seat not in (self.seat, ANY_SEAT) and now - self._last_progress >= self._limit(step):
+            slot = self._slot_now(step)
+            if slot.state in (ClaimState.QUIET, ClaimState.OPEN):
+                self._vote(slot)
+        self._advance()
+        return self._flush()
+
+    def synced(self) -> list[Event]:
+        """A resumed peer has every peer's head (or waited long enough for it): it may write again."""
+        self.syncing = False
+        self._last_progress = self._now  # our timers start now, as on any start
         self._advance()
         return self._flush()
 
@@ -403,9 +399,18 @@ class Table:
         return self.timeouts["decision" if step.decision else "auto"]
 
     @property
-    def held_claim(self) -> bytes | None:
-        """A claim against the seat in turn that we hold off the chain until our own timer runs out (§5)."""
-        return self._held
+    def claim(self) -> Slot | None:
+        """The abandonment claim on the slot the table waits for (or the one whose certificate ended the
+        game), if any seat has voted on it."""
+        if self.certified is not None:
+            return self.certified
+        slot = self._slots.get(len(self.entries))
+        return slot if slot is not None and slot.prev == self.head and slot.votes else None
+
+    def claim_notes(self) -> list[bytes]:
+        """The signed votes and refusals of the open claim: what a peer that comes back needs to see."""
+        slot = self.claim
+        return [] if slot is None or self.finished else slot.notes()
 
     def take_outgoing(self) -> list[Outgoing]:
         out, self._outgoing = self._outgoing, []
@@ -425,95 +430,92 @@ class Table:
         out, self._events = self._events, []
         return out
 
-    def _receive(self, raw: bytes, now: float) -> None:
+    def _receive(self, raw: bytes, now: float) -> bool:
+        """Check one frame and take it if it holds: True if it is now ours (on the chain, a claim's vote or
+        refusal, an entry held for a claim, or a copy we hold already)."""
         if raw in self._known:
-            return  # a copy we already hold (peers forward every entry): nothing to check twice
+            return True  # a copy we already hold (peers forward every entry): nothing to check twice
         if len(raw) > log.MAX_ENVELOPE:
             self._events.append(Dropped(DropKind.OVERSIZED, size=len(raw)))
-            return
+            return False
         try:
             env = log.open_envelope(raw)
             header = log.validate_header(env.payload)
         except RemoteError as exc:
             self._events.append(Dropped(DropKind.MALFORMED, detail=exc.detail))
-            return
+            return False
         seat, seq = header.seat, header.seq
         if header.game_id != self.game_id:
             self._events.append(Dropped(DropKind.OTHER_GAME, seat, seq))
-            return
+            return False
         if not 0 <= seat < self.seats:
             self._events.append(Dropped(DropKind.NO_SUCH_SEAT, seat, seq))
-            return
+            return False
+        if header.type == msg.Certificate.TYPE:
+            return self._receive_certificate(env, header, now)
         if not crypto.verify_signature(self.public_keys[seat], env.signature, env.payload_raw):
             self._events.append(Dropped(DropKind.BAD_SIGNATURE, seat, seq))
-            return
+            return False
+        if header.type in (msg.Abandon.TYPE, msg.Answered.TYPE):
+            return self._receive_note(env, header, now)
         if seq < len(self.entries):
-            crossed = self._crossed(env, header, raw)
-            if crossed is not None:
-                self._halt(crossed)
-            elif self._signers[seq] == seat:
-                self._halt(
-                    Violation(
-                        seat,
-                        "equivocation",
-                        f"two different entries signed by seat {seat} for sequence number {seq}",
-                        seq,
-                        (self.entries[seq], raw),
-                    )
-                )
+            if self._signers[seq] == seat and (self.certified is None or self.certified.seq != seq):
+                detail = f"two different entries signed by seat {seat} for sequence number {seq}"
+                self._halt(Violation(seat, "equivocation", detail, seq, (self.entries[seq], raw)))
             else:
                 self._events.append(Dropped(DropKind.STALE, seat, seq))
-            return
+            return False
         if self.finished:
             self._events.append(Dropped(DropKind.GAME_OVER, seat, seq))
-            return
+            return False
         if seq > len(self.entries):
             if seq - len(self.entries) <= WINDOW and len(self._pending) < WINDOW:
                 self._pending.setdefault(seq, raw)
                 self._events.append(Wanted(len(self.entries)))
             else:
                 self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq))
-            return
+            return False
         if header.prev != self.head:
             self._events.append(Dropped(DropKind.NOT_CHAINED, seat, seq))
             self._events.append(Wanted(seq - 1))
-            return
-        if self._holds(header, env.payload):
-            self._held = raw
-            return
-        self._accept(env, header, raw, now, own=False)
+            return False
+        slot = self._slots.get(seq)
+        if slot is not None and (slot.prev != header.prev or seat != slot.accused):
+            slot = None
+        if slot is not None and slot.state is ClaimState.VOTED:
+            return self._hold(slot, env.hash, raw)  # we voted: only a refusal releases it (§5)
+        if not self._accept(env, header, raw, now, own=False):
+            return False
+        if slot is not None and not self.finished and slot.fire(Signal.ANSWER) is Act.TAKE_AND_REFUSE:
+            self._refuse(slot, env.hash)
+        self._after_append(now)
+        return True
+
+    def _after_append(self, now: float) -> None:
+        """The chain grew: take what was waiting for it (entries that came early, votes for the new slot)."""
         nxt = self._pending.pop(len(self.entries), None)
         if nxt is not None and not self.finished:
             self._receive(nxt, now)
+        for raw in self._early.pop(len(self.entries), []):
+            if not self.finished:
+                self._receive(raw, now)
 
-    def _accept(self, env: log.Envelope, header: log.Header, raw: bytes, now: float, own: bool) -> None:
+    def _accept(self, env: log.Envelope, header: log.Header, raw: bytes, now: float, own: bool) -> bool:
         """Check an entry in turn and apply it; append it to the chain if it holds, else name its seat."""
         seat, kind, seq, p = header.seat, header.type, header.seq, env.payload
         step = self._expected()
         allowed = step is not None and step.seat in (seat, ANY_SEAT) and kind in {t.TYPE for t in step.types}
-        if kind == msg.Abandon.TYPE and not allowed:
-            allowed = self._abandon_allowed(seat, p)
-        claim = self._open_claim()
-        answer = claim is not None and claim.seat in (seat, ANY_SEAT)
-        answer = answer and claim is not None and kind in {t.TYPE for t in claim.step.types}
-        if answer and claim is not None and claim is self.claim:
-            # the accused answers an abandonment claim after it: later than the claimant's timeout (§5)
-            by = claim.signers[0]
-            why = (
-                f"seat {seat} answered only after seat {by}'s claim (entry {claim.entry}) that it had stopped"
-                " answering, that is after the claimant's timeout"
-            )
-            self._halt(Violation(seat, "late", why, seq, (raw,)))
-            return
-        if answer and claim is not None:  # the lowest club led after all: it applies where it was due
-            self.stage, self._order, self._turn = claim.resume
+        lead = self._open_lead_claim()
+        answer = lead is not None and kind in {t.TYPE for t in lead.step.types}
+        if answer:  # the lowest club led after all: it applies where it was due
+            self._to_engine()
             allowed = True
         if not allowed:
             want = "nothing" if step is None else f"seat {step.seat}'s {step.types[0].TYPE}"
             self._events.append(
                 Rejected(seat, "turn", f"entry {seq} from seat {seat} is a {kind}; expected {want}", raw)
             )
-            return
+            return False
         mark = len(self._events)
         self._applying = raw
         try:
@@ -526,11 +528,11 @@ class Table:
         except RemoteError as exc:
             del self._events[mark:]
             self._halt(Violation(seat, exc.check, exc.detail, seq, (raw,)))
-            return
+            return False
         except IllegalAction as exc:
             del self._events[mark:]
             self._halt(Violation(seat, "rules", str(exc), seq, (raw,)))
-            return
+            return False
         except LocalError:
             raise
         except Exception as exc:  # pragma: no cover - a check this machine lacks: the entry is still refused
@@ -540,23 +542,25 @@ class Table:
                     seat, "protocol", f"the entry cannot be applied ({type(exc).__name__})", seq, (raw,)
                 )
             )
-            return
+            return False
+        self._append(raw, env.hash, seat, step, now)
+        self._events.insert(mark, Accepted(seq, raw, seat, kind, own))
+        if answer and lead is not None and not self.finished:
+            lead.answered = seq
+            why = f"seat {lead.signer} claimed that nobody led the lowest club in time, but seat {seat}"
+            why += f" led it in time (entry {seq})"
+            evidence = (self.entries[lead.entry], raw)
+            self._halt(Violation(lead.signer, "challenge", why, lead.entry, evidence))
+        return True
+
+    def _append(self, raw: bytes, digest: bytes, seat: int, step: Step | None, now: float) -> None:
         self.entries.append(raw)
+        self.records.append(raw)
         self._known.add(raw)
         self._signers.append(seat)
         self._steps.append(step)
-        self.head = env.hash
+        self.head = digest
         self._last_progress = now
-        self._events.insert(mark, Accepted(seq, raw, seat, kind, own))
-        if answer and claim is not None and not self.finished:
-            claim.answered = seq
-            by = claim.signers[0]
-            why = f"seat {by} claimed that nobody led the lowest club in time, but seat {seat} led it"
-            why += f" in time (entry {seq})"
-            self._halt(Violation(by, "challenge", why, claim.entry, (self.entries[claim.entry], raw)))
-        held, self._held = self._held, None
-        if held is not None and held != raw:  # the accused's answer took the slot of the claim we held
-            self._receive(held, now)
 
     def _halt(self, violation: Violation) -> None:
         self.violation = violation
@@ -624,79 +628,246 @@ class Table:
             stage = Stage.LEAD  # rule "low_club": only the seat holding the lowest club knows it leads
         self._enter(stage)
 
-    def _holds(self, header: log.Header, p: Mapping[str, Any]) -> bool:
-        """Whether a received `abandon` that opens a claim against the seat in turn stays off the chain for
-        now: a seat appends it only once its own timer for the awaited step has run out, so that the accused's
-        answer, if it comes first, takes the slot instead (§5). Observers and a replay append it at once."""
-        if self.seat is None or self._restoring or header.type != msg.Abandon.TYPE or self.claim is not None:
-            return False
-        step = self._expected()
-        if step is None or not self._abandon_allowed(header.seat, p):
-            return False
-        return self._now - self._last_progress < self._limit(step)
-
-    def _crossed(self, env: log.Envelope, header: log.Header, raw: bytes) -> Violation | None:
-        """Two entries with one sequence number that follow the same entry, one of them the accused's answer
-        to a claim and the other part of that claim (the claim itself, or a co-signature that went out as the
-        accused answered): they crossed in flight. The verdict is the same whichever is on our chain."""
-        seq, seat, p = header.seq, header.seat, env.payload
-        mine = self.entries[seq]
-        if self.finished or seq == 0:
-            return None
-        if log.validate_header(log.open_envelope(mine).payload).prev != header.prev:
-            return None
-        if header.type == msg.Abandon.TYPE and p.get("a") == self._signers[seq] != seat:
-            # the answer is on our chain: it must have been the awaited entry of the seat the claim names
-            step = self._steps[seq]
-            if step is None or step.seat != self._signers[seq] or msg.Abandon in step.types:
-                return None
-            accused, claimant, claim_raw, answer = self._signers[seq], seat, raw, mine
-            self.claim = Claim(accused, step, seq, 0.0, self._limit(step), [seat], (self.stage, (), 0), seq)
-        else:
-            claim = self.claim
-            if claim is None or claim.seat != seat or claim.answered is not None or seq < claim.entry:
-                return None
-            if header.type not in {t.TYPE for t in claim.step.types}:
-                return None
-            # the claim is open, so every entry from its own on is part of it: the answer settles it as it
-            # settled it on every peer that took the answer first
-            settled = self._as_if_first(seq, raw)
-            if settled is not None or seq != claim.entry:
-                return settled
-            accused, claimant, claim_raw, answer = seat, claim.signers[0], mine, raw
-            claim.answered = seq
-        why = (
-            f"seat {claimant} claimed that seat {accused} stopped answering, but seat {accused} answered"
-            f" in time (its entry {seq} crossed the claim)"
-        )
-        return Violation(claimant, "abandon", why, seq, (claim_raw, answer))
-
     def _check_proof(self, check: ProofCheck) -> None:
         """Run one proof check of the entry being applied, unless it is a restored entry checked before."""
         if not (self._restoring and self._checked):
             self._proofs(check)
 
-    def _as_if_first(self, seq: int, raw: bytes) -> Violation | None:
-        """The violation that entry `raw` earns as entry `seq`, had it come before the entry that holds that
-        slot on our chain: an observer replays our chain up to there (its proofs were checked already) and
-        takes `raw`, checking it exactly as every peer that took it first did. An answer that breaks the
-        rules, or that answers an open claim after it (late), names its sender; None if it is accepted."""
-        try:
-            before = Table(self.entries[0], entries=self.entries[:seq], timeouts=self.timeouts, checked=True)
-        except P2PSpadesError:
-            return None
-        before.receive(raw)
-        return before.violation
 
-    def _abandon_allowed(self, seat: int, p: Mapping[str, Any]) -> bool:
-        """An `abandon` out of the normal turn: a claim that the seat in turn is silent, from any other seat
-        (not "any seat"), or the claimant passing over a co-signer that keeps its claim waiting."""
-        step = self._expected()
-        if step is None or step.seat == ANY_SEAT or p.get("a") != step.seat or seat == step.seat:
+    # ================================================================= abandonment claims (§5, claims.py)
+    def _slot_now(self, step: Step) -> Slot:
+        """The claim on the slot the table waits for now (a new one if nobody voted on it yet)."""
+        seq = len(self.entries)
+        slot = self._slots.get(seq)
+        if slot is None or slot.prev != self.head:
+            wait = round(self._limit(step))
+            slot = Slot(seq, self.head, step.seat, self.hand_number, wait, step.types[0].TYPE)
+            self._slots[seq] = slot
+            for old in [k for k in self._slots if k < seq - WINDOW]:
+                del self._slots[old]
+        return slot
+
+    def _slot_past(self, seq: int, prev: bytes) -> Slot | None:
+        """The claim on slot `seq` that our chain has passed already: its entry is on our chain, made by the
+        seat awaited there. None if that slot is not on our chain after `prev`, or holds a certificate."""
+        if not 0 < seq < len(self.entries) or log.entry_hash(self.entries[seq - 1]) != prev:
+            return None
+        if self.certified is not None and self.certified.seq == seq:
+            return None
+        step = self._steps[seq]
+        if step is None or step.seat != self._signers[seq]:
+            return None
+        slot = self._slots.get(seq)
+        if slot is None or slot.prev != prev:
+            hand = log.validate_header(log.open_envelope(self.entries[seq]).payload).hand
+            wait, awaited = round(self._limit(step)), step.types[0].TYPE
+            slot = Slot(seq, prev, step.seat, hand, wait, awaited, ClaimState.ANSWERED)
+            self._slots[seq] = slot
+        return slot
+
+    def _receive_note(self, env: log.Envelope, header: log.Header, now: float) -> bool:
+        """A vote or a refusal, signed by its seat, off the chain: check it against its slot and take it."""
+        seat, seq, raw = header.seat, header.seq, env.raw
+        if self.finished:
+            self._events.append(Dropped(DropKind.GAME_OVER, seat, seq))
             return False
-        if self.claim is None:
+        if seq > len(self.entries):  # a slot we have not reached yet: kept until we do
+            early = self._early.setdefault(seq, [])
+            if seq - len(self.entries) <= WINDOW and sum(map(len, self._early.values())) < WINDOW:
+                early.append(raw)
+                self._events.append(Wanted(len(self.entries)))
+                return True
+            self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq))
+            return False
+        step = self._expected()
+        if seq == len(self.entries) and header.prev == self.head and step is not None:
+            slot: Slot | None = self._slot_now(step) if step.seat != ANY_SEAT else None
+        else:
+            slot = self._slot_past(seq, header.prev)
+        if slot is None:
+            self._events.append(Dropped(DropKind.STALE, seat, seq))
+            return False
+        try:
+            m = msg.decode(env.payload, seat, self.version)
+            assert isinstance(m, msg.Abandon | msg.Answered)
+            if m.seat != slot.accused or seat == slot.accused:
+                raise RemoteError(
+                    "abandon", f"names seat {m.seat}, but slot {seq} waits for seat {slot.accused}", seat
+                )
+            if header.hand != slot.hand:
+                why = f"hand number {header.hand}, slot {seq} is in hand {slot.hand}"
+                raise RemoteError("header", why, seat)
+        except RemoteError as exc:
+            self._events.append(Rejected(seat, exc.check, exc.detail, raw))
+            return False
+        if isinstance(m, msg.Abandon):
+            return self._take_vote(slot, seat, raw, m.wait, now)
+        return self._take_refusal(slot, seat, raw, m.entry, now)
+
+    def _twice(self, slot: Slot, seat: int, raw: bytes) -> bool:
+        """Whether `seat` already signed another vote or refusal for `slot`: equivocation, which halts."""
+        signed = [v for s, v in slot.votes.items() if s == seat]
+        signed += [r for s, (r, _) in slot.refusals.items() if s == seat]
+        other = next((r for r in signed if r != raw), None)
+        if other is None:
+            return False
+        detail = f"seat {seat} signed a vote and a refusal (or two of either) for slot {slot.seq}"
+        self._halt(Violation(seat, "equivocation", detail, slot.seq, (other, raw)))
+        return True
+
+    def _note(self, slot: Slot, seat: int, raw: bytes, kind: str, own: bool) -> None:
+        self._known.add(raw)
+        self.records.append(raw)
+        self._events.append(Noted(slot.seq, raw, seat, kind, own))
+
+    def _take_vote(self, slot: Slot, seat: int, raw: bytes, wait: int, now: float) -> bool:
+        if self._twice(slot, seat, raw):
+            return False
+        slot.votes[seat] = raw
+        slot.waits[seat] = wait
+        self._note(slot, seat, raw, msg.Abandon.TYPE, own=False)
+        if slot.fire(Signal.VOTE) is Act.REFUSE:
+            self._refuse(slot, log.entry_hash(self.entries[slot.seq]))
+        if slot.complete(self.seats) and slot.fire(Signal.COMPLETE) is Act.CERTIFY:
+            self._certify(slot, now)
+        return True
+
+    def _take_refusal(self, slot: Slot, seat: int, raw: bytes, taken: bytes, now: float) -> bool:
+        if self._twice(slot, seat, raw):
+            return False
+        slot.refusals[seat] = (raw, taken)
+        self._note(slot, seat, raw, msg.Answered.TYPE, own=False)
+        if slot.fire(Signal.REFUSAL) is Act.RELEASE:
+            held = slot.held.pop(taken, None)
+            if held is not None:
+                self._known.discard(held)
+                self._receive(held, now)
+        return True
+
+    def _hold(self, slot: Slot, digest: bytes, raw: bytes) -> bool:
+        """We voted on this slot: keep the accused's entry off the chain; a refusal may release it."""
+        other = next((r for h, r in slot.held.items() if h != digest), None)
+        if other is not None:
+            detail = f"two different entries signed by seat {slot.accused} for sequence number {slot.seq}"
+            self._halt(Violation(slot.accused, "equivocation", detail, slot.seq, (other, raw)))
+            return False
+        slot.held[digest] = raw
+        self._known.add(raw)
+        return True
+
+    def _vote(self, slot: Slot) -> None:
+        """Our own timer for the slot ran out: sign our vote against the seat the table waits for."""
+        assert self.seat is not None
+        raw = self._seal(msg.Abandon(slot.accused, slot.wait), slot.seq, slot.prev, slot.hand)
+        slot.votes[self.seat] = raw
+        slot.waits[self.seat] = slot.wait
+        slot.fire(Signal.OWN_VOTE)
+        self._note(slot, self.seat, raw, msg.Abandon.TYPE, own=True)
+        self._outgoing.append(Outgoing(slot.seq, raw))
+        if slot.complete(self.seats) and slot.fire(Signal.COMPLETE) is Act.CERTIFY:
+            self._certify(slot, self._now)
+
+    def _refuse(self, slot: Slot, taken: bytes) -> None:
+        """We took the accused's entry before any vote of ours, and votes are out: say so, once."""
+        if self.seat is None or self.seat == slot.accused or slot.refused or self.seat in slot.votes:
+            return
+        if self._restoring:
+            return  # our refusal, if we sent one, is in the log after this
+        raw = self._seal(msg.Answered(slot.accused, taken), slot.seq, slot.prev, slot.hand)
+        slot.refused = True
+        slot.refusals[self.seat] = (raw, taken)
+        self._note(slot, self.seat, raw, msg.Answered.TYPE, own=True)
+        self._outgoing.append(Outgoing(slot.seq, raw))
+
+    def _receive_certificate(self, env: log.Envelope, header: log.Header, now: float) -> bool:
+        """A certificate from a peer: a bundle of votes. We take each vote; once they make the certificate,
+        we put it on the chain (the same bytes: it is canonical). Nobody signs the bundle itself."""
+        seat, seq = header.seat, header.seq
+        if env.signature != log.NO_SIGNATURE:
+            self._events.append(Dropped(DropKind.BAD_SIGNATURE, seat, seq))
+            return False
+        try:
+            cert = msg.decode(env.payload, None, self.version)
+            assert isinstance(cert, msg.Certificate)
+        except RemoteError as exc:
+            self._events.append(Dropped(DropKind.MALFORMED, seat, seq, detail=exc.detail))
+            return False
+        if seq > len(self.entries):
+            if seq - len(self.entries) <= WINDOW and len(self._pending) < WINDOW:
+                self._pending.setdefault(seq, env.raw)
+                self._events.append(Wanted(len(self.entries)))
+                return True
+            self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq))
+            return False
+        for vote in cert.votes:
+            try:
+                inner = log.validate_header(log.open_envelope(vote).payload)
+            except RemoteError as exc:
+                self._events.append(Dropped(DropKind.MALFORMED, seat, seq, detail=f"a vote: {exc.detail}"))
+                return False
+            if (inner.type, inner.seq, inner.prev) != (msg.Abandon.TYPE, seq, header.prev):
+                self._events.append(Dropped(DropKind.REFUSED, seat, seq, detail="a vote of another slot"))
+                return False
+            self._receive(vote, now)
+            if self.finished:
+                break
+        if self.certified is not None and self.certified.seq == seq and self.entries[seq] == env.raw:
             return True
-        return self.stage is Stage.ABANDON and seat == self.claim.signers[0]
+        if not self.finished:
+            detail = f"a certificate for slot {seq} whose votes do not all hold"
+            self._events.append(Dropped(DropKind.REFUSED, seat, seq, detail=detail))
+        return False
+
+    def _certify(self, slot: Slot, now: float) -> None:
+        """Every seat but the accused voted: the certificate goes on the chain at the slot and ends the game.
+        Whatever our chain held from that slot on (the accused's own answer, on its table) is cut back."""
+        payload = {
+            "g": self.game_id,
+            "n": slot.seq,
+            "p": slot.prev,
+            "s": slot.accused,
+            "h": slot.hand,
+            **msg.Certificate(tuple(raw for _, raw in sorted(slot.votes.items()))).to_fields(),
+        }
+        raw = log.seal(payload, log.UNSIGNED)
+        if slot.seq < len(self.entries):
+            superseded = tuple(self.entries[slot.seq :])
+            self._rewind(slot.seq)
+            self._events.append(Superseded(slot.seq, superseded))
+        step = self._expected()
+        self._append(raw, log.entry_hash(raw), slot.accused, step, now)
+        self._events.append(Accepted(slot.seq, raw, slot.accused, msg.Certificate.TYPE, False))
+        self.certified, self.abandoned_by = slot, slot.accused
+        self._enter(Stage.OVER)
+        totals = [0 for _ in self.rules.sides] if self.game is None else [t.score for t in self.game.totals]
+        result = outcome(self.rules, slot.accused, slot.voters, totals)
+        self.status = TableStatus.ABANDONED
+        detail = f"seat {slot.accused} stopped answering"
+        waits = tuple(slot.waits[v] for v in slot.voters)
+        self.result = GameEnded(
+            TableStatus.ABANDONED, result.winners, detail, slot.accused, result.forfeit, result.contested,
+            slot.voters, waits,
+        )
+        self._events.append(self.result)
+
+    def _rewind(self, seq: int) -> None:
+        """Cut our chain back to its first `seq` entries, rebuilt as on a resume (a certificate took slot
+        `seq`). What we keep of our own: the records, the claims, the events still to report."""
+        fresh = Table(
+            self.entries[0], self.identity, entropy=self._entropy, secrets=self._secrets,
+            entries=self.entries[:seq], timeouts=self.timeouts, now=self._now, proofs=self._proofs,
+            checked=True, syncing=True,
+        )
+        keep = {"records", "_slots", "_early", "_events", "_outgoing", "_known", "syncing", "_now"}
+        for name, value in vars(fresh).items():
+            if name not in keep:
+                setattr(self, name, value)
+
+    def _open_lead_claim(self) -> LeadClaim | None:
+        """Rule "low_club": the challenge that nobody led the lowest club, until every reveal is in."""
+        if self.stage is Stage.REVEAL and self.lead_claim is not None:
+            return self.lead_claim
+        return None
 
     # ================================================================= the effect of each message
     @_effect(msg.Accept)
@@ -886,9 +1057,7 @@ class Table:
         if self.stage is Stage.LEAD:  # nobody led the lowest club: the reveal will name its holder
             step = Step(ANY_SEAT, (msg.Play,), DecisionKind.PLAY)
             limit = self.timeouts["decision"]
-            self.lead_claim = Claim(
-                ANY_SEAT, step, seq, self._last_progress, limit, [seat], (Stage.LEAD, (), 0)
-            )
+            self.lead_claim = LeadClaim(step, seq, self._last_progress, limit, seat)
         d.challenge = (seat, seq, m.why)  # `e` is informative: the audit covers the whole hand
         self._events.append(ChallengeRaised(seat, m.why))
         self._enter(Stage.REVEAL, d.order)
@@ -913,34 +1082,6 @@ class Table:
         if self._next_turn():
             self._enter(Stage.OVER)
             self._end(TableStatus.COMPLETE, "")
-
-    @_effect(msg.Abandon)
-    def _on_abandon(self, m: msg.Abandon, seat: int, seq: int) -> None:
-        step = self._expected()
-        assert step is not None
-        claim = self.claim
-        if claim is None:  # a new claim: the seat in turn is silent
-            if m.seat != step.seat or m.seat == ANY_SEAT:
-                raise RemoteError(
-                    "abandon", f"names seat {m.seat}, but the game waits for seat {step.seat}", seat
-                )
-            resume = (self.stage, self._order, self._turn)
-            claim = Claim(m.seat, step, seq, self._last_progress, self._limit(step), [], resume)
-            self.claim, self.abandoned_by = claim, m.seat
-            others = [(seat + i) % self.seats for i in range(1, self.seats)]
-            self._enter(Stage.ABANDON, [seat, *(s for s in others if s != m.seat)])
-            claim.signers.append(seat)
-        elif seat == step.seat and m.seat == claim.seat:  # a co-signature
-            claim.signers.append(seat)
-        elif seat == claim.signers[0] and m.seat == step.seat:  # the claimant passes over a silent co-signer
-            claim.passed.append(m.seat)
-        else:
-            raise RemoteError(
-                "abandon", f"names seat {m.seat}, but the claim is against seat {claim.seat}", seat
-            )
-        if self._next_turn():
-            self._enter(Stage.OVER)
-            self._end(TableStatus.ABANDONED, f"seat {claim.seat} stopped answering", claim.seat)
 
     def _public_game(self, seat: int) -> Game | None:
         """The engine of an observer that accepts the entry being applied, if one does (None otherwise)."""
@@ -1091,9 +1232,9 @@ class Table:
     # ================================================================= our own entries
     def _advance(self) -> None:
         """Write every entry that is ours to write now, until a peer or our player must act."""
-        while not self.finished and not self._restoring and self.seat is not None:
+        while not self.finished and not self._restoring and not self.syncing and self.seat is not None:
             step = self._my_step()
-            if step is None or step.seat not in (self.seat, ANY_SEAT) or self._holding_claim():
+            if step is None or step.seat not in (self.seat, ANY_SEAT) or self._holding_lead_claim():
                 return
             if self._challenge_due and msg.Challenge in step.types:
                 self._send(msg.Challenge(len(self.entries) - 1, self._challenge_due[: msg.MAX_WHY]))
@@ -1106,31 +1247,19 @@ class Table:
                 continue  # a problem was found: the loop sends a challenge instead
             self._send(m)
 
-    def _open_claim(self) -> Claim | None:
-        """The claim the accused may still answer: an abandonment being co-signed, or a low-club lead
-        claim whose reveals are not all in."""
-        if self.stage is Stage.ABANDON:
-            return self.claim
-        if self.stage is Stage.REVEAL and self.lead_claim is not None:
-            return self.lead_claim
-        return None
-
-    def _holding_claim(self) -> bool:
-        """A claim we are to co-sign (or reveal on), when the accused was not silent that long by our own
-        clock (yet)."""
-        claim = self._open_claim()
-        return claim is not None and claim.seat != self.seat and self._now - claim.since < claim.limit
+    def _holding_lead_claim(self) -> bool:
+        """A low-club challenge we are to reveal on, when nobody led for that long by our own clock (yet)."""
+        lead = self._open_lead_claim()
+        return lead is not None and self._now - lead.since < lead.limit
 
     def _my_step(self, deciding: bool = False) -> Step | None:
-        """What the table waits for, for our own entries (`deciding`: our player's). A claim that we stopped
-        answering is on our chain only once our own timer ran out too: answering it now would be late (§5),
-        so we do not."""
-        claim = self._open_claim()
-        lead = deciding and claim is not None and claim is self.lead_claim
-        if lead and claim is not None and self.game is not None and self.seat is not None:
+        """What the table waits for, for our own entries (`deciding`: our player's). While a low-club
+        challenge is open, the holder of the lowest club may still lead it."""
+        lead = self._open_lead_claim() if deciding else None
+        if lead is not None and self.game is not None and self.seat is not None:
             low = self.rules.low_club
             if low is not None and low in self.game.view(self.seat).hand:
-                return claim.step  # we hold the lowest club: we may still lead it
+                return lead.step  # we hold the lowest club: we may still lead it
         return self._expected()
 
     def _make(self, kind: type[msg.Message]) -> msg.Message | None:
@@ -1209,11 +1338,6 @@ class Table:
         assert g is not None and g.outcome is not None
         return msg.End(tuple(g.outcome.winners), tuple(t.score for t in g.totals))
 
-    @_maker(msg.Abandon)
-    def _make_abandon(self) -> msg.Message:
-        assert self.abandoned_by is not None
-        return msg.Abandon(self.abandoned_by, f"seat {self.abandoned_by} stopped answering")
-
     def _make_play(self, card: Card) -> msg.Play:
         """Our play of `card`; in version 2 with its void proof when it does not follow the led suit."""
         g, d = self._hand()
@@ -1244,22 +1368,23 @@ class Table:
             self._events.append(SecretCreated(hand, seed))
         return seed
 
+    def _seal(self, m: msg.Message, seq: int, prev: bytes, hand: int) -> bytes:
+        """Our signed envelope of `m` for slot `seq` after the entry hashed `prev`, in hand `hand`."""
+        assert self.identity is not None and self.seat is not None
+        payload = {"g": self.game_id, "n": seq, "p": prev, "s": self.seat, "h": hand, **m.to_fields()}
+        return log.seal(payload, self.identity)
+
     def _send(self, m: msg.Message) -> None:
         """Sign our entry `m` and apply it like any other; if it holds, it is ours to send."""
-        assert self.identity is not None and self.seat is not None
-        payload = {
-            "g": self.game_id,
-            "n": len(self.entries),
-            "p": self.head,
-            "s": self.seat,
-            "h": self.hand_number,
-            **m.to_fields(),
-        }
-        raw = log.seal(payload, self.identity)
+        raw = self._seal(m, len(self.entries), self.head, self.hand_number)
         env = log.open_envelope(raw)
-        self._accept(env, log.validate_header(env.payload), raw, self._now, own=True)
-        if self.entries[-1] is raw:
+        header = log.validate_header(env.payload)
+        slot = self._slots.get(header.seq)
+        if self._accept(env, header, raw, self._now, own=True):
             self._outgoing.append(Outgoing(len(self.entries) - 1, raw))
+            if slot is not None and slot.prev == header.prev and slot.accused == self.seat:
+                slot.fire(Signal.ANSWER)  # our own answer to a claim against us: it may still stand
+            self._after_append(self._now)
 
     def _my_position(self, card: Card) -> int:
         d = self.deal

@@ -333,11 +333,42 @@ class End(Message):
     totals: tuple[int, ...] = wire("z", _list(_int, 5))
 
 
+# ================================================================= abandonment claims (PROTOCOL.md §5)
+#: the largest vote a certificate carries: a vote envelope is about 160 bytes
+MAX_VOTE = 512
+
+
+def _nat(v: Any) -> bool:
+    return _int(v) and v >= 0
+
+
 @_register
 @dataclass(frozen=True)
 class Abandon(Message):
-    """The seat signs that seat `seat` stopped answering."""
+    """Off the chain: the signer's vote that seat `seat` kept the table waiting for this entry (`n`, after
+    `p`) past the timeout in force on its clock, `wait` whole seconds."""
 
     TYPE: ClassVar[str] = "abandon"
     seat: int = wire("a", _int)
-    why: str = wire("why", _text(MAX_WHY))
+    wait: int = wire("w", _nat)
+
+
+@_register
+@dataclass(frozen=True)
+class Answered(Message):
+    """Off the chain: the signer took seat `seat`'s entry for this slot (hash `entry`) before it voted, so it
+    never will: the claim against `seat` is void."""
+
+    TYPE: ClassVar[str] = "answered"
+    seat: int = wire("a", _int)
+    entry: bytes = wire("e", _b32)
+
+
+@_register
+@dataclass(frozen=True)
+class Certificate(Message):
+    """On the chain, at the slot of the seat `s` that stopped answering: the votes of every other seat, in
+    seat order. Its envelope's signature is 64 zero bytes: the votes are what is signed."""
+
+    TYPE: ClassVar[str] = "certificate"
+    votes: tuple[bytes, ...] = wire("v", _list(_blob(MAX_VOTE), 4))
