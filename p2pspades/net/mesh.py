@@ -423,7 +423,7 @@ class Mesh:
         """Read no entries from `seat` until `until` (event loop time): its entry frames waiting now are
         dropped, and so are those that come before then, undecoded when they are bigger than any control
         frame. Its control frames are still read."""
-        self._muted[seat] = max(until, self._muted.get(seat, 0.0))
+        self._muted[seat] = until
         self.ignored += self._inbox.discard_entries(seat)
 
     def _reads_entries(self, seat: int, now: float) -> bool:
