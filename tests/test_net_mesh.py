@@ -19,9 +19,19 @@ from helpers.net import (
     within,
 )
 
-from p2pspades.net.auth import AccessList, BadKey, CurveKeys, curve_public_key, link_id
 from p2pspades.net import mesh as mesh_module
-from p2pspades.net.frames import MAX_CONTROL, MAX_FRAME, Entries, Entry, Get, Hello, Message, encode_message, pack
+from p2pspades.net.auth import AccessList, BadKey, CurveKeys, curve_public_key, link_id
+from p2pspades.net.frames import (
+    MAX_CONTROL,
+    MAX_FRAME,
+    Entries,
+    Entry,
+    Get,
+    Hello,
+    Message,
+    encode_message,
+    pack,
+)
 from p2pspades.net.mesh import ENTRY_QUEUE, LinkUp, Mesh, MeshError, PeerAddress, Received, Refused, announced
 
 pytestmark = pytest.mark.timeout(60)
