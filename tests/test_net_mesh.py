@@ -19,6 +19,7 @@ from helpers.net import (
     within,
 )
 
+from p2pspades.net import frames as frames_module
 from p2pspades.net import mesh as mesh_module
 from p2pspades.net.auth import AccessList, BadKey, CurveKeys, curve_public_key, link_id
 from p2pspades.net.frames import (
@@ -387,7 +388,7 @@ async def test_control_frames_are_handed_out_ahead_of_entries_and_seats_take_tur
 
 async def test_a_muted_seat_is_not_read_but_its_control_frames_are(monkeypatch: pytest.MonkeyPatch) -> None:
     decoded: list[int] = []
-    decode = mesh_module.decode_message
+    decode = frames_module.decode_message
 
     def counted(data: bytes) -> Message:
         decoded.append(len(data))

@@ -26,6 +26,7 @@ from p2pspades.net import (
     resume_game,
     start_game,
 )
+from p2pspades.net import frames as frames_module
 from p2pspades.net import mesh as mesh_module
 from p2pspades.net import peer as peer_module
 from p2pspades.net.frames import Message, encode_message
@@ -216,7 +217,7 @@ async def test_a_flood_costs_one_check_per_distinct_bad_entry_and_nothing_once_o
 
     late_frames: set[bytes] = set()  # the flood's frames sent once the flooder is over its budget
     late_decoded: list[int] = []
-    decode = mesh_module.decode_message
+    decode = frames_module.decode_message
 
     def counted_decode(data: bytes) -> Message:
         if data in late_frames:

@@ -31,7 +31,7 @@ import logging
 import os
 import secrets
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,7 +100,7 @@ class Refusals:
             self._why.move_to_end(digest)
         return why
 
-    def note(self, digest: bytes, events: list[Event]) -> None:
+    def note(self, digest: bytes, events: Sequence[Event]) -> None:
         """Remember the entry if the table's answer to it (`events`) refuses it for good."""
         first = events[0] if events else None
         if isinstance(first, Dropped) and first.kind in LASTING:
