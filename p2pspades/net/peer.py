@@ -453,7 +453,7 @@ class Peer:
             self._strike(seat, now, refused)  # a copy of what we refused: a hash, not a check
             return
         header = _header(raw)
-        if own and header is not None and header.seat != seat:  # unreadable: the table says why, for good
+        if own and header is not None and header.seat != seat:  # (unreadable bytes: the table refuses them)
             logger.warning("dropped an entry from seat %d presented as its own but signed by seat %d",
                            seat, header.seat)
             self._strike(seat, now, "not its own")
