@@ -19,9 +19,21 @@ from helpers.net import (
     within,
 )
 
+from p2pspades.net import frames as frames_module
+from p2pspades.net import mesh as mesh_module
 from p2pspades.net.auth import AccessList, BadKey, CurveKeys, curve_public_key, link_id
-from p2pspades.net.frames import MAX_FRAME, Entries, Entry, Get, Hello, encode_message, pack
-from p2pspades.net.mesh import LinkUp, Mesh, MeshError, PeerAddress, Received, Refused, announced
+from p2pspades.net.frames import (
+    MAX_CONTROL,
+    MAX_FRAME,
+    Entries,
+    Entry,
+    Get,
+    Hello,
+    Message,
+    encode_message,
+    pack,
+)
+from p2pspades.net.mesh import ENTRY_QUEUE, LinkUp, Mesh, MeshError, PeerAddress, Received, Refused, announced
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -332,3 +344,94 @@ async def test_a_wildcard_bind_announces_a_reachable_address() -> None:
         assert mesh.poll_event() is None
     finally:
         await mesh.close()
+
+
+async def links_up(mesh: Mesh, seats: set[int]) -> None:
+    """Wait until `mesh` has reported its links to `seats` up (and taken those events)."""
+    ups: set[int] = set()
+    while not seats <= ups:
+        event = await within(mesh.next_event())
+        if isinstance(event, LinkUp):
+            ups.add(event.seat)
+
+
+def taken_now(mesh: Mesh) -> list[Received]:
+    """The frames `mesh` hands out just now, in its order (link events are passed over)."""
+    got: list[Received] = []
+    while (event := mesh.poll_event()) is not None:
+        if isinstance(event, Received):
+            got.append(event)
+    return got
+
+
+async def test_control_frames_are_handed_out_ahead_of_entries_and_seats_take_turns_with_theirs() -> None:
+    _, meshes = await build_mesh(3)
+    victim, busy, quiet = meshes
+    try:
+        await links_up(victim, {1, 2})
+        for n in range(5):
+            busy.send(0, Entry(b"busy %d" % n))
+        busy.send(0, Hello(b"g" * 16, 1, 0, b""))  # behind its own entries on the same link
+        for n in range(2):
+            quiet.send(0, Entry(b"quiet %d" % n))
+        quiet.send(0, Get(0, 1))
+        await until(lambda: victim.waiting >= 9)
+        got = taken_now(victim)
+    finally:
+        await close_all(meshes)
+    assert sorted(map(str, got[:2])) == sorted(map(str, [Received(1, Hello(b"g" * 16, 1, 0, b"")),
+                                                         Received(2, Get(0, 1))]))
+    entries = got[2:]
+    assert [e.seat for e in entries] in ([1, 2, 1, 2, 1, 1, 1], [2, 1, 2, 1, 1, 1, 1]), entries
+    assert [e.message for e in entries if e.seat == 1] == [Entry(b"busy %d" % n) for n in range(5)]
+
+
+async def test_a_muted_seat_is_not_read_but_its_control_frames_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    decoded: list[int] = []
+    decode = frames_module.decode_message
+
+    def counted(data: bytes) -> Message:
+        decoded.append(len(data))
+        return decode(data)
+
+    monkeypatch.setattr(mesh_module, "decode_message", counted)
+    _, meshes = await build_mesh(2)
+    victim, flooder = meshes
+    loop = asyncio.get_running_loop()
+    big = Entries(1, (b"x" * MAX_CONTROL,) * 4)
+    try:
+        await links_up(victim, {1})
+        flooder.send(0, Entry(b"queued before"))
+        await until(lambda: victim.waiting >= 1)
+        victim.mute(1, loop.time() + 60)  # what was waiting goes too
+        assert victim.waiting == 0 and victim.ignored == 1
+        decoded.clear()
+        for _ in range(3):
+            flooder.send(0, big)
+        flooder.send(0, Entry(b"small"))  # as small as a control frame: read, and dropped for what it is
+        flooder.send(0, Hello(b"g" * 16, 1, 0, b""))
+        assert await next_received(victim) == Received(1, Hello(b"g" * 16, 1, 0, b""))
+        assert victim.ignored == 1 + 4
+        assert all(size <= MAX_CONTROL for size in decoded), decoded  # no entry frame was decoded
+        victim.mute(1, loop.time())  # the penalty is over
+        flooder.send(0, big)
+        assert await next_received(victim) == Received(1, big)
+    finally:
+        await close_all(meshes)
+
+
+async def test_a_seat_with_too_many_entry_frames_waiting_has_the_next_ones_dropped() -> None:
+    _, meshes = await build_mesh(2)
+    victim, flooder = meshes
+    try:
+        await links_up(victim, {1})
+        for n in range(ENTRY_QUEUE + 10):
+            flooder.send(0, Entry(b"%d" % n))
+        flooder.send(0, Hello(b"g" * 16, 1, 0, b""))
+        await until(lambda: victim.waiting + victim.ignored >= ENTRY_QUEUE + 11)
+        got = taken_now(victim)
+    finally:
+        await close_all(meshes)
+    assert victim.ignored == 10
+    assert got[0] == Received(1, Hello(b"g" * 16, 1, 0, b""))
+    assert [r.message for r in got[1:]] == [Entry(b"%d" % n) for n in range(ENTRY_QUEUE)]

@@ -211,3 +211,9 @@ def decode_message(data: bytes) -> Message:
     if set(obj) != keys:
         raise BadFrame(f"{kind} must have exactly the fields {sorted(keys)}, not {sorted(obj)}"[:200])
     return build(obj)
+
+
+_LARGEST_HELLO = Hello(b"\0" * (GAME_ID_SIZES.stop - 1), MAX_SEATS - 1, MAX_SEQ, b"\0" * HASH_SIZE, 2**16 - 1)
+MAX_CONTROL = len(encode_message(_LARGEST_HELLO))
+"""Size of the largest frame that is not an ENTRY or ENTRIES (the largest HELLO): a bigger frame from a seat
+the mesh does not read entries from just now can be dropped without decoding it."""

@@ -8,6 +8,14 @@ signer is that seat. Each DEALER's routing id is the link id only its two ends c
 so with ROUTER_HANDOVER a restarted peer takes its old connection over and nobody else can. Sends never block
 the event loop: a peer that is away has its queue capped by the high water mark and later frames are dropped,
 to be recovered by the HELLO/GET sync once it is back.
+
+What a peer has received and not handled yet waits in the `Inbox`, so that a seat flooding us costs the
+others nothing: link events and control frames (HELLO, GET) are handed out ahead of every queued entry
+frame, entry frames go one seat at a time in turn, and each seat's queues are bounded (its frames over the
+bound are dropped). A seat the upper layer mutes (`mute`: its entries failed their checks too often) is not
+read for a while: its frames too big to be control frames are dropped before they are decoded, and its
+queued entry frames are discarded. The inbox reader yields after every `READ_BURST` frames, so a flood
+never keeps the peer from handling what it has read.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -28,9 +37,12 @@ from p2pspades.errors import LocalError
 from p2pspades.net import endpoints
 from p2pspades.net.auth import GAME_DOMAIN, AccessList, CurveKeys, ZapHandler, curve_public_key, link_id
 from p2pspades.net.frames import (
+    MAX_CONTROL,
     MAX_FRAME,
     MAX_SEATS,
     BadFrame,
+    Entries,
+    Entry,
     Hello,
     Message,
     Ping,
@@ -46,6 +58,12 @@ HWM = 1000
 RETRY_FIRST = 0.25
 RETRY_MAX = 5.0
 """Seconds before connecting again to a seat that refused us (doubling from the first to the most)."""
+ENTRY_QUEUE = 256
+"""Entry frames (ENTRY, ENTRIES) of one seat waiting to be handled, at most; later ones are dropped."""
+CONTROL_QUEUE = 32
+"""Control frames (HELLO, GET) of one seat waiting to be handled, at most; later ones are dropped."""
+READ_BURST = 64
+"""Frames the inbox reader takes before it lets the rest of the peer run."""
 
 
 class MeshError(LocalError):
@@ -92,6 +110,83 @@ class Refused:
 
 
 MeshEvent = Received | LinkUp | LinkDown | Refused
+
+
+class Inbox:
+    """What the mesh received and nobody has taken yet, handed out in the order that keeps a flood cheap.
+
+    Our own link events come first, then control frames in the order they came, then entry frames, one
+    seat at a time in turn. A seat's control and entry frames are each bounded (`CONTROL_QUEUE`,
+    `ENTRY_QUEUE`); `put` drops what is over the bound and says so.
+    """
+
+    def __init__(self) -> None:
+        self._links: deque[MeshEvent] = deque()
+        self._control: deque[Received] = deque()
+        self._controls: Counter[int] = Counter()
+        self._entries: dict[int, deque[Received]] = {}
+        self._turns: deque[int] = deque()
+        """Seats with entry frames waiting, the next to be served first."""
+        self._ready = asyncio.Event()
+
+    def __len__(self) -> int:
+        return len(self._links) + len(self._control) + sum(len(q) for q in self._entries.values())
+
+    def link(self, event: MeshEvent) -> None:
+        self._links.append(event)
+        self._ready.set()
+
+    def room_for_entries(self, seat: int) -> bool:
+        return len(self._entries.get(seat, ())) < ENTRY_QUEUE
+
+    def put(self, event: Received) -> bool:
+        """Queue a frame; False if the seat already has as many of its kind waiting as it may."""
+        seat = event.seat
+        if isinstance(event.message, Entry | Entries):
+            if not self.room_for_entries(seat):
+                return False
+            queue = self._entries.setdefault(seat, deque())
+            if not queue:
+                self._turns.append(seat)
+            queue.append(event)
+        else:
+            if self._controls[seat] >= CONTROL_QUEUE:
+                return False
+            self._controls[seat] += 1
+            self._control.append(event)
+        self._ready.set()
+        return True
+
+    def discard_entries(self, seat: int) -> int:
+        """Drop the entry frames `seat` has waiting; how many there were."""
+        queue = self._entries.pop(seat, deque())
+        if queue:
+            self._turns.remove(seat)
+        return len(queue)
+
+    def take(self) -> MeshEvent | None:
+        if self._links:
+            return self._links.popleft()
+        if self._control:
+            event = self._control.popleft()
+            self._controls[event.seat] -= 1
+            return event
+        if self._turns:
+            seat = self._turns.popleft()
+            queue = self._entries[seat]
+            event = queue.popleft()
+            if queue:
+                self._turns.append(seat)
+            else:
+                del self._entries[seat]
+            return event
+        self._ready.clear()
+        return None
+
+    async def get(self) -> MeshEvent:
+        while (event := self.take()) is None:
+            await self._ready.wait()
+        return event
 
 
 def _common_options(sock: zmq.Socket[Any], keys: CurveKeys) -> None:
@@ -151,12 +246,16 @@ class Mesh:
         self._dealers: dict[int, zmq.Socket[Any]] = {}
         self._monitors: dict[int, zmq.asyncio.Socket] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._events: asyncio.Queue[MeshEvent] = asyncio.Queue(maxsize=4 * HWM)
+        self._inbox = Inbox()
+        self._muted: dict[int, float] = {}
+        """Seats whose entries are not read, until when (event loop time)."""
         self._last_heard: dict[int, float] = {}
         self._inbound_ids: dict[int, bytes] = {}
         self._tokens = itertools.count(1)
         self.dropped = 0
         """Frames received and dropped as malformed or misaddressed."""
+        self.ignored = 0
+        """Frames of a seated peer dropped because it is muted or has too many frames waiting."""
         self.endpoint = ""
         """The endpoint others connect to (announced in the lobby)."""
         self.bound = ""
@@ -308,15 +407,31 @@ class Mesh:
     # ------------------------------------------------------------------------------------------ receiving
 
     async def next_event(self) -> MeshEvent:
-        """The next event: a frame from a seat, or a change in our link to one."""
-        return await self._events.get()
+        """The next event: a change in our link to a seat, or a frame from one (control frames first)."""
+        return await self._inbox.get()
 
     def poll_event(self) -> MeshEvent | None:
         """The next event if one is already waiting (no suspension), else None."""
-        try:
-            return self._events.get_nowait()
-        except asyncio.QueueEmpty:
-            return None
+        return self._inbox.take()
+
+    @property
+    def waiting(self) -> int:
+        """How many events wait to be taken."""
+        return len(self._inbox)
+
+    def mute(self, seat: int, until: float) -> None:
+        """Read no entries from `seat` until `until` (event loop time): its entry frames waiting now are
+        dropped, and so are those that come before then, undecoded when they are bigger than any control
+        frame. Its control frames are still read."""
+        self._muted[seat] = until
+        self.ignored += self._inbox.discard_entries(seat)
+
+    def _reads_entries(self, seat: int, now: float) -> bool:
+        until = self._muted.get(seat)
+        if until is not None and now >= until:
+            del self._muted[seat]
+            until = None
+        return until is None and self._inbox.room_for_entries(seat)
 
     def silent_for(self, seat: int) -> float | None:
         """Seconds since anything was heard from `seat` (None: never heard)."""
@@ -325,7 +440,8 @@ class Mesh:
 
     async def _read_inbox(self) -> None:
         assert self._router is not None
-        while True:
+        loop = asyncio.get_running_loop()
+        for count in itertools.count(1):
             try:
                 frames = await self._router.recv_multipart(copy=False)
             except zmq.ZMQError as exc:
@@ -333,20 +449,37 @@ class Mesh:
                     return
                 log.warning("inbox receive failed: %s", exc)
                 continue
-            event = self._check(frames)
-            if event is None:
-                self.dropped += 1
-                continue
-            self._last_heard[event.seat] = asyncio.get_running_loop().time()
-            if isinstance(event.message, Ping):
-                self._reply_pong(event.seat, event.message.token)
-                continue
-            if isinstance(event.message, Pong):
-                continue
-            await self._events.put(event)
+            self._take(frames, loop.time())
+            if count % READ_BURST == 0:
+                await asyncio.sleep(0)  # frames keep coming in a flood: let the peer handle what we have
 
-    def _check(self, frames: list[zmq.Frame]) -> Received | None:
-        """Authenticate and decode one inbox message, or log why it is dropped."""
+    def _take(self, frames: list[zmq.Frame], now: float) -> None:
+        """Check one inbox message and queue it, or count it dropped."""
+        seat = self._sender(frames)
+        if seat is None:
+            self.dropped += 1
+            return
+        self._last_heard[seat] = now
+        reads_entries = self._reads_entries(seat, now)
+        if not reads_entries and len(frames[1]) > MAX_CONTROL:
+            self.ignored += 1  # an entry frame by its size: not worth decoding
+            return
+        event = self._decode(seat, frames[1].bytes)
+        if event is None:
+            self.dropped += 1
+        elif isinstance(event.message, Ping):
+            self._reply_pong(seat, event.message.token)
+        elif isinstance(event.message, Pong):
+            pass
+        elif isinstance(event.message, Entry | Entries) and not reads_entries:
+            self.ignored += 1
+        elif not self._inbox.put(event):
+            self.ignored += 1
+            log.debug("seat %d has too many frames waiting; frame dropped", seat)
+
+    def _sender(self, frames: list[zmq.Frame]) -> int | None:
+        """The seat an inbox message comes from, once its connection and routing id say so; None (logged)
+        if they do not."""
         if len(frames) != 2:
             log.warning("dropped a message of %d frames (expected 1)", len(frames) - 1)
             return None
@@ -362,8 +495,12 @@ class Mesh:
         if frames[0].bytes != self._inbound_ids[seat]:
             log.warning("dropped a frame from seat %d sent under a routing id not its own", seat)
             return None
+        return seat
+
+    def _decode(self, seat: int, data: bytes) -> Received | None:
+        """The message a frame from `seat` holds, or None (logged) if it is not well-formed."""
         try:
-            message = decode_message(frames[1].bytes)
+            message = decode_message(data)
         except BadFrame as exc:
             log.warning("dropped a frame from seat %d: %s", seat, exc.detail)
             return None
@@ -410,7 +547,7 @@ class Mesh:
                 asyncio.get_running_loop().call_later(delay, self._reconnect, seat)
             elif kind is LinkUp:
                 refusals = 0
-            await self._events.put(kind(seat))
+            self._inbox.link(kind(seat))
 
     def _reconnect(self, seat: int) -> None:
         dealer, peer = self._dealers.get(seat), self.peers.get(seat)

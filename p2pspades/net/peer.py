@@ -13,9 +13,13 @@ The table decides everything about the game; this module only moves bytes and ke
   table checks again before applying it;
 - time goes into the table (`tick`) so a seat that stops answering is abandoned by a signed record;
 - after a crash, `resume_game` rebuilds the table from the log and the saved secrets and rejoins the mesh;
-- a seat whose entries keep failing their checks (a flood of bad signatures, say) has its entries ignored for
-  a while, with a logged reason, so checking them never starves the other seats: the honest entries it may
-  also have sent reach us forwarded by the others, or fetched once the penalty is over.
+- a flood costs next to nothing: an entry refused for what its bytes are (a bad signature, malformed bytes,
+  another game's entry) is remembered by its hash, so no copy of it is checked again (an entry that is only
+  early, not chained yet, stale or out of turn is not remembered: it may hold later); a seat whose entries
+  keep failing their checks has its entries ignored for a while, with a logged reason, and the mesh does not
+  even decode its entry frames meanwhile: the honest entries it may also have sent reach us forwarded by the
+  others, or fetched once the penalty is over; and the mesh hands out HELLO and GET ahead of every queued
+  entry frame, so a flood delays nobody's sync.
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ import inspect
 import logging
 import os
 import secrets
-from collections import Counter, deque
-from collections.abc import Callable, Mapping
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,19 +74,58 @@ FAILURE_WINDOW = 2.0
 PENALTY = 5.0
 """Seconds a seat's entries are first ignored for; each further penalty doubles it, up to `MAX_PENALTY`."""
 MAX_PENALTY = 60.0
+REFUSALS_KEPT = 4096
+"""How many refused entries a peer remembers (by hash, the least recently seen forgotten first)."""
+LASTING = frozenset({DropKind.OVERSIZED, DropKind.MALFORMED, DropKind.OTHER_GAME, DropKind.NO_SUCH_SEAT,
+                     DropKind.BAD_SIGNATURE})
+"""Refusals that the bytes alone decide, whatever the state of the game: the same bytes are refused again
+every time, so they are remembered instead of checked again. A stale, early or unchained entry is not among
+them, nor one out of turn: the same bytes may hold later (after a sync, or once a timeout has run out)."""
+
+
+class Refusals:
+    """Entries refused for good (`LASTING`), by hash, with the reason, at most `kept` of them."""
+
+    def __init__(self, kept: int = REFUSALS_KEPT) -> None:
+        self._kept = kept
+        self._why: OrderedDict[bytes, str] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._why)
+
+    def why(self, digest: bytes) -> str | None:
+        """Why the entry of this hash was refused, if it was."""
+        why = self._why.get(digest)
+        if why is not None:
+            self._why.move_to_end(digest)
+        return why
+
+    def note(self, digest: bytes, events: Sequence[Event]) -> None:
+        """Remember the entry if the table's answer to it (`events`) refuses it for good."""
+        first = events[0] if events else None
+        if isinstance(first, Dropped) and first.kind in LASTING:
+            self._why[digest] = first.kind.value
+            if len(self._why) > self._kept:
+                self._why.popitem(last=False)
 
 
 class Strikes:
-    """Per seat: its entries that failed their checks lately, and until when its entries are ignored."""
+    """Per seat: its entries that failed their checks lately, and until when its entries are ignored; and the
+    entries refused for good, whoever sent them."""
 
     def __init__(self) -> None:
         self._failed: dict[int, deque[float]] = {}
         self._why: dict[int, Counter[str]] = {}
         self._until: dict[int, float] = {}
         self._next_penalty: dict[int, float] = {}
+        self.refused = Refusals()
 
     def ignoring(self, seat: int, now: float) -> bool:
         return now < self._until.get(seat, 0.0)
+
+    def until(self, seat: int) -> float:
+        """Until when the seat's entries are ignored (event loop time; in the past if they are not)."""
+        return self._until.get(seat, 0.0)
 
     def failed(self, seat: int, now: float, why: str) -> str | None:
         """Note one failed entry; when the seat goes over its budget, the reason its entries are now
@@ -217,6 +260,7 @@ class Peer:
 
     async def _next_event(self, timeout: float) -> MeshEvent | None:
         """The next mesh event; None after `timeout`, or as soon as our player has made up its mind."""
+        await asyncio.sleep(0)  # let the mesh read what came meanwhile: a HELLO behind a flood goes first
         ready = self.mesh.poll_event()
         if ready is not None:
             return ready
@@ -389,41 +433,46 @@ class Peer:
         if isinstance(message, Entry | Entries) and self._strikes.ignoring(seat, now):
             return  # a seat over its budget of failed entries: not even read, until its penalty is over
         if isinstance(message, Entry):
-            header = _header(message.raw)
-            signer = None if header is None else header.seat
-            if header is None or signer != seat:
-                logger.warning("dropped an entry from seat %d presented as its own but signed by seat %s",
-                               seat, signer)
-                self._strike(seat, now, "not its own")
-                return
-            self._receive(seat, message.raw, now)
-            self._holds(seat, message.raw, header.seq)
+            self._receive(seat, message.raw, now, own=True)
         elif isinstance(message, Entries):
             for raw in message.raws:
                 if self._strikes.ignoring(seat, now):
                     break
                 self._receive(seat, raw, now)
-                header = _header(raw)
-                self._holds(seat, raw, None if header is None else header.seq)
         elif isinstance(message, Get):
             self._answer(seat, message.start, message.stop)
         elif isinstance(message, Hello):
             self._on_hello(seat, message)
 
-    def _receive(self, seat: int, raw: bytes, now: float) -> None:
-        """One entry `seat` sent us, through the table; what fails its checks counts against the seat."""
+    def _receive(self, seat: int, raw: bytes, now: float, own: bool = False) -> None:
+        """One entry `seat` sent us (`own`: as its own new entry), through the table unless the same bytes
+        were refused for good before; what fails its checks counts against the seat."""
+        digest = log.entry_hash(raw)
+        refused = self._strikes.refused.why(digest)
+        if refused is not None:
+            self._strike(seat, now, refused)  # a copy of what we refused: a hash, not a check
+            return
+        header = _header(raw)
+        if own and header is not None and header.seat != seat:  # (unreadable bytes: the table refuses them)
+            logger.warning("dropped an entry from seat %d presented as its own but signed by seat %d",
+                           seat, header.seat)
+            self._strike(seat, now, "not its own")
+            return
         events = self.table.receive(raw, now)
+        self._strikes.refused.note(digest, events)
         for event in events:
             if isinstance(event, Rejected):
                 self._strike(seat, now, f"{event.check} check failed")
             elif isinstance(event, Dropped) and event.kind is not DropKind.GAME_OVER:
                 self._strike(seat, now, event.kind.value)
         self._process(events)
+        self._holds(seat, raw, None if header is None else header.seq)
 
     def _strike(self, seat: int, now: float, why: str) -> None:
         penalty = self._strikes.failed(seat, now, why)
         if penalty is not None:
             logger.warning("%s", penalty)
+            self.mesh.mute(seat, self._strikes.until(seat))  # its entry frames are not even decoded meanwhile
 
     def _on_hello(self, seat: int, hello: Hello) -> None:
         if hello.game_id != self.table.game_id or hello.version != PROTOCOL_VERSION:
