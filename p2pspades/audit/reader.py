@@ -282,7 +282,8 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
                 penalised,
                 n,
             )
-        return Verdict(Status.VALID, f"valid and complete: {n} entries", table, None, penalised, n)
+        chain = len(table.entries)
+        return Verdict(Status.VALID, f"valid and complete: {chain} entries", table, None, penalised, n)
     if table.status is TableStatus.ABANDONED:
         return Verdict(
             Status.INCOMPLETE,

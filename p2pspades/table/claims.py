@@ -64,13 +64,13 @@ class Act(enum.Enum):
 
 S, G, A = ClaimState, Signal, Act
 
-#: The whole claim logic: (state, signal) -> (next state, act). A pair that is missing cannot happen among
-#: honest seats without equivocation (a refusal and a vote from one seat), which the table finds first.
+#: The whole claim logic: (state, signal) -> (next state, act). A pair that is missing does not happen: a
+#: slot is created by a vote or just before ours, a finished table takes no more signals, and a refusal after
+#: a certificate (or a certificate after a refusal) means one seat signed both, which the table finds first.
 TRANSITIONS: Mapping[tuple[ClaimState, Signal], tuple[ClaimState, Act]] = {
     (S.QUIET, G.VOTE): (S.OPEN, A.KEEP),
     (S.QUIET, G.OWN_VOTE): (S.VOTED, A.VOTE),
     (S.QUIET, G.ANSWER): (S.ANSWERED, A.TAKE),
-    (S.QUIET, G.COMPLETE): (S.CERTIFIED, A.CERTIFY),
     (S.OPEN, G.VOTE): (S.OPEN, A.KEEP),
     (S.OPEN, G.OWN_VOTE): (S.VOTED, A.VOTE),
     (S.OPEN, G.ANSWER): (S.ANSWERED, A.TAKE_AND_REFUSE),
@@ -86,8 +86,6 @@ TRANSITIONS: Mapping[tuple[ClaimState, Signal], tuple[ClaimState, Act]] = {
     (S.REFUTED, G.VOTE): (S.REFUTED, A.KEEP),
     (S.REFUTED, G.REFUSAL): (S.REFUTED, A.KEEP),
     (S.REFUTED, G.ANSWER): (S.ANSWERED, A.TAKE),
-    (S.CERTIFIED, G.VOTE): (S.CERTIFIED, A.NOTHING),
-    (S.CERTIFIED, G.ANSWER): (S.CERTIFIED, A.NOTHING),
 }
 
 

@@ -483,6 +483,7 @@ class Table:
         if slot is not None and (slot.prev != header.prev or seat != slot.accused):
             slot = None
         if slot is not None and slot.state is ClaimState.VOTED:
+            slot.fire(Signal.ANSWER)
             return self._hold(slot, env.hash, raw)  # we voted: only a refusal releases it (§5)
         if not self._accept(env, header, raw, now, own=False):
             return False
@@ -751,9 +752,23 @@ class Table:
             detail = f"two different entries signed by seat {slot.accused} for sequence number {slot.seq}"
             self._halt(Violation(slot.accused, "equivocation", detail, slot.seq, (other, raw)))
             return False
+        trial = self._trial(raw)
+        if trial is not None:  # it breaks the rules: a violation by its signer, whatever the claim says
+            self._halt(trial)
+            return False
         slot.held[digest] = raw
         self._known.add(raw)
         return True
+
+    def _trial(self, raw: bytes) -> Violation | None:
+        """The violation that `raw` earns as our next entry, checked by an observer of our chain (its proofs
+        were checked already) exactly as every peer that took it did; None if it would be accepted."""
+        try:
+            observer = Table(self.entries[0], entries=self.entries, timeouts=self.timeouts, checked=True)
+        except P2PSpadesError:
+            return None
+        observer.receive(raw)
+        return observer.violation
 
     def _vote(self, slot: Slot) -> None:
         """Our own timer for the slot ran out: sign our vote against the seat the table waits for."""

@@ -1,4 +1,4 @@
-"""A simulated network of table machines, for schedules of delays, reorderings, duplicates and one faulty seat.
+"""A simulated network of table machines: schedules of delays, reorderings, duplicates and one faulty seat.
 
 The in-memory `Wire` delivers in order and at once; this one gives every delivery its own delay, may deliver
 a frame twice, and runs one clock that every table ticks on. One seat may be faulty:
@@ -208,9 +208,9 @@ class Schedule:
                 continue
             if self._decide():
                 continue
-            if all(t.finished for _, t in self._live()) and not self._queue and not self._waiting():
-                if all(t is not None for t in self.tables):
-                    return
+            settled = not self._queue and not self._waiting() and all(t is not None for t in self.tables)
+            if settled and all(t.finished for _, t in self._live()):
+                return
             times = [self.now + TICK, *(d for d in self._due() if d > self.now)]
             if self._queue:
                 times.append(self._queue[0].time)
