@@ -258,6 +258,7 @@ def test_a_certificate_with_a_vote_that_does_not_verify_is_dropped() -> None:
         cert = log.seal({**fields, "v": bad}, log.UNSIGNED)
         target.receive(cert, wire.now)
         assert not target.finished and cert not in target.entries
+    assert t.identity is not None
     signed = log.seal({**fields, "v": votes}, t.identity)  # a certificate is signed by nobody
     events = target.receive(signed, wire.now)
     assert any(isinstance(e, Dropped) and e.kind is DropKind.BAD_SIGNATURE for e in events)
@@ -331,13 +332,15 @@ class Stonewall(Table):
 def test_an_invalid_answer_released_to_voters_names_its_signer_everywhere() -> None:
     wire = _classic(b"invalid answer")
     _until_waiting_for(wire, 1, "bid")
-    votes = {s: _vote(wire, s) for s in (0, 2, 3)}
+    for s in (0, 2, 3):
+        _vote(wire, s)
     one = wire.tables[1]
     assert one.identity is not None
     bad = log.seal({"g": one.game_id, "n": len(one.entries), "p": one.head, "s": 1, "h": one.hand_number,
                     "t": "bid", "b": 99}, one.identity)
     for seat in (0, 2, 3):  # each voted, and holds its own vote only: the bad answer is checked, not held
-        assert wire.tables[seat].claim is not None and wire.tables[seat].claim.state is ClaimState.VOTED
+        claim = wire.tables[seat].claim
+        assert claim is not None and claim.state is ClaimState.VOTED
         _give(wire, seat, bad)
     for seat in (0, 2, 3):
         v = wire.tables[seat].violation

@@ -11,8 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from p2pspades import crypto, log
-from p2pspades.rules import Action
-from p2pspades.table import Event, Outgoing, Step, Table
+from p2pspades.table import Outgoing, Step, Table
 from p2pspades.table import messages as msg
 
 
@@ -87,30 +86,10 @@ class EarlyChallenger(Table):
 
 
 class Impatient(Table):
-    """Claims that the seat before it stopped answering the moment it is that seat's turn."""
+    """Votes that the seat the table waits for stopped answering, at its first tick of that seat's turn."""
 
     def _limit(self, step: Step) -> float:
         return 0.0
-
-
-class PromptClaimer(Table):
-    """Claims that the seat after it stopped answering, in the same breath as its own bid (which makes it that
-    seat's turn): no time at all has passed. `claimed` holds the bid and the claim once made."""
-
-    claimed: tuple[bytes, bytes] | None = None
-
-    def decide(self, action: Action) -> list[Event]:
-        events = super().decide(action)
-        step = self._expected()
-        assert self.seat is not None
-        victim = (self.seat + 1) % self.seats
-        if self.claimed is None and step is not None and step.decision and step.seat == victim:
-            bid = self.entries[-1]
-            self._send(msg.Abandon(victim, f"seat {victim} stopped answering"))
-            self._advance()
-            self.claimed = (bid, self.entries[-1])
-            events += self._flush()
-        return events
 
 
 def send_unchecked(table: Table, fields: dict[str, Any]) -> None:

@@ -164,9 +164,9 @@ class Schedule:
             self.faults = Faults(f.seat, "none", 0)
         if self._sync_at is not None and self.now >= self._sync_at:
             self._sync_at = None
-            table = self.tables[f.seat]
-            assert table is not None
-            self._handle(f.seat, table.synced())
+            back = self.tables[f.seat]
+            assert back is not None
+            self._handle(f.seat, back.synced())
 
     # ------------------------------------------------------------------ running
     def _live(self) -> Iterator[tuple[int, Table]]:
