@@ -1,0 +1,426 @@
+"""Settling a dispute from the logs of several players of one game.
+
+Each log is first verified alone, exactly as `verify` does with one. Then the logs are compared entry by entry,
+by hash: the entries they all agree on, the logs that only lag behind (a log that is a prefix of another is
+behind, not forked), and the first entry where two logs hold different signed entries: the fork.
+
+Which branch stands is decided by the protocol's own rules, not by a rule of this module: one observer table
+is given every frame that every log holds (the entries of each chain and whatever else a log keeps), and
+the fork is settled by the entry that observer's chain holds at the forked slot and by the result it reaches.
+That is "the observer that has seen everything every log holds". The rules are meant not to depend on the
+order in which an observer sees entries, so the logs are read once with each of them first (then the others
+in the order given). If the result, or the entry that stands at the fork, depends on that order, or if no
+forked entry stands and no violation settles it, the fork is one the rules cannot settle.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2pspades import log
+from p2pspades.audit.files import verify_log
+from p2pspades.audit.reader import judge_end
+from p2pspades.audit.record import hand_record, summary_lines
+from p2pspades.audit.verdict import Status, Verdict, describe
+from p2pspades.errors import LocalError, RemoteError
+from p2pspades.exits import ExitCode
+from p2pspades.printable import printable
+from p2pspades.table import Accepted, Dropped, Event, Rejected, Table, Violation
+
+__all__ = ["FORMAT", "Branch", "Dispute", "Entry", "Fork", "LogCase", "Reading", "Ruling", "dispute_record",
+           "dispute_lines", "settle"]
+
+FORMAT = "p2pspades-dispute/1"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A signed entry one or more logs hold at a slot of the chain."""
+
+    seq: int
+    seat: int
+    type: str
+    hash: bytes
+    raw: bytes
+
+    @classmethod
+    def of(cls, raw: bytes) -> Entry | None:
+        """The entry `raw`, or None if its envelope or header cannot be read."""
+        try:
+            header = log.validate_header(log.open_envelope(raw).payload)
+        except RemoteError:
+            return None
+        return cls(header.seq, header.seat, header.type, log.entry_hash(raw), raw)
+
+
+@dataclass
+class LogCase:
+    """One log of the dispute: its file, its own verdict, every frame it holds, and its chain."""
+
+    path: str
+    verdict: Verdict
+    frames: list[bytes] = field(default_factory=list)
+    #: the entries its own replay holds, slot by slot, and last the signed entry that halted it, if any
+    chain: list[bytes] = field(default_factory=list)
+
+    @property
+    def readable(self) -> bool:
+        """Whether the file is a log whose genesis could be read (else it takes no part in the comparison)."""
+        return self.verdict.table is not None
+
+
+@dataclass(frozen=True)
+class Branch:
+    """The logs (indexes in `Dispute.logs`) that hold `entry` at the forked slot."""
+
+    entry: Entry
+    logs: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Fork:
+    """The first slot at which two logs hold different entries, and each entry held there."""
+
+    seq: int
+    branches: tuple[Branch, ...]
+
+
+@dataclass
+class Reading:
+    """The observer that read every log, log `first` first: its verdict, the hash of the entry its chain holds
+    at the forked slot (None if none), and why it refused each forked entry it did not take when it came."""
+
+    first: int
+    verdict: Verdict
+    at_fork: bytes | None = None
+    refused: dict[bytes, str] = field(default_factory=dict)
+
+
+class Ruling(enum.Enum):
+    NO_FORK = "no fork"
+    """Every log is a prefix of the longest: nothing to settle, the observer's result stands."""
+    BRANCH = "branch"
+    """One branch stands, whichever log the observer reads first."""
+    NEITHER = "neither"
+    """The fork itself is a violation (two entries one seat signed for one slot, say): it names the seat."""
+    UNSETTLED = "unsettled"
+    """A fork the rules cannot settle: the outcome depends on the order, or no entry stands at the fork."""
+
+
+@dataclass
+class Dispute:
+    logs: list[LogCase]
+    #: whether the readable logs are of one game (the same genesis entry)
+    one_game: bool
+    #: why not one game, or why nothing could be compared
+    problem: str = ""
+    #: the entries every log that holds them agrees on (entries 0 to agreed - 1)
+    agreed: int = 0
+    fork: Fork | None = None
+    readings: list[Reading] = field(default_factory=list)
+    ruling: Ruling = Ruling.UNSETTLED
+    upheld: Branch | None = None
+    why: str = ""
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The outcome the protocol upholds: the observer's verdict, reading the logs in the order given."""
+        return self.readings[0].verdict if self.readings and self.ruling is not Ruling.UNSETTLED else None
+
+    @property
+    def longest(self) -> int:
+        """The log with the longest chain (the first of them)."""
+        return max(range(len(self.logs)), key=lambda i: len(self.logs[i].chain))
+
+    @property
+    def behind(self) -> list[int]:
+        """The logs that stop before the fork (or before the longest log's end, if there is none)."""
+        end = self.agreed if self.fork is None else self.fork.seq + 1
+        return [i for i, case in enumerate(self.logs) if case.readable and len(case.chain) < end]
+
+    @property
+    def exit_code(self) -> int:
+        """2 not one game or a file that is no readable log; 4 a fork the rules cannot settle; else the code
+        `verify` gives the upheld outcome (0 valid and complete, 1 violation, 3 incomplete or abandoned)."""
+        if not self.one_game or not all(case.readable for case in self.logs):
+            return ExitCode.FAILED
+        verdict = self.verdict
+        return ExitCode.UNSETTLED if verdict is None else verdict.exit_code
+
+
+def settle(
+    paths: Sequence[str | os.PathLike[str]], verify: Callable[[str], Verdict] = verify_log
+) -> Dispute:
+    """Settle a dispute from the logs at `paths`, each verified alone by `verify` first. Never raises for a
+    bad file: a file that is no log takes no part, and the dispute says so."""
+    cases = [_case(os.fspath(p), verify) for p in paths]
+    readable = [i for i, case in enumerate(cases) if case.readable]
+    if not readable:
+        return Dispute(cases, False, "no file is a readable log")
+    geneses = {cases[i].chain[0] for i in readable}
+    if len(geneses) > 1:
+        return Dispute(cases, False, _not_one_game(cases, readable))
+    agreed, fork = _align(cases, readable)
+    genesis = cases[readable[0]].chain[0]
+    forked = {b.entry.raw: b.entry.hash for b in fork.branches} if fork is not None else {}
+    readings = [_read(genesis, cases, readable, first, forked, fork) for first in readable]
+    dispute = Dispute(cases, True, agreed=agreed, fork=fork, readings=readings)
+    dispute.ruling, dispute.upheld, dispute.why = _rule(dispute)
+    return dispute
+
+
+def _case(path: str, verify: Callable[[str], Verdict]) -> LogCase:
+    verdict = verify(path)
+    case = LogCase(path, verdict)
+    if verdict.table is None:
+        return case
+    try:
+        case.frames = log.read_log(path).frames
+    except (OSError, LocalError):  # changed since it was verified: its chain still counts
+        case.frames = list(verdict.table.entries)
+    case.chain = list(verdict.table.entries)
+    v = verdict.violation
+    if v is not None and v.halts and v.seq == len(case.chain):
+        # the log goes on with a signed entry its own replay refused: that entry is what it holds there
+        halted = [e for e in v.evidence if e not in case.chain and _seq(e) == v.seq]
+        case.chain += halted[-1:]
+    return case
+
+
+def _seq(raw: bytes) -> int | None:
+    entry = Entry.of(raw)
+    return None if entry is None else entry.seq
+
+
+def _not_one_game(cases: list[LogCase], readable: list[int]) -> str:
+    first = cases[readable[0]]
+    assert first.verdict.table is not None
+    for i in readable[1:]:
+        other = cases[i]
+        assert other.verdict.table is not None
+        if other.chain[0] == first.chain[0]:
+            continue
+        ids = first.verdict.table.game_id, other.verdict.table.game_id
+        if ids[0] == ids[1]:
+            return (f"{_name(cases, readable[0])} and {_name(cases, i)} hold different genesis entries for one "
+                    f"game id ({ids[0].hex()})")
+        return (f"{_name(cases, readable[0])} is game {ids[0].hex()}, {_name(cases, i)} is game "
+                f"{ids[1].hex()}: give the logs of one game")
+    raise AssertionError("every genesis is the same")  # pragma: no cover
+
+
+def _align(cases: list[LogCase], readable: list[int]) -> tuple[int, Fork | None]:
+    """How many entries the logs agree on, and the first slot where two logs hold different ones."""
+    longest = max(len(cases[i].chain) for i in readable)
+    for slot in range(longest):
+        held: dict[bytes, list[int]] = {}
+        for i in readable:
+            if slot < len(cases[i].chain):
+                held.setdefault(cases[i].chain[slot], []).append(i)
+        if len(held) > 1:
+            branches = []
+            for raw, logs in held.items():
+                entry = Entry.of(raw)
+                assert entry is not None  # every entry of a chain was read by its own replay
+                branches.append(Branch(entry, tuple(logs)))
+            return slot, Fork(slot, tuple(branches))
+    return longest, None
+
+
+def _read(
+    genesis: bytes,
+    cases: list[LogCase],
+    readable: list[int],
+    first: int,
+    forked: dict[bytes, bytes],
+    fork: Fork | None,
+) -> Reading:
+    """One observer given every frame of every log, log `first` first, then the others in the order given.
+
+    Every frame is fed, not only the chain entries: whatever a log keeps beside its chain (votes, refusals)
+    is evidence the rules may need."""
+    start = readable.index(first)
+    table = Table(genesis)
+    refused: dict[bytes, str] = {}
+    penalised: list[Violation] = []
+    for i in readable[start:] + readable[:start]:
+        for raw in cases[i].frames[1:]:
+            events = table.receive(raw)
+            penalised += [ev for ev in events if isinstance(ev, Violation) and not ev.halts]
+            if raw in forked and forked[raw] not in refused:
+                if not any(isinstance(ev, Accepted) and ev.raw == raw for ev in events):
+                    refused[forked[raw]] = _refusal(events)
+    at_fork = None
+    if fork is not None and fork.seq < len(table.entries):
+        at_fork = log.entry_hash(table.entries[fork.seq])
+    return Reading(first, judge_end(table, penalised), at_fork, refused)
+
+
+def _refusal(events: Iterable[Event]) -> str:
+    """Why the observer did not take an entry, from the events it reported for it."""
+    for ev in events:
+        if isinstance(ev, Violation):
+            return describe(ev)
+        if isinstance(ev, Rejected):
+            return f"seat {ev.seat} failed the {ev.check} check: {ev.detail}"
+        if isinstance(ev, Dropped):
+            return ev.reason
+    return "it was not taken"
+
+
+def _outcome(verdict: Verdict) -> tuple[object, ...]:
+    """What must not depend on the order the logs are read in: the status and the result."""
+    table = verdict.table
+    result = table.result if table is not None else None
+    ended = None if result is None else (result.status, result.winners, result.seat, result.forfeit)
+    return verdict.status, ended
+
+
+def _rule(d: Dispute) -> tuple[Ruling, Branch | None, str]:
+    readings = d.readings
+    if len({_outcome(r.verdict) for r in readings}) > 1:
+        orders = "; ".join(f"read from {_name(d.logs, r.first)} first: {r.verdict.summary}" for r in readings)
+        return Ruling.UNSETTLED, None, f"the outcome depends on the order the logs are read in ({orders})"
+    if d.fork is None:
+        why = "it is the only readable log" if len(readings) == 1 else "every other log is a prefix of it"
+        return Ruling.NO_FORK, None, why
+    fork = d.fork
+    held = {r.at_fork for r in readings}
+    upheld = next((b for b in fork.branches if held == {b.entry.hash}), None)
+    verdict = readings[0].verdict
+    if upheld is not None:
+        by_first = {r.first: r for r in readings}
+        refused = [
+            f"{_names(d.logs, b.logs)}'s ({by_first[b.logs[0]].refused.get(b.entry.hash, 'not taken')})"
+            for b in fork.branches
+            if b is not upheld
+        ]
+        return Ruling.BRANCH, upheld, (
+            f"the observer that has seen everything every log holds takes it as entry {fork.seq} whichever log "
+            f"it reads first, and refuses the other entry {fork.seq}: " + "; ".join(refused)
+        )
+    if verdict.status is Status.VIOLATION and verdict.violation is not None:
+        return Ruling.NEITHER, None, (
+            "the observer that has seen everything every log holds halts, whichever log it reads first: "
+            + describe(verdict.violation)
+        )
+    if len(held) > 1:
+        why = f"the observer keeps whichever entry {fork.seq} it reads first, and no rule refuses the other"
+    else:
+        why = f"no forked entry stands as entry {fork.seq}, and no violation settles the fork"
+    return Ruling.UNSETTLED, None, why
+
+
+def _name(cases: list[LogCase], i: int) -> str:
+    return printable(cases[i].path)
+
+
+def _names(cases: list[LogCase], logs: Sequence[int]) -> str:
+    return " and ".join(_name(cases, i) for i in logs)
+
+
+def _short(digest: bytes) -> str:
+    return digest.hex()[:16] + "…"
+
+
+def _held(cases: list[LogCase], b: Branch) -> str:
+    holds = "holds" if len(b.logs) == 1 else "hold"
+    return (f"{_names(cases, b.logs)} {holds} seat {b.entry.seat}'s {printable(b.entry.type)} "
+            f"(hash {_short(b.entry.hash)})")
+
+
+def dispute_lines(d: Dispute) -> list[str]:
+    """What `verify` prints for several logs: each log's own verdict, then the comparison and the ruling."""
+    lines = [f"{_name(d.logs, i)}: {printable(case.verdict.summary)}" for i, case in enumerate(d.logs)]
+    left_out = [i for i, case in enumerate(d.logs) if not case.readable]
+    if left_out:
+        lines.append(f"left out (not a readable log): {_names(d.logs, left_out)}")
+    if not d.one_game:
+        lines.append(f"one game: no: {printable(d.problem)}")
+        return lines
+    verdict = d.readings[0].verdict
+    assert verdict.table is not None
+    table = verdict.table
+    lines.append(f"one game: yes: game {table.game_id.hex()}, table '{printable(table.setup.name)}'")
+    lines.append(f"agree up to entry {d.agreed - 1}")
+    for i in d.behind:
+        lines.append(f"behind: {_name(d.logs, i)} stops after entry {len(d.logs[i].chain) - 1}")
+    if d.fork is None:
+        lines.append("no fork")
+    else:
+        lines.append(f"fork at entry {d.fork.seq}: " + ", ".join(_held(d.logs, b) for b in d.fork.branches))
+    lines.append("upheld: " + _upheld(d) + f", because {printable(d.why)}")
+    upheld = d.verdict
+    if upheld is None:
+        lines.append("result: none: a fork the rules cannot settle")
+    else:
+        result = summary_lines(upheld)
+        lines.append(f"result: {result[0]}")
+        lines += result[1:]
+    return lines
+
+
+def _upheld(d: Dispute) -> str:
+    if d.ruling is Ruling.BRANCH and d.upheld is not None:
+        return f"the branch of {_names(d.logs, d.upheld.logs)}"
+    if d.ruling is Ruling.NEITHER:
+        return "neither branch"
+    if d.ruling is Ruling.NO_FORK:
+        return f"{_name(d.logs, d.longest)}, the longest log"
+    return "nothing: a fork the rules cannot settle"
+
+
+def dispute_record(d: Dispute) -> dict[str, Any]:
+    """The same facts as `dispute_lines`, for tools (the fields are documented in docs/auditing.md)."""
+    out: dict[str, Any] = {"format": FORMAT, "logs": [_log_record(case) for case in d.logs]}
+    out["one_game"] = d.one_game
+    if not d.one_game:
+        out["problem"] = d.problem
+        out["exit"] = d.exit_code
+        return out
+    table = d.readings[0].verdict.table
+    assert table is not None
+    names = [case.path for case in d.logs]
+    out["game_id"] = table.game_id.hex()
+    out["agree_to"] = d.agreed - 1
+    out["behind"] = [{"file": names[i], "last": len(d.logs[i].chain) - 1} for i in d.behind]
+    out["fork"] = None if d.fork is None else {
+        "entry": d.fork.seq,
+        "branches": [
+            {
+                "logs": [names[i] for i in b.logs],
+                "seq": b.entry.seq,
+                "seat": b.entry.seat,
+                "type": b.entry.type,
+                "hash": b.entry.hash.hex(),
+                "entry": b.entry.raw.hex(),
+            }
+            for b in d.fork.branches
+        ],
+    }
+    out["upheld"] = {
+        "ruling": d.ruling.value,
+        "logs": [] if d.upheld is None else [names[i] for i in d.upheld.logs],
+        "hash": None if d.upheld is None else d.upheld.entry.hash.hex(),
+        "why": d.why,
+    }
+    upheld = d.verdict
+    out["result"] = None if upheld is None else hand_record(upheld)["result"]
+    out["exit"] = d.exit_code
+    return out
+
+
+def _log_record(case: LogCase) -> dict[str, Any]:
+    result = hand_record(case.verdict)["result"]
+    return {
+        "file": case.path,
+        "status": result["status"],
+        "detail": case.verdict.summary,
+        "exit": case.verdict.exit_code,
+        "entries": len(case.chain),
+        "head": log.entry_hash(case.chain[-1]).hex() if case.chain else None,
+    }
