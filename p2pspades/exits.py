@@ -21,7 +21,8 @@ class ExitCode(enum.IntEnum):
     INCOMPLETE = 3
     """The game was abandoned, or the log is valid so far but stops before the end."""
     UNSETTLED = 4
-    """`verify` of several logs of one game: they fork, and the protocol's rules cannot say which branch stands."""
+    """`verify` of several logs of one game: they fork, and the protocol's rules cannot say which branch
+    stands."""
     LEFT = 0
     """The person chose to leave before the end (and confirmed it); the game can be resumed. Not an error."""
     INTERRUPTED = 130

@@ -1,8 +1,8 @@
 """Settling a dispute from the logs of several players of one game.
 
-Each log is first verified alone, exactly as `verify` does with one. Then the logs are compared entry by entry,
-by hash: the entries they all agree on, the logs that only lag behind (a log that is a prefix of another is
-behind, not forked), and the first entry where two logs hold different signed entries: the fork.
+Each log is first verified alone, exactly as `verify` does with one. Then the logs are compared entry by
+entry, by hash: the entries they all agree on, the logs that only lag behind (a log that is a prefix of
+another is behind, not forked), and the first entry where two logs hold different signed entries: the fork.
 
 Which branch stands is decided by the protocol's own rules, not by a rule of this module: one observer table
 is given every frame that every log holds (the entries of each chain and whatever else a log keeps), and
@@ -16,12 +16,13 @@ forked entry stands and no violation settles it, the fork is one the rules canno
 from __future__ import annotations
 
 import enum
+import itertools
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2pspades import log
+from p2pspades import crypto, log
 from p2pspades.audit.files import verify_log
 from p2pspades.audit.reader import judge_end
 from p2pspades.audit.record import hand_record, summary_lines
@@ -31,8 +32,19 @@ from p2pspades.exits import ExitCode
 from p2pspades.printable import printable
 from p2pspades.table import Accepted, Dropped, Event, Rejected, Table, Violation
 
-__all__ = ["FORMAT", "Branch", "Dispute", "Entry", "Fork", "LogCase", "Reading", "Ruling", "dispute_record",
-           "dispute_lines", "settle"]
+__all__ = [
+    "FORMAT",
+    "Branch",
+    "Dispute",
+    "Entry",
+    "Fork",
+    "LogCase",
+    "Reading",
+    "Ruling",
+    "dispute_lines",
+    "dispute_record",
+    "settle",
+]
 
 FORMAT = "p2pspades-dispute/1"
 
@@ -64,7 +76,7 @@ class LogCase:
     path: str
     verdict: Verdict
     frames: list[bytes] = field(default_factory=list)
-    #: the entries its own replay holds, slot by slot, and last the signed entry that halted it, if any
+    #: the entries its own replay holds, slot by slot, and last the signed entry that stopped it, if any
     chain: list[bytes] = field(default_factory=list)
 
     @property
@@ -183,17 +195,29 @@ def _case(path: str, verify: Callable[[str], Verdict]) -> LogCase:
     except (OSError, LocalError):  # changed since it was verified: its chain still counts
         case.frames = list(verdict.table.entries)
     case.chain = list(verdict.table.entries)
-    v = verdict.violation
-    if v is not None and v.halts and v.seq == len(case.chain):
-        # the log goes on with a signed entry its own replay refused: that entry is what it holds there
-        halted = [e for e in v.evidence if e not in case.chain and _seq(e) == v.seq]
-        case.chain += halted[-1:]
+    stopped = _stopped_on(case)
+    if stopped is not None:
+        case.chain.append(stopped)
     return case
 
 
-def _seq(raw: bytes) -> int | None:
-    entry = Entry.of(raw)
-    return None if entry is None else entry.seq
+def _stopped_on(case: LogCase) -> bytes | None:
+    """The signed entry its own replay stopped on, if that is the log's entry for the next slot of its
+    chain: chained to its last entry and validly signed by the seat it names (out of turn, or a violation)."""
+    table, index = case.verdict.table, case.verdict.entries
+    if case.verdict.status is not Status.VIOLATION or table is None or not 0 < index < len(case.frames):
+        return None
+    raw = case.frames[index]
+    try:
+        env = log.open_envelope(raw)
+        header = log.validate_header(env.payload)
+    except RemoteError:
+        return None
+    chained = header.seq == len(case.chain) and header.prev == log.entry_hash(case.chain[-1])
+    if not chained or not 0 <= header.seat < len(table.public_keys):
+        return None
+    key = table.public_keys[header.seat]
+    return raw if crypto.verify_signature(key, env.signature, env.payload_raw) else None
 
 
 def _not_one_game(cases: list[LogCase], readable: list[int]) -> str:
@@ -206,8 +230,8 @@ def _not_one_game(cases: list[LogCase], readable: list[int]) -> str:
             continue
         ids = first.verdict.table.game_id, other.verdict.table.game_id
         if ids[0] == ids[1]:
-            return (f"{_name(cases, readable[0])} and {_name(cases, i)} hold different genesis entries for one "
-                    f"game id ({ids[0].hex()})")
+            return (f"{_name(cases, readable[0])} and {_name(cases, i)} hold different genesis entries for "
+                    f"one game id ({ids[0].hex()})")
         return (f"{_name(cases, readable[0])} is game {ids[0].hex()}, {_name(cases, i)} is game "
                 f"{ids[1].hex()}: give the logs of one game")
     raise AssertionError("every genesis is the same")  # pragma: no cover
@@ -239,21 +263,27 @@ def _read(
     forked: dict[bytes, bytes],
     fork: Fork | None,
 ) -> Reading:
-    """One observer given every frame of every log, log `first` first, then the others in the order given.
+    """One observer given every frame of every log: round by round (the first frame of each log, then the
+    second of each, and so on), log `first` first in each round and then the others in the order given; then
+    once more every frame of every log in that order, for a frame that came too early the first time.
 
+    Rounds put the entries that compete for one slot before the observer together, as a peer that takes the
+    players' entries as they were written, so its state at the fork does not depend on which log is longer.
     Every frame is fed, not only the chain entries: whatever a log keeps beside its chain (votes, refusals)
     is evidence the rules may need."""
     start = readable.index(first)
+    order = [cases[i].frames for i in readable[start:] + readable[:start]]
+    rounds = (frames[n] for n in range(1, max(map(len, order))) for frames in order if n < len(frames))
+    again = (raw for frames in order for raw in frames[1:])
     table = Table(genesis)
     refused: dict[bytes, str] = {}
     penalised: list[Violation] = []
-    for i in readable[start:] + readable[:start]:
-        for raw in cases[i].frames[1:]:
-            events = table.receive(raw)
-            penalised += [ev for ev in events if isinstance(ev, Violation) and not ev.halts]
-            if raw in forked and forked[raw] not in refused:
-                if not any(isinstance(ev, Accepted) and ev.raw == raw for ev in events):
-                    refused[forked[raw]] = _refusal(events)
+    for raw in itertools.chain(rounds, again):
+        events = table.receive(raw)
+        penalised += [ev for ev in events if isinstance(ev, Violation) and not ev.halts]
+        taken = any(isinstance(ev, Accepted) and ev.raw == raw for ev in events)
+        if raw in forked and forked[raw] not in refused and not taken:
+            refused[forked[raw]] = _refusal(events)
     at_fork = None
     if fork is not None and fork.seq < len(table.entries):
         at_fork = log.entry_hash(table.entries[fork.seq])
@@ -300,8 +330,8 @@ def _rule(d: Dispute) -> tuple[Ruling, Branch | None, str]:
             if b is not upheld
         ]
         return Ruling.BRANCH, upheld, (
-            f"the observer that has seen everything every log holds takes it as entry {fork.seq} whichever log "
-            f"it reads first, and refuses the other entry {fork.seq}: " + "; ".join(refused)
+            f"the observer that has seen everything every log holds takes it as entry {fork.seq} whichever "
+            f"log it reads first, and refuses the other entry {fork.seq}: " + "; ".join(refused)
         )
     if verdict.status is Status.VIOLATION and verdict.violation is not None:
         return Ruling.NEITHER, None, (
@@ -404,7 +434,7 @@ def dispute_record(d: Dispute) -> dict[str, Any]:
     }
     out["upheld"] = {
         "ruling": d.ruling.value,
-        "logs": [] if d.upheld is None else [names[i] for i in d.upheld.logs],
+        "logs": _upheld_logs(d, names),
         "hash": None if d.upheld is None else d.upheld.entry.hash.hex(),
         "why": d.why,
     }
@@ -412,6 +442,12 @@ def dispute_record(d: Dispute) -> dict[str, Any]:
     out["result"] = None if upheld is None else hand_record(upheld)["result"]
     out["exit"] = d.exit_code
     return out
+
+
+def _upheld_logs(d: Dispute, names: list[str]) -> list[str]:
+    if d.ruling is Ruling.NO_FORK:
+        return [names[d.longest]]
+    return [] if d.upheld is None else [names[i] for i in d.upheld.logs]
 
 
 def _log_record(case: LogCase) -> dict[str, Any]:
