@@ -177,9 +177,8 @@ def settle(
     if len(geneses) > 1:
         return Dispute(cases, False, _not_one_game(cases, readable))
     agreed, fork = _align(cases, readable)
-    genesis = cases[readable[0]].chain[0]
-    forked = {b.entry.raw: b.entry.hash for b in fork.branches} if fork is not None else {}
-    readings = [_read(genesis, cases, readable, first, forked, fork) for first in readable]
+    agreement = _agreement(cases, readable, agreed, fork)
+    readings = [_read(agreement, cases, readable, first) for first in readable]
     dispute = Dispute(cases, True, agreed=agreed, fork=fork, readings=readings)
     dispute.ruling, dispute.upheld, dispute.why = _rule(dispute)
     return dispute
@@ -255,14 +254,27 @@ def _align(cases: list[LogCase], readable: list[int]) -> tuple[int, Fork | None]
     return longest, None
 
 
-def _read(
-    genesis: bytes,
-    cases: list[LogCase],
-    readable: list[int],
-    first: int,
-    forked: dict[bytes, bytes],
-    fork: Fork | None,
-) -> Reading:
+@dataclass(frozen=True)
+class _Agreement:
+    """What every reading starts from: the entries the logs agree on, checked once already by a log's own
+    replay, with the violations a penalty settled in them; and the forked entries, raw to hash."""
+
+    entries: list[bytes]
+    penalised: list[Violation]
+    forked: dict[bytes, bytes]
+    fork: Fork | None
+
+
+def _agreement(cases: list[LogCase], readable: list[int], agreed: int, fork: Fork | None) -> _Agreement:
+    longest = max((cases[i].verdict for i in readable), key=lambda v: len(v.table.entries) if v.table else 0)
+    assert longest.table is not None
+    entries = longest.table.entries[:agreed]
+    penalised = [v for v in longest.penalised if v.seq < len(entries)]
+    forked = {b.entry.raw: b.entry.hash for b in fork.branches} if fork is not None else {}
+    return _Agreement(entries, penalised, forked, fork)
+
+
+def _read(agreement: _Agreement, cases: list[LogCase], readable: list[int], first: int) -> Reading:
     """One observer given every frame of every log: round by round (the first frame of each log, then the
     second of each, and so on), log `first` first in each round and then the others in the order given; then
     once more every frame of every log in that order, for a frame that came too early the first time.
@@ -270,17 +282,22 @@ def _read(
     Rounds put the entries that compete for one slot before the observer together, as a peer that takes the
     players' entries as they were written, so its state at the fork does not depend on which log is longer.
     Every frame is fed, not only the chain entries: whatever a log keeps beside its chain (votes, refusals)
-    is evidence the rules may need."""
+    is evidence the rules may need. The entries every log agrees on are restored first, without checking
+    their proofs again."""
     start = readable.index(first)
     order = [cases[i].frames for i in readable[start:] + readable[:start]]
     rounds = (frames[n] for n in range(1, max(map(len, order))) for frames in order if n < len(frames))
     again = (raw for frames in order for raw in frames[1:])
-    table = Table(genesis)
+    forked, fork = agreement.forked, agreement.fork
+    try:
+        table = Table(agreement.entries[0], entries=agreement.entries, checked=True)
+        restored, penalised = len(agreement.entries), list(agreement.penalised)
+    except LocalError:  # pragma: no cover - every one of them applied in a log's own replay
+        table, restored, penalised = Table(agreement.entries[0]), 0, []
     refused: dict[bytes, str] = {}
-    penalised: list[Violation] = []
     for raw in itertools.chain(rounds, again):
         events = table.receive(raw)
-        penalised += [ev for ev in events if isinstance(ev, Violation) and not ev.halts]
+        penalised += [e for e in events if isinstance(e, Violation) and not e.halts and e.seq >= restored]
         taken = any(isinstance(ev, Accepted) and ev.raw == raw for ev in events)
         if raw in forked and forked[raw] not in refused and not taken:
             refused[forked[raw]] = _refusal(events)
@@ -325,13 +342,14 @@ def _rule(d: Dispute) -> tuple[Ruling, Branch | None, str]:
     if upheld is not None:
         by_first = {r.first: r for r in readings}
         refused = [
-            f"{_names(d.logs, b.logs)}'s ({by_first[b.logs[0]].refused.get(b.entry.hash, 'not taken')})"
+            f"the entry {fork.seq} of {_names(d.logs, b.logs)}: "
+            + by_first[b.logs[0]].refused.get(b.entry.hash, "not taken")
             for b in fork.branches
             if b is not upheld
         ]
         return Ruling.BRANCH, upheld, (
             f"the observer that has seen everything every log holds takes it as entry {fork.seq} whichever "
-            f"log it reads first, and refuses the other entry {fork.seq}: " + "; ".join(refused)
+            "log it reads first, and refuses " + "; and ".join(refused)
         )
     if verdict.status is Status.VIOLATION and verdict.violation is not None:
         return Ruling.NEITHER, None, (
