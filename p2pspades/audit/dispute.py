@@ -394,7 +394,10 @@ def dispute_lines(d: Dispute) -> list[str]:
     assert verdict.table is not None
     table = verdict.table
     lines.append(f"one game: yes: game {table.game_id.hex()}, table '{printable(table.setup.name)}'")
-    lines.append(f"agree up to entry {d.agreed - 1}")
+    if d.fork is None:
+        lines.append(f"agree up to entry {d.agreed - 1}, where the longest log ends")
+    else:
+        lines.append(f"agree up to entry {d.agreed - 1}")
     for i in d.behind:
         lines.append(f"behind: {_name(d.logs, i)} stops after entry {len(d.logs[i].chain) - 1}")
     if d.fork is None:
