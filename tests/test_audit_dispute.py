@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -205,3 +206,26 @@ def test_cli_settles_a_dispute_with_exit_codes_and_json(tmp_path: Path) -> None:
     hostile = run_cli("verify", full, str(tmp_path / "junk"), "--json")
     assert hostile.returncode == 2 and json.loads(hostile.stdout)["logs"][1]["status"] == "unreadable"
     assert "Traceback" not in hostile.stderr
+
+
+def test_bit_flips_in_one_log_of_a_dispute_never_raise(tmp_path: Path) -> None:
+    entries, _ = game()
+    honest = write_log(tmp_path / "honest.p2plog", entries)
+    data = honest.read_bytes()
+    rng = random.Random(17)
+    # the magic, the length of the genesis frame, the genesis itself, then anywhere
+    bits = [3, 8 * 9 + 6, 8 * 40, *(rng.randrange(8 * len(data)) for _ in range(13))]
+    for trial, bit in enumerate(bits):
+        flipped = bytearray(data)
+        flipped[bit // 8] ^= 1 << (bit % 8)
+        other = tmp_path / f"flipped{trial}.p2plog"
+        other.write_bytes(bytes(flipped))
+        d = settle([str(honest), str(other)])
+        lines = dispute_lines(d)
+        assert json.loads(json.dumps(dispute_record(d)))["exit"] == d.exit_code
+        if d.logs[1].readable and d.one_game:
+            # no flipped entry is signed: the honest log's game stands, whatever the other log now holds
+            assert d.verdict is not None and d.verdict.status is Status.VALID, (bit, lines)
+            assert d.exit_code == ExitCode.OK
+        else:  # a damaged frame, or a genesis that is no longer the same
+            assert d.exit_code == ExitCode.FAILED, (bit, lines)
