@@ -2,7 +2,8 @@
 
 A game that ended and a log that verified share their values, so a script reads `play`, `host`, `join`,
 `resume`, `verify` and `replay` the same way: 0 all is well, 1 somebody cheated (or the log was tampered
-with), 2 nothing could be done (bad options, an unreadable file, a failed start), 3 the game stopped short.
+with), 2 nothing could be done (bad options, an unreadable file, a failed start), 3 the game stopped short;
+and for `verify` of several logs, 4 a fork the rules cannot settle.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ class ExitCode(enum.IntEnum):
     """Bad options, an unreadable or foreign file, a game that could not start or be joined."""
     INCOMPLETE = 3
     """The game was abandoned, or the log is valid so far but stops before the end."""
+    UNSETTLED = 4
+    """`verify` of several logs of one game: they fork, and the protocol's rules cannot say which branch
+    stands."""
     LEFT = 0
     """The person chose to leave before the end (and confirmed it); the game can be resumed. Not an error."""
     INTERRUPTED = 130

@@ -4,17 +4,23 @@ It sits above `table`: the log reader replays a log through the table machine as
 typed callbacks (a `GameVisitor`) what it proves.
 """
 
+from p2pspades.audit.dispute import Dispute, Ruling, dispute_lines, dispute_record, settle
 from p2pspades.audit.reader import GameVisitor, read_game, tell
 from p2pspades.audit.record import FORMAT, hand_record, summary_lines, text_record
 from p2pspades.audit.verify import Status, Verdict, verify_file, verify_frames
 
 __all__ = [
     "FORMAT",
+    "Dispute",
     "GameVisitor",
+    "Ruling",
     "Status",
     "Verdict",
+    "dispute_lines",
+    "dispute_record",
     "hand_record",
     "read_game",
+    "settle",
     "summary_lines",
     "tell",
     "text_record",

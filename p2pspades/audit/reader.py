@@ -270,7 +270,16 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
             return Verdict(
                 Status.VIOLATION, f"entry {index} repeats an earlier entry", table, None, penalised, index
             )
-    n = len(frames)
+    return judge_end(table, penalised)
+
+
+def judge_end(table: Table, penalised: list[Violation]) -> Verdict:
+    """The verdict on an observer `table` that has taken every entry it was given, with the violations a
+    rule-set penalty settled: a halting violation, complete, abandoned, or valid so far."""
+    n = len(table.entries)
+    v = table.violation
+    if v is not None and v.halts:
+        return Verdict(Status.VIOLATION, describe(v) + forfeit_suffix(table), table, v, penalised, n)
     if table.status is TableStatus.COMPLETE:
         if penalised:
             first = penalised[0]

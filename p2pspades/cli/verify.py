@@ -1,4 +1,5 @@
-"""`p2pspades verify FILE [--json] [--jobs N]`: replay a signed log offline; was the game sound?"""
+"""`p2pspades verify FILE... [--json] [--jobs N]`: replay a signed log offline; was the game sound? With the
+logs of several players of one game: do they agree, where do they fork, and which branch stands?"""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 from typing import TextIO
 
 from p2pspades.audit import GameVisitor, Verdict, hand_record, summary_lines
+from p2pspades.audit.dispute import dispute_lines, dispute_record, settle
 from p2pspades.audit.files import verify_log
 from p2pspades.audit.parallel import available_jobs
 from p2pspades.printable import printable
@@ -21,10 +23,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="verify a game log offline",
         description="Replay a game log through the rules engine and the deal audit. Exit codes: 0 valid and "
         "complete; 1 a violation (tampering, cheating, bad signature, broken chain); 2 unreadable or not a "
-        "log; 3 valid so far but incomplete or abandoned.",
+        "log; 3 valid so far but incomplete or abandoned. Given the logs of several players of one game, it "
+        "verifies each, finds where they agree and where they fork, and says which branch the rules uphold "
+        "and its result, with the same exit codes for that result, 2 if the files are not logs of one game, "
+        "and 4 for a fork the rules cannot settle.",
     )
-    p.add_argument("file", help="the log file (.p2plog)")
-    p.add_argument("--json", action="store_true", help="print the JSON hand record instead of a summary")
+    p.add_argument("file", nargs="+", help="the log file (.p2plog); several: the logs of one game's players")
+    p.add_argument("--json", action="store_true",
+                   help="print the JSON hand record (several logs: the dispute record) instead of a summary")
     add_jobs_option(p)
     p.set_defaults(run=run)
 
@@ -72,12 +78,23 @@ class Counter(GameVisitor):
             self.stream.flush()
 
 
-def verify_with_progress(args: argparse.Namespace) -> Verdict:
-    """The verdict on `args.file` with `--jobs` workers, counting the hands on stderr if it is a terminal."""
-    return verify_log(args.file, Counter(printable(args.file), sys.stderr), jobs=available_jobs(args.jobs))
+def verify_with_progress(args: argparse.Namespace, path: str | None = None) -> Verdict:
+    """The verdict on `path` (default `args.file`) with `--jobs` workers, counting the hands on stderr if it
+    is a terminal."""
+    path = args.file if path is None else path
+    return verify_log(path, Counter(printable(path), sys.stderr), jobs=available_jobs(args.jobs))
 
 
 def run(args: argparse.Namespace) -> int:
+    files: list[str] = args.file
+    if len(files) > 1:
+        dispute = settle(files, lambda path: verify_with_progress(args, path))
+        if args.json:
+            print(json.dumps(dispute_record(dispute), indent=2))
+        else:
+            print("\n".join(dispute_lines(dispute)))
+        return dispute.exit_code
+    args.file = files[0]
     verdict = verify_with_progress(args)
     if args.json:
         print(json.dumps(hand_record(verdict), indent=2))
