@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from helpers import claims
 from helpers.logs import write_log
 
 from p2pspades import crypto, log
@@ -229,3 +230,22 @@ def test_bit_flips_in_one_log_of_a_dispute_never_raise(tmp_path: Path) -> None:
             assert d.exit_code == ExitCode.OK
         else:  # a damaged frame, or a genesis that is no longer the same
             assert d.exit_code == ExitCode.FAILED, (bit, lines)
+
+
+def test_a_certificate_beats_the_accuseds_answer_that_only_its_own_log_holds(tmp_path: Path) -> None:
+    """Seat 1 answered, wrote its answer to its log and crashed before sending it; the others certified its
+    silence. Its log holds the answer at the slot, theirs the certificate: the certificate is upheld."""
+    wire = claims.classic(b"crash")
+    claims.until_waiting_for(wire, 1, "bid")
+    answer = claims.answer(wire, 1)
+    votes = [claims.vote(wire, s) for s in (0, 2, 3)]
+    claims.give(wire, 0, votes[1], votes[2])
+    crashed = wire.tables[1].records
+    assert crashed[-1] == answer
+    certified = wire.tables[0].records
+    d = settle(logs(tmp_path, bo=crashed, ana=certified))
+    assert d.fork is not None and d.ruling is Ruling.BRANCH, (d.ruling, d.why)
+    assert d.upheld is not None and d.upheld.entry.type == "certificate"
+    assert d.verdict is not None and d.verdict.status is Status.INCOMPLETE
+    assert "forfeit by seat 1" in d.verdict.summary
+    assert d.exit_code == ExitCode.INCOMPLETE

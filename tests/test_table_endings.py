@@ -11,6 +11,7 @@ import random
 
 import msgpack
 import pytest
+from helpers import claims
 from helpers.cheats import Impatient
 from helpers.schedules import Faults, Schedule
 from hypothesis import HealthCheck, given, settings
@@ -131,50 +132,6 @@ def test_an_answer_released_to_one_seat_before_its_timeout_voids_the_claim() -> 
 
 
 # ------------------------------------------------------------------ one claim, delivered by hand
-def _classic(seed: bytes, cheaters: dict[int, type[Table]] | None = None) -> Wire:
-    rules = PRESETS["classic"]
-    ids = [crypto.Identity.from_seed(crypto.H("endings", seed, bytes([i]))[:32]) for i in range(4)]
-    genesis = new_game(rules, ids, game_id=crypto.H("game", seed)[:16], version=1)
-    kinds = [(cheaters or {}).get(i, Table) for i in range(4)]
-    entropy = [seeded_entropy(seed + bytes([i])) for i in range(4)]
-    tables = [kind(genesis, ids[i], entropy=entropy[i]) for i, kind in enumerate(kinds)]
-    return Wire(tables, [RandomBot(i) for i in range(4)])
-
-
-def _until_waiting_for(wire: Wire, seat: int, what: str) -> None:
-    wire.start()
-    while any(t.waiting_for() != (seat, what) for t in wire.tables):
-        assert wire.step(), "the game ended before that turn"
-
-
-def _answer(wire: Wire, seat: int) -> bytes:
-    """Seat `seat` makes its decision; the signed entry, not sent to anyone yet."""
-    table = wire.tables[seat]
-    decision = table.pending_decision()
-    player = wire.players[seat]
-    assert decision is not None and player is not None
-    table.decide(player(decision))
-    (out,) = table.take_outgoing()
-    return out.raw
-
-
-def _vote(wire: Wire, seat: int) -> bytes:
-    """Seat `seat`'s timer runs out: its vote, not sent to anyone yet."""
-    table = wire.tables[seat]
-    table.tick(wire.now + 10_000)
-    (out,) = table.take_outgoing()
-    assert log.open_envelope(out.raw).payload["t"] == "abandon"
-    return out.raw
-
-
-def _give(wire: Wire, seat: int, *raws: bytes) -> list[bytes]:
-    """Deliver `raws` to seat `seat` only, in order; what it sends in return (its refusal, say)."""
-    table = wire.tables[seat]
-    for raw in raws:
-        table.receive(raw, wire.now)
-    return [out.raw for out in table.take_outgoing()]
-
-
 def _same_ending(wire: Wire) -> None:
     wire.run()
     first = wire.tables[0]
@@ -184,36 +141,36 @@ def _same_ending(wire: Wire) -> None:
 
 
 def test_a_seat_that_took_the_answer_first_refuses_and_every_voter_takes_it_after_all() -> None:
-    wire = _classic(b"refusal")
-    _until_waiting_for(wire, 1, "bid")
-    answer, vote0 = _answer(wire, 1), _vote(wire, 0)
-    _give(wire, 3, vote0)
-    vote3 = _vote(wire, 3)  # seat 3 saw seat 0's vote, then its own timer ran out
-    (refusal,) = _give(wire, 2, vote0, answer)  # seat 2 saw a vote, then the answer: it takes it and says so
+    wire = claims.classic(b"refusal")
+    claims.until_waiting_for(wire, 1, "bid")
+    answer, vote0 = claims.answer(wire, 1), claims.vote(wire, 0)
+    claims.give(wire, 3, vote0)
+    vote3 = claims.vote(wire, 3)  # seat 3 saw seat 0's vote, then its own timer ran out
+    (refusal,) = claims.give(wire, 2, vote0, answer)  # seat 2: a vote, then the answer: it takes it, says so
     assert log.open_envelope(refusal).payload["t"] == "answered"
-    assert _give(wire, 0, refusal, vote3, answer) == []  # seat 0 voted: the refusal releases the answer
-    assert _give(wire, 3, answer, vote0) == []  # seat 3 voted: it holds the answer ...
+    assert claims.give(wire, 0, refusal, vote3, answer) == []  # seat 0 voted: the refusal releases the answer
+    assert claims.give(wire, 3, answer, vote0) == []  # seat 3 voted: it holds the answer ...
     assert len(wire.tables[3].entries) < len(wire.tables[2].entries)
-    _give(wire, 3, refusal)  # ... until the refusal comes
+    claims.give(wire, 3, refusal)  # ... until the refusal comes
     assert [len(t.entries) for t in wire.tables] == [len(wire.tables[1].entries)] * 4
-    _give(wire, 1, vote0, vote3, refusal)
+    claims.give(wire, 1, vote0, vote3, refusal)
     _same_ending(wire)
     assert wire.tables[0].result is not None and wire.tables[0].result.status is TableStatus.COMPLETE
 
 
-def test_two_seats_refuse_and_the_last_voter_takes_the_answer() -> None:
-    wire = _classic(b"two refusals")
-    _until_waiting_for(wire, 1, "bid")
-    answer, vote3 = _answer(wire, 1), _vote(wire, 3)
-    (refusal0,) = _give(wire, 0, answer, vote3)  # took it, then saw the vote
-    (refusal2,) = _give(wire, 2, answer, vote3)
-    assert _give(wire, 0, refusal2) == [] and _give(wire, 3, refusal2, refusal0, answer) == []
+def test_two_seats_refuse_and_the_last_voter_takes_theanswer() -> None:
+    wire = claims.classic(b"two refusals")
+    claims.until_waiting_for(wire, 1, "bid")
+    answer, vote3 = claims.answer(wire, 1), claims.vote(wire, 3)
+    (refusal0,) = claims.give(wire, 0, answer, vote3)  # took it, then saw the vote
+    (refusal2,) = claims.give(wire, 2, answer, vote3)
+    assert claims.give(wire, 0, refusal2) == [] and claims.give(wire, 3, refusal2, refusal0, answer) == []
     _same_ending(wire)
 
 
 def test_a_vote_that_does_not_hold_is_refused_and_the_answer_taken_as_usual() -> None:
-    wire = _classic(b"bad vote")
-    _until_waiting_for(wire, 1, "bid")
+    wire = claims.classic(b"bad vote")
+    claims.until_waiting_for(wire, 1, "bid")
     target = wire.tables[2]
     voter = wire.tables[0]
     assert voter.identity is not None
@@ -229,25 +186,25 @@ def test_a_vote_that_does_not_hold_is_refused_and_the_answer_taken_as_usual() ->
 
 @pytest.mark.parametrize("refusal_first", [True, False])
 def test_a_vote_and_a_refusal_from_one_seat_are_equivocation(refusal_first: bool) -> None:
-    wire = _classic(b"both")
-    _until_waiting_for(wire, 1, "bid")
-    answer, vote0 = _answer(wire, 1), _vote(wire, 0)
-    (refusal,) = _give(wire, 2, vote0, answer)
+    wire = claims.classic(b"both")
+    claims.until_waiting_for(wire, 1, "bid")
+    answer, vote0 = claims.answer(wire, 1), claims.vote(wire, 0)
+    (refusal,) = claims.give(wire, 2, vote0, answer)
     two = wire.tables[2]
     assert two.identity is not None
     header = log.validate_header(log.open_envelope(vote0).payload)
     vote2 = log.seal({"g": two.game_id, "n": header.seq, "p": header.prev, "s": 2, "h": header.hand,
                       "t": "abandon", "a": 1, "w": 10}, two.identity)  # seat 2 signs a vote as well
     table = wire.tables[3]
-    _give(wire, 3, vote0, *((refusal, vote2) if refusal_first else (vote2, refusal)))
+    claims.give(wire, 3, vote0, *((refusal, vote2) if refusal_first else (vote2, refusal)))
     assert table.violation is not None and table.violation.check == "equivocation"
     assert table.violation.seat == 2 and set(table.violation.evidence) == {refusal, vote2}
 
 
 def test_a_certificate_with_a_vote_that_does_not_verify_is_dropped() -> None:
-    wire = _classic(b"forged certificate")
-    _until_waiting_for(wire, 1, "bid")
-    votes = [_vote(wire, s) for s in (0, 2, 3)]
+    wire = claims.classic(b"forged certificate")
+    claims.until_waiting_for(wire, 1, "bid")
+    votes = [claims.vote(wire, s) for s in (0, 2, 3)]
     t = wire.tables[0]
     header = log.validate_header(log.open_envelope(votes[0]).payload)
     envelope = log.open_envelope(votes[1])
@@ -294,8 +251,8 @@ def test_two_players_a_claim_at_once_gives_the_claimant_no_win() -> None:
 def test_colluding_opponents_cannot_certify_without_the_partner() -> None:
     """Seats 1 and 3 vote against seat 2 the moment it is to bid; its partner, seat 0, has not voted, takes
     the bid, refuses, and the colluders take the bid after all: the claim is void, the game goes on."""
-    wire = _classic(b"colluders", {1: Impatient, 3: Impatient})
-    _until_waiting_for(wire, 2, "bid")
+    wire = claims.classic(b"colluders", {1: Impatient, 3: Impatient})
+    claims.until_waiting_for(wire, 2, "bid")
     for seat in (1, 3):
         wire._record(seat, wire.tables[seat].tick(wire.now))
     _same_ending(wire)
@@ -311,7 +268,7 @@ def test_a_colluder_that_never_votes_leaves_no_certificate_and_no_winner() -> No
     kinds = [Table, Stonewall, Table]
     tables = [kind(genesis, ids[i], entropy=seeded_entropy(bytes([i]))) for i, kind in enumerate(kinds)]
     wire = Wire(tables, [RandomBot(i) for i in range(3)])
-    _until_waiting_for(wire, 2, "bid")
+    claims.until_waiting_for(wire, 2, "bid")
     wire.players[2] = None  # seat 2 stops answering; its colluder, seat 1, never votes
     wire.advance_time(5000)
     wire.run()
@@ -330,10 +287,10 @@ class Stonewall(Table):
 
 
 def test_an_invalid_answer_released_to_voters_names_its_signer_everywhere() -> None:
-    wire = _classic(b"invalid answer")
-    _until_waiting_for(wire, 1, "bid")
+    wire = claims.classic(b"invalid answer")
+    claims.until_waiting_for(wire, 1, "bid")
     for s in (0, 2, 3):
-        _vote(wire, s)
+        claims.vote(wire, s)
     one = wire.tables[1]
     assert one.identity is not None
     bad = log.seal({"g": one.game_id, "n": len(one.entries), "p": one.head, "s": 1, "h": one.hand_number,
@@ -341,7 +298,7 @@ def test_an_invalid_answer_released_to_voters_names_its_signer_everywhere() -> N
     for seat in (0, 2, 3):  # each voted, and holds its own vote only: the bad answer is checked, not held
         claim = wire.tables[seat].claim
         assert claim is not None and claim.state is ClaimState.VOTED
-        _give(wire, seat, bad)
+        claims.give(wire, seat, bad)
     for seat in (0, 2, 3):
         v = wire.tables[seat].violation
         assert v is not None and (v.seat, v.check) == (1, "rules"), (seat, v)
@@ -350,16 +307,16 @@ def test_an_invalid_answer_released_to_voters_names_its_signer_everywhere() -> N
 
 
 def test_the_accuseds_own_answer_is_cut_back_by_the_certificate() -> None:
-    wire = _classic(b"superseded")
-    _until_waiting_for(wire, 1, "bid")
-    answer = _answer(wire, 1)  # on seat 1's chain and log, never sent: it crashed, say
-    votes = [_vote(wire, s) for s in (0, 2, 3)]
+    wire = claims.classic(b"superseded")
+    claims.until_waiting_for(wire, 1, "bid")
+    answer = claims.answer(wire, 1)  # on seat 1's chain and log, never sent: it crashed, say
+    votes = [claims.vote(wire, s) for s in (0, 2, 3)]
     accused = wire.tables[1]
     events = [e for raw in votes for e in accused.receive(raw, wire.now)]
     cut = [e for e in events if isinstance(e, Superseded)]
     assert len(cut) == 1 and cut[0].raws[0] == answer
     assert accused.status == "abandoned" and answer in accused.records and answer not in accused.entries
-    _give(wire, 0, votes[1], votes[2])
+    claims.give(wire, 0, votes[1], votes[2])
     assert wire.tables[0].entries == accused.entries, "the same chain, the certificate at the accused's slot"
     assert verify_frames(accused.records).summary == verify_frames(wire.tables[0].records).summary
 
@@ -375,7 +332,7 @@ def test_every_transition_of_the_claim_machine_is_walked(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(Slot, "fire", watched)
     test_a_seat_that_took_the_answer_first_refuses_and_every_voter_takes_it_after_all()
-    test_two_seats_refuse_and_the_last_voter_takes_the_answer()
+    test_two_seats_refuse_and_the_last_voter_takes_theanswer()
     test_a_vote_that_does_not_hold_is_refused_and_the_answer_taken_as_usual()
     test_the_accuseds_own_answer_is_cut_back_by_the_certificate()
     check(run("classic", Faults(1, "stall", 10), 7))
