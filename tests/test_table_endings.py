@@ -337,3 +337,17 @@ def test_every_transition_of_the_claim_machine_is_walked(monkeypatch: pytest.Mon
     test_the_accuseds_own_answer_is_cut_back_by_the_certificate()
     check(run("classic", Faults(1, "stall", 10), 7))
     assert set(TRANSITIONS) - fired == set()
+
+
+def test_an_on_chain_claim_of_an_earlier_release_is_reported_not_judged() -> None:
+    wire = claims.classic(b"legacy")
+    claims.until_waiting_for(wire, 1, "bid")
+    t = wire.tables[2]
+    assert t.identity is not None
+    old = log.seal({"g": t.game_id, "n": len(t.entries), "p": t.head, "s": 2, "h": t.hand_number,
+                    "t": "abandon", "a": 1, "why": "seat 1 stopped answering"}, t.identity)
+    verdict = verify_frames([*t.records, old])
+    assert verdict.status is Status.INCOMPLETE and "earlier release" in verdict.summary, verdict.summary
+    assert verdict.violation is None
+    live = t.receive(old, wire.now)  # a peer refuses it, naming its signer, and the game goes on
+    assert any(isinstance(e, Rejected) and e.seat == 2 for e in live) and t.status == "running"

@@ -207,6 +207,15 @@ def _replay(frames: list[bytes], visitors: Sequence[GameVisitor], jobs: int) -> 
     return _judge(frames, _Teller(visitors), None)
 
 
+def _earlier_claim(raw: bytes) -> bool:
+    """Whether `raw` is an on-chain `abandon` claim as releases before certificates (§5) wrote it."""
+    try:
+        payload = log.open_envelope(raw).payload
+    except RemoteError:
+        return False
+    return payload.get("t") == "abandon" and "why" in payload and "w" not in payload
+
+
 def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None) -> Verdict:
     if not frames:
         return Verdict(Status.INCOMPLETE, "the log holds no entry: nothing was recorded")
@@ -240,6 +249,17 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
         if table.certified is not None and raw == table.entries[table.certified.seq]:
             continue  # the certificate its votes, logged before it, already made
         problem = next((ev for ev in events if isinstance(ev, Dropped | Rejected)), None)
+        if isinstance(problem, Rejected) and _earlier_claim(raw):
+            waiting = f" at entry {len(table.entries)}"
+            return Verdict(
+                Status.INCOMPLETE,
+                f"valid up to entry {len(table.entries) - 1}, then an abandonment claim of an earlier release"
+                f"{waiting} (on the chain, with `why`), which this verifier does not judge",
+                table,
+                None,
+                penalised,
+                index,
+            )
         if isinstance(problem, Rejected):
             return Verdict(
                 Status.VIOLATION,
