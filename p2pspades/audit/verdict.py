@@ -57,7 +57,7 @@ def abandonment(table: Table) -> str:
     after = " or ".join(f"{w} s" for w in waits)
     said = (
         f"{_seats(slot.voters)} signed that seat {slot.accused} kept the table waiting for its "
-        f"{slot.awaited or 'entry'} {slot.seq} past the timeout in force ({after})"
+        f"{slot.awaited or 'entry'} (entry {slot.seq}) past the timeout in force ({after})"
     )
     if table.certified is slot:
         return said + f": a certificate at entry {slot.seq} (a claim of silence, not a proof)"
