@@ -238,13 +238,14 @@ async def test_a_version_1_genesis_from_a_modified_host_is_refused_by_join_in_on
     running = asyncio.ensure_future(host.run())
     try:
         joiner = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "p2pspades", "join", lobby.removeprefix("tcp://"), "--auto", "--name", "Ivy",
-            stdout=PIPE, stderr=PIPE)
+            sys.executable, "-m", "p2pspades", "join", lobby.removeprefix("tcp://"), "--auto",
+            "--name", "Ivy", stdout=PIPE, stderr=PIPE)
         out, err = await within(joiner.communicate(), 60)
         lines = err.decode().splitlines()
         assert joiner.returncode == 2, (out, err)
         assert len(lines) == 1 and "Traceback" not in err.decode(), lines
-        assert lines[0].startswith("p2pspades join: the host proposes protocol version 1, older than version 2")
+        assert lines[0].startswith("p2pspades join: the host proposes protocol version 1, older than "
+                                   "version 2")
         assert lines[0].endswith("(to play it anyway: join with --allow-protocol 1)")
         await until(lambda: host.info().at(1) is None)
         assert not running.done(), "the host is still waiting for a player who accepts"
