@@ -93,8 +93,8 @@ def rules_of(rules: RuleSet | Mapping[str, object]) -> RuleSet:
 def protocol_line(version: int) -> tuple[str, str]:
     """The game's protocol version, as the lobby shows it with the rules."""
     if version >= 2:
-        return ("protocol", f"version {version}: every shuffle, lock and void claim proven as it is made")
-    return ("protocol", f"version {version}: no live proofs, the deal is checked only when the hand ends")
+        return ("proofs", f"protocol version {version}: every shuffle, lock and void claim proven live")
+    return ("proofs", f"protocol version {version}: no live proofs; the deal is checked at hand end")
 
 
 def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:
