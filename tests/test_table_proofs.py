@@ -215,6 +215,18 @@ def over_the_cap(payload: dict[str, Any]) -> None:
     payload["x"] = payload["x"] + bytes(limits.MAX_VOID_PROOF + 1 - len(payload["x"]))
 
 
+NON_CANONICAL = crypto.L.to_bytes(32, "little")
+"""The group order itself: 32 bytes, but not reduced below L."""
+
+
+def non_canonical_deal_key(payload: dict[str, Any]) -> None:
+    payload["k"] = [NON_CANONICAL, *payload["k"][1:]]
+
+
+def non_canonical_play_key(payload: dict[str, Any]) -> None:
+    payload["k"] = NON_CANONICAL
+
+
 def identity_s(payload: dict[str, Any]) -> None:
     payload["S"] = crypto.IDENTITY
 
@@ -239,6 +251,8 @@ def other_s(payload: dict[str, Any]) -> None:
         ("commit", drop("S"), "schema"),
         ("play", flip_void, "void"),
         ("play", over_the_cap, "schema"),
+        ("keys", non_canonical_deal_key, "key"),
+        ("play", non_canonical_play_key, "key"),
     ],
     ids=[
         "shuffle-proof-empty",
@@ -254,6 +268,8 @@ def other_s(payload: dict[str, Any]) -> None:
         "commit-S-missing",
         "void-proof-mutated",
         "void-proof-over-the-cap",
+        "deal-key-non-canonical",
+        "play-key-non-canonical",
     ],
 )
 def test_a_missing_or_mutated_proof_is_a_violation_at_that_entry(
