@@ -441,6 +441,6 @@ def test_version_2_messages_are_refused_in_a_version_1_game_and_the_reverse() ->
     for payload, version in ((v2, 1), (v1, 2)):
         with pytest.raises(RemoteError, match=r"shuffle: missing .* unexpected"):
             msg.decode(payload, 0, version=version)
-    too_long = {**v2, "x": bytes(msg.MAX_PROOF + 1)}
+    too_long = {**v2, "x": bytes(limits.MAX_SHUFFLE_PROOF + 1)}
     with pytest.raises(RemoteError, match="wrong type or size"):
         msg.decode(too_long, 0, version=2)
