@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from helpers.logs import write_log
 
-from p2pspades import log
+from p2pspades import crypto, log
 from p2pspades.audit import Status, hand_record, text_record, verify_file, verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.rules import preset
@@ -149,3 +149,42 @@ def test_cli_export_json_and_text(tmp_path: Path) -> None:
     out = run_cli("export", str(GAME_LOG), "--format", "text", "-o", str(target))
     assert out.returncode == 0 and "[Deal " in target.read_text()
     assert run_cli("export", str(tmp_path / "missing"), "--format", "json").returncode == 2
+
+
+def genesis_with_rules(rules: dict[str, object]) -> bytes:
+    """A genesis signed by seat 0 whose `rules` map is exactly `rules` (a writer other than this one)."""
+    host, guest = crypto.Identity.from_seed(bytes([1]) * 32), crypto.Identity.from_seed(bytes([2]) * 32)
+    seats = [{"n": "A", "k": host.public}, {"n": "B", "k": guest.public}]
+    payload = {"g": bytes(range(16)), "n": 0, "p": bytes(32), "s": 0, "h": 0, "t": "genesis", "v": 2,
+               "name": "t", "rules": rules, "seats": seats}
+    return log.seal(payload, host)
+
+
+def test_the_record_carries_the_rules_map_exactly_as_the_genesis_does() -> None:
+    """Defaults written out (a reader accepts them) and `removed` in another order and spelling stay as
+    written: the record is what was signed, not this implementation's own writing of the same rule set."""
+    written = {**preset("two").to_dict(), "jokers": True, "removed": ["2c", "2D"], "on_fault": "forfeit",
+               "void_proofs": True}
+    assert written != preset("two").replace(jokers=True, removed=("2C", "2D")).to_dict()
+    verdict = verify_frames([genesis_with_rules(written)])
+    assert verdict.status is Status.INCOMPLETE
+    rules = hand_record(verdict)["rules"]
+    assert list(rules.items()) == sorted(written.items())
+    assert json.loads(json.dumps(rules)) == written
+
+
+def test_a_refused_genesis_is_a_violation_by_seat_0_in_verify_and_in_the_record(tmp_path: Path) -> None:
+    bad = genesis_with_rules({**preset("two").to_dict(), "players": 3})  # two seats for three players
+    path = write_log(tmp_path / "bad-genesis.p2plog", [bad])
+    verdict = verify_file(path)
+    assert verdict.status is Status.VIOLATION and verdict.violation is not None
+    v = verdict.violation
+    assert (v.seat, v.seq, v.check, v.evidence) == (0, 0, "genesis", (bad,))
+    record = hand_record(verdict)
+    assert record["result"]["status"] == "violation"
+    assert record["result"]["violation"]["seat"] == 0 and record["result"]["violation"]["check"] == "genesis"
+    assert run_cli("verify", str(path)).returncode == 1
+    exported = run_cli("export", str(path), "--format", "json")
+    assert exported.returncode == 0, exported.stderr
+    assert json.loads(exported.stdout)["result"] == json.loads(json.dumps(record["result"]))
+    assert text_record(verdict).startswith('[Result "violation"]')

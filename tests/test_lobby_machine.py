@@ -19,8 +19,10 @@ from p2pspades.net.lobby_machine import (
     Withdrawn,
     seal,
 )
-from p2pspades.net.lobby_seats import LobbyError, TableRefused
+from p2pspades.net.lobby_seats import Downgrade, LobbyError, TableRefused
 from p2pspades.rules import preset
+from p2pspades.table import make_genesis, read_genesis
+from p2pspades.table.messages import PROTOCOL_VERSION
 
 LOBBY_ID = bytes(range(16))
 
@@ -28,20 +30,22 @@ LOBBY_ID = bytes(range(16))
 class Room:
     """One host machine and its guests, wired by hand: `pump` carries every queued frame until quiet."""
 
-    def __init__(self, players: int = 4) -> None:
+    def __init__(self, players: int = 4, version: int = PROTOCOL_VERSION) -> None:
         rules = preset("partnership") if players == 4 else preset("two")
         self.host = HostLobby(crypto.Identity.generate(), "Room", rules, "Ann", "tcp://127.0.0.1:7000",
-                              LOBBY_ID)
+                              LOBBY_ID, version=version)
         self.guests: dict[bytes, GuestLobby] = {}
         self.host_events: list[LobbyEvent] = []
         self.guest_events: dict[bytes, list[LobbyEvent]] = {}
         self.failed: dict[bytes, LobbyError] = {}
         self.now = 0.0
 
-    def guest(self, name: str, owner: GuestLobby | None = None) -> GuestLobby:
+    def guest(self, name: str, owner: GuestLobby | None = None,
+              allow_version: int = PROTOCOL_VERSION) -> GuestLobby:
         routing = f"r{len(self.guests)}".encode()
         guest = GuestLobby(crypto.Identity.generate(), name, f"tcp://127.0.0.1:{7100 + len(self.guests)}",
-                           "127.0.0.1:5555", self.now, owner=None if owner is None else owner.identity.public)
+                           "127.0.0.1:5555", self.now, owner=None if owner is None else owner.identity.public,
+                           allow_version=allow_version)
         self.guests[routing] = guest
         self.guest_events[routing] = []
         return guest
@@ -213,8 +217,6 @@ def test_hostile_frames_change_nothing() -> None:
 def test_a_genesis_that_differs_from_the_seat_map_is_declined() -> None:
     room = Room(2)
     stranger = crypto.Identity.generate()
-    from p2pspades.table import make_genesis
-
     room.host.make_genesis = lambda game_id, seats: make_genesis(
         game_id, preset("two"), [seats[0], ("Bo", stranger.public)], room.host.identity, "Room")
     room.guest("Bo")
@@ -262,3 +264,72 @@ def test_a_second_program_with_a_seated_key_is_refused_naming_profile() -> None:
     assert again.seat == 1 and room.host.info().at(1) is not None
     seat = room.host.info().at(1)
     assert seat is not None and seat.endpoint == "tcp://127.0.0.1:7301"
+
+
+# ------------------------------------------------------------------ no downgrade
+def assert_downgrade_refused(failure: LobbyError) -> None:
+    assert isinstance(failure, Downgrade) and (failure.version, failure.allowed) == (1, PROTOCOL_VERSION)
+    text = str(failure)
+    assert "\n" not in text and "protocol version 1" in text and "--allow-protocol 1" in text
+
+
+def test_a_table_announced_as_version_1_is_refused_before_the_joiner_takes_a_seat() -> None:
+    room = Room(2, version=1)
+    room.guest("Bo")
+    room.pump()
+    (failure,) = room.failed.values()
+    assert_downgrade_refused(failure)
+    assert room.host.info().at(1) is None, "the joiner never asked for a seat"
+
+
+def test_a_version_1_genesis_behind_a_version_2_announcement_is_declined() -> None:
+    """A modified host announces version 2 and then proposes a genesis of version 1 (no proofs at all)."""
+    room = Room(2)
+    room.host.make_genesis = lambda game_id, seats: make_genesis(
+        game_id, preset("two"), seats, room.host.identity, "Room", version=1)
+    bo = room.guest("Bo")
+    room.pump()
+    assert bo.info is not None and bo.info.version == PROTOCOL_VERSION
+    room.host.start(bytes(16))
+    room.pump()
+    (failure,) = room.failed.values()
+    assert_downgrade_refused(failure)
+    assert room.host.info().at(1) is None and room.host.stage is Stage.OPEN, "declined: the seat is free"
+
+
+def test_a_joiner_that_allows_version_1_plays_it_and_sees_the_version() -> None:
+    room = Room(2, version=1)
+    bo = room.guest("Bo", allow_version=1)
+    room.pump()
+    assert bo.info is not None and bo.info.version == 1
+    room.host.start(bytes(16))
+    room.pump()
+    offer = proposed(room.events_of(bo)).result
+    assert read_genesis(offer.genesis)[1].version == 1
+    assert "protocol version 1" in offer.describe()
+    bo.answer(True)
+    room.pump()
+    assert any(isinstance(e, Started) for e in room.events_of(bo)) and not room.failed
+
+
+def test_allowing_version_1_still_refuses_a_genesis_other_than_the_announced_one() -> None:
+    room = Room(2)
+    room.host.make_genesis = lambda game_id, seats: make_genesis(
+        game_id, preset("two"), seats, room.host.identity, "Room", version=1)
+    room.guest("Bo", allow_version=1)
+    room.pump()
+    room.host.start(bytes(16))
+    room.pump()
+    (failure,) = room.failed.values()
+    assert "protocol version differs from the announced one" in str(failure)
+
+
+@pytest.mark.parametrize("version", [3, 0, True, "2", None])
+def test_a_table_naming_a_version_nobody_speaks_is_refused_in_one_line(version: object) -> None:
+    room = Room(2)
+    guest = room.guest("Bo")
+    guest.take_outgoing()
+    info = room.host.info().to_wire()
+    frame = seal("table", room.host.identity, **{**info, "pv": version})
+    with pytest.raises(LobbyError, match=r"the host sent a bad table: protocol version .* is not supported"):
+        guest.receive(frame, 0.0)

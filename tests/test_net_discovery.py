@@ -64,11 +64,14 @@ def test_txt_record_round_trips_and_hostile_records_are_refused() -> None:
     info = table("Tuesday", 2)
     props = {k.encode(): v.encode() for k, v in txt_record(info).items()}
     ad = parse_ad("x._p2pspades._tcp.local.", props, ["192.168.1.9"], 4242)
-    assert (ad.name, ad.free, ad.host_fingerprint, ad.endpoint) == (
-        "Tuesday", 2, info.host_fingerprint, "tcp://192.168.1.9:4242"
+    assert (ad.name, ad.free, ad.host_fingerprint, ad.endpoint, ad.protocol) == (
+        "Tuesday", 2, info.host_fingerprint, "tcp://192.168.1.9:4242", info.version
     )
+    old = parse_ad("x", {**props, b"pv": b"1"}, ["192.168.1.9"], 4242)
+    assert old.protocol == 1 and "protocol 1" in str(old)
     for key, value in [(b"v", b"9"), (b"free", b"99"), (b"free", b"-1"), (b"fp", b"nope"),
-                       (b"name", b""), (b"name", b"\x1b[2J"), (b"players", b"\xff")]:
+                       (b"name", b""), (b"name", b"\x1b[2J"), (b"players", b"\xff"), (b"pv", b"3"),
+                       (b"pv", b"")]:
         with pytest.raises(ValueError):
             parse_ad("x", {**props, key: value}, ["192.168.1.9"], 4242)
     with pytest.raises(ValueError, match="no address"):

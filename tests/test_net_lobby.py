@@ -226,6 +226,34 @@ async def test_a_genesis_that_differs_from_the_seat_map_is_declined() -> None:
         await host.close()
 
 
+async def test_a_version_1_genesis_from_a_modified_host_is_refused_by_join_in_one_line() -> None:
+    """A host that announces the newest version and then proposes a version 1 genesis, which would turn every
+    proof of the deal off: a real `p2pspades join` refuses it in one line that names the version and the flag,
+    and the seat it held is free again."""
+
+    def downgraded(game_id: bytes, seats: Any) -> bytes:
+        return make_genesis(game_id, preset("two"), seats, host.identity, "Test", version=1)
+
+    host, lobby = await start_host(2, make_genesis=downgraded)
+    running = asyncio.ensure_future(host.run())
+    try:
+        joiner = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "p2pspades", "join", lobby.removeprefix("tcp://"), "--auto",
+            "--name", "Ivy", stdout=PIPE, stderr=PIPE)
+        out, err = await within(joiner.communicate(), 60)
+        lines = err.decode().splitlines()
+        assert joiner.returncode == 2, (out, err)
+        assert len(lines) == 1 and "Traceback" not in err.decode(), lines
+        assert lines[0].startswith("p2pspades join: the host proposes protocol version 1, older than "
+                                   "version 2")
+        assert lines[0].endswith("(to play it anyway: join with --allow-protocol 1)")
+        await until(lambda: host.info().at(1) is None)
+        assert not running.done(), "the host is still waiting for a player who accepts"
+    finally:
+        running.cancel()
+        await host.close()
+
+
 async def test_a_silent_host_is_reported() -> None:
     context = zmq.asyncio.Context()
     mute = context.socket(zmq.ROUTER)

@@ -21,7 +21,7 @@ from p2pspades.bots import RandomBot
 from p2pspades.crypto import proofs
 from p2pspades.errors import RemoteError
 from p2pspades.rules import Action, Play, RuleSet, preset
-from p2pspades.table import Event, Stage, Table, Violation
+from p2pspades.table import Event, Stage, Table, Violation, limits
 from p2pspades.table import messages as msg
 from p2pspades.table.genesis import make_genesis, read_genesis
 from p2pspades.table.harness import Wire, play_in_memory
@@ -202,6 +202,31 @@ def other_commitment(payload: dict[str, Any]) -> None:
     payload["P"] = commitments
 
 
+def short_commitments(payload: dict[str, Any]) -> None:
+    payload["P"] = list(payload["P"])[:-1]
+
+
+def long_commitments(payload: dict[str, Any]) -> None:
+    payload["P"] = [*payload["P"], *payload["P"]][: limits.MAX_LIST + 1]
+
+
+def over_the_cap(payload: dict[str, Any]) -> None:
+    """A void proof one byte over the largest one any legal rule set can need."""
+    payload["x"] = payload["x"] + bytes(limits.MAX_VOID_PROOF + 1 - len(payload["x"]))
+
+
+NON_CANONICAL = crypto.L.to_bytes(32, "little")
+"""The group order itself: 32 bytes, but not reduced below L."""
+
+
+def non_canonical_deal_key(payload: dict[str, Any]) -> None:
+    payload["k"] = [NON_CANONICAL, *payload["k"][1:]]
+
+
+def non_canonical_play_key(payload: dict[str, Any]) -> None:
+    payload["k"] = NON_CANONICAL
+
+
 def identity_s(payload: dict[str, Any]) -> None:
     payload["S"] = crypto.IDENTITY
 
@@ -220,9 +245,14 @@ def other_s(payload: dict[str, Any]) -> None:
         ("lock", flip_last("x"), "lock"),
         ("lock", other_commitment, "lock"),
         ("lock", drop("P"), "schema"),
+        ("lock", short_commitments, "lock"),
+        ("lock", long_commitments, "schema"),
         ("commit", identity_s, "commit"),
         ("commit", drop("S"), "schema"),
         ("play", flip_void, "void"),
+        ("play", over_the_cap, "schema"),
+        ("keys", non_canonical_deal_key, "key"),
+        ("play", non_canonical_play_key, "key"),
     ],
     ids=[
         "shuffle-proof-empty",
@@ -232,9 +262,14 @@ def other_s(payload: dict[str, Any]) -> None:
         "lock-proof-mutated",
         "lock-commitment-changed",
         "lock-commitments-missing",
+        "lock-commitments-one-short",
+        "lock-commitments-over-the-list-limit",
         "commit-S-identity",
         "commit-S-missing",
         "void-proof-mutated",
+        "void-proof-over-the-cap",
+        "deal-key-non-canonical",
+        "play-key-non-canonical",
     ],
 )
 def test_a_missing_or_mutated_proof_is_a_violation_at_that_entry(
@@ -406,6 +441,6 @@ def test_version_2_messages_are_refused_in_a_version_1_game_and_the_reverse() ->
     for payload, version in ((v2, 1), (v1, 2)):
         with pytest.raises(RemoteError, match=r"shuffle: missing .* unexpected"):
             msg.decode(payload, 0, version=version)
-    too_long = {**v2, "x": bytes(msg.MAX_PROOF + 1)}
+    too_long = {**v2, "x": bytes(limits.MAX_SHUFFLE_PROOF + 1)}
     with pytest.raises(RemoteError, match="wrong type or size"):
         msg.decode(too_long, 0, version=2)

@@ -223,8 +223,10 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
         _, setup = read_genesis(frames[0])
     except log.DecodeError as exc:
         return Verdict(Status.UNREADABLE, f"entry 0 is not a genesis entry: {exc.detail}")
-    except RemoteError as exc:
-        return Verdict(Status.VIOLATION, f"entry 0 (the genesis) fails the {exc.check} check: {exc.detail}")
+    except RemoteError as exc:  # seat 0 signed (or failed to sign) a genesis no peer accepts
+        refused = Violation(0, exc.check, exc.detail, 0, (frames[0],))
+        summary = f"entry 0 (the genesis) fails the {exc.check} check: {exc.detail}"
+        return Verdict(Status.VIOLATION, summary, violation=refused)
     table = Table(frames[0], proofs=check_now if parallel is None else parallel)
     teller.genesis(setup)
     penalised: list[Violation] = []

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from p2pspades import log
 from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards
-from p2pspades.table import TableStatus
+from p2pspades.table import Table, TableStatus, Violation
 
 FORMAT = "p2pspades-hand-record/1"
 
@@ -23,37 +24,47 @@ _STATUS = {
 }
 
 
-def hand_record(verdict: Verdict) -> dict[str, Any]:
-    """The JSON hand record of a verified log (see the README of the audit format in docs/auditing.md)."""
+def _status(verdict: Verdict) -> str:
     table = verdict.table
-    if table is None:
-        return {
-            "format": FORMAT,
-            "result": {"status": "unreadable", "winners": [], "detail": verdict.summary},
-        }
+    if verdict.status is Status.INCOMPLETE and (table is None or table.status is TableStatus.RUNNING):
+        return "incomplete"
+    return _STATUS[verdict.status]
+
+
+def _violation(v: Violation) -> dict[str, Any]:
+    return {"seat": v.seat, "seq": v.seq, "check": v.check, "detail": v.detail,
+            "evidence": [raw.hex() for raw in v.evidence]}
+
+
+def genesis_rules(table: Table) -> dict[str, Any]:
+    """The `rules` map exactly as the signed genesis carries it: every key it writes (defaults written out
+    included, later options at their default left out) and `removed` as written, in the map's own order."""
+    rules: dict[str, Any] = log.open_envelope(table.entries[0]).payload["rules"]
+    return rules
+
+
+def hand_record(verdict: Verdict) -> dict[str, Any]:
+    """The JSON hand record of a verified log (its format: docs/auditing.md, "The hand record")."""
+    table = verdict.table
+    status = _status(verdict)
+    if table is None:  # no table: the log is unreadable, empty, or its genesis was refused
+        result: dict[str, Any] = {"status": status, "winners": [], "detail": verdict.summary}
+        if verdict.violation is not None:
+            result["violation"] = _violation(verdict.violation)
+        return {"format": FORMAT, "result": result}
     rules = table.rules
-    status = _STATUS[verdict.status]
-    if verdict.status is Status.INCOMPLETE and table.status is TableStatus.RUNNING:
-        status = "incomplete"
     winners: list[int] = []
     game = table.game
     if table.result is not None:
         winners = list(table.result.winners)
     elif game is not None and game.outcome is not None:
         winners = list(game.outcome.winners)
-    result: dict[str, Any] = {"status": status, "winners": winners, "detail": verdict.summary}
+    result = {"status": status, "winners": winners, "detail": verdict.summary}
     fault = forfeit(table)
     if fault is not None and table.result is not None:
         result["forfeit"] = {"seat": table.result.seat, "text": fault}
     if verdict.violation is not None:
-        v = verdict.violation
-        result["violation"] = {
-            "seat": v.seat,
-            "seq": v.seq,
-            "check": v.check,
-            "detail": v.detail,
-            "evidence": [raw.hex() for raw in v.evidence],
-        }
+        result["violation"] = _violation(verdict.violation)
     if table.abandoned_by is not None:
         result["abandoned_by"] = table.abandoned_by
     slot = table.claim
@@ -74,7 +85,7 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         "format": FORMAT,
         "game_id": table.game_id.hex(),
         "table": table.setup.name,
-        "rules": rules.to_dict(),
+        "rules": genesis_rules(table),
         "seats": [
             {
                 "seat": s.seat,
@@ -122,7 +133,7 @@ def text_record(verdict: Verdict) -> str:
     """A record for people: tag pairs, then per hand the deal, the bids, the play by trick, the score."""
     table = verdict.table
     if table is None:
-        return f'[Result "unreadable"]\n{{{printable(verdict.summary)}}}\n'
+        return f'[Result "{_status(verdict)}"]\n{{{printable(verdict.summary)}}}\n'
     rec = hand_record(verdict)
     rules = table.rules
     names = [printable(s.name) for s in table.setup.seats]

@@ -30,6 +30,7 @@ from p2pspades.net.lobby_seats import NAME_LIMIT, TableInfo, check_name
 from p2pspades.net.seats import bot_seats, identity_name
 from p2pspades.net.session import HostedTable
 from p2pspades.rules import RuleSet
+from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -53,6 +54,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="listen and announce on this address only (default: every interface, announcing "
                    "this machine's LAN address)")
     p.add_argument("--no-advertise", action="store_true", help="do not announce the table with zeroconf")
+    p.add_argument("--protocol", type=int, choices=SUPPORTED_VERSIONS, default=PROTOCOL_VERSION, metavar="V",
+                   help=f"the game's protocol version (default {PROTOCOL_VERSION}, the newest; 1 proves no "
+                   "shuffle, lock or void claim as it is made, and joiners refuse it unless they pass "
+                   "--allow-protocol 1)")
     add_seat_options(p)
     p.set_defaults(run=run)
 
@@ -89,13 +94,14 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
     bots = bot_seats(args.bots, owner, args.bot, home=args.home)
     hosted = HostedTable(main, table_name=args.table, rules=rules, bots=bots, settings=settings,
                          address=args.address, port=args.port, advertise=not args.no_advertise,
+                         version=args.protocol,
                          start_when=starter if ui is None else None,
                          on_change=lobby_printer() if ui is None else None)
     endpoint = await hosted.open()
     lobby = parse(endpoint)
     host_port = endpoint if lobby is None else lobby.host_port
     say(f"hosting table {args.table!r} ({rules.preset or 'custom'}, {rules.players} seats, target "
-        f"{rules.target}) as {args.name}, key {main.identity.fingerprint}")
+        f"{rules.target}, protocol version {args.protocol}) as {args.name}, key {main.identity.fingerprint}")
     say(f"lobby: {endpoint}  (others join with: p2pspades join {host_port})")
     if bots:
         say(f"{len(bots)} bot seat(s) run on this machine: you can see their cards")
@@ -107,7 +113,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         else:
             seats = HostSeats(hosted, owner, args.bot, first=args.bots + 1, home=args.home)
             model = ui.LobbyModel(args.table, rules, hosted.info().seated, you=0, controls=seats,
-                                  join_with=host_port)
+                                  join_with=host_port, version=args.protocol)
             hosted.start_when = lambda info: model.ask()
             hosted.on_change = lambda info: model.set_seats(info.seated)
             group = await ui.run_lobby(model, hosted.seat_everyone(), color=not args.no_color)

@@ -33,6 +33,7 @@ from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby_seats import LobbyResult, TableInfo, check_name
 from p2pspades.net.seats import bot_seats, identity_name
 from p2pspades.net.session import join_game
+from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,6 +59,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="look for the table on this interface only (repeatable)")
     p.add_argument("--wait", type=float, default=3.0, metavar="S",
                    help="how long to look for a table by name (default 3)")
+    p.add_argument("--allow-protocol", type=int, choices=SUPPORTED_VERSIONS, default=PROTOCOL_VERSION,
+                   metavar="V", help=f"also accept a table of protocol version V or newer (default: only "
+                   f"{PROTOCOL_VERSION}, the newest; version 1 proves no shuffle, lock or void claim as it "
+                   "is made, so a host proposing it is refused unless you allow it)")
     add_seat_options(p)
     p.set_defaults(run=run)
 
@@ -96,6 +101,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
         say(f"bringing {len(bots)} bot(s) of ours: they run on this machine, so you can see their cards")
     joining = asyncio.ensure_future(join_game(
         lobby, main, bots=bots, settings=settings, address=args.address, host_fingerprint=fingerprint,
+        allow_version=args.allow_protocol,
         confirm=confirmer(ui, not args.no_color) if ui is None else screen.ask,
         on_change=lobby_printer(main.identity.public) if ui is None else screen.show))
     if ui is None:
@@ -147,7 +153,8 @@ class JoinScreen:
         if not self.first.done():
             return await joining  # raises why nobody answered
         info = self.first.result()
-        self.model = ui.LobbyModel(info.name, info.rules, info.seated, you=info.seat_of(you))
+        self.model = ui.LobbyModel(info.name, info.rules, info.seated, you=info.seat_of(you),
+                                   version=info.version)
         self.show(info)
         group: LocalGroup | None = await ui.run_lobby(self.model, joining, color=color)
         return group

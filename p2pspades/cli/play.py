@@ -172,7 +172,8 @@ def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
     def show(info: TableInfo) -> None:
         names = ", ".join(f"{s.seat}:{s.name}" + (f" (bot run by {info.owner_name(s)})" if s.bot else "")
                           for s in info.seated)
-        say(f"table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}]")
+        say(f"table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}] "
+            f"(protocol version {info.version})")
         host = info.at(0)
         if you is not None and host is not None and info.seat_of(you) is not None and not info.free:
             say(f"waiting for {host.name} to accept you")
@@ -188,7 +189,7 @@ def confirmer(ui: Any | None, color: bool = True) -> Callable[[LobbyResult], Awa
             say(result.describe())
             return True
         answer: bool = await ui.confirm_table(result.table.name, result.table.rules, result.table.seated,
-                                              you=result.seat, color=color)
+                                              you=result.seat, color=color, version=result.table.version)
         return answer
 
     return confirm

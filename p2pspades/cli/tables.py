@@ -65,16 +65,17 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         for t in found:
             print(json.dumps({"name": t.name, "rules": t.rules, "players": t.players, "free": t.free,
-                              "host_fingerprint": t.host_fingerprint, "address": f"{t.address}:{t.port}"}))
+                              "protocol": t.protocol, "host_fingerprint": t.host_fingerprint,
+                              "address": f"{t.address}:{t.port}"}))
         return ExitCode.OK
     if not found:
         print(f"no table answered within {args.timeout:g} s (where multicast is blocked: join HOST:PORT)")
         return ExitCode.OK
     names = [printable(t.name) for t in found]
     columns = max(width(name) for name in names)
-    print(f"{pad('table', columns)}  {'rules':<12} {'free':>9}  {'host key':<19}  join with")
+    print(f"{pad('table', columns)}  {'rules':<12} {'free':>9}  {'protocol':<8}  {'host key':<19}  join with")
     for t, name in zip(found, names, strict=True):
         free = f"{t.free} of {t.players}"
-        print(f"{pad(name, columns)}  {pad(printable(t.rules), 12)} {free:>9}  "
+        print(f"{pad(name, columns)}  {pad(printable(t.rules), 12)} {free:>9}  {t.protocol:<8}  "
               f"{pad(printable(t.host_fingerprint), 19)}  p2pspades join {printable(t.address)}:{t.port}")
     return ExitCode.OK

@@ -25,11 +25,13 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 from p2pspades.errors import LocalError
 from p2pspades.net import endpoints
 from p2pspades.net.lobby_seats import TableInfo, check_name
+from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_p2pspades._tcp.local."
-TXT_VERSION = "1"
+TXT_VERSION = "2"
+"""The TXT record's own format (2: with the protocol version `pv`)."""
 _FINGERPRINT = re.compile(r"[0-9a-z]{4}(-[0-9a-z]{4}){3}")
 _COUNT = re.compile(r"[0-9]{1,2}")
 
@@ -50,14 +52,16 @@ class TableAd:
     address: str
     port: int
     service: str
+    protocol: int = PROTOCOL_VERSION
+    """The protocol version the host says its game has (the lobby checks the genesis itself)."""
 
     @property
     def endpoint(self) -> str:
         return endpoints.tcp(self.address, self.port)
 
     def __str__(self) -> str:
-        return (f"{self.name}  {self.rules}, {self.free} of {self.players} seats free  "
-                f"host {self.host_fingerprint}  {self.address}:{self.port}")
+        return (f"{self.name}  {self.rules}, {self.free} of {self.players} seats free, protocol "
+                f"{self.protocol}  host {self.host_fingerprint}  {self.address}:{self.port}")
 
 
 def txt_record(info: TableInfo) -> dict[str, str]:
@@ -69,6 +73,7 @@ def txt_record(info: TableInfo) -> dict[str, str]:
         "players": str(info.seats),
         "free": str(info.free),
         "fp": info.host_fingerprint,
+        "pv": str(info.version),
     }
 
 
@@ -91,9 +96,11 @@ def parse_ad(
     fp = txt.get("fp", "")
     if not _FINGERPRINT.fullmatch(fp):
         raise ValueError("bad host fingerprint")
+    if txt.get("pv") not in [str(v) for v in SUPPORTED_VERSIONS]:
+        raise ValueError("bad protocol version")
     if not addresses or not 1 <= port <= 65535:
         raise ValueError("no address")
-    return TableAd(name, rules, players, free, fp, addresses[0], port, service)
+    return TableAd(name, rules, players, free, fp, addresses[0], port, service, int(txt["pv"]))
 
 
 def _instance_name(info: TableInfo) -> str:

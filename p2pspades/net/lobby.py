@@ -49,6 +49,7 @@ from p2pspades.net.lobby_seats import (
 )
 from p2pspades.net.mesh import PeerAddress
 from p2pspades.rules import RuleSet
+from p2pspades.table.messages import PROTOCOL_VERSION
 
 logger = logging.getLogger(__name__)
 
@@ -134,10 +135,11 @@ class LobbyHost:
         on_change: Callable[[TableInfo], None] | None = None,
         make_genesis: GenesisMaker | None = None,
         idle_timeout: float = IDLE_TIMEOUT,
+        version: int = PROTOCOL_VERSION,
     ) -> None:
         lobby_id = secrets.token_bytes(16)
         self.machine = HostLobby(identity, table_name, rules, host_name, game_endpoint, lobby_id,
-                                 make_genesis, idle_timeout)
+                                 make_genesis, idle_timeout, version)
         self.identity = identity
         self.bind = bind
         self.start_when = start_when
@@ -274,13 +276,15 @@ async def join_table(
     on_change: Callable[[TableInfo], None] | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
     timeout: float = IDLE_TIMEOUT,
+    allow_version: int = PROTOCOL_VERSION,
 ) -> LobbyResult:
     """Take a seat at the table whose lobby listens at `endpoint` (tcp://HOST:PORT) and wait for the game.
 
     `confirm` is shown the proposal (the final seat map and the genesis, already checked against each other)
     and decides whether to accept; it may take as long as the person needs. No answer within
     `connect_timeout`, or a host silent for `timeout` seconds, ends the wait with `LobbyError`. `owner`: the
-    key of the (already seated) player whose machine runs this seat, which is then a bot.
+    key of the (already seated) player whose machine runs this seat, which is then a bot. A table or genesis
+    of a protocol version older than `allow_version` is refused (`Downgrade`).
     """
     parsed = endpoints.parse(endpoint)
     where = endpoint if parsed is None else parsed.host_port
@@ -293,7 +297,7 @@ async def join_table(
         raise LobbyError(f"cannot connect to {where}: {exc}") from None
     loop = asyncio.get_running_loop()
     guest = GuestLobby(identity, name, game_endpoint, where, loop.time(), host_fingerprint, owner,
-                       connect_timeout, timeout)
+                       connect_timeout, timeout, allow_version)
 
     def flush() -> None:
         for send in guest.take_outgoing():

@@ -27,6 +27,7 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.errors import RemoteError
 from p2pspades.net.lobby_seats import (
+    Downgrade,
     LobbyError,
     LobbyResult,
     LobbySeat,
@@ -35,11 +36,13 @@ from p2pspades.net.lobby_seats import (
     check_endpoint,
     check_key,
     check_name,
+    check_version,
     distinct_name,
 )
 from p2pspades.rules import RuleSet
 from p2pspades.table import make_genesis as table_genesis
 from p2pspades.table import read_genesis
+from p2pspades.table.messages import PROTOCOL_VERSION
 
 LOBBY_VERSION = 2
 MAX_LOBBY_FRAME = log.MAX_ENVELOPE
@@ -162,7 +165,8 @@ class HostLobby:
     """The host's side: seat 0 is the host, `add_bot` seats its bots, joiners (and their bots) fill the rest.
 
     `lobby_id` is random (the driver draws it). Nothing happens on a clock: the driver calls `tick(now)`
-    now and then, and `start(game_id)` when its player starts the game.
+    now and then, and `start(game_id)` when its player starts the game. `version` is the protocol version of
+    the genesis, announced in every `table`: an older one than the newest only when the host's player asked.
     """
 
     identity: crypto.Identity
@@ -173,6 +177,7 @@ class HostLobby:
     lobby_id: bytes
     make_genesis: GenesisMaker | None = None
     idle_timeout: float = IDLE_TIMEOUT
+    version: int = PROTOCOL_VERSION
     stage: Stage = Stage.OPEN
     proposal: LobbyResult | None = None
     _seats: dict[int, _Seated] = field(default_factory=dict, repr=False)
@@ -184,6 +189,7 @@ class HostLobby:
         check_endpoint(self.game_endpoint)
         if len(self.lobby_id) != 16:
             raise ValueError("a lobby id is 16 bytes")
+        check_version(self.version)
         me = LobbySeat(0, self.host_name, self.identity.public, self.game_endpoint)
         self._seats[0] = _Seated(me, None, 0.0, accepted=True)
 
@@ -191,7 +197,8 @@ class HostLobby:
 
     def info(self) -> TableInfo:
         seated = tuple(self._seats[s].seat for s in sorted(self._seats))
-        return TableInfo(self.table_name, self.rules, self.identity.public, self.lobby_id, seated)
+        return TableInfo(self.table_name, self.rules, self.identity.public, self.lobby_id, seated,
+                         self.version)
 
     def free_seats(self) -> list[int]:
         return [s for s in range(self.rules.players) if s not in self._seats]
@@ -267,7 +274,7 @@ class HostLobby:
         if self.make_genesis is not None:
             genesis = self.make_genesis(game_id, seats)
         else:
-            genesis = table_genesis(game_id, self.rules, seats, self.identity, self.table_name)
+            genesis = table_genesis(game_id, self.rules, seats, self.identity, self.table_name, self.version)
         self.proposal = LobbyResult(0, info, genesis, game_id)
         self.stage = Stage.PROPOSED
         for joiner in self._seats.values():
@@ -434,8 +441,10 @@ class HostLobby:
 class GuestLobby:
     """One joiner's conversation with one host. `where` (HOST:PORT) only words the errors.
 
-    `owner`: the key of the player whose machine runs us, if we are that player's bot. Failures are raised as
-    `LobbyError` (`TableRefused` for a refusal) from `receive` and `tick`.
+    `owner`: the key of the player whose machine runs us, if we are that player's bot. `allow_version`: the
+    oldest protocol version we accept, the newest we speak unless the person asked for less; a table or a
+    genesis below it is a downgrade, refused (`Downgrade`). Failures are raised as `LobbyError`
+    (`TableRefused` for a refusal) from `receive` and `tick`.
     """
 
     identity: crypto.Identity
@@ -447,6 +456,7 @@ class GuestLobby:
     owner: bytes | None = None
     connect_timeout: float = CONNECT_TIMEOUT
     idle_timeout: float = IDLE_TIMEOUT
+    allow_version: int = PROTOCOL_VERSION
     stage: Stage = Stage.OPEN
     info: TableInfo | None = None
     proposal: LobbyResult | None = None
@@ -459,6 +469,7 @@ class GuestLobby:
     def __post_init__(self) -> None:
         check_name(self.name)
         check_endpoint(self.game_endpoint)
+        check_version(self.allow_version)
         self._heard = self._pinged = self.now
         self._send("info")
 
@@ -546,13 +557,16 @@ class GuestLobby:
             if self.host_fingerprint is not None and info.host_fingerprint != self.host_fingerprint:
                 raise LobbyError(f"the host's key fingerprint is {info.host_fingerprint}, "
                                  f"not the expected {self.host_fingerprint}")
+            if info.version < self.allow_version:
+                self.stage = Stage.CLOSED
+                raise Downgrade(info.version, self.allow_version)
             self._announced = info
             fields: dict[str, Any] = {"l": info.lobby, "name": self.name, "e": self.game_endpoint}
             if self.owner is not None:
                 fields["o"] = self.owner
             self._send("join", **fields)
-        elif info.lobby != announced.lobby or info.rules != announced.rules:
-            raise LobbyError("the host changed the table's rules or id")
+        elif (info.lobby, info.rules, info.version) != (announced.lobby, announced.rules, announced.version):
+            raise LobbyError("the host changed the table's rules, protocol version or id")
         was_seated = self.seat is not None
         previous, self.info = self.info, info
         if self.seat is None and was_seated:
@@ -587,7 +601,13 @@ class GuestLobby:
             _, setup = read_genesis(genesis)
         except (RemoteError, ValueError, KeyError, TypeError) as exc:
             raise LobbyError(f"the host's genesis is invalid: {exc}") from None
+        if setup.version < self.allow_version:
+            self._send("decline", l=announced.lobby, why=f"protocol version {setup.version} is refused")
+            self.stage = Stage.CLOSED
+            raise Downgrade(setup.version, self.allow_version)
         problems = []
+        if setup.version != announced.version or final.version != announced.version:
+            problems.append("its protocol version differs from the announced one")
         if setup.keys[0] != final.host_key:
             problems.append("it is not signed by the host")
         if [(s.name, s.key) for s in setup.seats] != [(s.name, s.public_key) for s in final.seated]:

@@ -23,6 +23,7 @@ from p2pspades import crypto, log
 from p2pspades.errors import P2PSpadesError
 from p2pspades.net import endpoints
 from p2pspades.rules import RuleSet
+from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 NAME_LIMIT = 32
 
@@ -33,6 +34,29 @@ class LobbyError(P2PSpadesError):
 
 class TableRefused(LobbyError):
     """The host refused our join (the table is full, our name is bad, ...)."""
+
+
+class Downgrade(LobbyError):
+    """The host proposes a protocol version older than the oldest this player allows (by default the newest
+    this program speaks): a downgrade, refused unless the person asked for it."""
+
+    def __init__(self, version: int, allowed: int) -> None:
+        floor = "the newest this program speaks" if allowed == PROTOCOL_VERSION else "the oldest you allowed"
+        cost = ": version 1 proves no shuffle, lock or void claim as it is made" if version == 1 else ""
+        super().__init__(
+            f"the host proposes protocol version {version}, older than version {allowed} ({floor}){cost}; "
+            f"refused (to play it anyway: join with --allow-protocol {version})"
+        )
+        self.version = version
+        self.allowed = allowed
+
+
+def check_version(version: object) -> int:
+    """A protocol version this program speaks (`ValueError` otherwise)."""
+    if type(version) is not int or version not in SUPPORTED_VERSIONS:
+        known = " and ".join(map(str, SUPPORTED_VERSIONS))
+        raise ValueError(f"protocol version {str(version)[:10]} is not supported (versions {known} are)")
+    return version
 
 
 def check_name(name: object) -> str:
@@ -115,6 +139,8 @@ class TableInfo:
     lobby: bytes
     """A random id of this lobby, which every join and accept names, so they cannot be replayed elsewhere."""
     seated: tuple[LobbySeat, ...]
+    version: int = PROTOCOL_VERSION
+    """The protocol version of the game's genesis (PROTOCOL.md §4.1)."""
 
     @property
     def seats(self) -> int:
@@ -146,6 +172,7 @@ class TableInfo:
         return {
             "l": self.lobby,
             "name": self.name,
+            "pv": self.version,
             "r": self.rules.to_dict(),
             "seats": [s.to_wire() for s in self.seated],
         }
@@ -167,7 +194,8 @@ class TableInfo:
             raise ValueError("two seats have the same key")
         if type(payload.get("l")) is not bytes or len(payload["l"]) != 16:
             raise ValueError("the lobby id is 16 bytes")
-        return cls(check_name(payload.get("name")), rules, host_key, payload["l"], seated)
+        version = check_version(payload.get("pv"))
+        return cls(check_name(payload.get("name")), rules, host_key, payload["l"], seated, version)
 
 
 @dataclass(frozen=True)
@@ -186,7 +214,8 @@ class LobbyResult:
     def describe(self) -> str:
         """The seat map for a person to check: each seat's name and key fingerprint, and who runs each bot."""
         rules = self.table.rules.preset or "custom rules"
-        lines = [f"Table {self.table.name!r} ({rules}), game {self.game_id.hex()}"]
+        lines = [f"Table {self.table.name!r} ({rules}, protocol version {self.table.version}), "
+                 f"game {self.game_id.hex()}"]
         for s in sorted(self.table.seated, key=lambda s: s.seat):
             if s.seat == self.seat:
                 who = " (you)"

@@ -23,6 +23,7 @@ from p2pspades.net.lobby_seats import NAME_LIMIT, LobbyResult, TableInfo
 from p2pspades.net.mesh import Mesh, announced
 from p2pspades.net.seats import Seat, SessionError
 from p2pspades.rules import RuleSet
+from p2pspades.table.messages import PROTOCOL_VERSION
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +55,7 @@ class HostedTable:
         start_when: StartWhen | None = None,
         on_change: Callable[[TableInfo], None] | None = None,
         compass_names: bool = False,
+        version: int = PROTOCOL_VERSION,
     ) -> None:
         if len(bots) >= rules.players:
             raise SessionError(f"a {rules.players}-seat table has room for at most {rules.players - 1} bots")
@@ -73,6 +75,8 @@ class HostedTable:
         self.compass_names = compass_names
         """Name our bots after their seats (West, North, East): only where we alone watch, from seat 0 at the
         bottom of the screen, and no bot moves (`play`). Otherwise they are named after us."""
+        self.version = version
+        """The protocol version of the genesis: the newest, unless the host's player asked for older."""
         self.lobby: LobbyHost | None = None
         self.endpoint = ""
         """Where joiners connect (tcp://ADDRESS:PORT)."""
@@ -92,7 +96,7 @@ class HostedTable:
             assert self.main.name is not None
             self.lobby = LobbyHost(self.main.identity, self.table_name, self.rules, self.main.name,
                                    self._main_mesh.endpoint, bind=bind, start_when=self._start_when,
-                                   on_change=self._changed)
+                                   on_change=self._changed, version=self.version)
             bound = await self.lobby.start()
             self.endpoint = announced(bound, announce)
             for bot in self.initial_bots:
@@ -252,9 +256,11 @@ async def join_game(
     host_fingerprint: str | None = None,
     confirm: Confirm | None = None,
     on_change: Callable[[TableInfo], None] | None = None,
+    allow_version: int = PROTOCOL_VERSION,
 ) -> LocalGroup:
     """Take a seat at the table whose lobby is at `lobby` (tcp://HOST:PORT), with `bots` of our own (seated
-    on our side where the rules have sides, once we are seated), and start our peers."""
+    on our side where the rules have sides, once we are seated), and start our peers. A game of a protocol
+    version older than `allow_version` is refused (a downgrade)."""
     settings = settings or Settings()
     address = address or address_towards(lobby)
     meshes: list[Mesh] = []
@@ -273,7 +279,8 @@ async def join_game(
         assert main.name is not None
         ours = asyncio.ensure_future(join_table(
             lobby, main.identity, main.name, mesh.endpoint, host_fingerprint=host_fingerprint,
-            on_change=changed, confirm=_allowing(confirm, [(mesh, main.identity.public)])))
+            on_change=changed, confirm=_allowing(confirm, [(mesh, main.identity.public)]),
+            allow_version=allow_version))
         tasks.append(ours)
         bot_meshes: list[tuple[Seat, Mesh]] = []
         if bots:
@@ -289,7 +296,8 @@ async def join_game(
                 name = bot.name or f"{main.name}'s bot" + (f" {k + 1}" if len(bots) > 1 else "")
                 tasks.append(asyncio.ensure_future(join_table(
                     lobby, bot.identity, name[:32], bot_mesh.endpoint, host_fingerprint=host_fingerprint,
-                    owner=main.identity.public, confirm=_allowing(None, [(bot_mesh, bot.identity.public)]))))
+                    owner=main.identity.public, confirm=_allowing(None, [(bot_mesh, bot.identity.public)]),
+                    allow_version=allow_version)))
         results = await asyncio.gather(*tasks)
         if len({r.genesis for r in results}) != 1:
             raise SessionError("our seats were given different games")

@@ -17,11 +17,12 @@ from p2pspades.rules import Card, RuleSet, Suit
 
 
 def check_scalar(seat: int, key: bytes) -> bytes:
-    """A scalar from `seat`, refused (naming the seat) unless canonical and nonzero."""
+    """A key from `seat` (a deal key or a play key), refused unless canonical and nonzero: a violation of the
+    `key` check naming the seat (PROTOCOL.md §4.5, §7.2), like a key that does not match its commitment."""
     try:
         return crypto.check_scalar(key)
     except RemoteError as exc:
-        raise RemoteError(exc.check, exc.detail, seat) from None
+        raise RemoteError("key", exc.detail, seat) from None
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from p2pspades.errors import RemoteError
+from p2pspades.table.limits import MAX_LIST, MAX_LOCK_PROOF, MAX_SEATS, MAX_SHUFFLE_PROOF, MAX_VOID_PROOF
 
 #: the version of new games; `SUPPORTED_VERSIONS` are those a peer and the verifier accept
 PROTOCOL_VERSION = 2
@@ -29,10 +30,8 @@ SUPPORTED_VERSIONS = (1, 2)
 HEADER_KEYS = frozenset({"g", "n", "p", "s", "h", "t"})
 MAX_NAME = 32
 MAX_WHY = 200
-MAX_LIST = 64
-#: the longest proof field (bytes): above every proof a legal rule set needs (a shuffle proof of 54 positions
-#: is 5376 bytes, a void claim of 17 positions and 15 cards 9280); each proof checks its exact length itself
-MAX_PROOF = 12 * 1024
+# the list and proof caps (`MAX_LIST`, `MAX_*_PROOF`, `MAX_SEATS`) are derived in `limits.py` from the largest
+# honest entry of the largest legal rule set; each proof checks its exact length itself
 
 Check = Callable[[Any], bool]
 
@@ -163,7 +162,7 @@ class Genesis(Message):
     TYPE: ClassVar[str] = "genesis"
     version: int = wire("v", _int)
     rules: Mapping[str, Any] = wire("rules", _map)
-    seats: tuple[Mapping[str, Any], ...] = wire("seats", _list(_seat_record, 5))
+    seats: tuple[Mapping[str, Any], ...] = wire("seats", _list(_seat_record, MAX_SEATS))
     name: str = wire("name", _text(MAX_NAME))
 
 
@@ -301,7 +300,7 @@ class CommitV2(Commit):
 class ShuffleV2(Shuffle):
     """Version 2: the deck and the proof that it is the previous deck permuted and multiplied by `s`."""
 
-    proof: bytes = wire("x", _blob(MAX_PROOF))
+    proof: bytes = wire("x", _blob(MAX_SHUFFLE_PROOF))
 
 
 @_register_v2
@@ -310,7 +309,7 @@ class LockV2(Lock):
     """Version 2: the deck, the key commitments `P_j = k_j·B` and the proof that `out[j] = k_j·s⁻¹·in[j]`."""
 
     commitments: tuple[bytes, ...] = wire("P", _list(_b32))
-    proof: bytes = wire("x", _blob(MAX_PROOF))
+    proof: bytes = wire("x", _blob(MAX_LOCK_PROOF))
 
 
 @_register_v2
@@ -319,7 +318,7 @@ class PlayV2(Play):
     """Version 2: the play, and when it does not follow the led suit (rule `void_proofs`), the proof that
     none of the seat's other positions holds a card of that suit (empty otherwise)."""
 
-    void: bytes = wire("x", _blob(MAX_PROOF))
+    void: bytes = wire("x", _blob(MAX_VOID_PROOF))
 
 
 # ================================================================= game end
@@ -329,8 +328,8 @@ class End(Message):
     """The seat signs the game's result: the winning sides and every side's total."""
 
     TYPE: ClassVar[str] = "end"
-    winners: tuple[int, ...] = wire("w", _list(_int, 5))
-    totals: tuple[int, ...] = wire("z", _list(_int, 5))
+    winners: tuple[int, ...] = wire("w", _list(_int, MAX_SEATS))
+    totals: tuple[int, ...] = wire("z", _list(_int, MAX_SEATS))
 
 
 # ================================================================= abandonment claims (PROTOCOL.md §5)

@@ -90,6 +90,13 @@ def rules_of(rules: RuleSet | Mapping[str, object]) -> RuleSet:
     return RuleSet.from_dict(rules)
 
 
+def protocol_line(version: int) -> tuple[str, str]:
+    """The game's protocol version, as the lobby shows it with the rules."""
+    if version >= 2:
+        return ("proofs", f"protocol version {version}: every shuffle, lock and void claim proven live")
+    return ("proofs", f"protocol version {version}: no live proofs; the deal is checked at hand end")
+
+
 def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:
     """The options a player should know before accepting a table, as (label, value) lines."""
     r = rules
