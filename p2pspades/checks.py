@@ -1,0 +1,52 @@
+"""The names of the checks a peer's entry can fail: one vocabulary for errors, events, verdicts and records.
+
+Each is the word PROTOCOL.md uses for it, and the value the JSON records carry. `Check` is a `StrEnum`, so a
+check compares equal to its name.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Check(enum.StrEnum):
+    # the bytes (unattributable: nothing is signed yet)
+    ENVELOPE = "envelope"
+    ENCODING = "encoding"
+    HEADER = "header"
+    SIGNATURE = "signature"
+    # the table protocol
+    GENESIS = "genesis"
+    SCHEMA = "schema"
+    TURN = "turn"
+    EQUIVOCATION = "equivocation"
+    PROTOCOL = "protocol"
+    # the deal and its proofs
+    COMMIT = "commit"
+    SHUFFLE = "shuffle"
+    LOCK = "lock"
+    KEYS = "keys"
+    KEY = "key"
+    BAD_SCALAR = "bad-scalar"
+    VOID = "void"
+    REVEAL = "reveal"
+    CHALLENGE = "challenge"
+    # the play
+    OWNERSHIP = "ownership"
+    REPLAY = "replay"
+    FORGED_CARD = "forged card"
+    RULES = "rules"
+    LEAD = "lead"
+    END = "end"
+    # an abandonment claim (PROTOCOL.md §5)
+    ABANDON = "abandon"
+    # found by the end-of-hand audit, with every hand known (rules/audit.py)
+    RENEGE = "renege"
+    SPADE_LEAD = "spade_lead"
+    FIRST_TRICK_SPADE = "first_trick_spade"
+    WRONG_LEAD = "wrong_lead"
+    NOT_IN_HAND = "not_in_hand"
+    BAD_HAND = "bad_hand"
+    BAD_BID = "bad_bid"
+    MISSING_PLAY = "missing_play"
+    EXTRA_PLAY = "extra_play"
