@@ -305,7 +305,7 @@ class Peer:
     def _superseded(self, event: Superseded) -> None:
         """A certificate took slot `first`: what we held from there on is off the chain (it stays in the log,
         before the certificate); no seat is known to hold our chain beyond the slot any more."""
-        logger.warning("a certificate takes entry %d: the %d entries we held from there on are superseded",
+        logger.info("a certificate takes entry %d: the %d entries we held from there on are superseded",
                        event.first, len(event.raws))
         self._heads = {seat: min(held, event.first) for seat, held in self._heads.items()}
         self._forwards = [e for e in self._forwards if not (isinstance(e, Accepted) and e.seq >= event.first)]
