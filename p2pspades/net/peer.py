@@ -367,6 +367,12 @@ class Peer:
                     self._writer.append(raw)
                 except LocalError as exc:  # not even an envelope: nothing a verifier could use
                     logger.warning("evidence not kept: %s", exc)
+        # and to every peer: one that holds the offending entry off its chain (it voted on that slot), or
+        # never got it, checks it too and halts with the same verdict
+        signed = tuple(raw for raw in violation.evidence if _header(raw) is not None)
+        if signed:
+            for seat in self.mesh.peers:
+                self.mesh.send(seat, Entries(violation.seq, signed))
 
     def _flush_forwards(self) -> None:
         """Pass on the frames taken from others since the last tick, to each seat not known to hold them.

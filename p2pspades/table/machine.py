@@ -727,7 +727,8 @@ class Table:
         slot.votes[seat] = raw
         slot.waits[seat] = wait
         self._note(slot, seat, raw, msg.Abandon.TYPE, own=False)
-        if slot.fire(Signal.VOTE) is Act.REFUSE:
+        # our own vote, restored from our log on resume, locks us out of the answer as it did before
+        if slot.fire(Signal.OWN_VOTE if seat == self.seat else Signal.VOTE) is Act.REFUSE:
             self._refuse(slot, log.entry_hash(self.entries[slot.seq]))
         if slot.complete(self.seats) and slot.fire(Signal.COMPLETE) is Act.CERTIFY:
             self._certify(slot, now)
