@@ -22,7 +22,7 @@ from p2pspades.audit.verdict import Status
 from p2pspades.audit.verify import verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.rules import preset
-from p2pspades.table import DropKind, Dropped, Event, Rejected, Superseded, Table, TableStatus
+from p2pspades.table import DropKind, Dropped, Event, Rejected, SecretCreated, Superseded, Table, TableStatus
 from p2pspades.table.claims import TRANSITIONS, Act, ClaimState, Signal, Slot
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
 
@@ -351,3 +351,21 @@ def test_an_on_chain_claim_of_an_earlier_release_is_reported_not_judged() -> Non
     assert verdict.violation is None
     live = t.receive(old, wire.now)  # a peer refuses it, naming its signer, and the game goes on
     assert any(isinstance(e, Rejected) and e.seat == 2 for e in live) and t.status == "running"
+
+
+def test_a_vote_restored_from_our_own_log_still_holds_the_answer_back() -> None:
+    wire = claims.classic(b"restored vote")
+    claims.until_waiting_for(wire, 1, "bid")
+    answer = claims.answer(wire, 1)
+    claims.vote(wire, 0)
+    old = wire.tables[0]
+    assert old.identity is not None
+    secrets = {e.hand: e.seed for e in wire.events[0] if isinstance(e, SecretCreated)}  # saved on disk
+    back = Table(old.entries[0], old.identity, entropy=seeded_entropy(b"unused"), secrets=secrets,
+                 entries=old.records, timeouts=old.timeouts, checked=True, syncing=True)
+    back.synced()
+    claim = back.claim
+    assert claim is not None and claim.state is ClaimState.VOTED
+    before = len(back.entries)
+    back.receive(answer)
+    assert len(back.entries) == before, "a seat that voted takes the answer only on a refusal"
