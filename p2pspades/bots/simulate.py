@@ -7,6 +7,12 @@ a higher card and the jokers (52, 53) top the spades, so the highest card of a s
 The policy plays as the heuristic bot does, but with the cards in view: make the side's contract, take no
 more tricks once bags hurt, cover a partner's nil, keep an opponent's nil under pressure. It is what the
 search's playouts assume every seat does after the move being weighed. Pure: no I/O, no randomness.
+
+The card play here (legal cards, the lowest-club lead, the spade lead, trick winners) repeats the rules
+engine's on bit masks, because the policy reads every seat's cards as masks and because it is fast: a
+playout that also stepped a `Game.clone()` along would cost about 1.7 times as much.
+`tests/test_bots_simulate_differential.py` plays it against `Game` from random states of every preset; the two
+must agree on every legal card, trick winner, trick count and score.
 """
 
 from __future__ import annotations
