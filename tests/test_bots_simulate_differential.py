@@ -46,7 +46,7 @@ def rules_of(name: str) -> RuleSet:
     rules = PRESETS[base]
     if rules.blind_nil:
         rules = rules.replace(blind_nil_margin=0)
-    changes = {
+    changes: dict[str, dict[str, str | bool]] = {
         "": {},
         "low_club": {"first_leader": "low_club"},
         "always": {"spade_lead": "always"},
@@ -141,6 +141,7 @@ class Recorder(Playout):
     """A playout that writes down the cards it plays."""
 
     __slots__ = ("cards",)
+    cards: list[int]
 
     def play(self, card: int) -> None:
         self.cards.append(card)

@@ -32,7 +32,7 @@ from p2pspades.rules import (
     preset,
 )
 
-VARIANTS = sorted(PRESETS) + ["classic/low_club", "five/low_club", "individual/always"]
+VARIANTS = [*sorted(PRESETS), "classic/low_club", "five/low_club", "individual/always"]
 
 
 def rules_of(name: str) -> RuleSet:
@@ -76,7 +76,8 @@ class Seats:
         self.truth.apply(deal)
         for seat, game in enumerate(self.peers):
             game.apply(deal.seen_by(seat))
-        self.observer.apply(Deal(tuple((None,) * len(hand) for hand in deal.hands), (None,) * len(deal.stock)))
+        hidden = tuple((None,) * len(hand) for hand in deal.hands)
+        self.observer.apply(Deal(hidden, (None,) * len(deal.stock)))
 
     def act(self, action: Action) -> None:
         truth = self.truth
@@ -137,7 +138,9 @@ def step(game: Game, rng: random.Random) -> bool:
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(VARIANTS), st.integers(0, 2**32 - 1), st.integers(0, 120), st.integers(1, 80))
-def test_a_clone_plays_as_its_original_and_shares_nothing(name: str, seed: int, start: int, ahead: int) -> None:
+def test_a_clone_plays_as_its_original_and_shares_nothing(
+    name: str, seed: int, start: int, ahead: int
+) -> None:
     rules = rules_of(name)
     rng = random.Random(seed)
     game = Game(rules, rng.randrange(rules.players))
