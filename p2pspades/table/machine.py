@@ -1048,9 +1048,10 @@ class Table:
         try:
             g.apply(Play(card), seat)
         except IllegalAction:
-            public = self._public_game(seat)
-            if public is None:
+            if self.seat is None or seat == self.seat:
                 raise
+            public = g.public_clone()  # the engine as every other peer holds it: no hidden card known
+            public.apply(Play(card), seat)  # refused there too: the rules refuse it, for everyone
             # only what we alone know refuses it (say, one of our cards): go on with the public record as
             # every other peer does, and challenge at our next turn, so that the reveal names the culprit
             g = self.game = public
@@ -1098,21 +1099,6 @@ class Table:
         if self._next_turn():
             self._enter(Stage.OVER)
             self._end(TableStatus.COMPLETE, "")
-
-    def _public_game(self, seat: int) -> Game | None:
-        """The engine of an observer that accepts the entry being applied, if one does (None otherwise)."""
-        if self.seat is None or seat == self.seat:
-            return None
-        try:
-            # every entry here was checked by this table already, proofs included (a play's void proof before
-            # its card reaches the engine): the replay skips the proofs rather than verify them again
-            entries = [*self.entries, self._applying]
-            observer = Table(self.entries[0], entries=entries, checked=True)
-        except P2PSpadesError:
-            return None
-        if len(observer.entries) != len(self.entries) + 1 or observer.violation is not None:
-            return None
-        return observer.game
 
     # ================================================================= the hand
     def _hand(self) -> tuple[Game, HandDeal]:
