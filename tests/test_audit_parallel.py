@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -179,19 +178,23 @@ def test_the_replay_waits_for_the_workers_rather_than_pile_checks_up() -> None:
 
 
 INTERRUPTED = """
-import time
+import os
 from p2pspades.audit.parallel import ParallelProofs
 
+release, released = os.pipe()  # the forked workers share it
+
 def slow() -> None:
-    time.sleep(1)
+    print("checking", flush=True)
+    os.read(release, 1)  # busy until the replay has taken the Ctrl-C
 
 with ParallelProofs(2) as runner:
     runner(slow)  # one worker busy, the other one idle
-    print("ready", flush=True)
     try:
+        print("ready", flush=True)
         runner.settled(wait=True)
     except KeyboardInterrupt:
         print("interrupted", flush=True)
+        os.write(released, b"x")
 """
 
 
@@ -200,8 +203,8 @@ def test_ctrl_c_stops_the_workers_quietly() -> None:
     proc = subprocess.Popen([sys.executable, "-c", INTERRUPTED], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     assert proc.stdout is not None
-    assert proc.stdout.readline() == "ready\n"
-    time.sleep(0.3)  # one worker is inside the check, the other waits for one
+    # one worker is inside the check, and the replay waits for it
+    assert {proc.stdout.readline(), proc.stdout.readline()} == {"checking\n", "ready\n"}
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert "interrupted" in out
