@@ -107,6 +107,7 @@ def last_entry(kind: str, proof: str) -> int:
     return found[-1]
 
 
+@pytest.mark.slow
 def test_a_sound_log_gives_the_same_verdict_and_callbacks_in_parallel() -> None:
     entries, _ = honest_game()
     verdict = assert_same(list(entries))
@@ -114,6 +115,7 @@ def test_a_sound_log_gives_the_same_verdict_and_callbacks_in_parallel() -> None:
     assert len(verdict.hands) >= 2, "the game spans several hands"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("kind", "field"), [("shuffle", "x"), ("lock", "x"), ("play", "x")])
 def test_a_bad_proof_late_in_the_log_is_named_as_the_serial_replay_names_it(kind: str, field: str) -> None:
     index = last_entry(kind, field)
@@ -126,6 +128,7 @@ def test_a_bad_proof_late_in_the_log_is_named_as_the_serial_replay_names_it(kind
     assert verdict.violation.check == ("void" if kind == "play" else kind)
 
 
+@pytest.mark.slow
 def test_a_bad_proof_is_named_before_a_later_broken_entry() -> None:
     """The optimistic replay meets the broken chain after the bad proof first; the verdict is still the
     proof's, at its own entry."""
@@ -236,6 +239,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_verify_says_the_same_with_any_number_of_jobs_and_refuses_a_bad_count(tmp_path: Path) -> None:
     serial, parallel = cli("verify", "--jobs", "1", str(VECTOR)), cli("verify", "--jobs", "2", str(VECTOR))
     assert serial.returncode == parallel.returncode == 0, parallel.stderr
@@ -250,6 +254,7 @@ def test_verify_says_the_same_with_any_number_of_jobs_and_refuses_a_bad_count(tm
         assert "Traceback" not in refused.stderr
 
 
+@pytest.mark.pty
 def test_verify_counts_the_hands_on_a_terminal() -> None:
     child = pexpect.spawn(sys.executable, ["-m", "p2pspades", "verify", "--jobs", "2", str(VECTOR)],
                           encoding="utf-8", timeout=120, dimensions=(24, 100))

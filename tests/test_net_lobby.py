@@ -35,7 +35,7 @@ from p2pspades.net.mesh import Mesh
 from p2pspades.rules import preset
 from p2pspades.table import make_genesis
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.net, pytest.mark.timeout(90)]
 
 JOINER = r"""
 import asyncio, json, sys
@@ -74,6 +74,7 @@ asyncio.run(main(sys.argv[1], sys.argv[2]))
 """
 
 
+@pytest.mark.slow
 async def test_three_joiners_in_their_own_processes_agree_on_one_table() -> None:
     host_id = crypto.Identity.generate()
     mesh = Mesh(transport_keys(host_id))
@@ -303,6 +304,7 @@ class FakeClock:
         return self.now
 
 
+@pytest.mark.slow
 async def test_dialogs_on_both_sides_may_outlast_every_time_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """The host's player takes longer to start than the joiner's patience with a silent host, and the joiner's
     player longer to accept than the host's patience with a silent joiner: nobody is dropped, because the

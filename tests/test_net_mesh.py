@@ -23,7 +23,7 @@ from p2pspades.net.auth import AccessList, BadKey, CurveKeys, curve_public_key, 
 from p2pspades.net.frames import MAX_FRAME, Entries, Entry, Get, Hello, encode_message, pack
 from p2pspades.net.mesh import LinkUp, Mesh, MeshError, PeerAddress, Received, Refused, announced
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.net, pytest.mark.timeout(60)]
 
 
 def raw_dealer(

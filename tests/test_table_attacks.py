@@ -515,6 +515,7 @@ def test_a_caught_cheat_forfeits_the_game_for_the_cheaters_side() -> None:
         assert record["forfeit"]["text"].startswith(f"forfeit by seat {CHEATER}: lock: ")
 
 
+@pytest.mark.slow
 def test_a_void_rule_set_ends_a_cheat_with_no_winner() -> None:
     def bad_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
         p["d"][0] = other_point(p["d"][0])
@@ -688,6 +689,7 @@ def test_an_invalid_answer_timed_to_cross_an_honest_claim_names_the_accused(answ
     assert_named_at(wire, "rules", seq)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("answer_first", [0, 3])
 def test_a_bad_shuffle_proof_timed_to_cross_an_honest_claim_names_the_accused(answer_first: int) -> None:
     """The same with a live proof (protocol version 2): the crossing answer's proof is checked too."""
@@ -801,6 +803,7 @@ class Stonewall(Table):
         return self.stage is Stage.ABANDON
 
 
+@pytest.mark.slow
 def test_two_colluders_in_cutthroat3_cannot_stall_the_game() -> None:
     rules = preset("cutthroat3", target=100, losing_threshold=-100)
     ids = [crypto.Identity.from_seed(crypto.H("colluders", bytes([i]))[:32]) for i in range(3)]

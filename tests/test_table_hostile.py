@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -85,6 +86,8 @@ anything = st.one_of(
     st.lists(st.integers(-(2**63), 2**64 - 1), max_size=5),
     st.dictionaries(st.sampled_from(["k", "n", "x"]), st.integers(), max_size=2),
 )
+
+pytestmark = [pytest.mark.slow]
 
 
 @st.composite

@@ -20,7 +20,7 @@ import pytest
 
 from p2pspades.audit import Status, verify_file
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.pty, pytest.mark.slow, pytest.mark.timeout(120)]
 
 ROWS, COLUMNS = 24, 80
 
