@@ -191,13 +191,14 @@ def slow() -> None:
     os.read(release, 1)  # busy until the replay has taken the Ctrl-C
 
 with ParallelProofs(2) as runner:
-    runner(slow)  # one worker busy, the other one idle
+    runner(slow)  # both workers busy, so both are past their start (where they learn to ignore Ctrl-C)
+    runner(slow)
     try:
         print("ready", flush=True)
         runner.settled(wait=True)
     except KeyboardInterrupt:
         print("interrupted", flush=True)
-        os.write(released, b"x")
+        os.write(released, b"xx")
 """
 
 
@@ -206,8 +207,9 @@ def test_ctrl_c_stops_the_workers_quietly() -> None:
     proc = subprocess.Popen([sys.executable, "-c", INTERRUPTED], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     assert proc.stdout is not None
-    # one worker is inside the check, and the replay waits for it
-    assert {proc.stdout.readline(), proc.stdout.readline()} == {"checking\n", "ready\n"}
+    # both workers are inside a check, and the replay waits for them
+    lines = sorted(proc.stdout.readline() for _ in range(3))
+    assert lines == ["checking\n", "checking\n", "ready\n"]
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert "interrupted" in out
