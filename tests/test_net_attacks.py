@@ -24,7 +24,7 @@ from p2pspades.audit.verify import verify_file
 from p2pspades.exits import ExitCode
 from p2pspades.net.store import GameStore
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.net, pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 def seats_run_by(lan: Lan, name: str) -> dict[int, Path]:

@@ -31,7 +31,7 @@ from p2pspades.audit.verify import Status, verify_file
 from p2pspades.net.auth import curve_public_key
 from p2pspades.net.store import GameStore
 
-pytestmark = pytest.mark.timeout(150)
+pytestmark = [pytest.mark.net, pytest.mark.slow, pytest.mark.timeout(150)]
 
 
 
@@ -315,6 +315,7 @@ def completed_trick(terminal: Terminal, names: list[str]) -> Held | None:
     return int(held[2]), named(held[1]), frozenset(cards)
 
 
+@pytest.mark.pty
 @pytest.mark.timeout(300)
 def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_hand(lan: Lan) -> None:
     """Two people, each in a pseudo-terminal with a data directory of their own, and the host's two bots:
@@ -389,6 +390,7 @@ def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_han
         assert verdict.status in (Status.VALID, Status.INCOMPLETE), f"{name}: {verdict.summary}"
 
 
+@pytest.mark.pty
 def test_join_says_it_is_connecting_and_tables_shows_progress(lan: Lan) -> None:
     joiner = Terminal(lan.env("cy"), "cy", "join", lan.lobby, "--name", "cy")
     listing = Terminal(lan.env("cy"), "cy", "tables", "--timeout", "2", "--interface", "127.0.0.1")
@@ -405,6 +407,7 @@ def test_join_says_it_is_connecting_and_tables_shows_progress(lan: Lan) -> None:
         listing.close()
 
 
+@pytest.mark.pty
 def test_a_host_that_leaves_the_lobby_tells_its_joiner(lan: Lan) -> None:
     host = Terminal(lan.env("ana"), "ana", "host", "--name", "ana", "--rules", "two", "--address",
                     "127.0.0.1", "--port", str(lan.port), "--no-advertise")

@@ -19,7 +19,7 @@ from p2pspades.net.group import LocalGroup
 from p2pspades.rules import Action, preset
 from p2pspades.table import Decision
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.net, pytest.mark.timeout(120)]
 QUICK = {"auto": 8.0, "decision": 8.0}
 """Step timeouts short enough to see a gone seat abandoned within the test, long enough that no seat of a
 loaded machine (three peers share this process) is taken for gone."""
@@ -32,6 +32,7 @@ async def three_peers(home: Path) -> list[Peer]:
     return sorted(peers, key=lambda p: p.seat)  # the lobby seats joiners in the order they arrive
 
 
+@pytest.mark.slow
 async def test_a_failing_bot_seat_leaves_alone_and_the_other_seats_of_the_process_play_on(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -514,6 +514,7 @@ def test_a_caught_cheat_forfeits_the_game_for_the_cheaters_side() -> None:
         assert record["forfeit"]["text"].startswith(f"forfeit by seat {CHEATER}: lock: ")
 
 
+@pytest.mark.slow
 def test_a_void_rule_set_ends_a_cheat_with_no_winner() -> None:
     def bad_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
         p["d"][0] = other_point(p["d"][0])
