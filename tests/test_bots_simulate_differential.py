@@ -55,19 +55,25 @@ def rules_of(name: str) -> RuleSet:
     return rules.replace(**changes[variant])
 
 
+def deal_and_bid(game: Game, rng: random.Random, low_bids: float = 0.0) -> None:
+    """Answer blind nil, deal a shuffled deck and bid at random (a bid of at most 3 with chance `low_bids`),
+    up to the first lead."""
+    while game.phase is Phase.BLIND:
+        game.apply(rng.choice(game.legal_actions()))
+    cards = list(game.rules.deck)
+    rng.shuffle(cards)
+    game.apply(deal_from_order(game.rules, game.dealer, cards))
+    while game.phase is not Phase.PLAY:
+        options = game.legal_actions()
+        low = [a for a in options if getattr(a, "tricks", 0) <= 3]
+        game.apply(rng.choice(low if low and rng.random() < low_bids else options))
+
+
 def random_state(rules: RuleSet, rng: random.Random) -> Game:
     """A full-knowledge game in the play phase of a random hand, a random number of cards into it."""
     game = Game(rules, rng.randrange(rules.players))
     while True:
-        while game.phase is Phase.BLIND:
-            game.apply(rng.choice(game.legal_actions()))
-        cards = list(rules.deck)
-        rng.shuffle(cards)
-        game.apply(deal_from_order(rules, game.dealer, cards))
-        while game.phase is not Phase.PLAY:
-            options = game.legal_actions()
-            low = [a for a in options if getattr(a, "tricks", 0) <= 3]
-            game.apply(rng.choice(low if low and rng.random() < 0.6 else options))
+        deal_and_bid(game, rng, low_bids=0.6)
         stop = rng.randrange(rules.tricks_per_hand * rules.players)
         for _ in range(stop):
             game.apply(rng.choice(game.legal_actions()))
@@ -200,13 +206,7 @@ def test_the_opening_leader_is_the_engines() -> None:
         for seed in range(8):
             rng = random.Random(seed)
             game = Game(rules, rng.randrange(rules.players))
-            while game.phase is Phase.BLIND:
-                game.apply(rng.choice(game.legal_actions()))
-            cards = list(rules.deck)
-            rng.shuffle(cards)
-            game.apply(deal_from_order(rules, game.dealer, cards))
-            while game.phase is not Phase.PLAY:
-                game.apply(rng.choice(game.legal_actions()))
+            deal_and_bid(game, rng)
             opening = Playout.opening(contract_of(game), game.dealer, masks_of(game))
             assert (opening.leader, opening.must_lead >= 0) == (
                 game.current_seat,
