@@ -369,3 +369,13 @@ def test_a_vote_restored_from_our_own_log_still_holds_the_answer_back() -> None:
     before = len(back.entries)
     back.receive(answer)
     assert len(back.entries) == before, "a seat that voted takes the answer only on a refusal"
+
+
+def test_the_last_end_withheld_ends_by_certificate_on_the_withholders_own_table_too() -> None:
+    """Seat 2's `end` is the last entry of the game: its own table is complete, nobody else's is. The others'
+    certificate still takes that slot on its table (found by a longer run of the schedules above)."""
+    faults = Faults(seat=2, kind="withhold", at=27, release_after=10.0, release_to=(1,), sent=True)
+    schedule = run("cutthroat3", faults, 523401844)
+    check(schedule)
+    table = schedule.tables[2]
+    assert table is not None and table.status == "abandoned" and table.abandoned_by == 2

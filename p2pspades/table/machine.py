@@ -669,7 +669,10 @@ class Table:
     def _receive_note(self, env: log.Envelope, header: log.Header, now: float) -> bool:
         """A vote or a refusal, signed by its seat, off the chain: check it against its slot and take it."""
         seat, seq, raw = header.seat, header.seq, env.raw
-        if self.finished:
+        # a game that ended complete may still end by certificate: the last `end` was ours, made in time for
+        # nobody else (a certificate beats any entry of the accused for its slot, §5.3)
+        over = self.finished and not (self.status is TableStatus.COMPLETE and seq < len(self.entries))
+        if over:
             self._events.append(Dropped(DropKind.GAME_OVER, seat, seq))
             return False
         if seq > len(self.entries):  # a slot we have not reached yet: kept until we do
