@@ -182,7 +182,11 @@ def test_the_replay_waits_for_the_workers_rather_than_pile_checks_up() -> None:
 
 INTERRUPTED = """
 import os
+import signal
 from p2pspades.audit.parallel import ParallelProofs
+
+# Ctrl-C as a foreground command takes it, even where this test runs with it ignored (a background job)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 release, released = os.pipe()  # the forked workers share it
 
