@@ -272,6 +272,7 @@ def test_verify_counts_the_hands_on_a_terminal() -> None:
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_restored_entries_checked_before_skip_their_proofs_and_later_entries_do_not() -> None:
     """What `resume` and a table's replays of its own chain use (`checked=True`): the restored entries' proofs
     are not verified again (here one is bad, and it passes), the entries after are."""
