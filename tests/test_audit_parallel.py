@@ -182,7 +182,11 @@ def test_the_replay_waits_for_the_workers_rather_than_pile_checks_up() -> None:
 
 INTERRUPTED = """
 import os
+import signal
 from p2pspades.audit.parallel import ParallelProofs
+
+# Ctrl-C as a foreground command takes it, even where this test runs with it ignored (a background job)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 release, released = os.pipe()  # the forked workers share it
 
@@ -268,6 +272,7 @@ def test_verify_counts_the_hands_on_a_terminal() -> None:
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_restored_entries_checked_before_skip_their_proofs_and_later_entries_do_not() -> None:
     """What `resume` and a table's replays of its own chain use (`checked=True`): the restored entries' proofs
     are not verified again (here one is bad, and it passes), the entries after are."""

@@ -83,6 +83,7 @@ async def test_a_lock_that_copies_opponents_positions_is_refused_over_sockets(
     await refused_over_sockets(tmp_path, Copier, "lock", monkeypatch)
 
 
+@pytest.mark.slow
 async def test_a_tagged_shuffle_is_refused_over_sockets(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -475,6 +475,7 @@ def test_an_entry_with_a_forged_signature_is_dropped() -> None:
 
 
 # ------------------------------------------------------------------ hostile points and misplaced challenges
+@pytest.mark.slow
 def test_a_poisoned_last_lock_is_challenged_and_names_the_locker() -> None:
     wire, _ = seated(preset("classic", target=500), LastLockPoisoner, seed=b"poison")
     wire.run()

@@ -82,6 +82,7 @@ class Copier(Table):
         return msg.LockV2(tuple(deck), made.commitments, proof)
 
 
+@pytest.mark.slow
 def test_the_first_lock_copying_attack_is_refused_at_the_lock_naming_the_seat() -> None:
     wire, _ = seated(RULES, Copier, seed=FIRST, version=2)
     wire.run()
