@@ -12,7 +12,7 @@ from p2pspades.table.harness import Wire, new_tables
 
 
 def stages_of(rules_name: str, **changes: object) -> set[Stage]:
-    rules = preset(rules_name, target=10, losing_threshold=-10, **changes)  # type: ignore[arg-type]
+    rules = preset(rules_name, target=10, losing_threshold=-10, **changes)
     seen: set[Stage] = set()
     tables: list[Table] = new_tables(rules, seed=b"stages " + rules_name.encode(), version=1)
     wire = Wire(tables, [RandomBot(i) for i in range(rules.players)])
