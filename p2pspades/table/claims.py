@@ -146,6 +146,13 @@ class Outcome:
     contested: bool
 
 
+def ranked_without(rules: RuleSet, loser: int, totals: list[int]) -> tuple[int, ...]:
+    """The sides with the best total once side `loser` forfeited (all of them on equal totals)."""
+    sides = range(len(rules.sides))
+    top = max(totals[side] for side in sides if side != loser)
+    return tuple(side for side in sides if side != loser and totals[side] == top)
+
+
 def outcome(rules: RuleSet, accused: int, voters: tuple[int, ...], totals: list[int]) -> Outcome:
     """The result of a certificate against `accused`, signed by `voters`, with the sides' `totals` then.
 
@@ -156,10 +163,7 @@ def outcome(rules: RuleSet, accused: int, voters: tuple[int, ...], totals: list[
     """
     if rules.on_fault != "forfeit":
         return Outcome((), False, False)
-    loser = rules.side_of(accused)
-    sides = range(len(rules.sides))
-    top = max(totals[side] for side in sides if side != loser)
-    winners = tuple(side for side in sides if side != loser and totals[side] == top)
+    winners = ranked_without(rules, rules.side_of(accused), totals)
     if any(rules.side_of(v) not in winners for v in voters):
         return Outcome(winners, True, False)
     return Outcome((), False, True)

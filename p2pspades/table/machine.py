@@ -40,7 +40,7 @@ from p2pspades.rules import (
     choose_first_dealer,
 )
 from p2pspades.table import messages as msg
-from p2pspades.table.claims import Act, ClaimState, Signal, Slot, outcome
+from p2pspades.table.claims import Act, ClaimState, Signal, Slot, outcome, ranked_without
 from p2pspades.table.deal import DealFault, HandDeal, check_scalar
 from p2pspades.table.events import (
     Accepted,
@@ -469,11 +469,7 @@ class Table:
             self._events.append(Dropped(DropKind.GAME_OVER, seat, seq))
             return False
         if seq > len(self.entries):
-            if seq - len(self.entries) <= WINDOW and len(self._pending) < WINDOW:
-                self._pending.setdefault(seq, raw)
-                self._events.append(Wanted(len(self.entries)))
-            else:
-                self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq))
+            self._buffer(seq, raw, seat)
             return False
         if header.prev != self.head:
             self._events.append(Dropped(DropKind.NOT_CHAINED, seat, seq))
@@ -491,6 +487,16 @@ class Table:
             self._refuse(slot, env.hash)
         self._after_append(now)
         return True
+
+    def _buffer(self, seq: int, raw: bytes, seat: int) -> bool:
+        """An entry (or certificate) for a slot beyond our chain: kept until we reach it, within the window,
+        and we ask the peers for the gap. Whether it was kept."""
+        if seq - len(self.entries) <= WINDOW and len(self._pending) < WINDOW:
+            self._pending.setdefault(seq, raw)
+            self._events.append(Wanted(len(self.entries)))
+            return True
+        self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq))
+        return False
 
     def _after_append(self, now: float) -> None:
         """The chain grew: take what was waiting for it (entries that came early, votes for the new slot)."""
@@ -581,18 +587,15 @@ class Table:
             assert self.game is not None and self.game.outcome is not None
             winners = tuple(self.game.outcome.winners)
         elif forfeit and fault is not None:
-            winners = self._ranked_without(self.rules.side_of(fault))
+            winners = ranked_without(self.rules, self.rules.side_of(fault), self._totals())
         self.status = status
         self.result = GameEnded(status, winners, detail, fault, forfeit)
         self._events.append(self.result)
 
-    def _ranked_without(self, loser: int) -> tuple[int, ...]:
-        """The sides with the best total once side `loser` forfeited (all of them on equal totals)."""
+    def _totals(self) -> list[int]:
+        """Every side's total score now (0 before the first hand)."""
         g = self.game
-        sides = range(len(self.rules.sides))
-        totals = [0 for _ in sides] if g is None else [t.score for t in g.totals]
-        top = max(totals[side] for side in sides if side != loser)
-        return tuple(side for side in sides if side != loser and totals[side] == top)
+        return [0 for _ in self.rules.sides] if g is None else [t.score for t in g.totals]
 
     # ================================================================= whose turn
     def _expected(self) -> Step | None:
@@ -724,12 +727,12 @@ class Table:
         self.records.append(raw)
         self._events.append(Noted(slot.seq, raw, seat, kind, own))
 
-    def _take_vote(self, slot: Slot, seat: int, raw: bytes, wait: int, now: float) -> bool:
+    def _take_vote(self, slot: Slot, seat: int, raw: bytes, wait: int, now: float, own: bool = False) -> bool:
         if self._twice(slot, seat, raw):
             return False
         slot.votes[seat] = raw
         slot.waits[seat] = wait
-        self._note(slot, seat, raw, msg.Abandon.TYPE, own=False)
+        self._note(slot, seat, raw, msg.Abandon.TYPE, own)
         # our own vote, restored from our log on resume, locks us out of the answer as it did before
         if slot.fire(Signal.OWN_VOTE if seat == self.seat else Signal.VOTE) is Act.REFUSE:
             self._refuse(slot, log.entry_hash(self.entries[slot.seq]))
@@ -778,13 +781,8 @@ class Table:
         """Our own timer for the slot ran out: sign our vote against the seat the table waits for."""
         assert self.seat is not None
         raw = self._seal(msg.Abandon(slot.accused, slot.wait), slot.seq, slot.prev, slot.hand)
-        slot.votes[self.seat] = raw
-        slot.waits[self.seat] = slot.wait
-        slot.fire(Signal.OWN_VOTE)
-        self._note(slot, self.seat, raw, msg.Abandon.TYPE, own=True)
         self._outgoing.append(Outgoing(slot.seq, raw))
-        if slot.complete(self.seats) and slot.fire(Signal.COMPLETE) is Act.CERTIFY:
-            self._certify(slot, self._now)
+        self._take_vote(slot, self.seat, raw, slot.wait, self._now, own=True)
 
     def _refuse(self, slot: Slot, taken: bytes) -> None:
         """We took the accused's entry before any vote of ours, and votes are out: say so, once."""
@@ -812,12 +810,7 @@ class Table:
             self._events.append(Dropped(DropKind.MALFORMED, seat, seq, detail=exc.detail))
             return False
         if seq > len(self.entries):
-            if seq - len(self.entries) <= WINDOW and len(self._pending) < WINDOW:
-                self._pending.setdefault(seq, env.raw)
-                self._events.append(Wanted(len(self.entries)))
-                return True
-            self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq))
-            return False
+            return self._buffer(seq, env.raw, seat)
         for vote in cert.votes:
             try:
                 inner = log.validate_header(log.open_envelope(vote).payload)
@@ -858,8 +851,7 @@ class Table:
         self._events.append(Accepted(slot.seq, raw, slot.accused, msg.Certificate.TYPE, False))
         self.certified, self.abandoned_by = slot, slot.accused
         self._enter(Stage.OVER)
-        totals = [0 for _ in self.rules.sides] if self.game is None else [t.score for t in self.game.totals]
-        result = outcome(self.rules, slot.accused, slot.voters, totals)
+        result = outcome(self.rules, slot.accused, slot.voters, self._totals())
         self.status = TableStatus.ABANDONED
         detail = f"seat {slot.accused} stopped answering"
         waits = tuple(slot.waits[v] for v in slot.voters)
