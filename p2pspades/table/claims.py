@@ -124,9 +124,6 @@ class Slot:
         """Whether every seat but the accused voted."""
         return len(self.votes) == seats - 1
 
-    def refused_hashes(self) -> set[bytes]:
-        return {h for _, h in self.refusals.values()}
-
     def notes(self) -> list[bytes]:
         """The signed votes and refusals of this slot, in seat order (what a peer that lacks them needs)."""
         refusals = [raw for _, (raw, _) in sorted(self.refusals.items())]

@@ -295,7 +295,6 @@ class Table:
         #: rule "low_club": the claim that nobody led the lowest club in time (its holder is unknown)
         self.lead_claim: LeadClaim | None = None
 
-        self._applying = b""  # the entry being applied
         self._restoring = True
         for i, raw in enumerate(entries):
             if i == 0 and raw == genesis:
@@ -524,7 +523,6 @@ class Table:
             )
             return False
         mark = len(self._events)
-        self._applying = raw
         try:
             m = msg.decode(p, seat, self.version)
             if header.hand != self.hand_number:
