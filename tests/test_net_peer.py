@@ -16,6 +16,7 @@ from p2pspades import crypto, log
 from p2pspades.audit.verify import Status as Verdict
 from p2pspades.audit.verify import verify_file
 from p2pspades.bots import RandomBot
+from p2pspades.checks import Check
 from p2pspades.net import (
     Entries,
     Entry,
@@ -313,7 +314,7 @@ def test_only_refusals_that_the_bytes_decide_are_remembered() -> None:
         assert (refusals.why(b"h") is None) == (kind not in for_good), kind
     refusals = Refusals()
     refusals.note(b"h", [Wanted(1)])
-    refusals.note(b"h", [Rejected(1, "turn", "out of turn", b"raw")])
+    refusals.note(b"h", [Rejected(1, Check.TURN, "out of turn", b"raw")])
     refusals.note(b"h", [])  # a copy of an entry the table holds
     assert len(refusals) == 0
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from p2pspades.checks import Check
 from p2pspades.rules import Action, Card, SeatView
 
 
@@ -138,7 +139,7 @@ class Rejected:
     """A validly signed entry that may not be appended now (e.g. out of turn). The game goes on."""
 
     seat: int
-    check: str
+    check: Check
     detail: str
     raw: bytes
 
@@ -155,7 +156,7 @@ class Violation:
     """A seat cheated. The evidence is signed entries; the game stops (or a rules penalty applies)."""
 
     seat: int
-    check: str
+    check: Check
     detail: str
     seq: int
     evidence: tuple[bytes, ...] = ()
