@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +107,7 @@ def last_entry(kind: str, proof: str) -> int:
     return found[-1]
 
 
+@pytest.mark.slow
 def test_a_sound_log_gives_the_same_verdict_and_callbacks_in_parallel() -> None:
     entries, _ = honest_game()
     verdict = assert_same(list(entries))
@@ -115,6 +115,7 @@ def test_a_sound_log_gives_the_same_verdict_and_callbacks_in_parallel() -> None:
     assert len(verdict.hands) >= 2, "the game spans several hands"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("kind", "field"), [("shuffle", "x"), ("lock", "x"), ("play", "x")])
 def test_a_bad_proof_late_in_the_log_is_named_as_the_serial_replay_names_it(kind: str, field: str) -> None:
     index = last_entry(kind, field)
@@ -127,6 +128,7 @@ def test_a_bad_proof_late_in_the_log_is_named_as_the_serial_replay_names_it(kind
     assert verdict.violation.check == ("void" if kind == "play" else kind)
 
 
+@pytest.mark.slow
 def test_a_bad_proof_is_named_before_a_later_broken_entry() -> None:
     """The optimistic replay meets the broken chain after the bad proof first; the verdict is still the
     proof's, at its own entry."""
@@ -179,19 +181,28 @@ def test_the_replay_waits_for_the_workers_rather_than_pile_checks_up() -> None:
 
 
 INTERRUPTED = """
-import time
+import os
+import signal
 from p2pspades.audit.parallel import ParallelProofs
 
+# Ctrl-C as a foreground command takes it, even where this test runs with it ignored (a background job)
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
+release, released = os.pipe()  # the forked workers share it
+
 def slow() -> None:
-    time.sleep(1)
+    print("checking", flush=True)
+    os.read(release, 1)  # busy until the replay has taken the Ctrl-C
 
 with ParallelProofs(2) as runner:
-    runner(slow)  # one worker busy, the other one idle
-    print("ready", flush=True)
+    runner(slow)  # both workers busy, so both are past their start (where they learn to ignore Ctrl-C)
+    runner(slow)
     try:
+        print("ready", flush=True)
         runner.settled(wait=True)
     except KeyboardInterrupt:
         print("interrupted", flush=True)
+        os.write(released, b"xx")
 """
 
 
@@ -200,8 +211,9 @@ def test_ctrl_c_stops_the_workers_quietly() -> None:
     proc = subprocess.Popen([sys.executable, "-c", INTERRUPTED], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     assert proc.stdout is not None
-    assert proc.stdout.readline() == "ready\n"
-    time.sleep(0.3)  # one worker is inside the check, the other waits for one
+    # both workers are inside a check, and the replay waits for them
+    lines = sorted(proc.stdout.readline() for _ in range(3))
+    assert lines == ["checking\n", "checking\n", "ready\n"]
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert "interrupted" in out
@@ -233,6 +245,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_verify_says_the_same_with_any_number_of_jobs_and_refuses_a_bad_count(tmp_path: Path) -> None:
     serial, parallel = cli("verify", "--jobs", "1", str(VECTOR)), cli("verify", "--jobs", "2", str(VECTOR))
     assert serial.returncode == parallel.returncode == 0, parallel.stderr
@@ -247,6 +260,7 @@ def test_verify_says_the_same_with_any_number_of_jobs_and_refuses_a_bad_count(tm
         assert "Traceback" not in refused.stderr
 
 
+@pytest.mark.pty
 def test_verify_counts_the_hands_on_a_terminal() -> None:
     child = pexpect.spawn(sys.executable, ["-m", "p2pspades", "verify", "--jobs", "2", str(VECTOR)],
                           encoding="utf-8", timeout=120, dimensions=(24, 100))
@@ -258,6 +272,7 @@ def test_verify_counts_the_hands_on_a_terminal() -> None:
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_restored_entries_checked_before_skip_their_proofs_and_later_entries_do_not() -> None:
     """What `resume` and a table's replays of its own chain use (`checked=True`): the restored entries' proofs
     are not verified again (here one is bad, and it passes), the entries after are."""

@@ -156,6 +156,7 @@ def test_tell_gives_a_live_table_the_same_callbacks(entries: list[bytes]) -> Non
     assert live.of("play") == logged.of("play") and live.of("first_dealer") == logged.of("first_dealer")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_hostile_entries_never_raise_and_always_end_in_a_verdict(

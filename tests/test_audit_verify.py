@@ -27,6 +27,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_known_answer_game_is_rebuilt_byte_for_byte() -> None:
     script = VECTORS / "make_game_vector.py"
     result = subprocess.run(
@@ -87,6 +88,7 @@ def test_a_torn_last_frame_is_reported_not_fatal(tmp_path: Path) -> None:
     assert "cut short" in verdict.summary
 
 
+@pytest.mark.slow
 def test_any_single_bit_flip_gives_violation_or_unreadable() -> None:
     data = GAME_LOG.read_bytes()
     rng = random.Random(2026)
@@ -107,6 +109,7 @@ def test_any_single_bit_flip_gives_violation_or_unreadable() -> None:
         assert verdict.status in (Status.VIOLATION, Status.UNREADABLE), f"bit {bit}: {verdict.summary}"
 
 
+@pytest.mark.slow
 def test_cli_verify_exit_codes(tmp_path: Path) -> None:
     ok = run_cli("verify", str(GAME_LOG))
     assert ok.returncode == 0, ok.stdout + ok.stderr
@@ -125,6 +128,7 @@ def test_cli_verify_exit_codes(tmp_path: Path) -> None:
     assert run_cli("verify", str(tmp_path / "tampered.p2plog")).returncode in (1, 2)
 
 
+@pytest.mark.slow
 def test_cli_verify_names_the_cheater_of_a_halted_game(tmp_path: Path) -> None:
     rules = preset("classic", target=100, losing_threshold=-100)
     wire = play_in_memory(rules, [RandomBot(i) for i in range(4)], seed=b"abandoned")
@@ -141,6 +145,7 @@ def test_cli_verify_names_the_cheater_of_a_halted_game(tmp_path: Path) -> None:
     assert out.returncode == 1 and "signature" in out.stdout
 
 
+@pytest.mark.slow
 def test_cli_export_json_and_text(tmp_path: Path) -> None:
     out = run_cli("export", str(GAME_LOG), "--format", "json")
     assert out.returncode == 0

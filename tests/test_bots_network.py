@@ -18,10 +18,11 @@ from p2pspades.rules import Action, preset
 from p2pspades.table import Decision
 from p2pspades.table.players import AnyPlayer
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.net, pytest.mark.timeout(120)]
 FAST = Timing(tick=0.05, hello=0.3, heartbeat=0.2, away_after=5.0, linger=3.0)
 
 
+@pytest.mark.slow
 async def test_an_expert_peer_plays_a_game_over_zeromq_without_stalling_its_loop(tmp_path: Path) -> None:
     rules = preset("two", target=10, losing_threshold=-10)  # one hand settles it
     seated = await seated_by_lobby(rules, FAST.heartbeat)

@@ -29,7 +29,7 @@ from p2pspades.table import (
     Violation,
 )
 
-pytestmark = [pytest.mark.timeout(120), pytest.mark.parametrize("transport", TRANSPORTS)]
+pytestmark = [pytest.mark.net, pytest.mark.timeout(120), pytest.mark.parametrize("transport", TRANSPORTS)]
 
 
 def quick(name: str) -> RuleSet:
@@ -57,6 +57,7 @@ def of(events: list[Event], kind: type[Any]) -> list[Any]:
     return [e for e in events if isinstance(e, kind)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["classic", "cutthroat3", "two", "five"])
 async def test_a_whole_game_ends_with_identical_logs_that_verify(transport: str, name: str,
                                                                  tmp_path: Path) -> None:
@@ -84,6 +85,7 @@ def signed(table: Table, identity: crypto.Identity, seat: int, kind: str, **fiel
     return log.seal(payload, identity)
 
 
+@pytest.mark.slow
 async def test_an_entry_out_of_turn_is_rejected_and_the_game_goes_on(transport: str, tmp_path: Path) -> None:
     game = Game(quick("classic"), b"out of turn")
 

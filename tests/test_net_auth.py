@@ -17,6 +17,8 @@ from p2pspades.net.auth import (
     transport_keys,
 )
 
+pytestmark = [pytest.mark.net]
+
 SEED_A = bytes(range(32))
 SEED_B = bytes(range(32, 64))
 

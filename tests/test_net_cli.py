@@ -24,7 +24,7 @@ from p2pspades.net.store import LocalSeat, PeersFile
 from p2pspades.rules import preset
 from p2pspades.table.harness import new_game
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.net, pytest.mark.timeout(120)]
 
 
 def homes(root: Path) -> dict[str, str]:
@@ -37,6 +37,8 @@ def p2pspades(root: Path, *args: str, timeout: float = 90) -> subprocess.Complet
                           text=True, timeout=timeout)
 
 
+@pytest.mark.pty
+@pytest.mark.slow
 def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path: Path) -> None:
     game_log = tmp_path / "mine.p2plog"
     child = pexpect.spawn(sys.executable, ["-m", "p2pspades", "play", "--seed", "7", "--target", "10",
@@ -70,6 +72,7 @@ def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path:
     assert all(entries == logs[0] for entries in logs)
 
 
+@pytest.mark.slow
 def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path) -> None:
     done = p2pspades(tmp_path, "play", "--auto", "--rules", "individual", "--players", "3", "--target", "10",
                      "--seed", "3")
@@ -114,6 +117,7 @@ def test_bad_options_are_clear_errors(tmp_path: Path, args: list[str], message: 
     assert message in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_joining_a_table_nobody_hosts_fails_clearly(tmp_path: Path) -> None:
     with __import__("socket").socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -173,6 +177,7 @@ def test_a_log_path_that_exists_is_refused_before_anything_starts(tmp_path: Path
     assert taken.read_bytes() == b"P2PSLOG1"
 
 
+@pytest.mark.slow
 def test_play_local_auto_plays_in_memory_and_writes_its_log_in_the_profile(tmp_path: Path) -> None:
     done = p2pspades(tmp_path, "play", "--local", "--auto", "--target", "10", "--seed", "5",
                      "--profile", "solo")

@@ -12,7 +12,7 @@ from p2pspades.net.discovery import Advertiser, browse, parse_ad, txt_record
 from p2pspades.net.lobby import LobbySeat, TableInfo
 from p2pspades.rules import preset
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.net, pytest.mark.timeout(60)]
 LOOPBACK = ["127.0.0.1"]
 
 
@@ -23,6 +23,7 @@ def table(name: str, seated: int) -> TableInfo:
     return TableInfo(name, preset("partnership"), host.public, bytes(16), seats)
 
 
+@pytest.mark.slow
 async def test_a_table_advertised_on_loopback_is_found_and_updated() -> None:
     if not loopback_multicast_works():
         pytest.skip("multicast does not loop back on 127.0.0.1 on this machine: mDNS cannot be tested here")

@@ -8,8 +8,10 @@ that vanished. Every log is compared byte for byte and verified.
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -27,8 +29,9 @@ from zmq.utils.monitor import parse_monitor_message
 from p2pspades import log
 from p2pspades.audit.verify import Status, verify_file
 from p2pspades.net.auth import curve_public_key
+from p2pspades.net.store import GameStore
 
-pytestmark = pytest.mark.timeout(150)
+pytestmark = [pytest.mark.net, pytest.mark.slow, pytest.mark.timeout(150)]
 
 
 
@@ -139,31 +142,101 @@ def test_kill_9_mid_hand_then_resume_loses_nothing_and_strangers_stay_out(lan: L
     assert set(codes.values()) == {0}, {n: lan.out(n)[-2000:] for n in names}
     chain = assert_identical_and_valid(lan, names)
     assert chain[: len(before)] == before  # nothing the crashed peer had written was lost or rewritten
-    assert "resuming game" in lan.out("p2") and "caught up from" in lan.out("p2")
+    assert "resuming game" in lan.out("p2") and "syncing with the other seats" in lan.out("p2")
     assert "not a seated player" in lan.out("p0")  # the host's ZAP handler refused the stranger
     assert "Traceback" not in "".join(lan.out(n) for n in names)
 
 
-def test_a_vanished_peer_is_abandoned_and_verify_names_it(lan: Lan) -> None:
+def test_a_vanished_peer_is_voted_out_by_certificate_and_verify_names_it(lan: Lan) -> None:
     quick = ("--timeout-auto", "2", "--timeout-decision", "2")
     lan.start(3, *quick)
     lan.kill_when("p1", 30)
     gone = lan.seat_of("p1")
     codes = lan.finish("p0", "p2")
     assert codes == {"p0": 3, "p2": 3}, lan.out("p0")[-2000:]
-    survivors = [log.read_log(lan.log(n)).frames for n in ("p0", "p2")]
-    assert survivors[0] == survivors[1]
-    last = log.open_envelope(survivors[0][-1]).payload
-    assert last["t"] == "abandon" and last["a"] == gone
+    verdicts = [verify_file(lan.log(n)) for n in ("p0", "p2")]
+    chains = [v.table.entries for v in verdicts if v.table is not None]
+    assert len(chains) == 2 and chains[0] == chains[1], "both survivors hold the same chain"
+    last = log.open_envelope(chains[0][-1]).payload
+    assert last["t"] == "certificate" and last["s"] == gone
+    votes = [log.open_envelope(vote).payload for vote in last["v"]]
+    assert [(v["s"], v["a"], v["w"]) for v in votes] == [(s, gone, 2) for s in range(3) if s != gone]
     verify = subprocess.run([sys.executable, "-m", "p2pspades", "verify", str(lan.log("p0"))],
                             capture_output=True, text=True, timeout=60)
     assert verify.returncode == 3, verify.stdout + verify.stderr
-    assert f"after a silence from seat {gone}" in verify.stdout and "a claim, not a proof" in verify.stdout
-    assert "game over: abandoned" in lan.out("p2")
+    assert f"signed that seat {gone} kept the table waiting" in verify.stdout, verify.stdout
+    assert "past the timeout in force (2 s)" in verify.stdout, verify.stdout
+    assert "a claim of silence, not a proof" in verify.stdout, verify.stdout
+    assert "game over: abandoned" in lan.out("p2") and "timeout in force (2 s)" in lan.out("p2")
     # nothing left to resume for a survivor: the game is over there
     again = subprocess.run([sys.executable, "-m", "p2pspades", "resume", "--auto"], env=lan.env("p0"),
                            capture_output=True, text=True, timeout=60)
     assert again.returncode == 2 and "the game is over (abandoned)" in again.stderr
+
+
+def seat_logs(lan: Lan, name: str) -> list[Path]:
+    """The logs of every seat the process `name` ran (its own and its bots')."""
+    home = lan.root / name / "data"
+    return [GameStore(bytes.fromhex(d.parent.name), int(d.name.removeprefix("seat-")), home).log_path
+            for d in sorted(home.glob("games/*/seat-*"))]
+
+
+@pytest.mark.timeout(300)
+def test_a_joiner_killed_in_its_turn_resumes_after_the_certificate_and_ends_as_everyone_did(lan: Lan) -> None:
+    """A host with two bots (a decision timeout of 4 s) and bo, who joins in a terminal and is killed with
+    kill -9 while the screen asks for its bid. The host's seats vote that bo stopped answering and their votes
+    make the certificate that ends the game. `p2pspades resume --profile bo`, run after that, syncs before it
+    acts: its screen shows the end and why (never "Your turn"), and its log ends the way the others do."""
+    quick = ("--timeout-decision", "4")
+    lan.host(4, "--bots", "2", "--no-advertise", *quick)
+    lan.wait_for("p0", "lobby: ")
+    bo = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo", "--profile", "bo", "--address",
+                  "127.0.0.1", "--log", str(lan.log("bo")), *quick)
+    try:
+        bo.expect(r"accept \(a\) or decline \(d\)", 60)
+        bo.proc.send("a")
+        bo.expect(r"Your (turn|bid)|Blind nil\?", 120)
+        os.kill(bo.proc.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while bo.proc.isalive():
+            assert time.monotonic() < deadline, "bo did not die"
+            time.sleep(0.05)
+    finally:
+        bo.close()
+    before = log.read_log(lan.log("bo")).frames
+    seat = [s["n"] for s in log.open_envelope(before[0]).payload["seats"]].index("bo")
+    lan.wait_for("p0", "game over: abandoned", 90)
+    again = Terminal(lan.env("bo"), "bo", "resume", "--profile", "bo", rows=40, cols=200)
+    try:
+        deadline = time.monotonic() + 90
+        while "Game over" not in (screen := again.text()):
+            assert not re.search(r"Your (turn|bid)", screen), f"the resumed seat was asked to act:\n{screen}"
+            assert time.monotonic() < deadline, f"the end never shown:\n{screen}"
+            again.pump()
+        assert "signed that you stopped answering" in screen, screen
+        assert "timeout in force: 4 s" in screen and "forfeit by bo" in screen, screen
+        again.proc.send("q")
+        again.proc.expect(pexpect.EOF, timeout=60)
+        after = again.proc.before.decode(errors="replace")
+        again.proc.close()
+        assert again.proc.exitstatus == 3, after
+    finally:
+        again.close()
+    assert lan.finish("p0") == {"p0": 3}, lan.out("p0")[-2000:]
+    assert "Traceback" not in lan.out("p0") + after, lan.out("p0")[-2000:] + after
+    logs = [*seat_logs(lan, "p0"), lan.log("bo")]
+    assert len(logs) == 4, logs
+    frames = log.read_log(lan.log("bo")).frames
+    assert frames[: len(before)] == before, "the resumed log kept everything it held"
+    runs = [subprocess.run([sys.executable, "-m", "p2pspades", "verify", str(path)], capture_output=True,
+                           text=True, timeout=60) for path in logs]
+    assert {run.returncode for run in runs} == {3}, [run.stdout + run.stderr for run in runs]
+    assert len({run.stdout for run in runs}) == 1, [run.stdout for run in runs]
+    assert f"signed that seat {seat} kept the table waiting" in runs[0].stdout, runs[0].stdout
+    assert f"forfeit by seat {seat}" in runs[0].stdout, runs[0].stdout
+    chains = [verify_file(path).table for path in logs]
+    assert all(t is not None and t.entries == chains[0].entries for t in chains if chains[0] is not None)
+    assert log.open_envelope(frames[-1]).payload["t"] == "certificate", "bo's log ends with the certificate"
 
 
 def test_host_join_join_with_three_profiles_and_a_joiners_bot_complete_a_game(
@@ -242,6 +315,7 @@ def completed_trick(terminal: Terminal, names: list[str]) -> Held | None:
     return int(held[2]), named(held[1]), frozenset(cards)
 
 
+@pytest.mark.pty
 @pytest.mark.timeout(300)
 def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_hand(lan: Lan) -> None:
     """Two people, each in a pseudo-terminal with a data directory of their own, and the host's two bots:
@@ -316,6 +390,7 @@ def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_han
         assert verdict.status in (Status.VALID, Status.INCOMPLETE), f"{name}: {verdict.summary}"
 
 
+@pytest.mark.pty
 def test_join_says_it_is_connecting_and_tables_shows_progress(lan: Lan) -> None:
     joiner = Terminal(lan.env("cy"), "cy", "join", lan.lobby, "--name", "cy")
     listing = Terminal(lan.env("cy"), "cy", "tables", "--timeout", "2", "--interface", "127.0.0.1")
@@ -332,6 +407,7 @@ def test_join_says_it_is_connecting_and_tables_shows_progress(lan: Lan) -> None:
         listing.close()
 
 
+@pytest.mark.pty
 def test_a_host_that_leaves_the_lobby_tells_its_joiner(lan: Lan) -> None:
     host = Terminal(lan.env("ana"), "ana", "host", "--name", "ana", "--rules", "two", "--address",
                     "127.0.0.1", "--port", str(lan.port), "--no-advertise")

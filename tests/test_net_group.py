@@ -19,7 +19,7 @@ from p2pspades.net.group import LocalGroup
 from p2pspades.rules import Action, preset
 from p2pspades.table import Decision
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.net, pytest.mark.timeout(120)]
 QUICK = {"auto": 8.0, "decision": 8.0}
 """Step timeouts short enough to see a gone seat abandoned within the test, long enough that no seat of a
 loaded machine (three peers share this process) is taken for gone."""
@@ -32,13 +32,16 @@ async def three_peers(home: Path) -> list[Peer]:
     return sorted(peers, key=lambda p: p.seat)  # the lobby seats joiners in the order they arrive
 
 
+@pytest.mark.slow
 async def test_a_failing_bot_seat_leaves_alone_and_the_other_seats_of_the_process_play_on(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Seat 0 and a bot seat are one process's group; the third seat is another machine. The bot seat's
     player raises at every choice (the peer plays its first legal choice instead), then its disk fills up in
-    the middle of the hand: its peer fails. Our seat and the third go on, claim its abandonment, and the game
-    ends with a forfeit by the bot's seat; our group returns that end instead of raising."""
+    the middle of the first hand: its peer fails. Our seat and the third go on, vote that it stopped
+    answering, and their votes make the certificate that ends the game; our group returns that end instead of
+    raising. In cutthroat, with every total still 0, both signers would win by a forfeit, so the certificate
+    proves nothing: the game ends contested, and nobody wins."""
     caplog.set_level(logging.INFO, logger="p2pspades")
     ours, bot, other = await three_peers(tmp_path)
     asked: list[Decision] = []
@@ -67,10 +70,16 @@ async def test_a_failing_bot_seat_leaves_alone_and_the_other_seats_of_the_proces
     assert ended.status == elsewhere.status == "abandoned"
     assert ours.table.entries == other.table.entries
     gone = bot.seat  # the lobby seats joiners in the order they arrive
-    assert ours.table.result is not None and ours.table.result.forfeit and ours.table.result.seat == gone
-    assert ours.table.claim is not None and ours.table.claim.seat == gone
+    result = ours.table.result
+    assert result is not None and result.seat == gone and result.contested and not result.forfeit, result
+    assert result.winners == () and result.signers == tuple(sorted({ours.seat, other.seat})), result
+    assert ours.table.claim is not None and ours.table.claim.accused == gone
+    assert ours.table.claim.voters == tuple(sorted({ours.seat, other.seat}))
     verdict = verify_file(ours.store.log_path)
-    assert verdict.status is Verdict.INCOMPLETE and f"after a silence from seat {gone}" in verdict.summary
+    assert verdict.status is Verdict.INCOMPLETE, verdict.summary
+    assert f"signed that seat {gone} kept the table waiting" in verdict.summary, verdict.summary
+    assert "past the timeout in force (8 s)" in verdict.summary and "nobody wins" in verdict.summary, (
+        verdict.summary)
     failed = [r for r in caplog.records if "failed and leaves the game" in r.getMessage()]
     assert len(failed) == 1 and failed[0].getMessage().startswith(f"seat {gone}, a bot this machine runs")
     assert "No space left on device" in failed[0].getMessage()

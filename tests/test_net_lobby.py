@@ -15,6 +15,7 @@ import zmq.asyncio
 from helpers.net import WAIT, next_received, until, within
 
 from p2pspades import crypto, log
+from p2pspades.net import lobby as lobby_driver
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import Entry
 from p2pspades.net.lobby import (
@@ -29,11 +30,12 @@ from p2pspades.net.lobby import (
     join_table,
     peers_of,
 )
+from p2pspades.net.lobby_machine import GuestLobby, HostLobby, LobbyEvent
 from p2pspades.net.mesh import Mesh
 from p2pspades.rules import preset
 from p2pspades.table import make_genesis
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.net, pytest.mark.timeout(90)]
 
 JOINER = r"""
 import asyncio, json, sys
@@ -72,6 +74,7 @@ asyncio.run(main(sys.argv[1], sys.argv[2]))
 """
 
 
+@pytest.mark.slow
 async def test_three_joiners_in_their_own_processes_agree_on_one_table() -> None:
     host_id = crypto.Identity.generate()
     mesh = Mesh(transport_keys(host_id))
@@ -319,35 +322,79 @@ def test_a_result_describes_every_seat() -> None:
     assert [p.endpoint for p in peers_of(result.table)] == ["tcp://127.0.0.1:1", "tcp://127.0.0.1:2"]
 
 
-async def test_dialogs_on_both_sides_may_outlast_every_time_out() -> None:
+class FakeClock:
+    """The lobby loops' time, which passes only when the test moves it on."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.slow
+async def test_dialogs_on_both_sides_may_outlast_every_time_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """The host's player takes longer to start than the joiner's patience with a silent host, and the joiner's
     player longer to accept than the host's patience with a silent joiner: nobody is dropped, because the
-    loops keep answering while the dialogs are open."""
+    loops keep answering while the dialogs are open.
+
+    Both loops run on one fake clock. The test moves it on a keep-alive at a time, and each time waits until
+    each side has heard the other at the new time before it moves it again."""
     patience = KEEPALIVE + 1.5
+    clock = FakeClock()
+    heard = {"host": 0.0, "joiner": 0.0}
+    """When, on the fake clock, each side last received a frame."""
+
+    class HeardHost(HostLobby):
+        def receive(self, routing: bytes, raw: bytes, now: float) -> list[LobbyEvent]:
+            heard["host"] = now
+            return super().receive(routing, raw, now)
+
+    class HeardGuest(GuestLobby):
+        def receive(self, raw: bytes, now: float) -> list[LobbyEvent]:
+            heard["joiner"] = now
+            return super().receive(raw, now)
+
+    monkeypatch.setattr(lobby_driver, "HostLobby", HeardHost)
+    monkeypatch.setattr(lobby_driver, "GuestLobby", HeardGuest)
+
+    async def outlast_patience() -> None:
+        """Twice the patience passes, every keep-alive answered."""
+        end = clock.now + 2 * patience
+        while clock.now <= end:
+            clock.now += KEEPALIVE
+            await until(lambda: heard["host"] >= clock.now and heard["joiner"] >= clock.now)
+
     host_deciding, guest_deciding = asyncio.Event(), asyncio.Event()
+    host_decided, guest_decided = asyncio.Event(), asyncio.Event()
     seen: list[TableInfo] = []
 
     async def slow_start(table: TableInfo) -> bool:
         host_deciding.set()
-        await asyncio.sleep(2 * patience)
+        await host_decided.wait()
         return True
 
     async def slow_accept(result: LobbyResult) -> bool:
         guest_deciding.set()
-        await asyncio.sleep(2 * patience)
+        await guest_decided.wait()
         return True
 
-    host, lobby = await start_host(2, start_when=slow_start, idle_timeout=patience)
+    host, lobby = await start_host(2, start_when=slow_start, idle_timeout=patience, clock=clock)
     running = asyncio.ensure_future(host.run())
     try:
         joining = asyncio.ensure_future(join_table(
             lobby, crypto.Identity.generate(), "Lee", "tcp://127.0.0.1:7800", confirm=slow_accept,
-            on_change=seen.append, timeout=patience))
+            on_change=seen.append, timeout=patience, clock=clock))
         await within(host_deciding.wait())
         await until(lambda: bool(seen) and seen[-1].free == 0)  # the joiner sees the full table
+        await outlast_patience()
         assert not running.done() and not joining.done()
+        host_decided.set()
         await within(guest_deciding.wait())
-        result = await within(joining, 4 * patience)
+        await outlast_patience()
+        assert not running.done() and not joining.done()
+        guest_decided.set()
+        result = await within(joining)
         assert result.seat == 1 and (await within(running)).genesis == result.genesis
     finally:
         running.cancel()

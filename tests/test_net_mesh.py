@@ -35,7 +35,7 @@ from p2pspades.net.frames import (
 )
 from p2pspades.net.mesh import ENTRY_QUEUE, LinkUp, Mesh, MeshError, PeerAddress, Received, Refused, announced
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.net, pytest.mark.timeout(60)]
 
 
 def raw_dealer(

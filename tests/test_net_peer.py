@@ -35,7 +35,7 @@ from p2pspades.net.peer import ANSWERS_PER_SECOND, FAILURE_BUDGET, Refusals
 from p2pspades.rules import Action, preset
 from p2pspades.table import Decision, DropKind, Dropped, Event, Rejected, Wanted
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.net, pytest.mark.timeout(90)]
 
 
 async def seat_players(home: Path, players: int, **watch: object) -> tuple[list[crypto.Identity], list[Peer]]:
@@ -194,6 +194,7 @@ async def test_every_entry_we_send_is_on_disk_with_everything_before_it(tmp_path
     assert {"commit", "dcommit", "shuffle", "play", "end"} <= kinds and {s for s, _ in sent} == {0, 1}
 
 
+@pytest.mark.slow
 async def test_a_flood_costs_one_check_per_distinct_bad_entry_and_nothing_once_over_budget(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:

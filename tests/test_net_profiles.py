@@ -16,7 +16,7 @@ from helpers.net import free_port
 from p2pspades import crypto
 from p2pspades.audit import Status, verify_file
 
-pytestmark = pytest.mark.timeout(150)
+pytestmark = [pytest.mark.net, pytest.mark.slow, pytest.mark.timeout(150)]
 
 
 class Machine:

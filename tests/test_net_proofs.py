@@ -24,7 +24,7 @@ from p2pspades.net import peer as peer_module
 from p2pspades.rules import preset
 from p2pspades.table import Table
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.net, pytest.mark.timeout(180)]
 SEATS = 4
 #: short steps, but a peer is not taken for away while another peer of this one process checks a proof
 TIMING = Timing(tick=0.05, hello=0.3, heartbeat=0.3, away_after=5.0, linger=3.0)
@@ -76,18 +76,21 @@ async def refused_over_sockets(
     assert all(p.table.entries == honest[0].table.entries for p in honest)
 
 
+@pytest.mark.slow
 async def test_a_lock_that_copies_opponents_positions_is_refused_over_sockets(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await refused_over_sockets(tmp_path, Copier, "lock", monkeypatch)
 
 
+@pytest.mark.slow
 async def test_a_tagged_shuffle_is_refused_over_sockets(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await refused_over_sockets(tmp_path, Tagger, "shuffle", monkeypatch)
 
 
+@pytest.mark.slow
 async def test_four_honest_peers_play_version_2_over_sockets_and_their_logs_verify(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

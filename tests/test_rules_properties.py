@@ -181,6 +181,7 @@ def run_game(name: str, seed: int) -> None:
     ]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32 - 1))
 def test_random_games_keep_every_invariant(name: str, seed: int) -> None:

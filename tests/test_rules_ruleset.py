@@ -221,6 +221,7 @@ def rule_sets(draw: st.DrawFn) -> RuleSet:
         raise
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(rule_sets())
 def test_any_valid_rule_set_round_trips_exactly(rules: RuleSet) -> None:

@@ -475,6 +475,7 @@ def test_an_entry_with_a_forged_signature_is_dropped() -> None:
 
 
 # ------------------------------------------------------------------ hostile points and misplaced challenges
+@pytest.mark.slow
 def test_a_poisoned_last_lock_is_challenged_and_names_the_locker() -> None:
     wire, _ = seated(preset("classic", target=500), LastLockPoisoner, seed=b"poison")
     wire.run()
@@ -514,6 +515,7 @@ def test_a_caught_cheat_forfeits_the_game_for_the_cheaters_side() -> None:
         assert record["forfeit"]["text"].startswith(f"forfeit by seat {CHEATER}: lock: ")
 
 
+@pytest.mark.slow
 def test_a_void_rule_set_ends_a_cheat_with_no_winner() -> None:
     def bad_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
         p["d"][0] = other_point(p["d"][0])

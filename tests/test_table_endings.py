@@ -22,7 +22,7 @@ from p2pspades.audit.verdict import Status
 from p2pspades.audit.verify import verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.rules import preset
-from p2pspades.table import DropKind, Dropped, Event, Rejected, Superseded, Table, TableStatus
+from p2pspades.table import DropKind, Dropped, Event, Rejected, SecretCreated, Superseded, Table, TableStatus
 from p2pspades.table.claims import TRANSITIONS, Act, ClaimState, Signal, Slot
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
 
@@ -351,3 +351,31 @@ def test_an_on_chain_claim_of_an_earlier_release_is_reported_not_judged() -> Non
     assert verdict.violation is None
     live = t.receive(old, wire.now)  # a peer refuses it, naming its signer, and the game goes on
     assert any(isinstance(e, Rejected) and e.seat == 2 for e in live) and t.status == "running"
+
+
+def test_a_vote_restored_from_our_own_log_still_holds_the_answer_back() -> None:
+    wire = claims.classic(b"restored vote")
+    claims.until_waiting_for(wire, 1, "bid")
+    answer = claims.answer(wire, 1)
+    claims.vote(wire, 0)
+    old = wire.tables[0]
+    assert old.identity is not None
+    secrets = {e.hand: e.seed for e in wire.events[0] if isinstance(e, SecretCreated)}  # saved on disk
+    back = Table(old.entries[0], old.identity, entropy=seeded_entropy(b"unused"), secrets=secrets,
+                 entries=old.records, timeouts=old.timeouts, checked=True, syncing=True)
+    back.synced()
+    claim = back.claim
+    assert claim is not None and claim.state is ClaimState.VOTED
+    before = len(back.entries)
+    back.receive(answer)
+    assert len(back.entries) == before, "a seat that voted takes the answer only on a refusal"
+
+
+def test_the_last_end_withheld_ends_by_certificate_on_the_withholders_own_table_too() -> None:
+    """Seat 2's `end` is the last entry of the game: its own table is complete, nobody else's is. The others'
+    certificate still takes that slot on its table (found by a longer run of the schedules above)."""
+    faults = Faults(seat=2, kind="withhold", at=27, release_after=10.0, release_to=(1,), sent=True)
+    schedule = run("cutthroat3", faults, 523401844)
+    check(schedule)
+    table = schedule.tables[2]
+    assert table is not None and table.status == "abandoned" and table.abandoned_by == 2

@@ -26,6 +26,7 @@ def quick(name: str, **overrides: object) -> RuleSet:
     return preset(name, **{"target": 100, "losing_threshold": -100, **overrides})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_preset_plays_to_the_end_and_verifies(name: str) -> None:
     rules = quick(name)
@@ -72,6 +73,7 @@ def test_a_peer_sees_only_its_own_cards() -> None:
     assert set().union(*hands) == set(rules.deck)
 
 
+@pytest.mark.slow
 def test_secrets_are_announced_before_their_commitment() -> None:
     rules = quick("classic")
     wire = play_in_memory(rules, [RandomBot(i) for i in range(4)], seed=b"secrets")
@@ -86,6 +88,7 @@ def test_secrets_are_announced_before_their_commitment() -> None:
         assert own and own[0].type == ("dcommit" if hand == 0 else "commit"), "its next entry commits to it"
 
 
+@pytest.mark.slow
 def test_resume_from_the_log_and_secrets_continues_identically() -> None:
     """A peer rebuilt from its log and saved hand secrets carries on as if it had never stopped."""
     rules = quick("classic")
@@ -113,6 +116,7 @@ def test_resume_from_the_log_and_secrets_continues_identically() -> None:
     assert all(t.entries == wire.tables[0].entries for t in wire.tables)
 
 
+@pytest.mark.slow
 def test_resume_without_the_hand_secret_is_refused_clearly() -> None:
     rules = quick("classic")
     wire = play_in_memory(rules, [RandomBot(i) for i in range(4)], seed=b"lost")
@@ -133,6 +137,7 @@ def test_draw_pile_hands_come_from_the_stock() -> None:
         assert not set(h.hands[0]) & set(h.hands[1])
 
 
+@pytest.mark.slow
 def test_lowest_club_leads_first_although_nobody_knows_who_holds_it() -> None:
     """Only the holder of the lowest club knows it leads; its play, which only its key opens, settles it."""
     rules = quick("classic", first_leader="low_club")

@@ -82,6 +82,7 @@ class Copier(Table):
         return msg.LockV2(tuple(deck), made.commitments, proof)
 
 
+@pytest.mark.slow
 def test_the_first_lock_copying_attack_is_refused_at_the_lock_naming_the_seat() -> None:
     wire, _ = seated(RULES, Copier, seed=FIRST, version=2)
     wire.run()
@@ -272,6 +273,7 @@ def other_s(payload: dict[str, Any]) -> None:
         "play-key-non-canonical",
     ],
 )
+@pytest.mark.slow
 def test_a_missing_or_mutated_proof_is_a_violation_at_that_entry(
     kind: str, change: Callable[[dict[str, Any]], None], check: str
 ) -> None:
@@ -293,6 +295,7 @@ def test_another_s_in_the_commitment_fails_the_seats_shuffle_proof() -> None:
     refused_at(wire, "shuffle")
 
 
+@pytest.mark.slow
 def test_a_wrong_deal_key_is_a_violation_at_the_keys_entry() -> None:
     def bad_key(table: Table, p: dict[str, Any]) -> dict[str, Any]:
         assert table._my is not None
@@ -305,6 +308,7 @@ def test_a_wrong_deal_key_is_a_violation_at_the_keys_entry() -> None:
     assert "does not match" in v.detail
 
 
+@pytest.mark.slow
 def test_a_wrong_play_key_is_a_violation_at_the_play_entry() -> None:
     wire, ids = seated(RULES, seed=FIRST, version=2)
     seen: list[bytes] = []
@@ -357,6 +361,7 @@ class FalseVoid(Reneger):
         return []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["none", "subset", "zeros"])
 def test_a_renege_is_refused_live_whatever_void_proof_it_carries(mode: str) -> None:
     class Cheat(FalseVoid):
@@ -373,6 +378,7 @@ def test_a_renege_is_refused_live_whatever_void_proof_it_carries(mode: str) -> N
     assert ("without a void proof" if mode == "none" else "void proof") in v.detail
 
 
+@pytest.mark.slow
 def test_an_honest_version_2_game_proves_void_claims_and_verifies() -> None:
     wire = play_in_memory(RULES, [RandomBot(i) for i in range(4)], seed=b"honest v2")
     entries = wire.tables[0].entries
@@ -385,6 +391,7 @@ def test_an_honest_version_2_game_proves_void_claims_and_verifies() -> None:
     assert verdict.status is Status.VALID, verdict.summary
 
 
+@pytest.mark.slow
 def test_without_the_void_proofs_rule_a_discard_carries_no_proof() -> None:
     rules = RULES.replace(void_proofs=False)
     assert rules.to_dict()["void_proofs"] is False
@@ -396,6 +403,7 @@ def test_without_the_void_proofs_rule_a_discard_carries_no_proof() -> None:
     assert verify_frames(entries).status is Status.VALID
 
 
+@pytest.mark.slow
 def test_a_void_proof_where_none_is_due_is_a_violation() -> None:
     wire, ids = seated(RULES, seed=FIRST, version=2)
 

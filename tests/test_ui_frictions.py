@@ -75,6 +75,7 @@ def ascii_screen() -> Iterator[None]:
         PREFS.ascii = before
 
 
+@pytest.mark.slow
 def test_the_events_pane_tells_the_earlier_hands_after_a_resume() -> None:
     wire = seated(["Ann", "Bob", "Cat", "Dan"])
     table = wire.tables[0]
@@ -106,6 +107,7 @@ def test_the_events_pane_tells_the_earlier_hands_after_a_resume() -> None:
     assert "hand 1 audit passed" in " ".join(lines)
 
 
+@pytest.mark.slow
 async def test_bids_so_far_are_in_bidding_order() -> None:
     names = ["Ann", "Bob", "Cat", "Dan"]
     wire = seated(names, ours=2)
@@ -130,6 +132,7 @@ async def test_bids_so_far_are_in_bidding_order() -> None:
     assert "Kitchen" in title and title.count("p2pspades") == 1
 
 
+@pytest.mark.slow
 async def test_you_lead_and_you_deal() -> None:
     wire = seated(["Ann", "Bob", "Cat", "Dan"], table_name="p2pspades")
     table = wire.tables[0]
@@ -162,6 +165,7 @@ def test_wide_names_line_up_in_the_seats_panel() -> None:
     assert len(starts) == 1, rows
 
 
+@pytest.mark.slow
 def test_the_ascii_screen_has_suit_letters_and_plain_boxes(ascii_screen: None) -> None:
     wire = seated(["Ann", "Bob", "Cat", "Dan"])
     table = wire.tables[0]
@@ -185,6 +189,7 @@ def test_a_window_too_small_says_the_size_it_needs() -> None:
     assert "Window too small: make the terminal at least 80x24" in screen
 
 
+@pytest.mark.slow
 def test_verify_says_an_export_is_not_a_log(tmp_path: Path) -> None:
     wire = seated(["Ann", "Bob", "Cat", "Dan"])
     advance(wire, lambda: len(wire.tables[0].entries) > 30)

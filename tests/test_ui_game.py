@@ -49,6 +49,7 @@ async def playing(state: UiState) -> None:
     )
 
 
+@pytest.mark.slow
 async def test_a_whole_hand_played_with_the_keyboard() -> None:
     chosen: list[Card] = []
     bid: list[Bid] = []
@@ -228,6 +229,7 @@ async def test_the_draw_pile_dialog_shows_the_drawn_card() -> None:
     assert code == ExitCode.LEFT
 
 
+@pytest.mark.slow
 async def test_a_game_to_the_end_gives_the_game_over_screen_and_exit_code_0() -> None:
     async def script(game: LocalGame, keys: PipeInput) -> None:
         state = game.state

@@ -49,6 +49,7 @@ async def screens_at_our_first_card(
     return game, screens
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["classic", "five", "cutthroat3", "two"])
 async def test_every_part_of_the_screen_is_on_80x24_and_on_larger_terminals(name: str) -> None:
     rules = preset(name, target=100, losing_threshold=-100)

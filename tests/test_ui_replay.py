@@ -139,6 +139,7 @@ def test_the_screen_shows_all_hands_the_trick_and_the_verdict(model: ReplayModel
     assert {card.glyph for card in hand.hands[0]} - gone - {led.glyph} <= shown
 
 
+@pytest.mark.slow
 def test_run_replay_gives_the_verdicts_exit_code(entries: list[bytes], tmp_path: Path) -> None:
     def replay(path: Path) -> int:
         with create_pipe_input() as pipe:

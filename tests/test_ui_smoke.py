@@ -17,7 +17,7 @@ from helpers.terminal import drain, leave, plays_by_seat_0
 
 from p2pspades.audit import Status, verify_file
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.pty, pytest.mark.slow, pytest.mark.timeout(90)]
 
 
 def test_play_a_card_in_a_real_terminal(tmp_path: Path) -> None:

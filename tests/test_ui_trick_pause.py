@@ -88,8 +88,9 @@ async def test_the_completed_trick_stays_with_its_winner_and_any_key_skips_it() 
         seen["table"] = text_of(trick_text(state))
         seen["cards"] = [card.glyph for _, card in trick.plays]
         seen["status"] = state.status_text()
-        # the pause is long: the trick is still there a moment later, whatever the bots did meanwhile
-        await asyncio.sleep(0.3)
+        # the pause is long: the trick is still there once the bots played on to our next turn
+        await until(lambda: state.decision is not None and len(state.decision.view.tricks) >= number,
+                    what="our turn after the trick")
         seen["still_held"] = state.top_overlay == "trick" and state.held == (trick, number)
         keys.send_text("s")  # any key skips the pause, and does nothing else
         await until(lambda: state.top_overlay != "trick", what="the key to end the pause")

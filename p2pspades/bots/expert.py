@@ -30,7 +30,6 @@ from p2pspades.bots.bidding import choose_bid, estimate_mask, estimate_tricks, k
 from p2pspades.bots.play import choose_card
 from p2pspades.bots.simulate import SUIT_OF, Contract, Playout, bags_hurt
 from p2pspades.rules import Action, Bid, BlindNil, Draw, Play, RuleSet, SeatView, is_nil
-from p2pspades.rules.audit import first_leader
 from p2pspades.rules.cards import FULL_DECK, SUIT_MASKS, cards_of, mask_of
 from p2pspades.table.events import Decision, DecisionKind
 
@@ -141,13 +140,6 @@ class ExpertBot:
         bids = tuple(b if b is not None else 0 for b in view.bids)
         contract = Contract(rules, bids, view.blind)
         world = World(view, self._seen.get(view.hand_number, 0))
-        trick = [(seat, card.index) for seat, card in view.trick.plays]
-        leader = view.trick.leader
-        closed = (
-            rules.spade_lead != "always"
-            and not view.spades_broken
-            and not (rules.spade_lead == "not_first_trick" and view.tricks)
-        )
         groups = _equivalent(sorted(plays), rules.deck_mask & ~world.unseen)
         usual = choose_card(view, legal)
         assert isinstance(usual, Play)
@@ -159,18 +151,11 @@ class ExpertBot:
             hands = world.sample(rng)
             weight = world.weight(hands)
             deal: list[float] = []
+            start = Playout.from_view(contract, view, hands)
             for group in groups:
                 if r >= 2 and time.perf_counter() > deadline:
                     break
-                playout = Playout(
-                    contract,
-                    hands.copy(),
-                    list(view.tricks_won),
-                    leader,
-                    trick.copy(),
-                    view.spades_broken,
-                    closed,
-                )
+                playout = start.copy()
                 playout.play(group[0])
                 deal.append(contract.value(view.seat, playout.finish(), view.totals))
             self.playouts += len(deal)
@@ -262,22 +247,7 @@ class ExpertBot:
                 if sharing and shared is not None and not contract.nil[seat]:
                     deal.append(contract.value(seat, shared, view.totals))
                     continue
-                low_club = rules.low_club if rules.first_leader == "low_club" else None
-                holder = None
-                if low_club is not None:
-                    holder = next((s for s in range(n) if hands[s] >> low_club.index & 1), None)
-                leader = first_leader(rules, view.dealer, holder)
-                playout = Playout(
-                    contract,
-                    hands.copy(),
-                    [0] * n,
-                    leader,
-                    [],
-                    False,
-                    rules.spade_lead != "always",
-                    low_club.index if holder is not None and low_club is not None else -1,
-                )
-                won = playout.finish()
+                won = Playout.opening(contract, view.dealer, hands.copy()).finish()
                 runs += 1
                 if sharing and not contract.nil[seat]:
                     shared = won

@@ -110,14 +110,15 @@ class ProgressLines(GameVisitor):
         self.names = [s.name for s in setup.seats]
         self.say = say
 
+    def side(self, k: int) -> str:
+        return "+".join(self.names[i] for i in self.rules.sides[k])
+
     def on_first_dealer(self, seat: int) -> None:
         self.say(f"{self.names[seat]} drew the highest card and deals first")
 
     def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
-        rules, names = self.rules, self.names
-        totals = ", ".join(
-            f"{'+'.join(names[i] for i in rules.sides[k])} {t.score}" for k, t in enumerate(hand.totals)
-        )
+        rules = self.rules
+        totals = ", ".join(f"{self.side(k)} {t.score}" for k, t in enumerate(hand.totals))
         bids = " ".join(
             bid_notation(hand.bids[s], hand.blind[s], rules, short=True) for s in range(rules.players)
         )
@@ -133,4 +134,16 @@ class ProgressLines(GameVisitor):
         self.say(f"VIOLATION by seat {v.seat} ({self.names[v.seat]}): {v.check}: {v.detail}")
 
     def on_end(self, ended: GameEnded) -> None:
-        self.say(f"game over: {ended.status}" + (f" ({ended.detail})" if ended.detail else ""))
+        text = f"game over: {ended.status}" + (f" ({ended.detail})" if ended.detail else "")
+        if ended.signers and ended.seat is not None:
+            waits = " or ".join(f"{w} s" for w in sorted(set(ended.waits)))
+            signers = ", ".join(self.names[s] for s in ended.signers)
+            text += f": {signers} signed that {self.names[ended.seat]} kept the table waiting past the "
+            text += f"timeout in force ({waits})"
+        if ended.contested:
+            text += "; contested: every signer wins by it, so nobody wins"
+        elif ended.forfeit and ended.seat is not None:
+            winners = " and ".join(self.side(k) for k in ended.winners)
+            verb = "wins" if len(ended.winners) == 1 else "win"
+            text += f"; forfeit by {self.names[ended.seat]}: {winners} {verb}"
+        self.say(text)

@@ -11,7 +11,9 @@ This module also holds what `host`, `join` and `resume` share: the network optio
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
+import math
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -48,7 +50,7 @@ from p2pspades.net.session import HostedTable
 from p2pspades.paths import data_home, default_log_path, diagnostics_log
 from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
-from p2pspades.table import Accepted, Event, GameEnded, HandAudited, Table, TableStatus
+from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
 
@@ -85,10 +87,11 @@ def add_seat_options(p: argparse.ArgumentParser) -> None:
 
 def add_timeout_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout-auto", type=float, metavar="S",
-                   help="seconds to wait for a seat's automatic step (shuffle, keys, ...) before the table "
-                   "abandons it (default 60)")
+                   help="seconds to wait for a seat's automatic step (shuffle, keys, ...) before we vote "
+                   "that it stopped answering (default 60)")
     p.add_argument("--timeout-decision", type=float, metavar="S",
-                   help="seconds to wait for a seat's bid or card before the table abandons it (default 600)")
+                   help="seconds to wait for a seat's bid or card before we vote that it stopped answering "
+                   "(default 600)")
 
 
 def timeouts_from(args: argparse.Namespace) -> dict[str, float]:
@@ -206,9 +209,22 @@ class Progress(ProgressLines):
         self.peer = peer
         self._away_shown = ""
         self._away_at = 0.0
+        self._syncing = False
         self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
 
     def on_event(self, event: Event) -> None:
+        if isinstance(event, Noted):
+            names = [s.name for s in self.peer.table.setup.seats]
+            fields = log.open_envelope(event.raw).payload
+            accused = names[fields["a"]]
+            if event.type == "abandon":
+                say(f"{names[event.seat]} voted that {accused} stopped answering (after the timeout in "
+                    f"force, {fields['w']} s)")
+            else:
+                say(f"{names[event.seat]} took the entry of {accused} before voting: the claim is void")
+        elif isinstance(event, Superseded):
+            say(f"a certificate takes entry {event.first}: the {len(event.raws)} entries we held from there "
+                f"on are off the chain")
         tell(self.peer.table, [event], self)
 
     def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
@@ -218,6 +234,10 @@ class Progress(ProgressLines):
         super().on_hand(hand, audit)
 
     def on_status(self, status: Status) -> None:
+        syncing = status.text.startswith("syncing")
+        if syncing != self._syncing:
+            self._syncing = syncing
+            say(status.text if syncing else "synced with the other seats")
         seat = status.waiting_for
         silent = None
         if seat is not None and seat != status.seat and not status.finished:
@@ -304,6 +324,8 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
 
     peer.on_status = connection
     state.refresh(peer.table)
+    for each in group.peers:  # while the screen is open, a seat that comes back late still gets the end
+        each.timing = dataclasses.replace(each.timing, linger=math.inf)
     app = ui.create_app(state, color=color)
     await ui.run_alongside(app, group.run())
 
@@ -366,16 +388,15 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     watched = tables[0]
     progress = ProgressLines(watched.setup, say)
     with writer:
-        writer.append(tables[0].entries[0])
         wire.start()
-        seen = 0
+        seen = written = 0
         while True:
             progressed = wire.step()
             events = wire.events[0][seen:]
             seen = len(wire.events[0])
-            for ev in events:
-                if isinstance(ev, Accepted):
-                    writer.append(ev.raw)
+            for raw in watched.records[written:]:  # every frame the table took: entries, votes, refusals
+                writer.append(raw)
+            written = len(watched.records)
             tell(watched, events, progress)
             if not progressed or (any(isinstance(ev, GameEnded) for ev in events) and watched.finished):
                 break

@@ -2,7 +2,9 @@
 
 The peer is rebuilt from what it kept on disk: the log (every entry it ever sent is in it), the hand secrets
 (saved before their commitments went out) and the seat map. It listens where it listened before, reconnects,
-fetches and checks what it missed, and plays on; a host's bot seats come back with it.
+and syncs before it makes any move: it hears every other seat's head and fetches and checks what it missed
+(if the game ended meanwhile, by a certificate that this seat stopped answering, say, it shows that end and
+its log ends the same way). Then it plays on; a host's bot seats come back with it.
 """
 
 from __future__ import annotations
@@ -55,5 +57,6 @@ async def resume(args: argparse.Namespace, timeouts: dict[str, float]) -> int:
     say(f"resuming game {found.game_id.hex()}, seat {found.leader.seat}{bots}")
     settings = Settings(home=args.home, timeouts=timeouts)
     group = await resume_seats(found, player, settings=settings, timeouts=timeouts)
-    say(f"caught up from {len(group.main.table.entries)} entries on disk")
+    say(f"restored {len(group.main.table.entries)} entries from disk; syncing with the other seats before "
+        f"playing on")
     return await run_group(group, ui, color=not args.no_color)

@@ -4,7 +4,8 @@ The host binds a plain ROUTER (no CurveZMQ: a joiner does not know the host's ke
 a signed envelope, so keys are compared the SSH way (protocol/network.md §6). `LobbyHost` feeds its ROUTER's
 frames and the time to a `HostLobby`; `join_table` feeds its DEALER's to a `GuestLobby`. Both keep serving
 while a person looks at a dialog (`confirm`), which runs as a task beside the loop: nobody is dropped for
-reading fingerprints slowly, only for going silent.
+reading fingerprints slowly, only for going silent. The time fed to the machines is the event loop's, unless
+a `clock` is given (a test's fake clock, whose seconds pass when the test says so).
 """
 
 from __future__ import annotations
@@ -136,6 +137,7 @@ class LobbyHost:
         make_genesis: GenesisMaker | None = None,
         idle_timeout: float = IDLE_TIMEOUT,
         version: int = PROTOCOL_VERSION,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         lobby_id = secrets.token_bytes(16)
         self.machine = HostLobby(identity, table_name, rules, host_name, game_endpoint, lobby_id,
@@ -144,6 +146,7 @@ class LobbyHost:
         self.bind = bind
         self.start_when = start_when
         self.on_change = on_change
+        self.clock = clock
         self.endpoint = ""
         self._context: zmq.asyncio.Context | None = None
         self._socket: zmq.asyncio.Socket | None = None
@@ -198,12 +201,12 @@ class LobbyHost:
         if self._socket is None:
             await self.start()
         assert self._socket is not None
-        loop = asyncio.get_running_loop()
+        now = self.clock or asyncio.get_running_loop().time
         deciding: asyncio.Future[bool] | None = None
         asked: TableInfo | None = None
         try:
             while True:
-                if (result := self._apply(self.machine.tick(loop.time()))) is not None:
+                if (result := self._apply(self.machine.tick(now()))) is not None:
                     return result
                 if deciding is not None and (self.machine.stage is not Stage.OPEN or self.info() != asked):
                     await _cancel(deciding)  # the seat map changed under the dialog: ask again
@@ -224,7 +227,7 @@ class LobbyHost:
                 if len(frames) != 2:
                     logger.warning("lobby: dropped a message of %d frames", len(frames))
                     continue
-                result = self._apply(self.machine.receive(frames[0], frames[1], loop.time()))
+                result = self._apply(self.machine.receive(frames[0], frames[1], now()))
                 if result is not None:
                     return result
         finally:
@@ -277,6 +280,7 @@ async def join_table(
     connect_timeout: float = CONNECT_TIMEOUT,
     timeout: float = IDLE_TIMEOUT,
     allow_version: int = PROTOCOL_VERSION,
+    clock: Callable[[], float] | None = None,
 ) -> LobbyResult:
     """Take a seat at the table whose lobby listens at `endpoint` (tcp://HOST:PORT) and wait for the game.
 
@@ -284,7 +288,7 @@ async def join_table(
     and decides whether to accept; it may take as long as the person needs. No answer within
     `connect_timeout`, or a host silent for `timeout` seconds, ends the wait with `LobbyError`. `owner`: the
     key of the (already seated) player whose machine runs this seat, which is then a bot. A table or genesis
-    of a protocol version older than `allow_version` is refused (`Downgrade`).
+    of a protocol version older than `allow_version` is refused (`Downgrade`). `clock`: as for `LobbyHost`.
     """
     parsed = endpoints.parse(endpoint)
     where = endpoint if parsed is None else parsed.host_port
@@ -295,8 +299,8 @@ async def join_table(
     except zmq.ZMQError as exc:
         context.destroy(linger=0)
         raise LobbyError(f"cannot connect to {where}: {exc}") from None
-    loop = asyncio.get_running_loop()
-    guest = GuestLobby(identity, name, game_endpoint, where, loop.time(), host_fingerprint, owner,
+    now = clock or asyncio.get_running_loop().time
+    guest = GuestLobby(identity, name, game_endpoint, where, now(), host_fingerprint, owner,
                        connect_timeout, timeout, allow_version)
 
     def flush() -> None:
@@ -309,14 +313,14 @@ async def join_table(
     try:
         while True:
             flush()
-            guest.tick(loop.time())
+            guest.tick(now())
             if deciding is not None and deciding.done():
                 accept, deciding = deciding.result(), None
                 guest.answer(accept)
                 continue
             if not await sock.poll(int(POLL * 1000)):
                 continue
-            events = guest.receive(await sock.recv(), loop.time())
+            events = guest.receive(await sock.recv(), now())
             _note(events, on_change)
             for event in events:
                 if isinstance(event, Withdrawn | Proposed):

@@ -2,17 +2,24 @@
 
 The table decides everything about the game; this module only moves bytes and keeps promises about them:
 
-- every entry the table accepts is appended to the log, and the log is fsync'd before any entry of ours that
-  follows it is sent (entries from others are written as they come and fsync'd together, once, before our
-  next send); a hand seed is saved (0600, fsync'd) before the commitment to it goes out;
-- every entry accepted from a peer is forwarded, at the next tick and in batches, to the other peers that
-  are not known to hold it already, so a peer cut off from one seat still gets its entries from the others
-  (an equivocating seat is caught by whoever sees both versions: forwarded, or fetched when a later entry
-  does not chain);
+- every frame the table takes (`table.records`: its chain's entries, and the votes and refusals of abandonment
+  claims, in the order it took them) is appended to the log, and the log is fsync'd before any frame of ours
+  that follows it is sent (frames from others are written as they come and fsync'd together, once, before
+  our next send); a hand seed is saved (0600, fsync'd) before the commitment to it goes out;
+- every entry, vote or refusal taken from a peer is forwarded, at the next tick and in batches, to the other
+  peers that are not known to hold it already, so a peer cut off from one seat still gets its frames from
+  the others (an equivocating seat is caught by whoever sees both versions: forwarded, or fetched when a
+  later entry does not chain); a peer that connects or says HELLO also gets the open claim's votes and
+  refusals;
 - a peer that is behind (HELLO, or the table's `Wanted`) gets the entries it lacks, each of which its own
   table checks again before applying it;
-- time goes into the table (`tick`) so a seat that stops answering is abandoned by a signed record;
+- time goes into the table (`tick`) so a seat that stops answering is voted out, and the votes of every
+  other seat make the certificate that ends the game (PROTOCOL.md §5);
 - after a crash, `resume_game` rebuilds the table from the log and the saved secrets and rejoins the mesh;
+  the table writes nothing (no entry, no vote) until it has heard every other seat's head and taken what
+  they hold beyond its own (or, once one seat answered, for `Timing.sync` seconds);
+- after the end, the peer keeps answering HELLO and GET until every seat holds the final chain (a seat that
+  was voted out included: if it comes back, it takes the certificate) or `Timing.linger` runs out;
 - a flood costs next to nothing: an entry refused for what its bytes are (a bad signature, malformed bytes,
   another game's entry) is remembered by its hash, so no copy of it is checked again (an entry that is only
   early, not chained yet, stale or out of turn is not remembered: it may hold later); a seat whose entries
@@ -50,12 +57,15 @@ from p2pspades.table import (
     Dropped,
     Event,
     GameEnded,
+    Noted,
     Rejected,
     SecretCreated,
+    Superseded,
     Table,
     Violation,
     Wanted,
 )
+from p2pspades.table import messages as msg
 from p2pspades.table.players import AnyPlayer
 
 logger = logging.getLogger(__name__)
@@ -173,6 +183,9 @@ class Timing:
     away_after: float = 3.0
     linger: float = 10.0
     """After the game ends, how long to keep serving peers that have not caught up yet."""
+    sync: float = 5.0
+    """After a resume, how long to wait for the seats that have not said HELLO yet, once one of them has,
+    before the table may write again."""
 
 
 class Peer:
@@ -204,25 +217,27 @@ class Peer:
         self.seat: int = table.seat
         self.ended: GameEnded | None = None
         on_disk = store.read_entries()
-        if on_disk and (on_disk[0] != table.entries[0] or on_disk != table.entries[: len(on_disk)]):
+        records = table.records
+        if on_disk and (on_disk[0] != records[0] or on_disk[: len(records)] != records[: len(on_disk)]):
             raise StoreError(f"{store.log_path} holds the log of another game (or a different chain): "
                              f"refusing to append to it")
         self._writer = store.open_log()
-        self._logged = len(on_disk)
+        self._recorded = min(len(on_disk), len(records))
+        """How many of the table's records are in the log (it may hold more: evidence after a violation)."""
+        self._from_disk = set(on_disk)
+        """The frames the log held when we started (a resumed table reports them again): not forwarded."""
         self._heads: dict[int, int] = {}
         """How many entries each seat is known to hold (its HELLO, or the entries it sent us)."""
-        self._forwards: list[Accepted] = []
+        self._heard: dict[int, tuple[int, bytes]] = {}
+        """Each seat's last HELLO: how many entries it holds, and the hash of its last one."""
+        self._sync_from: float | None = None
+        self._forwards: list[Accepted | Noted] = []
         self._asked: dict[int, float] = {}
         self._served: dict[int, deque[float]] = {}
         self._strikes = Strikes()
         self._deciding: asyncio.Task[Action] | None = None
         self._status: Status | None = None
-        if self._logged == 0:
-            self._writer.append(table.entries[0])  # the genesis the lobby agreed on
-            self._logged = 1
-        for raw in table.entries[self._logged:]:  # restored from another copy of the chain than this log
-            self._writer.append(raw, sync=False)
-            self._logged += 1
+        self._write_records()  # the genesis the lobby agreed on, or what was restored beyond this log
         self._writer.sync()
 
     # ------------------------------------------------------------------------------------------ running
@@ -231,6 +246,7 @@ class Peer:
         """Play until the game ends and the others have our last entry (or `linger` runs out)."""
         loop = asyncio.get_running_loop()
         self._process(self.table.tick(loop.time()))  # entries the table wrote on start-up
+        self._from_disk = set()
         self._hello_all()
         next_tick = next_hello = loop.time()
         finished_at: float | None = None
@@ -247,6 +263,7 @@ class Peer:
                     return self.ended
             if now >= next_tick:
                 self._flush_forwards()
+                self._sync(now)
                 self._process(self.table.tick(now))
                 self._publish_status()
                 next_tick = now + self.timing.tick
@@ -299,8 +316,11 @@ class Peer:
         for event in events:
             if isinstance(event, SecretCreated):
                 self.store.save_secret(event.hand, event.seed)
-            elif isinstance(event, Accepted):
-                self._append(event)
+            elif isinstance(event, Accepted | Noted):
+                if not event.own and event.raw not in self._from_disk:
+                    self._forwards.append(event)  # passed on at the next tick; that needs no fsync first
+            elif isinstance(event, Superseded):
+                self._superseded(event)
             elif isinstance(event, Wanted):
                 self._ask(event.first)
             elif isinstance(event, Violation):
@@ -310,6 +330,7 @@ class Peer:
                 logger.info("game over (%s): %s", event.status, event.detail)
             if self.on_event is not None:
                 self.on_event(event)
+        self._write_records()
         outgoing = self.table.take_outgoing()
         if outgoing:
             self._writer.sync()  # everything before our entries is on disk before they leave
@@ -318,62 +339,91 @@ class Peer:
         if events and self.on_update is not None:
             self.on_update(self)
 
-    def _append(self, event: Accepted) -> None:
-        if event.seq < self._logged:
-            return  # restored from the log on resume: already on disk
-        if event.seq != self._logged:
-            raise LocalError(f"entry {event.seq} accepted, but the log ends at {self._logged}")
-        if not event.own:
-            self._forwards.append(event)  # passed on at the next tick; that needs no fsync of ours first
-        self._writer.append(event.raw, sync=False)  # fsync'd once, before our next entry is sent
-        self._logged += 1
+    def _write_records(self) -> None:
+        """Append what the table took since the last time to the log (fsync'd once, before our next send)."""
+        records = self.table.records
+        while self._recorded < len(records):
+            self._writer.append(records[self._recorded], sync=False)
+            self._recorded += 1
+
+    def _superseded(self, event: Superseded) -> None:
+        """A certificate took slot `first`: what we held from there on is off the chain (it stays in the log,
+        before the certificate); no seat is known to hold our chain beyond the slot any more."""
+        logger.info("a certificate takes entry %d: the %d entries we held from there on are superseded",
+                       event.first, len(event.raws))
+        self._heads = {seat: min(held, event.first) for seat, held in self._heads.items()}
+        self._forwards = [e for e in self._forwards if not (isinstance(e, Accepted) and e.seq >= event.first)]
 
     def _keep_evidence(self, violation: Violation) -> None:
         """A halting violation ends the chain: the signed entries that prove it go into the log after it."""
         logger.warning("seat %d failed the %s check: %s", violation.seat, violation.check, violation.detail)
         if not violation.halts:
             return
-        chain = set(self.table.entries)
+        self._write_records()
+        taken = set(self.table.records)
         for raw in violation.evidence:
-            if raw not in chain:
+            if raw not in taken:
                 try:
                     self._writer.append(raw)
                 except LocalError as exc:  # not even an envelope: nothing a verifier could use
                     logger.warning("evidence not kept: %s", exc)
+        # and to every peer: one that holds the offending entry off its chain (it voted on that slot), or
+        # never got it, checks it too and halts with the same verdict
+        signed = tuple(raw for raw in violation.evidence if _header(raw) is not None)
+        if signed:
+            for seat in self.mesh.peers:
+                self.mesh.send(seat, Entries(violation.seq, signed))
 
     def _flush_forwards(self) -> None:
-        """Pass on the entries accepted from others since the last tick, to each seat not known to hold them.
+        """Pass on the frames taken from others since the last tick, to each seat not known to hold them.
 
         A seat that sent us its own entry n, or forwarded us entry n, holds every entry up to n: in a game
         that moves, most entries need no forwarding by the time the tick comes, which saves every peer two
-        wake-ups per entry. What is sent goes in runs of consecutive entries, one ENTRIES frame per run.
+        wake-ups per entry. What is sent goes in runs of consecutive entries, one ENTRIES frame per run. A
+        certificate goes to the seat it names too (its table takes the slot from its own entry); a vote or a
+        refusal goes to every seat but its signer.
         """
         pending, self._forwards = self._forwards, []
         if not pending:
             return
+        entries = [e for e in pending if isinstance(e, Accepted)]
+        notes = [(e.slot, e) for e in pending if isinstance(e, Noted)]
         for seat in self.mesh.peers:
             held = self._heads.get(seat, 0)
-            wanted = [e for e in pending if e.seat != seat and e.seq >= held]
-            run: list[Accepted] = []
+            wanted = [e for e in entries
+                      if (e.seat != seat or e.type == msg.Certificate.TYPE) and e.seq >= held]
+            run: list[tuple[int, bytes]] = []
             for event in wanted:
-                if run and (event.seq != run[-1].seq + 1 or len(run) >= MAX_BATCH):
+                if run and event.seq != run[-1][0] + 1:
                     self._send_run(seat, run)
                     run = []
-                run.append(event)
+                run.append((event.seq, event.raw))
             if run:
                 self._send_run(seat, run)
+            theirs = [(slot, e.raw) for slot, e in notes if e.seat != seat]
+            if theirs:
+                self._send_run(seat, theirs)
 
-    def _send_run(self, seat: int, run: list[Accepted]) -> None:
+    def _send_run(self, seat: int, run: list[tuple[int, bytes]]) -> None:
+        """Send frames (sequence number or slot, raw) to `seat` in as few ENTRIES frames as they fit in."""
         batch: list[bytes] = []
         size = 64
-        start = run[0].seq
-        for event in run:
-            size += len(event.raw) + _ENTRY_OVERHEAD
-            if size > MAX_FRAME and batch:
+        start = run[0][0]
+        for seq, raw in run:
+            size += len(raw) + _ENTRY_OVERHEAD
+            if batch and (size > MAX_FRAME or len(batch) >= MAX_BATCH):
                 self.mesh.send(seat, Entries(start, tuple(batch)))
-                batch, size, start = [], 64 + len(event.raw) + _ENTRY_OVERHEAD, event.seq
-            batch.append(event.raw)
+                batch, size, start = [], 64 + len(raw) + _ENTRY_OVERHEAD, seq
+            batch.append(raw)
         self.mesh.send(seat, Entries(start, tuple(batch)))
+
+    def _send_notes(self, seat: int) -> None:
+        """The open claim's votes and refusals, to a seat that just connected or said HELLO (it may have
+        missed them, or come back from a crash)."""
+        slot = self.table.claim
+        notes = self.table.claim_notes()
+        if slot is not None and notes:
+            self._send_run(seat, [(slot.seq, raw) for raw in notes])
 
     def _holds(self, seat: int, raw: bytes, seq: int | None) -> None:
         """`seat` sent us `raw`: if it is our entry `seq`, the seat holds the chain up to it."""
@@ -422,6 +472,7 @@ class Peer:
     def _on_mesh(self, event: MeshEvent, now: float) -> None:
         if isinstance(event, LinkUp):
             self.mesh.send(event.seat, self._hello())
+            self._send_notes(event.seat)
         elif isinstance(event, LinkDown):
             logger.info("lost the link to seat %d; reconnecting", event.seat)
         elif isinstance(event, Refused):
@@ -480,14 +531,42 @@ class Peer:
                            hello.game_id.hex()[:16], hello.version)
             return
         self._heads[seat] = hello.seq
+        self._heard[seat] = (hello.seq, hello.head)
         ours = len(self.table.entries)
         if hello.seq > ours:
             self.mesh.send(seat, Get(ours, min(hello.seq, ours + MAX_BATCH)))
+        elif not self._holds_chain_of(seat):
+            # its last entry is not ours (a certificate, say, where we hold our own entry): let our table see
+            # it, and let its table compare ours
+            self.mesh.send(seat, Get(hello.seq - 1, hello.seq))
+            self._answer(seat, hello.seq - 1, ours)
         elif hello.seq < ours:
             self._answer(seat, hello.seq, ours)  # push what it lacks rather than wait for its GET
-        elif hello.head != self.table.head:
-            logger.warning("seat %d holds a different entry %d than we do", seat, ours - 1)
-            self._answer(seat, ours - 1, ours)  # let its table compare the two
+        self._send_notes(seat)
+
+    def _holds_chain_of(self, seat: int) -> bool:
+        """Whether our chain holds everything the last HELLO of `seat` says it holds."""
+        held, head = self._heard[seat]
+        entries = self.table.entries
+        return held == 0 or (held <= len(entries) and log.entry_hash(entries[held - 1]) == head)
+
+    def _sync(self, now: float) -> None:
+        """A resumed table writes again once every other seat said HELLO and we hold what each holds, or
+        `Timing.sync` seconds after the first HELLO (a seat may be gone for good); never before one."""
+        table = self.table
+        if not table.syncing or table.finished or not self._heard:
+            return
+        if self._sync_from is None:
+            self._sync_from = now
+        others = [seat for seat in range(table.seats) if seat != self.seat]
+        everyone = all(seat in self._heard and self._holds_chain_of(seat) for seat in others)
+        if everyone or now - self._sync_from >= self.timing.sync:
+            silent = [seat for seat in others if seat not in self._heard]
+            logger.info("synced with the other seats%s: playing on",
+                        f" (no word from seat {', '.join(map(str, silent))})" if silent else "")
+            self._process(table.synced())
+            if self.on_update is not None:
+                self.on_update(self)  # the screen stops saying "syncing", even if nothing else changed
 
     def _answer(self, seat: int, start: int, stop: int) -> None:
         """Send entries start..stop-1 that we hold, as many as fit in one frame.
@@ -531,10 +610,10 @@ class Peer:
         self.mesh.broadcast(self._hello())
 
     def _everyone_caught_up(self) -> bool:
-        """Whether every seat still in the game holds our whole chain (not waiting for an abandoned one)."""
+        """Whether every other seat holds our whole chain: the one a certificate named too, since, if it comes
+        back (resumed after a crash), its table takes the certificate from us and ends as ours did."""
         ours = len(self.table.entries)
-        gone = self.table.abandoned_by
-        return all(self._heads.get(seat, 0) >= ours for seat in self.mesh.peers if seat != gone)
+        return all(self._heads.get(seat, 0) >= ours for seat in self.mesh.peers)
 
     # ------------------------------------------------------------------------------------------ status
 
@@ -549,6 +628,12 @@ class Peer:
         if table.finished:
             detail = self.ended.detail if self.ended is not None else table.status
             return Status(f"game over: {detail}", self.seat, entries, None, away, True)
+        if table.syncing:
+            others = table.seats - 1
+            heard = sum(1 for seat in self._heard if seat != self.seat)
+            text = (f"syncing with the other seats before playing on (heard from {heard} of {others})"
+                    if heard else "syncing: waiting for the other seats to answer before playing on")
+            return Status(text, self.seat, entries, None, away)
         waiting = table.waiting_for()
         if waiting is None:
             return Status("waiting", self.seat, entries, None, away)
@@ -561,7 +646,18 @@ class Peer:
                     else f"waiting for seat {seat} (not connected yet)")
         else:
             text = f"waiting for seat {seat} ({kind})"
-        return Status(text, self.seat, entries, seat, away)
+        return Status(text + self._claim_text(), self.seat, entries, seat, away)
+
+    def _claim_text(self) -> str:
+        """What the open abandonment claim says: who voted, past which timeout, whose vote it still needs."""
+        slot = self.table.claim
+        if slot is None:
+            return ""
+        waits = " or ".join(f"{w} s" for w in sorted(set(slot.waits.values())))
+        said = f"; {_seats(slot.voters)} voted it out after {waits} (the timeout in force)"
+        if slot.refusals:
+            return f"{said}, but {_seats(sorted(slot.refusals))} took its entry first: the claim is void"
+        return f"{said}; {_seats(slot.missing(self.table.seats))} did not vote yet"
 
     def _publish_status(self) -> None:
         status = self.status()
@@ -569,6 +665,10 @@ class Peer:
             self._status = status
             if self.on_status is not None:
                 self.on_status(status)
+
+
+def _seats(seats: tuple[int, ...] | list[int]) -> str:
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
 
 
 def _header(raw: bytes) -> log.Header | None:
@@ -618,7 +718,8 @@ async def resume_game(
     on_status: Callable[[Status], None] | None = None,
     on_event: Callable[[Event], None] | None = None,
 ) -> Peer:
-    """Rebuild a peer after a crash from its game directory, listening where it listened before."""
+    """Rebuild a peer after a crash from its game directory, listening where it listened before. Its table
+    writes nothing until the peer has synced with the other seats (see `Peer._sync`)."""
     peers = store.load_peers()
     entries = store.read_entries()
     if not entries:
@@ -632,7 +733,7 @@ async def resume_game(
     # proofs (the rest, signatures, chain, rules and each hand's audit, is checked again); later entries are
     # checked in full
     table = Table(entries[0], identity, entropy=secrets.token_bytes, secrets=store.load_secrets(),
-                  entries=entries, timeouts=timeouts, now=loop.time(), checked=True)
+                  entries=entries, timeouts=timeouts, now=loop.time(), checked=True, syncing=True)
     timing = timing or Timing()
     mesh = Mesh(transport_keys(identity), bind=own.endpoint, heartbeat=timing.heartbeat)
     await mesh.start()

@@ -220,6 +220,33 @@ class HandState:
         index = 2 * self._draw_step
         return index if index < len(self._stock) else None
 
+    def clone(self) -> HandState:
+        """An independent copy: every list and dict copied, everything else (cards, tricks, tuples) immutable
+        and shared."""
+        copy = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            value = getattr(self, name)
+            setattr(copy, name, value.copy() if type(value) in (list, dict) else value)
+        copy._suits = [row.copy() for row in self._suits]
+        return copy
+
+    def _forget_cards(self) -> None:
+        """Forget every card still hidden, in the hands and in the stock, as an observer never knew them;
+        the cards each seat holds become a count (see `Game.public_clone`)."""
+        n = self._n
+        self._unknown = [self.hand_size(seat) for seat in range(n)]
+        self._known = [0] * n
+        if self._start_known:
+            starts = zip(self._start_known, self._start_unknown, strict=True)
+            self._start_unknown = tuple(known.bit_count() + unknown for known, unknown in starts)
+            self._start_known = (0,) * n
+        self._dealt = tuple((None,) * len(cards) for cards in self._dealt)
+        self._suits = [[(), (), (), ()] for _ in self._suits]
+        self._slow = True
+        self._stock = [None] * len(self._stock)
+        self._stock_known = 0
+        self._discarded = 0
+
 
 class Game:
     """A whole game under one rule set, starting with `first_dealer` dealing the first hand."""
@@ -279,6 +306,30 @@ class Game:
     @property
     def dealer(self) -> int:
         return self.hand.dealer
+
+    def clone(self) -> Game:
+        """An independent copy of the game as this engine knows it, for search and look-ahead: actions
+        applied to the copy never change this game, nor the other way round. Costs about ten microseconds."""
+        copy = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(copy, name, getattr(self, name))
+        copy.history = self.history.copy()
+        copy._queue = self._queue.copy()
+        copy.hand = self.hand.clone()
+        return copy
+
+    def public_clone(self) -> Game:
+        """A clone that knows only the public record: the engine of an observer (a table with no seat, the
+        verifier) at this point of the game. Every card still in a hand or in the stock becomes unknown, so
+        a play that only this engine's own cards refute is accepted by the copy as every other peer accepts
+        it. Under "low_club", before the first lead, the copy no longer knows who leads."""
+        copy = self.clone()
+        hand = copy.hand
+        hand._forget_cards()
+        if copy.phase is _PLAY and hand._must_lead is not None:
+            copy.current_seat = None  # an observer learns the holder of the lowest club from its lead
+            hand._leader = -1
+        return copy
 
     # ----- the turn --------------------------------------------------------------------------------------
 

@@ -669,7 +669,10 @@ class Table:
     def _receive_note(self, env: log.Envelope, header: log.Header, now: float) -> bool:
         """A vote or a refusal, signed by its seat, off the chain: check it against its slot and take it."""
         seat, seq, raw = header.seat, header.seq, env.raw
-        if self.finished:
+        # a game that ended complete may still end by certificate: the last `end` was ours, made in time for
+        # nobody else (a certificate beats any entry of the accused for its slot, §5.3)
+        over = self.finished and not (self.status is TableStatus.COMPLETE and seq < len(self.entries))
+        if over:
             self._events.append(Dropped(DropKind.GAME_OVER, seat, seq))
             return False
         if seq > len(self.entries):  # a slot we have not reached yet: kept until we do
@@ -727,7 +730,8 @@ class Table:
         slot.votes[seat] = raw
         slot.waits[seat] = wait
         self._note(slot, seat, raw, msg.Abandon.TYPE, own=False)
-        if slot.fire(Signal.VOTE) is Act.REFUSE:
+        # our own vote, restored from our log on resume, locks us out of the answer as it did before
+        if slot.fire(Signal.OWN_VOTE if seat == self.seat else Signal.VOTE) is Act.REFUSE:
             self._refuse(slot, log.entry_hash(self.entries[slot.seq]))
         if slot.complete(self.seats) and slot.fire(Signal.COMPLETE) is Act.CERTIFY:
             self._certify(slot, now)
@@ -1047,9 +1051,10 @@ class Table:
         try:
             g.apply(Play(card), seat)
         except IllegalAction:
-            public = self._public_game(seat)
-            if public is None:
+            if self.seat is None or seat == self.seat:
                 raise
+            public = g.public_clone()  # the engine as every other peer holds it: no hidden card known
+            public.apply(Play(card), seat)  # refused there too: the rules refuse it, for everyone
             # only what we alone know refuses it (say, one of our cards): go on with the public record as
             # every other peer does, and challenge at our next turn, so that the reveal names the culprit
             g = self.game = public
@@ -1097,21 +1102,6 @@ class Table:
         if self._next_turn():
             self._enter(Stage.OVER)
             self._end(TableStatus.COMPLETE, "")
-
-    def _public_game(self, seat: int) -> Game | None:
-        """The engine of an observer that accepts the entry being applied, if one does (None otherwise)."""
-        if self.seat is None or seat == self.seat:
-            return None
-        try:
-            # every entry here was checked by this table already, proofs included (a play's void proof before
-            # its card reaches the engine): the replay skips the proofs rather than verify them again
-            entries = [*self.entries, self._applying]
-            observer = Table(self.entries[0], entries=entries, checked=True)
-        except P2PSpadesError:
-            return None
-        if len(observer.entries) != len(self.entries) + 1 or observer.violation is not None:
-            return None
-        return observer.game
 
     # ================================================================= the hand
     def _hand(self) -> tuple[Game, HandDeal]:

@@ -525,8 +525,8 @@ def summary_text(state: UiState) -> Line:
 def quit_text(state: UiState) -> Line:
     return join_lines(
         [
-            [("", "Leave the game now? The table will wait for your seat, and then record")],
-            [("", "that you stopped answering.")],
+            [("", "Leave the game now? The others wait for your seat, then vote that you")],
+            [("", "stopped answering, which ends the game; resume before that to play on.")],
             [],
             [("class:key", "y"), ("", " leave    "), ("class:key", "n"), ("", " or Esc: keep playing")],
         ]
@@ -543,7 +543,7 @@ def over_text(state: UiState) -> Line:
     lines: list[Line] = []
     if result is not None:
         level = {"complete": "good", "abandoned": "warn"}.get(result.status, "bad")
-        lines.append([(f"class:verdict.{level}", result.text)])
+        lines.extend([(f"class:verdict.{level}", part)] for part in textwrap.wrap(result.text, 70))
     v = state.view
     if v is not None and v.outcome is not None:
         lines.append([("class:hint", f"ended by: {v.outcome.termination.value.replace('_', ' ')}")])

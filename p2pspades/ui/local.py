@@ -29,7 +29,7 @@ from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES, make_bot
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, preset
-from p2pspades.table import Accepted, DecisionKind, Event, Table
+from p2pspades.table import DecisionKind, Event, Table
 from p2pspades.table.harness import Player, Wire, new_tables
 from p2pspades.ui.app import create_app, run_alongside
 from p2pspades.ui.prefs import add_screen_options, apply_screen_options
@@ -74,18 +74,25 @@ class LocalGame:
         self.player = HumanPlayer(self.state)
         self.bot_delay = bot_delay
         self._writer: log.LogWriter | None = None
+        self._written = 0
         if log_path is not None:
             self.open_log(log_path)
 
     def open_log(self, path: str | Path) -> None:
-        """Write our table's signed log to `path`: every entry so far, then each one as it is accepted."""
+        """Write our table's signed log to `path`: every frame it took so far (entries, and the votes and
+        refusals of abandonment claims), then each one as it is taken."""
         if self._writer is not None:
             raise LocalError("this game already writes a log")
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        writer = log.LogWriter(path)
-        for raw in self.table.entries:
-            writer.append(raw)
-        self._writer = writer
+        self._writer = log.LogWriter(path)
+        self._written = 0
+        self._write_records()
+
+    def _write_records(self) -> None:
+        if self._writer is not None:
+            for raw in self.table.records[self._written:]:
+                self._writer.append(raw)
+            self._written = len(self.table.records)
 
     @property
     def tables(self) -> list[Table]:
@@ -99,10 +106,7 @@ class LocalGame:
     def _on_events(self, seat: int, events: list[Event]) -> None:
         if seat != HUMAN:
             return
-        if self._writer is not None:
-            for ev in events:
-                if isinstance(ev, Accepted):
-                    self._writer.append(ev.raw)
+        self._write_records()
         self.state.on_events(events)
         self.state.refresh(self.table)
 

@@ -75,6 +75,8 @@ class UiState(Derived):
         self.words = Words(seat, self.names, self.rules)
         self.view: SeatView | None = None
         self.waiting: tuple[int, str] | None = None
+        #: a resumed table that has not heard the other seats' heads yet: it makes no move until it has
+        self.syncing = False
         self.first_dealer: int | None = None
         self.decision: Decision | None = None
         self._answer: asyncio.Future[Action] | None = None
@@ -117,6 +119,7 @@ class UiState(Derived):
     def refresh(self, table: Table) -> None:
         """Read the table again: the seat's view, whose turn it is, whether the game is over."""
         self.waiting = table.waiting_for()
+        self.syncing = table.syncing and not table.finished
         if table.first_dealer is not None:
             self.first_dealer = table.first_dealer
         if table.game is not None:
@@ -486,6 +489,8 @@ class UiState(Derived):
             return "Blind nil? Decide before you see your cards: y or n"
         if kind is DecisionKind.DRAW:
             return "Draw: k keeps the top card, d discards it"
+        if self.syncing:
+            return self.words.syncing()
         if self.waiting is not None:
             seat, what = self.waiting
             return self.words.waiting(seat, what, seat in self.thinking)

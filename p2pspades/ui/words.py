@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from p2pspades import log
 from p2pspades.rules import Action, Bid, HandResult, Play, RuleSet, SeatView, Suit, Trick
 from p2pspades.table import (
     Accepted,
@@ -21,7 +22,9 @@ from p2pspades.table import (
     FirstDealer,
     GameEnded,
     HandAudited,
+    Noted,
     Rejected,
+    Superseded,
     TableStatus,
     Violation,
 )
@@ -45,7 +48,6 @@ WAITING_WORDS = {
     "play": "to play",
     "reveal": "to reveal the hand's seed",
     "end": "to sign the end of the game",
-    "abandon": "to sign that a seat stopped answering",
 }
 
 _ACCEPTED = {
@@ -75,6 +77,15 @@ class Words:
     def who(self, seat: int | None) -> str:
         return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else f"seat {seat}"
 
+    def whom(self, seat: int | None) -> str:
+        """A seat as the object of a sentence: "you" for our own."""
+        return "you" if seat == self.seat else self.who(seat)
+
+    def several(self, seats: Sequence[int]) -> str:
+        """"Ann, Bob and Cat"; our own seat is "you"."""
+        names = [self.whom(s) for s in seats]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
     def side(self, side: int, width: int = 0) -> str:
         return side_name(self.rules, self.names, side, width=width)
 
@@ -97,7 +108,25 @@ class Words:
             return EventLine(f"refused an entry from {self.who(ev.seat)}: {ev.detail}", "warn")
         if isinstance(ev, Dropped):
             return EventLine(f"ignored: {ev.reason}", "dim")
+        if isinstance(ev, Noted):
+            return self.noted(ev)
+        if isinstance(ev, Superseded):
+            return EventLine(
+                f"a certificate takes entry {ev.first}: the entries from there on are off the chain", "warn"
+            )
         return None
+
+    def noted(self, ev: Noted) -> EventLine:
+        """A vote that a seat stopped answering, or a refusal of one (the table checked its fields)."""
+        fields = log.open_envelope(ev.raw).payload
+        signer = "You" if ev.seat == self.seat else self.who(ev.seat)
+        accused = self.whom(fields.get("a"))
+        if ev.type == "abandon":
+            wait = fields.get("w")
+            return EventLine(f"{signer} voted that {accused} stopped answering (after the timeout in force, "
+                             f"{wait} s)", "warn")
+        return EventLine(f"{signer} took the entry of {accused} before voting: the claim against "
+                         f"{accused} is void", "info")
 
     def audit(self, audit: HandAudited | None) -> EventLine:
         """A finished hand's audit verdict (text and level)."""
@@ -116,8 +145,12 @@ class Words:
             text = ("You win" if mine else f"{winners} win") + (f" ({winners})" if mine else "")
             level = "good" if mine else "info"
         elif ev.status is TableStatus.ABANDONED:
-            who = self.who(ev.seat)
-            text = f"the game was abandoned: the other seats signed that {who} stopped answering"
+            signers = self.several(ev.signers) if ev.signers else "the other seats"
+            waits = " or ".join(f"{w} s" for w in sorted(set(ev.waits)))
+            text = f"the game was abandoned: {signers} signed that {self.whom(ev.seat)} stopped answering"
+            text += f" (the timeout in force: {waits})" if waits else ""
+            if ev.contested:
+                text += "; contested: every signer wins by it, so nobody wins"
             level = "warn"
         else:
             text = (
@@ -185,6 +218,10 @@ class Words:
         if winner == self.seat:
             return f"You take trick {number}"
         return f"{self.who(winner)} takes trick {number}"
+
+    def syncing(self) -> str:
+        """The prompt line of a resumed seat that has not heard the other seats' heads yet."""
+        return "Syncing with the other seats before playing on…"
 
     def waiting(self, seat: int, what: str, thinking: bool = False) -> str:
         """The prompt line while the table waits for a seat's entry."""

@@ -3,17 +3,17 @@ cheating table (helpers/cheats.py), so every hostile entry it sends is properly 
 
     python tests/helpers/cheater.py ATTACK HOST:PORT DATA_HOME
 
-Attacks: `bait` (silent at its first bid until a claim against it arrives, then it bids after the claim),
-`withhold-reveal` (its first reveal never leaves its process),
-`false-abandon` (claims that the seat after it stopped answering, in the same breath as its own bid;
-the accused gets both entries in one frame, so it sees the claim before it answers), `wrong-lock` (its first
-lock alters a point of the seat opposite), `poison` (its first lock puts the identity point at a position of
-the seat after it), `shuffle-challenge` (a challenge instead of its first shuffle), `flood` (plays fairly,
-but sends the host's seat ENTRIES frames of entries whose signatures fail, one per 10 ms, until the game
-ends), `keyless` (asks for a seat under the identity point as its key, whose "signature" R = identity,
-S = 0 passes a lax check for every message; exits 0 once it is refused, or not answered, within 5 s). The
-two lock attacks are made on the wire, re-signed, since our own table refuses to sign a lock its proof does
-not cover. It prints its seat, the end of the game and its log's path.
+Attacks: `withhold-answer` (silent at its first bid past every timeout; it bids, a properly signed answer,
+only once it has seen a vote that it stopped answering), `impatient` (votes that the seat the table waits
+for stopped answering the moment it is that seat's turn, with a timeout of 0 s: with two players, its vote
+alone makes a certificate), `withhold-reveal` (its first reveal never leaves its process), `wrong-lock` (its
+first lock alters a point of the seat opposite), `poison` (its first lock puts the identity point at a
+position of the seat after it), `shuffle-challenge` (a challenge instead of its first shuffle), `flood`
+(plays fairly, but sends the host's seat ENTRIES frames of entries whose signatures fail, one per 10 ms,
+until the game ends), `keyless` (asks for a seat under the identity point as its key, whose "signature"
+R = identity, S = 0 passes a lax check for every message; exits 0 once it is refused, or not answered,
+within 5 s). The two lock attacks are made on the wire, re-signed, since our own table refuses to sign a
+lock its proof does not cover. It prints its seat, the end of the game and its log's path.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests directory, for `helpers`
 
-from helpers.cheats import EarlyChallenger, PromptClaimer, poison_next_seat, wrong_lock
+from helpers.cheats import EarlyChallenger, Impatient, poison_next_seat, wrong_lock
 from p2pspades import crypto, log
 from p2pspades.errors import P2PSpadesError
 from p2pspades.net import peer as peer_module
@@ -38,36 +38,27 @@ from p2pspades.net.lobby import join_table
 from p2pspades.net.peer import Peer
 from p2pspades.net.seats import Seat, make_bot
 from p2pspades.net.session import join_game
-from p2pspades.table import Decision, DecisionKind, Event, Outgoing, Table
+from p2pspades.table import Decision, DecisionKind, Table
 from p2pspades.table import messages as msg
 
 
-class Baiter(Table):
-    """Silent at its first bid until a claim that it stopped answering reaches it; then it bids at once, after
-    the claim (an honest table does not answer a claim against itself, so the bid is signed by hand): the
-    bait that would make an honest claimant forfeit if a late answer refuted the claim."""
+class Staller(Table):
+    """Silent at its first bid until a vote that it stopped answering reaches it; then its player bids at
+    once, an entry as properly signed and chained as any: the withheld answer that, crossing the claim,
+    would make an honest claimant forfeit if a late answer refuted the claim."""
 
-    baited = False
+    released = False
 
     def pending_decision(self) -> Decision | None:
         decision = super().pending_decision()
-        if decision is not None and decision.kind is DecisionKind.BID and not self.baited:
+        if decision is None or decision.kind is not DecisionKind.BID or self.released:
+            return decision
+        slot = self.claim
+        if slot is None or slot.accused != self.seat or not slot.votes:
             return None  # silent, whatever the bot would bid
+        self.released = True
+        print(f"cheater: answer released after the vote of seat(s) {list(slot.voters)}", flush=True)
         return decision
-
-    def receive(self, raw: bytes, now: float = 0.0) -> list[Event]:
-        events = super().receive(raw, now)
-        claim = self.held_claim
-        if claim is None and self.claim is not None and self.claim.seat == self.seat:
-            claim = self.entries[self.claim.entry]
-        if claim is not None and not self.baited and self.identity is not None:
-            self.baited = True
-            seq = log.validate_header(log.open_envelope(claim).payload).seq + 1
-            header = {"g": self.game_id, "n": seq, "p": log.entry_hash(claim), "s": self.seat,
-                      "h": self.hand_number}
-            self._outgoing.append(Outgoing(seq, log.seal({**header, "t": "bid", "b": 3}, self.identity)))
-            print(f"cheater: bid {seq} after the claim", flush=True)
-        return events
 
 
 class ShuffleTurnChallenger(EarlyChallenger):
@@ -80,37 +71,14 @@ ON_THE_WIRE: dict[str, Callable[[Table, dict[str, Any]], dict[str, Any]]] = {
     "poison": poison_next_seat,
 }
 ATTACKS: dict[str, type[Table]] = {
-    "false-abandon": PromptClaimer,
-    "bait": Baiter,
+    "withhold-answer": Staller,
+    "impatient": Impatient,
     "withhold-reveal": Table,
     "wrong-lock": Table,
     "poison": Table,
     "shuffle-challenge": ShuffleTurnChallenger,
     "flood": Table,
 }
-
-
-def claim_in_one_frame(peer: Peer) -> None:
-    """Send our bid and the claim that follows it to the accused together, before the others get them: the
-    accused applies both before its player is asked, so it answers the claim rather than crossing it."""
-    table = peer.table
-    assert isinstance(table, PromptClaimer)
-    broadcast = peer.mesh.broadcast
-    victim = (peer.seat + 1) % len(table.setup.seats)
-
-    def send(message: Message) -> None:
-        claimed = table.claimed
-        if claimed is None or not isinstance(message, Entry) or message.raw not in claimed:
-            broadcast(message)
-        elif message.raw == claimed[1]:  # the bid was held back until now
-            bid = log.validate_header(log.open_envelope(claimed[0]).payload)
-            peer.mesh.send(victim, Entries(bid.seq, claimed))
-            for seat in peer.mesh.peers:
-                if seat != victim:
-                    peer.mesh.send(seat, Entry(claimed[0]))
-                    peer.mesh.send(seat, Entry(claimed[1]))
-
-    peer.mesh.broadcast = send  # type: ignore[method-assign]
 
 
 def withhold_reveal(peer: Peer) -> None:
@@ -201,9 +169,7 @@ async def cheat(attack: str, lobby: str, home: Path) -> int:
     group = await join_game(endpoint, seat, settings=Settings(home=home))
     peer = group.main
     print(f"cheater: {attack} at seat {peer.seat}", flush=True)
-    if attack == "false-abandon":
-        claim_in_one_frame(peer)
-    elif attack == "withhold-reveal":
+    if attack == "withhold-reveal":
         withhold_reveal(peer)
     elif attack in ON_THE_WIRE:
         tamper_first_lock(peer, identity, ON_THE_WIRE[attack])
