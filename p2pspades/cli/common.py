@@ -11,6 +11,7 @@ from typing import Any
 
 from p2pspades import paths
 from p2pspades.audit import GameVisitor
+from p2pspades.checks import failed
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
@@ -131,7 +132,7 @@ class ProgressLines(GameVisitor):
 
     def on_violation(self, violation: Violation) -> None:
         v = violation
-        self.say(f"VIOLATION by seat {v.seat} ({self.names[v.seat]}): {v.check}: {v.detail}")
+        self.say(f"VIOLATION by seat {v.seat} ({self.names[v.seat]}): {failed(v.check, v.detail)}")
 
     def on_end(self, ended: GameEnded) -> None:
         text = f"game over: {ended.status}" + (f" ({ended.detail})" if ended.detail else "")

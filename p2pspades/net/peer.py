@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2pspades import crypto, log
+from p2pspades.checks import failed
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import MAX_BATCH, MAX_FRAME, PROTOCOL_VERSION, Entries, Entry, Get, Hello, Message
@@ -356,7 +357,7 @@ class Peer:
 
     def _keep_evidence(self, violation: Violation) -> None:
         """A halting violation ends the chain: the signed entries that prove it go into the log after it."""
-        logger.warning("seat %d failed the %s check: %s", violation.seat, violation.check, violation.detail)
+        logger.warning("%s", failed(violation.check, violation.detail, violation.seat))
         if not violation.halts:
             return
         self._write_records()

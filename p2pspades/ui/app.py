@@ -38,6 +38,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.output import Output
 
+from p2pspades.checks import failed
 from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
 from p2pspades.table import DecisionKind
@@ -515,7 +516,7 @@ def summary_text(state: UiState) -> Line:
         )
     for v in hand.violations:
         lines.append(
-            [("class:event.bad", f"{names[v.seat]}: {v.kind}: {v.detail} (penalty: {rules.renege})")]
+            [("class:event.bad", f"{names[v.seat]}: {failed(v.kind, v.detail)} (penalty: {rules.renege})")]
         )
     lines.append([])
     lines.append([("class:hint", "Enter continues · s score sheet")])
