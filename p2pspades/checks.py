@@ -1,5 +1,4 @@
-"""The names of the checks a peer's entry can fail: one vocabulary for errors, events, verdicts and records,
-and `failed`, the one sentence that reports a failed check.
+"""The names of the checks a peer's entry can fail: one vocabulary for errors, events, verdicts and records.
 
 Each is the word PROTOCOL.md uses for it, and the value the JSON records carry. `Check` is a `StrEnum`, so a
 check compares equal to its name.
@@ -64,12 +63,3 @@ class Check(enum.StrEnum):
     MISSING_PLAY = "missing_play"
     EXTRA_PLAY = "extra_play"
 
-
-def failed(check: Check, detail: str, seat: int | str | None = None) -> str:
-    """A failed check in words, the one sentence every report uses: "seat 2 failed the turn check: <detail>"
-    (`seat` a number, or how the reader names it, "you"), or "turn: <detail>" when no seat is named. The text
-    is not made printable: `detail` may come from a peer, so the caller escapes it for a terminal."""
-    if seat is None:
-        return f"{check}: {detail}"
-    who = f"seat {seat}" if isinstance(seat, int) else seat
-    return f"{who} failed the {check} check: {detail}"

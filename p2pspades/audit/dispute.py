@@ -27,7 +27,7 @@ from p2pspades.audit.files import verify_log
 from p2pspades.audit.reader import judge_end
 from p2pspades.audit.record import hand_record, summary_lines
 from p2pspades.audit.verdict import Status, Verdict, describe
-from p2pspades.checks import failed
+from p2pspades.describe import failed
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.exits import ExitCode
 from p2pspades.printable import printable

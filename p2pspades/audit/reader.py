@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from p2pspades import log
 from p2pspades.audit.parallel import ALL_SETTLED, ParallelProofs, available_jobs
 from p2pspades.audit.verdict import Status, Verdict, abandonment, describe, forfeit_suffix
-from p2pspades.checks import failed
+from p2pspades.describe import failed
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.rules import Card, HandResult
 from p2pspades.table import (

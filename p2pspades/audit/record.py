@@ -10,7 +10,7 @@ from typing import Any
 
 from p2pspades import log
 from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
-from p2pspades.checks import failed
+from p2pspades.describe import failed
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards
 from p2pspades.table import Table, TableStatus, Violation

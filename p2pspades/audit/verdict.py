@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 
 from p2pspades import log
-from p2pspades.checks import failed
+from p2pspades.describe import ending, failed
 from p2pspades.exits import ExitCode
 from p2pspades.rules import HandResult
 from p2pspades.table import Table, TableStatus, Violation
@@ -77,7 +77,7 @@ def forfeit(table: Table) -> str | None:
     elif table.violation is not None:
         why = failed(table.violation.check, table.violation.detail)
     else:  # pragma: no cover - a fault is an abandonment or a violation
-        why = result.detail
+        why = ending(result)
     return f"forfeit by seat {result.seat}: {why}"
 
 

@@ -33,6 +33,7 @@ from p2pspades.cli.common import (
     rules_from_args,
     run_as_profile,
 )
+from p2pspades.describe import ending
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.net.group import LocalGroup, Settings
@@ -263,7 +264,7 @@ def status_text(status: Status) -> str:
     """A peer's `Status` in one line: "waiting for seat 2 (bid)", "your turn", "game over: ..."."""
     phase = status.phase
     if phase is Phase.OVER:
-        return f"game over: {status.ended.detail if status.ended is not None else status.outcome}"
+        return f"game over: {ending(status.ended) if status.ended is not None else status.outcome}"
     if phase is Phase.SYNCING:
         if status.heard:
             heard = f"heard from {status.heard} of {status.others}"

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2pspades import crypto, log
-from p2pspades.checks import failed
+from p2pspades.describe import failed
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import MAX_BATCH, MAX_FRAME, PROTOCOL_VERSION, Entries, Entry, Get, Hello, Message

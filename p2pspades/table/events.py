@@ -201,7 +201,8 @@ class GameEnded:
     After a fault, `forfeit` says whether `seat`'s side forfeited (rule `on_fault`): `winners` are then the
     best of the other sides; otherwise the game is void and nobody wins. An abandonment names the seats that
     signed its certificate (`signers`) and the timeout each stated (`waits`, seconds); it is `contested`
-    when every signer wins by it, which proves nothing, so nobody wins.
+    when every signer wins by it, which proves nothing, so nobody wins. A halt carries its `violation`.
+    `detail` is what `describe.ending` makes of it, in words, kept for the readers of older code.
     """
 
     status: TableStatus
@@ -212,6 +213,7 @@ class GameEnded:
     contested: bool = False
     signers: tuple[int, ...] = ()
     waits: tuple[int, ...] = ()
+    violation: Violation | None = None
 
 
 Event = (

@@ -38,7 +38,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.output import Output
 
-from p2pspades.checks import failed
+from p2pspades.describe import failed
 from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
 from p2pspades.table import DecisionKind

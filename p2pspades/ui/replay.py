@@ -21,7 +21,7 @@ from prompt_toolkit.output import Output
 
 from p2pspades.audit import Status, Verdict
 from p2pspades.audit.files import verify_log
-from p2pspades.checks import failed
+from p2pspades.describe import failed
 from p2pspades.printable import pad, printable
 from p2pspades.rules import Card, HandResult, RuleSet, SideTotal, Trick
 from p2pspades.ui.text import bid_text, card_class, clip, rules_title, score_sheet, sort_hand

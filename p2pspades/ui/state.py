@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
+from p2pspades.describe import ending
 from p2pspades.printable import printable
 from p2pspades.rules import (
     Action,
@@ -544,7 +545,7 @@ class UiState(Derived):
 
     def _game_ended(self, ev: GameEnded) -> None:
         line = self.words.game_over(ev, self.halted)
-        self.result = GameResult(ResultStatus(ev.status), ev.winners, ev.detail, printable(line.text))
+        self.result = GameResult(ResultStatus(ev.status), ev.winners, ending(ev), printable(line.text))
         self.note(f"game over: {line.text}", line.level)
         self.withdraw()
         self._open_under(Overlay.OVER)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pspades import log
-from p2pspades.checks import failed
+from p2pspades.describe import ending, failed
 from p2pspades.rules import Action, Bid, HandResult, Play, RuleSet, SeatView, Suit, Trick
 from p2pspades.table import (
     Accepted,
@@ -157,7 +157,7 @@ class Words:
             text = (
                 f"the game stopped: {failed(halted.check, halted.detail, self.who(halted.seat))}"
                 if halted is not None
-                else f"the game stopped: {ev.detail}"
+                else f"the game stopped: {ending(ev)}"
             )
             level = "bad"
         if ev.forfeit:
