@@ -15,6 +15,7 @@ class Check(enum.StrEnum):
     ENCODING = "encoding"
     HEADER = "header"
     SIGNATURE = "signature"
+    FRAME = "bad-frame"
     # the table protocol
     GENESIS = "genesis"
     SCHEMA = "schema"
@@ -25,9 +26,20 @@ class Check(enum.StrEnum):
     COMMIT = "commit"
     SHUFFLE = "shuffle"
     LOCK = "lock"
+    DEAL = "deal"
     KEYS = "keys"
     KEY = "key"
+    # what the crypto layer refuses (crypto/errors.py, crypto/proofs.py)
+    BAD_POINT = "bad-point"
     BAD_SCALAR = "bad-scalar"
+    BAD_SEED = "bad-seed"
+    BAD_DECK = "bad-deck"
+    BAD_SHUFFLE = "bad-shuffle"
+    BAD_LOCK = "bad-lock"
+    WEAK_KEY = "weak-key"
+    BAD_SHUFFLE_PROOF = "bad-shuffle-proof"
+    BAD_LOCK_PROOF = "bad-lock-proof"
+    BAD_VOID_PROOF = "bad-void-proof"
     VOID = "void"
     REVEAL = "reveal"
     CHALLENGE = "challenge"
@@ -50,3 +62,4 @@ class Check(enum.StrEnum):
     BAD_BID = "bad_bid"
     MISSING_PLAY = "missing_play"
     EXTRA_PLAY = "extra_play"
+

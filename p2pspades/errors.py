@@ -6,6 +6,8 @@ the start of a cheating record (they name the seat and the check that failed).
 
 from __future__ import annotations
 
+from p2pspades.checks import Check
+
 
 class P2PSpadesError(Exception):
     """Root of every error the project raises on purpose."""
@@ -16,9 +18,9 @@ class LocalError(P2PSpadesError):
 
 
 class RemoteError(P2PSpadesError):
-    """A peer sent something that fails a check."""
+    """A peer sent something that fails a check (`check`, a `Check`; `detail` says how)."""
 
-    def __init__(self, check: str, detail: str, seat: int | None = None) -> None:
+    def __init__(self, check: Check, detail: str, seat: int | None = None) -> None:
         super().__init__(f"{check}: {detail}" if seat is None else f"seat {seat}: {check}: {detail}")
         self.check = check
         self.detail = detail

@@ -16,6 +16,8 @@ from p2pspades import crypto, log
 from p2pspades.audit.verify import Status as Verdict
 from p2pspades.audit.verify import verify_file
 from p2pspades.bots import RandomBot
+from p2pspades.checks import Check
+from p2pspades.cli.play import status_text
 from p2pspades.net import (
     Entries,
     Entry,
@@ -30,9 +32,9 @@ from p2pspades.net import frames as frames_module
 from p2pspades.net import mesh as mesh_module
 from p2pspades.net import peer as peer_module
 from p2pspades.net.frames import Message, encode_message
-from p2pspades.net.peer import ANSWERS_PER_SECOND, FAILURE_BUDGET, Refusals
+from p2pspades.net.peer import ANSWERS_PER_SECOND, FAILURE_BUDGET, ClaimShown, Phase, Refusals
 from p2pspades.rules import Action, preset
-from p2pspades.table import Decision, DropKind, Dropped, Event, Rejected, Wanted
+from p2pspades.table import Decision, DropKind, Dropped, Event, Rejected, TableStatus, Wanted
 
 pytestmark = [pytest.mark.net, pytest.mark.timeout(90)]
 
@@ -94,9 +96,10 @@ async def test_a_crashed_peer_is_shown_as_away_then_resumes_where_it_stopped(tmp
         running[1].cancel()
         await second.close()  # the peer is gone: its sockets close, the way a killed process's do
         on_disk = second.store.read_entries()
-        await until(lambda: any("disconnected" in s.text for s in statuses))
-        away = next(s for s in statuses if "disconnected" in s.text)
-        assert away.text.startswith("waiting for seat 1 (disconnected ") and away.away.get(1, -1) >= 0
+        await until(lambda: any(s.waiting_for == 1 and s.away.get(1, -1) >= 0 for s in statuses))
+        away = next(s for s in statuses if s.waiting_for == 1 and s.away.get(1, -1) >= 0)
+        assert away.phase is Phase.WAITING
+        assert status_text(away).startswith("waiting for seat 1 (disconnected ")
         again = await resume_game(second.store, ids[1], RandomBot(b"again"), timing=FAST)
         assert again.table.entries[: len(on_disk)] == on_disk
         assert again.mesh.endpoint == second.mesh.endpoint  # it listens where the others expect it
@@ -314,7 +317,7 @@ def test_only_refusals_that_the_bytes_decide_are_remembered() -> None:
         assert (refusals.why(b"h") is None) == (kind not in for_good), kind
     refusals = Refusals()
     refusals.note(b"h", [Wanted(1)])
-    refusals.note(b"h", [Rejected(1, "turn", "out of turn", b"raw")])
+    refusals.note(b"h", [Rejected(1, Check.TURN, "out of turn", b"raw")])
     refusals.note(b"h", [])  # a copy of an entry the table holds
     assert len(refusals) == 0
 
@@ -328,3 +331,30 @@ def test_the_memory_of_refused_entries_is_bounded_and_keeps_the_recently_seen() 
     refusals.note(b"c", bad)
     assert len(refusals) == 2
     assert refusals.why(b"b") is None and refusals.why(b"a") == refusals.why(b"c") == "bad signature"
+
+
+def test_a_status_is_data_that_the_cli_puts_into_words() -> None:
+    waiting = Status(Phase.WAITING, 0, 12, 2, {}, "bid")
+    assert status_text(waiting) == "waiting for seat 2 (bid)"
+    lost = Status(Phase.WAITING, 0, 12, 2, {2: 7}, "bid")
+    never = Status(Phase.WAITING, 0, 12, 2, {2: -1}, "bid")
+    assert status_text(lost) == "waiting for seat 2 (disconnected 7 s)"
+    assert status_text(never) == "waiting for seat 2 (not connected yet)"
+    assert status_text(Status(Phase.OUR_TURN, 0, 12, 0, {}, "play")) == "your turn"
+    assert status_text(Status(Phase.SENDING, 0, 12, 0, {}, "lock")) == "sending our lock"
+    assert status_text(Status(Phase.IDLE, 0, 12)) == "waiting"
+    assert status_text(Status(Phase.SYNCING, 0, 12, heard=1, others=3)) == (
+        "syncing with the other seats before playing on (heard from 1 of 3)")
+    assert status_text(Status(Phase.SYNCING, 0, 12, heard=0, others=3)) == (
+        "syncing: waiting for the other seats to answer before playing on")
+    claim = ClaimShown(voters=(0, 1), waits=(30, 60), refused=(), missing=(3,))
+    assert status_text(Status(Phase.WAITING, 0, 12, 2, {}, "play", claim=claim)) == (
+        "waiting for seat 2 (play); seats 0, 1 voted it out after 30 s or 60 s (the timeout in force); "
+        "seat 3 did not vote yet")
+    void = ClaimShown(voters=(0,), waits=(30,), refused=(3,), missing=(1,))
+    assert status_text(Status(Phase.WAITING, 0, 12, 2, {}, "play", claim=void)) == (
+        "waiting for seat 2 (play); seat 0 voted it out after 30 s (the timeout in force), but seat 3 took "
+        "its entry first: the claim is void")
+    over = Status(Phase.OVER, 0, 90, outcome=TableStatus.COMPLETE)
+    assert over.finished and not waiting.finished
+    assert status_text(over) == "game over: complete"

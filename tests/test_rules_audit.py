@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from p2pspades.checks import Check
 from p2pspades.rules import (
     Bid,
     Card,
@@ -203,10 +204,10 @@ def test_penalty_three_tricks_moves_tricks_to_the_other_side() -> None:
 
 def test_penalty_three_tricks_in_an_individual_game() -> None:
     rules = preset("individual", jokers=False, renege="three_tricks")
-    violation = Violation(2, 4, C("3D"), "renege", "")
+    violation = Violation(2, 4, C("3D"), Check.RENEGE, "")
     scored, _ = renege_penalty(rules, [violation], [3, 3, 5, 2], [0, 1, 2, 3, 2, 0, 1, 2, 3, 2, 0, 1, 2])
     assert list(scored) == [3, 3, 2, 5]  # trick 4 was won by the offender itself: the next seat clockwise
-    scored, _ = renege_penalty(rules, [Violation(1, 0, None, "renege", "")], [3, 1, 5, 4], [0] * 13)
+    scored, _ = renege_penalty(rules, [Violation(1, 0, None, Check.RENEGE, "")], [3, 1, 5, 4], [0] * 13)
     assert list(scored) == [4, 0, 5, 4]  # only one trick to give
 
 

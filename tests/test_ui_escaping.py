@@ -20,6 +20,7 @@ from prompt_toolkit.output import DummyOutput
 from p2pspades import crypto, log
 from p2pspades.audit import Status, Verdict, summary_lines, text_record, verify_frames
 from p2pspades.bots import RandomBot
+from p2pspades.checks import Check
 from p2pspades.printable import clip, pad, printable, width
 from p2pspades.rules import preset
 from p2pspades.table import ChallengeRaised, DropKind, Dropped, GameEnded, Rejected, Table, TableStatus
@@ -126,7 +127,7 @@ def test_the_game_screen_shows_hostile_text_escaped(hostile_game: Wire) -> None:
     state = UiState(1, table.setup)
     state.on_events(
         [
-            Rejected(0, "turn", f"out of turn {ERASE}", b""),
+            Rejected(0, Check.TURN, f"out of turn {ERASE}", b""),
             Dropped(DropKind.MALFORMED, detail=f"bad\x1b[31m {ERASE}"),
             ChallengeRaised(2, f"why {ERASE}"),
             GameEnded(TableStatus.VIOLATION, (), f"stopped {ERASE}"),

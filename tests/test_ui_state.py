@@ -10,6 +10,7 @@ import dataclasses
 
 import pytest
 
+from p2pspades.checks import Check
 from p2pspades.rules import Bid, Card, Play
 from p2pspades.table import CardVerified, Decision, DecisionKind, GameEnded, HandAudited, Rejected, Violation
 from p2pspades.table.harness import Wire
@@ -61,10 +62,10 @@ def test_the_summary_opens_at_a_hand_end_and_the_game_over_screen_waits_below(fi
 def test_violations_and_refusals_are_red_and_yellow(finished_game: Wire) -> None:
     state = UiState(2, finished_game.tables[2].setup)
     state.on_events([
-        Violation(1, "renege", "seat 1 did not follow hearts", 40, halts=False),
-        HandAudited(3, (Violation(3, "renege", "seat 3 did not follow clubs", 60, halts=False),)),
-        Rejected(3, "turn", "entry 9 from seat 3 is a bid; expected seat 1's bid", b""),
-        Violation(0, "signature", "a bad signature", 41),
+        Violation(1, Check.RENEGE, "seat 1 did not follow hearts", 40, halts=False),
+        HandAudited(3, (Violation(3, Check.RENEGE, "seat 3 did not follow clubs", 60, halts=False),)),
+        Rejected(3, Check.TURN, "entry 9 from seat 3 is a bid; expected seat 1's bid", b""),
+        Violation(0, Check.SIGNATURE, "a bad signature", 41),
         CardVerified(2, Card.parse("TH")),
     ])
     lines = list(state.events)

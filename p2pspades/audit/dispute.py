@@ -27,6 +27,7 @@ from p2pspades.audit.files import verify_log
 from p2pspades.audit.reader import judge_end
 from p2pspades.audit.record import hand_record, summary_lines
 from p2pspades.audit.verdict import Status, Verdict, describe
+from p2pspades.describe import failed
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.exits import ExitCode
 from p2pspades.printable import printable
@@ -313,7 +314,7 @@ def _refusal(events: Iterable[Event]) -> str:
         if isinstance(ev, Violation):
             return describe(ev)
         if isinstance(ev, Rejected):
-            return f"seat {ev.seat} failed the {ev.check} check: {ev.detail}"
+            return failed(ev.check, ev.detail, ev.seat)
         if isinstance(ev, Dropped):
             return ev.reason
     return "it was not taken"

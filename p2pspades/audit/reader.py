@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from p2pspades import log
 from p2pspades.audit.parallel import ALL_SETTLED, ParallelProofs, available_jobs
 from p2pspades.audit.verdict import Status, Verdict, abandonment, describe, forfeit_suffix
+from p2pspades.describe import failed
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.rules import Card, HandResult
 from p2pspades.table import (
@@ -265,7 +266,7 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
         if isinstance(problem, Rejected):
             return Verdict(
                 Status.VIOLATION,
-                f"entry {index}: seat {problem.seat} failed the {problem.check} check: {problem.detail}",
+                f"entry {index}: {failed(problem.check, problem.detail, problem.seat)}",
                 table,
                 None,
                 penalised,

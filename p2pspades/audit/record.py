@@ -10,6 +10,7 @@ from typing import Any
 
 from p2pspades import log
 from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
+from p2pspades.describe import failed
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards
 from p2pspades.table import Table, TableStatus, Violation
@@ -190,7 +191,7 @@ def text_record(verdict: Verdict) -> str:
             ),
         )
         for v in h.violations:
-            tag("Violation", f"{names[v.seat]}: {v.kind}: {v.detail} (penalty: {rules.renege})")
+            tag("Violation", f"{names[v.seat]}: {failed(v.kind, v.detail)} (penalty: {rules.renege})")
         out.append("")
     out.append(f"{{{printable(verdict.summary)}}}")
     return "\n".join(out) + "\n"
@@ -232,7 +233,7 @@ def summary_lines(verdict: Verdict) -> list[str]:
     if verdict.violation is not None:
         v = verdict.violation
         lines.append(
-            f"  first violation: seat {v.seat} at entry {v.seq}: {printable(v.check)}: {printable(v.detail)}"
+            f"  first violation: seat {v.seat} at entry {v.seq}: {printable(failed(v.check, v.detail))}"
         )
         for raw in v.evidence:
             lines.append(f"    evidence (signed entry, hex): {raw.hex()}")

@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass, field
 
 from p2pspades import log
+from p2pspades.describe import ending, failed
 from p2pspades.exits import ExitCode
 from p2pspades.rules import HandResult
 from p2pspades.table import Table, TableStatus, Violation
@@ -40,7 +41,7 @@ class Verdict:
 
 
 def describe(v: Violation) -> str:
-    return f"entry {v.seq}: seat {v.seat} failed the {v.check} check: {v.detail}"
+    return f"entry {v.seq}: {failed(v.check, v.detail, v.seat)}"
 
 
 def _seats(seats: tuple[int, ...] | list[int]) -> str:
@@ -74,9 +75,9 @@ def forfeit(table: Table) -> str | None:
     if result.status is TableStatus.ABANDONED:
         why = f"the certificate of {_seats(result.signers)} says it stopped answering"
     elif table.violation is not None:
-        why = f"{table.violation.check}: {table.violation.detail}"
+        why = failed(table.violation.check, table.violation.detail)
     else:  # pragma: no cover - a fault is an abandonment or a violation
-        why = result.detail
+        why = ending(result)
     return f"forfeit by seat {result.seat}: {why}"
 
 

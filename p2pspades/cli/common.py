@@ -11,6 +11,7 @@ from typing import Any
 
 from p2pspades import paths
 from p2pspades.audit import GameVisitor
+from p2pspades.describe import ending, failed
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
@@ -131,10 +132,10 @@ class ProgressLines(GameVisitor):
 
     def on_violation(self, violation: Violation) -> None:
         v = violation
-        self.say(f"VIOLATION by seat {v.seat} ({self.names[v.seat]}): {v.check}: {v.detail}")
+        self.say(f"VIOLATION by seat {v.seat} ({self.names[v.seat]}): {failed(v.check, v.detail)}")
 
     def on_end(self, ended: GameEnded) -> None:
-        text = f"game over: {ended.status}" + (f" ({ended.detail})" if ended.detail else "")
+        text = f"game over: {ended.status}" + (f" ({why})" if (why := ending(ended)) else "")
         if ended.signers and ended.seat is not None:
             waits = " or ".join(f"{w} s" for w in sorted(set(ended.waits)))
             signers = ", ".join(self.names[s] for s in ended.signers)

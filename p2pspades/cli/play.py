@@ -33,11 +33,12 @@ from p2pspades.cli.common import (
     rules_from_args,
     run_as_profile,
 )
+from p2pspades.describe import ending
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby_seats import LobbyResult, TableInfo
-from p2pspades.net.peer import Peer, Status
+from p2pspades.net.peer import Peer, Phase, Status
 from p2pspades.net.seats import (
     Seat,
     bot_seats,
@@ -234,10 +235,10 @@ class Progress(ProgressLines):
         super().on_hand(hand, audit)
 
     def on_status(self, status: Status) -> None:
-        syncing = status.text.startswith("syncing")
+        syncing = status.phase is Phase.SYNCING
         if syncing != self._syncing:
             self._syncing = syncing
-            say(status.text if syncing else "synced with the other seats")
+            say(status_text(status) if syncing else "synced with the other seats")
         seat = status.waiting_for
         silent = None
         if seat is not None and seat != status.seat and not status.finished:
@@ -248,11 +249,47 @@ class Progress(ProgressLines):
             key = f"{seat} {'lost' if silent is not None and silent >= 0 else 'never seen'}"
             now = time.monotonic()
             if key != self._away_shown or now - self._away_at >= 5.0:
-                say(status.text)
+                say(status_text(status))
                 self._away_shown, self._away_at = key, now
         elif self._away_shown:
             self._away_shown = ""
             say("every seat is connected again")
+
+
+def _seats(seats: tuple[int, ...]) -> str:
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
+
+
+def status_text(status: Status) -> str:
+    """A peer's `Status` in one line: "waiting for seat 2 (bid)", "your turn", "game over: ..."."""
+    phase = status.phase
+    if phase is Phase.OVER:
+        return f"game over: {ending(status.ended) if status.ended is not None else status.outcome}"
+    if phase is Phase.SYNCING:
+        if status.heard:
+            heard = f"heard from {status.heard} of {status.others}"
+            return f"syncing with the other seats before playing on ({heard})"
+        return "syncing: waiting for the other seats to answer before playing on"
+    if phase is Phase.IDLE:
+        return "waiting"
+    if phase is Phase.OUR_TURN:
+        text = "your turn"
+    elif phase is Phase.SENDING:
+        text = f"sending our {status.kind}"
+    else:
+        seat = status.waiting_for
+        gone = status.away.get(seat) if seat is not None else None
+        text = (f"waiting for seat {seat} ({status.kind})" if gone is None
+                else f"waiting for seat {seat} (disconnected {gone} s)" if gone >= 0
+                else f"waiting for seat {seat} (not connected yet)")
+    claim = status.claim
+    if claim is None:
+        return text
+    waits = " or ".join(f"{w} s" for w in claim.waits)
+    said = f"{text}; {_seats(claim.voters)} voted it out after {waits} (the timeout in force)"
+    if claim.refused:
+        return f"{said}, but {_seats(claim.refused)} took its entry first: the claim is void"
+    return f"{said}; {_seats(claim.missing)} did not vote yet"
 
 
 def final_lines(table: Table) -> list[str]:
@@ -319,7 +356,7 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
             text = ("connected" if gone is None else
                     "not connected yet" if gone < 0 else f"disconnected {gone} s")
             if status.waiting_for == seat and gone is not None:
-                text = status.text
+                text = status_text(status)
             state.set_connection(seat, text)
 
     peer.on_status = connection

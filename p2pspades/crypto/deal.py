@@ -16,6 +16,7 @@ from typing import Final
 from nacl.bindings import crypto_scalarmult_ed25519_noclamp
 from nacl.exceptions import CryptoError
 
+from ..checks import Check
 from ..rules.chance import ByteStream
 from .commit import check_seed
 from .errors import BadDeck, BadPoint, BadScalar, BadSeed, BadStep, CryptoUsageError
@@ -220,7 +221,7 @@ def audit_deal(
     taken. Raises BadStep (check "bad-shuffle" or "bad-lock"); returns the final deck.
     """
     deck = list(start)
-    for name, operation, steps in (("shuffle", shuffle, shuffles), ("lock", lock, locks)):
+    for name, operation, steps in ((Check.SHUFFLE, shuffle, shuffles), (Check.LOCK, lock, locks)):
         for step in steps:
             expected = operation(deck, step.secrets)
             published = step.published

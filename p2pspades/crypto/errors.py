@@ -7,6 +7,7 @@ by our own code (a bad game id, an impossible deck size) is a `LocalError`.
 
 from __future__ import annotations
 
+from ..checks import Check
 from ..errors import LocalError, RemoteError
 
 
@@ -16,7 +17,7 @@ class BadPoint(RemoteError, ValueError):
     def __init__(self, detail: str, seat: int | None = None, position: int | None = None) -> None:
         if position is not None:
             detail = f"position {position}: {detail}"
-        super().__init__("bad-point", detail, seat)
+        super().__init__(Check.BAD_POINT, detail, seat)
         self.position = position
 
 
@@ -26,7 +27,7 @@ class BadScalar(RemoteError, ValueError):
     def __init__(self, detail: str, seat: int | None = None, position: int | None = None) -> None:
         if position is not None:
             detail = f"position {position}: {detail}"
-        super().__init__("bad-scalar", detail, seat)
+        super().__init__(Check.BAD_SCALAR, detail, seat)
         self.position = position
 
 
@@ -34,21 +35,23 @@ class BadSeed(RemoteError, ValueError):
     """A revealed seed that is not 32 bytes (or, with negligible probability, derives a zero scalar)."""
 
     def __init__(self, detail: str, seat: int | None = None) -> None:
-        super().__init__("bad-seed", detail, seat)
+        super().__init__(Check.BAD_SEED, detail, seat)
 
 
 class BadDeck(RemoteError, ValueError):
     """A published deck with the wrong number of positions, or with two equal points."""
 
     def __init__(self, detail: str, seat: int | None = None) -> None:
-        super().__init__("bad-deck", detail, seat)
+        super().__init__(Check.BAD_DECK, detail, seat)
 
 
 class BadStep(RemoteError):
-    """A published shuffle or lock that differs from its recomputation from the revealed seed."""
+    """A published shuffle or lock (`step`: `Check.SHUFFLE` or `Check.LOCK`) that differs from its
+    recomputation from the revealed seed; its check is `bad-shuffle` or `bad-lock`."""
 
-    def __init__(self, step: str, detail: str, seat: int | None = None, position: int | None = None) -> None:
-        super().__init__(f"bad-{step}", detail, seat)
+    def __init__(self, step: Check, detail: str, seat: int | None = None,
+                 position: int | None = None) -> None:
+        super().__init__(Check(f"bad-{step}"), detail, seat)
         self.step = step
         self.position = position
 
@@ -58,7 +61,7 @@ class WeakKey(RemoteError, ValueError):
     (the identity included), or with a torsion component. Anyone could sign for some of these keys."""
 
     def __init__(self, detail: str, seat: int | None = None) -> None:
-        super().__init__("weak-key", detail, seat)
+        super().__init__(Check.WEAK_KEY, detail, seat)
 
 
 class CryptoUsageError(LocalError, ValueError):

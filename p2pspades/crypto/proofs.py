@@ -41,6 +41,7 @@ from nacl.bindings import (
 )
 from nacl.exceptions import CryptoError
 
+from ..checks import Check
 from ..errors import RemoteError
 from .deal import MAX_POSITIONS, HandSecrets, shuffle
 from .errors import CryptoUsageError
@@ -68,8 +69,8 @@ _base = crypto_scalarmult_ed25519_base_noclamp
 class BadProof(RemoteError):
     """A proof that does not verify, or that is malformed (its size, a non-canonical scalar, a bad point)."""
 
-    def __init__(self, kind: str, detail: str, seat: int | None = None) -> None:
-        super().__init__(f"bad-{kind}-proof", detail, seat)
+    def __init__(self, kind: Check, detail: str, seat: int | None = None) -> None:
+        super().__init__(Check(f"bad-{kind}-proof"), detail, seat)
         self.kind = kind
 
 
@@ -104,7 +105,7 @@ def _split(blob: bytes, count: int, offset: int) -> list[bytes]:
     return [blob[offset + 32 * i : offset + 32 * i + 32] for i in range(count)]
 
 
-def _scalars(blob: bytes, count: int, offset: int, kind: str) -> list[int]:
+def _scalars(blob: bytes, count: int, offset: int, kind: Check) -> list[int]:
     out = [int.from_bytes(blob[offset + 32 * i : offset + 32 * i + 32], "little") for i in range(count)]
     for x in out:
         if x >= L:
@@ -123,7 +124,7 @@ def _nonces(seed: bytes, kind: bytes, statement: bytes, count: int) -> list[int]
     return [int.from_bytes(stream[64 * i : 64 * i + 64], "little") % L for i in range(count)]
 
 
-def _check_statement(kind: str, step: int, context: bytes, decks: Sequence[Sequence[object]]) -> int:
+def _check_statement(kind: Check, step: int, context: bytes, decks: Sequence[Sequence[object]]) -> int:
     if not isinstance(context, bytes) or len(context) != 21:
         raise CryptoUsageError("a proof context is the 21-byte hand context")
     if not isinstance(step, int) or not 0 <= step < 1 << 16:
@@ -140,13 +141,13 @@ def _check_statement(kind: str, step: int, context: bytes, decks: Sequence[Seque
     return n
 
 
-def _check_point(kind: str, p: object, what: str) -> bytes:
+def _check_point(kind: Check, p: object, what: str) -> bytes:
     if not isinstance(p, bytes) or len(p) != POINT_BYTES:
         raise BadProof(kind, f"{what} is not a {POINT_BYTES}-byte point")
     return p
 
 
-def _check_size(kind: str, proof: object, size: int) -> bytes:
+def _check_size(kind: Check, proof: object, size: int) -> bytes:
     if not isinstance(proof, bytes) or len(proof) != size:
         got = f"{len(proof)} bytes" if isinstance(proof, bytes) else f"a {type(proof).__name__}"
         raise BadProof(kind, f"the proof is {size} bytes, got {got}")
@@ -248,7 +249,7 @@ def prove_shuffle(
     context: bytes, step: int, deck_in: Sequence[Point], secrets: HandSecrets
 ) -> tuple[list[Point], bytes]:
     """Shuffle `deck_in` with the seat's secrets and prove it: (the published deck, the proof)."""
-    n = _check_statement("shuffle", step, context, [deck_in])
+    n = _check_statement(Check.SHUFFLE, step, context, [deck_in])
     if secrets.n != n:
         raise CryptoUsageError(f"secrets for {secrets.n} positions in a deck of {n}")
     deck_out = shuffle(deck_in, secrets)
@@ -331,7 +332,7 @@ def verify_shuffle(
     proof: bytes,
 ) -> None:
     """Raise BadProof unless `proof` shows deck_out[i] = s·deck_in[π[i]] for some π, with S = s·B."""
-    kind = "shuffle"
+    kind = Check.SHUFFLE
     n = _check_statement(kind, step, context, [deck_in, deck_out])
     big_s = _check_point(kind, shuffle_commitment, "the shuffle commitment S")
     _check_size(kind, proof, shuffle_proof_size(n))
@@ -389,7 +390,7 @@ def prove_lock(
     context: bytes, step: int, deck_in: Sequence[Point], secrets: HandSecrets
 ) -> tuple[list[Point], list[Point], bytes]:
     """Lock `deck_in` with the seat's secrets and prove it: (the published deck, the P_j, the proof)."""
-    n = _check_statement("lock", step, context, [deck_in])
+    n = _check_statement(Check.LOCK, step, context, [deck_in])
     if secrets.n != n:
         raise CryptoUsageError(f"secrets for {secrets.n} positions in a deck of {n}")
     s_inv = int.from_bytes(secrets.inverse_shuffle_scalar, "little")
@@ -397,7 +398,7 @@ def prove_lock(
     try:
         deck_out = list(map(_mul, _encs([k * s_inv % L for k in keys]), deck_in))
     except CryptoError:
-        raise BadProof("lock", "the deck to lock holds an invalid point") from None
+        raise BadProof(Check.LOCK, "the deck to lock holds an invalid point") from None
     commitments = lock_commitments(secrets)
     s = int.from_bytes(secrets.shuffle_scalar, "little")
     proof = lock_proof(context, step, deck_in, deck_out, commitments, s, keys, secrets.seed)
@@ -444,7 +445,7 @@ def verify_lock(
     proof: bytes,
 ) -> None:
     """Raise BadProof unless s·out[j] = k_j·in[j] for every j, with S = s·B and P_j = k_j·B."""
-    kind = "lock"
+    kind = Check.LOCK
     n = _check_statement(kind, step, context, [deck_in, deck_out, commitments])
     big_s = _check_point(kind, shuffle_commitment, "the shuffle commitment S")
     _check_size(kind, proof, lock_proof_size(n))
@@ -476,7 +477,7 @@ def void_residue(final_point: Point, other_keys: Sequence[Scalar]) -> Point:
     try:
         return _mul(_enc(pow(product, -1, L)), final_point)
     except (CryptoError, ValueError):
-        raise BadProof("void", "cannot remove the keys from the final point") from None
+        raise BadProof(Check.VOID, "cannot remove the keys from the final point") from None
 
 
 def void_proof_size(positions: int, cards: int) -> int:
@@ -551,7 +552,7 @@ def verify_void(
     context: bytes, step: int, positions: Sequence[VoidPosition], cards: Sequence[Point], proof: bytes
 ) -> None:
     """Raise BadProof unless `proof` shows that no listed position holds any of `cards`."""
-    kind = "void"
+    kind = Check.VOID
     if not isinstance(context, bytes) or len(context) != 21:
         raise CryptoUsageError("a proof context is the 21-byte hand context")
     if not positions or not cards:

@@ -16,6 +16,8 @@ from typing import Any
 
 import msgpack
 
+from p2pspades.checks import Check
+
 from ..errors import LocalError, RemoteError
 
 __all__ = [
@@ -57,7 +59,7 @@ class EncodeError(LocalError, ValueError):
 class DecodeError(RemoteError):
     """Bytes from a peer (or a log) are not a canonical encoding; `check` says which layer refused them."""
 
-    def __init__(self, check: str, detail: str, seat: int | None = None) -> None:
+    def __init__(self, check: Check, detail: str, seat: int | None = None) -> None:
         super().__init__(check, detail, seat)
 
 
@@ -135,11 +137,11 @@ def _pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         problem = _key_problem(key)
         if problem is not None:
-            raise DecodeError("encoding", problem)
+            raise DecodeError(Check.ENCODING, problem)
         raw_key = key.encode("utf-8")
         if previous is not None and raw_key <= previous:
             what = "duplicate" if raw_key == previous else "unsorted"
-            raise DecodeError("encoding", f"{what} map key {key!r}")
+            raise DecodeError(Check.ENCODING, f"{what} map key {key!r}")
         previous = raw_key
         result[key] = value
     return result
@@ -152,7 +154,7 @@ def _check_decoded(value: object, depth: int) -> None:
     """Depth, floats and extension types (msgpack turns some into Python objects) are refused here."""
     if isinstance(value, dict | list):
         if depth >= MAX_DEPTH:
-            raise DecodeError("encoding", f"nested deeper than {MAX_DEPTH} containers")
+            raise DecodeError(Check.ENCODING, f"nested deeper than {MAX_DEPTH} containers")
         items = value.values() if isinstance(value, dict) else value
         if all(type(item) in _SCALARS for item in items):
             return  # the common case (a deck of points, a list of keys) without a call per element
@@ -161,13 +163,13 @@ def _check_decoded(value: object, depth: int) -> None:
         return
     kind = type(value)
     if kind is float:
-        raise DecodeError("encoding", "floats are not allowed")
+        raise DecodeError(Check.ENCODING, "floats are not allowed")
     if value is not None and kind not in (bool, int, str, bytes):
-        raise DecodeError("encoding", f"extension types are not allowed (got a {kind.__name__})")
+        raise DecodeError(Check.ENCODING, f"extension types are not allowed (got a {kind.__name__})")
 
 
 def _refuse_ext(code: int, data: bytes) -> object:
-    raise DecodeError("encoding", f"extension types are not allowed (got type {code})")
+    raise DecodeError(Check.ENCODING, f"extension types are not allowed (got type {code})")
 
 
 def _describe(exc: Exception) -> str:
@@ -176,7 +178,7 @@ def _describe(exc: Exception) -> str:
 
 
 def decode(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_PAYLOAD) -> dict[str, Any]:
-    """The payload map encoded by `raw`; DecodeError(check="encoding") unless `raw` is canonical.
+    """The payload map encoded by `raw`; DecodeError(Check.ENCODING) unless `raw` is canonical.
 
     Never raises anything else for any bytes: whatever a peer sends, the answer is a value or a DecodeError.
     msgpack's length limits bound what a hostile header can make us allocate before the input runs out.
@@ -185,9 +187,9 @@ def decode(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_PAYLOAD) 
         raise TypeError(f"decode() needs bytes, not {type(raw).__name__}")
     raw = bytes(raw)
     if len(raw) > max_size:
-        raise DecodeError("encoding", f"payload of {len(raw)} bytes is over the limit of {max_size}")
+        raise DecodeError(Check.ENCODING, f"payload of {len(raw)} bytes is over the limit of {max_size}")
     if not raw:
-        raise DecodeError("encoding", "empty payload")
+        raise DecodeError(Check.ENCODING, "empty payload")
     try:
         value = msgpack.unpackb(
             raw,
@@ -203,7 +205,7 @@ def decode(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_PAYLOAD) 
             max_ext_len=max_size,
         )
         if not isinstance(value, dict):
-            raise DecodeError("encoding", f"the payload is a {type(value).__name__}, not a map")
+            raise DecodeError(Check.ENCODING, f"the payload is a {type(value).__name__}, not a map")
         _check_decoded(value, 0)
         # Keys were checked and found sorted as each map was built, and msgpack's own limits bound every
         # integer and length, so packing the value as it is gives the canonical form.
@@ -211,9 +213,10 @@ def decode(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_PAYLOAD) 
     except DecodeError:
         raise
     except msgpack.ExtraData:
-        raise DecodeError("encoding", "bytes after the end of the payload") from None
+        raise DecodeError(Check.ENCODING, "bytes after the end of the payload") from None
     except Exception as exc:  # whatever msgpack says about malformed input is the peer's fault
-        raise DecodeError("encoding", f"not valid msgpack ({_describe(exc)})") from None
+        raise DecodeError(Check.ENCODING, f"not valid msgpack ({_describe(exc)})") from None
     if again != raw:
-        raise DecodeError("encoding", "not in canonical form (some value does not use its smallest encoding)")
+        raise DecodeError(Check.ENCODING,
+                          "not in canonical form (some value does not use its smallest encoding)")
     return value

@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 import msgpack
 
+from p2pspades.checks import Check
+
 from ..crypto import verify_signature
 from ..errors import RemoteError
 from .canonical import MAX_PAYLOAD, DecodeError, EncodeError, decode, encode
@@ -125,16 +127,16 @@ def seal(payload: Mapping[str, Any], identity: Signer) -> bytes:
 def open_envelope(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_ENVELOPE) -> Envelope:
     """Check an envelope's size, structure, exact encoding and version, and decode its payload.
 
-    DecodeError(check="envelope") for the framing, DecodeError(check="encoding") for the payload. Never
+    DecodeError(Check.ENVELOPE) for the framing, DecodeError(Check.ENCODING) for the payload. Never
     raises anything else for any bytes. The signature is not checked here.
     """
     if not isinstance(raw, bytes | bytearray | memoryview):
         raise TypeError(f"open_envelope() needs bytes, not {type(raw).__name__}")
     raw = bytes(raw)
     if len(raw) > max_size:
-        raise DecodeError("envelope", f"envelope of {len(raw)} bytes is over the limit of {max_size}")
+        raise DecodeError(Check.ENVELOPE, f"envelope of {len(raw)} bytes is over the limit of {max_size}")
     if not raw:
-        raise DecodeError("envelope", "empty envelope")
+        raise DecodeError(Check.ENVELOPE, "empty envelope")
     try:
         outer = msgpack.unpackb(
             raw,
@@ -148,28 +150,28 @@ def open_envelope(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_EN
             max_ext_len=0,
         )
     except msgpack.ExtraData:
-        raise DecodeError("envelope", "bytes after the end of the envelope") from None
+        raise DecodeError(Check.ENVELOPE, "bytes after the end of the envelope") from None
     except Exception as exc:  # malformed input of any kind is the sender's fault
-        raise DecodeError("envelope", f"not valid msgpack ({type(exc).__name__}: {exc})") from None
+        raise DecodeError(Check.ENVELOPE, f"not valid msgpack ({type(exc).__name__}: {exc})") from None
     if type(outer) is not list or not outer:
-        raise DecodeError("envelope", f"an envelope is a non-empty array, not a {type(outer).__name__}")
+        raise DecodeError(Check.ENVELOPE, f"an envelope is a non-empty array, not a {type(outer).__name__}")
     version = outer[0]
     if type(version) is not int:
-        raise DecodeError("envelope", f"the version is a {type(version).__name__}, not an int")
+        raise DecodeError(Check.ENVELOPE, f"the version is a {type(version).__name__}, not an int")
     if version != ENVELOPE_VERSION:
-        raise DecodeError("envelope", f"unsupported envelope version {version} (this is version "
+        raise DecodeError(Check.ENVELOPE, f"unsupported envelope version {version} (this is version "
                                       f"{ENVELOPE_VERSION})")
     if len(outer) != 3:
-        raise DecodeError("envelope", f"a version 1 envelope has 3 elements, not {len(outer)}")
+        raise DecodeError(Check.ENVELOPE, f"a version 1 envelope has 3 elements, not {len(outer)}")
     _, payload_raw, signature = outer
     if type(payload_raw) is not bytes:
-        raise DecodeError("envelope", f"the payload is a {type(payload_raw).__name__}, not bin")
+        raise DecodeError(Check.ENVELOPE, f"the payload is a {type(payload_raw).__name__}, not bin")
     if type(signature) is not bytes:
-        raise DecodeError("envelope", f"the signature is a {type(signature).__name__}, not bin")
+        raise DecodeError(Check.ENVELOPE, f"the signature is a {type(signature).__name__}, not bin")
     if len(signature) != SIGNATURE_SIZE:
-        raise DecodeError("envelope", f"the signature has {len(signature)} bytes, not {SIGNATURE_SIZE}")
+        raise DecodeError(Check.ENVELOPE, f"the signature has {len(signature)} bytes, not {SIGNATURE_SIZE}")
     if msgpack.packb(outer, use_bin_type=True) != raw:
-        raise DecodeError("envelope", "the envelope is not in canonical form")
+        raise DecodeError(Check.ENVELOPE, "the envelope is not in canonical form")
     payload = decode(payload_raw, max_size=MAX_PAYLOAD)
     return Envelope(raw=raw, payload_raw=payload_raw, signature=signature, payload=payload,
                     hash=entry_hash(raw))
@@ -178,7 +180,7 @@ def open_envelope(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_EN
 def check_signature(env: Envelope, public: bytes) -> None:
     """BadSignature unless `env`'s signature over its payload bytes verifies under `public`."""
     if not verify_signature(public, env.signature, env.payload_raw):
-        raise BadSignature("signature", "the signature does not verify under the sender's key")
+        raise BadSignature(Check.SIGNATURE, "the signature does not verify under the sender's key")
 
 
 @dataclass(frozen=True)
@@ -195,15 +197,15 @@ class Header:
 
 def _field(payload: Mapping[str, Any], key: str, kind: type) -> Any:
     if key not in payload:
-        raise DecodeError("header", f"the payload has no {key!r} field")
+        raise DecodeError(Check.HEADER, f"the payload has no {key!r} field")
     value = payload[key]
     if type(value) is not kind:
-        raise DecodeError("header", f"field {key!r} is a {type(value).__name__}, not {kind.__name__}")
+        raise DecodeError(Check.HEADER, f"field {key!r} is a {type(value).__name__}, not {kind.__name__}")
     return value
 
 
 def validate_header(payload: Mapping[str, Any]) -> Header:
-    """The header of a decoded payload; DecodeError(check="header") if a field is missing or malformed.
+    """The header of a decoded payload; DecodeError(Check.HEADER) if a field is missing or malformed.
 
     Only the fields' presence, types and ranges are checked here; whether they fit the game (the right game
     id, the next sequence number, the previous entry's hash, the seat whose turn it is) is the table's job.
@@ -215,18 +217,18 @@ def validate_header(payload: Mapping[str, Any]) -> Header:
     hand = _field(payload, "h", int)
     kind = _field(payload, "t", str)
     if len(game_id) != GAME_ID_SIZE:
-        raise DecodeError("header", f"the game id has {len(game_id)} bytes, not {GAME_ID_SIZE}")
+        raise DecodeError(Check.HEADER, f"the game id has {len(game_id)} bytes, not {GAME_ID_SIZE}")
     if not 0 <= seq <= _MAX_SEQUENCE:
-        raise DecodeError("header", f"sequence number {seq} is out of range")
+        raise DecodeError(Check.HEADER, f"sequence number {seq} is out of range")
     if len(prev) != HASH_SIZE:
-        raise DecodeError("header", f"the previous hash has {len(prev)} bytes, not {HASH_SIZE}")
+        raise DecodeError(Check.HEADER, f"the previous hash has {len(prev)} bytes, not {HASH_SIZE}")
     if seq == 0 and prev != ZERO_HASH:
-        raise DecodeError("header", "the genesis (sequence 0) must carry 32 zero bytes as previous hash")
+        raise DecodeError(Check.HEADER, "the genesis (sequence 0) must carry 32 zero bytes as previous hash")
     if not 0 <= seat <= MAX_SEAT:
-        raise DecodeError("header", f"seat {seat} is out of range 0..{MAX_SEAT}")
+        raise DecodeError(Check.HEADER, f"seat {seat} is out of range 0..{MAX_SEAT}")
     if not 0 <= hand <= _MAX_SEQUENCE:
-        raise DecodeError("header", f"hand number {hand} is out of range")
+        raise DecodeError(Check.HEADER, f"hand number {hand} is out of range")
     if not 1 <= len(kind) <= MAX_MESSAGE_TYPE or not all("!" <= c <= "~" for c in kind):
-        raise DecodeError("header", f"message type {kind!r} is not 1..{MAX_MESSAGE_TYPE} visible ASCII "
+        raise DecodeError(Check.HEADER, f"message type {kind!r} is not 1..{MAX_MESSAGE_TYPE} visible ASCII "
                                     "characters")
     return Header(game_id=game_id, seq=seq, prev=prev, seat=seat, hand=hand, type=kind)

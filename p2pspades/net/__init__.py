@@ -24,7 +24,7 @@ from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby import LobbyHost, join_table, peers_of
 from p2pspades.net.lobby_seats import LobbyError, LobbyResult, LobbySeat, TableInfo, TableRefused
 from p2pspades.net.mesh import LinkDown, LinkUp, Mesh, MeshError, MeshEvent, PeerAddress, Received, Refused
-from p2pspades.net.peer import Peer, Player, Status, Timing, resume_game, start_game
+from p2pspades.net.peer import ClaimShown, Peer, Phase, Player, Status, Timing, resume_game, start_game
 from p2pspades.net.resume import Resumable, find_resumable, resume_seats
 from p2pspades.net.seats import Seat, SessionError, bot_seats, make_bot
 from p2pspades.net.session import HostedTable, join_game
@@ -35,6 +35,7 @@ __all__ = [
     "Advertiser",
     "BadFrame",
     "BadKey",
+    "ClaimShown",
     "CurveKeys",
     "DiscoveryError",
     "Entries",
@@ -58,6 +59,7 @@ __all__ = [
     "Peer",
     "PeerAddress",
     "PeersFile",
+    "Phase",
     "Ping",
     "Player",
     "Pong",

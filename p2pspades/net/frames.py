@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from p2pspades.checks import Check
 from p2pspades.errors import RemoteError
 from p2pspades.log import canonical
 
@@ -32,7 +33,7 @@ class BadFrame(RemoteError, ValueError):
     """A frame from the network is not a well-formed net-level message."""
 
     def __init__(self, detail: str) -> None:
-        super().__init__("bad-frame", detail)
+        super().__init__(Check.FRAME, detail)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import inspect
 import logging
 import os
@@ -43,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2pspades import crypto, log
+from p2pspades.describe import failed
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import MAX_BATCH, MAX_FRAME, PROTOCOL_VERSION, Entries, Entry, Get, Hello, Message
@@ -62,6 +64,7 @@ from p2pspades.table import (
     SecretCreated,
     Superseded,
     Table,
+    TableStatus,
     Violation,
     Wanted,
 )
@@ -160,17 +163,50 @@ class Strikes:
                 f"{FAILURE_WINDOW:g} s ({summary}): its entries are ignored for {penalty:g} s")
 
 
+class Phase(enum.Enum):
+    """Where the game stands for our seat."""
+
+    OVER = "over"  # the game ended (`Status.ended`)
+    SYNCING = "syncing"  # resumed: nothing is written until every other seat answered (`heard` of `others`)
+    IDLE = "idle"  # nobody's entry is awaited
+    OUR_TURN = "our turn"  # our player decides
+    SENDING = "sending"  # our own automatic entry (`kind`) goes out
+    WAITING = "waiting"  # for seat `waiting_for`'s entry (`kind`)
+
+
+@dataclass(frozen=True)
+class ClaimShown:
+    """The open abandonment claim of the awaited slot: who voted, with which timeouts (seconds, each once,
+    ascending), who refused by taking the entry first (the claim is then void), who did not vote yet."""
+
+    voters: tuple[int, ...]
+    waits: tuple[int, ...]
+    refused: tuple[int, ...]
+    missing: tuple[int, ...]
+
+
 @dataclass(frozen=True)
 class Status:
-    """What a player should see about the game's progress, pushed whenever it changes."""
+    """What a player should see about the game's progress, pushed whenever it changes: data only, put into
+    words by the CLI (`cli.play.status_text`)."""
 
-    text: str
+    phase: Phase
     seat: int
     entries: int
     waiting_for: int | None = None
     away: Mapping[int, int] = field(default_factory=dict)
-    """Seats we have not heard from for a while, and for how many whole seconds."""
-    finished: bool = False
+    """Seats we have not heard from for a while, and for how many whole seconds (-1: never heard from)."""
+    kind: str = ""
+    """The message type awaited (`SENDING`, `WAITING`)."""
+    heard: int = 0
+    others: int = 0
+    ended: GameEnded | None = None
+    outcome: TableStatus = TableStatus.RUNNING
+    claim: ClaimShown | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.OVER
 
 
 @dataclass
@@ -356,7 +392,7 @@ class Peer:
 
     def _keep_evidence(self, violation: Violation) -> None:
         """A halting violation ends the chain: the signed entries that prove it go into the log after it."""
-        logger.warning("seat %d failed the %s check: %s", violation.seat, violation.check, violation.detail)
+        logger.warning("%s", failed(violation.check, violation.detail, violation.seat))
         if not violation.halts:
             return
         self._write_records()
@@ -626,38 +662,27 @@ class Peer:
                 away[seat] = int(silent) if silent is not None else -1
         entries = len(table.entries)
         if table.finished:
-            detail = self.ended.detail if self.ended is not None else table.status
-            return Status(f"game over: {detail}", self.seat, entries, None, away, True)
+            return Status(Phase.OVER, self.seat, entries, None, away, ended=self.ended, outcome=table.status)
         if table.syncing:
-            others = table.seats - 1
             heard = sum(1 for seat in self._heard if seat != self.seat)
-            text = (f"syncing with the other seats before playing on (heard from {heard} of {others})"
-                    if heard else "syncing: waiting for the other seats to answer before playing on")
-            return Status(text, self.seat, entries, None, away)
+            return Status(Phase.SYNCING, self.seat, entries, None, away, heard=heard, others=table.seats - 1)
         waiting = table.waiting_for()
         if waiting is None:
-            return Status("waiting", self.seat, entries, None, away)
+            return Status(Phase.IDLE, self.seat, entries, None, away)
         seat, kind = waiting
         if seat == self.seat:
-            text = "your turn" if table.pending_decision() is not None else f"sending our {kind}"
-        elif seat in away:
-            gone = away[seat]
-            text = (f"waiting for seat {seat} (disconnected {gone} s)" if gone >= 0
-                    else f"waiting for seat {seat} (not connected yet)")
+            phase = Phase.OUR_TURN if table.pending_decision() is not None else Phase.SENDING
         else:
-            text = f"waiting for seat {seat} ({kind})"
-        return Status(text + self._claim_text(), self.seat, entries, seat, away)
+            phase = Phase.WAITING
+        return Status(phase, self.seat, entries, seat, away, kind, claim=self._claim())
 
-    def _claim_text(self) -> str:
-        """What the open abandonment claim says: who voted, past which timeout, whose vote it still needs."""
+    def _claim(self) -> ClaimShown | None:
+        """The open abandonment claim: who voted, past which timeout, whose vote it still needs."""
         slot = self.table.claim
         if slot is None:
-            return ""
-        waits = " or ".join(f"{w} s" for w in sorted(set(slot.waits.values())))
-        said = f"; {_seats(slot.voters)} voted it out after {waits} (the timeout in force)"
-        if slot.refusals:
-            return f"{said}, but {_seats(sorted(slot.refusals))} took its entry first: the claim is void"
-        return f"{said}; {_seats(slot.missing(self.table.seats))} did not vote yet"
+            return None
+        return ClaimShown(slot.voters, tuple(sorted(set(slot.waits.values()))), tuple(sorted(slot.refusals)),
+                          slot.missing(self.table.seats))
 
     def _publish_status(self) -> None:
         status = self.status()
@@ -665,10 +690,6 @@ class Peer:
             self._status = status
             if self.on_status is not None:
                 self.on_status(status)
-
-
-def _seats(seats: tuple[int, ...] | list[int]) -> str:
-    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
 
 
 def _header(raw: bytes) -> log.Header | None:

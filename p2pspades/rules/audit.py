@@ -12,21 +12,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
+from p2pspades.checks import Check
 from p2pspades.rules.cards import NON_SPADES_MASK, SUIT_MASKS, SUITS, Card
 from p2pspades.rules.ruleset import RuleSet
 
 _BIT = attrgetter("_bit")
 
-KINDS = (
-    "renege",  # did not follow the led suit while holding it
-    "spade_lead",  # led a spade before spades were broken while holding another suit
-    "first_trick_spade",  # led a spade to the first trick (rule "not_first_trick") while holding another suit
-    "wrong_lead",  # the first lead was not the lowest club (rule "low_club")
-    "not_in_hand",  # played a card the seat did not hold (or had already played)
-    "bad_hand",  # a hand of the wrong size, or a card not in the deck or dealt twice
-    "bad_bid",  # a bid outside the allowed range
-    "missing_play",  # the hand ended before this seat played all its cards
-    "extra_play",  # a play after the last trick
+KINDS: tuple[Check, ...] = (
+    Check.RENEGE,  # did not follow the led suit while holding it
+    Check.SPADE_LEAD,  # led a spade before spades were broken while holding another suit
+    Check.FIRST_TRICK_SPADE,  # a spade led to the first trick (rule "not_first_trick") holding another suit
+    Check.WRONG_LEAD,  # the first lead was not the lowest club (rule "low_club")
+    Check.NOT_IN_HAND,  # played a card the seat did not hold (or had already played)
+    Check.BAD_HAND,  # a hand of the wrong size, or a card not in the deck or dealt twice
+    Check.BAD_BID,  # a bid outside the allowed range
+    Check.MISSING_PLAY,  # the hand ended before this seat played all its cards
+    Check.EXTRA_PLAY,  # a play after the last trick
 )
 """Every kind of violation the audit reports."""
 
@@ -39,7 +40,7 @@ class Violation:
     seat: int
     trick: int | None
     card: Card | None
-    kind: str
+    kind: Check
     detail: str
 
 
@@ -82,24 +83,24 @@ def audit_hand(
         led = best = -1
         for _ in range(n):
             if index == len(plays):
-                found.append(Violation(seat, trick, None, "missing_play",
+                found.append(Violation(seat, trick, None, Check.MISSING_PLAY,
                                        f"the hand stopped on trick {trick + 1} before seat {seat} played"))
                 return found
             card = plays[index]
             index += 1
             if card.__class__ is not Card:
-                found.append(Violation(seat, trick, None, "not_in_hand", f"seat {seat} played {card!r}"))
+                found.append(Violation(seat, trick, None, Check.NOT_IN_HAND, f"seat {seat} played {card!r}"))
                 seat = (seat + 1) % n
                 continue
             held = remaining[seat]
             bit = card._bit
             suit = card._suit_i
             if not held & bit:
-                found.append(Violation(seat, trick, card, "not_in_hand",
+                found.append(Violation(seat, trick, card, Check.NOT_IN_HAND,
                                        f"seat {seat} played {card} on trick {trick + 1} without holding it"))
             if led < 0:
                 if low_club is not None and trick == 0 and card is not low_club and holder is not None:
-                    found.append(Violation(seat, 0, card, "wrong_lead",
+                    found.append(Violation(seat, 0, card, Check.WRONG_LEAD,
                                            f"seat {seat} led {card}, not the lowest club {low_club}"))
                 if suit == 0:
                     closed = (rule == "broken" and not broken) or (rule == "not_first_trick" and trick == 0)
@@ -115,7 +116,7 @@ def audit_hand(
                     winner = seat
             else:
                 if held & SUIT_MASKS[led]:
-                    found.append(Violation(seat, trick, card, "renege",
+                    found.append(Violation(seat, trick, card, Check.RENEGE,
                                            f"seat {seat} played {card} on trick {trick + 1} while holding "
                                            f"{SUITS[led].noun}, the led suit"))
                 if suit == 0:
@@ -127,16 +128,16 @@ def audit_hand(
             seat = (seat + 1) % n
         leader = winner
     for card in plays[index:]:
-        found.append(Violation(leader, None, card if card.__class__ is Card else None, "extra_play",
+        found.append(Violation(leader, None, card if card.__class__ is Card else None, Check.EXTRA_PLAY,
                                f"{card!r} was played after the last trick"))
     return found
 
 
 def _bad_spade_lead(rule: str, seat: int, trick: int, card: Card) -> Violation:
     if rule == "not_first_trick":
-        return Violation(seat, trick, card, "first_trick_spade",
+        return Violation(seat, trick, card, Check.FIRST_TRICK_SPADE,
                          f"seat {seat} led {card} to the first trick while holding other suits")
-    return Violation(seat, trick, card, "spade_lead",
+    return Violation(seat, trick, card, Check.SPADE_LEAD,
                      f"seat {seat} led {card} on trick {trick + 1} before spades were broken while holding "
                      "other suits")
 
@@ -146,12 +147,12 @@ def _hand_masks(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[list[V
     found: list[Violation] = []
     n, size, deck = rules.players, rules.hand_size, rules.deck_mask
     if len(hands) != n:
-        found.append(Violation(0, None, None, "bad_hand", f"{len(hands)} hands for {n} seats"))
+        found.append(Violation(0, None, None, Check.BAD_HAND, f"{len(hands)} hands for {n} seats"))
     masks = [0] * n
     seen = 0
     for seat, hand in enumerate(hands[:n]):
         if len(hand) != size:
-            found.append(Violation(seat, None, None, "bad_hand",
+            found.append(Violation(seat, None, None, Check.BAD_HAND,
                                    f"seat {seat} holds {len(hand)} cards instead of {size}"))
         try:  # fast path: distinct bits add up without a carry, so the sum has one bit per card
             mask = sum(map(_BIT, hand))
@@ -170,7 +171,7 @@ def _hand_masks(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[list[V
                 else:
                     mask |= card._bit
                     continue
-                found.append(Violation(seat, None, card, "bad_hand", problem))
+                found.append(Violation(seat, None, card, Check.BAD_HAND, problem))
         masks[seat] = mask
         seen |= mask
     return found, masks
@@ -184,9 +185,9 @@ def _check_bids(rules: RuleSet, bids: Sequence[int | None]) -> list[Violation]:
             rules.min_bid <= bid <= top or (bid == 0 and rules.nil)
         )
         if not ok:
-            found.append(Violation(seat, None, None, "bad_bid", f"seat {seat} bid {bid!r}"))
+            found.append(Violation(seat, None, None, Check.BAD_BID, f"seat {seat} bid {bid!r}"))
     if len(bids) != rules.players:
-        found.append(Violation(0, None, None, "bad_bid", f"{len(bids)} bids for {rules.players} seats"))
+        found.append(Violation(0, None, None, Check.BAD_BID, f"{len(bids)} bids for {rules.players} seats"))
     return found
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from p2pspades.checks import Check
 from p2pspades.rules import Action, Card, SeatView
 
 
@@ -138,7 +139,7 @@ class Rejected:
     """A validly signed entry that may not be appended now (e.g. out of turn). The game goes on."""
 
     seat: int
-    check: str
+    check: Check
     detail: str
     raw: bytes
 
@@ -155,7 +156,7 @@ class Violation:
     """A seat cheated. The evidence is signed entries; the game stops (or a rules penalty applies)."""
 
     seat: int
-    check: str
+    check: Check
     detail: str
     seq: int
     evidence: tuple[bytes, ...] = ()
@@ -200,7 +201,8 @@ class GameEnded:
     After a fault, `forfeit` says whether `seat`'s side forfeited (rule `on_fault`): `winners` are then the
     best of the other sides; otherwise the game is void and nobody wins. An abandonment names the seats that
     signed its certificate (`signers`) and the timeout each stated (`waits`, seconds); it is `contested`
-    when every signer wins by it, which proves nothing, so nobody wins.
+    when every signer wins by it, which proves nothing, so nobody wins. A halt carries its `violation`.
+    `detail` is what `describe.ending` makes of it, in words, kept for the readers of older code.
     """
 
     status: TableStatus
@@ -211,6 +213,7 @@ class GameEnded:
     contested: bool = False
     signers: tuple[int, ...] = ()
     waits: tuple[int, ...] = ()
+    violation: Violation | None = None
 
 
 Event = (

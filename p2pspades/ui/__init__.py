@@ -8,7 +8,7 @@ from p2pspades.ui.app import create_app, create_key_bindings, create_layout, run
 from p2pspades.ui.lobby import LobbyModel, confirm_table, create_lobby_app, run_lobby
 from p2pspades.ui.local import LocalGame, run_local_game
 from p2pspades.ui.replay import ReplayModel, create_replay_app, run_replay, run_replay_async
-from p2pspades.ui.state import EventLine, GameResult, HumanPlayer, ThinkingShown, UiState
+from p2pspades.ui.state import EventLine, GameResult, HumanPlayer, ResultStatus, ThinkingShown, UiState
 
 __all__ = [
     "EventLine",
@@ -17,6 +17,7 @@ __all__ = [
     "LobbyModel",
     "LocalGame",
     "ReplayModel",
+    "ResultStatus",
     "ThinkingShown",
     "UiState",
     "confirm_table",

@@ -38,10 +38,12 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.output import Output
 
+from p2pspades.describe import failed
 from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
 from p2pspades.table import DecisionKind
-from p2pspades.ui.state import UiState
+from p2pspades.ui.overlays import Overlay
+from p2pspades.ui.state import ResultStatus, UiState
 from p2pspades.ui.text import (
     bid_text,
     bidding_order,
@@ -163,7 +165,7 @@ def _trick_card(state: UiState, trick: Trick | None, seat: int, mode: str) -> tu
 def _shown_trick(state: UiState) -> tuple[Trick | None, str]:
     """The trick on the table and how it is shown: "live" (being played), "held" (just completed, kept for a
     moment with its winner), "last" (the previous one, dimmed until the next lead), or "" (none)."""
-    if state.top_overlay == "trick" and state.held is not None:
+    if state.top_overlay is Overlay.TRICK and state.held is not None:
         return state.held[0], "held"
     v = state.view
     if v is None:
@@ -176,7 +178,7 @@ def _shown_trick(state: UiState) -> tuple[Trick | None, str]:
 
 
 def trick_title(state: UiState) -> str:
-    if state.top_overlay == "trick" and state.held is not None:
+    if state.top_overlay is Overlay.TRICK and state.held is not None:
         return f"Trick {state.held[1]} of {state.rules.tricks_per_hand}"
     v = state.view
     if v is None or v.phase in (Phase.DEAL,):
@@ -515,7 +517,7 @@ def summary_text(state: UiState) -> Line:
         )
     for v in hand.violations:
         lines.append(
-            [("class:event.bad", f"{names[v.seat]}: {v.kind}: {v.detail} (penalty: {rules.renege})")]
+            [("class:event.bad", f"{names[v.seat]}: {failed(v.kind, v.detail)} (penalty: {rules.renege})")]
         )
     lines.append([])
     lines.append([("class:hint", "Enter continues · s score sheet")])
@@ -542,7 +544,7 @@ def over_text(state: UiState) -> Line:
     rules = state.rules
     lines: list[Line] = []
     if result is not None:
-        level = {"complete": "good", "abandoned": "warn"}.get(result.status, "bad")
+        level = {ResultStatus.COMPLETE: "good", ResultStatus.ABANDONED: "warn"}.get(result.status, "bad")
         lines.extend([(f"class:verdict.{level}", part)] for part in textwrap.wrap(result.text, 70))
     v = state.view
     if v is not None and v.outcome is not None:
@@ -609,8 +611,8 @@ def create_layout(state: UiState) -> Layout:
         [title, seats, middle, hand, status, footer], window_too_small=too_small(MIN_COLUMNS, MIN_ROWS)
     )
 
-    def showing(name: str) -> bool:
-        return state.top_overlay == name
+    def showing(name: Overlay) -> bool:
+        return state.top_overlay is name
 
     floats = [
         Float(
@@ -620,14 +622,17 @@ def create_layout(state: UiState) -> Layout:
             ),
             bottom=5,
         ),
-        overlay(text_window(lambda: help_text(state)), "Keys", lambda: showing("help")),
-        overlay(text_window(lambda: scores_text(state)), "Score sheet", lambda: showing("scores")),
-        overlay(text_window(lambda: last_trick_text(state)), "Last trick", lambda: showing("last")),
+        overlay(text_window(lambda: help_text(state)), "Keys", lambda: showing(Overlay.HELP)),
+        overlay(text_window(lambda: scores_text(state)), "Score sheet", lambda: showing(Overlay.SCORES)),
+        overlay(text_window(lambda: last_trick_text(state)), "Last trick", lambda: showing(Overlay.LAST)),
         overlay(
-            text_window(lambda: summary_text(state)), lambda: summary_title(state), lambda: showing("summary")
+            text_window(lambda: summary_text(state)), lambda: summary_title(state),
+            lambda: showing(Overlay.SUMMARY),
         ),
-        overlay(text_window(lambda: over_text(state)), lambda: over_title(state), lambda: showing("over")),
-        overlay(text_window(lambda: quit_text(state)), "Leave the game?", lambda: showing("quit")),
+        overlay(
+            text_window(lambda: over_text(state)), lambda: over_title(state), lambda: showing(Overlay.OVER)
+        ),
+        overlay(text_window(lambda: quit_text(state)), "Leave the game?", lambda: showing(Overlay.QUIT)),
     ]
     return Layout(FloatContainer(content=body, floats=floats))
 
@@ -638,8 +643,8 @@ def create_key_bindings(state: UiState) -> KeyBindings:
     While a completed trick is held on the table, any key (but Ctrl-C, Ctrl-Q and Ctrl-L) only ends the pause.
     """
     kb = KeyBindings()
-    quitting = Condition(lambda: state.top_overlay == "quit")
-    holding = Condition(lambda: state.top_overlay == "trick")
+    quitting = Condition(lambda: state.top_overlay is Overlay.QUIT)
+    holding = Condition(lambda: state.top_overlay is Overlay.TRICK)
     free = ~quitting & ~holding
 
     def done(event: KeyPressEvent) -> None:
@@ -653,7 +658,7 @@ def create_key_bindings(state: UiState) -> KeyBindings:
     @kb.add("c-c")
     @kb.add("c-q")
     def _leave(event: KeyPressEvent) -> None:
-        if state.top_overlay == "quit":
+        if state.top_overlay is Overlay.QUIT:
             state.confirm_quit(True)
         else:
             state.request_quit()
@@ -661,7 +666,7 @@ def create_key_bindings(state: UiState) -> KeyBindings:
 
     def on_char(event: KeyPressEvent) -> None:
         ch = event.data
-        if state.top_overlay == "quit":
+        if state.top_overlay is Overlay.QUIT:
             if ch in "yY":
                 state.confirm_quit(True)
             elif ch in "nNqQ":
@@ -673,13 +678,13 @@ def create_key_bindings(state: UiState) -> KeyBindings:
             return
         lower = ch.lower()
         if ch == "?":
-            state.toggle_overlay("help")
+            state.toggle_overlay(Overlay.HELP)
         elif lower == "s":
-            state.toggle_overlay("scores")
+            state.toggle_overlay(Overlay.SCORES)
         elif lower == "l":
-            state.toggle_overlay("last")
+            state.toggle_overlay(Overlay.LAST)
         elif lower == "q":
-            if state.top_overlay == "over":
+            if state.top_overlay is Overlay.OVER:
                 state.leave_requested = True
             else:
                 state.say("Ctrl-Q leaves the game (q is the rank of a queen)", "dim")
@@ -705,7 +710,7 @@ def create_key_bindings(state: UiState) -> KeyBindings:
 
     @kb.add("escape", filter=free)
     def _esc(event: KeyPressEvent) -> None:
-        if state.top_overlay not in (None, "over"):
+        if state.top_overlay not in (None, Overlay.OVER):
             state.close_overlay()
         else:
             state.clear_typed()

@@ -10,6 +10,8 @@ from prompt_toolkit.application.current import set_app
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.screen import Screen, WritePosition
 
+from p2pspades.ui.overlays import Overlay
+
 
 def screen_text(app: Application[Any], width: int = 80, height: int = 24) -> str:
     """What `app` shows on a `width` x `height` terminal, as lines of text (styles dropped)."""
@@ -58,12 +60,12 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
         state.trick_pause = 600.0  # each completed trick stays until the capture takes it away
         while state.result is None:
             await until(lambda: state.decision is not None or state.result is not None, timeout=30)
-            if state.top_overlay == "trick":
+            if state.top_overlay is Overlay.TRICK:
                 held = state.held
                 if "trick" not in screens and held is not None and held[0].winner != 0 and held[1] >= 2:
                     screens["trick"] = screen_text(app, width, height)
                 state.release_trick()
-            if state.top_overlay == "summary":
+            if state.top_overlay is Overlay.SUMMARY:
                 if "summary" not in screens and state.summary() is not None:
                     screens["summary"] = screen_text(app, width, height)
                 state.close_overlay()
@@ -77,22 +79,22 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
                 if "play" not in screens:
                     screens["play"] = screen_text(app, width, height)
                 elif "last" not in screens and state.view is not None and len(state.view.tricks) >= 3:
-                    state.toggle_overlay("last")
+                    state.toggle_overlay(Overlay.LAST)
                     screens["last"] = screen_text(app, width, height)
-                    state.toggle_overlay("help")
+                    state.toggle_overlay(Overlay.HELP)
                     screens["help"] = screen_text(app, width, height)
                     state.close_overlay()
                     state.close_overlay()
             if decision.kind is DecisionKind.BID and len(state.history) >= 2 and "scores" not in screens:
-                state.toggle_overlay("scores")
+                state.toggle_overlay(Overlay.SCORES)
                 screens["scores"] = screen_text(app, width, height)
                 state.close_overlay()
                 state.request_quit()
                 screens["quit"] = screen_text(app, width, height)
                 state.confirm_quit(False)
             state.answer(advisor(decision))
-        await until(lambda: state.top_overlay == "over", timeout=30)
-        while state.top_overlay != "over":
+        await until(lambda: state.top_overlay is Overlay.OVER, timeout=30)
+        while state.top_overlay is not Overlay.OVER:
             state.close_overlay()
         screens["over"] = screen_text(app, width, height)
         app.exit()

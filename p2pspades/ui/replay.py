@@ -21,6 +21,7 @@ from prompt_toolkit.output import Output
 
 from p2pspades.audit import Status, Verdict
 from p2pspades.audit.files import verify_log
+from p2pspades.describe import failed
 from p2pspades.printable import pad, printable
 from p2pspades.rules import Card, HandResult, RuleSet, SideTotal, Trick
 from p2pspades.ui.text import bid_text, card_class, clip, rules_title, score_sheet, sort_hand
@@ -296,7 +297,7 @@ def audit_text(model: ReplayModel) -> Line:
             [
                 (
                     "class:verdict.bad",
-                    f" hand {hand.number}: {model.names[v.seat]}: {v.kind}: {v.detail}"
+                    f" hand {hand.number}: {model.names[v.seat]}: {failed(v.kind, v.detail)}"
                     f" (penalty: {model.rules.renege})",
                 )
             ]
@@ -323,7 +324,7 @@ def help_text(model: ReplayModel) -> Line:
     lines.append([("", f" game {model.setup.game_id.hex()}")])
     lines.append([("", f" {model.verdict.entries} entries checked")])
     for v in model.verdict.penalised:
-        what = printable(f" penalised: seat {v.seat} at entry {v.seq}: {v.check}: {v.detail}")
+        what = printable(f" penalised: seat {v.seat} at entry {v.seq}: {failed(v.check, v.detail)}")
         lines.append([("class:event.bad", what)])
     lines.append([])
     lines.append([("class:heading", "Keys")])

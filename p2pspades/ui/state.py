@@ -13,11 +13,13 @@ answer, which is always one of the decision's legal actions.
 from __future__ import annotations
 
 import asyncio
+import enum
 import inspect
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
+from p2pspades.describe import ending
 from p2pspades.printable import printable
 from p2pspades.rules import (
     Action,
@@ -43,17 +45,27 @@ from p2pspades.table import (
 )
 from p2pspades.ui import cardinput
 from p2pspades.ui.derived import Derived
-from p2pspades.ui.overlays import OverlayStack
+from p2pspades.ui.overlays import Overlay, OverlayStack
 from p2pspades.ui.prefs import PREFS
 from p2pspades.ui.words import LEVELS, Words
 from p2pspades.ui.words import EventLine as EventLine
+
+
+class ResultStatus(enum.StrEnum):
+    """How the game ended on this screen: as the table says (`TableStatus` but running), or stopped by the
+    driver (nothing more can happen)."""
+
+    COMPLETE = "complete"
+    ABANDONED = "abandoned"
+    VIOLATION = "violation"
+    STOPPED = "stopped"
 
 
 @dataclass(frozen=True)
 class GameResult:
     """How the game ended, for the game-over screen and the exit code."""
 
-    status: str  # "complete" | "abandoned" | "violation" | "stopped"
+    status: ResultStatus
     winners: tuple[int, ...]  # sides
     detail: str
     text: str  # one line a person reads
@@ -186,7 +198,7 @@ class UiState(Derived):
         if self._hold_timer is not None:
             self._hold_timer.cancel()
         self.held = (trick, number)
-        self.overlays.open_under_questions("trick")
+        self.overlays.open_under_questions(Overlay.TRICK)
         self._hold_timer = loop.call_later(self.trick_pause, self.release_trick)
 
     def release_trick(self) -> None:
@@ -194,10 +206,10 @@ class UiState(Derived):
         if self._hold_timer is not None:
             self._hold_timer.cancel()
             self._hold_timer = None
-        if self.held is None and "trick" not in self.overlays:
+        if self.held is None and Overlay.TRICK not in self.overlays:
             return
         self.held = None
-        self.overlays.discard("trick")
+        self.overlays.discard(Overlay.TRICK)
         self._changed()
 
     def set_connection(self, seat: int, text: str) -> None:
@@ -225,9 +237,9 @@ class UiState(Derived):
     def stop(self, text: str) -> None:
         """The driver gave up (e.g. nothing more can happen): show it as the end of the game."""
         if self.result is None:
-            self.result = GameResult("stopped", (), text, text)
+            self.result = GameResult(ResultStatus.STOPPED, (), text, text)
             self.note(text, "bad")
-            self._open_under("over")
+            self._open_under(Overlay.OVER)
         self._changed()
 
     # ================================================================= the decision
@@ -389,9 +401,9 @@ class UiState(Derived):
         """Enter: close the overlay on top, or answer the decision with the typed code or the cursor."""
         self.message = None
         top = self.top_overlay
-        if top == "quit":
+        if top is Overlay.QUIT:
             return False
-        if top == "over":
+        if top is Overlay.OVER:
             self.leave_requested = True
             self._changed()
             return True
@@ -425,22 +437,22 @@ class UiState(Derived):
 
     # ================================================================= overlays
     @property
-    def top_overlay(self) -> str | None:
+    def top_overlay(self) -> Overlay | None:
         return self.overlays.top
 
-    def toggle_overlay(self, name: str) -> None:
+    def toggle_overlay(self, name: Overlay) -> None:
         """`?`, `s`, `l`: open that overlay, or close it if it is on top."""
         if self.overlays.toggle(name):
             self._changed()
 
     def close_overlay(self) -> None:
-        if self.top_overlay == "trick":
+        if self.top_overlay is Overlay.TRICK:
             self.release_trick()
             return
         self.overlays.close_top()
         self._changed()
 
-    def _open_under(self, name: str) -> None:
+    def _open_under(self, name: Overlay) -> None:
         """Open an overlay below the ones already shown (the game-over screen waits for the last summary)."""
         self.overlays.open_below_all(name)
 
@@ -449,12 +461,12 @@ class UiState(Derived):
         self.message = None
         if self.result is not None:
             self.leave_requested = True
-        elif self.top_overlay != "quit":
-            self.overlays.append("quit")
+        elif self.top_overlay is not Overlay.QUIT:
+            self.overlays.append(Overlay.QUIT)
         self._changed()
 
     def confirm_quit(self, yes: bool) -> None:
-        if self.top_overlay != "quit":
+        if self.top_overlay is not Overlay.QUIT:
             return
         self.overlays.pop()
         if yes:
@@ -477,7 +489,7 @@ class UiState(Derived):
         """The prompt line: what the person should do, or whom we wait for."""
         if self.result is not None:
             return f"Game over: {self.result.text}"
-        if self.top_overlay == "trick" and self.held is not None:
+        if self.top_overlay is Overlay.TRICK and self.held is not None:
             return f"{self.held_caption()} · any key continues"
         kind = self.kind
         if kind is DecisionKind.PLAY:
@@ -533,16 +545,16 @@ class UiState(Derived):
 
     def _game_ended(self, ev: GameEnded) -> None:
         line = self.words.game_over(ev, self.halted)
-        self.result = GameResult(ev.status, ev.winners, ev.detail, printable(line.text))
+        self.result = GameResult(ResultStatus(ev.status), ev.winners, ending(ev), printable(line.text))
         self.note(f"game over: {line.text}", line.level)
         self.withdraw()
-        self._open_under("over")
+        self._open_under(Overlay.OVER)
 
     def _hand_over(self, hand: HandResult) -> None:
         self._add([self.words.score(hand)])
         if self.auto_summary:
             self.summary_hand = hand.number
-            self.overlays.open_game_window("summary")
+            self.overlays.open_game_window(Overlay.SUMMARY)
 
 
 class HumanPlayer:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pspades import log
+from p2pspades.describe import ending, failed
 from p2pspades.rules import Action, Bid, HandResult, Play, RuleSet, SeatView, Suit, Trick
 from p2pspades.table import (
     Accepted,
@@ -103,7 +104,7 @@ class Words:
             done = _ACCEPTED.get(ev.type)
             return EventLine(f"{self.who(ev.seat)} {done}", "dim") if done else None
         if isinstance(ev, Violation):
-            return EventLine(f"{self.who(ev.seat)} failed the {ev.check} check: {ev.detail}", "bad")
+            return EventLine(failed(ev.check, ev.detail, self.who(ev.seat)), "bad")
         if isinstance(ev, Rejected):
             return EventLine(f"refused an entry from {self.who(ev.seat)}: {ev.detail}", "warn")
         if isinstance(ev, Dropped):
@@ -134,7 +135,7 @@ class Words:
             return EventLine("audit pending", "warn")
         if not audit.violations:
             return EventLine("audit passed: the deal recomputes and every card was legal", "good")
-        what = "; ".join(f"{self.who(v.seat)}: {v.check}: {v.detail}" for v in audit.violations)
+        what = "; ".join(f"{self.who(v.seat)}: {failed(v.check, v.detail)}" for v in audit.violations)
         return EventLine(f"audit found {len(audit.violations)} violation(s): {what}", "bad")
 
     def game_over(self, ev: GameEnded, halted: Violation | None) -> EventLine:
@@ -154,9 +155,9 @@ class Words:
             level = "warn"
         else:
             text = (
-                f"the game stopped: {self.who(halted.seat)} failed the {halted.check} check: {halted.detail}"
+                f"the game stopped: {failed(halted.check, halted.detail, self.who(halted.seat))}"
                 if halted is not None
-                else f"the game stopped: {ev.detail}"
+                else f"the game stopped: {ending(ev)}"
             )
             level = "bad"
         if ev.forfeit:

@@ -1,0 +1,36 @@
+"""The sentences that every report shares: a failed check, and how a game ended.
+
+The table and the peer report data (a `Check`, seats, a `GameEnded`); the CLI, the UI, the records, the
+verdict and the replay put it into words with these, so the same fact reads the same everywhere. Nothing here
+is made printable: a detail may come from a peer, so the caller escapes the text for a terminal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from p2pspades.checks import Check
+
+if TYPE_CHECKING:
+    from p2pspades.table.events import GameEnded
+
+
+def failed(check: Check, detail: str, seat: int | str | None = None) -> str:
+    """A failed check in words, the one sentence every report uses: "seat 2 failed the turn check: <detail>"
+    (`seat` a number, or how the reader names it, "you"), or "turn: <detail>" when no seat is named. The text
+    is not made printable."""
+    if seat is None:
+        return f"{check}: {detail}"
+    who = f"seat {seat}" if isinstance(seat, int) else seat
+    return f"{who} failed the {check} check: {detail}"
+
+
+def ending(ended: GameEnded) -> str:
+    """Why the game ended, in a few words: "seat 2 failed the turn check: ...", "seat 1 stopped answering",
+    or "" for a complete game."""
+    if ended.violation is not None:
+        v = ended.violation
+        return failed(v.check, v.detail, v.seat)
+    if ended.signers and ended.seat is not None:
+        return f"seat {ended.seat} stopped answering"
+    return ended.detail
