@@ -31,6 +31,6 @@ def ending(ended: GameEnded) -> str:
     if ended.violation is not None:
         v = ended.violation
         return failed(v.check, v.detail, v.seat)
-    if ended.signers and ended.seat is not None:
+    if ended.status == "abandoned" and ended.seat is not None:
         return f"seat {ended.seat} stopped answering"
-    return ended.detail
+    return ""

@@ -22,7 +22,6 @@ from p2pspades.table import (
     DropKind,
     Dropped,
     Event,
-    Outgoing,
     Rejected,
     Stage,
     Table,
@@ -145,7 +144,7 @@ class Forger(Table):
             j = next(p for p in self.deal.positions_of(self.seat) if p not in self.deal.played)
             v2 = {"x": b""} if self.version >= 2 else {}  # version 2: no void proof on a lead
             raw = signed(self, self.identity, self.seat, "play", j=j, k=crypto.scalar_from_int(12345), **v2)
-            self._outgoing.append(Outgoing(len(self.entries), raw))
+            self.emit(raw)
             self.stage = Stage.OVER  # nothing more to say: the honest peers judge it
             return []
         return super().decide(action)

@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from helpers.cheats import playing
 from helpers.net import seated_by_lobby, within
 from test_table_attacks import CHEATER
 from test_table_proofs import Copier, Tagger
@@ -80,14 +81,14 @@ async def refused_over_sockets(
 async def test_a_lock_that_copies_opponents_positions_is_refused_over_sockets(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await refused_over_sockets(tmp_path, Copier, "lock", monkeypatch)
+    await refused_over_sockets(tmp_path, playing(Copier), "lock", monkeypatch)
 
 
 @pytest.mark.slow
 async def test_a_tagged_shuffle_is_refused_over_sockets(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await refused_over_sockets(tmp_path, Tagger, "shuffle", monkeypatch)
+    await refused_over_sockets(tmp_path, playing(Tagger), "shuffle", monkeypatch)
 
 
 @pytest.mark.slow

@@ -23,14 +23,13 @@ from helpers.cheats import (
 from p2pspades import crypto, log
 from p2pspades.audit import Status, hand_record, verify_frames
 from p2pspades.bots import RandomBot
-from p2pspades.rules import Action, Card, Deal, Game, Play, RuleSet, preset
+from p2pspades.rules import Action, Card, Play, RuleSet, preset
 from p2pspades.table import (
     Accepted,
     Decision,
     DropKind,
     Dropped,
     Event,
-    HandDeal,
     Rejected,
     Stage,
     Table,
@@ -38,6 +37,7 @@ from p2pspades.table import (
 )
 from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
+from p2pspades.table.makers import Makers
 
 RULES = preset("classic", target=100, losing_threshold=-100)
 CHEATER = 1
@@ -45,21 +45,27 @@ CHEATER = 1
 
 def seated(
     rules: RuleSet,
-    cheater_cls: type[Table] | None = None,
+    cheater: type[Table] | Callable[..., Makers] | None = None,
     seed: bytes = b"attack",
     version: int = 1,
     **cheater_kw: Any,
 ) -> tuple[Wire, list[crypto.Identity]]:
-    """A table with one cheater. Protocol version 1 by default: these attacks are caught by its checks and
-    its end-of-hand audit (tests/test_table_proofs.py attacks version 2, which refuses them live)."""
+    """A table with one cheater: a modified `Table` class, or what makes the `Makers` its table plays with.
+    Protocol version 1 by default: these attacks are caught by its checks and its end-of-hand audit
+    (tests/test_table_proofs.py attacks version 2, which refuses them live)."""
     n = rules.players
     ids = [crypto.Identity.from_seed(crypto.H("test identity", seed, bytes([i]))[:32]) for i in range(n)]
     genesis = new_game(rules, ids, game_id=crypto.H("game", seed)[:16], version=version)
     tables: list[Table] = []
     for i in range(n):
-        cls = cheater_cls if (cheater_cls is not None and i == CHEATER) else Table
-        kw = cheater_kw if cls is not Table else {}
-        tables.append(cls(genesis, ids[i], entropy=seeded_entropy(seed + bytes([i])), **kw))
+        entropy = seeded_entropy(seed + bytes([i]))
+        if i != CHEATER or cheater is None:
+            tables.append(Table(genesis, ids[i], entropy=entropy))
+        elif isinstance(cheater, type) and issubclass(cheater, Table):
+            tables.append(cheater(genesis, ids[i], entropy=entropy, **cheater_kw))
+        else:
+            makers: Makers = cheater(**cheater_kw)  # type: ignore[assignment]
+            tables.append(Table(genesis, ids[i], entropy=entropy, makers=makers))
     return Wire(tables, [RandomBot(i) for i in range(n)]), ids
 
 
@@ -118,11 +124,11 @@ def test_forged_card_the_key_of_another_of_its_cards() -> None:
             sender == CHEATER
             and env.payload["t"] == "play"
             and table.deal is not None
-            and table._my is not None
+            and table.hand_secrets is not None
         ):
             j = env.payload["j"]
             other = next(p for p in table.deal.positions_of(CHEATER) if p != j)
-            raw = reseal(raw, ids[CHEATER], k=table._my.lock_keys[other])
+            raw = reseal(raw, ids[CHEATER], k=table.hand_secrets.lock_keys[other])
         return [(d, raw) for d in range(4) if d != sender]
 
     wire.tamper = tamper
@@ -251,14 +257,23 @@ def test_bad_points_in_a_shuffle(point: bytes) -> None:
 
 
 def test_false_challenge_names_the_challenger() -> None:
-    class FalseAlarm(Table):
-        def _deal_all(self, g: Game, d: HandDeal) -> None:
-            super()._deal_all(g, d)
-            self._challenge_due = "I claim my cards do not open"
+    class FalseAlarm(Makers):
+        def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
+            cards = super().own_cards(table)
+            table.challenge_next("I claim my cards do not open")
+            return cards
 
     wire, _ = seated(RULES, FalseAlarm)
     wire.run()
     assert_caught(wire, "challenge")
+
+
+class Unknowing(Makers):
+    """Opens its own cards, and tells its engine nothing of them."""
+
+    def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
+        cards = super().own_cards(table)
+        return None if cards is None else tuple(None for _ in cards)
 
 
 class Reneger(Table):
@@ -266,11 +281,8 @@ class Reneger(Table):
 
     reneged = False
 
-    def _deal_all(self, g: Game, d: HandDeal) -> None:
-        assert self._my is not None and self.seat is not None
-        d.open_own(self.seat, self._my, d.positions_of(self.seat))
-        g.apply(Deal(tuple(tuple(None for _ in d.positions_of(s)) for s in range(self.seats))))
-        self._to_engine()
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs, makers=Unknowing())
 
     def real_hand(self) -> list[Card]:
         d = self.deal
@@ -281,9 +293,9 @@ class Reneger(Table):
         decision = self.pending_decision()
         if decision is not None and isinstance(action, Play) and action not in decision.legal:
             # its own engine would refuse the card: sign and send it regardless
-            assert self.identity is not None and self._my is not None
-            j = self._my_position(action.card)
-            send_unchecked(self, {"t": "play", "j": j, "k": self._my.lock_keys[j]})
+            assert self.identity is not None and self.hand_secrets is not None
+            j = self.position_of(action.card)
+            send_unchecked(self, {"t": "play", "j": j, "k": self.hand_secrets.lock_keys[j]})
             self.stage = Stage.OVER  # it has nothing more to say: the honest peers decide now
             return []
         return super().decide(action)
@@ -480,7 +492,7 @@ def test_a_poisoned_last_lock_is_challenged_and_names_the_locker() -> None:
     wire, _ = seated(preset("classic", target=500), LastLockPoisoner, seed=b"poison")
     wire.run()
     cheater = wire.tables[CHEATER]
-    assert isinstance(cheater, LastLockPoisoner) and cheater.poisoned
+    assert isinstance(cheater.makers, LastLockPoisoner) and cheater.makers.poisoned
     victim = (CHEATER + 1) % 4
     challenges = [
         e for e in wire.events[victim] if isinstance(e, Accepted) and e.own and e.type == msg.Challenge.TYPE
@@ -537,46 +549,42 @@ def until_waiting_for(wire: Wire, seat: int, what: str) -> None:
 
 
 # ------------------------------------------------------------------ a contradiction only one seat can see
-class Confused(Table):
+class Confused(Makers):
     """Its engine believes it holds one card that the next seat was dealt (as if that seat's card were a
     copy of one of its own): only this seat can see the contradiction when that card is played."""
 
     peer: Table | None = None
     believed: Card | None = None
 
-    def _deal_all(self, g: Game, d: HandDeal) -> None:
-        peer = self.peer
-        if self.believed is not None or peer is None or peer._my is None or peer.seat is None:
-            super()._deal_all(g, d)
-            return
-        assert self.seat is not None and self._my is not None
+    def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
+        peer, d = self.peer, table.deal
+        if self.believed is not None or peer is None or peer.hand_secrets is None or peer.seat is None:
+            return super().own_cards(table)
+        assert d is not None
         j = d.positions_of(peer.seat)[0]
-        card = d.open_position(j, {peer.seat: peer._my.lock_keys[j]})
-        mine = d.open_own(self.seat, self._my, d.positions_of(self.seat))
+        card = d.open_position(j, {peer.seat: peer.hand_secrets.lock_keys[j]})
+        mine = super().own_cards(table)
         assert card is not None and mine is not None
-        hand = [mine[p] for p in d.positions_of(self.seat)]
-        hand[0], self.believed = card, card
-        unknown = [tuple(None for _ in d.positions_of(s)) for s in range(self.seats)]
-        g.apply(Deal(tuple(tuple(hand) if s == self.seat else unknown[s] for s in range(self.seats))))
-        self._to_engine()
+        self.believed = card
+        return (card, *mine[1:])
 
 
 def test_a_contradiction_only_one_seat_sees_leads_to_a_challenge_not_a_split() -> None:
-    wire, _ = seated(RULES, Confused, seed=b"confused")
+    confusion = Confused()
+    wire, _ = seated(RULES, lambda: confusion, seed=b"confused")
     confused = wire.tables[CHEATER]
-    assert isinstance(confused, Confused)
-    confused.peer = wire.tables[(CHEATER + 1) % 4]
+    confusion.peer = wire.tables[(CHEATER + 1) % 4]
     bot = RandomBot(CHEATER)
 
     def player(decision: Decision) -> Action:
         # it never plays the card it only believes it holds (it could not open it)
-        legal = tuple(a for a in decision.legal if a != Play(confused.believed or Card.parse("BJ")))
+        legal = tuple(a for a in decision.legal if a != Play(confusion.believed or Card.parse("BJ")))
         assert legal, "the believed card was the only legal play"
         return bot(Decision(decision.kind, decision.view, legal))
 
     wire.players[CHEATER] = player
     wire.run()
-    assert confused.believed is not None
+    assert confusion.believed is not None
     own = [e for e in wire.events[CHEATER] if isinstance(e, Accepted) and e.own]
     challenges = [e for e in own if e.type == "challenge"]
     assert challenges, "the seat that saw the contradiction challenged"

@@ -12,7 +12,7 @@ import random
 import msgpack
 import pytest
 from helpers import claims
-from helpers.cheats import Impatient
+from helpers.cheats import Impatient, playing
 from helpers.schedules import Faults, Schedule
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -229,8 +229,7 @@ def test_two_players_a_claim_at_once_gives_the_claimant_no_win() -> None:
     ids = [crypto.Identity.from_seed(crypto.H("two", bytes([i]))[:32]) for i in range(2)]
     genesis = new_game(rules, ids, game_id=crypto.H("game", b"two")[:16], version=1)
     tables = [
-        Impatient(genesis, ids[i], entropy=seeded_entropy(bytes([i]))) if i == 1
-        else Table(genesis, ids[i], entropy=seeded_entropy(bytes([i])))
+        Table(genesis, ids[i], entropy=seeded_entropy(bytes([i])), makers=Impatient() if i == 1 else None)
         for i in range(2)
     ]
     wire = Wire(tables, [RandomBot(i) for i in range(2)])
@@ -251,7 +250,7 @@ def test_two_players_a_claim_at_once_gives_the_claimant_no_win() -> None:
 def test_colluding_opponents_cannot_certify_without_the_partner() -> None:
     """Seats 1 and 3 vote against seat 2 the moment it is to bid; its partner, seat 0, has not voted, takes
     the bid, refuses, and the colluders take the bid after all: the claim is void, the game goes on."""
-    wire = claims.classic(b"colluders", {1: Impatient, 3: Impatient})
+    wire = claims.classic(b"colluders", {1: playing(Impatient), 3: playing(Impatient)})
     claims.until_waiting_for(wire, 2, "bid")
     for seat in (1, 3):
         wire._record(seat, wire.tables[seat].tick(wire.now))

@@ -25,6 +25,7 @@ from p2pspades.table import Event, Stage, Table, Violation, limits
 from p2pspades.table import messages as msg
 from p2pspades.table.genesis import make_genesis, read_genesis
 from p2pspades.table.harness import Wire, play_in_memory
+from p2pspades.table.makers import Makers
 
 RULES = preset("classic", target=100, losing_threshold=-100)
 FIRST = b"copy7"  # with this seed the first dealer is seat 0: seat 1, the cheater, shuffles and locks first
@@ -52,32 +53,32 @@ def ints(scalars: tuple[bytes, ...]) -> list[int]:
 
 
 # ------------------------------------------------------------------ the first-lock copying attack
-class Copier(Table):
+class Copier(Makers):
     """At its lock, it puts opponents' positions under its own positions' keys, `out[a] = k_a·s⁻¹·in[b]`,
     so that its own cards would open to the opponents' cards; the lock proof is the prover's algorithm run on
     that false statement."""
 
     copied: list[tuple[int, int]]
 
-    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
-        made = super()._make(kind)
-        d, my = self.deal, self._my
-        if not isinstance(made, msg.Lock) or d is None or my is None or self.seat is None:
+    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
+        made = super().make(table, kind)
+        d, my = table.deal, table.hand_secrets
+        if not isinstance(made, msg.Lock) or d is None or my is None or table.seat is None:
             return made
         self.first = not d.locks
         deck_in = d.lock_input()
         s, s_inv = crypto.scalar_to_int(my.shuffle_scalar), crypto.scalar_to_int(my.inverse_shuffle_scalar)
         keys = ints(my.lock_keys)
-        opponents = [j for j in range(d.n) if (d.owner[j] or 0) % 2 != self.seat % 2]
+        opponents = [j for j in range(d.n) if (d.owner[j] or 0) % 2 != table.seat % 2]
         deck = list(made.deck)
-        self.copied = list(zip(d.positions_of(self.seat)[:12], opponents[:12], strict=True))
+        self.copied = list(zip(d.positions_of(table.seat)[:12], opponents[:12], strict=True))
         for a, b in self.copied:
             deck[a] = crypto.mul(crypto.scalar_from_int(keys[a] * s_inv % crypto.L), deck_in[b])
         if not isinstance(made, msg.LockV2):
             return msg.Lock(tuple(deck))
-        step = crypto.lock_step(self.seats, len(d.locks))
+        step = crypto.lock_step(table.seats, len(d.locks))
         proof = proofs.lock_proof(
-            d.context(self.seat), step, deck_in, deck, made.commitments, s, keys, my.seed
+            d.context(table.seat), step, deck_in, deck, made.commitments, s, keys, my.seed
         )
         return msg.LockV2(tuple(deck), made.commitments, proof)
 
@@ -86,7 +87,7 @@ class Copier(Table):
 def test_the_first_lock_copying_attack_is_refused_at_the_lock_naming_the_seat() -> None:
     wire, _ = seated(RULES, Copier, seed=FIRST, version=2)
     wire.run()
-    cheater = wire.tables[CHEATER]
+    cheater = wire.tables[CHEATER].makers
     assert isinstance(cheater, Copier) and cheater.first and len(cheater.copied) == 12
     v = refused_at(wire, "lock")
     assert "lock proof" in v.detail
@@ -99,14 +100,14 @@ def test_in_version_1_the_copied_lock_passes_the_live_checks() -> None:
     """What version 2 fixes: version 1 takes the same lock, and the cheater sees its opponents' cards."""
     wire, _ = seated(RULES, Copier, seed=FIRST, version=1)
     wire.run()
-    cheater = wire.tables[CHEATER]
+    cheater = wire.tables[CHEATER].makers
     assert isinstance(cheater, Copier) and cheater.first
     lock = next(e for e in honest(wire)[0].entries if log.open_envelope(e).payload["t"] == "lock")
     assert log.open_envelope(lock).payload["s"] == CHEATER, "the copied lock is in every honest chain"
 
 
 # ------------------------------------------------------------------ the shuffle tagging attack
-class Tagger(Table):
+class Tagger(Makers):
     """At its shuffle, it replaces some output points with points whose discrete-log relation to another
     output point it knows (tags it could follow through the later shuffles). `replay`: it sends the proof of
     its honest shuffle instead of proving the tagged one."""
@@ -114,10 +115,10 @@ class Tagger(Table):
     tagged = False
     replay = False
 
-    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
-        made = super()._make(kind)
-        d, my = self.deal, self._my
-        if not isinstance(made, msg.ShuffleV2) or d is None or my is None or self.seat is None:
+    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
+        made = super().make(table, kind)
+        d, my = table.deal, table.hand_secrets
+        if not isinstance(made, msg.ShuffleV2) or d is None or my is None or table.seat is None:
             return made
         self.tagged = True
         deck = list(made.deck)
@@ -128,7 +129,7 @@ class Tagger(Table):
         step = crypto.shuffle_step(len(d.shuffles))
         s = crypto.scalar_to_int(my.shuffle_scalar)
         proof = proofs.shuffle_proof(
-            d.context(self.seat), step, d.shuffle_input(), deck, s, my.permutation, my.seed
+            d.context(table.seat), step, d.shuffle_input(), deck, s, my.permutation, my.seed
         )
         return msg.ShuffleV2(tuple(deck), proof)
 
@@ -141,7 +142,7 @@ def test_the_shuffle_tagging_attack_is_refused_at_the_shuffle_naming_the_seat(re
     Cheat.replay = replay
     wire, _ = seated(RULES, Cheat, seed=FIRST, version=2)
     wire.run()
-    cheater = wire.tables[CHEATER]
+    cheater = wire.tables[CHEATER].makers
     assert isinstance(cheater, Tagger) and cheater.tagged
     v = refused_at(wire, "shuffle")
     assert "shuffle proof" in v.detail
@@ -298,8 +299,8 @@ def test_another_s_in_the_commitment_fails_the_seats_shuffle_proof() -> None:
 @pytest.mark.slow
 def test_a_wrong_deal_key_is_a_violation_at_the_keys_entry() -> None:
     def bad_key(table: Table, p: dict[str, Any]) -> dict[str, Any]:
-        assert table._my is not None
-        p["k"][0] = table._my.lock_keys[p["j"][1]]  # a real key of the seat, for another position
+        assert table.hand_secrets is not None
+        p["k"][0] = table.hand_secrets.lock_keys[p["j"][1]]  # a real key of the seat, for another position
         return p
 
     wire, _ = seated(RULES, Tampering, seed=FIRST, version=2, kind="keys", change=bad_key)
@@ -317,8 +318,8 @@ def test_a_wrong_play_key_is_a_violation_at_the_play_entry() -> None:
         payload = dict(log.open_envelope(raw).payload)
         if sender == CHEATER and payload["t"] == "play" and not seen:
             cheater = wire.tables[CHEATER]
-            assert cheater._my is not None
-            payload["k"] = cheater._my.lock_keys[(payload["j"] + 4) % 52]
+            assert cheater.hand_secrets is not None
+            payload["k"] = cheater.hand_secrets.lock_keys[(payload["j"] + 4) % 52]
             raw = log.seal(payload, ids[CHEATER])
             seen.append(raw)
         return [(d, raw) for d in range(4) if d != sender]
@@ -339,23 +340,23 @@ class FalseVoid(Reneger):
         g, d = self.game, self.deal
         if not isinstance(action, Play) or g is None or d is None or self.seat is None:
             return super().decide(action)
-        j = self._my_position(action.card)
+        j = self.position_of(action.card)
         led = g.hand.trick.led_suit
         positions, cards = d.void_claim(self.seat, j, action.card, led)
         if not any(d.opened[p].suit == led for p in positions):
             return super().decide(action)  # not a renege: played as an honest peer would
-        assert self.identity is not None and self._my is not None
-        d.key_commits[self.seat] = tuple(crypto.lock_commitments(self._my))
+        assert self.identity is not None and self.hand_secrets is not None
+        d.key_commits[self.seat] = tuple(crypto.lock_commitments(self.hand_secrets))
         step = crypto.void_step(self.seats, len(d.played))
         points = [crypto.card_point(c.code) for c in cards]
         clean = [p for p in positions if d.opened[p].suit != led]
         proof = b""
         if self.mode == "subset" and clean:
             claim = d.void_positions(self.seat, clean)
-            proof = crypto.prove_void(d.context(self.seat), step, self._my, claim, points)
+            proof = crypto.prove_void(d.context(self.seat), step, self.hand_secrets, claim, points)
         elif self.mode != "none":
             proof = bytes(proofs.void_proof_size(len(positions), len(cards)))
-        send_unchecked(self, {"t": "play", "j": j, "k": self._my.lock_keys[j], "x": proof})
+        send_unchecked(self, {"t": "play", "j": j, "k": self.hand_secrets.lock_keys[j], "x": proof})
         self.reneged = True
         self.stage = Stage.OVER
         return []

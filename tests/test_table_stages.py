@@ -6,9 +6,10 @@ from __future__ import annotations
 from p2pspades.bots import RandomBot
 from p2pspades.rules import preset
 from p2pspades.table import TRANSITIONS, Stage, Table
-from p2pspades.table import machine as table_machine
 from p2pspades.table import messages as msg
+from p2pspades.table.effects import EFFECTS
 from p2pspades.table.harness import Wire, new_tables
+from p2pspades.table.makers import MAKERS
 
 
 def stages_of(rules_name: str, **changes: object) -> set[Stage]:
@@ -33,8 +34,8 @@ def test_every_stage_is_reached() -> None:
 
 
 def test_every_message_type_a_stage_takes_has_an_effect_and_a_maker() -> None:
-    effects = table_machine._EFFECTS
-    makers = table_machine._MAKERS
+    effects = EFFECTS
+    makers = MAKERS
     for stage, expect in TRANSITIONS.items():
         for kind in expect.types:
             assert kind in effects, (stage, kind)

@@ -23,7 +23,16 @@ from p2pspades.bots import RandomBot
 from p2pspades.checks import Check
 from p2pspades.printable import clip, pad, printable, width
 from p2pspades.rules import preset
-from p2pspades.table import ChallengeRaised, DropKind, Dropped, GameEnded, Rejected, Table, TableStatus
+from p2pspades.table import (
+    ChallengeRaised,
+    DropKind,
+    Dropped,
+    GameEnded,
+    Rejected,
+    Table,
+    TableStatus,
+    Violation,
+)
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
 from p2pspades.ui.app import create_app
 from p2pspades.ui.capture import screen_text
@@ -130,7 +139,7 @@ def test_the_game_screen_shows_hostile_text_escaped(hostile_game: Wire) -> None:
             Rejected(0, Check.TURN, f"out of turn {ERASE}", b""),
             Dropped(DropKind.MALFORMED, detail=f"bad\x1b[31m {ERASE}"),
             ChallengeRaised(2, f"why {ERASE}"),
-            GameEnded(TableStatus.VIOLATION, (), f"stopped {ERASE}"),
+            GameEnded(TableStatus.VIOLATION, (), 2, violation=Violation(2, Check.TURN, f"stop {ERASE}", 5)),
         ]
     )
     state.refresh(table)

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2pspades import crypto, log
-from p2pspades.describe import failed
+from p2pspades.describe import ending, failed
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import MAX_BATCH, MAX_FRAME, PROTOCOL_VERSION, Entries, Entry, Get, Hello, Message
@@ -363,7 +363,7 @@ class Peer:
                 self._keep_evidence(event)
             elif isinstance(event, GameEnded):
                 self.ended = event
-                logger.info("game over (%s): %s", event.status, event.detail)
+                logger.info("game over (%s): %s", event.status, ending(event))
             if self.on_event is not None:
                 self.on_event(event)
         self._write_records()

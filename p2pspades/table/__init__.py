@@ -23,7 +23,9 @@ from p2pspades.table.events import (
     Wanted,
 )
 from p2pspades.table.genesis import SeatInfo, Setup, make_genesis, read_genesis
-from p2pspades.table.machine import TRANSITIONS, Expect, Stage, Step, Table, Who
+from p2pspades.table.machine import Table
+from p2pspades.table.makers import Makers
+from p2pspades.table.stages import TRANSITIONS, Expect, Stage, Step, Who
 
 __all__ = [
     "TRANSITIONS",
@@ -41,6 +43,7 @@ __all__ = [
     "GameEnded",
     "HandAudited",
     "HandDeal",
+    "Makers",
     "Noted",
     "Outgoing",
     "Rejected",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from p2pspades import crypto
+from p2pspades.checks import Check
 from p2pspades.errors import RemoteError
 from p2pspades.rules import Card, RuleSet, Suit
 
@@ -22,7 +23,7 @@ def check_scalar(seat: int, key: bytes) -> bytes:
     try:
         return crypto.check_scalar(key)
     except RemoteError as exc:
-        raise RemoteError("key", exc.detail, seat) from None
+        raise RemoteError(Check.KEY, exc.detail, seat) from None
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class DealFault:
     """The first step of a hand that a seat did not perform as its seed says, and the entry that holds it."""
 
     seat: int
-    check: str
+    check: Check
     detail: str
     entry: int | None = None
 
@@ -93,9 +94,9 @@ class HandDeal:
     def check_deck(self, seat: int, deck: Sequence[bytes], step: str) -> None:
         """Shape checks anyone can do at once: size and no duplicated ciphertext."""
         if len(deck) != self.n:
-            raise RemoteError(step, f"{len(deck)} points where the deck has {self.n}", seat)
+            raise RemoteError(Check(step), f"{len(deck)} points where the deck has {self.n}", seat)
         if len(set(deck)) != self.n:
-            raise RemoteError(step, "a ciphertext appears twice (duplicated or replaced card)", seat)
+            raise RemoteError(Check(step), "a ciphertext appears twice (duplicated or replaced card)", seat)
 
     # ----------------------------------------------------------------- keys and cards
     def add_keys(
@@ -103,10 +104,10 @@ class HandDeal:
     ) -> None:
         if list(positions) != list(expected):
             raise RemoteError(
-                "keys", f"keys for positions {list(positions)}, expected {list(expected)}", seat
+                Check.KEYS, f"keys for positions {list(positions)}, expected {list(expected)}", seat
             )
         if len(keys) != len(positions):
-            raise RemoteError("keys", "the number of keys does not match the positions", seat)
+            raise RemoteError(Check.KEYS, "the number of keys does not match the positions", seat)
         for k in keys:
             check_scalar(seat, k)
         for j, k in zip(positions, keys, strict=True):
@@ -117,7 +118,8 @@ class HandDeal:
         commitments = self.key_commits[seat]
         for j, k in zip(positions, keys, strict=True):
             if not crypto.check_key(k, commitments[j]):
-                raise RemoteError("key", f"the key for position {j} does not match the seat's P_{j}", seat)
+                why = f"the key for position {j} does not match the seat's P_{j}"
+                raise RemoteError(Check.KEY, why, seat)
 
     def played_cards(self) -> set[Card]:
         return {self.opened[j] for j in self.played}
@@ -210,7 +212,7 @@ class HandDeal:
         if wrong:
             entry, j, seat = min(wrong)
             found = None if entry < 0 else entry
-            return DealFault(seat, "key", f"the key published for position {j} is wrong", found), ()
+            return DealFault(seat, Check.KEY, f"the key published for position {j} is wrong", found), ()
         return None, cards
 
     def _collective_ok(self, secrets: Mapping[int, crypto.HandSecrets], index: Sequence[int]) -> bool:
@@ -242,8 +244,8 @@ class HandDeal:
         """Recompute each shuffle and lock in order; the first that differs from what was published."""
         deck = self.card_points()
         stages = (
-            ("shuffle", self.shuffles, self.shuffle_entries, crypto.shuffle),
-            ("lock", self.locks, self.lock_entries, crypto.lock),
+            (Check.SHUFFLE, self.shuffles, self.shuffle_entries, crypto.shuffle),
+            (Check.LOCK, self.locks, self.lock_entries, crypto.lock),
         )
         for check, steps, entries, step in stages:
             for i, (seat, published) in enumerate(steps):
@@ -259,4 +261,4 @@ class HandDeal:
                 deck = published
         # every step matches its seed, so the collective check cannot have failed: this is unreachable
         # unless the library misbehaves; blame nobody in particular rather than a wrong seat
-        return DealFault(self.order[0], "deal", "the deal does not add up although every step checks out")
+        return DealFault(self.order[0], Check.DEAL, "the deal does not add up although every step checks out")

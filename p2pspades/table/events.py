@@ -202,12 +202,11 @@ class GameEnded:
     best of the other sides; otherwise the game is void and nobody wins. An abandonment names the seats that
     signed its certificate (`signers`) and the timeout each stated (`waits`, seconds); it is `contested`
     when every signer wins by it, which proves nothing, so nobody wins. A halt carries its `violation`.
-    `detail` is what `describe.ending` makes of it, in words, kept for the readers of older code.
+    It is data: `describe.ending` puts it into words.
     """
 
     status: TableStatus
     winners: tuple[int, ...]
-    detail: str = ""
     seat: int | None = None
     forfeit: bool = False
     contested: bool = False

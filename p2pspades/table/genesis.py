@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pspades import crypto, log
+from p2pspades.checks import Check
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.rules import RuleSet
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, Genesis
@@ -81,30 +82,30 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
     p = env.payload
     header = log.validate_header(p)
     if header.type != "genesis":
-        raise RemoteError("genesis", f"the first entry is a {header.type!r}, not a genesis", 0)
+        raise RemoteError(Check.GENESIS, f"the first entry is a {header.type!r}, not a genesis", 0)
     g = Genesis.from_payload(p, 0)
     if header.seq != 0 or header.prev != ZERO_HASH or header.seat != 0 or header.hand != 0:
-        raise RemoteError("genesis", "the genesis must have n=0, p=zero hash, s=0, h=0", 0)
+        raise RemoteError(Check.GENESIS, "the genesis must have n=0, p=zero hash, s=0, h=0", 0)
     if len(header.game_id) != GAME_ID_BYTES:
-        raise RemoteError("genesis", "the game id must be 16 bytes", 0)
+        raise RemoteError(Check.GENESIS, "the game id must be 16 bytes", 0)
     if g.version not in SUPPORTED_VERSIONS:
         known = " and ".join(map(str, SUPPORTED_VERSIONS))
         detail = f"protocol version {g.version} is not supported (versions {known} are)"
-        raise RemoteError("genesis", detail, 0)
+        raise RemoteError(Check.GENESIS, detail, 0)
     try:
         rules = RuleSet.from_dict(g.rules)
     except (ValueError, TypeError) as exc:
-        raise RemoteError("genesis", f"bad rule set: {exc}", 0) from None
+        raise RemoteError(Check.GENESIS, f"bad rule set: {exc}", 0) from None
     seats = tuple(SeatInfo(i, s["n"], s["k"]) for i, s in enumerate(g.seats))
     if len(seats) != rules.players:
-        raise RemoteError("genesis", f"{len(seats)} seats for a {rules.players}-player rule set", 0)
+        raise RemoteError(Check.GENESIS, f"{len(seats)} seats for a {rules.players}-player rule set", 0)
     if len({s.key for s in seats}) != len(seats):
-        raise RemoteError("genesis", "two seats share one key", 0)
+        raise RemoteError(Check.GENESIS, "two seats share one key", 0)
     for seat_info in seats:
         try:
             crypto.check_public_key(seat_info.key)
         except crypto.WeakKey as exc:
-            raise RemoteError("genesis", f"seat {seat_info.seat}: {exc.detail}", 0) from None
+            raise RemoteError(Check.GENESIS, f"seat {seat_info.seat}: {exc.detail}", 0) from None
     if not crypto.verify_signature(seats[0].key, env.signature, env.payload_raw):
-        raise RemoteError("signature", "the genesis is not signed by seat 0", 0)
+        raise RemoteError(Check.SIGNATURE, "the genesis is not signed by seat 0", 0)
     return env, Setup(header.game_id, g.name, rules, seats, g.version)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from p2pspades.checks import Check
 from p2pspades.errors import RemoteError
 from p2pspades.table.limits import MAX_LIST, MAX_LOCK_PROOF, MAX_SEATS, MAX_SHUFFLE_PROOF, MAX_VOID_PROOF
 
@@ -33,7 +34,7 @@ MAX_WHY = 200
 # the list and proof caps (`MAX_LIST`, `MAX_*_PROOF`, `MAX_SEATS`) are derived in `limits.py` from the largest
 # honest entry of the largest legal rule set; each proof checks its exact length itself
 
-Check = Callable[[Any], bool]
+FieldCheck = Callable[[Any], bool]
 
 
 def _b32(v: Any) -> bool:
@@ -52,15 +53,15 @@ def _map(v: Any) -> bool:
     return isinstance(v, dict)
 
 
-def _blob(limit: int) -> Check:
+def _blob(limit: int) -> FieldCheck:
     return lambda v: isinstance(v, bytes) and len(v) <= limit
 
 
-def _text(limit: int) -> Check:
+def _text(limit: int) -> FieldCheck:
     return lambda v: isinstance(v, str) and len(v) <= limit
 
 
-def _list(item: Check, limit: int = MAX_LIST) -> Check:
+def _list(item: FieldCheck, limit: int = MAX_LIST) -> FieldCheck:
     return lambda v: isinstance(v, list) and len(v) <= limit and all(item(x) for x in v)
 
 
@@ -74,7 +75,7 @@ def _seat_record(v: Any) -> bool:
     )
 
 
-def wire(key: str, check: Check) -> Any:
+def wire(key: str, check: FieldCheck) -> Any:
     """A message field: its key in the payload map and the shape it must have there."""
     return dataclasses.field(metadata={"key": key, "check": check})
 
@@ -88,7 +89,7 @@ class Message:
 
     TYPE: ClassVar[str] = ""
     #: (attribute, wire key, check) of every field, filled in by `_register`
-    _WIRE: ClassVar[tuple[tuple[str, str, Check], ...]] = ()
+    _WIRE: ClassVar[tuple[tuple[str, str, FieldCheck], ...]] = ()
 
     @classmethod
     def from_payload(cls: type[M], payload: Mapping[str, Any], seat: int | None = None) -> M:
@@ -97,14 +98,13 @@ class Message:
         extra = set(payload) - HEADER_KEYS - keys
         missing = keys - set(payload)
         if extra or missing:
-            raise RemoteError(
-                "schema", f"{cls.TYPE}: missing {sorted(missing)} / unexpected {sorted(extra)} fields", seat
-            )
+            why = f"{cls.TYPE}: missing {sorted(missing)} / unexpected {sorted(extra)} fields"
+            raise RemoteError(Check.SCHEMA, why, seat)
         values: dict[str, Any] = {}
         for name, key, ok in cls._WIRE:
             v = payload[key]
             if not ok(v):
-                raise RemoteError("schema", f"{cls.TYPE}: field {key!r} has the wrong type or size", seat)
+                raise RemoteError(Check.SCHEMA, f"{cls.TYPE}: field {key!r} has the wrong type or size", seat)
             values[name] = tuple(v) if isinstance(v, list) else v
         return cls(**values)
 
@@ -148,7 +148,7 @@ def decode(payload: Mapping[str, Any], seat: int | None = None, version: int = P
     kind = payload.get("t")
     cls = TYPES_BY_VERSION[version].get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise RemoteError("schema", f"unknown message type {kind!r}", seat)
+        raise RemoteError(Check.SCHEMA, f"unknown message type {kind!r}", seat)
     return cls.from_payload(payload, seat)
 
 

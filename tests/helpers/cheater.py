@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests directory, for `helpers`
 
-from helpers.cheats import EarlyChallenger, Impatient, poison_next_seat, wrong_lock
-from p2pspades import crypto, log
+from helpers.cheats import EarlyChallenger, Impatient, playing, poison_next_seat, wrong_lock
+from p2pspades import crypto, describe, log
 from p2pspades.errors import P2PSpadesError
 from p2pspades.net import peer as peer_module
 from p2pspades.net.discovery import parse_endpoint
@@ -61,22 +61,17 @@ class Staller(Table):
         return decision
 
 
-class ShuffleTurnChallenger(EarlyChallenger):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, at=msg.Shuffle, **kwargs)
-
-
 ON_THE_WIRE: dict[str, Callable[[Table, dict[str, Any]], dict[str, Any]]] = {
     "wrong-lock": wrong_lock,
     "poison": poison_next_seat,
 }
 ATTACKS: dict[str, type[Table]] = {
     "withhold-answer": Staller,
-    "impatient": Impatient,
+    "impatient": playing(Impatient),
     "withhold-reveal": Table,
     "wrong-lock": Table,
     "poison": Table,
-    "shuffle-challenge": ShuffleTurnChallenger,
+    "shuffle-challenge": playing(EarlyChallenger, at=msg.Shuffle),
     "flood": Table,
 }
 
@@ -180,7 +175,8 @@ async def cheat(attack: str, lobby: str, home: Path) -> int:
         if flooding is not None:
             flooding.cancel()
         await group.close()
-    print(f"cheater: game over: {ended.detail if ended is not None else peer.table.status}", flush=True)
+    over = describe.ending(ended) if ended is not None else peer.table.status
+    print(f"cheater: game over: {over}", flush=True)
     print(f"cheater: log {peer.store.log_path}", flush=True)
     return 0
 

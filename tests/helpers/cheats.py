@@ -1,8 +1,10 @@
-"""Modified peers' tables: the attack constructions shared by the in-memory attack tests
-(test_table_attacks.py) and by the cheating peer that joins real games over sockets (helpers/cheater.py).
+"""Modified peers: the attack constructions shared by the in-memory attack tests (test_table_attacks.py)
+and by the cheating peer that joins real games over sockets (helpers/cheater.py).
 
-Each is a `Table` whose own entries are altered before they are signed, so they are properly signed hostile
-entries, as a modified client would send them.
+Each is a `Makers` (the public seam of `p2pspades.table.makers`) that alters the table's own entries before
+they are signed, so they are properly signed hostile entries, as a modified client would send them. A test
+gives one to its table with `Table(..., makers=...)`; `playing` makes a table class of one, for code that
+builds its tables from a class.
 """
 
 from __future__ import annotations
@@ -10,25 +12,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from p2pspades import crypto, log
-from p2pspades.table import Outgoing, Step, Table
+from p2pspades import crypto
+from p2pspades.table import Makers, Step, Table
 from p2pspades.table import messages as msg
 
 
-class Tampering(Table):
+class Tampering(Makers):
     """A tampered client: it alters one of its own automatic entries before signing it."""
 
-    def __init__(
-        self, *args: Any, kind: str, change: Callable[[Table, dict[str, Any]], dict[str, Any]], **kwargs: Any
-    ) -> None:
+    def __init__(self, kind: str, change: Callable[[Table, dict[str, Any]], dict[str, Any]]) -> None:
         self.attack_kind, self.change, self.done = kind, change, False
-        super().__init__(*args, **kwargs)
 
-    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
-        made = super()._make(kind)
+    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
+        made = super().make(table, kind)
         if made is not None and self.attack_kind == kind.TYPE and not self.done:
             self.done = True
-            made = msg.decode(self.change(self, made.to_fields()), version=self.version)
+            made = msg.decode(self.change(table, made.to_fields()), version=table.version)
         return made
 
 
@@ -53,49 +52,56 @@ def poison_next_seat(table: Table, p: dict[str, Any]) -> dict[str, Any]:
     return p
 
 
-class LastLockPoisoner(Table):
+class LastLockPoisoner(Makers):
     """The last locker puts the identity point at a position of the seat after it."""
 
     poisoned = False
 
-    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
-        made = super()._make(kind)
-        d = self.deal
-        last = d is not None and len(d.locks) == self.seats - 1
+    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
+        made = super().make(table, kind)
+        d = table.deal
+        last = d is not None and len(d.locks) == table.seats - 1
         if isinstance(made, msg.Lock) and d is not None and last and not self.poisoned:
-            assert self.seat is not None
+            assert table.seat is not None
             self.poisoned = True
             deck = list(made.deck)
-            deck[d.positions_of((self.seat + 1) % self.seats)[0]] = crypto.IDENTITY
+            deck[d.positions_of((table.seat + 1) % table.seats)[0]] = crypto.IDENTITY
             return msg.Lock(tuple(deck))
         return made
 
 
-class EarlyChallenger(Table):
+class EarlyChallenger(Makers):
     """Challenges a deal that is fine, at its first turn of the given kind."""
 
-    def __init__(self, *args: Any, at: type[msg.Message], **kwargs: Any) -> None:
+    def __init__(self, at: type[msg.Message]) -> None:
         self.at = at
-        super().__init__(*args, **kwargs)
 
-    def _make(self, kind: type[msg.Message]) -> msg.Message | None:
+    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
         if kind is self.at:
-            self._challenge_due = "I say this deck is wrong"
+            table.challenge_next("I say this deck is wrong")
             return None
-        return super()._make(kind)
+        return super().make(table, kind)
 
 
-class Impatient(Table):
+class Impatient(Makers):
     """Votes that the seat the table waits for stopped answering, at its first tick of that seat's turn."""
 
-    def _limit(self, step: Step) -> float:
+    def limit(self, table: Table, step: Step) -> float:
         return 0.0
+
+
+def playing(makers: Callable[..., Makers], **kwargs: Any) -> type[Table]:
+    """A `Table` class whose every table plays with its own `makers(**kwargs)`: for code that builds its
+    tables from a class (a peer given a table class, say)."""
+
+    class Cheating(Table):
+        def __init__(self, *args: Any, **kw: Any) -> None:
+            super().__init__(*args, **{**kw, "makers": makers(**kwargs)})
+
+    return Cheating
 
 
 def send_unchecked(table: Table, fields: dict[str, Any]) -> None:
     """Sign an entry of `table`'s own seat after its head and send it without its own checks: what a modified
     peer does to get a move its engine would refuse onto the wire."""
-    assert table.identity is not None and table.seat is not None
-    header = {"g": table.game_id, "n": len(table.entries), "p": table.head, "s": table.seat,
-              "h": table.hand_number}
-    table._outgoing.append(Outgoing(len(table.entries), log.seal({**header, **fields}, table.identity)))
+    table.emit(table.sign(fields))
