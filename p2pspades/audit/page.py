@@ -87,13 +87,8 @@ def _banner_notes(verdict: Verdict) -> list[str]:
     table = verdict.table
     if table is None:
         return []
-    notes = []
-    fault = forfeit(table)
-    if fault is not None:
-        notes.append(fault)
-    if table.claim is not None:
-        notes.append(f"abandonment {abandonment(table)}")
-    return notes
+    notes = [forfeit(table), abandonment(table) if table.claim is not None else None]
+    return [n for n in notes if n is not None and n not in verdict.summary]
 
 
 def _game_sections(verdict: Verdict) -> list[str]:
@@ -182,7 +177,7 @@ def _score_section(rules: RuleSet, hands: Sequence[HandResult], names: Sequence[
     table = (f'<div class="scroll"><table><caption>Totals after each hand (bags carried)</caption><thead><tr>'
              f"<th scope=col>hand</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
     return ('<section id="scores" aria-labelledby="scores-h"><h2 id="scores-h">Scores</h2>'
-            + _chart(hands, label) + table + "</section>")
+            + _chart(hands, label) + (table if hands else "") + "</section>")
 
 
 def _penalty(h: HandResult, side: int) -> str:
@@ -393,9 +388,11 @@ def _timeline_entry(raw: bytes, names: Sequence[str], role: str) -> str:
     if entry is None:
         return f'<li class="entry"><p>{t(role)}: an entry whose header cannot be read</p>{_raw(raw)}</li>'
     who = names[entry.seat] if entry.seat < len(names) else "no such seat"
+    signer = f"signed by seat {entry.seat} ({t(who)})"
+    if entry.type == "certificate":  # its envelope is signed by nobody: the votes in it are
+        signer = f"at the slot of seat {entry.seat} ({t(who)}), signed by the votes it carries"
     return (
-        f'<li class="entry {t(role.split(",")[0].split(":")[0])}"><p><b>{t(role)}</b>: entry {entry.seq}, '
-        f"{t(entry.type)}, signed by seat {entry.seat} ({t(who)})</p>"
+        f'<li class="entry"><p><b>{t(role)}</b>: entry {entry.seq}, {t(entry.type)}, {signer}</p>'
         f"<p>hash <code>{entry.hash.hex()}</code></p>{_raw(raw)}</li>"
     )
 
@@ -531,7 +528,7 @@ figure{margin:0}
 .seat .cd.played{color:#8a8a8a;text-decoration:line-through}
 .seat .cd.now{background:#ffe27a;color:#000;border-radius:.2em;outline:1px solid #8a6100}
 .tag{font-size:.75em;border:1px solid currentColor;border-radius:.3em;padding:0 .25em;white-space:nowrap}
-.tricks{padding-left:1.2rem;margin:.3rem 0}.tricks p{margin:.1rem 0;font-weight:600}
+.tricks{list-style:none;padding:0;margin:.3rem 0}.tricks p{margin:.1rem 0;font-weight:600}
 .tricks ol{list-style:none;padding:0;margin:0}.won{font-weight:700}
 .stepper{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}
 button{font:inherit;padding:.35rem .7rem;border:1px solid #333;border-radius:.3rem;background:#fff;color:#111;
