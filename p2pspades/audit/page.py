@@ -145,7 +145,7 @@ def _table_section(table: Table) -> str:
     return (
         '<section id="table" aria-labelledby="table-h"><h2 id="table-h">The table</h2>'
         f"<dl>{dl}</dl>"
-        '<div class="scroll"><table><caption>Seats and their keys</caption>'
+        '<div class="scroll"><table class="seats"><caption>Seats and their keys</caption>'
         "<thead><tr><th scope=col>seat</th><th scope=col>name</th><th scope=col>key fingerprint</th>"
         f"<th scope=col>side</th></tr></thead><tbody>{rows}</tbody></table></div>"
         f"<details><summary>The rules as the genesis signs them</summary><div class=scroll><table>{signed}"

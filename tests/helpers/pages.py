@@ -39,6 +39,19 @@ def forged_card(path: Path) -> Path:
     return write_log(path, [*entries[:index], log.seal(payload, signer)])
 
 
+def out_of_turn(path: Path) -> Path:
+    """The whole game's log up to its first bid, where the next seat signs a bid out of turn (for a dispute:
+    the honest log's branch stands)."""
+    wire = play_in_memory(RULES, [RandomBot(i) for i in range(4)], seed=SEED, names=HOSTILE)
+    entries = list(wire.tables[0].entries)
+    n = next(i for i, e in enumerate(entries) if log.open_envelope(e).payload["t"] == "bid")
+    bid = log.open_envelope(entries[n]).payload
+    intruder = (bid["s"] + 1) % 4
+    fields = {**bid, "s": intruder, "b": 3}
+    signer = crypto.Identity.from_seed(hashlib.sha256(SEED + bytes([intruder])).digest())
+    return write_log(path, [*entries[:n], log.seal(fields, signer)])
+
+
 def abandoned(path: Path, gone: int = 1) -> Path:
     """Seat `gone` never sends its first reveal; past the timeout the others certify that it stopped."""
     wire = Wire(new_tables(RULES, seed=SEED, names=HOSTILE), [RandomBot(i) for i in range(4)])
