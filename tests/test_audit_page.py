@@ -71,7 +71,8 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
 
 
 @pytest.mark.parametrize("kind", ["valid", "violation", "abandoned"])
-def test_hostile_names_are_text_never_markup_or_a_direction_override(logs: dict[str, Path], kind: str) -> None:
+def test_hostile_names_are_text_never_markup_or_a_direction_override(logs: dict[str, Path],
+                                                                     kind: str) -> None:
     text = game_page(verify_file(logs[kind]))
     page = Page(text)
     assert [e["tag"] for e in page.elements].count("script") == 1, "only the page's own script"

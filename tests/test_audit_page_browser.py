@@ -67,10 +67,12 @@ def test_the_stepper_walks_every_trick_of_every_hand(game: tuple[Path, Path]) ->
                 browser.key("ArrowRight")
                 shown = browser.js(f"{VISIBLE % n}.map(li => [li.dataset.n, li.dataset.leader, "
                                    "li.dataset.winner, li.textContent])")
-                assert len(shown) == 1 and shown[0][:3] == [str(i), str(trick["leader"]), str(trick["winner"])]
+                assert len(shown) == 1
+                assert shown[0][:3] == [str(i), str(trick["leader"]), str(trick["winner"])]
                 now = browser.js(f"document.querySelectorAll('#hand-{n} .seat .cd.now').length")
                 played = browser.js(f"document.querySelectorAll('#hand-{n} .seat .cd.played').length")
-                assert (now, played) == (len(trick["plays"]), sum(len(t["plays"]) for t in hand["tricks"][:i - 1]))
+                before = sum(len(t["plays"]) for t in hand["tricks"][:i - 1])
+                assert (now, played) == (len(trick["plays"]), before)
             assert browser.js(f"document.querySelector('#hand-{n} [data-step=\"1\"]').disabled") is True
             browser.key("ArrowRight")  # past the last trick: it stays
             assert browser.js(f"document.getElementById('hand-{n}').dataset.pos") == str(len(hand["tricks"]))

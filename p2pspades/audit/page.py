@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from p2pspades import log
 from p2pspades.audit.dispute import Dispute, Entry, upheld_words
 from p2pspades.audit.record import genesis_rules, hand_record
-from p2pspades.audit.verdict import Status, Verdict, abandonment, describe, forfeit
+from p2pspades.audit.verdict import Verdict, abandonment, describe, forfeit
 from p2pspades.describe import failed
 from p2pspades.errors import RemoteError
 from p2pspades.printable import printable
@@ -128,7 +128,8 @@ def _table_section(table: Table) -> str:
         f"<td>{rules.side_of(s.seat)}</td></tr>"
         for s in table.setup.seats
     )
-    sides = "; ".join(f"side {i}: " + " + ".join(names[s] for s in side) for i, side in enumerate(rules.sides))
+    sides = "; ".join(f"side {i}: " + " + ".join(names[s] for s in side)
+                      for i, side in enumerate(rules.sides))
     signed = "".join(f"<tr><th scope=row>{t(k)}</th><td>{t(_value(v))}</td></tr>"
                      for k, v in genesis_rules(table).items())
     first = table.first_dealer
@@ -256,7 +257,9 @@ def _hand_section(table: Table, h: HandResult, names: Sequence[str], counts: Cou
             glyph = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[suit] + _TEXT
             red = " red" if suit in _RED else ""
             faces = " ".join(_card_face(c, played.get((seat, c))) for c in held) or "—"
-            lines.append(f'<li><span class="suit{red}" aria-label="{_SUIT_NAME[suit]}">{glyph}</span> {faces}</li>')
+            lines.append(
+                f'<li><span class="suit{red}" aria-label="{_SUIT_NAME[suit]}">{glyph}</span> {faces}</li>'
+            )
         bid = bid_notation(h.bids[seat], h.blind[seat], rules)
         dealer = ' <span class="tag">dealer</span>' if seat == h.dealer else ""
         seats.append(
@@ -281,11 +284,12 @@ def _hand_section(table: Table, h: HandResult, names: Sequence[str], counts: Cou
         )
     n = len(h.tricks)
     stepper = (
-        f'<div class="stepper" hidden><button type="button" data-step="-1" aria-label="previous trick">← '
-        f'previous</button> <span class="pos" aria-live="polite">As dealt</span> <button type="button" '
-        f'data-step="1" aria-label="next trick">next →</button> <small>or ← → keys</small></div>'
+        '<div class="stepper" hidden><button type="button" data-step="-1" aria-label="previous trick">← '
+        'previous</button> <span class="pos" aria-live="polite">As dealt</span> <button type="button" '
+        'data-step="1" aria-label="next trick">next →</button> <small>or ← → keys</small></div>'
     )
-    score = "; ".join(f"side {sc.side} {sc.points:+d} ({sc.bags} bags{_penalty(h, sc.side)})" for sc in h.scores)
+    score = "; ".join(f"side {sc.side} {sc.points:+d} ({sc.bags} bags{_penalty(h, sc.side)})"
+                      for sc in h.scores)
     return (
         f'<section class="hand" id="hand-{h.number}" tabindex="-1" data-tricks="{n}" '
         f'aria-labelledby="hand-{h.number}-h"><h2 id="hand-{h.number}-h">Hand {h.number}, dealer '
@@ -349,8 +353,9 @@ def _hand_audit(h: HandResult, names: Sequence[str], rules: RuleSet) -> str:
 
 def _unfinished_section(table: Table, n: int, counts: Counter[str], fault: Violation | None) -> str:
     return (
-        f'<section class="unfinished" id="hand-{n}" aria-labelledby="hand-{n}-h"><h2 id="hand-{n}-h">Hand {n}, '
-        "not finished</h2><p>The game stopped before the seeds were revealed: the cards stay hidden and "
+        f'<section class="unfinished" id="hand-{n}" aria-labelledby="hand-{n}-h">'
+        f'<h2 id="hand-{n}-h">Hand {n}, not finished</h2>'
+        "<p>The game stopped before the seeds were revealed: the cards stay hidden and "
         "this hand was not audited.</p>" + _proofs(table, n, counts, fault) + "</section>"
     )
 
@@ -368,7 +373,7 @@ def _fault_section(verdict: Verdict, names: Sequence[str]) -> str:
         items.append(f'<li class="step claim"><p>{t(abandonment(table))}</p></li>')
         for seat in slot.voters:
             items.append(_timeline_entry(slot.votes[seat], names, f"vote, timeout {slot.waits[seat]} s"))
-        for seat, (raw, _) in sorted(slot.refusals.items()):
+        for _, (raw, _hash) in sorted(slot.refusals.items()):
             items.append(_timeline_entry(raw, names, "refusal: it took the entry"))
         if table.certified is slot and slot.seq < len(table.entries):
             items.append(_timeline_entry(table.entries[slot.seq], names, "certificate"))
@@ -410,7 +415,8 @@ def _logs_section(d: Dispute) -> str:
         head = log.entry_hash(case.chain[-1]).hex()[:16] + "…" if case.chain else "none"
         cols.append(
             f'<div class="log {status}"><h3>{t(case.path)}</h3><p><span class="status">{status}</span>: '
-            f"{t(case.verdict.summary)}</p><p>{len(case.chain)} entries; last hash <code>{head}</code></p></div>"
+            f"{t(case.verdict.summary)}</p><p>{len(case.chain)} entries; last hash <code>{head}</code></p>"
+            "</div>"
         )
     return ('<section id="logs" aria-labelledby="logs-h"><h2 id="logs-h">The logs, each verified alone</h2>'
             f'<div class="logs">{"".join(cols)}</div></section>')
@@ -494,10 +500,11 @@ def _document(title: str, body: Sequence[str]) -> str:
 _CSS = """
 :root{--ink:#1a1a1a;--soft:#555;--line:#c8c8c8;--bg:#fff;--panel:#f4f4f1}
 *{box-sizing:border-box}
-body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--ink);
-background:var(--bg)}
+body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
+color:var(--ink);background:var(--bg)}
 main{max-width:62rem;margin:0 auto;padding:1rem}
-h1{font-size:1.4rem;margin:0 0 .3rem}h2{font-size:1.25rem;margin:1.6rem 0 .6rem;border-bottom:1px solid var(--line)}
+h1{font-size:1.4rem;margin:0 0 .3rem}
+h2{font-size:1.25rem;margin:1.6rem 0 .6rem;border-bottom:1px solid var(--line)}
 h3{font-size:1.05rem;margin:1rem 0 .3rem}h4{font-size:1rem;margin:0}
 a{color:#0b4ea2}a:focus,button:focus,section:focus{outline:3px solid #0b4ea2;outline-offset:2px}
 code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overflow-wrap:anywhere}
@@ -508,12 +515,14 @@ code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overfl
 .verdict.abandoned,.verdict.incomplete{background:#fff3d1;border-color:#8a6100;color:#4a3400}
 .summary{margin:.2rem 0;overflow-wrap:anywhere}
 nav ul,.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.6rem 0}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:var(--soft)}dd{margin:0;overflow-wrap:anywhere}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:var(--soft)}
+dd{margin:0;overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:.4rem 0}caption{text-align:left;color:var(--soft)}
 th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
 .scroll{overflow-x:auto}
 .chart{width:100%;height:auto;max-width:40rem;background:var(--panel)}
-.chart text{font-size:12px;fill:#333}.chart .bags{font-size:11px}.chart .axis{stroke:#888;stroke-dasharray:3 3}
+.chart text{font-size:12px;fill:#333}.chart .bags{font-size:11px}
+.chart .axis{stroke:#888;stroke-dasharray:3 3}
 figure{margin:0}
 .deal{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fit,minmax(11rem,1fr));align-items:start}
 .deal.players-4{grid-template-columns:1fr 1fr 1fr;grid-template-areas:". n ." "w c e" ". s ."}
@@ -561,7 +570,8 @@ _JS = """
       cards[j].classList.toggle("played", at < pos - 1);
       cards[j].classList.toggle("now", at === pos - 1);
     }
-    sec.querySelector(".pos").textContent = pos === 0 ? "As dealt, before trick 1" : "Trick " + pos + " of " + n;
+    sec.querySelector(".pos").textContent =
+      pos === 0 ? "As dealt, before trick 1" : "Trick " + pos + " of " + n;
     sec.querySelector('[data-step="-1"]').disabled = pos === 0;
     sec.querySelector('[data-step="1"]').disabled = pos === n;
   }

@@ -1,5 +1,6 @@
-"""`p2pspades verify FILE... [--json] [--html PAGE] [--jobs N]`: replay a signed log offline; was the game sound? With the
-logs of several players of one game: do they agree, where do they fork, and which branch stands?"""
+"""`p2pspades verify FILE... [--json] [--html PAGE] [--jobs N]`: replay a signed log offline; was the game
+sound? With the logs of several players of one game: do they agree, where do they fork, and which branch
+stands?"""
 
 from __future__ import annotations
 

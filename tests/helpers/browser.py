@@ -5,6 +5,7 @@ browser itself. `CHROMIUM` is None where Debian's `chromium` is not installed; t
 from __future__ import annotations
 
 import base64
+import contextlib
 import fcntl
 import json
 import os
@@ -152,10 +153,8 @@ class Browser:
         path.write_bytes(base64.b64decode(shot["data"]))
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(BrowserError):
             self.call("Browser.close", session=False)
-        except BrowserError:
-            pass
         try:
             self.proc.wait(timeout=self.timeout)
         except subprocess.TimeoutExpired:

@@ -7,7 +7,6 @@ import hashlib
 from pathlib import Path
 
 from helpers.logs import write_log
-
 from p2pspades import crypto, log
 from p2pspades.bots import RandomBot
 from p2pspades.rules import preset
