@@ -87,6 +87,16 @@ def hold_profile(args: argparse.Namespace) -> FileLock:
     return lock
 
 
+def resume_command(game_id: bytes, profile: str | None) -> str:
+    """The command that carries on this game, as it works when typed in the same shell: it names the
+    profile (unless it is the default one), since the game's seat directory is in that profile's home."""
+    words = ["p2pspades", "resume", game_id.hex()[:12]]
+    name = paths.profile_name(profile)
+    if name != paths.DEFAULT_PROFILE:
+        words += ["--profile", name]
+    return " ".join(words)
+
+
 def default_name() -> str:
     """A player's default name: the operating system's user name, as a printable name of at most 32
     characters ("Player" if there is none)."""

@@ -124,7 +124,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         await hosted.close("the host left")
         say("you left the table before the game started")
         return ExitCode.LEFT
-    return await run_group(group, ui, color=not args.no_color)
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
 
 
 def starter(info: TableInfo) -> bool:

@@ -112,7 +112,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             say("you left the table before the game started")
             return ExitCode.LEFT
         group = left
-    return await run_group(group, ui, color=not args.no_color)
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
 
 
 def host_port(endpoint: str) -> str:

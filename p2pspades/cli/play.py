@@ -30,6 +30,7 @@ from p2pspades.cli.common import (
     add_game_options,
     add_profile_option,
     fail,
+    resume_command,
     rules_from_args,
     run_as_profile,
 )
@@ -313,8 +314,10 @@ def announce_game(peer: Peer) -> None:
         f"log: {peer.store.log_path}")
 
 
-async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True) -> int:
-    """Play our seat (and the host's bot seats) to the end, then verify our log. Returns the exit code."""
+async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True,
+                    profile: str | None = None) -> int:
+    """Play our seat (and the host's bot seats) to the end, then verify our log. Returns the exit code.
+    `profile`: the `--profile` the command was given, for the command that resumes the game."""
     peer = group.main
     announce_game(peer)
     try:
@@ -328,7 +331,7 @@ async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True) ->
         await group.close()
     table = peer.table
     if not table.finished:
-        say(f"you left before the end; carry on with: p2pspades resume {table.game_id.hex()[:12]}")
+        say(f"you left before the end; carry on with: {resume_command(table.game_id, profile)}")
         return ExitCode.LEFT
     for line in final_lines(table):
         say(line)
@@ -406,7 +409,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     except BaseException:
         await hosted.close()
         raise
-    return await run_group(group, ui, color=not args.no_color)
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
 
 
 def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:

@@ -59,4 +59,4 @@ async def resume(args: argparse.Namespace, timeouts: dict[str, float]) -> int:
     group = await resume_seats(found, player, settings=settings, timeouts=timeouts)
     say(f"restored {len(group.main.table.entries)} entries from disk; syncing with the other seats before "
         f"playing on")
-    return await run_group(group, ui, color=not args.no_color)
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
