@@ -97,9 +97,13 @@ def resume_command(game_id: bytes, profile: str | None) -> str:
     return " ".join(words)
 
 
-def default_name() -> str:
-    """A player's default name: the operating system's user name, as a printable name of at most 32
-    characters ("Player" if there is none)."""
+def default_name(profile: str | None = None) -> str:
+    """The name a profile sits under when no --name is given: the profile's own name, or for the default
+    profile the operating system's user name; a printable name of at most 32 characters ("Player" if there
+    is none). `ProfileError` if the profile's name is not one."""
+    chosen = paths.profile_name(profile)
+    if chosen != paths.DEFAULT_PROFILE:
+        return chosen[:32]
     try:
         user = getpass.getuser()
     except (OSError, KeyError, ImportError):

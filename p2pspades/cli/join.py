@@ -31,8 +31,9 @@ from p2pspades.net.discovery import find_table, parse_endpoint
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby_seats import LobbyResult, TableInfo, check_name
-from p2pspades.net.seats import bot_seats, identity_name
+from p2pspades.net.seats import bot_seats
 from p2pspades.net.session import join_game
+from p2pspades.paths import PLAYER_IDENTITY
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 
@@ -44,8 +45,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("table", metavar="TABLE|HOST:PORT",
                    help="the host's lobby address as it printed it, or a table name from 'p2pspades tables'")
-    p.add_argument("--name", default=default_name(),
-                   help="your name at the table (default: your user name; your identity is kept under it)")
+    p.add_argument("--name", help="your name at the table (default: the profile's name, or your user name "
+                   "for the default profile; your key is the profile's, whatever the name)")
     p.add_argument("--bots", type=int, default=0, metavar="N",
                    help="bring N bots of your own, seated on your side; they run on this machine, so you "
                    "can see their cards (and nobody else can)")
@@ -69,6 +70,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.name is None:
+            args.name = default_name(args.profile)
         check_name(args.name)
         if not 0 <= args.bots <= 7:
             raise LocalError(f"--bots must be 0..7, not {args.bots}")
@@ -94,7 +97,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             raise LocalError(f"table {args.table!r} is hosted by {ad.host_fingerprint}, not {fingerprint}")
         fingerprint = ad.host_fingerprint
         say(f"found {ad}")
-    bots = bot_seats(args.bots, identity_name(args.name), args.bot, home=args.home)
+    bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
     screen = JoinScreen()
     say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} ...")
     if bots:

@@ -29,6 +29,7 @@ from p2pspades.cli.common import (
     ProgressLines,
     add_game_options,
     add_profile_option,
+    default_name,
     fail,
     resume_command,
     rules_from_args,
@@ -44,12 +45,11 @@ from p2pspades.net.seats import (
     Seat,
     bot_seats,
     check_log_path,
-    identity_name,
-    load_identity,
     make_bot,
+    player_identity,
 )
 from p2pspades.net.session import HostedTable
-from p2pspades.paths import data_home, default_log_path, diagnostics_log
+from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
 from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
@@ -113,8 +113,10 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 
 def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
-    """Our seat: the persistent identity named after us, played by the UI or (with --auto) the bot."""
-    identity, path = load_identity(identity_name(args.name), getattr(args, "home", None))
+    """Our seat: the identity of the profile (whatever `--name` says), played by the UI or (with --auto)
+    the bot."""
+    identity, path = player_identity(profile_name(args.profile), default_name(args.profile),
+                                     getattr(args, "home", None))
     level = getattr(args, "bot", DEFAULT_BOT)
     player = make_bot(level, seed) if args.auto else None
     return Seat(identity, path, args.name, player, bot=level, log_path=check_log_path(args.log))
@@ -397,7 +399,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     ui = load_ui(args)
     seed = args.seed if args.seed is not None else None
     main = our_seat(args, seed=None if seed is None else seed * 10)
-    bots = bot_seats(rules.players - 1, identity_name(args.name), args.bot, seed, home=args.home)
+    bots = bot_seats(rules.players - 1, PLAYER_IDENTITY, args.bot, seed, home=args.home)
     hosted = HostedTable(main, table_name="p2pspades", rules=rules, bots=bots, settings=settings_from(args),
                          address="127.0.0.1", advertise=False, compass_names=True)
     await hosted.open()
