@@ -1,0 +1,66 @@
+"""Small things a person meets at the command line, each with a real process: Ctrl-C while a command is
+still starting, an address mistyped for `join`, the help of `--bot`, the text export's hands, the docs' log
+path."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
+
+GAME = Path(__file__).parent.parent / "protocol" / "vectors" / "game_v2.p2plog"
+
+
+def machine(root: Path) -> dict[str, str]:
+    env = dict(os.environ, P2PSPADES_HOME=str(root / "data"), XDG_CONFIG_HOME=str(root / "config"),
+               LC_ALL="C.UTF-8", LANG="C.UTF-8")
+    env.pop("P2PSPADES_PROFILE", None)
+    return env
+
+
+def p2pspades(root: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "p2pspades", *args], env=machine(root), capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def started(pid: int) -> bool:
+    """The program's own imports have begun: the first C extension it loads (PyNaCl's cffi backend) is
+    mapped. Before that, the interpreter is still reading its own start-up files, which no program can
+    make quiet."""
+    try:
+        return "_cffi_backend" in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc to see the program start")
+@pytest.mark.parametrize("command", [["verify", str(GAME)], ["tables", "--timeout", "3"],
+                                     ["export", str(GAME), "--format", "text"]])
+def test_ctrl_c_in_the_first_second_is_one_line_and_exit_130(tmp_path: Path, command: list[str]) -> None:
+    interrupted = 0
+    for delay in (0.0, 0.05, 0.15, 0.3, 0.6):
+        proc = subprocess.Popen([sys.executable, "-m", "p2pspades", *command], env=machine(tmp_path),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while not started(proc.pid) and proc.poll() is None:
+            assert time.monotonic() < deadline, "the program never started"
+            time.sleep(0.002)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        if proc.returncode == 0:
+            continue  # it was done before the key
+        interrupted += 1
+        assert "Traceback" not in err, err
+        assert err.strip() == "interrupted", err
+        # 130 as the program returns it; a Ctrl-C that strikes inside exec() (a dataclass being made) makes
+        # CPython end the process by the signal itself, which a shell reports as the same 130
+        assert proc.returncode in (130, -signal.SIGINT), (proc.returncode, err)
+    assert interrupted >= 4, "the command ended before it could be interrupted"
