@@ -5,6 +5,7 @@ path."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -12,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from p2pspades.bots import BOT_KINDS
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
@@ -64,3 +67,29 @@ def test_ctrl_c_in_the_first_second_is_one_line_and_exit_130(tmp_path: Path, com
         # CPython end the process by the signal itself, which a shell reports as the same 130
         assert proc.returncode in (130, -signal.SIGINT), (proc.returncode, err)
     assert interrupted >= 4, "the command ended before it could be interrupted"
+
+
+@pytest.mark.parametrize(("given", "says"), [
+    ("127.0.0.1", "127.0.0.1 is an address without the lobby's port: give HOST:PORT"),
+    ("127.0.0.1:abc", "127.0.0.1:abc: 'abc' is not a port number: give HOST:PORT"),
+    ("tcp://127.0.0.1", "tcp://127.0.0.1 is an address without the lobby's port: give HOST:PORT"),
+])
+def test_an_address_without_a_whole_port_is_a_hint_not_a_search_for_a_table(
+        tmp_path: Path, given: str, says: str) -> None:
+    done = p2pspades(tmp_path, "join", given, "--auto")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith(f"p2pspades join: {says}") and done.stderr.count("\n") == 1, done.stderr
+    assert "looking for table" not in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("command", ["play", "host", "join", "resume"])
+def test_every_bot_level_bot_takes_is_in_its_help_and_the_readme(tmp_path: Path, command: str) -> None:
+    done = p2pspades(tmp_path, command, "--help")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    bot_help = text[text.index("--bot LEVEL bot level"):]
+    for kind in BOT_KINDS:
+        assert re.search(rf"\b{kind}\b", bot_help[:200]), (kind, bot_help[:200])
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    (line,) = [line for line in readme.splitlines() if line.startswith("| `p2pspades play [")]
+    assert all(re.search(rf"\b{kind}\b", line) for kind in BOT_KINDS), line

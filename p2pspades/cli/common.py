@@ -11,6 +11,7 @@ from typing import Any
 
 from p2pspades import paths
 from p2pspades.audit import GameVisitor
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
 from p2pspades.describe import ending, failed
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
@@ -53,6 +54,16 @@ def rules_from_args(args: argparse.Namespace) -> RuleSet:
         return preset(args.rules, **overrides)
     except (RuleSetError, TypeError, ValueError) as exc:
         raise LocalError(f"these options do not make a valid game: {exc}") from None
+
+
+BOT_HELP = ("bot level: easy, normal or expert (default normal); also heuristic (the same as normal) and "
+            "random (any legal card, for tests)")
+
+
+def add_bot_option(p: argparse.ArgumentParser, use: str = "") -> None:
+    """`--bot LEVEL`, every name it takes listed in the help (`use`: what the level is for)."""
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help=BOT_HELP + (f"; {use}" if use else ""))
 
 
 def add_profile_option(p: argparse.ArgumentParser) -> None:

@@ -10,8 +10,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
-from p2pspades.cli.common import add_game_options, default_name, fail, rules_from_args, run_as_profile
+from p2pspades.cli.common import (
+    add_bot_option,
+    add_game_options,
+    default_name,
+    fail,
+    rules_from_args,
+    run_as_profile,
+)
 from p2pspades.cli.play import (
     add_seat_options,
     load_ui,
@@ -47,8 +53,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="the table's name on the LAN (default: after you, \"ana's table\")")
     add_game_options(p)
     p.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by bots this host runs")
-    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
-                   help="bot level: easy, normal or expert (for --bots and --auto; default normal)")
+    add_bot_option(p, "for --bots and --auto")
     p.add_argument("--port", type=int, default=0, metavar="PORT",
                    help="the lobby's port, what joiners give as HOST:PORT (default: any free port)")
     p.add_argument("--address", metavar="ADDR",

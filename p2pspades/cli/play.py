@@ -23,10 +23,11 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.audit import Status as Verdict
 from p2pspades.audit import tell, verify_file
-from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES
+from p2pspades.bots import DEFAULT_BOT, SEAT_NAMES
 from p2pspades.bots import make_bot as make_local_bot
 from p2pspades.cli.common import (
     ProgressLines,
+    add_bot_option,
     add_game_options,
     add_profile_option,
     default_name,
@@ -69,8 +70,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_game_options(p)
     p.add_argument("--name", default="You", help="your name at the table")
     p.add_argument("--seed", type=int, help="seed for the bots' choices (never the cryptography)")
-    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
-                   help="bot level: easy, normal or expert (default normal)")
+    add_bot_option(p)
     p.add_argument("--local", action="store_true", help="no sockets: every table in memory in this process")
     add_seat_options(p)
     p.set_defaults(run=run)

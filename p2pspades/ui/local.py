@@ -188,7 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--target", type=int, help="score that wins the game")
     parser.add_argument("--name", default="You", help="your name at the table")
     parser.add_argument("--seed", help="make the game reproducible (identities, deal and bots)")
-    parser.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, help="easy, normal or expert")
+    parser.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT,
+                        help="easy, normal or expert; also heuristic (the same as normal) and random")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot waits before it plays")
     add_screen_options(parser)
     parser.add_argument("--log", metavar="FILE", help="write our signed game log here")
