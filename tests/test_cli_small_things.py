@@ -93,3 +93,19 @@ def test_every_bot_level_bot_takes_is_in_its_help_and_the_readme(tmp_path: Path,
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     (line,) = [line for line in readme.splitlines() if line.startswith("| `p2pspades play [")]
     assert all(re.search(rf"\b{kind}\b", line) for kind in BOT_KINDS), line
+
+
+@pytest.mark.net
+def test_the_log_path_the_docs_give_is_where_play_writes_it(tmp_path: Path) -> None:
+    done = p2pspades(tmp_path, "play", "--auto", "--target", "10", "--seed", "2", timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    match = re.search(r"; log: (\S+)", done.stdout)
+    assert match is not None, done.stdout
+    written = Path(match.group(1)).relative_to(tmp_path / "data")
+    game = re.search(r"^game ([0-9a-f]{32}): seat (\d+)", done.stdout, re.M)
+    assert game is not None, done.stdout
+    docs = (Path(__file__).parent.parent / "docs" / "playing.md").read_text()
+    pattern = re.search(r"by default the data directory's\s+`([^`]+)`", docs)
+    assert pattern is not None
+    documented = pattern.group(1).replace("<game id>", game.group(1)).replace("<n>", game.group(2))
+    assert written == Path(documented) and (tmp_path / "data" / written).is_file()
