@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from p2pspades.bots import BOT_KINDS
+from p2pspades.rules import Suit, parse_cards
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
@@ -109,3 +110,16 @@ def test_the_log_path_the_docs_give_is_where_play_writes_it(tmp_path: Path) -> N
     assert pattern is not None
     documented = pattern.group(1).replace("<game id>", game.group(1)).replace("<n>", game.group(2))
     assert written == Path(documented) and (tmp_path / "data" / written).is_file()
+
+
+def test_the_text_export_writes_each_deal_sorted_by_suit_high_to_low(tmp_path: Path) -> None:
+    done = p2pspades(tmp_path, "export", str(GAME), "--format", "text")
+    assert done.returncode == 0, done.stderr
+    deals = re.findall(r'^\[Deal "(.*)"\]$', done.stdout, re.M)
+    assert deals, done.stdout[:2000]
+    order = [Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS]
+    for deal in deals:
+        for hand in deal.split(" / "):
+            cards = parse_cards(hand.split(": ", 1)[1])
+            keys = [(order.index(c.suit), -int(c.rank)) for c in cards]
+            assert keys == sorted(keys) and len(set(keys)) == len(keys), hand

@@ -12,7 +12,7 @@ from p2pspades import log
 from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
 from p2pspades.describe import failed
 from p2pspades.printable import pad, plural, printable
-from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards
+from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards, sort_hand
 from p2pspades.table import Table, TableStatus, Violation
 
 FORMAT = "p2pspades-hand-record/1"
@@ -162,7 +162,8 @@ def text_record(verdict: Verdict) -> str:
         out.append(f"{{Hand {h.number}, dealer {names[h.dealer]}}}")
         tag("Hand", h.number)
         tag("Dealer", names[h.dealer])
-        tag("Deal", " / ".join(f"{names[s]}: {format_cards(cards)}" for s, cards in enumerate(h.hands)))
+        hands = (f"{names[s]}: {format_cards(sort_hand(cards))}" for s, cards in enumerate(h.hands))
+        tag("Deal", " / ".join(hands))
         tag(
             "Bids",
             ", ".join(
