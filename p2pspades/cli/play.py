@@ -50,6 +50,7 @@ from p2pspades.net.seats import (
     player_identity,
 )
 from p2pspades.net.session import HostedTable
+from p2pspades.net.store import StoreError
 from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
 from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
@@ -342,6 +343,17 @@ async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True,
     return game_exit_code(table.status, log_violation=verdict.status is Verdict.VIOLATION)
 
 
+def bot_owners(peer: Peer) -> dict[int, int]:
+    """The bot seats of the game, each with the seat of the player whose machine runs it, from the seat map
+    the lobby agreed (kept beside our log, so a resumed game knows it too); empty if it cannot be read."""
+    try:
+        seats = peer.store.load_peers().seats
+    except (StoreError, OSError):
+        return {}
+    keys = {s.key: s.seat for s in peer.table.setup.seats}
+    return {s.seat: keys[s.owner] for s in seats if s.owner is not None and s.owner in keys}
+
+
 async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
     """The full-screen game for our seat while the peers run; leaving the screen stops them."""
     peer = group.main
@@ -365,6 +377,7 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
             state.set_connection(seat, text)
 
     peer.on_status = connection
+    state.set_bots(bot_owners(peer))
     state.refresh(peer.table)
     for each in group.peers:  # while the screen is open, a seat that comes back late still gets the end
         each.timing = dataclasses.replace(each.timing, linger=math.inf)

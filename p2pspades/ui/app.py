@@ -124,6 +124,10 @@ def seats_text(state: UiState) -> Line:
             name = clip(name, name_w - 4) + " (d)"
         style = "class:seat.turn" if seat == turn else ("class:seat.me" if seat == state.seat else "")
         conn = state.connection.get(seat, "")
+        if seat in state.bots:
+            owner = state.bots[seat]
+            bot = "your bot" if owner == state.seat else f"bot of {state.names[owner]}"
+            conn = f"{bot} · {conn}" if conn else bot
         if seat in state.thinking:
             conn = f"thinking… · {conn}" if conn else "thinking…"
         lines.append(
@@ -525,10 +529,18 @@ def summary_text(state: UiState) -> Line:
 
 
 def quit_text(state: UiState) -> Line:
+    if not state.only_our_bots:
+        said = ["Leave the game now? The others wait for your seat, then vote that you",
+                "stopped answering, which ends the game; resume before that to play on."]
+    elif state.resumable:
+        said = ["Leave the game now? Every other seat is your bot: they stop with you,",
+                "and the command printed as you leave carries the game on later."]
+    else:
+        said = ["Leave the game now? Every other seat is your bot, in memory: the game",
+                "ends here, and its log keeps what was played so far."]
     return join_lines(
         [
-            [("", "Leave the game now? The others wait for your seat, then vote that you")],
-            [("", "stopped answering, which ends the game; resume before that to play on.")],
+            *([("", line)] for line in said),
             [],
             [("class:key", "y"), ("", " leave    "), ("class:key", "n"), ("", " or Esc: keep playing")],
         ]

@@ -70,7 +70,9 @@ class LocalGame:
         self.wire = Wire(tables, [None, *self.bots], on_events=self._on_events)
         self.state = UiState(HUMAN, self.table.setup)
         for seat in range(1, n):
-            self.state.set_connection(seat, "bot, in memory")
+            self.state.set_connection(seat, "in memory")
+        self.state.set_bots({seat: HUMAN for seat in range(1, n)})
+        self.state.resumable = False
         self.player = HumanPlayer(self.state)
         self.bot_delay = bot_delay
         self._writer: log.LogWriter | None = None

@@ -16,7 +16,7 @@ import asyncio
 import enum
 import inspect
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from p2pspades.describe import ending
@@ -96,6 +96,10 @@ class UiState(Derived):
         self.connection: dict[int, str] = {seat: "you"}
         #: the seats whose bot is choosing right now (see `set_thinking`)
         self.thinking: set[int] = set()
+        #: the seats played by a bot, and the seat of the player whose machine runs it (see `set_bots`)
+        self.bots: dict[int, int] = {}
+        #: whether `p2pspades resume` can carry the game on after we leave (not a game held in memory)
+        self.resumable = True
         self.audits: dict[int, HandAudited] = {}
         self.result: GameResult | None = None
         self.halted: Violation | None = None
@@ -218,6 +222,18 @@ class UiState(Derived):
         if self.connection.get(seat) != text:
             self.connection[seat] = text
             self._changed()
+
+    def set_bots(self, owners: Mapping[int, int]) -> None:
+        """Which seats are bots (seat -> the seat whose machine runs it, who can read its cards), as the
+        seat map agreed in the lobby says: the seats panel marks them."""
+        self.bots = {seat: owner for seat, owner in owners.items() if 0 <= owner < len(self.names)}
+        self._changed()
+
+    @property
+    def only_our_bots(self) -> bool:
+        """Every other seat is a bot this machine runs: nobody waits for us when we leave."""
+        others = [s for s in range(len(self.names)) if s != self.seat]
+        return all(self.bots.get(s) == self.seat for s in others)
 
     def set_thinking(self, seat: int, thinking: bool) -> None:
         """A bot's driver says the bot at `seat` is choosing (True) or has chosen (False): the screen says
@@ -421,7 +437,11 @@ class UiState(Derived):
                 if card is None:
                     self.say(cardinput.why_not_a_card(code), "warn")
                     return False
-                return self.answer(Play(card))
+                if self.answer(Play(card)):
+                    return True
+                self._fix_selection()  # the highlight leaves the card just refused
+                self._changed()
+                return False
             if self.selected is None:
                 self.say("no card to play", "warn")
                 return False

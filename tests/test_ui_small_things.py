@@ -1,0 +1,117 @@
+"""Small things on the game screen, as a person meets them in a real terminal (read through pyte): bots are
+marked as bots in the seats panel, a refused typed card does not keep the highlight, and the leave dialog of
+a game against one's own bots does not speak of a table waiting for us."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+from helpers.lan import Lan
+from helpers.terminal import Terminal, plays_by_seat_0
+
+pytestmark = [pytest.mark.pty, pytest.mark.slow, pytest.mark.timeout(240)]
+
+SUIT_LETTER = {"♠": "s", "♥": "h", "♣": "c", "♦": "d"}
+CARD = re.compile(r"(10|[2-9JQKA])([♠♥♣♦])")
+
+
+def seat_rows(screen: str) -> list[str]:
+    lines = screen.splitlines()
+    top = next(i for i, line in enumerate(lines) if "─ Seats " in line)
+    return [line for line in lines[top + 2:] if line.startswith("│")][:4]
+
+
+def status_line(term: Terminal) -> str:
+    return term.screen.display[-2]
+
+
+def hand(screen: str) -> tuple[list[str], str | None]:
+    """The codes of the cards in our hand as the screen shows them, and the one in [brackets]."""
+    lines = screen.splitlines()
+    row = lines[next(i for i, line in enumerate(lines) if "─ Your hand" in line) + 1]
+    codes = [rank.lower() + SUIT_LETTER[suit] for rank, suit in CARD.findall(row)]
+    chosen = re.search(r"\[\s*(10|[2-9JQKA])([♠♥♣♦])\s*\]", row)
+    return codes, None if chosen is None else chosen.group(1).lower() + SUIT_LETTER[chosen.group(2)]
+
+
+def test_a_refused_typed_card_moves_the_highlight_to_a_card_that_may_be_played(tmp_path: Path) -> None:
+    game_log = tmp_path / "mine.p2plog"
+    env = Lan(tmp_path).env("me")
+    term = Terminal(env, "play", "play", "--local", "--seed", "9", "--bot", "random", "--trick-pause", "0",
+                    "--target", "300", "--log", str(game_log), rows=24, cols=80)
+    try:
+        refused = None
+        deadline = time.monotonic() + 120
+        while refused is None:
+            assert time.monotonic() < deadline, f"no card was ever refused:\n{term.text()}"
+            screen = term.expect(r"Your (bid|turn)")
+            if "Your bid" in status_line(term):  # Enter bids the dialog's default
+                term.proc.send("\r")
+                while "Your bid" in status_line(term):
+                    term.pump()
+                continue
+            codes, _ = hand(screen)
+            played = plays_by_seat_0(game_log)
+            code = codes[-1]  # the last suit held: often one that may not be played now
+            term.proc.send(code + "\r")
+            while plays_by_seat_0(game_log) == played and code.upper() not in status_line(term) \
+                    and not re.search(r"must|not broken|may not", status_line(term)):
+                term.pump()
+            if plays_by_seat_0(game_log) == played:
+                refused = code
+        screen = term.text()
+        codes, chosen = hand(screen)
+        assert chosen is not None and chosen != refused, f"{refused} refused:\n{screen}"
+        # the highlighted card is one the rules allow: Enter plays it
+        term.proc.send("\r")
+        deadline = time.monotonic() + 30
+        while plays_by_seat_0(game_log) == played:
+            assert time.monotonic() < deadline, f"Enter did not play {chosen}:\n{term.text()}"
+            term.pump()
+        # leaving a game held in memory against our own bots: nobody is said to wait for us
+        term.proc.send("\x11")
+        dialog = term.expect("Leave the game now")
+        assert "wait for your seat" not in dialog and "in memory" in dialog, dialog
+    finally:
+        term.close()
+
+
+def test_bots_are_marked_and_nobody_waits_when_you_leave_your_own_bots(tmp_path: Path) -> None:
+    env = Lan(tmp_path).env("me")
+    term = Terminal(env, "play", "play", "--target", "10", "--profile", "me", rows=24, cols=80)
+    try:
+        screen = term.expect(r"Your (bid|turn)", 90)
+        rows = seat_rows(screen)
+        assert "you" in rows[0] and all("your bot" in row for row in rows[1:]), screen
+        term.proc.send("\x11")
+        dialog = term.expect("Leave the game now")
+        assert "wait for your seat" not in dialog, dialog
+        assert "they stop with you" in dialog and "carries the game on" in dialog, dialog
+        term.proc.send("y")
+        term.proc.expect(pexpect.EOF, timeout=60)
+    finally:
+        term.close()
+
+
+@pytest.mark.net
+def test_a_joiner_sees_the_hosts_bots_marked_as_the_hosts(lan: Lan) -> None:
+    lan.p2pspades("ana", "host", "--profile", "ana", "--auto", "--bots", "2", "--address", "127.0.0.1",
+                  "--port", str(lan.port), "--no-advertise", "--target", "10")
+    lan.wait_for("ana", "lobby: ")
+    bo = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--profile", "bo", "--address", "127.0.0.1",
+                  rows=24, cols=80)
+    try:
+        bo.expect(r"accept \(a\) or decline \(d\)", 60)
+        bo.proc.send("a")
+        screen = bo.expect(r"Your (bid|turn)|Blind nil\?", 120)
+        rows = seat_rows(screen)
+        bots = [row for row in rows if "bot of ana" in row]
+        assert len(bots) == 2 and all("ana's bot" in row for row in bots), screen
+        people = [row for row in rows if "bot of" not in row]
+        assert len(people) == 2 and any(" you" in row for row in people), screen
+    finally:
+        bo.close()
