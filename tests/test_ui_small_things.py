@@ -115,3 +115,44 @@ def test_a_joiner_sees_the_hosts_bots_marked_as_the_hosts(lan: Lan) -> None:
         assert len(people) == 2 and any(" you" in row for row in people), screen
     finally:
         bo.close()
+
+
+GAME = Path(__file__).parent.parent / "protocol" / "vectors" / "game_v2.p2plog"
+
+
+def words_of(screen: str) -> list[str]:
+    return " ".join(screen.split()).split(" ")
+
+
+@pytest.mark.parametrize(("command", "dialog", "need", "keys"), [
+    (["play", "--local", "--bot", "random"], "", "80x24", "Ctrl-Q, then y, leaves the game."),
+    (["replay", str(GAME)], "?", "80x18", "q quits."),
+])
+def test_a_small_terminal_says_so_between_words_and_draws_no_dialog_over_it(
+        tmp_path: Path, command: list[str], dialog: str, need: str, keys: str) -> None:
+    term = Terminal(Lan(tmp_path).env("me"), command[0], *command, rows=24, cols=80)
+    try:
+        term.expect("Hand 1|Seats")
+        term.proc.send(dialog)  # a dialog is open: the game's first bid, or the replay's list of players
+        term.expect(r"Your bid \(hand 1\)|─ Players ")
+        term.proc.setwinsize(15, 60)
+        term.screen.resize(15, 60)
+        screen = term.expect(re.escape(keys.split()[-1]) + r"\s*$")
+        said = (f"Window too small: make the terminal at least {need} (this one is 60x15). {keys}").split(" ")
+        assert words_of(screen) == said, screen  # every word whole, and nothing else on the screen
+    finally:
+        term.close()
+
+
+def test_the_replay_ends_with_who_won(tmp_path: Path) -> None:
+    term = Terminal(Lan(tmp_path).env("me"), "replay", "replay", str(GAME), rows=24, cols=80)
+    try:
+        term.expect("Hand 1 of")
+        term.proc.send("\x1b[F")  # End: the last card of the last hand
+        screen = term.expect("Game over")
+        assert re.search(r"Game over: Ben\+Dan win, -200 to -145", screen), screen
+        term.proc.send("\x1b[H")  # Home: back at the start, the game is not over yet
+        screen = term.expect(r"card 0/52")
+        assert "Game over" not in screen, screen
+    finally:
+        term.close()

@@ -44,6 +44,15 @@ def genesis_rules(table: Table) -> dict[str, Any]:
     return rules
 
 
+def winning_sides(table: Table) -> list[int]:
+    """The sides that won: by the signed result of a forfeit or an abandonment, else by the game's outcome
+    (empty while nobody has won)."""
+    if table.result is not None:
+        return list(table.result.winners)
+    game = table.game
+    return list(game.outcome.winners) if game is not None and game.outcome is not None else []
+
+
 def hand_record(verdict: Verdict) -> dict[str, Any]:
     """The JSON hand record of a verified log (its format: docs/auditing.md, "The hand record")."""
     table = verdict.table
@@ -54,13 +63,7 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
             result["violation"] = _violation(verdict.violation)
         return {"format": FORMAT, "result": result}
     rules = table.rules
-    winners: list[int] = []
-    game = table.game
-    if table.result is not None:
-        winners = list(table.result.winners)
-    elif game is not None and game.outcome is not None:
-        winners = list(game.outcome.winners)
-    result = {"status": status, "winners": winners, "detail": verdict.summary}
+    result = {"status": status, "winners": winning_sides(table), "detail": verdict.summary}
     fault = forfeit(table)
     if fault is not None and table.result is not None:
         result["forfeit"] = {"seat": table.result.seat, "text": fault}

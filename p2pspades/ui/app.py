@@ -55,6 +55,7 @@ from p2pspades.ui.text import (
     score_words,
 )
 from p2pspades.ui.widgets import (
+    at_least,
     full_screen_app,
     join_lines,
     overlay,
@@ -646,7 +647,8 @@ def create_layout(state: UiState) -> Layout:
         ),
         overlay(text_window(lambda: quit_text(state)), "Leave the game?", lambda: showing(Overlay.QUIT)),
     ]
-    return Layout(FloatContainer(content=body, floats=floats))
+    return Layout(at_least(FloatContainer(content=body, floats=floats), MIN_COLUMNS, MIN_ROWS,
+                           "Ctrl-Q, then y, leaves the game."))
 
 
 def create_key_bindings(state: UiState) -> KeyBindings:
