@@ -264,6 +264,18 @@ def _seats(seats: tuple[int, ...]) -> str:
     return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
 
 
+COUNTDOWN_SHOWN = 30
+"""Seconds before our vote that a seat stopped answering from which the countdown is shown even while the seat
+is connected (one thinking long); for a seat that dropped out it is shown all along."""
+
+
+def _counting_down(status: Status) -> bool:
+    seat, vote_in = status.waiting_for, status.vote_in
+    if seat is None or vote_in is None:
+        return False
+    return (seat in status.away and status.away[seat] >= 0) or vote_in <= COUNTDOWN_SHOWN
+
+
 def status_text(status: Status) -> str:
     """A peer's `Status` in one line: "waiting for seat 2 (bid)", "your turn", "game over: ..."."""
     phase = status.phase
@@ -288,6 +300,8 @@ def status_text(status: Status) -> str:
                 else f"waiting for seat {seat} (not connected yet)")
     claim = status.claim
     if claim is None:
+        if _counting_down(status):
+            text += f"; we vote that it stopped answering in {status.vote_in} s unless it answers"
         return text
     waits = " or ".join(f"{w} s" for w in claim.waits)
     said = f"{text}; {_seats(claim.voters)} voted it out after {waits} (the timeout in force)"
@@ -373,8 +387,12 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
             text = ("connected" if gone is None else
                     "not connected yet" if gone < 0 else f"disconnected {gone} s")
             if status.waiting_for == seat and gone is not None:
-                text = status_text(status)
+                text = status_text(dataclasses.replace(status, vote_in=None))  # the prompt line counts down
             state.set_connection(seat, text)
+            if not status.finished:
+                state.set_lost(seat, gone is not None and gone >= 0)
+
+        state.set_countdown(status.waiting_for, status.vote_in if _counting_down(status) else None)
 
     peer.on_status = connection
     state.set_bots(bot_owners(peer))
