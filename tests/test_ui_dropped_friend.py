@@ -45,9 +45,9 @@ def test_the_events_pane_records_a_drop_and_a_return_and_the_claim_is_counted_do
                     bo.pump()
             elif "Blind nil?" in bo.text():
                 bo.proc.send("n")
-            elif (found := re.search(r"we claim (.+) stopped answering in (\d+) s", line)) is not None:
-                if not counts or int(found.group(2)) != counts[-1]:
-                    counts.append(int(found.group(2)))
+            elif (found := re.search(r"we claim (.+) stopped answering in (\d+) s", line)) is not None and (
+                    not counts or int(found.group(2)) != counts[-1]):
+                counts.append(int(found.group(2)))
         assert counts[1] < counts[0] <= 40, counts  # it counts down, from at most the timeout in force
         screen = bo.expect(r"dropped out: nothing heard from that seat")
         assert re.search(r"ana dropped out: nothing heard from that seat", screen), screen
