@@ -36,6 +36,7 @@ import contextlib
 import enum
 import inspect
 import logging
+import math
 import os
 import secrets
 from collections import Counter, OrderedDict, deque
@@ -54,6 +55,7 @@ from p2pspades.net.mesh import LinkDown, LinkUp, Mesh, MeshEvent, PeerAddress, R
 from p2pspades.net.store import GameStore, LocalSeat, PeersFile, StoreError
 from p2pspades.rules import Action
 from p2pspades.table import (
+    TRANSITIONS,
     Accepted,
     DropKind,
     Dropped,
@@ -62,6 +64,7 @@ from p2pspades.table import (
     Noted,
     Rejected,
     SecretCreated,
+    Stage,
     Superseded,
     Table,
     TableStatus,
@@ -203,6 +206,9 @@ class Status:
     ended: GameEnded | None = None
     outcome: TableStatus = TableStatus.RUNNING
     claim: ClaimShown | None = None
+    vote_in: int | None = None
+    """While we wait for another seat and nobody has voted yet: in how many whole seconds, by the timeout in
+    force here, we vote that it stopped answering (None: no such vote ahead, e.g. our own turn)."""
 
     @property
     def finished(self) -> bool:
@@ -273,6 +279,9 @@ class Peer:
         self._strikes = Strikes()
         self._deciding: asyncio.Task[Action] | None = None
         self._status: Status | None = None
+        self._progress: tuple[int, float | None] = (len(table.entries), None)
+        """How many entries the chain held when it last grew, and when (the loop's clock): the table's
+        timeouts run from there."""
         self._write_records()  # the genesis the lobby agreed on, or what was restored beyond this log
         self._writer.sync()
 
@@ -282,6 +291,7 @@ class Peer:
         """Play until the game ends and the others have our last entry (or `linger` runs out)."""
         loop = asyncio.get_running_loop()
         self._process(self.table.tick(loop.time()))  # entries the table wrote on start-up
+        self._progress = (len(self.table.entries), loop.time())
         self._from_disk = set()
         self._hello_all()
         next_tick = next_hello = loop.time()
@@ -301,7 +311,9 @@ class Peer:
                 self._flush_forwards()
                 self._sync(now)
                 self._process(self.table.tick(now))
-                self._publish_status()
+                if len(self.table.entries) != self._progress[0]:
+                    self._progress = (len(self.table.entries), now)
+                self._publish_status(now)
                 next_tick = now + self.timing.tick
             if now >= next_hello:
                 self._hello_all()
@@ -601,6 +613,7 @@ class Peer:
             logger.info("synced with the other seats%s: playing on",
                         f" (no word from seat {', '.join(map(str, silent))})" if silent else "")
             self._process(table.synced())
+            self._progress = (len(table.entries), now)  # the table's timers start again now
             if self.on_update is not None:
                 self.on_update(self)  # the screen stops saying "syncing", even if nothing else changed
 
@@ -653,7 +666,9 @@ class Peer:
 
     # ------------------------------------------------------------------------------------------ status
 
-    def status(self) -> Status:
+    def status(self, now: float | None = None) -> Status:
+        """The game's progress as the player should see it; `now` (the loop's clock) for the countdown to
+        our vote that the awaited seat stopped answering."""
         table = self.table
         away = {}
         for seat in self.mesh.peers:
@@ -674,7 +689,19 @@ class Peer:
             phase = Phase.OUR_TURN if table.pending_decision() is not None else Phase.SENDING
         else:
             phase = Phase.WAITING
-        return Status(phase, self.seat, entries, seat, away, kind, claim=self._claim())
+        claim = self._claim()
+        return Status(phase, self.seat, entries, seat, away, kind, claim=claim,
+                      vote_in=self._vote_in(now) if phase is Phase.WAITING and claim is None else None)
+
+    def _vote_in(self, now: float | None) -> int | None:
+        """Whole seconds until our table votes that the seat it waits for stopped answering: the timeout in
+        force for that step, from when the chain last grew (a lead of the lowest club is never voted on)."""
+        since = self._progress[1]
+        if now is None or since is None or self.table.stage is Stage.LEAD:
+            return None
+        decision = TRANSITIONS[self.table.stage].decision is not None
+        limit = self.table.timeouts["decision" if decision else "auto"]
+        return max(0, math.ceil(limit - (now - since)))
 
     def _claim(self) -> ClaimShown | None:
         """The open abandonment claim: who voted, past which timeout, whose vote it still needs."""
@@ -684,8 +711,8 @@ class Peer:
         return ClaimShown(slot.voters, tuple(sorted(set(slot.waits.values()))), tuple(sorted(slot.refusals)),
                           slot.missing(self.table.seats))
 
-    def _publish_status(self) -> None:
-        status = self.status()
+    def _publish_status(self, now: float | None = None) -> None:
+        status = self.status(now)
         if status != self._status:
             self._status = status
             if self.on_status is not None:
