@@ -55,7 +55,6 @@ from p2pspades.net.mesh import LinkDown, LinkUp, Mesh, MeshEvent, PeerAddress, R
 from p2pspades.net.store import GameStore, LocalSeat, PeersFile, StoreError
 from p2pspades.rules import Action
 from p2pspades.table import (
-    TRANSITIONS,
     Accepted,
     DropKind,
     Dropped,
@@ -64,7 +63,6 @@ from p2pspades.table import (
     Noted,
     Rejected,
     SecretCreated,
-    Stage,
     Superseded,
     Table,
     TableStatus,
@@ -279,9 +277,6 @@ class Peer:
         self._strikes = Strikes()
         self._deciding: asyncio.Task[Action] | None = None
         self._status: Status | None = None
-        self._progress: tuple[int, float | None] = (len(table.entries), None)
-        """How many entries the chain held when it last grew, and when (the loop's clock): the table's
-        timeouts run from there."""
         self._write_records()  # the genesis the lobby agreed on, or what was restored beyond this log
         self._writer.sync()
 
@@ -291,7 +286,6 @@ class Peer:
         """Play until the game ends and the others have our last entry (or `linger` runs out)."""
         loop = asyncio.get_running_loop()
         self._process(self.table.tick(loop.time()))  # entries the table wrote on start-up
-        self._progress = (len(self.table.entries), loop.time())
         self._from_disk = set()
         self._hello_all()
         next_tick = next_hello = loop.time()
@@ -311,8 +305,6 @@ class Peer:
                 self._flush_forwards()
                 self._sync(now)
                 self._process(self.table.tick(now))
-                if len(self.table.entries) != self._progress[0]:
-                    self._progress = (len(self.table.entries), now)
                 self._publish_status(now)
                 next_tick = now + self.timing.tick
             if now >= next_hello:
@@ -613,7 +605,6 @@ class Peer:
             logger.info("synced with the other seats%s: playing on",
                         f" (no word from seat {', '.join(map(str, silent))})" if silent else "")
             self._process(table.synced())
-            self._progress = (len(table.entries), now)  # the table's timers start again now
             if self.on_update is not None:
                 self.on_update(self)  # the screen stops saying "syncing", even if nothing else changed
 
@@ -694,14 +685,9 @@ class Peer:
                       vote_in=self._vote_in(now) if phase is Phase.WAITING and claim is None else None)
 
     def _vote_in(self, now: float | None) -> int | None:
-        """Whole seconds until our table votes that the seat it waits for stopped answering: the timeout in
-        force for that step, from when the chain last grew (a lead of the lowest club is never voted on)."""
-        since = self._progress[1]
-        if now is None or since is None or self.table.stage is Stage.LEAD:
-            return None
-        decision = TRANSITIONS[self.table.stage].decision is not None
-        limit = self.table.timeouts["decision" if decision else "auto"]
-        return max(0, math.ceil(limit - (now - since)))
+        """Whole seconds until our table votes that the seat it waits for stopped answering."""
+        due = self.table.vote_due()
+        return None if now is None or due is None else max(0, math.ceil(due - now))
 
     def _claim(self) -> ClaimShown | None:
         """The open abandonment claim: who voted, past which timeout, whose vote it still needs."""
