@@ -2,7 +2,8 @@
 
 A *data home* holds everything of one player::
 
-    identities/<name>.key     Ed25519 keys (0600): ours, and those of the bot seats we host
+    identities/player.key     Ed25519 key (0600) of the person this home is, whatever name they sit under
+    identities/<name>.key     those of the bot seats we host (and, in a home from before, of each name used)
     games/<game id>/seat-<n>/ what a seat needs to resume: log, seat map, hand secrets (net/store.py)
     logs/<game id>.p2plog     the logs of in-memory games (`play --local`)
     p2pspades.log             warnings, while the full-screen UI holds the terminal
@@ -31,6 +32,9 @@ ENV_PROFILE = "P2PSPADES_PROFILE"
 DEFAULT_PROFILE = "default"
 NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
 """A file-name-safe name (of an identity or a profile): no separators, not hidden, at most 64 characters."""
+
+PLAYER_IDENTITY = "player"
+"""The identity of the person a profile is: its key, hence its fingerprint, never depends on `--name`."""
 
 Home = str | os.PathLike[str] | None
 """A data home given explicitly, or None for the selected profile's."""

@@ -87,7 +87,8 @@ def test_play_auto_runs_every_seat_as_a_peer_and_verifies_the_log(tmp_path: Path
     logs = [GameStore(game_id, seat, tmp_path / "data").read_entries() for seat in range(3)]
     assert logs[0] and all(entries == logs[0] for entries in logs)  # three peers, one chain
     keys = sorted(p.name for p in (tmp_path / "data" / "identities").iterdir())
-    assert keys == ["you-bot1.key", "you-bot2.key", "you.key"]  # each seat its own persistent identity
+    # each seat its own persistent identity: the profile's person, and its bots
+    assert keys == ["player-bot1.key", "player-bot2.key", "player.key"]
 
 
 @pytest.mark.parametrize(

@@ -99,10 +99,10 @@ def test_three_profiles_on_one_machine_play_and_a_profile_in_use_is_refused(tmp_
         assert verdict.status is Status.VALID, verdict.summary
     # every key is under the data home: the default profile's at its top, the others' in profiles/NAME
     home = machine.home
-    assert sorted(p.name for p in (home / "identities").iterdir()) == ["ann-bot1.key", "ann.key"]
-    keys = {"ann": home / "identities" / "ann.key",
-            "bob": home / "profiles" / "bob" / "identities" / "bob.key",
-            "carol": home / "profiles" / "carol" / "identities" / "carol.key"}
+    assert sorted(p.name for p in (home / "identities").iterdir()) == ["player-bot1.key", "player.key"]
+    keys = {"ann": home / "identities" / "player.key",
+            "bob": home / "profiles" / "bob" / "identities" / "player.key",
+            "carol": home / "profiles" / "carol" / "identities" / "player.key"}
     prints = {name: crypto.Identity.load(path).fingerprint for name, path in keys.items()}
     assert prints == {name: machine.key_printed(name) for name in keys}
     assert len(set(prints.values())) == 3
@@ -124,3 +124,77 @@ def test_a_profile_is_free_again_once_its_process_is_gone(tmp_path: Path) -> Non
         assert done.returncode == 2 and "no game on this machine to resume" in done.stderr, done.stderr
     finally:
         machine.stop()
+
+
+def test_a_profile_is_a_person_one_key_and_its_own_name_whatever_the_command_or_name(tmp_path: Path) -> None:
+    machine = Machine(tmp_path)
+    lobby = f"127.0.0.1:{free_port()}"
+    nobody = f"127.0.0.1:{free_port()}"
+    host = ("host", "--auto", "--bots", "2", "--target", "10", "--address", "127.0.0.1", "--no-advertise")
+    try:
+        # no --name: the profile's name is the seat's, and the table is named after it
+        machine.start("ana", *host, "--port", lobby.split(":")[1], "--profile", "ana")
+        out = machine.wait_for("ana", "lobby: ")
+        assert "hosting table \"ana's table\"" in out and " as ana, key " in out, out
+        machine.start("bo", "join", lobby, "--auto", "--profile", "bo")
+        codes = {name: proc.wait(timeout=120) for name, proc in machine.procs.items()}
+        assert codes == {"ana": 0, "bo": 0}, {n: machine.out(n)[-2000:] for n in codes}
+        assert re.search(r"\[0:ana, .*\b\d:bo[,\]]", machine.out("ana")), machine.out("ana")
+        prints = {"ana": {machine.key_printed("ana")}, "bo": {machine.key_printed("bo")}}
+        # the same people under other names and other commands: each line prints the key it signs with
+        others = {
+            "ana-named": ("ana", [*host, "--port", "0", "--name", "Ana Banana"]),
+            "ana-plays": ("ana", ["play", "--auto", "--target", "10"]),
+            "bo-named": ("bo", ["join", nobody, "--auto", "--name", "Bo"]),
+            "bo-plays": ("bo", ["play", "--auto", "--target", "10", "--name", "Bob"]),
+            "bo-env": ("bo", ["join", nobody, "--auto"]),
+        }
+        for run, (person, args) in others.items():
+            if run == "bo-env":
+                machine.start(run, *args, profile=person)
+            else:
+                machine.start(run, *args, "--profile", person)
+            machine.wait_for(run, " key ")
+            prints[person].add(machine.key_printed(run))
+            machine.procs[run].kill()
+            machine.procs[run].wait(timeout=10)
+    finally:
+        machine.stop()
+    assert " as Ana Banana, key " in machine.out("ana-named") and " as Bo, key " in machine.out("bo-named")
+    assert " as bo, key " in machine.out("bo-env")
+    assert len(prints["ana"]) == 1 and len(prints["bo"]) == 1, prints
+    assert prints["ana"] != prints["bo"]
+    bo_key = machine.home / "profiles" / "bo" / "identities" / "player.key"
+    assert prints["bo"] == {crypto.Identity.load(bo_key).fingerprint}
+
+
+def test_a_profile_from_before_keeps_its_key_and_an_unreadable_one_is_one_clear_line(tmp_path: Path) -> None:
+    machine = Machine(tmp_path)
+    nobody = f"127.0.0.1:{free_port()}"
+    # a home from before: a key per name used (cy's own, one for `play`'s "You"), and bot keys
+    keys = machine.home / "profiles" / "cy" / "identities"
+    keys.mkdir(parents=True)
+    old = crypto.Identity.load_or_create(keys / "cy.key")
+    for name in ("you", "cy-bot1"):
+        crypto.Identity.load_or_create(keys / f"{name}.key")
+    # only one person's key, under another name, and a bot's
+    (only := machine.home / "profiles" / "dee" / "identities").mkdir(parents=True)
+    dee = crypto.Identity.load_or_create(only / "Dee-Smith.key")
+    crypto.Identity.load_or_create(only / "dee-smith-bot3.key")
+    try:
+        for run, profile in (("cy", "cy"), ("cy-again", "cy"), ("dee", "dee")):
+            machine.start(run, "join", nobody, "--auto", "--name", "Someone", "--profile", profile)
+            machine.wait_for(run, " key ")
+            machine.procs[run].kill()
+            machine.procs[run].wait(timeout=10)
+    finally:
+        machine.stop()
+    assert machine.key_printed("cy") == machine.key_printed("cy-again") == old.fingerprint
+    assert machine.key_printed("dee") == dee.fingerprint
+    assert (keys / "cy.key").is_file(), "the old file stays, for the games saved with it"
+    # a key file that is not a key: one line that names the profile and the file, no traceback
+    (keys / "player.key").write_bytes(b"not a key")
+    done = machine.run("join", nobody, "--auto", "--profile", "cy")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "profile 'cy' cannot be used" in done.stderr and str(keys / "player.key") in done.stderr

@@ -378,3 +378,17 @@ def test_the_last_end_withheld_ends_by_certificate_on_the_withholders_own_table_
     check(schedule)
     table = schedule.tables[2]
     assert table is not None and table.status == "abandoned" and table.abandoned_by == 2
+
+
+def test_the_vote_is_due_one_timeout_after_the_chain_last_grew_and_not_before() -> None:
+    wire = claims.classic(b"vote due")
+    claims.until_waiting_for(wire, 1, "bid")
+    table, accused = wire.tables[0], wire.tables[1]
+    due = table.vote_due()
+    assert due is not None and due == table.last_progress + table.timeouts["decision"]
+    assert accused.vote_due() is None, "nobody votes against itself"
+    wire._record(0, table.tick(due - 0.5))
+    assert table.claim is None and table.vote_due() == due
+    wire._record(0, table.tick(due))
+    assert table.claim is not None and table.claim.voters == (0,)
+    assert table.vote_due() is None, "voted already"

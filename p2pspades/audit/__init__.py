@@ -6,7 +6,7 @@ typed callbacks (a `GameVisitor`) what it proves.
 
 from p2pspades.audit.dispute import Dispute, Ruling, dispute_lines, dispute_record, settle
 from p2pspades.audit.reader import GameVisitor, read_game, tell
-from p2pspades.audit.record import FORMAT, hand_record, summary_lines, text_record
+from p2pspades.audit.record import FORMAT, hand_record, summary_lines, text_record, winning_sides
 from p2pspades.audit.verify import Status, Verdict, verify_file, verify_frames
 
 __all__ = [
@@ -26,4 +26,5 @@ __all__ = [
     "text_record",
     "verify_file",
     "verify_frames",
+    "winning_sides",
 ]

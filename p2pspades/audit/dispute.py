@@ -45,6 +45,7 @@ __all__ = [
     "dispute_lines",
     "dispute_record",
     "settle",
+    "upheld_words",
 ]
 
 FORMAT = "p2pspades-dispute/1"
@@ -405,7 +406,7 @@ def dispute_lines(d: Dispute) -> list[str]:
         lines.append("no fork")
     else:
         lines.append(f"fork at entry {d.fork.seq}: " + ", ".join(_held(d.logs, b) for b in d.fork.branches))
-    lines.append("upheld: " + _upheld(d) + f", because {printable(d.why)}")
+    lines.append("upheld: " + upheld_words(d) + f", because {printable(d.why)}")
     upheld = d.verdict
     if upheld is None:
         lines.append("result: none: a fork the rules cannot settle")
@@ -416,7 +417,8 @@ def dispute_lines(d: Dispute) -> list[str]:
     return lines
 
 
-def _upheld(d: Dispute) -> str:
+def upheld_words(d: Dispute) -> str:
+    """Which branch stands, in the words `verify` prints after "upheld: " (the page says the same)."""
     if d.ruling is Ruling.BRANCH and d.upheld is not None:
         return f"the branch of {_names(d.logs, d.upheld.logs)}"
     if d.ruling is Ruling.NEITHER:

@@ -12,7 +12,7 @@ from p2pspades import log
 from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
 from p2pspades.describe import failed
 from p2pspades.printable import pad, plural, printable
-from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards
+from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards, sort_hand
 from p2pspades.table import Table, TableStatus, Violation
 
 FORMAT = "p2pspades-hand-record/1"
@@ -44,6 +44,15 @@ def genesis_rules(table: Table) -> dict[str, Any]:
     return rules
 
 
+def winning_sides(table: Table) -> list[int]:
+    """The sides that won: by the signed result of a forfeit or an abandonment, else by the game's outcome
+    (empty while nobody has won)."""
+    if table.result is not None:
+        return list(table.result.winners)
+    game = table.game
+    return list(game.outcome.winners) if game is not None and game.outcome is not None else []
+
+
 def hand_record(verdict: Verdict) -> dict[str, Any]:
     """The JSON hand record of a verified log (its format: docs/auditing.md, "The hand record")."""
     table = verdict.table
@@ -54,13 +63,7 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
             result["violation"] = _violation(verdict.violation)
         return {"format": FORMAT, "result": result}
     rules = table.rules
-    winners: list[int] = []
-    game = table.game
-    if table.result is not None:
-        winners = list(table.result.winners)
-    elif game is not None and game.outcome is not None:
-        winners = list(game.outcome.winners)
-    result = {"status": status, "winners": winners, "detail": verdict.summary}
+    result = {"status": status, "winners": winning_sides(table), "detail": verdict.summary}
     fault = forfeit(table)
     if fault is not None and table.result is not None:
         result["forfeit"] = {"seat": table.result.seat, "text": fault}
@@ -162,7 +165,8 @@ def text_record(verdict: Verdict) -> str:
         out.append(f"{{Hand {h.number}, dealer {names[h.dealer]}}}")
         tag("Hand", h.number)
         tag("Dealer", names[h.dealer])
-        tag("Deal", " / ".join(f"{names[s]}: {format_cards(cards)}" for s, cards in enumerate(h.hands)))
+        hands = (f"{names[s]}: {format_cards(sort_hand(cards))}" for s, cards in enumerate(h.hands))
+        tag("Deal", " / ".join(hands))
         tag(
             "Bids",
             ", ".join(

@@ -11,6 +11,7 @@ from typing import Any
 
 from p2pspades import paths
 from p2pspades.audit import GameVisitor
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
 from p2pspades.describe import ending, failed
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
@@ -55,6 +56,16 @@ def rules_from_args(args: argparse.Namespace) -> RuleSet:
         raise LocalError(f"these options do not make a valid game: {exc}") from None
 
 
+BOT_HELP = ("bot level: easy, normal or expert (default normal); also heuristic (the same as normal) and "
+            "random (any legal card, for tests)")
+
+
+def add_bot_option(p: argparse.ArgumentParser, use: str = "") -> None:
+    """`--bot LEVEL`, every name it takes listed in the help (`use`: what the level is for)."""
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
+                   help=BOT_HELP + (f"; {use}" if use else ""))
+
+
 def add_profile_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", metavar="NAME",
                    help="play as profile NAME: its own identity and data directory, for a second player on "
@@ -87,9 +98,23 @@ def hold_profile(args: argparse.Namespace) -> FileLock:
     return lock
 
 
-def default_name() -> str:
-    """A player's default name: the operating system's user name, as a printable name of at most 32
-    characters ("Player" if there is none)."""
+def resume_command(game_id: bytes, profile: str | None) -> str:
+    """The command that carries on this game, as it works when typed in the same shell: it names the
+    profile (unless it is the default one), since the game's seat directory is in that profile's home."""
+    words = ["p2pspades", "resume", game_id.hex()[:12]]
+    name = paths.profile_name(profile)
+    if name != paths.DEFAULT_PROFILE:
+        words += ["--profile", name]
+    return " ".join(words)
+
+
+def default_name(profile: str | None = None) -> str:
+    """The name a profile sits under when no --name is given: the profile's own name, or for the default
+    profile the operating system's user name; a printable name of at most 32 characters ("Player" if there
+    is none). `ProfileError` if the profile's name is not one."""
+    chosen = paths.profile_name(profile)
+    if chosen != paths.DEFAULT_PROFILE:
+        return chosen[:32]
     try:
         user = getpass.getuser()
     except (OSError, KeyError, ImportError):

@@ -1,4 +1,5 @@
-"""`p2pspades export FILE --format json|text`: the hand record of a verified log."""
+"""`p2pspades export FILE --format json|text|html`: the hand record of a verified log, or its page for a
+browser."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import sys
 
 from p2pspades.audit import Status, hand_record, text_record
+from p2pspades.audit.page import game_page
 from p2pspades.cli.common import fail
 from p2pspades.cli.verify import add_jobs_option, verify_with_progress
 from p2pspades.exits import ExitCode
@@ -14,9 +16,10 @@ from p2pspades.printable import printable
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("export", help="export a game log as a JSON or text hand record")
+    p = sub.add_parser("export", help="export a game log as a JSON or text hand record, or an HTML page")
     p.add_argument("file", help="the log file (.p2plog)")
-    p.add_argument("--format", choices=("json", "text"), default="text", help="output format (default: text)")
+    p.add_argument("--format", choices=("json", "text", "html"), default="text",
+                   help="output format (default: text; html: one self-contained page for a browser)")
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
     add_jobs_option(p)
     p.set_defaults(run=run)
@@ -26,9 +29,12 @@ def run(args: argparse.Namespace) -> int:
     verdict = verify_with_progress(args)
     if verdict.status is Status.UNREADABLE:
         return fail("export", verdict.summary)
-    text = (
-        json.dumps(hand_record(verdict), indent=2) + "\n" if args.format == "json" else text_record(verdict)
-    )
+    if args.format == "html":
+        text = game_page(verdict, args.file)
+    elif args.format == "json":
+        text = json.dumps(hand_record(verdict), indent=2) + "\n"
+    else:
+        text = text_record(verdict)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:

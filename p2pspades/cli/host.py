@@ -10,8 +10,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
-from p2pspades.cli.common import add_game_options, default_name, fail, rules_from_args, run_as_profile
+from p2pspades.cli.common import (
+    add_bot_option,
+    add_game_options,
+    default_name,
+    fail,
+    rules_from_args,
+    run_as_profile,
+)
 from p2pspades.cli.play import (
     add_seat_options,
     load_ui,
@@ -27,8 +33,9 @@ from p2pspades.exits import ExitCode, game_exit_help
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import Settings
 from p2pspades.net.lobby_seats import NAME_LIMIT, TableInfo, check_name
-from p2pspades.net.seats import bot_seats, identity_name
+from p2pspades.net.seats import bot_seats
 from p2pspades.net.session import HostedTable
+from p2pspades.paths import PLAYER_IDENTITY
 from p2pspades.rules import RuleSet
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
@@ -40,14 +47,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Open a table: advertise it on the LAN, seat the players who join and the bot seats you "
         "ask for, then play. " + game_exit_help(),
     )
-    p.add_argument("--name", default=default_name(),
-                   help="your name at the table (default: your user name; your identity is kept under it)")
+    p.add_argument("--name", help="your name at the table (default: the profile's name, or your user name "
+                   "for the default profile; your key is the profile's, whatever the name)")
     p.add_argument("--table", metavar="TABLE_NAME",
                    help="the table's name on the LAN (default: after you, \"ana's table\")")
     add_game_options(p)
     p.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by bots this host runs")
-    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
-                   help="bot level: easy, normal or expert (for --bots and --auto; default normal)")
+    add_bot_option(p, "for --bots and --auto")
     p.add_argument("--port", type=int, default=0, metavar="PORT",
                    help="the lobby's port, what joiners give as HOST:PORT (default: any free port)")
     p.add_argument("--address", metavar="ADDR",
@@ -64,6 +70,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def check_host_args(args: argparse.Namespace) -> RuleSet:
     rules = rules_from_args(args)
+    if args.name is None:
+        args.name = default_name(args.profile)
     if args.table is None:
         args.table = f"{args.name[:NAME_LIMIT - 8]}'s table"
     try:
@@ -90,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> int:
     ui = load_ui(args)
     main = our_seat(args)
-    owner = identity_name(args.name)
+    owner = PLAYER_IDENTITY
     bots = bot_seats(args.bots, owner, args.bot, home=args.home)
     hosted = HostedTable(main, table_name=args.table, rules=rules, bots=bots, settings=settings,
                          address=args.address, port=args.port, advertise=not args.no_advertise,
@@ -124,7 +132,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         await hosted.close("the host left")
         say("you left the table before the game started")
         return ExitCode.LEFT
-    return await run_group(group, ui, color=not args.no_color)
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
 
 
 def starter(info: TableInfo) -> bool:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import re
 from typing import Any
 
-from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
-from p2pspades.cli.common import default_name, fail, run_as_profile
+from p2pspades.cli.common import add_bot_option, default_name, fail, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
     confirmer,
@@ -31,8 +31,9 @@ from p2pspades.net.discovery import find_table, parse_endpoint
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby_seats import LobbyResult, TableInfo, check_name
-from p2pspades.net.seats import bot_seats, identity_name
+from p2pspades.net.seats import bot_seats
 from p2pspades.net.session import join_game
+from p2pspades.paths import PLAYER_IDENTITY
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 
@@ -44,13 +45,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("table", metavar="TABLE|HOST:PORT",
                    help="the host's lobby address as it printed it, or a table name from 'p2pspades tables'")
-    p.add_argument("--name", default=default_name(),
-                   help="your name at the table (default: your user name; your identity is kept under it)")
+    p.add_argument("--name", help="your name at the table (default: the profile's name, or your user name "
+                   "for the default profile; your key is the profile's, whatever the name)")
     p.add_argument("--bots", type=int, default=0, metavar="N",
                    help="bring N bots of your own, seated on your side; they run on this machine, so you "
                    "can see their cards (and nobody else can)")
-    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
-                   help="bot level: easy, normal or expert (for --bots and --auto; default normal)")
+    add_bot_option(p, "for --bots and --auto")
     p.add_argument("--fingerprint", metavar="FP", help="refuse the table unless the host's key has this "
                    "fingerprint (as the host's screen shows it)")
     p.add_argument("--address", metavar="ADDR",
@@ -69,16 +69,46 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.name is None:
+            args.name = default_name(args.profile)
         check_name(args.name)
         if not 0 <= args.bots <= 7:
             raise LocalError(f"--bots must be 0..7, not {args.bots}")
-        address = re.fullmatch(r"(?:tcp://)?[^\s:]+:(\d+)", args.table)
-        if address is not None and not 1 <= int(address[1]) <= 65535:
-            raise LocalError(f"{args.table}: {address[1]} is not a port number (1..65535)")
+        check_address(args.table)
         timeouts_from(args)
     except (LocalError, ValueError) as exc:
         return fail("join", str(exc))
     return run_as_profile("join", args, lambda: join(args, settings_from(args)))
+
+
+HOST_PORT = "give HOST:PORT, as the host printed it after 'others join with:'"
+
+
+def check_address(table: str) -> None:
+    """`LocalError` with a hint for what is meant as an address but is not a whole `HOST:PORT` (an address
+    without its port, a port that is not a number), rather than searching the LAN for a table so named."""
+    text = table.strip()
+    host, colon, port = text.removeprefix("tcp://").rpartition(":")
+    if not colon:
+        host, port = text.removeprefix("tcp://"), ""
+    looks_like_address = text.startswith("tcp://") or _is_ip(host.strip("[]")) or host == "localhost" or (
+        "." in host and re.fullmatch(r"[A-Za-z0-9.-]+", host) is not None)
+    if not looks_like_address:
+        return  # a table name
+    if not colon or not port:
+        raise LocalError(f"{text} is an address without the lobby's port: {HOST_PORT}")
+    if not port.isdigit():
+        raise LocalError(f"{text}: {port!r} is not a port number: {HOST_PORT}")
+    if not 1 <= int(port) <= 65535:
+        raise LocalError(f"{text}: {port} is not a port number (1..65535)")
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 async def join(args: argparse.Namespace, settings: Settings) -> int:
@@ -94,7 +124,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             raise LocalError(f"table {args.table!r} is hosted by {ad.host_fingerprint}, not {fingerprint}")
         fingerprint = ad.host_fingerprint
         say(f"found {ad}")
-    bots = bot_seats(args.bots, identity_name(args.name), args.bot, home=args.home)
+    bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
     screen = JoinScreen()
     say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} ...")
     if bots:
@@ -112,7 +142,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             say("you left the table before the game started")
             return ExitCode.LEFT
         group = left
-    return await run_group(group, ui, color=not args.no_color)
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
 
 
 def host_port(endpoint: str) -> str:

@@ -42,21 +42,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def interrupted() -> ExitCode:
+    """What Ctrl-C says, wherever it strikes: one line (after the terminal's `^C`), exit code 130."""
+    print("\ninterrupted", file=sys.stderr, flush=True)
+    return ExitCode.INTERRUPTED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a character the terminal cannot show: an escape, not a crash
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return ExitCode.FAILED
-    try:
+    try:  # Ctrl-C at any moment, even while the commands are still being imported, is one short line
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return ExitCode.FAILED
         return int(args.run(args))
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return ExitCode.INTERRUPTED
+        return interrupted()
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly, as other tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return ExitCode.BROKEN_PIPE

@@ -23,13 +23,16 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.audit import Status as Verdict
 from p2pspades.audit import tell, verify_file
-from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES
+from p2pspades.bots import DEFAULT_BOT, SEAT_NAMES
 from p2pspades.bots import make_bot as make_local_bot
 from p2pspades.cli.common import (
     ProgressLines,
+    add_bot_option,
     add_game_options,
     add_profile_option,
+    default_name,
     fail,
+    resume_command,
     rules_from_args,
     run_as_profile,
 )
@@ -43,12 +46,12 @@ from p2pspades.net.seats import (
     Seat,
     bot_seats,
     check_log_path,
-    identity_name,
-    load_identity,
     make_bot,
+    player_identity,
 )
 from p2pspades.net.session import HostedTable
-from p2pspades.paths import data_home, default_log_path, diagnostics_log
+from p2pspades.net.store import StoreError
+from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
 from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
@@ -68,8 +71,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_game_options(p)
     p.add_argument("--name", default="You", help="your name at the table")
     p.add_argument("--seed", type=int, help="seed for the bots' choices (never the cryptography)")
-    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
-                   help="bot level: easy, normal or expert (default normal)")
+    add_bot_option(p)
     p.add_argument("--local", action="store_true", help="no sockets: every table in memory in this process")
     add_seat_options(p)
     p.set_defaults(run=run)
@@ -112,8 +114,10 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 
 def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
-    """Our seat: the persistent identity named after us, played by the UI or (with --auto) the bot."""
-    identity, path = load_identity(identity_name(args.name), getattr(args, "home", None))
+    """Our seat: the identity of the profile (whatever `--name` says), played by the UI or (with --auto)
+    the bot."""
+    identity, path = player_identity(profile_name(args.profile), default_name(args.profile),
+                                     getattr(args, "home", None))
     level = getattr(args, "bot", DEFAULT_BOT)
     player = make_bot(level, seed) if args.auto else None
     return Seat(identity, path, args.name, player, bot=level, log_path=check_log_path(args.log))
@@ -260,6 +264,18 @@ def _seats(seats: tuple[int, ...]) -> str:
     return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
 
 
+COUNTDOWN_SHOWN = 30
+"""Seconds before our vote that a seat stopped answering from which the countdown is shown even while the seat
+is connected (one thinking long); for a seat that dropped out it is shown all along."""
+
+
+def _counting_down(status: Status) -> bool:
+    seat, vote_in = status.waiting_for, status.vote_in
+    if seat is None or vote_in is None:
+        return False
+    return (seat in status.away and status.away[seat] >= 0) or vote_in <= COUNTDOWN_SHOWN
+
+
 def status_text(status: Status) -> str:
     """A peer's `Status` in one line: "waiting for seat 2 (bid)", "your turn", "game over: ..."."""
     phase = status.phase
@@ -284,6 +300,8 @@ def status_text(status: Status) -> str:
                 else f"waiting for seat {seat} (not connected yet)")
     claim = status.claim
     if claim is None:
+        if _counting_down(status):
+            text += f"; we vote that it stopped answering in {status.vote_in} s unless it answers"
         return text
     waits = " or ".join(f"{w} s" for w in claim.waits)
     said = f"{text}; {_seats(claim.voters)} voted it out after {waits} (the timeout in force)"
@@ -313,8 +331,10 @@ def announce_game(peer: Peer) -> None:
         f"log: {peer.store.log_path}")
 
 
-async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True) -> int:
-    """Play our seat (and the host's bot seats) to the end, then verify our log. Returns the exit code."""
+async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True,
+                    profile: str | None = None) -> int:
+    """Play our seat (and the host's bot seats) to the end, then verify our log. Returns the exit code.
+    `profile`: the `--profile` the command was given, for the command that resumes the game."""
     peer = group.main
     announce_game(peer)
     try:
@@ -328,13 +348,24 @@ async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True) ->
         await group.close()
     table = peer.table
     if not table.finished:
-        say(f"you left before the end; carry on with: p2pspades resume {table.game_id.hex()[:12]}")
+        say(f"you left before the end; carry on with: {resume_command(table.game_id, profile)}")
         return ExitCode.LEFT
     for line in final_lines(table):
         say(line)
     verdict = verify_file(peer.store.log_path)
     say(f"log {peer.store.log_path}: {verdict.summary}")
     return game_exit_code(table.status, log_violation=verdict.status is Verdict.VIOLATION)
+
+
+def bot_owners(peer: Peer) -> dict[int, int]:
+    """The bot seats of the game, each with the seat of the player whose machine runs it, from the seat map
+    the lobby agreed (kept beside our log, so a resumed game knows it too); empty if it cannot be read."""
+    try:
+        seats = peer.store.load_peers().seats
+    except (StoreError, OSError):
+        return {}
+    keys = {s.key: s.seat for s in peer.table.setup.seats}
+    return {s.seat: keys[s.owner] for s in seats if s.owner is not None and s.owner in keys}
 
 
 async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
@@ -356,10 +387,15 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
             text = ("connected" if gone is None else
                     "not connected yet" if gone < 0 else f"disconnected {gone} s")
             if status.waiting_for == seat and gone is not None:
-                text = status_text(status)
+                text = status_text(dataclasses.replace(status, vote_in=None))  # the prompt line counts down
             state.set_connection(seat, text)
+            if not status.finished:
+                state.set_lost(seat, gone is not None and gone >= 0)
+
+        state.set_countdown(status.waiting_for, status.vote_in if _counting_down(status) else None)
 
     peer.on_status = connection
+    state.set_bots(bot_owners(peer))
     state.refresh(peer.table)
     for each in group.peers:  # while the screen is open, a seat that comes back late still gets the end
         each.timing = dataclasses.replace(each.timing, linger=math.inf)
@@ -394,7 +430,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     ui = load_ui(args)
     seed = args.seed if args.seed is not None else None
     main = our_seat(args, seed=None if seed is None else seed * 10)
-    bots = bot_seats(rules.players - 1, identity_name(args.name), args.bot, seed, home=args.home)
+    bots = bot_seats(rules.players - 1, PLAYER_IDENTITY, args.bot, seed, home=args.home)
     hosted = HostedTable(main, table_name="p2pspades", rules=rules, bots=bots, settings=settings_from(args),
                          address="127.0.0.1", advertise=False, compass_names=True)
     await hosted.open()
@@ -406,7 +442,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     except BaseException:
         await hosted.close()
         raise
-    return await run_group(group, ui, color=not args.no_color)
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
 
 
 def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:

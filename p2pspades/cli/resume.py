@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
-from p2pspades.cli.common import add_profile_option, fail, run_as_profile
+from p2pspades.cli.common import add_bot_option, add_profile_option, fail, run_as_profile
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
@@ -33,8 +32,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "unfinished one)")
     p.add_argument("--seat", type=int, metavar="N", help="which of our seats, if this machine has several")
     p.add_argument("--auto", action="store_true", help="the built-in bot plays our seat from now on")
-    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
-                   help="bot level with --auto: easy, normal or expert (default normal)")
+    add_bot_option(p, "for --auto")
     add_timeout_options(p)
     add_screen_options(p)
     add_profile_option(p)
@@ -59,4 +57,4 @@ async def resume(args: argparse.Namespace, timeouts: dict[str, float]) -> int:
     group = await resume_seats(found, player, settings=settings, timeouts=timeouts)
     say(f"restored {len(group.main.table.entries)} entries from disk; syncing with the other seats before "
         f"playing on")
-    return await run_group(group, ui, color=not args.no_color)
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile)

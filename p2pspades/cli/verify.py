@@ -1,5 +1,6 @@
-"""`p2pspades verify FILE... [--json] [--jobs N]`: replay a signed log offline; was the game sound? With the
-logs of several players of one game: do they agree, where do they fork, and which branch stands?"""
+"""`p2pspades verify FILE... [--json] [--html PAGE] [--jobs N]`: replay a signed log offline; was the game
+sound? With the logs of several players of one game: do they agree, where do they fork, and which branch
+stands?"""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typing import TextIO
 from p2pspades.audit import GameVisitor, Verdict, hand_record, summary_lines
 from p2pspades.audit.dispute import dispute_lines, dispute_record, settle
 from p2pspades.audit.files import verify_log
+from p2pspades.audit.page import dispute_page, game_page
 from p2pspades.audit.parallel import available_jobs
+from p2pspades.cli.common import fail
 from p2pspades.printable import printable
 from p2pspades.rules import HandResult
 from p2pspades.table import HandAudited
@@ -31,8 +34,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("file", nargs="+", help="the log file (.p2plog); several: the logs of one game's players")
     p.add_argument("--json", action="store_true",
                    help="print the JSON hand record (several logs: the dispute record) instead of a summary")
+    p.add_argument("--html", metavar="PAGE",
+                   help="also write the verdict as one self-contained HTML page (several logs: the referee's "
+                   "report: the logs side by side, the fork, the branch upheld and why)")
     add_jobs_option(p)
     p.set_defaults(run=run)
+
+
+def write_page(path: str, text: str) -> str | None:
+    """Write a page to `path`; None, or why it could not be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror or exc}"
+    return None
 
 
 def add_jobs_option(p: argparse.ArgumentParser) -> None:
@@ -89,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
     files: list[str] = args.file
     if len(files) > 1:
         dispute = settle(files, lambda path: verify_with_progress(args, path))
+        if args.html and (problem := write_page(args.html, dispute_page(dispute))):
+            return fail("verify", problem)
         if args.json:
             print(json.dumps(dispute_record(dispute), indent=2))
         else:
@@ -96,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
         return dispute.exit_code
     args.file = files[0]
     verdict = verify_with_progress(args)
+    if args.html and (problem := write_page(args.html, game_page(verdict, args.file))):
+        return fail("verify", problem)
     if args.json:
         print(json.dumps(hand_record(verdict), indent=2))
     else:

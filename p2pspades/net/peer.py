@@ -36,6 +36,7 @@ import contextlib
 import enum
 import inspect
 import logging
+import math
 import os
 import secrets
 from collections import Counter, OrderedDict, deque
@@ -203,6 +204,9 @@ class Status:
     ended: GameEnded | None = None
     outcome: TableStatus = TableStatus.RUNNING
     claim: ClaimShown | None = None
+    vote_in: int | None = None
+    """While we wait for another seat and nobody has voted yet: in how many whole seconds, by the timeout in
+    force here, we vote that it stopped answering (None: no such vote ahead, e.g. our own turn)."""
 
     @property
     def finished(self) -> bool:
@@ -301,7 +305,7 @@ class Peer:
                 self._flush_forwards()
                 self._sync(now)
                 self._process(self.table.tick(now))
-                self._publish_status()
+                self._publish_status(now)
                 next_tick = now + self.timing.tick
             if now >= next_hello:
                 self._hello_all()
@@ -653,7 +657,9 @@ class Peer:
 
     # ------------------------------------------------------------------------------------------ status
 
-    def status(self) -> Status:
+    def status(self, now: float | None = None) -> Status:
+        """The game's progress as the player should see it; `now` (the loop's clock) for the countdown to
+        our vote that the awaited seat stopped answering."""
         table = self.table
         away = {}
         for seat in self.mesh.peers:
@@ -674,7 +680,14 @@ class Peer:
             phase = Phase.OUR_TURN if table.pending_decision() is not None else Phase.SENDING
         else:
             phase = Phase.WAITING
-        return Status(phase, self.seat, entries, seat, away, kind, claim=self._claim())
+        claim = self._claim()
+        return Status(phase, self.seat, entries, seat, away, kind, claim=claim,
+                      vote_in=self._vote_in(now) if phase is Phase.WAITING and claim is None else None)
+
+    def _vote_in(self, now: float | None) -> int | None:
+        """Whole seconds until our table votes that the seat it waits for stopped answering."""
+        due = self.table.vote_due()
+        return None if now is None or due is None else max(0, math.ceil(due - now))
 
     def _claim(self) -> ClaimShown | None:
         """The open abandonment claim: who voted, past which timeout, whose vote it still needs."""
@@ -684,8 +697,8 @@ class Peer:
         return ClaimShown(slot.voters, tuple(sorted(set(slot.waits.values()))), tuple(sorted(slot.refusals)),
                           slot.missing(self.table.seats))
 
-    def _publish_status(self) -> None:
-        status = self.status()
+    def _publish_status(self, now: float | None = None) -> None:
+        status = self.status(now)
         if status != self._status:
             self._status = status
             if self.on_status is not None:

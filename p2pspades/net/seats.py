@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from p2pspades import bots, crypto
+from p2pspades import bots, crypto, paths
 from p2pspades.bots import DEFAULT_BOT, UnknownBot, thinking
 from p2pspades.errors import P2PSpadesError
+from p2pspades.files import write_private
 from p2pspades.net.peer import Player
 from p2pspades.net.store import LocalSeat
 
@@ -45,6 +46,40 @@ def load_identity(name: str, home: str | os.PathLike[str] | None = None) -> tupl
         return crypto.Identity.load_or_create(path), path
     except (OSError, ValueError) as exc:
         raise SessionError(f"cannot use the identity {path}: {exc}") from None
+
+
+BOT_KEY = re.compile(r".+-bot\d+\.key")
+"""The key file of a bot seat (`bot_seats`), never a person's."""
+
+
+def player_identity(profile: str, name: str,
+                    home: str | os.PathLike[str] | None = None) -> tuple[crypto.Identity, Path]:
+    """The identity of the person the profile `profile` is (created on first use), and its key file.
+
+    A data home from before kept a person's key under each name it played as (`identities/<name>.key`).
+    The first time, the key of the profile's own name `name` is adopted (or the only person's key there is),
+    copied, not moved, so that games saved with the old file resume; friends keep the fingerprint they know.
+    A key that cannot be read is a `SessionError` naming the profile and the file.
+    """
+    path = crypto.default_identity_path(paths.PLAYER_IDENTITY, home)
+    try:
+        if not path.exists():
+            former = _former_key(path.parent, crypto.default_identity_path(identity_name(name), home))
+            if former is not None:
+                crypto.Identity.load(former)  # a key that is not one is not copied
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                write_private(path, former.read_bytes())
+        return crypto.Identity.load_or_create(path), path
+    except (OSError, ValueError) as exc:
+        raise SessionError(f"profile {profile!r} cannot be used: {exc}") from None
+
+
+def _former_key(folder: Path, named: Path) -> Path | None:
+    """The person's key a data home from before holds: the one of the profile's name, else the only one."""
+    if named.is_file():
+        return named
+    people = sorted(p for p in folder.glob("*.key") if not BOT_KEY.fullmatch(p.name))
+    return people[0] if len(people) == 1 else None
 
 
 @dataclass

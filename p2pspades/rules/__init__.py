@@ -8,7 +8,17 @@ randomness of its own: chance comes in as `Deal`/`Reveal` actions or as bytes.
 from p2pspades.rules.actions import Action, Bid, BlindNil, Deal, Draw, Play, Reveal, SeatAction
 from p2pspades.rules.audit import KINDS as VIOLATION_KINDS
 from p2pspades.rules.audit import Violation, audit_hand, renege_penalty
-from p2pspades.rules.cards import FULL_DECK, Card, Rank, Suit, cards_of, format_cards, mask_of, parse_cards
+from p2pspades.rules.cards import (
+    FULL_DECK,
+    Card,
+    Rank,
+    Suit,
+    cards_of,
+    format_cards,
+    mask_of,
+    parse_cards,
+    sort_hand,
+)
 from p2pspades.rules.chance import ByteStream
 from p2pspades.rules.dealer import FirstDealerDraw, choose_first_dealer
 from p2pspades.rules.engine import Game, HandState, deal_from_order
@@ -90,5 +100,6 @@ __all__ = [
     "preset",
     "renege_penalty",
     "score_hand",
+    "sort_hand",
     "trick_winner",
 ]

@@ -242,6 +242,15 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     return tuple(out)
 
 
+HOLDING_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+"""The suits left to right in a hand as a person holds it: black and red alternate."""
+
+
+def sort_hand(cards: Iterable[Card]) -> list[Card]:
+    """A hand as a person holds it: grouped by suit (spades, hearts, clubs, diamonds), high to low."""
+    return sorted(cards, key=lambda c: (HOLDING_ORDER.index(c.suit), -int(c.rank)))
+
+
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as codes separated by spaces; `parse_cards` reads it back."""
     return " ".join(card.code for card in cards)

@@ -252,6 +252,17 @@ class Table:
         self._advance()
         return self._flush()
 
+    def vote_due(self) -> float | None:
+        """When (on the clock `tick` is given) we vote that the seat the table waits for stopped answering,
+        unless it answers first; None if no such vote is ahead (our own turn, a lead of the lowest club, a
+        claim already voted on, a resumed peer still syncing, the game over)."""
+        step = self.expected()
+        if self.finished or self.syncing or self.seat is None or step is None or self.stage is Stage.LEAD:
+            return None
+        if step.seat in (self.seat, ANY_SEAT) or self.claim is not None:
+            return None
+        return self.last_progress + self.makers.limit(self, step)
+
     def _low_club_timer(self, now: float) -> None:
         """Nobody leads the lowest club: its holder will be named by a reveal. The seat at the dealer's left
         asks for it after one timeout, the next one after two, and so on."""

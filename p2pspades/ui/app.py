@@ -55,6 +55,7 @@ from p2pspades.ui.text import (
     score_words,
 )
 from p2pspades.ui.widgets import (
+    at_least,
     full_screen_app,
     join_lines,
     overlay,
@@ -124,6 +125,10 @@ def seats_text(state: UiState) -> Line:
             name = clip(name, name_w - 4) + " (d)"
         style = "class:seat.turn" if seat == turn else ("class:seat.me" if seat == state.seat else "")
         conn = state.connection.get(seat, "")
+        if seat in state.bots:
+            owner = state.bots[seat]
+            bot = "your bot" if owner == state.seat else f"bot of {state.names[owner]}"
+            conn = f"{bot} · {conn}" if conn else bot
         if seat in state.thinking:
             conn = f"thinking… · {conn}" if conn else "thinking…"
         lines.append(
@@ -525,10 +530,18 @@ def summary_text(state: UiState) -> Line:
 
 
 def quit_text(state: UiState) -> Line:
+    if not state.only_our_bots:
+        said = ["Leave the game now? The others wait for your seat, then vote that you",
+                "stopped answering, which ends the game; resume before that to play on."]
+    elif state.resumable:
+        said = ["Leave the game now? Every other seat is your bot: they stop with you,",
+                "and the command printed as you leave carries the game on later."]
+    else:
+        said = ["Leave the game now? Every other seat is your bot, in memory: the game",
+                "ends here, and its log keeps what was played so far."]
     return join_lines(
         [
-            [("", "Leave the game now? The others wait for your seat, then vote that you")],
-            [("", "stopped answering, which ends the game; resume before that to play on.")],
+            *([("", line)] for line in said),
             [],
             [("class:key", "y"), ("", " leave    "), ("class:key", "n"), ("", " or Esc: keep playing")],
         ]
@@ -634,7 +647,8 @@ def create_layout(state: UiState) -> Layout:
         ),
         overlay(text_window(lambda: quit_text(state)), "Leave the game?", lambda: showing(Overlay.QUIT)),
     ]
-    return Layout(FloatContainer(content=body, floats=floats))
+    return Layout(at_least(FloatContainer(content=body, floats=floats), MIN_COLUMNS, MIN_ROWS,
+                           "Ctrl-Q, then y, leaves the game."))
 
 
 def create_key_bindings(state: UiState) -> KeyBindings:

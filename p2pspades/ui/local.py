@@ -70,7 +70,9 @@ class LocalGame:
         self.wire = Wire(tables, [None, *self.bots], on_events=self._on_events)
         self.state = UiState(HUMAN, self.table.setup)
         for seat in range(1, n):
-            self.state.set_connection(seat, "bot, in memory")
+            self.state.set_connection(seat, "in memory")
+        self.state.set_bots({seat: HUMAN for seat in range(1, n)})
+        self.state.resumable = False
         self.player = HumanPlayer(self.state)
         self.bot_delay = bot_delay
         self._writer: log.LogWriter | None = None
@@ -188,7 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--target", type=int, help="score that wins the game")
     parser.add_argument("--name", default="You", help="your name at the table")
     parser.add_argument("--seed", help="make the game reproducible (identities, deal and bots)")
-    parser.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, help="easy, normal or expert")
+    parser.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT,
+                        help="easy, normal or expert; also heuristic (the same as normal) and random")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot waits before it plays")
     add_screen_options(parser)
     parser.add_argument("--log", metavar="FILE", help="write our signed game log here")

@@ -19,15 +19,20 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Dimension, FloatContainer, HSplit
 from prompt_toolkit.output import Output
 
-from p2pspades.audit import Status, Verdict
+from p2pspades.audit import Status, Verdict, winning_sides
 from p2pspades.audit.files import verify_log
 from p2pspades.describe import failed
 from p2pspades.printable import pad, printable
 from p2pspades.rules import Card, HandResult, RuleSet, SideTotal, Trick
+from p2pspades.table import TableStatus
 from p2pspades.ui.text import bid_text, card_class, clip, rules_title, score_sheet, sort_hand
-from p2pspades.ui.widgets import full_screen_app, join_lines, overlay, panel, text_window
+from p2pspades.ui.widgets import at_least, full_screen_app, join_lines, overlay, panel, text_window
 
 Line = StyleAndTextTuples
+MIN_COLUMNS = 80
+"""The width of a hand of 13 cards with its seat's name, bid and tricks."""
+MIN_ROWS_BESIDE_HANDS = 14
+"""The rows of everything but the hands panel's one line per seat: title, verdict, borders, trick, score."""
 
 _VERDICT_LEVEL = {
     Status.VALID: "good",
@@ -274,7 +279,27 @@ def trick_text(model: ReplayModel) -> Line:
         ]
     if complete and trick.winner is not None:
         out.append(("class:hint", f"   → {clip(names[trick.winner], 10)}"))
+    if model.hand == len(model.hands) - 1 and model.at_end:
+        out += [("", "\n"), *ending_text(model)]
     return out
+
+
+def ending_text(model: ReplayModel) -> Line:
+    """The last card of the log: who won the game and by how much, or that the log stops short."""
+    table = model.verdict.table
+    if table is None or not table.finished:
+        return [("class:verdict.warn", " The log stops here: the game did not finish.")]
+    rules = model.rules
+    sides = ["+".join(model.names[i] for i in side) for side in rules.sides]
+    winners = winning_sides(table)
+    scores = " to ".join(str(t.score) for t in model.hands[-1].totals) if model.hands else ""
+    how = "" if table.status is TableStatus.COMPLETE else f" ({table.status})"
+    if not winners:
+        said = f" Game over{how}: nobody wins"
+    else:
+        said = f" Game over{how}: {' and '.join(sides[w] for w in winners)} win" + \
+            ("s" if len(winners) == 1 and len(rules.sides[winners[0]]) == 1 else "")
+    return [("class:verdict.good", said + (f", {scores}" if scores else ""))]
 
 
 def scores_text(model: ReplayModel) -> Line:
@@ -359,9 +384,9 @@ def create_replay_app(
             text_window(lambda: keys_text(model), height=1, style="class:footer"),
         ]
     )
-    container = FloatContainer(
+    container = at_least(FloatContainer(
         body, floats=[overlay(text_window(lambda: help_text(model)), "Players", lambda: model.show_help)]
-    )
+    ), MIN_COLUMNS, n + MIN_ROWS_BESIDE_HANDS, "q quits.")
     kb = KeyBindings()
     helping = Condition(lambda: model.show_help)
 

@@ -16,7 +16,7 @@ import asyncio
 import enum
 import inspect
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from p2pspades.describe import ending
@@ -96,6 +96,14 @@ class UiState(Derived):
         self.connection: dict[int, str] = {seat: "you"}
         #: the seats whose bot is choosing right now (see `set_thinking`)
         self.thinking: set[int] = set()
+        #: the seats played by a bot, and the seat of the player whose machine runs it (see `set_bots`)
+        self.bots: dict[int, int] = {}
+        #: the seat we wait for and the seconds before we vote that it stopped answering (see `set_countdown`)
+        self.countdown: tuple[int, int] | None = None
+        #: the seats the network driver says dropped out (see `set_lost`)
+        self.lost: set[int] = set()
+        #: whether `p2pspades resume` can carry the game on after we leave (not a game held in memory)
+        self.resumable = True
         self.audits: dict[int, HandAudited] = {}
         self.result: GameResult | None = None
         self.halted: Violation | None = None
@@ -217,6 +225,37 @@ class UiState(Derived):
         text = printable(text)
         if self.connection.get(seat) != text:
             self.connection[seat] = text
+            self._changed()
+
+    def set_bots(self, owners: Mapping[int, int]) -> None:
+        """Which seats are bots (seat -> the seat whose machine runs it, who can read its cards), as the
+        seat map agreed in the lobby says: the seats panel marks them."""
+        self.bots = {seat: owner for seat, owner in owners.items() if 0 <= owner < len(self.names)}
+        self._changed()
+
+    @property
+    def only_our_bots(self) -> bool:
+        """Every other seat is a bot this machine runs: nobody waits for us when we leave."""
+        others = [s for s in range(len(self.names)) if s != self.seat]
+        return all(self.bots.get(s) == self.seat for s in others)
+
+    def set_countdown(self, seat: int | None, seconds: int | None) -> None:
+        """The network driver's countdown to our vote that `seat`, which we wait for, stopped answering (None:
+        nothing worth showing); the prompt line says it."""
+        countdown = None if seat is None or seconds is None else (seat, seconds)
+        if countdown != self.countdown:
+            self.countdown = countdown
+            self._changed()
+
+    def set_lost(self, seat: int, lost: bool) -> None:
+        """The network driver's word that `seat` dropped out (nothing heard for a while) or came back: the
+        event pane records each change."""
+        if lost != (seat in self.lost):
+            if lost:
+                self.lost.add(seat)
+            else:
+                self.lost.discard(seat)
+            self.events.append(self.words.connection(seat, lost))
             self._changed()
 
     def set_thinking(self, seat: int, thinking: bool) -> None:
@@ -421,7 +460,11 @@ class UiState(Derived):
                 if card is None:
                     self.say(cardinput.why_not_a_card(code), "warn")
                     return False
-                return self.answer(Play(card))
+                if self.answer(Play(card)):
+                    return True
+                self._fix_selection()  # the highlight leaves the card just refused
+                self._changed()
+                return False
             if self.selected is None:
                 self.say("no card to play", "warn")
                 return False
@@ -505,7 +548,8 @@ class UiState(Derived):
             return self.words.syncing()
         if self.waiting is not None:
             seat, what = self.waiting
-            return self.words.waiting(seat, what, seat in self.thinking)
+            vote_in = self.countdown[1] if self.countdown is not None and self.countdown[0] == seat else None
+            return self.words.waiting(seat, what, seat in self.thinking, vote_in)
         return "Waiting for the table"
 
     def held_caption(self) -> str:

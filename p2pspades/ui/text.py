@@ -5,25 +5,19 @@ Pure functions of game values, so the screens stay thin and the wording is the s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from p2pspades.printable import clip as clip
 from p2pspades.printable import pad
 from p2pspades.printable import plural as plural
 from p2pspades.printable import width as display_width
 from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit, bid_notation
+from p2pspades.rules import sort_hand as sort_hand
 from p2pspades.rules.scoring import HandScore
 
-#: suits left to right in a hand: black and red alternate, so neighbouring suits are easy to tell apart
-SUIT_DISPLAY_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
 StyleAndText = tuple[str, str]
-
-
-def sort_hand(cards: Iterable[Card]) -> list[Card]:
-    """A hand as a person holds it: grouped by suit (spades, hearts, clubs, diamonds), high to low."""
-    return sorted(cards, key=lambda c: (SUIT_DISPLAY_ORDER.index(c.suit), -int(c.rank)))
 
 
 def card_class(card: Card) -> str:

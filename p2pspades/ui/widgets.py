@@ -7,6 +7,7 @@ reverse video, dim text and markers in the text itself.
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -19,6 +20,7 @@ from prompt_toolkit.layout import (
     AnyContainer,
     ConditionalContainer,
     Container,
+    DynamicContainer,
     Float,
     FormattedTextControl,
     HSplit,
@@ -198,19 +200,36 @@ def join_lines(lines: Sequence[Sequence[OneStyleAndTextTuple]]) -> StyleAndTextT
     return out
 
 
-def too_small(columns: int, rows: int) -> Container:
-    """What a screen shows in a terminal smaller than it needs: the size it needs, and the size it has."""
+def too_small(columns: int, rows: int, keys: str = "") -> Container:
+    """What a screen shows in a terminal smaller than it needs: the size it needs, and the size it has, in
+    lines broken between words; `keys`, what still works (e.g. how to leave)."""
 
     def text() -> StyleAndTextTuples:
         try:
             size = get_app().output.get_size()
-            have = f" (this one is {size.columns}x{size.rows})"
+            have, fits = f" (this one is {size.columns}x{size.rows})", max(10, size.columns - 2)
         except Exception:  # no running app
-            have = ""
-        need = f" Window too small: make the terminal at least {columns}x{rows}{have}"
-        return [("class:message.bad", need)]
+            have, fits = "", columns
+        need = f"Window too small: make the terminal at least {columns}x{rows}{have}." + (
+            f" {keys}" if keys else "")
+        return [("class:message.bad", "\n".join(" " + line for line in textwrap.wrap(need, fits)))]
 
     return Window(FormattedTextControl(text), wrap_lines=True)
+
+
+def at_least(body: AnyContainer, columns: int, rows: int, keys: str = "") -> Container:
+    """`body` (with its dialogs) in a terminal of at least `columns` x `rows`; in a smaller one only the
+    `too_small` warning, so that no dialog is drawn over it and nothing is cut off without a word."""
+    small = too_small(columns, rows, keys)
+
+    def pick() -> AnyContainer:
+        try:
+            size = get_app().output.get_size()
+        except Exception:  # no running app: draw the screen
+            return body
+        return body if size.columns >= columns and size.rows >= rows else small
+
+    return DynamicContainer(pick)
 
 
 def full_screen_app(

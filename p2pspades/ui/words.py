@@ -211,6 +211,12 @@ class Words:
         ]
 
     # ----------------------------------------------------------------- captions and the prompt line
+    def connection(self, seat: int, lost: bool) -> EventLine:
+        """A seat's link went quiet (its program stopped, or the network between us did), or came back."""
+        if lost:
+            return EventLine(f"{self.who(seat)} dropped out: nothing heard from that seat", "warn")
+        return EventLine(f"{self.who(seat)} is back", "good")
+
     def held_trick(self, trick: Trick, number: int) -> str:
         """"West takes trick 3", for the completed trick held on the table."""
         winner = trick.winner
@@ -224,11 +230,14 @@ class Words:
         """The prompt line of a resumed seat that has not heard the other seats' heads yet."""
         return "Syncing with the other seats before playing on…"
 
-    def waiting(self, seat: int, what: str, thinking: bool = False) -> str:
-        """The prompt line while the table waits for a seat's entry."""
+    def waiting(self, seat: int, what: str, thinking: bool = False, vote_in: int | None = None) -> str:
+        """The prompt line while the table waits for a seat's entry; `vote_in`: the seconds before we vote
+        that it stopped answering, when that is worth saying."""
         if seat == self.seat:
             return f"We are sending our {what}"
         words = WAITING_WORDS.get(what, what) + (" (thinking…)" if thinking else "")
+        if vote_in is not None:
+            words += f" · we claim {self.whom(seat)} stopped answering in {vote_in} s"
         return f"Waiting for {self.who(seat)} {words}"
 
     def why_illegal(self, action: Action, view: SeatView | None, bid_labels: Sequence[str]) -> str:

@@ -1,0 +1,597 @@
+"""The game as a page for a browser: one self-contained HTML file (`export --format html`, `verify --html`,
+`replay --browser`).
+
+Built only from what the verifier proved (`Verdict`, its observer table and its audited hands) and, for
+several logs, from the `Dispute`: the banner says what `verify --json` says, in the same words, and nothing
+here applies a rule of the game. Every string from a log (names, the table's name, a peer's detail, a file
+name) goes through `printable` and then `html.escape`, so a name is always text: no markup, no script, no
+direction override. The page fetches nothing: its CSS and script are inline and the cards are drawn with the
+suit glyphs, so it works from a file:// URL with no network. Without script it is a static record; the
+script adds the trick-by-trick stepper (buttons and the ← → keys).
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from p2pspades import log
+from p2pspades.audit.dispute import Dispute, Entry, upheld_words
+from p2pspades.audit.record import genesis_rules, hand_record
+from p2pspades.audit.verdict import Verdict, abandonment, describe, forfeit
+from p2pspades.describe import failed
+from p2pspades.errors import RemoteError
+from p2pspades.printable import printable
+from p2pspades.rules import Card, HandResult, RuleSet, bid_notation
+from p2pspades.table import Table, Violation
+
+__all__ = ["dispute_page", "game_page"]
+
+#: the status words of the hand record (`verify --json`'s `result.status`), with the banner's mark
+_MARK = {"complete": "✓", "violation": "✗", "unreadable": "✗", "abandoned": "…", "incomplete": "…"}
+_TEXT = "\ufe0e"  # text presentation: a suit glyph is never drawn as an emoji
+_RED = ("H", "D")
+#: the entry types whose count the page shows per hand, in the order of a hand, with their label
+_STEPS = (("commit", "commitments"), ("shuffle", "shuffles"), ("lock", "locks"), ("keys", "deal keys"),
+          ("play", "cards opened"), ("void", "void claims"), ("reveal", "seed reveals"))
+#: the steps that carry a zero-knowledge proof in protocol version 2
+_PROVEN = {"shuffle", "lock", "void"}
+
+
+def t(text: object) -> str:
+    """Text from anywhere (a log, a file name) as HTML text: made printable, then escaped."""
+    return html.escape(printable(text), quote=True)
+
+
+def game_page(verdict: Verdict, source: str = "") -> str:
+    """The page of one verified log (`source` names the file in the page's title)."""
+    record = hand_record(verdict)
+    body = [_banner(record["result"]["status"], verdict.summary, _banner_notes(verdict))]
+    body += _game_sections(verdict)
+    name = verdict.table.setup.name if verdict.table is not None else source
+    return _document(f"p2pspades: {name}" + (f" ({source})" if source and verdict.table else ""), body)
+
+
+def dispute_page(d: Dispute) -> str:
+    """The referee's page for several logs of one game: each log's own verdict side by side, the entries
+    around the fork, which branch stands and why, and then the upheld game itself."""
+    upheld = d.verdict
+    if not d.one_game:
+        banner = _banner("unreadable", f"one game: no: {d.problem}", [])
+    elif upheld is None:
+        banner = _banner("unsettled", "a fork the rules cannot settle", [f"because {d.why}"])
+    else:
+        banner = _banner(hand_record(upheld)["result"]["status"], upheld.summary,
+                         [f"upheld: {upheld_words(d)}, because {d.why}", *_banner_notes(upheld)])
+    body = [banner, _logs_section(d)]
+    if d.one_game:
+        body.append(_chains_section(d))
+    if upheld is not None:
+        body += _game_sections(upheld)
+    return _document(f"p2pspades: dispute over {len(d.logs)} logs", body)
+
+
+# ----------------------------------------------------------------------------------------------- the parts
+def _banner(status: str, summary: str, notes: Iterable[str]) -> str:
+    mark = _MARK.get(status, "?")
+    items = "".join(f"<li>{t(n)}</li>" for n in notes)
+    return (
+        f'<section id="verdict" class="verdict {status}" data-status="{status}" aria-labelledby="verdict-h">'
+        f'<h1 id="verdict-h"><span aria-hidden="true">{mark}</span> <span class="status">{status}</span></h1>'
+        f'<p class="summary">{t(summary)}</p>' + (f"<ul>{items}</ul>" if items else "") + "</section>"
+    )
+
+
+def _banner_notes(verdict: Verdict) -> list[str]:
+    table = verdict.table
+    if table is None:
+        return []
+    notes = [forfeit(table), abandonment(table) if table.claim is not None else None]
+    return [n for n in notes if n is not None and n not in verdict.summary]
+
+
+def _game_sections(verdict: Verdict) -> list[str]:
+    table = verdict.table
+    if table is None:
+        return []
+    names = [s.name for s in table.setup.seats]
+    counts = _entries_by_hand(table)
+    fault_hand = _hand_of(verdict.violation) if verdict.violation is not None else None
+    out = [_nav(verdict), _table_section(table), _score_section(table.rules, verdict.hands, names)]
+    for h in verdict.hands:
+        out.append(_hand_section(table, h, names, counts.get(h.number, Counter()), verdict.violation
+                                 if fault_hand == h.number else None))
+    audited = {h.number for h in verdict.hands}
+    unfinished = [n for n in counts if n > 0 and n not in audited]
+    for n in unfinished:
+        v = verdict.violation if fault_hand == n else None
+        out.append(_unfinished_section(table, n, counts[n], v))
+    if verdict.violation is not None or table.claim is not None:
+        out.append(_fault_section(verdict, names))
+    return out
+
+
+def _nav(verdict: Verdict) -> str:
+    links = ['<li><a href="#table">table</a></li>', '<li><a href="#scores">scores</a></li>']
+    links += [f'<li><a href="#hand-{h.number}">hand {h.number}</a></li>' for h in verdict.hands]
+    if verdict.violation is not None or (verdict.table is not None and verdict.table.claim is not None):
+        links.append('<li><a href="#fault">the fault</a></li>')
+    return f'<nav aria-label="sections"><ul>{"".join(links)}</ul></nav>'
+
+
+def _table_section(table: Table) -> str:
+    rules = table.rules
+    names = [s.name for s in table.setup.seats]
+    rows = "".join(
+        f"<tr><td>{s.seat}</td><td>{t(s.name)}</td><td><code>{t(s.fingerprint)}</code></td>"
+        f"<td>{rules.side_of(s.seat)}</td></tr>"
+        for s in table.setup.seats
+    )
+    sides = "; ".join(f"side {i}: " + " + ".join(names[s] for s in side)
+                      for i, side in enumerate(rules.sides))
+    signed = "".join(f"<tr><th scope=row>{t(k)}</th><td>{t(_value(v))}</td></tr>"
+                     for k, v in genesis_rules(table).items())
+    first = table.first_dealer
+    facts = [
+        ("table", table.setup.name),
+        ("game id", table.game_id.hex()),
+        ("rule set", rules.preset or "custom"),
+        ("protocol version", table.setup.version),
+        ("sides", sides),
+        ("first dealer", "not drawn" if first is None else f"seat {first} ({names[first]})"),
+        ("entries", len(table.entries)),
+    ]
+    dl = "".join(f"<dt>{k}</dt><dd>{t(v)}</dd>" for k, v in facts)
+    return (
+        '<section id="table" aria-labelledby="table-h"><h2 id="table-h">The table</h2>'
+        f"<dl>{dl}</dl>"
+        '<div class="scroll"><table class="seats"><caption>Seats and their keys</caption>'
+        "<thead><tr><th scope=col>seat</th><th scope=col>name</th><th scope=col>key fingerprint</th>"
+        f"<th scope=col>side</th></tr></thead><tbody>{rows}</tbody></table></div>"
+        f"<details><summary>The rules as the genesis signs them</summary><div class=scroll><table>{signed}"
+        "</table></div></details></section>"
+    )
+
+
+def _value(v: object) -> str:
+    if isinstance(v, list | tuple):
+        return ", ".join(map(str, v)) or "none"
+    return "none" if v is None else str(v)
+
+
+_COLOURS = ("#1f4e9c", "#a3361c", "#2e6b1f", "#6d2c91", "#7a5a00")
+_DASHES = ("", "6 3", "2 2", "8 3 2 3", "1 3")
+
+
+def _score_section(rules: RuleSet, hands: Sequence[HandResult], names: Sequence[str]) -> str:
+    sides = rules.sides
+    label = [f"side {i} (" + " + ".join(names[s] for s in side) + ")" for i, side in enumerate(sides)]
+    head = "".join(f"<th scope=col>{t(x)}</th>" for x in label)
+    rows = "".join(
+        f"<tr><th scope=row>{h.number}</th>"
+        + "".join(f"<td>{tot.score} <small>({tot.bags} bags{_penalty(h, i)})</small></td>"
+                  for i, tot in enumerate(h.totals))
+        + "</tr>"
+        for h in hands
+    )
+    table = (f'<div class="scroll"><table><caption>Totals after each hand (bags carried)</caption><thead><tr>'
+             f"<th scope=col>hand</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
+    return ('<section id="scores" aria-labelledby="scores-h"><h2 id="scores-h">Scores</h2>'
+            + _chart(hands, label) + (table if hands else "") + "</section>")
+
+
+def _penalty(h: HandResult, side: int) -> str:
+    p = h.scores[side].penalty_points
+    return f"; bag penalty {p}" if p else ""
+
+
+def _chart(hands: Sequence[HandResult], label: Sequence[str]) -> str:
+    """A line per side over the hands, a point per hand labelled with the bags carried, a ring where the
+    bags cost a penalty."""
+    if not hands:
+        return "<p>No hand was finished.</p>"
+    w, h, pad = 640, 260, 40
+    scores = [0] + [tot.score for hr in hands for tot in hr.totals]
+    lo, hi = min(scores), max(scores)
+    span = max(hi - lo, 1)
+
+    def x(i: int) -> float:
+        return pad + i * (w - 2 * pad) / len(hands)
+
+    def y(v: int) -> float:
+        return h - pad - (v - lo) * (h - 2 * pad) / span
+
+    parts = [f'<line class="axis" x1="{pad}" x2="{w - pad}" y1="{y(0):.1f}" y2="{y(0):.1f}"/>',
+             f'<text x="4" y="{y(hi) + 4:.1f}">{hi}</text><text x="4" y="{y(lo) + 4:.1f}">{lo}</text>']
+    for i in range(1, len(hands) + 1):
+        parts.append(f'<text class="hand" x="{x(i):.1f}" y="{h - 8}">{i}</text>')
+    for side, name in enumerate(label):
+        colour, dash = _COLOURS[side % 5], _DASHES[side % 5]
+        points = [(x(0), y(0))] + [(x(i), y(hr.totals[side].score)) for i, hr in enumerate(hands, start=1)]
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dashed} points="{path}"/>')
+        for i, hr in enumerate(hands, start=1):
+            tot, px, py = hr.totals[side], points[i][0], points[i][1]
+            ring = hr.scores[side].penalty_points < 0
+            parts.append(
+                f'<g class="point"><title>{t(name)} after hand {hr.number}: {tot.score}, {tot.bags} bags'
+                f'{_penalty(hr, side)}</title><circle cx="{px:.1f}" cy="{py:.1f}" r="{6 if ring else 3.5}" '
+                f'fill="{"#fff" if ring else colour}" stroke="{colour}" stroke-width="2"/>'
+                f'<text class="bags" x="{px + 5:.1f}" y="{py - 6 + 14 * side:.1f}" fill="{colour}">'
+                f"{tot.bags}b</text></g>"
+            )
+    legend = "".join(
+        f'<li><svg width="28" height="10" aria-hidden="true"><line x1="0" x2="28" y1="5" y2="5" '
+        f'stroke="{_COLOURS[i % 5]}" stroke-width="2"'
+        + (f' stroke-dasharray="{_DASHES[i % 5]}"' if _DASHES[i % 5] else "")
+        + f"/></svg> {t(name)}</li>"
+        for i, name in enumerate(label)
+    )
+    return (
+        f'<figure><svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-labelledby="chart-t">'
+        f'<title id="chart-t">Each side\'s total after each hand; the labels are the bags carried, a ring '
+        f"marks a bag penalty</title>{''.join(parts)}</svg>"
+        f'<figcaption><ul class="legend">{legend}</ul>Labels: bags carried after the hand ("3b"); a ring: '
+        "the bags cost a penalty in that hand.</figcaption></figure>"
+    )
+
+
+def _card(c: Card, trick: int | None = None) -> str:
+    red = " red" if c.suit.value in _RED and not c.is_joker else ""
+    face = c.glyph if c.is_joker else c.glyph + _TEXT
+    at = "" if trick is None else f' data-t="{trick}"'
+    return f'<span class="cd{red}"{at}>{face}</span>'
+
+
+def _hand_section(table: Table, h: HandResult, names: Sequence[str], counts: Counter[str],
+                  fault: Violation | None) -> str:
+    rules = table.rules
+    played = {(seat, card): i for i, tr in enumerate(h.tricks) for seat, card in tr.plays}
+    seats = []
+    for seat, cards in enumerate(h.hands):
+        lines = []
+        for suit in "SHDC":
+            held = sorted((c for c in cards if c.suit.value == suit), key=lambda c: -int(c.rank))
+            glyph = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[suit] + _TEXT
+            red = " red" if suit in _RED else ""
+            faces = " ".join(_card_face(c, played.get((seat, c))) for c in held) or "—"
+            lines.append(
+                f'<li><span class="suit{red}" aria-label="{_SUIT_NAME[suit]}">{glyph}</span> {faces}</li>'
+            )
+        bid = bid_notation(h.bids[seat], h.blind[seat], rules)
+        dealer = ' <span class="tag">dealer</span>' if seat == h.dealer else ""
+        seats.append(
+            f'<div class="seat p{seat}" data-seat="{seat}"><h4>{t(names[seat])} '
+            f"<small>seat {seat}</small>{dealer}</h4><p>bid {t(bid)}, took {h.tricks_won[seat]}</p>"
+            f'<ul class="suits">{"".join(lines)}</ul></div>'
+        )
+    tricks = []
+    for i, tr in enumerate(h.tricks, start=1):
+        plays = "".join(
+            f'<li class="{"led" if seat == tr.leader else ""}{" won" if seat == tr.winner else ""}">'
+            f"{t(names[seat])} {_card(card)}"
+            + (' <span class="tag">led</span>' if seat == tr.leader else "")
+            + (' <span class="tag win">won</span>' if seat == tr.winner else "")
+            + "</li>"
+            for seat, card in tr.plays
+        )
+        winner = "" if tr.winner is None else f", {t(names[tr.winner])} won"
+        tricks.append(
+            f'<li class="trick" data-n="{i}" data-leader="{tr.leader}" data-winner="{tr.winner}">'
+            f"<p>Trick {i}: {t(names[tr.leader])} led{winner}</p><ol>{plays}</ol></li>"
+        )
+    n = len(h.tricks)
+    stepper = (
+        '<div class="stepper" hidden><button type="button" data-step="-1" aria-label="previous trick">← '
+        'previous</button> <span class="pos" aria-live="polite">As dealt</span> <button type="button" '
+        'data-step="1" aria-label="next trick">next →</button> <small>or ← → keys</small></div>'
+    )
+    score = "; ".join(f"side {sc.side} {sc.points:+d} ({sc.bags} bags{_penalty(h, sc.side)})"
+                      for sc in h.scores)
+    return (
+        f'<section class="hand" id="hand-{h.number}" tabindex="-1" data-tricks="{n}" '
+        f'aria-labelledby="hand-{h.number}-h"><h2 id="hand-{h.number}-h">Hand {h.number}, dealer '
+        f"{t(names[h.dealer])}</h2>"
+        f'<div class="deal players-{rules.players}">{"".join(seats)}'
+        f'<div class="centre">{stepper}<ol class="tricks">{"".join(tricks)}</ol></div></div>'
+        f"<p>Score: {score}.</p>"
+        + _proofs(table, h.number, counts, fault)
+        + _hand_audit(h, names, rules)
+        + "</section>"
+    )
+
+
+_SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def _card_face(c: Card, trick: int | None) -> str:
+    """A card in a seat's diagram: the rank only (its suit is the line's)."""
+    rank = c.glyph if c.is_joker else c.glyph[:-1]
+    at = "" if trick is None else f' data-t="{trick}"'
+    return f'<span class="cd"{at}>{rank}</span>'
+
+
+def _proofs(table: Table, hand: int, counts: Counter[str], fault: Violation | None) -> str:
+    """What the log proved live in this hand: the entries the table took, by kind (each took every check,
+    its proof included), and the one it refused, if the game stopped on it."""
+    v2 = table.setup.version >= 2
+    rows = []
+    for kind, label in _STEPS:
+        n = counts.get(kind, 0)
+        if kind in _PROVEN:
+            how = "each with its proof, verified live" if v2 else "no live proof (protocol version 1): the " \
+                  "end-of-hand audit recomputes it"
+        elif kind == "play":
+            how = "each key opened a card of the seat's own, unplayed"
+        elif kind == "keys":
+            how = "each opens only positions of other seats"
+        else:
+            how = "every check passed"
+        rows.append(f"<tr><th scope=row>{label}</th><td>{n}</td><td>{how}</td></tr>")
+    if fault is not None:
+        rows.append(f'<tr class="bad"><th scope=row>refused</th><td>1</td><td>{t(describe(fault))}</td></tr>')
+    return (f'<div class="scroll"><table class="proofs"><caption>Proven live, entry by entry</caption>'
+            f'<thead><tr><th scope=col>step</th><th scope=col>entries</th><th scope=col>result</th></tr>'
+            f"</thead><tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def _hand_audit(h: HandResult, names: Sequence[str], rules: RuleSet) -> str:
+    found = "".join(
+        f'<li class="bad">{t(names[v.seat])}: {t(failed(v.kind, v.detail))} (penalty: {t(rules.renege)})</li>'
+        for v in h.violations
+    )
+    plays = "no renege" if not h.violations else f"{len(h.violations)} violation(s), settled by the penalty"
+    return (
+        "<h3>The end-of-hand audit</h3><ul class=\"audit\">"
+        "<li>every seed revealed matches its commitment</li>"
+        "<li>the deck recomputed from the seeds: every shuffle, every lock and every card dealt</li>"
+        f"<li>every play checked with all hands known: {plays}</li>{found}</ul>"
+    )
+
+
+def _unfinished_section(table: Table, n: int, counts: Counter[str], fault: Violation | None) -> str:
+    return (
+        f'<section class="unfinished" id="hand-{n}" aria-labelledby="hand-{n}-h">'
+        f'<h2 id="hand-{n}-h">Hand {n}, not finished</h2>'
+        "<p>The game stopped before the seeds were revealed: the cards stay hidden and "
+        "this hand was not audited.</p>" + _proofs(table, n, counts, fault) + "</section>"
+    )
+
+
+def _fault_section(verdict: Verdict, names: Sequence[str]) -> str:
+    table = verdict.table
+    assert table is not None
+    items: list[str] = []
+    v = verdict.violation
+    slot = table.claim
+    last = v.seq if v is not None else slot.seq if slot is not None else len(table.entries)
+    for raw in table.entries[max(1, last - 3):min(last, len(table.entries))]:
+        items.append(_timeline_entry(raw, names, "before"))
+    if slot is not None:
+        items.append(f'<li class="step claim"><p>{t(abandonment(table))}</p></li>')
+        for seat in slot.voters:
+            items.append(_timeline_entry(slot.votes[seat], names, f"vote, timeout {slot.waits[seat]} s"))
+        for _, (raw, _hash) in sorted(slot.refusals.items()):
+            items.append(_timeline_entry(raw, names, "refusal: it took the entry"))
+        if table.certified is slot and slot.seq < len(table.entries):
+            items.append(_timeline_entry(table.entries[slot.seq], names, "certificate"))
+    if v is not None:
+        items.append(f'<li class="step bad"><p>{t(describe(v))}</p></li>')
+        for raw in v.evidence:
+            items.append(_timeline_entry(raw, names, "evidence"))
+    fault = forfeit(table)
+    if fault is not None:
+        items.append(f'<li class="step"><p>{t(fault)}</p></li>')
+    return ('<section id="fault" tabindex="-1" aria-labelledby="fault-h"><h2 id="fault-h">How the game ended'
+            f'</h2><ol class="timeline">{"".join(items)}</ol></section>')
+
+
+def _timeline_entry(raw: bytes, names: Sequence[str], role: str) -> str:
+    entry = Entry.of(raw)
+    if entry is None:
+        return f'<li class="entry"><p>{t(role)}: an entry whose header cannot be read</p>{_raw(raw)}</li>'
+    who = names[entry.seat] if entry.seat < len(names) else "no such seat"
+    signer = f"signed by seat {entry.seat} ({t(who)})"
+    if entry.type == "certificate":  # its envelope is signed by nobody: the votes in it are
+        signer = f"at the slot of seat {entry.seat} ({t(who)}), signed by the votes it carries"
+    return (
+        f'<li class="entry"><p><b>{t(role)}</b>: entry {entry.seq}, {t(entry.type)}, {signer}</p>'
+        f"<p>hash <code>{entry.hash.hex()}</code></p>{_raw(raw)}</li>"
+    )
+
+
+def _raw(raw: bytes) -> str:
+    return f"<details><summary>the signed entry ({len(raw)} bytes, hex)</summary><code class=hex>" \
+           f"{raw.hex()}</code></details>"
+
+
+# ------------------------------------------------------------------------------------------- several logs
+def _logs_section(d: Dispute) -> str:
+    cols = []
+    for case in d.logs:
+        status = hand_record(case.verdict)["result"]["status"]
+        head = log.entry_hash(case.chain[-1]).hex()[:16] + "…" if case.chain else "none"
+        cols.append(
+            f'<div class="log {status}"><h3>{t(case.path)}</h3><p><span class="status">{status}</span>: '
+            f"{t(case.verdict.summary)}</p><p>{len(case.chain)} entries; last hash <code>{head}</code></p>"
+            "</div>"
+        )
+    return ('<section id="logs" aria-labelledby="logs-h"><h2 id="logs-h">The logs, each verified alone</h2>'
+            f'<div class="logs">{"".join(cols)}</div></section>')
+
+
+def _chains_section(d: Dispute) -> str:
+    readable = [i for i, c in enumerate(d.logs) if c.readable]
+    end = max(len(d.logs[i].chain) for i in readable)
+    fork = d.fork.seq if d.fork is not None else None
+    centre = fork if fork is not None else end - 1
+    upheld = d.upheld.entry.hash if d.upheld is not None else None
+    head = "".join(f"<th scope=col>{t(d.logs[i].path)}</th>" for i in readable)
+    rows = []
+    for slot in range(max(0, centre - 4), min(end, centre + 3)):
+        cells = []
+        for i in readable:
+            chain = d.logs[i].chain
+            entry = Entry.of(chain[slot]) if slot < len(chain) else None
+            if entry is None:
+                cells.append("<td>—</td>")
+                continue
+            mark = ' class="upheld"' if slot == fork and entry.hash == upheld else ""
+            cells.append(f"<td{mark}>seat {entry.seat} {t(entry.type)}<br><code>{entry.hash.hex()[:16]}…"
+                         f"</code>{' <b>upheld</b>' if mark else ''}</td>")
+        row = ' class="fork"' if slot == fork else ""
+        label = f"{slot} <b>fork</b>" if slot == fork else str(slot)
+        rows.append(f"<tr{row}><th scope=row>{label}</th>{''.join(cells)}</tr>")
+    where = (f"agree up to entry {d.agreed - 1}, fork at entry {fork}" if fork is not None
+             else f"agree up to entry {d.agreed - 1}, where the longest log ends; no fork")
+    behind = "".join(f"<li>behind: {t(d.logs[i].path)} stops after entry {len(d.logs[i].chain) - 1}</li>"
+                     for i in d.behind)
+    return (
+        '<section id="chains" aria-labelledby="chains-h"><h2 id="chains-h">Side by side</h2>'
+        f"<p>{where}.</p>" + (f"<ul>{behind}</ul>" if behind else "")
+        + f'<div class="scroll"><table class="chains"><thead><tr><th scope=col>entry</th>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f"<p><b>upheld:</b> {t(upheld_words(d))}, because {t(d.why)}</p></section>"
+    )
+
+
+# ----------------------------------------------------------------------------------------------- the log
+def _entries_by_hand(table: Table) -> dict[int, Counter[str]]:
+    """Per hand (the header's `h`), how many entries of each kind the table took; `void` counts the plays
+    that carry a void proof."""
+    out: dict[int, Counter[str]] = {}
+    for raw in table.entries:
+        try:
+            payload = log.open_envelope(raw).payload
+        except RemoteError:  # pragma: no cover - the table took it, so it opens
+            continue
+        counts = out.setdefault(int(payload.get("h", 0)), Counter())
+        counts[str(payload.get("t"))] += 1
+        if payload.get("t") == "play" and payload.get("x"):
+            counts["void"] += 1
+    return out
+
+
+def _hand_of(v: Violation) -> int | None:
+    """The hand the entry a violation names belongs to (its header's `h`)."""
+    for raw in v.evidence:
+        try:
+            payload = log.open_envelope(raw).payload
+            if log.validate_header(payload).seq == v.seq:
+                return int(payload["h"])
+        except RemoteError:
+            continue
+    return None
+
+
+# ------------------------------------------------------------------------------------------ the document
+def _document(title: str, body: Sequence[str]) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{t(title)}</title><style>{_CSS}</style></head><body><main>"
+        + "\n".join(body)
+        + f"</main><script>{_JS}</script></body></html>\n"
+    )
+
+
+_CSS = """
+:root{--ink:#1a1a1a;--soft:#555;--line:#c8c8c8;--bg:#fff;--panel:#f4f4f1}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
+color:var(--ink);background:var(--bg)}
+main{max-width:62rem;margin:0 auto;padding:1rem}
+h1{font-size:1.4rem;margin:0 0 .3rem}
+h2{font-size:1.25rem;margin:1.6rem 0 .6rem;border-bottom:1px solid var(--line)}
+h3{font-size:1.05rem;margin:1rem 0 .3rem}h4{font-size:1rem;margin:0}
+a{color:#0b4ea2}a:focus,button:focus,section:focus{outline:3px solid #0b4ea2;outline-offset:2px}
+code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overflow-wrap:anywhere}
+.hex{display:block;max-height:8rem;overflow:auto;font-size:.75em}
+.verdict{border:2px solid;border-radius:.4rem;padding:.8rem 1rem}
+.verdict.complete{background:#e3f3e6;border-color:#1d6b33;color:#0c3d1a}
+.verdict.violation,.verdict.unreadable,.verdict.unsettled{background:#fde8ea;border-color:#a01228;color:#5c0714}
+.verdict.abandoned,.verdict.incomplete{background:#fff3d1;border-color:#8a6100;color:#4a3400}
+.summary{margin:.2rem 0;overflow-wrap:anywhere}
+nav ul,.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.6rem 0}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:var(--soft)}
+dd{margin:0;overflow-wrap:anywhere}
+table{border-collapse:collapse;margin:.4rem 0}caption{text-align:left;color:var(--soft)}
+th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
+.scroll{overflow-x:auto}
+.chart{width:100%;height:auto;max-width:40rem;background:var(--panel)}
+.chart text{font-size:12px;fill:#333}.chart .bags{font-size:11px}
+.chart .axis{stroke:#888;stroke-dasharray:3 3}
+figure{margin:0}
+.deal{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fit,minmax(11rem,1fr));align-items:start}
+.deal.players-4{grid-template-columns:1fr 1fr 1fr;grid-template-areas:". n ." "w c e" ". s ."}
+.players-4 .p0{grid-area:s}.players-4 .p1{grid-area:w}.players-4 .p2{grid-area:n}.players-4 .p3{grid-area:e}
+.players-4 .centre{grid-area:c}
+.seat,.centre{background:var(--panel);border:1px solid var(--line);border-radius:.4rem;padding:.4rem .5rem}
+.seat p{margin:.1rem 0;color:var(--soft)}
+.suits{list-style:none;margin:.2rem 0 0;padding:0}
+.suit{display:inline-block;width:1.1em}
+.red{color:#b3001b}
+.cd{white-space:nowrap}.seat .cd{padding:0 .05em}
+.seat .cd.played{color:#8a8a8a;text-decoration:line-through}
+.seat .cd.now{background:#ffe27a;color:#000;border-radius:.2em;outline:1px solid #8a6100}
+.tag{font-size:.75em;border:1px solid currentColor;border-radius:.3em;padding:0 .25em;white-space:nowrap}
+.tricks{list-style:none;padding:0;margin:.3rem 0}.tricks p{margin:.1rem 0;font-weight:600}
+.tricks ol{list-style:none;padding:0;margin:0}.won{font-weight:700}
+.stepper{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}
+button{font:inherit;padding:.35rem .7rem;border:1px solid #333;border-radius:.3rem;background:#fff;color:#111;
+min-height:2.6rem;cursor:pointer}button:disabled{color:#777;border-color:#aaa;cursor:default}
+.bad{color:#8a0f20}
+.timeline{padding-left:1.4rem}.timeline li{margin:.4rem 0}.timeline p{margin:.1rem 0}
+.logs{display:grid;gap:.6rem;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr))}
+.log{border:2px solid var(--line);border-radius:.4rem;padding:.5rem;overflow-wrap:anywhere}
+.log.complete{border-color:#1d6b33}.log.violation,.log.unreadable{border-color:#a01228}
+.log.abandoned,.log.incomplete{border-color:#8a6100}
+.chains tr.fork{background:#fff3d1}.chains td.upheld{background:#e3f3e6}
+@media (max-width:40rem){main{padding:.5rem}
+.deal.players-4{grid-template-columns:1fr 1fr;grid-template-areas:"n n" "w e" "c c" "s s"}}
+"""
+
+_JS = """
+(function () {
+  "use strict";
+  var hands = Array.prototype.slice.call(document.querySelectorAll("section.hand"));
+  var active = hands.length ? hands[0] : null;
+  function show(sec, pos) {
+    var tricks = sec.querySelectorAll(".tricks > li");
+    var n = tricks.length;
+    pos = Math.max(0, Math.min(n, pos));
+    sec.setAttribute("data-pos", String(pos));
+    for (var i = 0; i < n; i++) { tricks[i].hidden = (i !== pos - 1); }
+    var cards = sec.querySelectorAll(".seat .cd[data-t]");
+    for (var j = 0; j < cards.length; j++) {
+      var at = Number(cards[j].getAttribute("data-t"));
+      cards[j].classList.toggle("played", at < pos - 1);
+      cards[j].classList.toggle("now", at === pos - 1);
+    }
+    sec.querySelector(".pos").textContent =
+      pos === 0 ? "As dealt, before trick 1" : "Trick " + pos + " of " + n;
+    sec.querySelector('[data-step="-1"]').disabled = pos === 0;
+    sec.querySelector('[data-step="1"]').disabled = pos === n;
+  }
+  function step(sec, delta) { show(sec, Number(sec.getAttribute("data-pos")) + delta); }
+  hands.forEach(function (sec) {
+    sec.querySelector(".stepper").hidden = false;
+    show(sec, 0);
+    sec.addEventListener("focusin", function () { active = sec; });
+    sec.addEventListener("click", function (e) {
+      active = sec;
+      var b = e.target.closest("button[data-step]");
+      if (b) { step(sec, Number(b.getAttribute("data-step"))); }
+    });
+  });
+  document.addEventListener("keydown", function (e) {
+    if (!active || e.altKey || e.ctrlKey || e.metaKey) { return; }
+    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      step(active, e.key === "ArrowRight" ? 1 : -1);
+      e.preventDefault();
+    }
+  });
+})();
+"""

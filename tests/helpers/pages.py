@@ -1,0 +1,69 @@
+"""Real games for the HTML page's tests and its screenshots: a whole game (with hostile names), one a seat
+halts with a forged card, and one abandoned when a seat withholds its reveal. Each is a log file."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from helpers.logs import write_log
+from p2pspades import crypto, log
+from p2pspades.bots import RandomBot
+from p2pspades.rules import preset
+from p2pspades.table import TableStatus
+from p2pspades.table.harness import Wire, new_tables, play_in_memory
+
+RULES = preset("classic", target=100, losing_threshold=-300)
+SEED = b"page"
+#: markup, a script, quotes and a direction override: each must reach the screen as text
+HOSTILE = ["Ann", '<b>Bob</b> & "x"', "Cat\u202eevil", "<script>alert(1)</script>"]
+
+
+def whole_game(path: Path) -> Path:
+    wire = play_in_memory(RULES, [RandomBot(i) for i in range(4)], seed=SEED, names=HOSTILE)
+    assert wire.tables[0].status is TableStatus.COMPLETE
+    return write_log(path, wire.tables[0].entries)
+
+
+def forged_card(path: Path) -> Path:
+    """A game halted at its first play: the seat signs a lock key that opens no card of its own."""
+    wire = play_in_memory(RULES, [RandomBot(i) for i in range(4)], seed=SEED, names=HOSTILE)
+    entries = list(wire.tables[0].entries)
+    index = next(i for i, e in enumerate(entries) if log.open_envelope(e).payload["t"] == "play")
+    payload = dict(log.open_envelope(entries[index]).payload)
+    key = bytearray(payload["k"])
+    key[0] ^= 1
+    payload["k"] = bytes(key)
+    signer = crypto.Identity.from_seed(hashlib.sha256(SEED + bytes([payload["s"]])).digest())
+    return write_log(path, [*entries[:index], log.seal(payload, signer)])
+
+
+def out_of_turn(path: Path) -> Path:
+    """The whole game's log up to its first bid, where the next seat signs a bid out of turn (for a dispute:
+    the honest log's branch stands)."""
+    wire = play_in_memory(RULES, [RandomBot(i) for i in range(4)], seed=SEED, names=HOSTILE)
+    entries = list(wire.tables[0].entries)
+    n = next(i for i, e in enumerate(entries) if log.open_envelope(e).payload["t"] == "bid")
+    bid = log.open_envelope(entries[n]).payload
+    intruder = (bid["s"] + 1) % 4
+    fields = {**bid, "s": intruder, "b": 3}
+    signer = crypto.Identity.from_seed(hashlib.sha256(SEED + bytes([intruder])).digest())
+    return write_log(path, [*entries[:n], log.seal(fields, signer)])
+
+
+def abandoned(path: Path, gone: int = 1) -> Path:
+    """Seat `gone` never sends its first reveal; past the timeout the others certify that it stopped."""
+    wire = Wire(new_tables(RULES, seed=SEED, names=HOSTILE), [RandomBot(i) for i in range(4)])
+
+    def withhold(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        if sender == gone and log.open_envelope(raw).payload["t"] == "reveal":
+            return []
+        return [(d, raw) for d in range(4) if d != sender]
+
+    wire.tamper = withhold
+    wire.run()
+    for seconds in (30, 61):
+        wire.advance_time(seconds)
+        wire.run()
+    assert wire.tables[0].status is TableStatus.ABANDONED
+    return write_log(path, wire.tables[0].entries)
