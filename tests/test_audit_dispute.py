@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import claims
 from helpers.logs import write_log
 
@@ -178,6 +179,7 @@ def test_hostile_files_among_the_logs_are_left_out_and_named(tmp_path: Path) -> 
     assert "no file is a readable log" in "\n".join(dispute_lines(nothing))
 
 
+@pytest.mark.slow
 def test_cli_settles_a_dispute_with_exit_codes_and_json(tmp_path: Path) -> None:
     entries, _ = game()
     n = first("bid")

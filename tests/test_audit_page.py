@@ -70,6 +70,7 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
                           timeout=300, check=False, env=env)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["valid", "violation", "abandoned"])
 def test_hostile_names_are_text_never_markup_or_a_direction_override(logs: dict[str, Path],
                                                                      kind: str) -> None:
@@ -141,6 +142,7 @@ def test_an_abandonment_shows_each_vote_and_the_certificate(logs: dict[str, Path
     assert "certificate, at the slot of seat 1" in timeline["text"]
 
 
+@pytest.mark.slow
 def test_the_referee_page_marks_the_fork_and_the_branch_upheld(tmp_path: Path) -> None:
     entries = list(log.read_log(pages.whole_game(tmp_path / "honest.p2plog")).frames)
     forged = list(log.read_log(pages.out_of_turn(tmp_path / "other.p2plog")).frames)
@@ -162,6 +164,7 @@ def test_the_referee_page_marks_the_fork_and_the_branch_upheld(tmp_path: Path) -
     assert len(page.find("hand", "section")) == len(d.verdict.hands if d.verdict else [])
 
 
+@pytest.mark.slow
 def test_a_nine_hand_game_makes_a_page_under_300_kb(tmp_path: Path) -> None:
     rules = preset("classic", target=3000, losing_threshold=-2500)
     wire = play_in_memory(rules, [RandomBot(i) for i in range(4)], seed=b"nine", version=1)
@@ -170,6 +173,7 @@ def test_a_nine_hand_game_makes_a_page_under_300_kb(tmp_path: Path) -> None:
     assert len(game_page(verdict).encode()) < 300_000
 
 
+@pytest.mark.slow
 def test_export_and_verify_write_the_page(logs: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "game.html"
     done = run_cli("export", str(logs["violation"]), "--format", "html", "-o", str(out))

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from p2pspades import log
 from p2pspades.audit import Status, hand_record, verify_file, verify_frames
 from p2pspades.crypto import Identity
@@ -16,6 +18,7 @@ VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
 GAME_V2 = VECTORS / "game_v2.p2plog"
 
 
+@pytest.mark.slow
 def test_both_known_answer_games_are_rebuilt_byte_for_byte() -> None:
     script = VECTORS / "make_game_vector.py"
     result = subprocess.run(

@@ -165,6 +165,7 @@ def test_a_clone_plays_as_its_original_and_shares_nothing(
     assert state(game) == after
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(VARIANTS), st.integers(0, 2**32 - 1))
 def test_the_public_clone_of_every_seat_is_the_observer(name: str, seed: int) -> None:

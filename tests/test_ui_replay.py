@@ -37,6 +37,7 @@ def model(verdict: Verdict) -> ReplayModel:
     return ReplayModel(verdict, "game.p2plog")
 
 
+@pytest.mark.slow
 def test_card_by_card_every_card_leaves_its_hand_exactly_once(model: ReplayModel) -> None:
     assert len(model.hands) == 2
     positions = []
