@@ -39,7 +39,8 @@ BENCHMARKS: dict[str, tuple[list[str], list[tuple[str, str, str]]]] = {
     ),
     "bots": (
         ["--deals", "2", "--presets", "classic", "--skip-random", "--quiet"],
-        [("expert_decision_cpu_mean_s", "classic.expert_over_heuristic.bots.expert.decision_cpu_time.mean_s", "time")],
+        [("expert_decision_cpu_mean_s", "classic.expert_over_heuristic.bots.expert.decision_cpu_time.mean_s",
+          "time")],
     ),
 }
 
