@@ -24,6 +24,7 @@ from p2pspades.rules import (
     BadBid,
     Bid,
     BlindNil,
+    Card,
     Game,
     Phase,
     Reveal,
@@ -58,7 +59,8 @@ def test_every_house_rule_is_left_out_at_its_default() -> None:
 
 def test_the_house_preset_is_classic_with_three_house_rules() -> None:
     house = PRESETS["house"]
-    assert house.replace(preset="classic", min_team_bid=0, ten_for_200=False, boston="none") == PRESETS["classic"]
+    plain = house.replace(preset="classic", min_team_bid=0, ten_for_200=False, boston="none")
+    assert plain == PRESETS["classic"]
     written = house.to_dict()
     assert {key: written[key] for key in HOUSE_RULES if key in written} == {
         "min_team_bid": 4, "ten_for_200": True, "boston": "bonus"}
@@ -81,7 +83,8 @@ def test_the_house_preset_is_classic_with_three_house_rules() -> None:
         ({"boston_value": None}, "boston_value must be a whole number"),
         ({"boston_value": -1}, "boston_value must not be negative"),
         ({"nil_bags": "no"}, "nil_bags must be true or false"),
-        ({"players": 5, "partnerships": False, "ten_for_200": True, "removed": ["2S", "2H", "2D", "2C", "3H", "3D", "3C"]},
+        ({"players": 5, "partnerships": False, "ten_for_200": True,
+          "removed": ["2S", "2H", "2D", "2C", "3H", "3D", "3C"]},
          "ten_for_200 needs hands of at least 10 tricks, these have 9"),
     ],
 )
@@ -193,7 +196,7 @@ def test_a_partner_of_a_blind_nil_is_exempt_from_the_minimum() -> None:
 
 def test_the_audit_reports_team_bids_that_break_the_house_rules() -> None:
     rules = preset("classic", min_team_bid=4, double_nil=False)
-    hands = [[], [], [], []]  # the hands do not matter for the bids
+    hands: list[list[Card]] = [[], [], [], []]  # the hands do not matter for the bids
     found = [v for v in audit_hand(rules, 3, hands, [1, 0, 2, 0], []) if v.kind.value == "bad_bid"]
     assert len(found) == 2
     assert {v.seat for v in found} == {2, 3}  # the later bidder of each side (seat 0 bids first)
@@ -293,11 +296,21 @@ def test_boston_win_ends_the_game_at_once_for_the_side_that_took_every_trick() -
                                                (SideTotal(), SideTotal()))[0]) is None
 
 
+def test_each_bonus_is_its_own_part_of_the_score() -> None:
+    rules = preset("classic", ten_for_200=True, boston="bonus", boston_value=300)
+    scores, _ = score_hand(rules, [6, 1, 5, 1], [False] * 4, [13, 0, 0, 0], (SideTotal(), SideTotal()))
+    side = scores[0]
+    parts = (side.contract_points, side.bag_points, side.ten_for_200_points, side.boston_points)
+    assert parts == (110, 2, 200, 300)
+    assert side.points == 612 and side.boston and not scores[1].boston
+
+
 def test_a_set_side_earns_no_house_bonus() -> None:
     rules = preset("classic", ten_for_200=True, boston="bonus")
     scores, _ = score_hand(rules, [6, 1, 5, 1], [False] * 4, [13, 0, 0, 0], (SideTotal(), SideTotal()),
                            set_sides={0})
-    assert scores[0].bonus_points == 0 and not scores[0].boston and scores[0].points == -110
+    assert scores[0].ten_for_200_points == scores[0].boston_points == 0
+    assert not scores[0].boston and scores[0].points == -110
 
 
 # ----- random games under random mixes of the options -----------------------------------------------------

@@ -169,7 +169,7 @@ def run_rules(rules: RuleSet, seed: int) -> None:
     for result in truth.history:
         for score in result.scores:
             parts = score.contract_points + score.bag_points + score.penalty_points + score.nil_points
-            assert score.points == parts + score.bonus_points
+            assert score.points == parts + score.ten_for_200_points + score.boston_points
             assert score.boston == (sum(result.tricks_scored[seat] for seat in rules.sides[score.side])
                                     == rules.tricks_per_hand and not score.penalized)
         running = [SideTotal(total.score + score.points, after.bags)

@@ -518,9 +518,9 @@ class Game:
         return hand._blind[partner] or (bid == 0 and self.rules.nil)
 
     def _bid_choices(self, seat: int) -> tuple[Bid, ...]:
-        """The bids of a seat under `min_team_bid` and `double_nil`: once its partner has bid, a bid that is not
-        nil must bring the side to the minimum, unless the partner bid nil; nil is refused after a partner's
-        nil when `double_nil` is off."""
+        """The bids of a seat under `min_team_bid` and `double_nil`: once its partner has bid, a bid that is
+        not nil must bring the side to the minimum, unless the partner bid nil; nil is refused after a
+        partner's nil when `double_nil` is off."""
         rules = self.rules
         partner_bid = self.hand._bids[(seat + 2) % 4]
         if partner_bid is None:

@@ -250,7 +250,8 @@ class RuleSet:
     def _check_house_rules(self, hand_size: int) -> None:
         if not 0 <= self.min_team_bid <= hand_size:
             raise RuleSetError(
-                f"min_team_bid must be between 0 and {hand_size} (the tricks in a hand), got {self.min_team_bid}"
+                f"min_team_bid must be between 0 and {hand_size} (the tricks in a hand), "
+                f"got {self.min_team_bid}"
             )
         if self.min_team_bid and not self.partnerships:
             raise RuleSetError("min_team_bid needs partnerships: alone, a seat's lowest bid is min_bid")

@@ -26,7 +26,7 @@ class SideTotal(NamedTuple):
 
 
 class HandScore(NamedTuple):
-    """What one side scored in one hand; `points` is the sum of the five `*_points` parts. (The two house-rule
+    """What one side scored in one hand; `points` is the sum of the six `*_points` parts. (The house-rule
     fields come last, after `points`, so that a score written as a tuple of the first eleven still reads.)"""
 
     side: int
@@ -40,8 +40,9 @@ class HandScore(NamedTuple):
     nil_points: int  # +/- nil and blind-nil values
     penalized: bool  # set by the renege penalty
     points: int
-    bonus_points: int = 0  # house rules: ten_for_200_value and boston_value ("bonus"), when earned
-    boston: bool = False  # the side took every trick of the hand (and was not set)
+    ten_for_200_points: int = 0  # house rule ten_for_200: its value for a made contract of 10 or more
+    boston_points: int = 0  # house rule boston "bonus": its value when the side took every trick
+    boston: bool = False  # the side took every trick of the hand (and was not set), whatever the rules
 
 
 # Named tuples made straight from a tuple: their generated __new__ is a Python function, this is not.
@@ -118,11 +119,8 @@ def score_hand(
             contract_points = failed_factor * contract
             bags = 0 if penalized else nil_tricks
         boston = taken == all_tricks and not penalized
-        bonus_points = 0
-        if made and contract >= TEN_FOR_200_CONTRACT:
-            bonus_points += ten_bonus
-        if boston:
-            bonus_points += boston_bonus
+        ten_points = ten_bonus if made and contract >= TEN_FOR_200_CONTRACT else 0
+        boston_points = boston_bonus if boston else 0
         bag_points = rules.overtrick_points * bags
         carried = before[index].bags + bags
         penalty_points = 0
@@ -130,11 +128,11 @@ def score_hand(
             while carried >= bag_limit:
                 carried -= bag_limit
                 penalty_points -= bag_penalty
-        points = contract_points + bag_points + penalty_points + nil_points + bonus_points
+        points = contract_points + bag_points + penalty_points + nil_points + ten_points + boston_points
         scores.append(
             _new_score(
                 (index, contract, counted, made, contract_points, bags, bag_points, penalty_points,
-                 nil_points, penalized, points, bonus_points, boston)
+                 nil_points, penalized, points, ten_points, boston_points, boston)
             )
         )
         totals.append(_new_total((before[index].score + points, carried)))
