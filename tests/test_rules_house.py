@@ -31,6 +31,7 @@ from p2pspades.rules import (
     RuleSet,
     RuleSetError,
     SideTotal,
+    Suit,
     Termination,
     audit_hand,
     deal_from_order,
@@ -294,6 +295,37 @@ def test_boston_win_ends_the_game_at_once_for_the_side_that_took_every_trick() -
     bonus = preset("classic", boston="bonus")
     assert Game(bonus, 3)._game_end(score_hand(bonus, [4, 1, 4, 1], [False] * 4, [13, 0, 0, 0],
                                                (SideTotal(), SideTotal()))[0]) is None
+
+
+def boston_hand(rules: RuleSet) -> Game:
+    """A whole hand in which seat 0 holds every spade and leads every trick, so side 0 takes all 13."""
+    spades = [card for card in rules.deck if card.suit is Suit.SPADES]
+    others = [card for card in rules.deck if card.suit is not Suit.SPADES]
+    cards: list[Card] = []
+    for spade in spades:  # dealer 3: seat 0 gets cards 0, 4, 8, ...
+        cards += [spade, others.pop(), others.pop(), others.pop()]
+    game = Game(rules, 3)
+    game.apply(deal_from_order(rules, 3, cards))
+    for bid in (13, 1, 0, 1):
+        game.apply(Bid(bid))
+    while game.current_seat is not None:
+        game.apply(game.legal_actions()[0])
+    game.apply(Reveal(game.initial_hands() or ()))
+    assert game.history[-1].tricks_won == (13, 0, 0, 0)
+    return game
+
+
+def test_boston_played_out_wins_the_game_or_scores_the_bonus() -> None:
+    won = boston_hand(preset("classic", boston="win"))
+    assert won.phase is Phase.GAME_OVER and won.outcome is not None
+    assert won.outcome.winners == (0,) and won.outcome.termination is Termination.BOSTON
+    assert won.totals[0].score == 130 + 100  # 13 bid and made, the nil of seat 2 made: short of 500
+    bonus = boston_hand(preset("classic", boston="bonus", ten_for_200=True, target=1000))
+    assert bonus.phase is not Phase.GAME_OVER
+    score = bonus.history[-1].scores[0]
+    assert (score.boston, score.boston_points, score.ten_for_200_points, score.points) == (
+        True, 200, 200, 130 + 100 + 200 + 200)
+    assert boston_hand(PRESETS["classic"]).history[-1].scores[0].points == 230  # no house rules: no bonus
 
 
 def test_each_bonus_is_its_own_part_of_the_score() -> None:
