@@ -27,6 +27,7 @@ from p2pspades.rules import (
     Reveal,
     RuleSet,
     SideTotal,
+    Termination,
     audit_hand,
     deal_from_order,
     mask_of,
@@ -147,7 +148,11 @@ def check_hand(rules: RuleSet, result: HandResult) -> None:
 
 
 def run_game(name: str, seed: int) -> None:
-    rules = quick(name)
+    run_rules(quick(name), seed)
+
+
+def run_rules(rules: RuleSet, seed: int) -> None:
+    """A random game under `rules`, checked against every invariant."""
     rng = random.Random(seed)
     table = Table(rules, rng.randrange(rules.players))
     truth = table.truth
@@ -164,15 +169,22 @@ def run_game(name: str, seed: int) -> None:
     for result in truth.history:
         for score in result.scores:
             parts = score.contract_points + score.bag_points + score.penalty_points + score.nil_points
-            assert score.points == parts
+            assert score.points == parts + score.ten_for_200_points + score.boston_points
+            assert score.boston == (sum(result.tricks_scored[seat] for seat in rules.sides[score.side])
+                                    == rules.tricks_per_hand and not score.penalized)
         running = [SideTotal(total.score + score.points, after.bags)
                    for total, score, after in zip(running, result.scores, result.totals, strict=True)]
         assert [total.score for total in running] == [total.score for total in result.totals]
     assert tuple(running) == truth.totals
     for side in range(len(rules.sides)):
         assert truth.totals[side].score == sum(result.scores[side].points for result in truth.history)
-    # the winners hold the top score; the game ended at the target or the threshold
     scores = [total.score for total in truth.totals]
+    if truth.outcome.termination is Termination.BOSTON:  # house rule boston="win": the side that took all
+        last = truth.history[-1].scores
+        assert rules.boston == "win" and truth.outcome.winners == tuple(s.side for s in last if s.boston)
+        assert len(truth.outcome.winners) == 1
+        return
+    # the winners hold the top score; the game ended at the target or the threshold
     assert truth.outcome.winners == tuple(i for i, s in enumerate(scores) if s == max(scores))
     assert max(scores) >= rules.target or min(scores) <= (rules.losing_threshold or 0)
     # dealers went round clockwise

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, parse_cards, preset
 
-PRESET_NAMES = ["individual", "partnership", "piki", "classic", "cutthroat3", "five", "two"]
+PRESET_NAMES = ["individual", "partnership", "piki", "classic", "cutthroat3", "five", "two", "house"]
 
 
-def test_the_seven_presets_ship() -> None:
+def test_the_eight_presets_ship() -> None:
     assert sorted(PRESETS) == sorted(PRESET_NAMES)
     for name, rules in PRESETS.items():
         assert rules.preset == name
@@ -31,6 +31,7 @@ def test_the_seven_presets_ship() -> None:
         ("cutthroat3", 3, 51, 17, "2C"),
         ("five", 5, 50, 10, "2S 2H 2D 2C"),
         ("two", 2, 52, 13, ""),  # the draw pile: 13 kept each, 26 discarded
+        ("house", 4, 52, 13, ""),
     ],
 )
 def test_preset_decks(name: str, players: int, deck_size: int, hand_size: int, removed: str) -> None:

@@ -287,6 +287,10 @@ CROSS_FIELD: Mapping[int, dict[str, object]] = {
     5: {"min_bid": 14},
     6: {"min_bid": 0},
     7: {"nil": False},  # blind_nil stays on
+    8: {"partnerships": False, "min_team_bid": 4},
+    9: {"partnerships": False, "double_nil": False},
+    10: {"partnerships": False, "ten_for_200": True,  # 36 cards, 9 tricks a hand
+         "removed": [rank + suit for suit in "SHDC" for rank in "2345"]},
 }
 
 

@@ -25,7 +25,7 @@ KINDS: tuple[Check, ...] = (
     Check.WRONG_LEAD,  # the first lead was not the lowest club (rule "low_club")
     Check.NOT_IN_HAND,  # played a card the seat did not hold (or had already played)
     Check.BAD_HAND,  # a hand of the wrong size, or a card not in the deck or dealt twice
-    Check.BAD_BID,  # a bid outside the allowed range
+    Check.BAD_BID,  # a bid outside the allowed range, or a side's bids against min_team_bid or double_nil
     Check.MISSING_PLAY,  # the hand ended before this seat played all its cards
     Check.EXTRA_PLAY,  # a play after the last trick
 )
@@ -68,7 +68,7 @@ def audit_hand(
     """
     n = rules.players
     found, remaining = _hand_masks(rules, hands)
-    found.extend(_check_bids(rules, bids))
+    found.extend(_check_bids(rules, bids, dealer))
     low_club = rules.low_club if rules.first_leader == "low_club" else None
     holder = None
     if low_club is not None:
@@ -177,7 +177,7 @@ def _hand_masks(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[list[V
     return found, masks
 
 
-def _check_bids(rules: RuleSet, bids: Sequence[int | None]) -> list[Violation]:
+def _check_bids(rules: RuleSet, bids: Sequence[int | None], dealer: int) -> list[Violation]:
     found: list[Violation] = []
     top = rules.tricks_per_hand
     for seat, bid in enumerate(bids):
@@ -188,6 +188,27 @@ def _check_bids(rules: RuleSet, bids: Sequence[int | None]) -> list[Violation]:
             found.append(Violation(seat, None, None, Check.BAD_BID, f"seat {seat} bid {bid!r}"))
     if len(bids) != rules.players:
         found.append(Violation(0, None, None, Check.BAD_BID, f"{len(bids)} bids for {rules.players} seats"))
+    elif not found and rules.partnerships:
+        found.extend(_check_side_bids(rules, bids, dealer))  # type: ignore[arg-type]  # every bid an int by now
+    return found
+
+
+def _check_side_bids(rules: RuleSet, bids: Sequence[int], dealer: int) -> list[Violation]:
+    """The house rules on a side's bids (a blind nil is a bid of 0, and nil is on wherever blind nil is),
+    charged to the side's last seat in bidding order."""
+    found: list[Violation] = []
+    n = rules.players
+    start = dealer if rules.first_bidder == "dealer" else dealer + 1
+    for side in rules.sides:
+        first, second = sorted(side, key=lambda seat: (seat - start) % n)
+        nils = [seat for seat in (first, second) if rules.nil and bids[seat] == 0]
+        if len(nils) == 2 and not rules.double_nil:
+            found.append(Violation(second, None, None, Check.BAD_BID,
+                                   f"seats {first} and {second} both bid nil, and double nil is off"))
+        elif not nils and bids[first] + bids[second] < rules.min_team_bid:
+            found.append(Violation(second, None, None, Check.BAD_BID,
+                                   f"seats {first} and {second} bid {bids[first] + bids[second]} together, "
+                                   f"below the minimum team bid of {rules.min_team_bid}"))
     return found
 
 

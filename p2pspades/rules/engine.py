@@ -52,6 +52,7 @@ PLAYS: tuple[Play, ...] = tuple(Play(card) for card in FULL_DECK)
 """One `Play` per card, by card index: `legal_actions` hands these out instead of making new ones."""
 _BIDS: tuple[Bid, ...] = tuple(Bid(tricks) for tricks in range(len(FULL_DECK) + 1))
 _BLIND_CHOICES: tuple[BlindNil, BlindNil] = (BlindNil(True), BlindNil(False))
+_NO_BLIND: tuple[BlindNil] = (BlindNil(False),)
 _DRAW_CHOICES: tuple[Draw, Draw] = (Draw(True), Draw(False))
 _PHASE_WAITS = {
     Phase.BLIND: "blind-nil answers",
@@ -67,6 +68,12 @@ _PLAY = Phase.PLAY
 _new_trick = partial(tuple.__new__, Trick)
 _new_result = partial(tuple.__new__, HandResult)
 _NO_SIDES: frozenset[int] = frozenset()
+
+
+@cache
+def _bid_range(nil: bool, lowest: int, top: int) -> tuple[Bid, ...]:
+    """The bids nil (when `nil`) and `lowest` to `top`, as the cached `Bid`s."""
+    return ((_BIDS[0],) if nil else ()) + _BIDS[lowest : top + 1]
 
 
 @cache
@@ -261,8 +268,10 @@ class Game:
         "_legal_bids",
         "_n",
         "_next",
+        "_no_double_nil",
         "_queue",
         "_spade_rule",
+        "_team_bids",
         "_tricks_per_hand",
         "current_seat",
         "hand",
@@ -291,8 +300,11 @@ class Game:
         self._bid_orders = tuple(tuple((first + k) % n for k in range(n)) for first in first_bidder)
         self._leaders = tuple(first_leader(rules, dealer, None) for dealer in range(n))
         lowest = max(rules.min_bid, 1 if rules.nil else 0)
-        self._legal_bids = ((_BIDS[0],) if rules.nil else ()) + _BIDS[lowest : self._tricks_per_hand + 1]
+        self._legal_bids = _bid_range(rules.nil, lowest, self._tricks_per_hand)
         self._bid_values = frozenset(bid.tricks for bid in self._legal_bids)
+        # house rules that make a seat's bids depend on its partner's
+        self._no_double_nil = rules.partnerships and not rules.double_nil
+        self._team_bids = self._no_double_nil or (rules.partnerships and rules.min_team_bid > 0)
         self.hand_number = 0
         self.history: list[HandResult] = []
         self.totals: tuple[SideTotal, ...] = tuple(SideTotal() for _ in rules.sides)
@@ -357,9 +369,9 @@ class Game:
                     return plays
             return suits[0] + suits[1] + suits[2] + suits[3]
         if phase is Phase.BID:
-            return self._legal_bids
+            return self._bid_choices(seat) if self._team_bids else self._legal_bids
         if phase is Phase.BLIND:
-            return _BLIND_CHOICES
+            return _NO_BLIND if self._no_double_nil and self._partner_is_nil(seat) else _BLIND_CHOICES
         if phase is Phase.DRAW:
             return _DRAW_CHOICES
         return ()
@@ -499,8 +511,31 @@ class Game:
             self.phase = Phase.DEAL
             self.current_seat = None
 
+    def _partner_is_nil(self, seat: int) -> bool:
+        """Has the seat's partner bid nil or blind nil this hand? (Partnerships only.)"""
+        hand, partner = self.hand, (seat + 2) % 4
+        bid = hand._bids[partner]
+        return hand._blind[partner] or (bid == 0 and self.rules.nil)
+
+    def _bid_choices(self, seat: int) -> tuple[Bid, ...]:
+        """The bids of a seat under `min_team_bid` and `double_nil`: once its partner has bid, a bid that is
+        not nil must bring the side to the minimum, unless the partner bid nil; nil is refused after a
+        partner's nil when `double_nil` is off."""
+        rules = self.rules
+        partner_bid = self.hand._bids[(seat + 2) % 4]
+        if partner_bid is None:
+            return self._legal_bids
+        partner_nil = self._partner_is_nil(seat)
+        lowest = max(rules.min_bid, 1 if rules.nil else 0)
+        if not partner_nil:
+            lowest = max(lowest, rules.min_team_bid - partner_bid)
+        nil = rules.nil and (rules.double_nil or not partner_nil)
+        return _bid_range(nil, lowest, self._tricks_per_hand)
+
     def _blind_nil(self, action: BlindNil, seat: int | None) -> None:
         seat = self._turn(Phase.BLIND, action, seat)
+        if action.declare and self._no_double_nil and self._partner_is_nil(seat):
+            raise BadBid(f"seat {seat} may not bid blind nil: its partner bid nil (double nil is off)", seat)
         if action.declare:
             self.hand._bids[seat] = 0
             self.hand._blind[seat] = True
@@ -614,6 +649,8 @@ class Game:
         if seat is not None and seat != current:
             raise NotYourTurn(f"it is seat {current}'s turn, not seat {seat}'s", seat)
         tricks = action.tricks
+        if self._team_bids and tricks in self._bid_values and Bid(tricks) not in self._bid_choices(current):
+            raise BadBid(self._team_bid_refusal(current, tricks), current)
         if tricks not in self._bid_values:
             rules = self.rules
             nil = " (or 0 for nil)" if rules.nil else ""
@@ -625,6 +662,17 @@ class Game:
             self.current_seat = self._queue[0]
         else:
             self._start_play()
+
+    def _team_bid_refusal(self, seat: int, tricks: int) -> str:
+        rules = self.rules
+        partner = (seat + 2) % 4
+        if tricks == 0 and rules.nil:
+            return f"seat {seat} may not bid nil: its partner, seat {partner}, bid nil (double nil is off)"
+        partner_bid = self.hand._bids[partner]
+        return (
+            f"seat {seat} bid {tricks}: with its partner's {partner_bid} the side must bid at least "
+            f"{rules.min_team_bid} (min_team_bid)"
+        )
 
     def _start_play(self) -> None:
         hand, rules = self.hand, self.rules
@@ -820,7 +868,7 @@ class Game:
             )
         )
         self.totals = totals
-        outcome = Outcome((), Termination.VIOLATION) if stop else self._game_end()
+        outcome = Outcome((), Termination.VIOLATION) if stop else self._game_end(scores)
         if outcome is not None:
             self.outcome = outcome
             self.phase = Phase.GAME_OVER
@@ -828,8 +876,12 @@ class Game:
         else:
             self._start_hand(self._next[hand.dealer])
 
-    def _game_end(self) -> Outcome | None:
+    def _game_end(self, hand_scores: Sequence[HandScore] = ()) -> Outcome | None:
         rules = self.rules
+        if rules.boston == "win":
+            boston = tuple(score.side for score in hand_scores if score.boston)
+            if boston:
+                return Outcome(boston, Termination.BOSTON)
         scores = [total.score for total in self.totals]
         reached = max(scores) >= rules.target
         fell = rules.losing_threshold is not None and min(scores) <= rules.losing_threshold

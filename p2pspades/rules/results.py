@@ -18,6 +18,7 @@ class Termination(enum.Enum):
     TARGET = "target"  # a side reached the target score
     LOSING_THRESHOLD = "losing_threshold"  # a side fell to the losing threshold
     VIOLATION = "violation"  # the audit found a violation and the rules say `renege="stop"`
+    BOSTON = "boston"  # a side took every trick of a hand and the rules say `boston="win"`
 
 
 @dataclass(frozen=True, slots=True)

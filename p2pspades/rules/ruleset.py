@@ -23,6 +23,7 @@ FailedContract = Literal["zero", "minus"]
 TieRule = Literal["another_hand", "shared"]
 RenegePenalty = Literal["set", "three_tricks", "stop"]
 OnFault = Literal["forfeit", "void"]
+Boston = Literal["none", "bonus", "win"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "deal": ("all", "draw"),
@@ -33,12 +34,26 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "tie": ("another_hand", "shared"),
     "renege": ("set", "three_tricks", "stop"),
     "on_fault": ("forfeit", "void"),
+    "boston": ("none", "bonus", "win"),
 }
 #: options a rule-set map may leave out (they came later), with the value their absence means
-_OPTIONAL: dict[str, object] = {"on_fault": "forfeit", "void_proofs": True}
-_BOOLS = ("partnerships", "jokers", "nil", "blind_nil", "nil_tricks_count_for_partner", "void_proofs")
+_OPTIONAL: dict[str, object] = {
+    "on_fault": "forfeit",
+    "void_proofs": True,
+    "min_team_bid": 0,
+    "double_nil": True,
+    "ten_for_200": False,
+    "ten_for_200_value": 200,
+    "boston": "none",
+    "boston_value": 200,
+    "nil_bags": True,
+}
+_BOOLS = ("partnerships", "jokers", "nil", "blind_nil", "nil_tricks_count_for_partner", "void_proofs",
+          "double_nil", "ten_for_200", "nil_bags")
 _INTS = ("players", "min_bid", "nil_value", "blind_nil_value", "blind_nil_margin", "overtrick_points",
-         "bag_penalty", "target")
+         "bag_penalty", "target", "min_team_bid", "ten_for_200_value", "boston_value")
+#: the side's contract (the sum of its bids that are not nil) that earns the `ten_for_200` bonus when made
+TEN_FOR_200_CONTRACT = 10
 _OPTIONAL_INTS = ("bag_limit", "losing_threshold")
 _OVERTRICK_POINTS = (1, -10)
 
@@ -85,6 +100,21 @@ class RuleSet:
     #: card of that suit (protocol/crypto.md §17), checked live, so a renege is refused at once; false leaves
     #: reneges to the public record and the end-of-hand audit. Version 1 has no proofs and ignores it
     void_proofs: bool = True
+    #: house rules; each is left out of a rule-set map at its default, like `on_fault` and `void_proofs`.
+    #: A partnership's combined bid (its bids that are not nil) must reach this; the side's last bidder is
+    #: offered only the bids that reach it. A side with a nil or blind-nil bidder is exempt. 0: no minimum
+    min_team_bid: int = 0
+    #: may both partners bid nil (or blind nil) in one hand? False: the second is not offered nil
+    double_nil: bool = True
+    #: "10 for 200": a side whose contract is 10 or more and made scores `ten_for_200_value` more
+    ten_for_200: bool = False
+    ten_for_200_value: int = 200
+    #: a side that takes every trick of a hand (Boston, the moon): "none", nothing more; "bonus", it scores
+    #: `boston_value` more; "win", it wins the game at once
+    boston: Boston = "none"
+    boston_value: int = 200
+    #: a nil bidder's tricks are bags of its side (unless they count for the partner); false: they are not
+    nil_bags: bool = True
     preset: str | None = None
 
     def __post_init__(self) -> None:
@@ -215,6 +245,25 @@ class RuleSet:
             raise RuleSetError(
                 f"losing_threshold must be below 0 (every side starts at 0), got {self.losing_threshold}"
             )
+        self._check_house_rules(hand_size)
+
+    def _check_house_rules(self, hand_size: int) -> None:
+        if not 0 <= self.min_team_bid <= hand_size:
+            raise RuleSetError(
+                f"min_team_bid must be between 0 and {hand_size} (the tricks in a hand), "
+                f"got {self.min_team_bid}"
+            )
+        if self.min_team_bid and not self.partnerships:
+            raise RuleSetError("min_team_bid needs partnerships: alone, a seat's lowest bid is min_bid")
+        if not self.double_nil and not self.partnerships:
+            raise RuleSetError("double_nil false needs partnerships: only partners can both bid nil")
+        for name in ("ten_for_200_value", "boston_value"):
+            if getattr(self, name) < 0:
+                raise RuleSetError(f"{name} must not be negative, got {getattr(self, name)}")
+        if self.ten_for_200 and hand_size < TEN_FOR_200_CONTRACT:
+            raise RuleSetError(
+                f"ten_for_200 needs hands of at least {TEN_FOR_200_CONTRACT} tricks, these have {hand_size}"
+            )
 
     # ----- derived values --------------------------------------------------------------------------------
 
@@ -264,8 +313,9 @@ class RuleSet:
     def to_dict(self) -> dict[str, object]:
         """Every option as plain data (str, int, bool, None, list of str), in a fixed order.
 
-        An option added after version 1 of the protocol (`on_fault`, `void_proofs`) is left out at its default
-        value, so the rule-set maps of older games keep their bytes."""
+        An option added after version 1 of the protocol (`on_fault`, `void_proofs` and the house rules from
+        `min_team_bid` on) is left out at its default value, so the rule-set maps of older games keep their
+        bytes."""
         out: dict[str, object] = {}
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
@@ -332,6 +382,11 @@ PRESETS: Mapping[str, RuleSet] = MappingProxyType(
         # Two players drawing from a stock: 13 cards each, 26 discarded; the non-dealer leads; classic scoring
         # with nil, without blind nil (a catch-up bid makes little sense with one opponent).
         "two": RuleSet(players=2, partnerships=False, deal="draw", blind_nil=False, preset="two"),
+        # The classic game with the house rules most asked for: a side bids at least 4 together, a made
+        # contract of 10 or more scores 200 more, and a side that takes every trick scores 200 more.
+        "house": RuleSet(
+            min_team_bid=4, ten_for_200=True, boston="bonus", preset="house",
+        ),
     }
 )
 """The shipped presets by name."""

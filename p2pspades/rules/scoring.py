@@ -4,7 +4,8 @@ A side's contract is the sum of its members' bids that are not nil. Tricks won b
 toward it (unless `nil_tricks_count_for_partner`) but do count as bags. A made contract scores 10 per bid
 trick plus `overtrick_points` per bag; a failed one scores 0 or -10 per bid trick. Bags accumulate in the
 side's total; every `bag_limit` of them cost `bag_penalty` and the rest carry over. Each nil bid scores
-+/- its value.
++/- its value. The house rules add bonuses: `ten_for_200` for a made contract of 10 or more, and
+`boston` "bonus" for a side that takes every trick (with "win", the engine ends the game instead).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from functools import partial
 from typing import NamedTuple
 
 from p2pspades.rules.errors import IllegalAction
-from p2pspades.rules.ruleset import RuleSet
+from p2pspades.rules.ruleset import TEN_FOR_200_CONTRACT, RuleSet
 
 
 class SideTotal(NamedTuple):
@@ -25,7 +26,8 @@ class SideTotal(NamedTuple):
 
 
 class HandScore(NamedTuple):
-    """What one side scored in one hand; `points` is the sum of the four `*_points` parts."""
+    """What one side scored in one hand; `points` is the sum of the six `*_points` parts. (The house-rule
+    fields come last, after `points`, so that a score written as a tuple of the first eleven still reads.)"""
 
     side: int
     contract: int  # sum of the side's bids that are not nil
@@ -38,6 +40,9 @@ class HandScore(NamedTuple):
     nil_points: int  # +/- nil and blind-nil values
     penalized: bool  # set by the renege penalty
     points: int
+    ten_for_200_points: int = 0  # house rule ten_for_200: its value for a made contract of 10 or more
+    boston_points: int = 0  # house rule boston "bonus": its value when the side took every trick
+    boston: bool = False  # the side took every trick of the hand (and was not set), whatever the rules
 
 
 # Named tuples made straight from a tuple: their generated __new__ is a Python function, this is not.
@@ -85,10 +90,15 @@ def score_hand(
     nil_rule, partner_counts = rules.nil, rules.nil_tricks_count_for_partner
     failed_factor = 0 if rules.failed_contract == "zero" else -10
     bag_limit, bag_penalty = rules.bag_limit, rules.bag_penalty
+    nil_bags = rules.nil_bags
+    ten_bonus = rules.ten_for_200_value if rules.ten_for_200 else 0
+    boston_bonus = rules.boston_value if rules.boston == "bonus" else 0
+    all_tricks = rules.tricks_per_hand
     for index, side in enumerate(sides):
         penalized = index in set_sides
-        contract = counted = nil_tricks = nil_points = 0
+        contract = counted = nil_tricks = nil_points = taken = 0
         for seat in side:
+            taken += tricks_won[seat]
             if blind[seat] or (nil_rule and bids[seat] == 0):  # is_nil(), inline
                 value = rules.blind_nil_value if blind[seat] else rules.nil_value
                 nil_points += value if tricks_won[seat] == 0 and not penalized else -value
@@ -100,12 +110,17 @@ def score_hand(
                 contract += bids[seat]
                 counted += tricks_won[seat]
         made = counted >= contract and not penalized
+        if not nil_bags:
+            nil_tricks = 0
         if made:
             contract_points = 10 * contract
             bags = counted - contract + nil_tricks
         else:
             contract_points = failed_factor * contract
             bags = 0 if penalized else nil_tricks
+        boston = taken == all_tricks and not penalized
+        ten_points = ten_bonus if made and contract >= TEN_FOR_200_CONTRACT else 0
+        boston_points = boston_bonus if boston else 0
         bag_points = rules.overtrick_points * bags
         carried = before[index].bags + bags
         penalty_points = 0
@@ -113,11 +128,11 @@ def score_hand(
             while carried >= bag_limit:
                 carried -= bag_limit
                 penalty_points -= bag_penalty
-        points = contract_points + bag_points + penalty_points + nil_points
+        points = contract_points + bag_points + penalty_points + nil_points + ten_points + boston_points
         scores.append(
             _new_score(
                 (index, contract, counted, made, contract_points, bags, bag_points, penalty_points,
-                 nil_points, penalized, points)
+                 nil_points, penalized, points, ten_points, boston_points, boston)
             )
         )
         totals.append(_new_total((before[index].score + points, carried)))
