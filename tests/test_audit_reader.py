@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import claims
 from helpers.logs import write_log
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -125,18 +126,7 @@ def test_a_violation_is_told_then_the_end_then_the_verdict(entries: list[bytes])
 def test_an_abandonment_is_told_as_the_end() -> None:
     gone = 1
     wire = Wire(new_tables(RULES, seed=SEED), [RandomBot(i) for i in range(4)])
-
-    def withhold(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
-        if sender == gone and log.open_envelope(raw).payload["t"] == "reveal":
-            return []
-        return [(d, raw) for d in range(4) if d != sender]
-
-    wire.tamper = withhold
-    wire.run()
-    for seconds in (30, 61):  # past the reveal's timeout: one seat claims, the others co-sign
-        wire.advance_time(seconds)
-        wire.run()
-    table = wire.tables[0]
+    table = claims.abandoned_at_a_reveal(wire, gone)
     assert table.status is TableStatus.ABANDONED
     seen = Recorder()
     verdict = read_game(table.entries, seen)

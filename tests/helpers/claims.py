@@ -54,3 +54,20 @@ def give(wire: Wire, seat: int, *raws: bytes) -> list[bytes]:
     for raw in raws:
         table.receive(raw, wire.now)
     return [out.raw for out in table.take_outgoing()]
+
+
+def abandoned_at_a_reveal(wire: Wire, gone: int) -> Table:
+    """Seat `gone` never sends its first reveal; past the timeout the others certify that it stopped. Seat
+    0's table, its game over."""
+
+    def withhold(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        if sender == gone and log.open_envelope(raw).payload["t"] == "reveal":
+            return []
+        return [(d, raw) for d in range(len(wire.tables)) if d != sender]
+
+    wire.tamper = withhold
+    wire.run()
+    for seconds in (30, 61):  # past the reveal's timeout: one seat claims, the others co-sign
+        wire.advance_time(seconds)
+        wire.run()
+    return wire.tables[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from helpers import claims
 from helpers.logs import write_log
 from p2pspades import crypto, log
 from p2pspades.bots import RandomBot
@@ -54,16 +55,6 @@ def out_of_turn(path: Path) -> Path:
 def abandoned(path: Path, gone: int = 1) -> Path:
     """Seat `gone` never sends its first reveal; past the timeout the others certify that it stopped."""
     wire = Wire(new_tables(RULES, seed=SEED, names=HOSTILE), [RandomBot(i) for i in range(4)])
-
-    def withhold(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
-        if sender == gone and log.open_envelope(raw).payload["t"] == "reveal":
-            return []
-        return [(d, raw) for d in range(4) if d != sender]
-
-    wire.tamper = withhold
-    wire.run()
-    for seconds in (30, 61):
-        wire.advance_time(seconds)
-        wire.run()
+    claims.abandoned_at_a_reveal(wire, gone)
     assert wire.tables[0].status is TableStatus.ABANDONED
     return write_log(path, wire.tables[0].entries)
