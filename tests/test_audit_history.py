@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -81,7 +83,7 @@ pool = st.tuples(st.sampled_from(["whole", "halfway"]), st.integers(0, 3), st.fl
 @given(st.lists(pool, max_size=8), st.randoms())
 def test_totals_add_up_game_by_game_and_rows_are_newest_first(whole: Verdict, halfway: Verdict,
                                                                 picks: list[tuple[str, int, float, bool]],
-                                                                rnd: object) -> None:
+                                                                rnd: random.Random) -> None:
     verdicts = {"whole": whole, "halfway": halfway}
     games = [PlayedGame(f"log{i}", verdicts[v], seat, when, running)
              for i, (v, seat, when, running) in enumerate(picks)]
@@ -90,7 +92,7 @@ def test_totals_add_up_game_by_game_and_rows_are_newest_first(whole: Verdict, ha
     assert sorted(r.path for r in rows) == sorted(g.path for g in games)
     total = stats(games)
     shuffled = list(games)
-    rnd.shuffle(shuffled)  # type: ignore[attr-defined]
+    rnd.shuffle(shuffled)
     assert stats(shuffled) == total
     parts = [stats([g]) for g in games]
     for name in ("games", "wins", "losses", "hands", "contracts_made", "contracts_set", "nils_made",

@@ -86,10 +86,10 @@ def result_text(row: GameRow, profile: str | None) -> str:
         return f"still being played ({plural(row.hands, 'hand')} so far)"
     if ending is Ending.UNFINISHED:
         text = f"stopped after {plural(row.hands, 'hand')}"
-        resumable = row.game_id is not None and Path(row.path).is_relative_to(paths.games_dir(
-            paths.data_home(profile=profile)))
-        return text + (f"; carry on with: {resume_command(bytes.fromhex(row.game_id), profile)}"
-                       if resumable and row.game_id is not None else "")
+        if row.game_id is not None and Path(row.path).is_relative_to(paths.games_dir(
+                paths.data_home(profile=profile))):  # a seat directory: `resume` carries it on
+            text += f"; carry on with: {resume_command(bytes.fromhex(row.game_id), profile)}"
+        return text
     return f"log unreadable: {printable(row.summary)}"
 
 
