@@ -96,6 +96,13 @@ def test_a_damaged_log_is_listed_as_unreadable_and_left_out_of_the_stats(tmp_pat
     s = listed(tmp_path, "stats", "ana")
     assert s["games"] == 1 and s["left_out"] == {"running": 0, "unreadable": 1}
 
+    (good.parent / "local.json").write_text("{ damaged")
+    games = p2pspades(tmp_path, "games", "--profile", "ana")
+    assert games.returncode == 0 and "local.json" in games.stdout, games.stdout + games.stderr
+    (line,) = [line for line in games.stdout.splitlines() if str(good.parent) in line]
+    assert "log unreadable: cannot read" in line, line
+    assert listed(tmp_path, "stats", "ana")["left_out"]["unreadable"] == 2
+
 
 def test_a_game_being_played_is_said_so_and_once_killed_it_can_be_carried_on(tmp_path: Path) -> None:
     out = tmp_path / "cy.out"

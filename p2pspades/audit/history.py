@@ -77,10 +77,10 @@ def ending_of(game: PlayedGame) -> Ending:
     verdict, table = game.verdict, game.verdict.table
     if game.running:
         return Ending.RUNNING
+    if verdict.status is Status.VIOLATION:  # a refused genesis too, which leaves no table
+        return Ending.VIOLATION
     if verdict.status is Status.UNREADABLE or table is None:
         return Ending.UNREADABLE
-    if verdict.status is Status.VIOLATION or table.status is TableStatus.VIOLATION:
-        return Ending.VIOLATION
     if table.result is not None and table.result.contested:
         return Ending.CONTESTED
     if table.status is TableStatus.ABANDONED:
@@ -167,8 +167,7 @@ def stats(games: Iterable[PlayedGame]) -> Stats:
         if ending is Ending.RUNNING:
             totals.running += 1
             continue
-        if ending is Ending.UNREADABLE or table is None or game.seat is None \
-                or not 0 <= game.seat < table.rules.players:
+        if table is None or game.seat is None or not 0 <= game.seat < table.rules.players:
             totals.unreadable += 1
             continue
         rules, seat = table.rules, game.seat
