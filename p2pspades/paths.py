@@ -93,9 +93,14 @@ def games_dir(home: Home = None) -> Path:
     return data_home(home) / "games"
 
 
+def logs_dir(home: Home = None) -> Path:
+    """Where the logs of in-memory games go."""
+    return data_home(home) / "logs"
+
+
 def default_log_path(game_id: bytes, home: Home = None) -> Path:
     """Where a game's log goes when no `--log` is given and no seat directory holds it."""
-    return data_home(home) / "logs" / f"{game_id.hex()}.p2plog"
+    return logs_dir(home) / f"{game_id.hex()}.p2plog"
 
 
 def diagnostics_log(home: Home = None) -> Path:

@@ -21,6 +21,8 @@ COMMANDS = {
     "verify": "verify",
     "export": "export",
     "replay": "replay",
+    "games": "games",
+    "stats": "stats",
 }
 
 

@@ -28,7 +28,17 @@ from p2pspades.net.peer import ClaimShown, Peer, Phase, Player, Status, Timing, 
 from p2pspades.net.resume import Resumable, find_resumable, resume_seats
 from p2pspades.net.seats import Seat, SessionError, bot_seats, make_bot
 from p2pspades.net.session import HostedTable, join_game
-from p2pspades.net.store import GameStore, LocalSeat, PeersFile, StoreError, data_home, games_of, list_games
+from p2pspades.net.store import (
+    GameStore,
+    LocalSeat,
+    OurLog,
+    PeersFile,
+    StoreError,
+    data_home,
+    games_of,
+    list_games,
+    our_logs,
+)
 
 __all__ = [
     "SERVICE_TYPE",
@@ -56,6 +66,7 @@ __all__ = [
     "MeshError",
     "MeshEvent",
     "Message",
+    "OurLog",
     "Peer",
     "PeerAddress",
     "PeersFile",
@@ -87,6 +98,7 @@ __all__ = [
     "list_games",
     "local_address",
     "make_bot",
+    "our_logs",
     "parse_endpoint",
     "peers_of",
     "resume_game",

@@ -338,6 +338,41 @@ def list_games(home: str | os.PathLike[str] | None = None) -> list[GameStore]:
     return found
 
 
+@dataclass(frozen=True)
+class OurLog:
+    """A log of a game this data home's person played (for `games` and `stats`)."""
+
+    path: Path
+    seat: int | None
+    """Our seat; None if the seat directory cannot be read (`problem` says why)."""
+    when: float
+    """When the log was last written (seconds since the epoch; 0 if it cannot be told)."""
+    running: bool = False
+    """A peer holds the log open for writing: the game is being played."""
+    problem: str | None = None
+
+
+def our_logs(home: str | os.PathLike[str] | None = None) -> list[OurLog]:
+    """The logs of the games the person of this data home played: its own seat of each game directory (not
+    the bot seats it ran), and the in-memory games of `play --local`, whose seat 0 is ours."""
+    found: list[OurLog] = []
+    for store in list_games(home):
+        try:
+            local = store.load_local()
+        except StoreError as exc:
+            found.append(OurLog(store.path, None, _mtime(store.path), problem=str(exc)))
+            continue
+        if local.player != "person":
+            continue
+        path = store.log_path
+        found.append(OurLog(path, store.seat, _mtime(path), running=store.in_use()))
+    logs = paths.logs_dir(home)
+    if logs.is_dir():
+        for path in sorted(logs.glob("*.p2plog")):
+            found.append(OurLog(path, 0, _mtime(path), running=is_locked(path)))
+    return found
+
+
 def _mtime(path: Path) -> float:
     try:
         return path.stat().st_mtime

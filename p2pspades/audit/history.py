@@ -1,0 +1,213 @@
+"""A profile's past games and its statistics, from the verdicts on its logs.
+
+Pure: the caller reads the logs (`verify_file`) and says which seat was the profile's, when each log was last
+written and whether a peer still writes it; these functions turn that into one row per game and the totals
+over them. Every number comes from what a log proves: the hands the reader audited (`Verdict.hands`) and the
+signed result, never from a log that does not read or a game still being played.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from p2pspades.audit.record import winning_sides
+from p2pspades.audit.verify import Status, Verdict
+from p2pspades.rules import HandResult, RuleSet, is_nil
+from p2pspades.table import TableStatus
+
+
+class Ending(enum.StrEnum):
+    """How a game in the list stands (its words are the CLI's)."""
+
+    COMPLETE = "complete"
+    ABANDONED = "abandoned"
+    CONTESTED = "contested"
+    VIOLATION = "violation"
+    UNFINISHED = "unfinished"  # stopped before the end; it can be resumed
+    RUNNING = "running"  # a peer of this machine is writing the log right now
+    UNREADABLE = "unreadable"
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One log of a game the profile played, as the caller found it."""
+
+    path: str
+    verdict: Verdict
+    seat: int | None
+    """The profile's seat in the game (None if the seat directory does not say)."""
+    when: float
+    """When the log was last written, in seconds since the epoch (0 if unknown)."""
+    running: bool = False
+
+
+@dataclass(frozen=True)
+class Player:
+    seat: int
+    name: str
+    fingerprint: str
+    side: int
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One line of `p2pspades games`."""
+
+    path: str
+    when: float
+    ending: Ending
+    status: Status
+    """The verdict on the log."""
+    summary: str
+    """The verdict's own sentence."""
+    game_id: str | None = None
+    table: str | None = None
+    seat: int | None = None
+    players: tuple[Player, ...] = ()
+    winners: tuple[tuple[str, ...], ...] = ()
+    """The names of each winning side (none while nobody has won)."""
+    won: bool | None = None
+    """Whether the profile's side won; None if nobody won or the seat is unknown."""
+    hands: int = 0
+
+
+def ending_of(game: PlayedGame) -> Ending:
+    verdict, table = game.verdict, game.verdict.table
+    if game.running:
+        return Ending.RUNNING
+    if verdict.status is Status.VIOLATION:  # a refused genesis too, which leaves no table
+        return Ending.VIOLATION
+    if verdict.status is Status.UNREADABLE or table is None:
+        return Ending.UNREADABLE
+    if table.result is not None and table.result.contested:
+        return Ending.CONTESTED
+    if table.status is TableStatus.ABANDONED:
+        return Ending.ABANDONED
+    if table.status is TableStatus.COMPLETE:
+        return Ending.COMPLETE
+    return Ending.UNFINISHED
+
+
+def game_row(game: PlayedGame) -> GameRow:
+    verdict, table = game.verdict, game.verdict.table
+    ending = ending_of(game)
+    row = GameRow(game.path, game.when, ending, verdict.status, verdict.summary, seat=game.seat)
+    if table is None:
+        return row
+    rules = table.rules
+    names = [s.name for s in table.setup.seats]
+    players = tuple(Player(s.seat, s.name, s.fingerprint, rules.side_of(s.seat)) for s in table.setup.seats)
+    sides = [] if ending is Ending.RUNNING else winning_sides(table)
+    won = None
+    if sides and game.seat is not None and 0 <= game.seat < rules.players:
+        won = rules.side_of(game.seat) in sides
+    return GameRow(
+        game.path, game.when, ending, verdict.status, verdict.summary, game_id=table.game_id.hex(),
+        table=table.setup.name, seat=game.seat, players=players,
+        winners=tuple(tuple(names[i] for i in rules.sides[k]) for k in sides), won=won,
+        hands=len(verdict.hands),
+    )
+
+
+def game_rows(games: Iterable[PlayedGame]) -> list[GameRow]:
+    """One row per game, newest first (by when its log was last written; then by path, to be stable)."""
+    rows = [game_row(g) for g in games]
+    rows.sort(key=lambda r: r.path)
+    rows.sort(key=lambda r: r.when, reverse=True)
+    return rows
+
+
+@dataclass
+class Partner:
+    """A player the profile sat beside: how often, and the record together."""
+
+    fingerprint: str
+    name: str
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+
+
+@dataclass
+class Stats:
+    """`p2pspades stats`: totals over the games whose logs read and are no longer being written, each counted
+    from the profile's seat and its side."""
+
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    hands: int = 0
+    contracts_made: int = 0
+    contracts_set: int = 0
+    nils_made: int = 0
+    nils_failed: int = 0
+    blind_nils_made: int = 0
+    blind_nils_failed: int = 0
+    bags: int = 0
+    points: int = 0
+    partners: list[Partner] = field(default_factory=list)
+    """Most games together first."""
+    running: int = 0
+    unreadable: int = 0
+    """Logs left out: still being written, or not readable (or the seat unknown)."""
+
+    @property
+    def points_per_hand(self) -> float | None:
+        return self.points / self.hands if self.hands else None
+
+
+def stats(games: Iterable[PlayedGame]) -> Stats:
+    totals = Stats()
+    partners: dict[str, Partner] = {}
+    for game in games:
+        table = game.verdict.table
+        ending = ending_of(game)
+        if ending is Ending.RUNNING:
+            totals.running += 1
+            continue
+        if table is None or game.seat is None or not 0 <= game.seat < table.rules.players:
+            totals.unreadable += 1
+            continue
+        rules, seat = table.rules, game.seat
+        side = rules.side_of(seat)
+        winners = winning_sides(table)
+        won, lost = side in winners, bool(winners) and side not in winners
+        totals.games += 1
+        totals.wins += won
+        totals.losses += lost
+        for hand in game.verdict.hands:
+            _count_hand(totals, rules, hand, seat, side)
+        for other in rules.sides[side]:
+            if other == seat:
+                continue
+            info = table.setup.seats[other]
+            partner = partners.setdefault(info.fingerprint, Partner(info.fingerprint, info.name))
+            partner.name = info.name
+            partner.games += 1
+            partner.wins += won
+            partner.losses += lost
+    totals.partners = sorted(partners.values(), key=lambda p: (-p.games, -p.wins, p.name, p.fingerprint))
+    return totals
+
+
+def _count_hand(totals: Stats, rules: RuleSet, hand: HandResult, seat: int, side: int) -> None:
+    score = hand.scores[side]
+    totals.hands += 1
+    totals.points += score.points
+    totals.bags += score.bags
+    if score.contract > 0:
+        if score.made:
+            totals.contracts_made += 1
+        else:
+            totals.contracts_set += 1
+    if is_nil(rules, hand.bids[seat], hand.blind[seat]):
+        made = hand.tricks_scored[seat] == 0 and not score.penalized  # as scoring decides a nil
+        if hand.blind[seat]:
+            totals.blind_nils_made += made
+            totals.blind_nils_failed += not made
+        else:
+            totals.nils_made += made
+            totals.nils_failed += not made
+

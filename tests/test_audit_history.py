@@ -1,0 +1,101 @@
+"""The rows of `games` and the totals of `stats`, from verdicts on real logs of a whole game (no files)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pspades.audit import hand_record, verify_frames
+from p2pspades.audit.history import Ending, PlayedGame, game_rows, stats
+from p2pspades.audit.verify import Status, Verdict
+from p2pspades.table.harness import Wire
+
+
+@pytest.fixture(scope="module")
+def whole(finished_game: Wire) -> Verdict:
+    verdict = verify_frames(finished_game.tables[0].entries)
+    assert verdict.status is Status.VALID and verdict.hands
+    return verdict
+
+
+@pytest.fixture(scope="module")
+def halfway(finished_game: Wire) -> Verdict:
+    entries = finished_game.tables[0].entries
+    verdict = verify_frames(entries[: len(entries) // 2])
+    assert verdict.status is Status.INCOMPLETE
+    return verdict
+
+
+def test_each_seat_counts_its_own_side_points_and_result(finished_game: Wire, whole: Verdict) -> None:
+    table = finished_game.tables[0]
+    game = table.game
+    assert game is not None and game.outcome is not None
+    rules = table.rules
+    for seat in range(rules.players):
+        side = rules.side_of(seat)
+        s = stats([PlayedGame("log", whole, seat, 1.0)])
+        won = side in game.outcome.winners
+        assert (s.games, s.wins, s.losses) == (1, int(won), int(not won))
+        assert s.hands == len(game.history)
+        assert s.points == game.totals[side].score  # the hands' points add up to the final score
+        assert s.contracts_made + s.contracts_set <= s.hands
+        (partner,) = s.partners
+        assert partner.name == table.setup.seats[next(o for o in rules.sides[side] if o != seat)].name
+        assert (partner.games, partner.wins, partner.losses) == (1, s.wins, s.losses)
+
+
+def test_nils_are_counted_from_the_seat_s_own_bids(whole: Verdict) -> None:
+    record = hand_record(whole)
+    for seat in range(4):
+        nils = [h for h in record["hands"]
+                if any(b["seat"] == seat and (b["bid"] == 0 or b["blind"]) for b in h["bids"])]
+        made = [h for h in nils if h["tricks_won"][seat] == 0]
+        s = stats([PlayedGame("log", whole, seat, 1.0)])
+        assert s.nils_made + s.blind_nils_made == len(made)
+        assert s.nils_failed + s.blind_nils_failed == len(nils) - len(made)
+
+
+def test_a_stopped_game_is_unfinished_and_counts_no_result(halfway: Verdict) -> None:
+    (row,) = game_rows([PlayedGame("log", halfway, 0, 1.0)])
+    assert row.ending is Ending.UNFINISHED and row.won is None and row.winners == ()
+    s = stats([PlayedGame("log", halfway, 0, 1.0)])
+    assert (s.games, s.wins, s.losses, s.hands) == (1, 0, 0, len(halfway.hands))
+
+
+def test_running_and_unreadable_logs_are_listed_but_left_out_of_the_totals(whole: Verdict) -> None:
+    broken = Verdict(Status.UNREADABLE, "not a p2pspades log")
+    games = [PlayedGame("a", whole, 0, 3.0, running=True), PlayedGame("b", broken, None, 2.0)]
+    rows = game_rows(games)
+    assert [r.ending for r in rows] == [Ending.RUNNING, Ending.UNREADABLE]
+    assert rows[0].won is None and rows[1].summary == "not a p2pspades log"
+    s = stats(games)
+    assert (s.games, s.hands, s.running, s.unreadable) == (0, 0, 1, 1)
+
+
+pool = st.tuples(st.sampled_from(["whole", "halfway"]), st.integers(0, 3), st.floats(0, 1e9),
+                 st.booleans())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(pool, max_size=8), st.randoms())
+def test_totals_add_up_game_by_game_and_rows_are_newest_first(whole: Verdict, halfway: Verdict,
+                                                                picks: list[tuple[str, int, float, bool]],
+                                                                rnd: random.Random) -> None:
+    verdicts = {"whole": whole, "halfway": halfway}
+    games = [PlayedGame(f"log{i}", verdicts[v], seat, when, running)
+             for i, (v, seat, when, running) in enumerate(picks)]
+    rows = game_rows(games)
+    assert [r.when for r in rows] == sorted((g.when for g in games), reverse=True)
+    assert sorted(r.path for r in rows) == sorted(g.path for g in games)
+    total = stats(games)
+    shuffled = list(games)
+    rnd.shuffle(shuffled)
+    assert stats(shuffled) == total
+    parts = [stats([g]) for g in games]
+    for name in ("games", "wins", "losses", "hands", "contracts_made", "contracts_set", "nils_made",
+                 "nils_failed", "bags", "points", "running"):
+        assert getattr(total, name) == sum(getattr(p, name) for p in parts), name
+    assert sum(p.games for p in total.partners) == total.games
