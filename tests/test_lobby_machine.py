@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from p2pspades import crypto
+from p2pspades import crypto, log
 from p2pspades.net.lobby_machine import (
     IDLE_TIMEOUT,
     KEEPALIVE,
@@ -17,8 +19,8 @@ from p2pspades.net.lobby_machine import (
     Stage,
     Started,
     Withdrawn,
-    seal,
 )
+from p2pspades.net.lobby_messages import LOBBY_VERSION, Table
 from p2pspades.net.lobby_seats import Downgrade, LobbyError, TableRefused
 from p2pspades.rules import preset
 from p2pspades.table import make_genesis, read_genesis
@@ -72,6 +74,11 @@ class Room:
 
     def events_of(self, guest: GuestLobby) -> list[LobbyEvent]:
         return self.guest_events[self.routing(guest)]
+
+
+def seal(kind: str, identity: crypto.Identity, **fields: Any) -> bytes:
+    """A signed lobby frame of any fields, well-formed or not."""
+    return log.seal({"t": kind, "v": LOBBY_VERSION, "k": identity.public, **fields}, identity)
 
 
 def proposed(events: list[LobbyEvent]) -> Proposed:
@@ -329,7 +336,7 @@ def test_a_table_naming_a_version_nobody_speaks_is_refused_in_one_line(version: 
     room = Room(2)
     guest = room.guest("Bo")
     guest.take_outgoing()
-    info = room.host.info().to_wire()
+    info = Table.of(room.host.info()).fields()
     frame = seal("table", room.host.identity, **{**info, "pv": version})
     with pytest.raises(LobbyError, match=r"the host sent a bad table: protocol version .* is not supported"):
         guest.receive(frame, 0.0)
