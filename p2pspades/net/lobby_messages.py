@@ -63,7 +63,7 @@ class BadLobbyMessage(LobbyDecodeError):
 # ------------------------------------------------------------------------------------------------- fields
 
 Parse = Callable[[Any], Any]
-"""Wire value -> typed value, or `ValueError`/`TypeError` saying what is wrong in one line."""
+"""Wire value -> typed value, or `ValueError` saying what is wrong in one line (whatever the value)."""
 
 
 def _same(value: Any) -> Any:
@@ -176,7 +176,7 @@ class LobbyMessage:
             value = payload.get(w.key)
             try:
                 values[w.name] = None if w.optional and value is None else w.parse(value)
-            except (ValueError, TypeError) as exc:
+            except ValueError as exc:
                 raise BadLobbyMessage(cls.TYPE, str(exc)) from None
         message = cls(**values)
         try:
