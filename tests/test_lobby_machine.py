@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from p2pspades import crypto
+from p2pspades import crypto, log
 from p2pspades.net.lobby_machine import (
     IDLE_TIMEOUT,
     KEEPALIVE,
@@ -17,8 +19,8 @@ from p2pspades.net.lobby_machine import (
     Stage,
     Started,
     Withdrawn,
-    seal,
 )
+from p2pspades.net.lobby_messages import LOBBY_VERSION, Refuse, Table, open_frame
 from p2pspades.net.lobby_seats import Downgrade, LobbyError, TableRefused
 from p2pspades.rules import preset
 from p2pspades.table import make_genesis, read_genesis
@@ -72,6 +74,11 @@ class Room:
 
     def events_of(self, guest: GuestLobby) -> list[LobbyEvent]:
         return self.guest_events[self.routing(guest)]
+
+
+def seal(kind: str, identity: crypto.Identity, **fields: Any) -> bytes:
+    """A signed lobby frame of any fields, well-formed or not."""
+    return log.seal({"t": kind, "v": LOBBY_VERSION, "k": identity.public, **fields}, identity)
 
 
 def proposed(events: list[LobbyEvent]) -> Proposed:
@@ -214,6 +221,28 @@ def test_hostile_frames_change_nothing() -> None:
     assert any(isinstance(e, Dropped) for e in room.host.receive(b"evil", b"\x00garbage", 0.0))
 
 
+def test_a_signed_join_with_a_bad_field_is_refused_saying_which() -> None:
+    room = Room(2)
+    joiner = crypto.Identity.generate()
+    room.host.receive(b"r", seal("join", joiner, l=LOBBY_ID, name="\x07bell", e="tcp://127.0.0.1:1"), 0.0)
+    (send,) = room.host.take_outgoing()
+    assert send.to == b"r"
+    refusal = open_frame(send.frame).message
+    assert isinstance(refusal, Refuse) and refusal.why.startswith("a name is 1..32 printable characters")
+    assert room.host.info().at(1) is None
+
+
+def test_a_malformed_frame_signed_by_the_host_ends_the_lobby_in_one_line() -> None:
+    room = Room(2)
+    bo = room.guest("Bo")
+    room.pump()
+    bad = r"^the host sent a bad go: a genesis hash is 32 bytes, not a bytes of length 3$"
+    with pytest.raises(LobbyError, match=bad):
+        bo.receive(seal("go", room.host.identity, x=b"abc"), 0.0)
+    stranger = crypto.Identity.generate()  # not the host: dropped, whatever it says
+    assert isinstance(bo.receive(seal("go", stranger, x=b"abc"), 0.0)[0], Dropped)
+
+
 def test_a_genesis_that_differs_from_the_seat_map_is_declined() -> None:
     room = Room(2)
     stranger = crypto.Identity.generate()
@@ -329,7 +358,7 @@ def test_a_table_naming_a_version_nobody_speaks_is_refused_in_one_line(version: 
     room = Room(2)
     guest = room.guest("Bo")
     guest.take_outgoing()
-    info = room.host.info().to_wire()
+    info = Table.of(room.host.info()).fields()
     frame = seal("table", room.host.identity, **{**info, "pv": version})
     with pytest.raises(LobbyError, match=r"the host sent a bad table: protocol version .* is not supported"):
         guest.receive(frame, 0.0)

@@ -27,7 +27,6 @@ from p2pspades.net.lobby_machine import (
     CONNECT_TIMEOUT,
     IDLE_TIMEOUT,
     KEEPALIVE,
-    MAX_LOBBY_FRAME,
     Changed,
     Dropped,
     GenesisMaker,
@@ -39,6 +38,7 @@ from p2pspades.net.lobby_machine import (
     Started,
     Withdrawn,
 )
+from p2pspades.net.lobby_messages import MAX_LOBBY_FRAME
 from p2pspades.net.lobby_seats import (
     LobbyError,
     LobbyResult,

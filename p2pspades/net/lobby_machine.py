@@ -3,7 +3,8 @@
 This module is pure although it lives in `net/` beside its driver: like `table.Table`, the machines own no
 socket, clock or randomness (they import only the pure layers, `net/endpoints.py` and `net/lobby_seats.py`).
 The driver (`net/lobby.py`) feeds them the frames it receives and the time, passes in random ids, sends what
-`take_outgoing()` returns and acts on the events they return. The flow (protocol/network.md §6):
+`take_outgoing()` returns and acts on the events they return. The machines read and write only the typed
+messages of `net/lobby_messages.py`, which check every frame at the edge. The flow (protocol/network.md §6):
 
     joiner -> host   info     (keep-alive too)                host -> joiner  table   (seat map so far)
     joiner -> host   join     (name, key, game endpoint)      host -> all     table   (updated)
@@ -22,10 +23,26 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
 
-from p2pspades import crypto, log
+from p2pspades import crypto
 from p2pspades.errors import RemoteError
+from p2pspades.net.lobby_messages import (
+    MAX_WHY,
+    Accept,
+    BadLobbyMessage,
+    Closed,
+    Decline,
+    Go,
+    Info,
+    Join,
+    Leave,
+    LobbyDecodeError,
+    LobbyMessage,
+    Refuse,
+    Start,
+    Table,
+    open_frame,
+)
 from p2pspades.net.lobby_seats import (
     Downgrade,
     LobbyError,
@@ -44,8 +61,6 @@ from p2pspades.table import make_genesis as table_genesis
 from p2pspades.table import read_genesis
 from p2pspades.table.messages import PROTOCOL_VERSION
 
-LOBBY_VERSION = 2
-MAX_LOBBY_FRAME = log.MAX_ENVELOPE
 KEEPALIVE = 2.0
 """Seconds between a joiner's keep-alive `info` requests."""
 IDLE_TIMEOUT = 6 * KEEPALIVE
@@ -60,36 +75,6 @@ GenesisMaker = Callable[[bytes, Sequence[tuple[str, bytes]]], bytes]
 
 
 # ------------------------------------------------------------------------------------------------- wire
-
-
-def seal(kind: str, identity: crypto.Identity, **fields: Any) -> bytes:
-    """One lobby frame: a signed envelope of `{t, v, k, **fields}`."""
-    return log.seal({"t": kind, "v": LOBBY_VERSION, "k": identity.public, **fields}, identity)
-
-
-def open_frame(raw: bytes, expect_key: bytes | None = None) -> dict[str, Any]:
-    """Check one lobby frame: size, envelope, version, and the signature of the key it names (or of
-    `expect_key`).
-
-    `ValueError` saying what is wrong otherwise.
-    """
-    if len(raw) > MAX_LOBBY_FRAME:
-        raise ValueError(f"frame of {len(raw)} bytes is too big")
-    try:
-        env = log.open_envelope(raw)
-    except RemoteError as exc:
-        raise ValueError(exc.detail) from None
-    payload = env.payload
-    if payload.get("v") != LOBBY_VERSION:
-        raise ValueError(f"lobby version {str(payload.get('v'))[:10]!r} is not {LOBBY_VERSION}")
-    if type(payload.get("t")) is not str:
-        raise ValueError("no message type")
-    key = check_key(payload.get("k"))
-    if expect_key is not None and key != expect_key:
-        raise ValueError("signed by a key other than the host's")
-    if not crypto.verify_signature(key, env.signature, env.payload_raw):
-        raise ValueError("bad signature")
-    return payload
 
 
 @dataclass(frozen=True)
@@ -279,13 +264,13 @@ class HostLobby:
         self.stage = Stage.PROPOSED
         for joiner in self._seats.values():
             joiner.accepted = joiner.routing is None
-        self._send_all("start", g=genesis, **info.to_wire())
+        self._send_all(Start.of(info, genesis))
         return self._maybe_go()
 
     def close(self, why: str) -> None:
         """Tell every joiner the table is closed (unless the game already started)."""
         if self.stage not in (Stage.STARTED, Stage.CLOSED):
-            self._send_all("closed", why=why[:200])
+            self._send_all(Closed(why[:MAX_WHY]))
         self.stage = Stage.CLOSED
 
     # ------------------------------------------------------------------------------------- the network
@@ -302,33 +287,39 @@ class HostLobby:
         if self.stage in (Stage.STARTED, Stage.CLOSED):
             return [Dropped("the lobby is over")]
         try:
-            payload = open_frame(raw)
-        except ValueError as exc:
-            return [Dropped(str(exc))]
-        kind, key = payload["t"], payload["k"]
+            frame = open_frame(raw)
+        except BadLobbyMessage as exc:
+            if exc.kind == Join.TYPE:  # a signed join with a bad name, endpoint, ...: say so to the joiner
+                self._send(routing, Refuse(exc.detail[:MAX_WHY]))
+                return []
+            return [Dropped(exc.detail)]
+        except LobbyDecodeError as exc:
+            return [Dropped(exc.detail)]
+        message, key = frame.message, frame.sender
         seat = self._seat_of_key(key)
         joiner = self._seats.get(seat) if seat is not None else None
         if joiner is not None and joiner.routing is not None:
             if routing == joiner.routing or now - joiner.last_heard > KEEPALIVE + 1:
                 joiner.routing = routing  # (a joiner that reconnected, once its old connection fell silent)
                 joiner.last_heard = now
-            elif kind == "join":  # while the seated program is still alive: a second one with its key
-                self._send(routing, "refuse", why=SEATED_ELSEWHERE)
+            elif isinstance(message, Join):  # while the seated program is still alive: a second one
+                self._send(routing, Refuse(SEATED_ELSEWHERE))
                 return [Dropped(f"a second program joined with the key of seat {seat}")]
-        if kind == "info":
-            self._send(routing, "table", **self.info().to_wire())
-            return []
-        if kind == "join":
-            return self._join(routing, payload, seat, now)
-        if kind == "accept" and joiner is not None and self.proposal is not None:
-            if payload.get("l") == self.lobby_id and payload.get("x") == self.proposal.genesis_hash:
-                joiner.accepted = True
-                return self._maybe_go()
-            return [Dropped(f"seat {seat} accepted another genesis")]
-        leaving = kind in ("decline", "leave") and payload.get("l") == self.lobby_id
-        if leaving and seat is not None and joiner is not None and joiner.routing is not None:
-            return self._unseat(seat, f"{joiner.seat.name} left the table")
-        return [Dropped(f"an unexpected {str(kind)[:20]!r}")]
+        match message:
+            case Info():
+                self._send(routing, Table.of(self.info()))
+                return []
+            case Join():
+                return self._join(routing, key, message, seat, now)
+            case Accept() if joiner is not None and self.proposal is not None:
+                if message.lobby == self.lobby_id and message.genesis_hash == self.proposal.genesis_hash:
+                    joiner.accepted = True
+                    return self._maybe_go()
+                return [Dropped(f"seat {seat} accepted another genesis")]
+            case Decline() | Leave() if message.lobby == self.lobby_id:
+                if seat is not None and joiner is not None and joiner.routing is not None:
+                    return self._unseat(seat, f"{joiner.seat.name} left the table")
+        return [Dropped(f"an unexpected {message.TYPE!r}")]
 
     # ------------------------------------------------------------------------------------- internals
 
@@ -361,59 +352,53 @@ class HostLobby:
 
     def _changed(self) -> list[LobbyEvent]:
         info = self.info()
-        self._send_all("table", **info.to_wire())
+        self._send_all(Table.of(info))
         return [Changed(info)]
 
-    def _send(self, routing: bytes, kind: str, **fields: Any) -> None:
-        self._out.append(Send(seal(kind, self.identity, **fields), routing))
+    def _send(self, routing: bytes, message: LobbyMessage) -> None:
+        self._out.append(Send(message.encode(self.identity), routing))
 
-    def _send_all(self, kind: str, **fields: Any) -> None:
-        frame = seal(kind, self.identity, **fields)
+    def _send_all(self, message: LobbyMessage) -> None:
+        frame = message.encode(self.identity)
         self._out.extend(Send(frame, j.routing) for j in self._seats.values() if j.routing is not None)
 
     def _maybe_go(self) -> list[LobbyEvent]:
         if self.proposal is None or not all(j.accepted for j in self._seats.values()):
             return []
-        self._send_all("go", x=self.proposal.genesis_hash)
+        self._send_all(Go(self.proposal.genesis_hash))
         self.stage = Stage.STARTED
         return [Started(self.proposal)]
 
     def _unseat(self, seat: int, why: str) -> list[LobbyEvent]:
         joiner = self._seats.pop(seat)
         if joiner.routing is not None:
-            self._send(joiner.routing, "refuse", why=why[:200])
+            self._send(joiner.routing, Refuse(why[:MAX_WHY]))
         if self.stage is Stage.PROPOSED:
             self._withdraw()
         for other, bot in list(self._seats.items()):  # a joiner's bots leave with it
             if bot.seat.owner == joiner.seat.public_key and bot.routing is not None:
                 self._seats.pop(other)
-                self._send(bot.routing, "refuse", why=f"{joiner.seat.name}, who runs this bot, left")
+                self._send(bot.routing, Refuse(f"{joiner.seat.name}, who runs this bot, left"))
         return self._changed()
 
-    def _join(self, routing: bytes, payload: dict[str, Any], seat: int | None,
+    def _join(self, routing: bytes, key: bytes, join: Join, seat: int | None,
               now: float) -> list[LobbyEvent]:
-        if payload.get("l") != self.lobby_id:
-            self._send(routing, "refuse", why="that join was meant for another table")
-            return []
-        try:
-            name = check_name(payload.get("name"))
-            endpoint = check_endpoint(payload.get("e"))
-            owner = None if payload.get("o") is None else check_key(payload.get("o"))
-        except ValueError as exc:
-            self._send(routing, "refuse", why=str(exc))
+        if join.lobby != self.lobby_id:
+            self._send(routing, Refuse("that join was meant for another table"))
             return []
         if seat is not None:
-            return self._rejoin(routing, seat, name, endpoint)
+            return self._rejoin(routing, seat, join.name, join.endpoint)
+        owner = join.owner
         owner_seat = None if owner is None else self._seat_of_key(owner)
         if owner is not None and (owner_seat is None or self._seats[owner_seat].routing is None
                                   or self._seats[owner_seat].seat.bot):
-            self._send(routing, "refuse", why="a bot's owner must be a player seated at this table")
+            self._send(routing, Refuse("a bot's owner must be a player seated at this table"))
             return []
         if self.stage is not Stage.OPEN or self.full:
-            self._send(routing, "refuse", why="the table is full")
+            self._send(routing, Refuse("the table is full"))
             return []
         chosen = self._place(owner_seat)
-        newcomer = LobbySeat(chosen, distinct_name(name, self._names()), payload["k"], endpoint, owner)
+        newcomer = LobbySeat(chosen, distinct_name(join.name, self._names()), key, join.endpoint, owner)
         self._seats[chosen] = _Seated(newcomer, routing, now)
         return self._changed()
 
@@ -421,16 +406,16 @@ class HostLobby:
         """A repeated join with a seated key: idempotent (a joiner that restarted may change its endpoint)."""
         joiner = self._seats[seat]
         if joiner.routing is None:
-            self._send(routing, "refuse", why="that key belongs to the host or one of its bots")
+            self._send(routing, Refuse("that key belongs to the host or one of its bots"))
             return []
         events: list[LobbyEvent] = []
         if self.stage is Stage.OPEN and joiner.seat.endpoint != endpoint:
             joiner.seat = replace(joiner.seat, endpoint=endpoint)
             events = self._changed()
         else:
-            self._send(routing, "table", **self.info().to_wire())
+            self._send(routing, Table.of(self.info()))
         if self.proposal is not None:
-            self._send(routing, "start", g=self.proposal.genesis, **self.proposal.table.to_wire())
+            self._send(routing, Start.of(self.proposal.table, self.proposal.genesis))
         return events
 
 
@@ -471,7 +456,7 @@ class GuestLobby:
         check_endpoint(self.game_endpoint)
         check_version(self.allow_version)
         self._heard = self._pinged = self.now
-        self._send("info")
+        self._send(Info())
 
     @property
     def seat(self) -> int | None:
@@ -495,7 +480,7 @@ class GuestLobby:
             raise LobbyError(f"the host at {self.where} stopped answering ({self.idle_timeout:.0f} s)")
         if now - self._pinged >= KEEPALIVE:
             self._pinged = now
-            self._send("info")
+            self._send(Info())
         return []
 
     def answer(self, accept: bool) -> None:
@@ -504,54 +489,48 @@ class GuestLobby:
             return
         lobby = self.proposal.table.lobby
         if not accept:
-            self._send("decline", l=lobby, x=self.proposal.genesis_hash)
+            self._send(Decline(lobby, self.proposal.genesis_hash))
             self.stage = Stage.CLOSED
             raise LobbyError("we declined the table")
         self.answered = True
-        self._send("accept", l=lobby, x=self.proposal.genesis_hash)
+        self._send(Accept(lobby, self.proposal.genesis_hash))
 
     def leave(self) -> None:
         """Free our seat at once (rather than by the host's time-out)."""
         if self.info is not None and self.stage not in (Stage.STARTED, Stage.CLOSED):
-            self._send("leave", l=self.info.lobby)
+            self._send(Leave(self.info.lobby))
         self.stage = Stage.CLOSED
 
     def receive(self, raw: bytes, now: float) -> list[LobbyEvent]:
         host_key = None if self.info is None else self.info.host_key
         try:
-            payload = open_frame(raw, host_key)
-        except ValueError as exc:
-            return [Dropped(f"from the host: {exc}")]
+            frame = open_frame(raw, host_key)
+        except BadLobbyMessage as exc:  # signed by the host (or, before its first table, whoever answered)
+            raise LobbyError(f"the host sent a bad {exc.kind}: {exc.detail}") from None
+        except LobbyDecodeError as exc:
+            return [Dropped(f"from the host: {exc.detail}")]
         self._heard = now
-        kind = payload["t"]
-        if kind == "refuse":
-            raise TableRefused(f"the host refused: {str(payload.get('why'))[:200]}")
-        if kind == "closed":
-            raise LobbyError(f"the host closed the table: {str(payload.get('why'))[:200]}")
-        if kind == "table":
-            return self._table(payload)
-        if kind == "start" and self._announced is not None:
-            return self._start(payload)
         proposal = self.proposal
-        accepted = proposal is not None and self.answered
-        if kind == "go" and proposal is not None and accepted and payload.get("x") == proposal.genesis_hash:
-            self.stage = Stage.STARTED
-            return [Started(proposal)]
-        return [Dropped(f"an unexpected {str(kind)[:20]!r} from the host")]
+        match frame.message:
+            case Refuse(why=why):
+                raise TableRefused(f"the host refused: {why}")
+            case Closed(why=why):
+                raise LobbyError(f"the host closed the table: {why}")
+            case Table() as table:
+                return self._table(table.info(frame.sender))
+            case Start() as start if self._announced is not None:
+                return self._start(start.info(frame.sender), start.genesis)
+            case Go(genesis_hash=x) if proposal is not None and self.answered and x == proposal.genesis_hash:
+                self.stage = Stage.STARTED
+                return [Started(proposal)]
+        return [Dropped(f"an unexpected {frame.message.TYPE!r} from the host")]
 
     # ------------------------------------------------------------------------------------- internals
 
-    def _send(self, kind: str, **fields: Any) -> None:
-        self._out.append(Send(seal(kind, self.identity, **fields)))
+    def _send(self, message: LobbyMessage) -> None:
+        self._out.append(Send(message.encode(self.identity)))
 
-    def _table_from(self, payload: dict[str, Any]) -> TableInfo:
-        try:
-            return TableInfo.from_wire(payload, payload["k"])
-        except (KeyError, ValueError) as exc:
-            raise LobbyError(f"the host sent a bad table: {exc}") from None
-
-    def _table(self, payload: dict[str, Any]) -> list[LobbyEvent]:
-        info = self._table_from(payload)
+    def _table(self, info: TableInfo) -> list[LobbyEvent]:
         announced = self._announced
         if announced is None:
             if self.host_fingerprint is not None and info.host_fingerprint != self.host_fingerprint:
@@ -561,10 +540,7 @@ class GuestLobby:
                 self.stage = Stage.CLOSED
                 raise Downgrade(info.version, self.allow_version)
             self._announced = info
-            fields: dict[str, Any] = {"l": info.lobby, "name": self.name, "e": self.game_endpoint}
-            if self.owner is not None:
-                fields["o"] = self.owner
-            self._send("join", **fields)
+            self._send(Join(info.lobby, self.name, self.game_endpoint, self.owner))
         elif (info.lobby, info.rules, info.version) != (announced.lobby, announced.rules, announced.version):
             raise LobbyError("the host changed the table's rules, protocol version or id")
         was_seated = self.seat is not None
@@ -580,8 +556,8 @@ class GuestLobby:
             events.append(Changed(info))
         return events
 
-    def _start(self, payload: dict[str, Any]) -> list[LobbyEvent]:
-        result = self._check_start(payload)
+    def _start(self, final: TableInfo, genesis: bytes) -> list[LobbyEvent]:
+        result = self._check_start(final, genesis)
         if self.proposal is not None and self.proposal.genesis == result.genesis:
             return []  # the same proposal again (after a rejoin)
         self.proposal, self.answered = result, False
@@ -589,20 +565,16 @@ class GuestLobby:
         self.stage = Stage.PROPOSED
         return [Proposed(result)]
 
-    def _check_start(self, payload: dict[str, Any]) -> LobbyResult:
+    def _check_start(self, final: TableInfo, genesis: bytes) -> LobbyResult:
         """The host's proposal, checked: the genesis must name exactly the seats and rules shown."""
         announced = self._announced
         assert announced is not None
-        final = self._table_from(payload)
-        genesis = payload.get("g")
-        if type(genesis) is not bytes:
-            raise LobbyError("the host's start carries no genesis")
         try:
             _, setup = read_genesis(genesis)
         except (RemoteError, ValueError, KeyError, TypeError) as exc:
             raise LobbyError(f"the host's genesis is invalid: {exc}") from None
         if setup.version < self.allow_version:
-            self._send("decline", l=announced.lobby, why=f"protocol version {setup.version} is refused")
+            self._send(Decline(announced.lobby, why=f"protocol version {setup.version} is refused"))
             self.stage = Stage.CLOSED
             raise Downgrade(setup.version, self.allow_version)
         problems = []
@@ -620,7 +592,7 @@ class GuestLobby:
         if seat is None:
             problems.append("we are not seated in it")
         if problems:
-            self._send("decline", l=announced.lobby, why="; ".join(problems))
+            self._send(Decline(announced.lobby, why="; ".join(problems)[:MAX_WHY]))
             self.stage = Stage.CLOSED
             raise LobbyError(f"the host proposed a bad game: {'; '.join(problems)}")
         assert seat is not None

@@ -17,7 +17,6 @@ There are three seat types in p2pspades, each a different concept:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.errors import P2PSpadesError
@@ -115,19 +114,6 @@ class LobbySeat:
     def fingerprint(self) -> str:
         return crypto.fingerprint(self.public_key)
 
-    def to_wire(self) -> dict[str, Any]:
-        return {"e": self.endpoint, "k": self.public_key, "n": self.name, "o": self.owner, "s": self.seat}
-
-    @classmethod
-    def from_wire(cls, data: Any) -> LobbySeat:
-        if not isinstance(data, dict) or set(data) != {"e", "k", "n", "o", "s"}:
-            raise ValueError("a seat has exactly the fields e, k, n, o, s")
-        if type(data["s"]) is not int or not 0 <= data["s"] < 16:
-            raise ValueError("bad seat number")
-        owner = None if data["o"] is None else check_key(data["o"])
-        name, key, endpoint = check_name(data["n"]), check_key(data["k"]), check_endpoint(data["e"])
-        return cls(data["s"], name, key, endpoint, owner)
-
 
 @dataclass(frozen=True)
 class TableInfo:
@@ -167,35 +153,6 @@ class TableInfo:
         owner = self.seat_of(seat.owner)
         found = self.at(owner) if owner is not None else None
         return found.name if found is not None else "someone who left"
-
-    def to_wire(self) -> dict[str, Any]:
-        return {
-            "l": self.lobby,
-            "name": self.name,
-            "pv": self.version,
-            "r": self.rules.to_dict(),
-            "seats": [s.to_wire() for s in self.seated],
-        }
-
-    @classmethod
-    def from_wire(cls, payload: dict[str, Any], host_key: bytes) -> TableInfo:
-        if type(payload.get("r")) is not dict:
-            raise ValueError("the rules are a map of options")
-        try:
-            rules = RuleSet.from_dict(payload["r"])
-        except (ValueError, TypeError) as exc:
-            raise ValueError(f"bad rules: {exc}") from None
-        if type(payload.get("seats")) is not list:
-            raise ValueError("the seats are a list")
-        seated = tuple(LobbySeat.from_wire(s) for s in payload["seats"])
-        if len({s.seat for s in seated}) != len(seated) or any(s.seat >= rules.players for s in seated):
-            raise ValueError("the seat list has a seat twice or a seat the rules do not have")
-        if len({s.public_key for s in seated}) != len(seated):
-            raise ValueError("two seats have the same key")
-        if type(payload.get("l")) is not bytes or len(payload["l"]) != 16:
-            raise ValueError("the lobby id is 16 bytes")
-        version = check_version(payload.get("pv"))
-        return cls(check_name(payload.get("name")), rules, host_key, payload["l"], seated, version)
 
 
 @dataclass(frozen=True)

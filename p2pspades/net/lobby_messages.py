@@ -1,0 +1,400 @@
+"""Message types of the lobby (protocol/network.md §6): one frozen class per frame type, checked at the edge.
+
+A lobby frame is a signed envelope whose payload is `{t, v, k, ...}`: the type, the lobby version
+(`LOBBY_VERSION`), the sender's Ed25519 key, and exactly the fields of its type, nothing else. Each class
+below names its fields, the wire key of each and the check that turns the wire value into the typed one
+(`LobbySeat`, `RuleSet`, ...). `encode(identity)` gives back the signed frame, the same map byte for byte.
+
+`open_frame(raw, expect_key)` is the way in for bytes from the network; `decode(payload)` checks an opened
+payload without its signature. Both refuse what is wrong with one `LobbyDecodeError` (a `RemoteError` whose
+`check` says which layer refused it, and a `ValueError`), never with anything else. `BadLobbyMessage` is the
+one kind of it whose sender is known: a frame of a known type, correctly signed by `k`, with a bad field.
+
+Pure, like `net/lobby_machine.py` and `net/lobby_seats.py`: no sockets, clocks or randomness.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self, TypeVar
+
+from p2pspades import crypto, log
+from p2pspades.checks import Check
+from p2pspades.errors import RemoteError
+from p2pspades.net.lobby_seats import (
+    LobbySeat,
+    TableInfo,
+    check_endpoint,
+    check_key,
+    check_name,
+    check_version,
+)
+from p2pspades.rules import RuleSet
+
+LOBBY_VERSION = 2
+MAX_LOBBY_FRAME = log.MAX_ENVELOPE
+"""The largest lobby frame (also the lobby sockets' ZMQ_MAXMSGSIZE)."""
+MAX_WHY = 200
+"""The longest reason (`why`) a refusal, a decline or a closing carries, in characters."""
+LOBBY_ID_SIZE = 16
+MAX_SEAT = 15
+HEADER_KEYS = frozenset({"t", "v", "k"})
+
+
+class LobbyDecodeError(RemoteError, ValueError):
+    """A lobby frame that is not a well-formed, correctly signed lobby message; `check` says which layer
+    refused it (`envelope`, `encoding`, `header`, `signature`, `schema`) and `detail` how, in one line."""
+
+    def __init__(self, check: Check, detail: str) -> None:
+        super().__init__(check, detail)
+
+
+class BadLobbyMessage(LobbyDecodeError):
+    """A message of the known type `kind` whose fields are missing, extra or of the wrong type, range or
+    size. From `open_frame` only once the signature verified: the sender's key sent it."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(Check.SCHEMA, detail)
+        self.kind = kind
+
+
+# ------------------------------------------------------------------------------------------------- fields
+
+Parse = Callable[[Any], Any]
+"""Wire value -> typed value, or `ValueError` saying what is wrong in one line (whatever the value)."""
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class _Wire:
+    name: str
+    key: str
+    parse: Parse
+    dump: Callable[[Any], Any]
+    optional: bool
+
+
+def wire(key: str, parse: Parse, dump: Callable[[Any], Any] = _same, *, optional: bool = False) -> Any:
+    """A message field: its key in the payload, the check that reads it, how it is written back. An
+    optional field is absent on the wire when it is None (nil is read as absent)."""
+    meta = {"key": key, "parse": parse, "dump": dump, "optional": optional}
+    return dataclasses.field(default=None, metadata=meta) if optional else dataclasses.field(metadata=meta)
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bytes | str | list | dict):
+        return f"a {type(value).__name__} of length {len(value)}"
+    return f"a {type(value).__name__}"
+
+
+def _bin(what: str, low: int, high: int) -> Parse:
+    size = f"{low} bytes" if low == high else f"{low}..{high} bytes"
+
+    def parse(value: Any) -> bytes:
+        if type(value) is not bytes or not low <= len(value) <= high:
+            raise ValueError(f"{what} is {size}, not {_show(value)}")
+        return value
+
+    return parse
+
+
+def _why(value: Any) -> str:
+    if type(value) is not str or len(value) > MAX_WHY:
+        raise ValueError(f"a reason is a str of at most {MAX_WHY} characters, not {_show(value)}")
+    return value
+
+
+def _rules(value: Any) -> RuleSet:
+    if type(value) is not dict:
+        raise ValueError("the rules are a map of options")
+    try:
+        return RuleSet.from_dict(value)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"bad rules: {exc}"[:200]) from None
+
+
+def _seat(data: Any) -> LobbySeat:
+    if type(data) is not dict or set(data) != {"e", "k", "n", "o", "s"}:
+        raise ValueError("a seat has exactly the fields e, k, n, o, s")
+    if type(data["s"]) is not int or not 0 <= data["s"] <= MAX_SEAT:
+        raise ValueError("bad seat number")
+    owner = None if data["o"] is None else check_key(data["o"])
+    name, key, endpoint = check_name(data["n"]), check_key(data["k"]), check_endpoint(data["e"])
+    return LobbySeat(data["s"], name, key, endpoint, owner)
+
+
+def _seats(value: Any) -> tuple[LobbySeat, ...]:
+    if type(value) is not list:
+        raise ValueError("the seats are a list")
+    return tuple(_seat(s) for s in value)
+
+
+def _dump_seat(s: LobbySeat) -> dict[str, Any]:
+    return {"e": s.endpoint, "k": s.public_key, "n": s.name, "o": s.owner, "s": s.seat}
+
+
+def _dump_seats(seats: tuple[LobbySeat, ...]) -> list[dict[str, Any]]:
+    return [_dump_seat(s) for s in seats]
+
+
+def _dump_rules(rules: RuleSet) -> dict[str, Any]:
+    return rules.to_dict()
+
+
+_lobby_id = _bin("the lobby id", LOBBY_ID_SIZE, LOBBY_ID_SIZE)
+_hash = _bin("a genesis hash", log.HASH_SIZE, log.HASH_SIZE)
+_genesis = _bin("the genesis", 1, MAX_LOBBY_FRAME)
+
+
+# ------------------------------------------------------------------------------------------------- messages
+
+
+@dataclass(frozen=True)
+class LobbyMessage:
+    """A lobby message without its header (`t`, `v`, `k`: the type, the version and the sender's key)."""
+
+    TYPE: ClassVar[str] = ""
+    #: every field's name, wire key, check and writer, filled in by `_register`
+    _WIRE: ClassVar[tuple[_Wire, ...]] = ()
+
+    @classmethod
+    def decode(cls, payload: Mapping[str, Any]) -> Self:
+        """This type's message from a payload (its header is not looked at). `BadLobbyMessage` if a field is
+        missing, extra or wrong."""
+        keys = {w.key for w in cls._WIRE}
+        missing = sorted(w.key for w in cls._WIRE if not w.optional and w.key not in payload)
+        extra = sorted(str(key)[:20] for key in payload if key not in keys and key not in HEADER_KEYS)
+        if missing or extra:
+            raise BadLobbyMessage(cls.TYPE, f"{cls.TYPE}: missing fields {missing}, unexpected {extra[:5]}")
+        values: dict[str, Any] = {}
+        for w in cls._WIRE:
+            value = payload.get(w.key)
+            try:
+                values[w.name] = None if w.optional and value is None else w.parse(value)
+            except ValueError as exc:
+                raise BadLobbyMessage(cls.TYPE, str(exc)) from None
+        message = cls(**values)
+        try:
+            message._check()
+        except ValueError as exc:
+            raise BadLobbyMessage(cls.TYPE, str(exc)) from None
+        return message
+
+    def _check(self) -> None:
+        """What the fields must satisfy together (`ValueError` otherwise)."""
+
+    def fields(self) -> dict[str, Any]:
+        """The payload of this message without its header: what `encode` signs after `t`, `v` and `k`."""
+        out: dict[str, Any] = {}
+        for w in self._WIRE:
+            value = getattr(self, w.name)
+            if not (w.optional and value is None):
+                out[w.key] = w.dump(value)
+        return out
+
+    def encode(self, identity: crypto.Identity) -> bytes:
+        """The signed frame: the envelope of `{t, v, k, **fields}`, signed by `identity`."""
+        payload = {"t": self.TYPE, "v": LOBBY_VERSION, "k": identity.public, **self.fields()}
+        return log.seal(payload, identity)
+
+
+#: every lobby message class, by its type `t`
+TYPES: dict[str, type[LobbyMessage]] = {}
+M = TypeVar("M", bound=LobbyMessage)
+
+
+def _register(cls: type[M]) -> type[M]:
+    cls._WIRE = tuple(
+        _Wire(f.name, f.metadata["key"], f.metadata["parse"], f.metadata["dump"], f.metadata["optional"])
+        for f in dataclasses.fields(cls)
+    )
+    TYPES[cls.TYPE] = cls
+    return cls
+
+
+@_register
+@dataclass(frozen=True)
+class Info(LobbyMessage):
+    """Joiner -> host: what is this table? Also the joiner's keep-alive, every `KEEPALIVE` seconds."""
+
+    TYPE: ClassVar[str] = "info"
+
+
+@dataclass(frozen=True)
+class SeatMap(LobbyMessage):
+    """The fields of `table` and `start`: the lobby id, the table's name, the protocol version of the genesis,
+    the rule set and the seats taken so far."""
+
+    lobby: bytes = wire("l", _lobby_id)
+    name: str = wire("name", check_name)
+    version: int = wire("pv", check_version)
+    rules: RuleSet = wire("r", _rules, _dump_rules)  # noqa: RUF009 (a dataclasses.field, like the others)
+    seats: tuple[LobbySeat, ...] = wire("seats", _seats, _dump_seats)
+
+    def _check(self) -> None:
+        if len({s.seat for s in self.seats}) != len(self.seats) or any(
+                s.seat >= self.rules.players for s in self.seats):
+            raise ValueError("the seat list has a seat twice or a seat the rules do not have")
+        if len({s.public_key for s in self.seats}) != len(self.seats):
+            raise ValueError("two seats have the same key")
+
+    def info(self, host_key: bytes) -> TableInfo:
+        """The table this seat map announces, from the host with key `host_key` (the frame's `k`)."""
+        return TableInfo(self.name, self.rules, host_key, self.lobby, self.seats, self.version)
+
+
+@_register
+@dataclass(frozen=True)
+class Table(SeatMap):
+    """Host -> joiner: the table so far (an answer to `info`, and to every joiner on every change)."""
+
+    TYPE: ClassVar[str] = "table"
+
+    @classmethod
+    def of(cls, info: TableInfo) -> Table:
+        return cls(info.lobby, info.name, info.version, info.rules, info.seated)
+
+
+@_register
+@dataclass(frozen=True)
+class Start(SeatMap):
+    """Host -> every joiner: the genesis entry the host signed, and the final seat map it names."""
+
+    TYPE: ClassVar[str] = "start"
+    genesis: bytes = wire("g", _genesis)
+
+    @classmethod
+    def of(cls, info: TableInfo, genesis: bytes) -> Start:
+        return cls(info.lobby, info.name, info.version, info.rules, info.seated, genesis)
+
+
+@_register
+@dataclass(frozen=True)
+class Join(LobbyMessage):
+    """Joiner -> host: seat me at lobby `lobby` under `name`; my game peer listens at `endpoint`. `owner`: the
+    key of the seated player whose machine runs this seat, which is then a bot (None: a person)."""
+
+    TYPE: ClassVar[str] = "join"
+    lobby: bytes = wire("l", _lobby_id)
+    name: str = wire("name", check_name)
+    endpoint: str = wire("e", check_endpoint)
+    owner: bytes | None = wire("o", check_key, optional=True)
+
+
+@_register
+@dataclass(frozen=True)
+class Refuse(LobbyMessage):
+    """Host -> joiner: no seat for you (the table is full, a bad join, your seat was taken away)."""
+
+    TYPE: ClassVar[str] = "refuse"
+    why: str = wire("why", _why)
+
+
+@_register
+@dataclass(frozen=True)
+class Accept(LobbyMessage):
+    """Joiner -> host: I accept the genesis whose envelope hashes to `genesis_hash`."""
+
+    TYPE: ClassVar[str] = "accept"
+    lobby: bytes = wire("l", _lobby_id)
+    genesis_hash: bytes = wire("x", _hash)
+
+
+@_register
+@dataclass(frozen=True)
+class Decline(LobbyMessage):
+    """Joiner -> host: I refuse the proposal (the genesis `genesis_hash`, if it was read) and leave; `why`, if
+    it failed a check."""
+
+    TYPE: ClassVar[str] = "decline"
+    lobby: bytes = wire("l", _lobby_id)
+    genesis_hash: bytes | None = wire("x", _hash, optional=True)
+    why: str | None = wire("why", _why, optional=True)
+
+
+@_register
+@dataclass(frozen=True)
+class Leave(LobbyMessage):
+    """Joiner -> host: free my seat now."""
+
+    TYPE: ClassVar[str] = "leave"
+    lobby: bytes = wire("l", _lobby_id)
+
+
+@_register
+@dataclass(frozen=True)
+class Go(LobbyMessage):
+    """Host -> every joiner: everyone accepted the genesis `genesis_hash`: start the game."""
+
+    TYPE: ClassVar[str] = "go"
+    genesis_hash: bytes = wire("x", _hash)
+
+
+@_register
+@dataclass(frozen=True)
+class Closed(LobbyMessage):
+    """Host -> every joiner: the host cancelled the table."""
+
+    TYPE: ClassVar[str] = "closed"
+    why: str = wire("why", _why)
+
+
+# ------------------------------------------------------------------------------------------------- frames
+
+
+@dataclass(frozen=True)
+class Frame:
+    """An opened lobby frame: the key that signed it, and its message."""
+
+    sender: bytes
+    message: LobbyMessage
+
+
+def _header(payload: Any) -> tuple[type[LobbyMessage], bytes]:
+    """The class of a payload's type and its sender's key; `LobbyDecodeError` (check `header`) if not."""
+    if not isinstance(payload, Mapping):
+        raise LobbyDecodeError(Check.HEADER, f"a lobby payload is a map, not {_show(payload)}")
+    version = payload.get("v")
+    if type(version) is not int or version != LOBBY_VERSION:
+        raise LobbyDecodeError(Check.HEADER, f"lobby version {str(version)[:10]!r} is not {LOBBY_VERSION}")
+    kind = payload.get("t")
+    if type(kind) is not str:
+        raise LobbyDecodeError(Check.HEADER, "no message type")
+    cls = TYPES.get(kind)
+    if cls is None:
+        raise LobbyDecodeError(Check.HEADER, f"an unknown message type {kind[:20]!r}")
+    try:
+        key = check_key(payload.get("k"))
+    except ValueError as exc:
+        raise LobbyDecodeError(Check.HEADER, str(exc)) from None
+    return cls, key
+
+
+def decode(payload: Any) -> LobbyMessage:
+    """The typed message of an opened payload (its signature is not checked: see `open_frame`).
+    `LobbyDecodeError` if its header or fields are wrong."""
+    cls, _ = _header(payload)
+    return cls.decode(payload)
+
+
+def open_frame(raw: bytes, expect_key: bytes | None = None) -> Frame:
+    """Check one lobby frame from the network: size, envelope, header, the signature of the key it names (or
+    of `expect_key`), then the fields of its type. `LobbyDecodeError` saying what is wrong otherwise."""
+    if len(raw) > MAX_LOBBY_FRAME:
+        raise LobbyDecodeError(Check.ENVELOPE, f"frame of {len(raw)} bytes is too big")
+    try:
+        env = log.open_envelope(raw, max_size=MAX_LOBBY_FRAME)
+    except RemoteError as exc:
+        raise LobbyDecodeError(exc.check, exc.detail) from None
+    cls, key = _header(env.payload)
+    if expect_key is not None and key != expect_key:
+        raise LobbyDecodeError(Check.SIGNATURE, "signed by a key other than the host's")
+    if not crypto.verify_signature(key, env.signature, env.payload_raw):
+        raise LobbyDecodeError(Check.SIGNATURE, "bad signature")
+    return Frame(key, cls.decode(env.payload))
+
