@@ -21,6 +21,7 @@ COMMANDS = {
     "verify": "verify",
     "export": "export",
     "replay": "replay",
+    "rules": "rules",
 }
 
 

@@ -99,26 +99,21 @@ _PHRASES: Mapping[str, Callable[[RuleSet], str]] = MappingProxyType(
         "min_team_bid": lambda r: f"min team bid {r.min_team_bid}" if r.min_team_bid else "no min team bid",
         "double_nil": lambda r: "double nil" if r.double_nil else "no double nil",
         "ten_for_200": lambda r: f"10 for {r.ten_for_200_value}" if r.ten_for_200 else "no 10 for 200",
-        "ten_for_200_value": lambda r: "",  # said with ten_for_200
+        "ten_for_200_value": lambda r: "",  # said with ten_for_200, which is on whenever the value counts
         "boston": lambda r: {"none": "no Boston", "bonus": f"Boston +{r.boston_value}",
                              "win": "Boston wins the game"}[r.boston],
-        "boston_value": lambda r: "",  # said with boston
+        "boston_value": lambda r: "",  # said with boston, which is "bonus" whenever the value counts
         "nil_bags": lambda r: "a nil's tricks are bags" if r.nil_bags else "a nil's tricks are no bags",
         "preset": lambda r: "",  # the name, not an option of play
     }
 )
 """Each option's value in a few words. "" for an option that is said elsewhere or has no effect."""
 
-_FOLDED = {"ten_for_200_value": "ten_for_200", "boston_value": "boston"}
-"""A value said in the words of another option: when it differs, the other option's words are shown."""
-
-
 def summary(rules: RuleSet) -> str:
     """What the rule set plays differently from the standard (classic) game, in short words:
     "min team bid 4, 10 for 200, Boston +200"; "" for the standard game. The target is left out: it is
     shown with the rules' name."""
-    shown = {_FOLDED.get(name, name) for name in _names() if getattr(rules, name) != getattr(STANDARD, name)}
-    words = [_PHRASES[name](rules) for name in _names() if name in shown]
+    words = (_PHRASES[name](rules) for name in _names() if getattr(rules, name) != getattr(STANDARD, name))
     return ", ".join(word for word in words if word)
 
 
