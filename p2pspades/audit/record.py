@@ -10,7 +10,7 @@ from typing import Any
 
 from p2pspades import log
 from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
-from p2pspades.describe import failed
+from p2pspades.describe import bonuses, failed
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards, sort_hand
 from p2pspades.table import Table, TableStatus, Violation
@@ -183,7 +183,7 @@ def text_record(verdict: Verdict) -> str:
             "Score",
             ", ".join(
                 f"{'+'.join(names[i] for i in rules.sides[sc.side])} {sc.points:+d} "
-                f"({plural(sc.bags, 'bag')})"
+                f"({'; '.join([plural(sc.bags, 'bag'), *bonuses(rules, sc)])})"
                 for sc in h.scores
             ),
         )

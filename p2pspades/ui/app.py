@@ -514,7 +514,7 @@ def summary_text(state: UiState) -> Line:
             [
                 ("class:heading", f"{state.side_label(score.side, 14)}"),
                 ("", f"  {score.points:+d}  "),
-                ("class:hint", score_words(score)),
+                ("class:hint", score_words(score, rules)),
             ]
         )
         lines.append(

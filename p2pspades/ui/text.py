@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from p2pspades.describe import bonuses
 from p2pspades.printable import clip as clip
 from p2pspades.printable import pad
 from p2pspades.printable import plural as plural
@@ -50,8 +51,8 @@ def side_name(rules: RuleSet, names: Sequence[str], side: int, *, width: int = 0
     return clip(text, width) if width else text
 
 
-def score_words(score: HandScore) -> str:
-    """One side's hand score in words: the contract, the bags, the nils and the penalty."""
+def score_words(score: HandScore, rules: RuleSet) -> str:
+    """One side's hand score in words: the contract, the bags, the nils, the penalty and the bonuses."""
     parts: list[str] = []
     if score.contract:
         verdict = "made" if score.made else ("set (renege penalty)" if score.penalized else "set")
@@ -62,8 +63,7 @@ def score_words(score: HandScore) -> str:
         parts.append(f"{plural(score.bags, 'bag')} {score.bag_points:+d}")
     if score.nil_points:
         parts.append(f"nil {score.nil_points:+d}")
-    if score.penalty_points:
-        parts.append(f"bag penalty {score.penalty_points:+d}")
+    parts += bonuses(rules, score)
     return "; ".join(parts) if parts else "nothing"
 
 
