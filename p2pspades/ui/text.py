@@ -14,6 +14,7 @@ from p2pspades.printable import plural as plural
 from p2pspades.printable import width as display_width
 from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit, bid_notation
 from p2pspades.rules import sort_hand as sort_hand
+from p2pspades.rules.options import described
 from p2pspades.rules.scoring import HandScore
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
@@ -111,7 +112,7 @@ def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:
     renege = {"set": "the side is set", "three_tricks": "3 tricks to the opponents", "stop": "the game stops"}
     seating = "partners opposite" if r.partnerships else "each for themselves"
     return [
-        ("rules", r.preset or "custom"),
+        ("rules", described(r)),
         ("table", f"{r.players} players, {seating}"),
         ("deck", f"{deck}; {deal}"),
         ("bids", f"{r.min_bid} and up; {nil}"),
