@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from test_ui_dialogs import setup_for
 
 from p2pspades.audit import Verdict, text_record, verify_frames
@@ -56,8 +57,8 @@ def every_trick_to_seat_0(rules: RuleSet, bids: tuple[int, int, int, int]) -> Ga
     return game
 
 
-def text(line: list[tuple[str, str]]) -> str:
-    return "".join(fragment for _, fragment in line)
+def text(line: StyleAndTextTuples) -> str:
+    return "".join(fragment[1] for fragment in line)
 
 
 # ----- the words of a hand's score --------------------------------------------------------------------------
