@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from p2pspades.checks import Check
 
 if TYPE_CHECKING:
+    from p2pspades.rules import HandScore, RuleSet
     from p2pspades.table.events import GameEnded
 
 
@@ -34,3 +35,19 @@ def ending(ended: GameEnded) -> str:
     if ended.status == "abandoned" and ended.seat is not None:
         return f"seat {ended.seat} stopped answering"
     return ""
+
+
+def bonuses(rules: RuleSet, score: HandScore) -> list[str]:
+    """The bonuses and penalties in one side's hand score, named as the score sheet names them:
+    "bag penalty -100", "10 for 200 +200", "Boston +200", or "Boston: wins the game" where taking every
+    trick wins."""
+    out = []
+    if score.penalty_points:
+        out.append(f"bag penalty {score.penalty_points:+d}")
+    if score.ten_for_200_points:
+        out.append(f"10 for 200 {score.ten_for_200_points:+d}")
+    if score.boston_points:
+        out.append(f"Boston {score.boston_points:+d}")
+    if score.boston and rules.boston == "win":
+        out.append("Boston: wins the game")
+    return out

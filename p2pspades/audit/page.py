@@ -20,10 +20,11 @@ from p2pspades import log
 from p2pspades.audit.dispute import Dispute, Entry, upheld_words
 from p2pspades.audit.record import genesis_rules, hand_record
 from p2pspades.audit.verdict import Verdict, abandonment, describe, forfeit
-from p2pspades.describe import failed
+from p2pspades.describe import bonuses, failed
 from p2pspades.errors import RemoteError
 from p2pspades.printable import printable
 from p2pspades.rules import Card, HandResult, RuleSet, bid_notation
+from p2pspades.rules.options import described
 from p2pspades.table import Table, Violation
 
 __all__ = ["dispute_page", "game_page"]
@@ -136,7 +137,7 @@ def _table_section(table: Table) -> str:
     facts = [
         ("table", table.setup.name),
         ("game id", table.game_id.hex()),
-        ("rule set", rules.preset or "custom"),
+        ("rule set", described(rules)),
         ("protocol version", table.setup.version),
         ("sides", sides),
         ("first dealer", "not drawn" if first is None else f"seat {first} ({names[first]})"),
@@ -170,7 +171,7 @@ def _score_section(rules: RuleSet, hands: Sequence[HandResult], names: Sequence[
     head = "".join(f"<th scope=col>{t(x)}</th>" for x in label)
     rows = "".join(
         f"<tr><th scope=row>{h.number}</th>"
-        + "".join(f"<td>{tot.score} <small>({tot.bags} bags{_penalty(h, i)})</small></td>"
+        + "".join(f"<td>{tot.score} <small>({tot.bags} bags{_penalty(rules, h, i)})</small></td>"
                   for i, tot in enumerate(h.totals))
         + "</tr>"
         for h in hands
@@ -178,15 +179,15 @@ def _score_section(rules: RuleSet, hands: Sequence[HandResult], names: Sequence[
     table = (f'<div class="scroll"><table><caption>Totals after each hand (bags carried)</caption><thead><tr>'
              f"<th scope=col>hand</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
     return ('<section id="scores" aria-labelledby="scores-h"><h2 id="scores-h">Scores</h2>'
-            + _chart(hands, label) + (table if hands else "") + "</section>")
+            + _chart(rules, hands, label) + (table if hands else "") + "</section>")
 
 
-def _penalty(h: HandResult, side: int) -> str:
-    p = h.scores[side].penalty_points
-    return f"; bag penalty {p}" if p else ""
+def _penalty(rules: RuleSet, h: HandResult, side: int) -> str:
+    """The bonuses and penalties of the side's hand score, after its bags: "; bag penalty -100"."""
+    return "".join(f"; {words}" for words in bonuses(rules, h.scores[side]))
 
 
-def _chart(hands: Sequence[HandResult], label: Sequence[str]) -> str:
+def _chart(rules: RuleSet, hands: Sequence[HandResult], label: Sequence[str]) -> str:
     """A line per side over the hands, a point per hand labelled with the bags carried, a ring where the
     bags cost a penalty."""
     if not hands:
@@ -217,7 +218,8 @@ def _chart(hands: Sequence[HandResult], label: Sequence[str]) -> str:
             ring = hr.scores[side].penalty_points < 0
             parts.append(
                 f'<g class="point"><title>{t(name)} after hand {hr.number}: {tot.score}, {tot.bags} bags'
-                f'{_penalty(hr, side)}</title><circle cx="{px:.1f}" cy="{py:.1f}" r="{6 if ring else 3.5}" '
+                f'{_penalty(rules, hr, side)}</title>'
+                f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{6 if ring else 3.5}" '
                 f'fill="{"#fff" if ring else colour}" stroke="{colour}" stroke-width="2"/>'
                 f'<text class="bags" x="{px + 5:.1f}" y="{py - 6 + 14 * side:.1f}" fill="{colour}">'
                 f"{tot.bags}b</text></g>"
@@ -288,7 +290,7 @@ def _hand_section(table: Table, h: HandResult, names: Sequence[str], counts: Cou
         'previous</button> <span class="pos" aria-live="polite">As dealt</span> <button type="button" '
         'data-step="1" aria-label="next trick">next →</button> <small>or ← → keys</small></div>'
     )
-    score = "; ".join(f"side {sc.side} {sc.points:+d} ({sc.bags} bags{_penalty(h, sc.side)})"
+    score = "; ".join(f"side {sc.side} {sc.points:+d} ({sc.bags} bags{_penalty(table.rules, h, sc.side)})"
                       for sc in h.scores)
     return (
         f'<section class="hand" id="hand-{h.number}" tabindex="-1" data-tricks="{n}" '

@@ -10,9 +10,10 @@ from typing import Any
 
 from p2pspades import log
 from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
-from p2pspades.describe import failed
+from p2pspades.describe import bonuses, failed
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards, sort_hand
+from p2pspades.rules.options import described, summary
 from p2pspades.table import Table, TableStatus, Violation
 
 FORMAT = "p2pspades-hand-record/1"
@@ -150,6 +151,8 @@ def text_record(verdict: Verdict) -> str:
     tag("Event", table.setup.name)
     tag("GameId", rec["game_id"])
     tag("Rules", rules.preset or "custom")
+    if summary(rules):
+        tag("Options", summary(rules))
     tag("Target", rules.target)
     for s in table.setup.seats:
         tag(f"Seat{s.seat}", f"{names[s.seat]} ({s.fingerprint})")
@@ -183,7 +186,7 @@ def text_record(verdict: Verdict) -> str:
             "Score",
             ", ".join(
                 f"{'+'.join(names[i] for i in rules.sides[sc.side])} {sc.points:+d} "
-                f"({plural(sc.bags, 'bag')})"
+                f"({'; '.join([plural(sc.bags, 'bag'), *bonuses(rules, sc)])})"
                 for sc in h.scores
             ),
         )
@@ -210,7 +213,7 @@ def summary_lines(verdict: Verdict) -> list[str]:
     rules = table.rules
     names = [printable(s.name) for s in table.setup.seats]
     lines.append(
-        f"table '{printable(table.setup.name)}', game {table.game_id.hex()}, rules {rules.preset or 'custom'}"
+        f"table '{printable(table.setup.name)}', game {table.game_id.hex()}, rules {described(rules)}"
     )
     for s in table.setup.seats:
         name = pad(names[s.seat], 20)

@@ -37,6 +37,7 @@ from p2pspades.net.seats import bot_seats
 from p2pspades.net.session import HostedTable
 from p2pspades.paths import PLAYER_IDENTITY
 from p2pspades.rules import RuleSet
+from p2pspades.rules.options import described
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 
@@ -108,7 +109,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
     endpoint = await hosted.open()
     lobby = parse(endpoint)
     host_port = endpoint if lobby is None else lobby.host_port
-    say(f"hosting table {args.table!r} ({rules.preset or 'custom'}, {rules.players} seats, target "
+    say(f"hosting table {args.table!r} ({described(rules)}, {rules.players} seats, target "
         f"{rules.target}, protocol version {args.protocol}) as {args.name}, key {main.identity.fingerprint}")
     say(f"lobby: {endpoint}  (others join with: p2pspades join {host_port})")
     if bots:

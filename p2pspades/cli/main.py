@@ -23,6 +23,7 @@ COMMANDS = {
     "replay": "replay",
     "games": "games",
     "stats": "stats",
+    "rules": "rules",
 }
 
 

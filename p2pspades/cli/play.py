@@ -54,6 +54,7 @@ from p2pspades.net.store import StoreError
 from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
 from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
+from p2pspades.rules.options import described
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
@@ -435,7 +436,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
                          address="127.0.0.1", advertise=False, compass_names=True)
     await hosted.open()
     mode = "your seat is played by the bot" if args.auto else "you play seat 0"
-    say(f"p2pspades: {rules.players} peers on 127.0.0.1, rules {rules.preset or 'custom'}, "
+    say(f"p2pspades: {rules.players} peers on 127.0.0.1, rules {described(rules)}, "
         f"target {rules.target}; {mode}")
     try:
         group = await hosted.seat_everyone()
@@ -456,7 +457,7 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
         writer = log.LogWriter(path)
     except (OSError, LocalError) as exc:
         return fail("play", f"cannot write the log {path}: {exc}")
-    say(f"p2pspades: {n} bots in memory, rules {rules.preset or 'custom'}, target {rules.target}; "
+    say(f"p2pspades: {n} bots in memory, rules {described(rules)}, target {rules.target}; "
         f"log: {path}")
     watched = tables[0]
     progress = ProgressLines(watched.setup, say)

@@ -41,6 +41,7 @@ from prompt_toolkit.output import Output
 from p2pspades.describe import failed
 from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
+from p2pspades.rules.options import described
 from p2pspades.table import DecisionKind
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.state import ResultStatus, UiState
@@ -459,6 +460,7 @@ def dialog_text(state: UiState) -> Line:
 def help_text(state: UiState) -> Line:
     lines: list[Line] = [[("class:key", f"{key:<17}"), ("", text)] for key, text in HELP_LINES]
     lines.append([])
+    lines.append([("class:heading", "Rules: "), ("", f"{described(state.rules)}, to {state.rules.target}")])
     lines.append(
         [("class:hint", "Every card is verified as it is played; every hand is audited at its end.")]
     )
@@ -514,7 +516,7 @@ def summary_text(state: UiState) -> Line:
             [
                 ("class:heading", f"{state.side_label(score.side, 14)}"),
                 ("", f"  {score.points:+d}  "),
-                ("class:hint", score_words(score)),
+                ("class:hint", score_words(score, rules)),
             ]
         )
         lines.append(

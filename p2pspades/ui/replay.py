@@ -24,8 +24,9 @@ from p2pspades.audit.files import verify_log
 from p2pspades.describe import failed
 from p2pspades.printable import pad, printable
 from p2pspades.rules import Card, HandResult, RuleSet, SideTotal, Trick
+from p2pspades.rules.options import described
 from p2pspades.table import TableStatus
-from p2pspades.ui.text import bid_text, card_class, clip, rules_title, score_sheet, sort_hand
+from p2pspades.ui.text import bid_text, card_class, clip, rules_title, score_sheet, score_words, sort_hand
 from p2pspades.ui.widgets import at_least, full_screen_app, join_lines, overlay, panel, text_window
 
 Line = StyleAndTextTuples
@@ -279,8 +280,22 @@ def trick_text(model: ReplayModel) -> Line:
         ]
     if complete and trick.winner is not None:
         out.append(("class:hint", f"   → {clip(names[trick.winner], 10)}"))
+    if model.at_end:
+        out += hand_score_text(model)
     if model.hand == len(model.hands) - 1 and model.at_end:
         out += [("", "\n"), *ending_text(model)]
+    return out
+
+
+def hand_score_text(model: ReplayModel) -> Line:
+    """After the hand's last card: what each side scored, in words (the bonuses and penalties named)."""
+    hand = model.current
+    if hand is None:
+        return []
+    out: Line = []
+    for score in hand.scores:
+        side = "+".join(clip(model.names[s], 10) for s in model.rules.sides[score.side])
+        out += [("", f"\n {side} {score.points:+d}: "), ("class:hint", score_words(score, model.rules))]
     return out
 
 
@@ -347,6 +362,7 @@ def help_text(model: ReplayModel) -> Line:
         )
     lines.append([])
     lines.append([("", f" game {model.setup.game_id.hex()}")])
+    lines.append([("", f" rules {described(model.rules)}, to {model.rules.target}")])
     lines.append([("", f" {model.verdict.entries} entries checked")])
     for v in model.verdict.penalised:
         what = printable(f" penalised: seat {v.seat} at entry {v.seq}: {failed(v.check, v.detail)}")

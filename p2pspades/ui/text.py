@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from p2pspades.describe import bonuses
 from p2pspades.printable import clip as clip
 from p2pspades.printable import pad
 from p2pspades.printable import plural as plural
 from p2pspades.printable import width as display_width
 from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit, bid_notation
 from p2pspades.rules import sort_hand as sort_hand
+from p2pspades.rules.options import described
 from p2pspades.rules.scoring import HandScore
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
@@ -50,8 +52,8 @@ def side_name(rules: RuleSet, names: Sequence[str], side: int, *, width: int = 0
     return clip(text, width) if width else text
 
 
-def score_words(score: HandScore) -> str:
-    """One side's hand score in words: the contract, the bags, the nils and the penalty."""
+def score_words(score: HandScore, rules: RuleSet) -> str:
+    """One side's hand score in words: the contract, the bags, the nils, the penalty and the bonuses."""
     parts: list[str] = []
     if score.contract:
         verdict = "made" if score.made else ("set (renege penalty)" if score.penalized else "set")
@@ -62,8 +64,7 @@ def score_words(score: HandScore) -> str:
         parts.append(f"{plural(score.bags, 'bag')} {score.bag_points:+d}")
     if score.nil_points:
         parts.append(f"nil {score.nil_points:+d}")
-    if score.penalty_points:
-        parts.append(f"bag penalty {score.penalty_points:+d}")
+    parts += bonuses(rules, score)
     return "; ".join(parts) if parts else "nothing"
 
 
@@ -111,7 +112,7 @@ def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:
     renege = {"set": "the side is set", "three_tricks": "3 tricks to the opponents", "stop": "the game stops"}
     seating = "partners opposite" if r.partnerships else "each for themselves"
     return [
-        ("rules", r.preset or "custom"),
+        ("rules", described(r)),
         ("table", f"{r.players} players, {seating}"),
         ("deck", f"{deck}; {deal}"),
         ("bids", f"{r.min_bid} and up; {nil}"),
