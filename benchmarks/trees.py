@@ -59,11 +59,17 @@ def run(tree: Path, name: str, args: Sequence[str]) -> dict[str, Any]:
         [sys.executable, str(tree / "benchmarks" / f"{name}.py"), *args],
         capture_output=True, text=True, env=env, cwd=tree, check=False,
     )
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if done.returncode != 0 or not lines:
+    if done.returncode != 0:
         raise SystemExit(f"{name} failed in {tree}: {done.stderr.strip().splitlines()[-1:]}")
-    result: dict[str, Any] = json.loads(lines[-1])
-    return result
+    text = done.stdout
+    starts = [i for i, line in enumerate(text.splitlines()) if line.startswith("{")]
+    for start in reversed(starts):  # the JSON object: one line, or pretty-printed to the end
+        try:
+            result: dict[str, Any] = json.loads("\n".join(text.splitlines()[start:]))
+        except json.JSONDecodeError:
+            continue
+        return result
+    raise SystemExit(f"{name} printed no JSON object in {tree}")
 
 
 def main() -> int:
