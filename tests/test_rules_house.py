@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.hands import every_trick_to_seat_0
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_rules_properties import run_rules
@@ -31,7 +32,6 @@ from p2pspades.rules import (
     RuleSet,
     RuleSetError,
     SideTotal,
-    Suit,
     Termination,
     audit_hand,
     deal_from_order,
@@ -298,21 +298,7 @@ def test_boston_win_ends_the_game_at_once_for_the_side_that_took_every_trick() -
 
 
 def boston_hand(rules: RuleSet) -> Game:
-    """A whole hand in which seat 0 holds every spade and leads every trick, so side 0 takes all 13."""
-    spades = [card for card in rules.deck if card.suit is Suit.SPADES]
-    others = [card for card in rules.deck if card.suit is not Suit.SPADES]
-    cards: list[Card] = []
-    for spade in spades:  # dealer 3: seat 0 gets cards 0, 4, 8, ...
-        cards += [spade, others.pop(), others.pop(), others.pop()]
-    game = Game(rules, 3)
-    game.apply(deal_from_order(rules, 3, cards))
-    for bid in (13, 1, 0, 1):
-        game.apply(Bid(bid))
-    while game.current_seat is not None:
-        game.apply(game.legal_actions()[0])
-    game.apply(Reveal(game.initial_hands() or ()))
-    assert game.history[-1].tricks_won == (13, 0, 0, 0)
-    return game
+    return every_trick_to_seat_0(rules, (13, 1, 0, 1))
 
 
 def test_boston_played_out_wins_the_game_or_scores_the_bonus() -> None:
