@@ -57,9 +57,9 @@ def resume_hint(said: str) -> str:
 def test_the_resume_command_printed_after_leaving_resumes_the_game(tmp_path: Path, chosen: str) -> None:
     env = machine(tmp_path)
     if chosen == "option":
-        first = typed("p2pspades play --profile ana --target 10 --seed 5", env)
+        first = typed("p2pspades play --profile ana --target 500 --seed 5", env)
     else:  # the profile chosen by $P2PSPADES_PROFILE: the printed command still names it
-        first = typed("p2pspades play --target 10 --seed 5", dict(env, P2PSPADES_PROFILE="ana"))
+        first = typed("p2pspades play --target 500 --seed 5", dict(env, P2PSPADES_PROFILE="ana"))
     try:
         hint = resume_hint(play_a_little_and_leave(first, "play"))
     finally:

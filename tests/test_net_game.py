@@ -181,6 +181,21 @@ def seat_logs(lan: Lan, name: str) -> list[Path]:
             for d in sorted(home.glob("games/*/seat-*"))]
 
 
+def dialog_text(screen: str, title: str) -> str:
+    """The words of the dialog titled `title` on a screen, its lines joined (a long sentence wraps)."""
+    rows = screen.splitlines()
+    top = next(n for n, row in enumerate(rows) if f"┌─ {title}" in row)
+    left = rows[top].index(f"┌─ {title}")
+    right = rows[top].index("┐", left)
+    words = []
+    for row in rows[top + 1 :]:
+        inside = row[left : right + 1]
+        if inside.startswith("└"):
+            break
+        words.append(inside.strip("│ "))
+    return " ".join(" ".join(words).split())
+
+
 @pytest.mark.timeout(300)
 def test_a_joiner_killed_in_its_turn_resumes_after_the_certificate_and_ends_as_everyone_did(lan: Lan) -> None:
     """A host with two bots (a decision timeout of 4 s) and bo, who joins in a terminal and is killed with
@@ -213,8 +228,9 @@ def test_a_joiner_killed_in_its_turn_resumes_after_the_certificate_and_ends_as_e
             assert not re.search(r"Your (turn|bid)", screen), f"the resumed seat was asked to act:\n{screen}"
             assert time.monotonic() < deadline, f"the end never shown:\n{screen}"
             again.pump()
-        assert "signed that you stopped answering" in screen, screen
-        assert "timeout in force: 4 s" in screen and "forfeit by bo" in screen, screen
+        said = dialog_text(screen, "Game over")
+        assert "signed that you stopped answering" in said, screen
+        assert "timeout in force: 4 s" in said and "forfeit by bo" in said, screen
         again.proc.send("q")
         again.proc.expect(pexpect.EOF, timeout=60)
         after = again.proc.before.decode(errors="replace")
