@@ -557,7 +557,7 @@ class Table:
         step = self.expected()
         if step is not None and step.seat in (header.seat, ANY_SEAT) and header.type in _types(step):
             return step, None
-        lead = self.lead_claim if self.stage is Stage.REVEAL else None
+        lead = self._open_lead_claim
         if step is not None and lead is not None and header.type in _types(lead.step):
             self.to_engine()  # the lowest club led after all: it applies where it was due
             return step, lead  # it is appended at the step the table was at
@@ -633,15 +633,20 @@ class Table:
                 continue  # a problem was found: the loop sends a challenge instead
             self._send(m)
 
+    @property
+    def _open_lead_claim(self) -> LeadClaim | None:
+        """Rule "low_club": the challenge that nobody led the lowest club, until every reveal is in."""
+        return self.lead_claim if self.stage is Stage.REVEAL else None
+
     def _holding_lead_claim(self) -> bool:
         """A low-club challenge we are to reveal on, when nobody led for that long by our own clock (yet)."""
-        lead = self.lead_claim if self.stage is Stage.REVEAL else None
+        lead = self._open_lead_claim
         return lead is not None and self.clock - lead.since < lead.limit
 
     def _my_step(self, deciding: bool = False) -> Step | None:
         """What the table waits for, for our own entries (`deciding`: our player's). While a low-club
         challenge is open, the holder of the lowest club may still lead it."""
-        lead = self.lead_claim if deciding and self.stage is Stage.REVEAL else None
+        lead = self._open_lead_claim if deciding else None
         if lead is not None and self.game is not None and self.seat is not None:
             low = self.rules.low_club
             if low is not None and low in self.game.view(self.seat).hand:
