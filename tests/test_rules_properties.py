@@ -136,7 +136,7 @@ def check_hand(rules: RuleSet, result: HandResult) -> None:
     # each trick has one winner, among its players, the one trick_winner names; the winner leads next
     for number, trick in enumerate(result.tricks):
         assert sorted(seat for seat, _ in trick.plays) == list(range(n))
-        assert trick.winner == trick_winner(trick.plays)
+        assert trick.winner == trick_winner(trick.plays, rules.order)
         if number + 1 < len(result.tricks):
             assert result.tricks[number + 1].leader == trick.winner
     # tricks add up to the hand size

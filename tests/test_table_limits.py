@@ -20,9 +20,10 @@ from p2pspades.table import messages as msg
 GAME = bytes(range(16))
 SEAT = 1
 IDENTITY = crypto.Identity.from_seed(bytes([7]) * 32)
-WORST = RuleSet(players=2, partnerships=False, jokers=True, removed=(), spade_lead="always")
-"""The largest legal rule set: 54 cards (every card and both jokers) dealt to two seats of 27, and a spade
-may be led to the first trick, so the second seat can have to claim a void in 14 unplayed spades."""
+WORST = RuleSet(players=2, partnerships=False, jokers=True, removed=(), spade_lead="always", deuces_high=True)
+"""The largest legal rule set: 54 cards (every card and both jokers) dealt to two seats of 27, deuces high
+(the 2D is a spade: 16 of them), and a spade may be led to the first trick, so the second seat can have to
+claim a void in 15 unplayed spades."""
 
 
 def entry(t: str, **fields: Any) -> bytes:
@@ -58,20 +59,20 @@ def test_the_worst_rule_set_is_legal_and_is_the_derivation_s() -> None:
     assert (len(WORST.deck), WORST.hand_size) == (54, 27)
     assert max(len(r.deck) for r in limits.largest_decks()) == len(WORST.deck) == limits.MAX_DECK
     assert max(r.hand_size for r in limits.largest_decks()) == WORST.hand_size
-    spades = [c for c in WORST.deck if c.suit is Suit.SPADES]
-    assert len(spades) == 15
-    assert limits.MAX_VOID_PROOF == crypto.void_proof_size(WORST.hand_size - 1, len(spades) - 1) == 13344
+    spades = [c for c in WORST.deck if WORST.order.suit(c) is Suit.SPADES]
+    assert len(spades) == 16
+    assert limits.MAX_VOID_PROOF == crypto.void_proof_size(WORST.hand_size - 1, len(spades) - 1) == 14176
 
 
 def test_the_largest_honest_void_proof_is_accepted_and_fits_the_envelope() -> None:
     """Seat 0 leads 2S; seat 1 holds 27 cards and no spade, plays one heart and proves that none of its other
-    26 positions holds any of the 14 unplayed spades."""
+    26 positions holds any of the 15 unplayed spades (deuces high: the 2D is one)."""
     deck = WORST.deck
     context = crypto.hand_context(GAME, 1, SEAT)
     secrets = crypto.HandSecrets.derive(bytes([3]) * 32, context, len(deck))
     commitments = crypto.lock_commitments(secrets)
-    spades = [c for c in deck if c.suit is Suit.SPADES]
-    others = [c for c in deck if c.suit is not Suit.SPADES]
+    spades = [c for c in deck if WORST.order.suit(c) is Suit.SPADES]
+    others = [c for c in deck if WORST.order.suit(c) is not Suit.SPADES]
     held = dict(zip(range(1, len(deck), 2), others, strict=False))  # seat 1's positions, all off spades
     assert len(held) == WORST.hand_size
     played, *rest = sorted(held)

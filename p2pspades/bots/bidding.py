@@ -7,12 +7,12 @@ Pure: no I/O and no randomness of its own (the jitter of a borderline bid comes 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from p2pspades.bots.odds import SIDE_SUITS, SPADES, DealShape, by_suit
-from p2pspades.rules import Action, Bid, ByteStream, Card, Rank, RuleSet, SeatView, is_nil
-from p2pspades.rules.cards import SUIT_MASKS, cards_of, mask_of
+from p2pspades.rules import Action, Bid, ByteStream, Card, Rank, RuleSet, SeatView, Suit, is_nil
+from p2pspades.rules.cards import CardOrder, cards_of, mask_of
 
 
 def estimate_tricks(rules: RuleSet, hand: Sequence[Card]) -> float:
@@ -60,11 +60,12 @@ def count_mask(rules: RuleSet, hand: int, size: int) -> float:
     per rule set and hand size and remembered, for the search weighs thousands of deals a decision."""
     total = 0.0
     lengths = []
-    for suit_mask in SUIT_MASKS[1:]:
+    masks = rules.order.suit_masks  # deuces high: the 2D is a spade
+    for suit_mask in masks[1:]:
         held = hand & suit_mask
         lengths.append(held.bit_count())
         total += _side_suit(rules, size, held)
-    spades = hand & SUIT_MASKS[0]
+    spades = hand & masks[0]
     spade_tricks, counted = _spades(rules, size, spades)
     total += spade_tricks
     spare = spades.bit_count() - counted
@@ -78,8 +79,15 @@ def _shape(rules: RuleSet, size: int) -> DealShape:
     return DealShape(rules, size)
 
 
-def _ranked(held: int) -> list[Card]:
-    return sorted(cards_of(held), key=lambda c: c.rank, reverse=True)
+def _ranked(order: CardOrder, held: int) -> list[Card]:
+    return sorted(cards_of(held), key=lambda c: order.rank[c.index], reverse=True)
+
+
+def _higher(deal: DealShape, suit: Suit, card: Card, mine: Collection[Card]) -> int:
+    """The cards of `suit` in the deck above `card` that are not ours (under the rule set's card order)."""
+    order = deal.order
+    rank = order.rank[card.index]
+    return sum(1 for c in deal.deck if order.suit(c) is suit and order.rank[c.index] > rank and c not in mine)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -89,12 +97,12 @@ def _side_suit(rules: RuleSet, size: int, held: int) -> float:
     if not held:
         return 0.0
     deal = _shape(rules, size)
-    cards = _ranked(held)
-    suit = cards[0].suit
+    cards = _ranked(deal.order, held)
+    suit = deal.order.suit(cards[0])
     length = len(cards)
     total = 0.0
     for j, card in enumerate(cards):
-        higher = sum(1 for c in deal.deck if c.suit is suit and c.rank > card.rank and c not in cards)
+        higher = _higher(deal, suit, card, cards)
         above = higher * deal.held  # of those, the ones other seats hold
         need = math.ceil(above - 1e-9)
         if higher == 0:
@@ -112,13 +120,13 @@ def _spades(rules: RuleSet, size: int, held: int) -> tuple[float, int]:
     """The tricks a spade holding is likely to take, by honour and by length, and how many of its cards
     count as a trick (the rest are spare, for ruffs)."""
     deal = _shape(rules, size)
-    spades = _ranked(held)
+    spades = _ranked(deal.order, held)
     count = len(spades)
     longest = deal.longest_other(SPADES, count, deal.opponents)
     spade_tricks = 0.0
     counted = 0
     for i, card in enumerate(spades):
-        higher = sum(1 for c in deal.deck if c.suit is SPADES and c.rank > card.rank and c not in spades)
+        higher = _higher(deal, SPADES, card, spades)
         above = higher * deal.held
         guards = count - 1 - i
         if higher == 0:
@@ -155,20 +163,21 @@ def nil_danger(rules: RuleSet, hand: Sequence[Card]) -> float:
     """
     deal = DealShape(rules, len(hand))
     mine = set(hand)
-    suits = by_suit(hand)
+    order = rules.order
+    suits = by_suit(hand, order)
     danger = 0.0
     held = deal.held
     spade_table = (1.0, 0.85, 0.6, 0.42, 0.28, 0.18, 0.11, 0.07, 0.05)
     for card in suits[SPADES]:
-        higher = sum(1 for c in deal.deck if c.suit is SPADES and c.rank > card.rank and c not in mine)
+        higher = _higher(deal, SPADES, card, mine)
         danger += _lookup(spade_table, higher * held, 0.02)
     average = deal.suit_size[SPADES] * len(hand) / len(deal.deck)
     danger += max(0.0, len(suits[SPADES]) - average) * 0.3
     side_table = (0.9, 0.55, 0.3, 0.15, 0.06, 0.02)
     for suit in SIDE_SUITS:
-        cards = sorted(suits[suit], key=lambda c: c.rank)
+        cards = sorted(suits[suit], key=lambda c: order.rank[c.index])
         for lower_held, card in enumerate(cards):
-            higher = sum(1 for c in deal.deck if c.suit is suit and c.rank > card.rank and c not in mine)
+            higher = _higher(deal, suit, card, mine)
             danger += _lookup(side_table, higher * held, 0.0) * 0.8**lower_held
     return danger
 
@@ -213,9 +222,10 @@ def keep_draw(view: SeatView) -> bool:
     unknown = [c for c in rules.deck if c not in hand and c is not card]
     if not unknown:
         return True
-    average = sum(_draw_value(c, hand) for c in unknown) / len(unknown)
+    order = rules.order
+    average = sum(_draw_value(c, hand, order) for c in unknown) / len(unknown)
     # a small lean towards the card we have seen: the next one may be worse, and we cannot look back
-    return _draw_value(card, hand) >= average - 0.03
+    return _draw_value(card, hand, order) >= average - 0.03
 
 
 # ----- bidding ----------------------------------------------------------------------------------------
@@ -333,11 +343,13 @@ def _bid_trust(view: SeatView, seat: int, hands: int = 8) -> float:
 def _may_bid_nil(rules: RuleSet, hand: Sequence[Card]) -> bool:
     """No nil with one of the three top spades, or with more spades than an average hand holds, whatever the
     danger count says: players bust such nils far more readily than bots do."""
-    spades = [c for c in hand if c.suit is SPADES]
-    top = sorted((c for c in rules.deck if c.suit is SPADES), key=lambda c: c.rank, reverse=True)[:3]
+    order = rules.order
+    spades = [c for c in hand if order.is_trump(c)]
+    trumps = [c for c in rules.deck if order.is_trump(c)]
+    top = sorted(trumps, key=lambda c: order.rank[c.index], reverse=True)[:3]
     if any(c in top for c in spades):
         return False
-    average = sum(1 for c in rules.deck if c.suit is SPADES) * len(hand) / len(rules.deck)
+    average = len(trumps) * len(hand) / len(rules.deck)
     return len(spades) <= average + 0.5
 
 
@@ -349,15 +361,15 @@ def _closest_bid(legal: Sequence[Action], want: int, rules: RuleSet) -> Action:
     return min(bids, key=lambda b: (abs(b.tricks - want), b.tricks))
 
 
-def _draw_value(card: Card, hand: Sequence[Card]) -> float:
+def _draw_value(card: Card, hand: Sequence[Card], order: CardOrder) -> float:
     """A rough worth of a card for the draw pile: spades and high cards; a side card in a suit we already hold
     many of is worth less."""
-    if card.suit is SPADES:
-        return 0.45 + 0.04 * (int(card.rank) - 2)
+    if order.is_trump(card):
+        return 0.45 + 0.04 * (order.rank[card.index] - 2)
     value = {Rank.ACE: 0.95, Rank.KING: 0.62, Rank.QUEEN: 0.35, Rank.JACK: 0.18, Rank.TEN: 0.1}.get(
         card.rank, 0.04
     )
-    same = sum(1 for c in hand if c.suit is card.suit)
+    same = sum(1 for c in hand if order.suit_of[c.index] == order.suit_of[card.index])
     if same >= 4:
         value *= 0.75
     return value

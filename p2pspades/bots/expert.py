@@ -27,6 +27,7 @@ import time
 from collections.abc import Sequence
 
 from p2pspades.bots.bidding import choose_bid, estimate_mask, estimate_tricks, keep_draw, nil_danger
+from p2pspades.bots.heuristic import HeuristicBot
 from p2pspades.bots.play import choose_card
 from p2pspades.bots.simulate import SUIT_OF, Contract, Playout, bags_hurt
 from p2pspades.rules import Action, Bid, BlindNil, Draw, Play, RuleSet, SeatView, is_nil
@@ -99,6 +100,10 @@ class ExpertBot:
         if len(legal) == 1:
             return legal[0]
         view = decision.view
+        if view.rules.deuces_high:
+            # the search's bit-mask simulator knows the standard card order only: under deuces high the
+            # expert plays and bids as the heuristic bot, which reads the rule set's order
+            return HeuristicBot(self._seed)(decision)
         deadline = time.perf_counter() + self.time_budget * CAP
         rng = random.Random(self._key(view))
         self.playouts = 0

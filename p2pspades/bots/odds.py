@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from p2pspades.rules import Card, RuleSet, SeatView, Suit, is_nil
+from p2pspades.rules.cards import STANDARD_ORDER, CardOrder
 
 SPADES = Suit.SPADES
 SIDE_SUITS = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -25,25 +26,30 @@ NIL_WILLINGNESS = 0.3
 # ----- cards ----------------------------------------------------------------------------------------------
 
 
-def beats(card: Card, best: Card) -> bool:
+# Every helper takes the rule set's card order (`RuleSet.order`): with deuces high the 2D is a spade and the
+# 2S and 2D rank above the ace of spades. `order.suit(card)` and `order.rank[card.index]` are a card's suit
+# and rank under it (the card's own under the standard order).
+
+
+def beats(card: Card, best: Card, order: CardOrder = STANDARD_ORDER) -> bool:
     """Does `card` beat `best`, the card winning the trick so far? (Spades are trump, jokers top spades.)"""
-    if card.suit is best.suit:
-        return card.rank > best.rank
-    return card.suit is SPADES
+    return order.power[card.index] > order.power[best.index] and (
+        order.suit_of[card.index] in (0, order.suit_of[best.index])
+    )
 
 
-def cost(card: Card) -> tuple[int, int]:
+def cost(card: Card, order: CardOrder = STANDARD_ORDER) -> tuple[int, float]:
     """How much a card is worth keeping: any spade above any side card, then by rank."""
-    return (1 if card.suit is SPADES else 0, int(card.rank))
+    return (1 if order.suit_of[card.index] == 0 else 0, order.rank[card.index])
 
 
-def by_suit(cards: Iterable[Card]) -> dict[Suit, list[Card]]:
+def by_suit(cards: Iterable[Card], order: CardOrder = STANDARD_ORDER) -> dict[Suit, list[Card]]:
     """Cards grouped by suit (jokers are spades), each list from high to low."""
     out: dict[Suit, list[Card]] = {suit: [] for suit in ALL_SUITS}
     for card in cards:
-        out[card.suit].append(card)
+        out[order.suit(card)].append(card)
     for cards_of_suit in out.values():
-        cards_of_suit.sort(key=lambda c: c.rank, reverse=True)
+        cards_of_suit.sort(key=lambda c: order.rank[c.index], reverse=True)
     return out
 
 
@@ -83,7 +89,8 @@ class DealShape:
         self.deck = rules.deck
         self.hand_size = hand_size
         self.population = len(self.deck) - hand_size  # the cards that are not ours
-        self.suit_size = {suit: sum(1 for c in self.deck if c.suit is suit) for suit in ALL_SUITS}
+        self.order = rules.order
+        self.suit_size = {suit: sum(1 for c in self.deck if self.order.suit(c) is suit) for suit in ALL_SUITS}
         others = self.players - 1
         self.opponents = others - (1 if rules.partnerships else 0)
         self.others = others
@@ -117,6 +124,7 @@ class Reading:
         rules = view.rules
         self.view = view
         self.rules = rules
+        self.order = order = rules.order
         self.seat = view.seat
         self.n = rules.players
         self.partner: int | None = (view.seat + 2) % 4 if rules.partnerships else None
@@ -127,7 +135,7 @@ class Reading:
         self.played = played
         mine = set(view.hand)
         self.unseen = [c for c in rules.deck if c not in mine and c not in played]
-        self.unseen_by_suit = by_suit(self.unseen)
+        self.unseen_by_suit = by_suit(self.unseen, order)
         others = [s for s in range(self.n) if s != self.seat]
         self.others = others
         held = sum(view.hand_sizes[s] for s in others)
@@ -146,14 +154,33 @@ class Reading:
         leader = view.trick.leader
         plays = [((leader + i) % self.n, card) for i, card in enumerate(view.trick.cards)]
         self.plays = plays
-        self.led: Suit | None = plays[0][1].suit if plays else None
+        self.led: Suit | None = order.suit(plays[0][1]) if plays else None
         self.winner: int | None = None
         self.best: Card | None = None
         for seat, card in plays:
-            if self.best is None or beats(card, self.best):
+            if self.best is None or beats(card, self.best, order):
                 self.winner, self.best = seat, card
         self.later = [(self.seat + i) % self.n for i in range(1, self.n - len(plays))]
         self.tricks_left = rules.tricks_per_hand - len(view.tricks)
+
+    # --- the card order ---
+
+    def suit(self, card: Card) -> Suit:
+        """The suit `card` counts as (deuces high: the 2D is a spade)."""
+        return self.order.suit(card)
+
+    def rank(self, card: Card) -> float:
+        """The card's rank within its suit (deuces high: the 2S and 2D above the ace of spades)."""
+        return self.order.rank[card.index]
+
+    def beats(self, card: Card, best: Card) -> bool:
+        return beats(card, best, self.order)
+
+    def cost(self, card: Card) -> tuple[int, float]:
+        return cost(card, self.order)
+
+    def by_suit(self, cards: Iterable[Card]) -> dict[Suit, list[Card]]:
+        return by_suit(cards, self.order)
 
     # --- bids and contracts ---
 
@@ -190,7 +217,7 @@ class Reading:
     # --- odds ---
 
     def share(self, seat: int, card: Card) -> float:
-        return self._share[(seat, card.suit)]
+        return self._share[(seat, self.suit(card))]
 
     def holds_none(self, seat: int, cards: Iterable[Card]) -> float:
         """P(seat holds none of `cards`)."""
@@ -207,26 +234,27 @@ class Reading:
             return 0.0
         will = NIL_WILLINGNESS if self.nil_alive(seat) else 1.0
         spades = self.unseen_by_suit[SPADES]
-        if card.suit is led:
-            higher = [c for c in self.unseen_by_suit[led] if c.rank > card.rank]
+        suit, rank = self.suit(card), self.rank(card)
+        if suit is led:
+            higher = [c for c in self.unseen_by_suit[led] if self.rank(c) > rank]
             p_higher = 1.0 - self.holds_none(seat, higher)
             if led is SPADES:
                 return p_higher * will
             void = self.holds_none(seat, self.unseen_by_suit[led])
             p_ruff = void * (1.0 - self.holds_none(seat, spades)) * RUFF_WILLINGNESS
             return min(1.0, p_higher + p_ruff) * will
-        if card.suit is SPADES:  # a ruff: beaten only by a higher ruff
+        if suit is SPADES:  # a ruff: beaten only by a higher ruff
             void = self.holds_none(seat, self.unseen_by_suit[led])
-            higher_spades = [c for c in spades if c.rank > card.rank]
+            higher_spades = [c for c in spades if self.rank(c) > rank]
             return void * (1.0 - self.holds_none(seat, higher_spades)) * RUFF_WILLINGNESS * will
         return 1.0
 
     def hold_chance(self, card: Card, with_partner: bool = False) -> float:
         """P(`card`, played now, wins the trick). The partner is no threat unless `with_partner` (a nil
         bidder counting on its partner to overtake)."""
-        if self.best is not None and not beats(card, self.best):
+        if self.best is not None and not self.beats(card, self.best):
             return 0.0
-        led = self.led if self.led is not None else card.suit
+        led = self.led if self.led is not None else self.suit(card)
         p = 1.0
         for seat in self.later:
             if seat == self.partner and not with_partner:
@@ -236,7 +264,8 @@ class Reading:
 
     def top_share(self, card: Card) -> float:
         """How many of the unseen cards of its suit a card outranks, as a fraction: how hard it is to lose."""
-        rest = self.unseen_by_suit[card.suit]
+        rest = self.unseen_by_suit[self.suit(card)]
         if not rest:
             return 1.0
-        return sum(1 for c in rest if c.rank < card.rank) / len(rest)
+        rank = self.rank(card)
+        return sum(1 for c in rest if self.rank(c) < rank) / len(rest)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from p2pspades.bots.odds import ALL_SUITS, SIDE_SUITS, SPADES, Reading, beats, by_suit, cost
+from p2pspades.bots.odds import ALL_SUITS, SIDE_SUITS, SPADES, Reading
 from p2pspades.rules import Action, Card, Play, RuleSet, SeatView
 
 
@@ -68,12 +68,12 @@ def _cheap_to_bust(table: Reading) -> bool:
     return table.need(table.side) <= table.tricks_left - 2 or not _wants_tricks(table)
 
 
-def lowest(cards: Iterable[Card]) -> Card:
-    return min(cards, key=cost)
+def lowest(table: Reading, cards: Iterable[Card]) -> Card:
+    return min(cards, key=table.cost)
 
 
-def highest(cards: Iterable[Card]) -> Card:
-    return max(cards, key=cost)
+def highest(table: Reading, cards: Iterable[Card]) -> Card:
+    return max(cards, key=table.cost)
 
 
 # ----- leading --------------------------------------------------------------------------------------------
@@ -82,7 +82,7 @@ def highest(cards: Iterable[Card]) -> Card:
 def _lead(table: Reading, cards: list[Card]) -> Card:
     if table.partner is not None and table.nil_alive(table.partner):
         # cover: lead our surest high card, so the nil bidder can play under it
-        return max(cards, key=lambda c: (round(table.hold_chance(c), 2), int(c.rank)))
+        return max(cards, key=lambda c: (round(table.hold_chance(c), 2), table.rank(c)))
     nils = _opponent_nils(table)
     if nils and _cheap_to_bust(table):
         card = _lead_against_nil(table, cards, nils)
@@ -95,13 +95,13 @@ def _lead(table: Reading, cards: list[Card]) -> Card:
 
 def _lead_against_nil(table: Reading, cards: list[Card], nils: list[int]) -> Card | None:
     """Lead low in a suit the nil bidder still holds: each round it has fewer low cards to duck with."""
-    options = [c for c in cards if all(c.suit not in table.view.voids[s] for s in nils)]
-    sides = [c for c in options if c.suit is not SPADES] or options
+    options = [c for c in cards if all(table.suit(c) not in table.view.voids[s] for s in nils)]
+    sides = [c for c in options if table.suit(c) is not SPADES] or options
     if not sides:
         return None
     # our longest suit, its lowest card, and only if some unseen card of that suit is below nothing of ours
-    suits = by_suit(sides)
-    suit = max((s for s in ALL_SUITS if suits[s]), key=lambda s: (len(suits[s]), -int(suits[s][-1].rank)))
+    suits = table.by_suit(sides)
+    suit = max((s for s in ALL_SUITS if suits[s]), key=lambda s: (len(suits[s]), -table.rank(suits[s][-1])))
     low = suits[suit][-1]
     if table.top_share(low) > 0.5:
         return None
@@ -112,21 +112,21 @@ def _lead_to_win(table: Reading, cards: list[Card]) -> Card:
     chances = {c: table.hold_chance(c) for c in cards}
     winners = [c for c in cards if chances[c] >= 0.7]
     if winners:
-        hand_suits = by_suit(table.hand)
+        hand_suits = table.by_suit(table.hand)
         spades = hand_suits[SPADES]
         unseen_spades = len(table.unseen_by_suit[SPADES])
-        side_winners = [c for c in winners if c.suit is not SPADES]
-        spade_winners = [c for c in winners if c.suit is SPADES]
+        side_winners = [c for c in winners if table.suit(c) is not SPADES]
+        spade_winners = [c for c in winners if table.suit(c) is SPADES]
         # draw trumps first when we hold the top spade and most of the rest: our side winners then stand
         if spade_winners and side_winners and len(spades) > unseen_spades:
-            return max(spade_winners, key=lambda c: c.rank)
+            return max(spade_winners, key=lambda c: table.rank(c))
         if side_winners:
-            return max(side_winners, key=lambda c: (round(chances[c], 2), int(c.rank)))
-        return max(spade_winners, key=lambda c: c.rank)
+            return max(side_winners, key=lambda c: (round(chances[c], 2), table.rank(c)))
+        return max(spade_winners, key=lambda c: table.rank(c))
     # no sure winner: lead low, from a short side suit when we can ruff later, else the longest; never away
     # from a guarded honour (a king or queen waiting for the cards above it to fall)
-    suits = by_suit(cards)
-    has_spades = bool(by_suit(table.hand)[SPADES])
+    suits = table.by_suit(cards)
+    has_spades = bool(table.by_suit(table.hand)[SPADES])
     best: Card | None = None
     best_score = -1e9
     for suit in SIDE_SUITS:
@@ -142,12 +142,12 @@ def _lead_to_win(table: Reading, cards: list[Card]) -> Card:
         top = holding[0]
         if len(holding) >= 2 and 0.25 < table.hold_chance(top) < 0.7:
             score -= 1.5
-        score -= int(low.rank) * 0.05
+        score -= table.rank(low) * 0.05
         if score > best_score:
             best, best_score = low, score
     if best is not None:
         return best
-    return lowest(cards)
+    return lowest(table, cards)
 
 
 def _lead_to_lose(table: Reading, cards: list[Card]) -> Card:
@@ -155,7 +155,7 @@ def _lead_to_lose(table: Reading, cards: list[Card]) -> Card:
     chances = {c: table.hold_chance(c) for c in cards}
     floor = min(chances.values())
     safe = [c for c in cards if chances[c] <= floor + 0.05]
-    return max(safe, key=lambda c: (-cost(c)[0], int(c.rank)))
+    return max(safe, key=lambda c: (-table.cost(c)[0], table.rank(c)))
 
 
 # ----- following ------------------------------------------------------------------------------------------
@@ -164,8 +164,8 @@ def _lead_to_lose(table: Reading, cards: list[Card]) -> Card:
 def _follow(table: Reading, cards: list[Card]) -> Card:
     best = table.best
     assert best is not None and table.winner is not None
-    winning = [c for c in cards if beats(c, best)]
-    losing = [c for c in cards if not beats(c, best)]
+    winning = [c for c in cards if table.beats(c, best)]
+    losing = [c for c in cards if not table.beats(c, best)]
     partner = table.partner
 
     if partner is not None and table.nil_alive(partner):
@@ -177,10 +177,10 @@ def _follow(table: Reading, cards: list[Card]) -> Card:
     if nils and _cheap_to_bust(table):
         if table.winner in nils and losing:
             # the nil bidder is winning: stay under it
-            return highest(losing) if not _wants_tricks(table) else lowest(losing)
+            return highest(table, losing) if not _wants_tricks(table) else lowest(table, losing)
         if any(s in table.later for s in nils) and losing and table.winner != partner:
             # the nil bidder plays after us: leave it room to be forced over our card
-            return lowest(losing)
+            return lowest(table, losing)
 
     if _wants_tricks(table):
         return _follow_to_win(table, cards, winning, losing)
@@ -194,22 +194,22 @@ def _cover(table: Reading, cards: list[Card], winning: list[Card]) -> Card | Non
         if winning:
             # any card over the nil bidder's saves it: the cheapest one likely to hold, else the lowest
             holding = [c for c in winning if table.hold_chance(c) >= 0.6]
-            return lowest(holding) if holding else lowest(winning)
+            return lowest(table, holding) if holding else lowest(table, winning)
         return None
     if partner not in table.later:
         return None  # partner already played under someone else's card
     best = table.best
     assert best is not None and table.led is not None
     # is the winning card already high enough that partner will fit under it?
-    if best.suit is SPADES and table.led is not SPADES:
+    if table.suit(best) is SPADES and table.led is not SPADES:
         return None  # trumped: partner following suit is safe
     if table.top_share(best) >= 0.75:
         return None
     if winning:
-        follow = [c for c in winning if c.suit is table.led]
+        follow = [c for c in winning if table.suit(c) is table.led]
         if follow:
-            return highest(follow)
-        return lowest(winning)  # a ruff is high enough for a partner who follows suit
+            return highest(table, follow)
+        return lowest(table, winning)  # a ruff is high enough for a partner who follows suit
     return None
 
 
@@ -221,27 +221,27 @@ def _follow_to_win(table: Reading, cards: list[Card], winning: list[Card], losin
         assert best is not None
         partner_holds = _partner_holds(table)
         if partner_holds >= 0.6 or not winning:
-            return _discard_low(table, losing) if losing else lowest(winning)
+            return _discard_low(table, losing) if losing else lowest(table, winning)
         options = [(table.hold_chance(c), c) for c in winning]
-        chance, card = max(options, key=lambda pc: (round(pc[0], 2), [-x for x in cost(pc[1])]))
+        chance, card = max(options, key=lambda pc: (round(pc[0], 2), [-x for x in table.cost(pc[1])]))
         if chance > partner_holds + 0.2:
             return card
-        return _discard_low(table, losing) if losing else lowest(winning)
+        return _discard_low(table, losing) if losing else lowest(table, winning)
     if not winning:
         return _discard_low(table, losing)
     if not table.later:
-        return lowest(winning)  # last to play: win as cheaply as possible
+        return lowest(table, winning)  # last to play: win as cheaply as possible
     chances = {c: table.hold_chance(c) for c in winning}
-    sure = sorted((c for c in winning if chances[c] >= 0.8), key=cost)
+    sure = sorted((c for c in winning if chances[c] >= 0.8), key=table.cost)
     if partner is not None and partner in table.later:
         # second hand low: win now only with a card that cannot be beaten in its suit (or a safe ruff)
-        if sure and (_is_top(table, sure[0]) or sure[0].suit is not table.led):
+        if sure and (_is_top(table, sure[0]) or table.suit(sure[0]) is not table.led):
             return sure[0]
-        return _discard_low(table, losing) if losing else lowest(winning)
+        return _discard_low(table, losing) if losing else lowest(table, winning)
     if sure:
         return sure[0]
     # third hand high: the winner most likely to hold, the cheapest of equals
-    card = max(winning, key=lambda c: (round(chances[c], 1), [-x for x in cost(c)]))
+    card = max(winning, key=lambda c: (round(chances[c], 1), [-x for x in table.cost(c)]))
     if chances[card] >= 0.3 or not losing:
         return card
     return _discard_low(table, losing)
@@ -260,26 +260,26 @@ def _partner_holds(table: Reading) -> float:
 
 def _is_top(table: Reading, card: Card) -> bool:
     """No unseen card of its suit ranks higher."""
-    return all(c.rank < card.rank for c in table.unseen_by_suit[card.suit])
+    return all(table.rank(c) < table.rank(card) for c in table.unseen_by_suit[table.suit(card)])
 
 
 def _discard_low(table: Reading, losing: list[Card]) -> Card:
     """Lose as cheaply as possible: the lowest card of the led suit, or, when void, the least useful card,
     preferably from a short side suit (making a void to ruff later)."""
     led = table.led
-    follow = [c for c in losing if c.suit is led]
+    follow = [c for c in losing if table.suit(c) is led]
     if follow:
-        return lowest(follow)
-    sides = [c for c in losing if c.suit is not SPADES]
+        return lowest(table, follow)
+    sides = [c for c in losing if table.suit(c) is not SPADES]
     if not sides:
-        return lowest(losing)
-    hand_suits = by_suit(table.hand)
+        return lowest(table, losing)
+    hand_suits = table.by_suit(table.hand)
 
-    def worth(card: Card) -> tuple[float, int]:
-        keep = table.top_share(card) * 10 + int(card.rank) * 0.1
+    def worth(card: Card) -> tuple[float, float]:
+        keep = table.top_share(card) * 10 + table.rank(card) * 0.1
         if _is_top(table, card):
             keep += 5
-        return (keep + 0.3 * len(hand_suits[card.suit]), int(card.rank))
+        return (keep + 0.3 * len(hand_suits[table.suit(card)]), table.rank(card))
 
     return min(sides, key=worth)
 
@@ -291,17 +291,19 @@ def _follow_to_lose(table: Reading, cards: list[Card], winning: list[Card], losi
     if losing:
         return _dump(table, losing)
     if table.later:
-        return min(winning, key=lambda c: (table.hold_chance(c), cost(c)))
-    return highest(winning)
+        return min(winning, key=lambda c: (table.hold_chance(c), table.cost(c)))
+    return highest(table, winning)
 
 
 def _dump(table: Reading, losing: list[Card]) -> Card:
     led = table.led
-    follow = [c for c in losing if c.suit is led]
+    follow = [c for c in losing if table.suit(c) is led]
     if follow:
-        return highest(follow)
+        return highest(table, follow)
     # void: throw the card most likely to take an unwanted trick later
-    return max(losing, key=lambda c: (table.top_share(c) + (0.5 if c.suit is SPADES else 0.0), int(c.rank)))
+    return max(
+        losing, key=lambda c: (table.top_share(c) + (0.5 if table.suit(c) is SPADES else 0.0), table.rank(c))
+    )
 
 
 # ----- nil ------------------------------------------------------------------------------------------------
@@ -313,13 +315,13 @@ def _play_nil(table: Reading, cards: list[Card]) -> Card:
         chances = {c: table.hold_chance(c, with_partner=True) for c in cards}
         floor = min(chances.values())
         safe = [c for c in cards if chances[c] <= floor + 0.02]
-        return max(safe, key=lambda c: (-cost(c)[0], int(c.rank)))
+        return max(safe, key=lambda c: (-table.cost(c)[0], table.rank(c)))
     best = table.best
     assert best is not None
-    losing = [c for c in cards if not beats(c, best)]
+    losing = [c for c in cards if not table.beats(c, best)]
     if losing:
         return _dump(table, losing)
     if table.later:
         # forced over: the card most likely to be overtaken by the seats after us (partner included)
-        return min(cards, key=lambda c: (table.hold_chance(c, with_partner=True), cost(c)))
-    return highest(cards)  # the trick is ours anyway: get rid of the highest card
+        return min(cards, key=lambda c: (table.hold_chance(c, with_partner=True), table.cost(c)))
+    return highest(table, cards)  # the trick is ours anyway: get rid of the highest card

@@ -86,6 +86,8 @@ class Contract:
     )
 
     def __init__(self, rules: RuleSet, bids: Sequence[int], blind: Sequence[bool]) -> None:
+        if rules.deuces_high:
+            raise ValueError("the simulator plays the standard card order only, not deuces high")
         self.rules = rules
         self.n = rules.players
         self.bids = tuple(bids)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from p2pspades.checks import Check
-from p2pspades.rules.cards import NON_SPADES_MASK, SUIT_MASKS, SUITS, Card
+from p2pspades.rules.cards import SUITS, Card
 from p2pspades.rules.ruleset import RuleSet
 
 _BIT = attrgetter("_bit")
@@ -75,6 +75,9 @@ def audit_hand(
         holder = next((seat for seat in range(n) if remaining[seat] & low_club._bit), None)
     leader = first_leader(rules, dealer, holder)
     rule = rules.spade_lead
+    order = rules.order  # deuces high: the 2D is a spade, the 2S and 2D the top trumps
+    suit_of, power = order.suit_of, order.power
+    suit_masks, non_spades = order.suit_masks, order.non_spades_mask
     plays = list(plays)
     index = 0
     broken = False
@@ -94,7 +97,8 @@ def audit_hand(
                 continue
             held = remaining[seat]
             bit = card._bit
-            suit = card._suit_i
+            suit = suit_of[card.index]
+            strength = power[card.index]
             if not held & bit:
                 found.append(Violation(seat, trick, card, Check.NOT_IN_HAND,
                                        f"seat {seat} played {card} on trick {trick + 1} without holding it"))
@@ -104,25 +108,25 @@ def audit_hand(
                                            f"seat {seat} led {card}, not the lowest club {low_club}"))
                 if suit == 0:
                     closed = (rule == "broken" and not broken) or (rule == "not_first_trick" and trick == 0)
-                    if closed and held & NON_SPADES_MASK:
+                    if closed and held & non_spades:
                         found.append(_bad_spade_lead(rule, seat, trick, card))
                     broken = True
                 led = suit
-                best = card._power
+                best = strength
                 winner = seat
             elif suit == led:
-                if card._power > best:
-                    best = card._power
+                if strength > best:
+                    best = strength
                     winner = seat
             else:
-                if held & SUIT_MASKS[led]:
+                if held & suit_masks[led]:
                     found.append(Violation(seat, trick, card, Check.RENEGE,
                                            f"seat {seat} played {card} on trick {trick + 1} while holding "
                                            f"{SUITS[led].noun}, the led suit"))
                 if suit == 0:
                     broken = True
-                    if card._power > best:
-                        best = card._power
+                    if strength > best:
+                        best = strength
                         winner = seat
             remaining[seat] = held & ~bit
             seat = (seat + 1) % n

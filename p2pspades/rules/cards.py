@@ -242,6 +242,80 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     return tuple(out)
 
 
+class CardOrder:
+    """Which suit each card counts as and how strong it is in a trick, for one rule set.
+
+    The standard order makes spades (with the jokers above the ace) trump. "Deuces high" (RULES.md) puts the
+    2S and then the 2D above the ace of spades and below the jokers: BJ, LJ, 2D, 2S, AS, KS, ... The 2D is
+    then a spade for following suit, for trumping, for breaking spades and for the void proofs. `suit_of`
+    and `power` are indexed by `Card.index`; the masks are those of `SUIT_MASKS` with the moved cards moved.
+    """
+
+    __slots__ = ("high", "name", "non_spades_mask", "power", "rank", "spades_mask", "suit_masks", "suit_of")
+
+    name: str
+    high: tuple[Card, ...]  # the cards raised above the ace of spades, low to high
+    suit_of: tuple[int, ...]  # suit index by card index (0: spades)
+    power: tuple[int, ...]  # trick strength by card index: every spade above every other card
+    rank: tuple[float, ...]  # rank by card index, 2..16 as `Rank`; a raised deuce between the ace and LJ
+    suit_masks: tuple[int, int, int, int]
+    spades_mask: int
+    non_spades_mask: int
+
+    def __init__(self, name: str, high: tuple[Card, ...]) -> None:
+        put = object.__setattr__
+        suit_of = [card._suit_i for card in FULL_DECK]
+        power = [card._power for card in FULL_DECK]
+        rank = [float(card.rank) for card in FULL_DECK]
+        masks = list(SUIT_MASKS)
+        ace = _BY_CODE["AS"]._power
+        for k, card in enumerate(high):
+            masks[card._suit_i] &= ~card._bit
+            masks[0] |= card._bit
+            suit_of[card.index] = 0
+            power[card.index] = ace + 1 + k  # the jokers stay above (64 + 52 and 64 + 53)
+            rank[card.index] = Rank.ACE + (k + 1) / (len(high) + 1)
+        put(self, "name", name)
+        put(self, "high", high)
+        put(self, "suit_of", tuple(suit_of))
+        put(self, "power", tuple(power))
+        put(self, "rank", tuple(rank))
+        put(self, "suit_masks", (masks[0], masks[1], masks[2], masks[3]))
+        put(self, "spades_mask", masks[0])
+        put(self, "non_spades_mask", masks[1] | masks[2] | masks[3])
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError("card orders are immutable")
+
+    def suit(self, card: Card) -> Suit:
+        """The suit `card` follows as (the 2D is a spade with deuces high)."""
+        return SUITS[self.suit_of[card.index]]
+
+    def is_trump(self, card: Card) -> bool:
+        return self.suit_of[card.index] == 0
+
+    def strength(self, card: Card) -> int:
+        """A number that orders the cards of one suit as they win tricks (every spade above the rest)."""
+        return self.power[card.index]
+
+    def __repr__(self) -> str:
+        return f"CardOrder({self.name!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (order_named, (self.name,))
+
+
+STANDARD_ORDER = CardOrder("standard", ())
+"""Spades trump, the jokers (when in play) above the ace of spades."""
+DEUCES_HIGH_ORDER = CardOrder("deuces_high", (_BY_CODE["2S"], _BY_CODE["2D"]))
+"""Deuces high: BJ, LJ, 2D, 2S, AS, KS, ...; the 2D is a spade."""
+
+
+def order_named(name: str) -> CardOrder:
+    """The card order of a name ("standard", "deuces_high")."""
+    return DEUCES_HIGH_ORDER if name == "deuces_high" else STANDARD_ORDER
+
+
 HOLDING_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """The suits left to right in a hand as a person holds it: black and red alternate."""
 

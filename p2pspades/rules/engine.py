@@ -21,10 +21,10 @@ from p2pspades.rules.actions import Action, Bid, BlindNil, Deal, Draw, Play, Rev
 from p2pspades.rules.audit import Violation, audit_hand, first_leader, renege_penalty
 from p2pspades.rules.cards import (
     FULL_DECK,
-    NON_SPADES_MASK,
-    SUIT_MASKS,
+    STANDARD_ORDER,
     SUITS,
     Card,
+    CardOrder,
     Suit,
     cards_of,
 )
@@ -84,10 +84,10 @@ def _suit_plays(mask: int) -> tuple[Action, ...]:
     return tuple(PLAYS[card.index] for card in cards_of(mask))
 
 
-def _plays_of(mask: int) -> tuple[Action, ...]:
+def _plays_of(mask: int, suit_masks: Sequence[int]) -> tuple[Action, ...]:
     """The cached `Play`s of the cards in a mask, by suit (spades, hearts, diamonds, clubs), low to high."""
     out: tuple[Action, ...] = ()
-    for suit_mask in SUIT_MASKS:
+    for suit_mask in suit_masks:
         part = mask & suit_mask
         if part:
             out += _suit_plays(part)
@@ -110,6 +110,7 @@ class HandState:
         "_led",
         "_must_lead",
         "_n",
+        "_order",
         "_plays",
         "_revealed",
         "_slow",
@@ -131,9 +132,10 @@ class HandState:
         "spades_broken",
     )
 
-    def __init__(self, players: int, number: int, dealer: int) -> None:
+    def __init__(self, players: int, number: int, dealer: int, order: CardOrder = STANDARD_ORDER) -> None:
         n = players
         self._n = n
+        self._order = order  # the rule set's card order, for the trick in progress
         self.number = number
         self.dealer = dealer
         self.blind_eligible: tuple[int, ...] = ()
@@ -184,7 +186,7 @@ class HandState:
     @property
     def trick(self) -> Trick:
         """The trick in progress (no plays before the lead)."""
-        return Trick(self._leader, tuple(self._plays))
+        return Trick(self._leader, tuple(self._plays), self._order)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
@@ -269,8 +271,13 @@ class Game:
         "_n",
         "_next",
         "_no_double_nil",
+        "_non_spades",
+        "_order",
+        "_power",
         "_queue",
         "_spade_rule",
+        "_suit_masks",
+        "_suit_of",
         "_team_bids",
         "_tricks_per_hand",
         "current_seat",
@@ -296,6 +303,12 @@ class Game:
         self._tricks_per_hand = self._hand_size = rules.hand_size
         self._spade_rule = rules.spade_lead
         self._broken_rule = rules.spade_lead == "broken"
+        order = rules.order  # deuces high moves the 2S and 2D
+        self._order = order
+        self._suit_of = order.suit_of
+        self._power = order.power
+        self._suit_masks = order.suit_masks
+        self._non_spades = order.non_spades_mask
         first_bidder = [dealer if rules.first_bidder == "dealer" else (dealer + 1) % n for dealer in range(n)]
         self._bid_orders = tuple(tuple((first + k) % n for k in range(n)) for first in first_bidder)
         self._leaders = tuple(first_leader(rules, dealer, None) for dealer in range(n))
@@ -312,7 +325,7 @@ class Game:
         self.phase = Phase.DEAL
         self.current_seat: int | None = None
         self._queue: list[int] = []  # seats still to answer in BLIND or BID
-        self.hand = HandState(n, 0, first_dealer)
+        self.hand = HandState(n, 0, first_dealer, self._order)
         self._start_hand(first_dealer)
 
     @property
@@ -355,7 +368,7 @@ class Game:
         if phase is _PLAY:
             hand = self.hand
             if hand._slow:
-                return _plays_of(self._legal_mask(seat))
+                return _plays_of(self._legal_mask(seat), self._suit_masks)
             # The fast path of _legal_mask, with the seat's whole hand known: one suit, or the whole hand.
             suits = hand._suits[seat]
             led = hand._led
@@ -405,7 +418,8 @@ class Game:
         held = known & bit
         if not held:
             self._check_unknown_play(current, card)
-        suit = card._suit_i
+        suit = self._suit_of[card.index]
+        power = self._power[card.index]
         led = hand._led
         if led < 0:
             if hand._must_lead is not None:
@@ -416,14 +430,14 @@ class Game:
                 hand.spades_broken = True
             hand._led = suit
             hand._leader = current
-            hand._best = card._power
+            hand._best = power
             hand._winning = current
         elif suit == led:
-            if card._power > hand._best:
-                hand._best = card._power
+            if power > hand._best:
+                hand._best = power
                 hand._winning = current
         else:
-            if known & SUIT_MASKS[led]:
+            if known & self._suit_masks[led]:
                 raise MustFollowSuit(
                     f"seat {current} must follow {SUITS[led].noun} and may not play {card}", current
                 )
@@ -432,13 +446,13 @@ class Game:
                 hand._void_notes[(current, led)] = (len(hand._tricks), None)
             if suit == 0:
                 hand.spades_broken = True
-                if card._power > hand._best:
-                    hand._best = card._power
+                if power > hand._best:
+                    hand._best = power
                     hand._winning = current
         if held:
             known ^= bit
             hand._known[current] = known
-            hand._suits[current][suit] = _suit_plays(known & SUIT_MASKS[suit])
+            hand._suits[current][suit] = _suit_plays(known & self._suit_masks[suit])
         else:
             hand._unknown[current] -= 1
         plays = hand._plays
@@ -448,7 +462,7 @@ class Game:
             return
         # the trick is complete (inline: it happens a dozen times a hand)
         winner = hand._winning
-        hand._tricks.append(_new_trick((hand._leader, tuple(plays))))
+        hand._tricks.append(_new_trick((hand._leader, tuple(plays), self._order)))
         hand._won[winner] += 1
         hand._plays = []
         hand._led = -1
@@ -492,7 +506,7 @@ class Game:
 
     def _start_hand(self, dealer: int) -> None:
         self.hand_number += 1
-        hand = self.hand = HandState(self._n, self.hand_number, dealer)
+        hand = self.hand = HandState(self._n, self.hand_number, dealer, self._order)
         rules = self.rules
         eligible: list[int] = []
         scores = [total.score for total in self.totals]
@@ -678,7 +692,9 @@ class Game:
         hand, rules = self.hand, self.rules
         hand._start_known = tuple(hand._known)
         hand._start_unknown = tuple(hand._unknown)
-        hand._suits = [[_suit_plays(known & suit_mask) for suit_mask in SUIT_MASKS] for known in hand._known]
+        hand._suits = [
+            [_suit_plays(known & suit_mask) for suit_mask in self._suit_masks] for known in hand._known
+        ]
         hand._closed = rules.spade_lead != "always"
         self.phase = Phase.PLAY
         leader: int | None = self._leaders[hand.dealer]
@@ -703,11 +719,11 @@ class Game:
             return self._legal_mask_partial(seat)
         led = hand._led
         if led >= 0:
-            return (known & SUIT_MASKS[led]) or known
+            return (known & self._suit_masks[led]) or known
         if hand._must_lead is not None:
             return known & hand._must_lead._bit
         if hand._closed:
-            return (known & NON_SPADES_MASK) or known
+            return (known & self._non_spades) or known
         return known
 
     def _possible_unknown(self, seat: int) -> int:
@@ -719,7 +735,7 @@ class Game:
         voids = hand._voids[seat]
         for suit in range(4):
             if voids >> suit & 1:
-                mask &= ~SUIT_MASKS[suit]
+                mask &= ~self._suit_masks[suit]
         return mask
 
     def _legal_mask_partial(self, seat: int) -> int:
@@ -728,11 +744,12 @@ class Game:
         candidates = known | self._possible_unknown(seat)
         led = hand._led
         if led >= 0:
-            return (known & SUIT_MASKS[led]) or candidates
+            return (known & self._suit_masks[led]) or candidates
         if hand._must_lead is not None:
             return candidates & hand._must_lead._bit
         if hand._closed:
-            return candidates & NON_SPADES_MASK if known & NON_SPADES_MASK else candidates
+            non_spades = self._non_spades
+            return candidates & non_spades if known & non_spades else candidates
         return candidates
 
     def _play_turn(self, card: Card, seat: int | None) -> int:
@@ -781,11 +798,12 @@ class Game:
                 raise PublicInconsistency(f"seat {seat} cannot hold {card}: seat {other} holds it", seat)
         if bit & hand._discarded:
             raise PublicInconsistency(f"seat {seat} cannot hold {card}: it was discarded", seat)
-        note = hand._void_notes.get((seat, card._suit_i))
+        suit = self._suit_of[card.index]
+        note = hand._void_notes.get((seat, suit))
         if note is not None:
             trick, spade = note
             if spade is None:
-                shown = f"showed void in {card.suit.noun} on trick {trick + 1}"
+                shown = f"showed void in {SUITS[suit].noun} on trick {trick + 1}"
             else:
                 shown = f"led {spade} on trick {trick + 1}, which only a hand of spades could do,"
             raise PublicInconsistency(f"seat {seat} {shown} and now plays {card}", seat)
@@ -793,7 +811,7 @@ class Game:
     def _lead_only_spades(self, seat: int, card: Card, known: int) -> None:
         """A spade lead the spade rule forbids is legal only from a hand of nothing but spades."""
         hand = self.hand
-        if known & NON_SPADES_MASK:
+        if known & self._non_spades:
             first = self._spade_rule == "not_first_trick"
             why = "on the first trick" if first else "before spades are broken"
             raise SpadesNotBroken(
@@ -852,7 +870,7 @@ class Game:
         stop = bool(violations) and rules.renege == "stop"
         scored, set_sides = won, _NO_SIDES
         if violations:
-            winners = [trick_winner(trick.plays) for trick in tricks]
+            winners = [trick_winner(trick.plays, self._order) for trick in tricks]
             scored, set_sides = renege_penalty(rules, violations, won, winners)
         if stop:
             scores = tuple(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
-from p2pspades.rules.cards import FULL_DECK, Card, Suit, mask_of
+from p2pspades.rules.cards import DEUCES_HIGH_ORDER, FULL_DECK, STANDARD_ORDER, Card, CardOrder, Suit, mask_of
 from p2pspades.rules.errors import CardError, RuleSetError
 
 DealMode = Literal["all", "draw"]
@@ -47,9 +47,10 @@ _OPTIONAL: dict[str, object] = {
     "boston": "none",
     "boston_value": 200,
     "nil_bags": True,
+    "deuces_high": False,
 }
 _BOOLS = ("partnerships", "jokers", "nil", "blind_nil", "nil_tricks_count_for_partner", "void_proofs",
-          "double_nil", "ten_for_200", "nil_bags")
+          "double_nil", "ten_for_200", "nil_bags", "deuces_high")
 _INTS = ("players", "min_bid", "nil_value", "blind_nil_value", "blind_nil_margin", "overtrick_points",
          "bag_penalty", "target", "min_team_bid", "ten_for_200_value", "boston_value")
 #: the side's contract (the sum of its bids that are not nil) that earns the `ten_for_200` bonus when made
@@ -58,8 +59,12 @@ _OPTIONAL_INTS = ("bag_limit", "losing_threshold")
 _OVERTRICK_POINTS = (1, -10)
 
 
-def default_removed(players: int, jokers: bool) -> tuple[str, ...]:
-    """The cards taken out of the pack so that it divides evenly (RULES.md, "Other player counts")."""
+def default_removed(players: int, jokers: bool, deuces_high: bool = False) -> tuple[str, ...]:
+    """The cards taken out of the pack so that it divides evenly (RULES.md, "Other player counts"). With
+    deuces high the 2S and 2D are trumps and stay: the 2C and 2H go first, then the 3C and 3H."""
+    if deuces_high:
+        count = len(default_removed(players, jokers))
+        return ("2C", "2H", "3C", "3H")[:count]
     if jokers:
         return {2: ("2D", "2C"), 3: (), 4: ("2D", "2C"), 5: ("2S", "2H", "2D", "2C")}.get(players, ())
     return {3: ("2C",), 5: ("2D", "2C")}.get(players, ())
@@ -115,6 +120,9 @@ class RuleSet:
     boston_value: int = 200
     #: a nil bidder's tricks are bags of its side (unless they count for the partner); false: they are not
     nil_bags: bool = True
+    #: deuces high: the 2S and then the 2D rank above the ace of spades (below the jokers), and the 2D is a
+    #: spade (`rules.cards.DEUCES_HIGH_ORDER`); both must be in the deck
+    deuces_high: bool = False
     preset: str | None = None
 
     def __post_init__(self) -> None:
@@ -123,7 +131,10 @@ class RuleSet:
         if self.removed is not None:
             put(self, "removed", self._normalise_removed(self.removed))
         self._check_table()
-        removed = self.removed if self.removed is not None else default_removed(self.players, self.jokers)
+        removed = (
+            self.removed if self.removed is not None
+            else default_removed(self.players, self.jokers, self.deuces_high)
+        )
         removed_mask = mask_of(Card.parse(code) for code in removed)
         deck = tuple(
             card
@@ -211,6 +222,14 @@ class RuleSet:
             raise RuleSetError(f"{n} cards do not divide among {self.players} players: {' or '.join(fixes)}")
         if n < max(self.players, 4 if self.deal == "draw" else 0):
             raise RuleSetError(f"only {n} cards left in the deck: remove fewer cards")
+        if self.deuces_high:
+            missing = [code for code in ("2S", "2D") if not any(card.code == code for card in deck)]
+            if missing:
+                raise RuleSetError(
+                    f"deuces_high needs the 2S and the 2D in the deck (they are the top trumps), but "
+                    f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} removed: "
+                    "remove other cards"
+                )
         if self.first_leader == "low_club":
             if self.deal == "draw":
                 raise RuleSetError(
@@ -304,6 +323,11 @@ class RuleSet:
         return side
 
     @property
+    def order(self) -> CardOrder:
+        """Which suit each card follows as and how strong it is: deuces high or the standard order."""
+        return DEUCES_HIGH_ORDER if self.deuces_high else STANDARD_ORDER
+
+    @property
     def low_club(self) -> Card | None:
         """The lowest club in the deck: the first lead under `first_leader="low_club"`."""
         return next((card for card in self.deck if card.suit is Suit.CLUBS), None)
@@ -389,6 +413,8 @@ MEANINGS: Mapping[str, str] = MappingProxyType(
         "boston": "house rule Boston: a side taking every trick scores boston_value more, or wins the game",
         "boston_value": "the Boston bonus (with boston bonus)",
         "nil_bags": "a nil bidder's tricks are bags of its side; false: they are not",
+        "deuces_high": "house rule deuces high: 2S then 2D rank above the ace of spades, below the jokers; "
+        "2D is a spade",
         "preset": "a label: the preset the rule set started from; no effect on play",
     }
 )

@@ -129,13 +129,14 @@ class HandDeal:
     ) -> tuple[list[int], list[Card]]:
         """The statement of a void claim (protocol/crypto.md §17, PROTOCOL.md §4.5): the positions `seat`
         still holds besides `position`, ascending, and the cards of the led suit not played yet, in deck
-        order.
+        order. The suits are the rule set's (`RuleSet.order`: with deuces high the 2D is a spade).
         Empty lists when `card` follows the led suit (or leads): no claim."""
-        if led is None or card.suit == led:
+        suit = self.rules.order.suit
+        if led is None or suit(card) == led:
             return [], []
         positions = [j for j in self.positions_of(seat) if j not in self.played and j != position]
         gone = self.played_cards()
-        cards = [c for c in self.deck_cards if c.suit == led and c not in gone]
+        cards = [c for c in self.deck_cards if suit(c) == led and c not in gone]
         return positions, cards
 
     def void_positions(self, seat: int, positions: Sequence[int]) -> list[crypto.VoidPosition]:

@@ -38,7 +38,7 @@ def largest_decks() -> tuple[RuleSet, ...]:
                 for k in range(len(_FEWER) + 1):
                     try:
                         rules = RuleSet(players=players, partnerships=False, jokers=jokers, deal=deal,
-                                        removed=_FEWER[:k])
+                                        removed=_FEWER[:k], deuces_high=True)
                     except RuleSetError:
                         continue
                     found.append(rules)
@@ -47,7 +47,7 @@ def largest_decks() -> tuple[RuleSet, ...]:
 
 
 def _suit_size(rules: RuleSet) -> int:
-    return max(sum(1 for card in rules.deck if card.suit is suit) for suit in Suit)
+    return max(sum(1 for card in rules.deck if rules.order.suit(card) is suit) for suit in Suit)
 
 
 def largest_deck() -> int:

@@ -173,7 +173,7 @@ class ReplayModel:
         bounds = self._boundaries()
         trick = hand.tricks[number - 1]
         shown = self.played - bounds[number - 1]
-        return Trick(trick.leader, trick.plays[:shown]), number
+        return Trick(trick.leader, trick.plays[:shown], trick.order), number
 
     def tricks_won(self) -> list[int]:
         """Tricks each seat has won so far in this hand (complete tricks only)."""
