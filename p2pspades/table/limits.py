@@ -9,9 +9,10 @@ The message classes (`messages.py`) check these caps, and protocol/PROTOCOL.md �
 
 The worst cases, as derived below: the largest deck is every card and both jokers (54 positions, two or three
 players); the largest hand is half of it (27 cards, two players, deal all); the largest suit is spades with
-the jokers (15 cards). A void claim lists the positions the seat holds besides the card it plays (at most
-27 − 1) and the cards of the led suit not played yet (at most 15 − 1: the led card is played), so the largest
-void proof is 32 + 64·26 + 32·26·14 = 13344 bytes, and the largest entry of all is that `play`.
+the jokers and, under deuces high, the 2D (16 cards). A void claim lists the positions the seat holds besides
+the card it plays (at most 27 − 1) and the cards of the led suit not played yet (at most 16 − 1: the led card
+is played), so the largest void proof is 32 + 64·26 + 32·26·15 = 14176 bytes, and the largest entry of all is
+that `play`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ PLAYERS = range(2, 6)
 """The table sizes a rule set may have (§3.1 `players`; `RuleSet` refuses every other, a test checks it)."""
 _FEWER = ("2C", "3C", "4C", "5C")
 """Cards taken out, in this order, to find the largest deck that divides for a table shape: the low clubs,
-so that the largest suit (spades, with the jokers) stays whole."""
+so that the largest suit (spades, with the jokers and, deuces high, the 2D) stays whole."""
 
 
 @functools.cache
