@@ -136,6 +136,7 @@ ONE_CHANGE: dict[str, dict[str, Any]] = {
     "boston": {"boston": "win"},
     "nil_bags": {"nil_bags": False},
     "deuces_high": {"deuces_high": True},
+    "bid_mode": {"bid_mode": "suicide"},
 }
 SAID_ELSEWHERE = {"target", "preset", "ten_for_200_value", "boston_value"}
 

@@ -23,6 +23,9 @@ RECORDED = {
     "partnership": ("62682d8b005b634d", 92),
     "piki": ("662a5e530172356c", 92),
     "two": ("4e26fb45e8189be0", 310),
+    "mirror": ("4bd3882e25986595", 92),  # recorded when the bid-mode presets were added
+    "whiz": ("c55067374ef8ba35", 92),
+    "suicide": ("bc51b0bb91f47b3e", 92),
 }
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from p2pspades.checks import Check
-from p2pspades.rules.cards import SUITS, Card
+from p2pspades.rules.cards import SUITS, Card, cards_of
 from p2pspades.rules.ruleset import RuleSet
 
 _BIT = attrgetter("_bit")
@@ -68,7 +68,7 @@ def audit_hand(
     """
     n = rules.players
     found, remaining = _hand_masks(rules, hands)
-    found.extend(_check_bids(rules, bids, dealer))
+    found.extend(_check_bids(rules, bids, dealer, remaining))
     low_club = rules.low_club if rules.first_leader == "low_club" else None
     holder = None
     if low_club is not None:
@@ -181,7 +181,9 @@ def _hand_masks(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[list[V
     return found, masks
 
 
-def _check_bids(rules: RuleSet, bids: Sequence[int | None], dealer: int) -> list[Violation]:
+def _check_bids(
+    rules: RuleSet, bids: Sequence[int | None], dealer: int, hands: Sequence[int]
+) -> list[Violation]:
     found: list[Violation] = []
     top = rules.tricks_per_hand
     for seat, bid in enumerate(bids):
@@ -192,8 +194,29 @@ def _check_bids(rules: RuleSet, bids: Sequence[int | None], dealer: int) -> list
             found.append(Violation(seat, None, None, Check.BAD_BID, f"seat {seat} bid {bid!r}"))
     if len(bids) != rules.players:
         found.append(Violation(0, None, None, Check.BAD_BID, f"{len(bids)} bids for {rules.players} seats"))
+    elif not found and rules.bid_mode in ("mirror", "whiz"):
+        found.extend(_check_spade_bids(rules, bids, hands))  # type: ignore[arg-type]  # every bid an int
     elif not found and rules.partnerships:
         found.extend(_check_side_bids(rules, bids, dealer))  # type: ignore[arg-type]  # every bid an int by now
+    return found
+
+
+def _check_spade_bids(rules: RuleSet, bids: Sequence[int], hands: Sequence[int]) -> list[Violation]:
+    """Bid modes "mirror" and "whiz": a bid is a claim about the hand, the number of spades it holds (or,
+    whiz, nil), which the revealed hand proves or refutes."""
+    found: list[Violation] = []
+    order = rules.order
+    for seat, (bid, held) in enumerate(zip(bids, hands, strict=False)):
+        spades = held & order.spades_mask
+        count = spades.bit_count()
+        if bid == count or (rules.bid_mode == "whiz" and bid == 0):
+            continue
+        cards = " ".join(card.code for card in sorted(cards_of(spades), key=order.strength, reverse=True))
+        held_text = f"{count} spade{'' if count == 1 else 's'}" + (f" ({cards})" if cards else "")
+        also = " or nil" if rules.bid_mode == "whiz" else ""
+        found.append(Violation(seat, None, None, Check.BAD_BID,
+                               f"seat {seat} bid {bid} holding {held_text}: under {rules.bid_mode} bids a "
+                               f"seat bids the spades it holds{also}"))
     return found
 
 
@@ -206,7 +229,18 @@ def _check_side_bids(rules: RuleSet, bids: Sequence[int], dealer: int) -> list[V
     for side in rules.sides:
         first, second = sorted(side, key=lambda seat: (seat - start) % n)
         nils = [seat for seat in (first, second) if rules.nil and bids[seat] == 0]
-        if len(nils) == 2 and not rules.double_nil:
+        if rules.bid_mode == "suicide":
+            lowest = max(rules.min_bid, 1, rules.min_team_bid)
+            other = next((seat for seat in (first, second) if seat not in nils), first)
+            if len(nils) != 1:
+                why = f"seats {first} and {second} bid {bids[first]} and {bids[second]}"
+                found.append(Violation(second, None, None, Check.BAD_BID,
+                                       f"{why}: under suicide bids exactly one partner bids nil"))
+            elif bids[other] < lowest:
+                why = f"seat {other} bid {bids[other]}"
+                found.append(Violation(other, None, None, Check.BAD_BID,
+                                       f"{why}: under suicide bids the nil's partner bids {lowest} or more"))
+        elif len(nils) == 2 and not rules.double_nil:
             found.append(Violation(second, None, None, Check.BAD_BID,
                                    f"seats {first} and {second} both bid nil, and double nil is off"))
         elif not nils and bids[first] + bids[second] < rules.min_team_bid:

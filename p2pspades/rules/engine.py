@@ -261,6 +261,7 @@ class Game:
     """A whole game under one rule set, starting with `first_dealer` dealing the first hand."""
 
     __slots__ = (
+        "_bid_mode",
         "_bid_orders",
         "_bid_values",
         "_broken_rule",
@@ -318,6 +319,11 @@ class Game:
         # house rules that make a seat's bids depend on its partner's
         self._no_double_nil = rules.partnerships and not rules.double_nil
         self._team_bids = self._no_double_nil or (rules.partnerships and rules.min_team_bid > 0)
+        # bid modes: a seat's bids depend on its cards (mirror, whiz) or on its partner's bid (suicide)
+        self._bid_mode = rules.bid_mode
+        if self._bid_mode != "free":
+            self._team_bids = True
+            self._no_double_nil = self._no_double_nil or self._bid_mode == "suicide"
         self.hand_number = 0
         self.history: list[HandResult] = []
         self.totals: tuple[SideTotal, ...] = tuple(SideTotal() for _ in rules.sides)
@@ -535,6 +541,9 @@ class Game:
         """The bids of a seat under `min_team_bid` and `double_nil`: once its partner has bid, a bid that is
         not nil must bring the side to the minimum, unless the partner bid nil; nil is refused after a
         partner's nil when `double_nil` is off."""
+        mode = self._bid_mode
+        if mode != "free":
+            return self._suicide_bids(seat) if mode == "suicide" else self._spade_bids(seat)
         rules = self.rules
         partner_bid = self.hand._bids[(seat + 2) % 4]
         if partner_bid is None:
@@ -545,6 +554,30 @@ class Game:
             lowest = max(lowest, rules.min_team_bid - partner_bid)
         nil = rules.nil and (rules.double_nil or not partner_nil)
         return _bid_range(nil, lowest, self._tricks_per_hand)
+
+    def _spade_bids(self, seat: int) -> tuple[Bid, ...]:
+        """Bid modes "mirror" (the spades held; nil for none) and "whiz" (the spades held, or nil). An engine
+        that does not know the seat's cards accepts any bid: the claim is checked against the revealed hand
+        by the end-of-hand audit (`bad_bid`)."""
+        hand = self.hand
+        if hand._unknown[seat]:
+            return self._legal_bids
+        count = (hand._known[seat] & self._order.spades_mask).bit_count()
+        if self._bid_mode == "mirror" or not count:
+            return (_BIDS[count],)
+        return (_BIDS[0], _BIDS[count])
+
+    def _suicide_bids(self, seat: int) -> tuple[Bid, ...]:
+        """Bid mode "suicide": exactly one partner of a side bids nil (or blind nil); a bid other than nil is
+        at least `min_team_bid` (and `min_bid`). The side's first bidder chooses which."""
+        rules = self.rules
+        lowest = max(rules.min_bid, 1, rules.min_team_bid)
+        partner_bid = self.hand._bids[(seat + 2) % 4]
+        if partner_bid is None:
+            return _bid_range(True, lowest, self._tricks_per_hand)
+        if partner_bid == 0:
+            return _bid_range(False, lowest, self._tricks_per_hand)
+        return (_BIDS[0],)
 
     def _blind_nil(self, action: BlindNil, seat: int | None) -> None:
         seat = self._turn(Phase.BLIND, action, seat)
@@ -680,6 +713,21 @@ class Game:
     def _team_bid_refusal(self, seat: int, tricks: int) -> str:
         rules = self.rules
         partner = (seat + 2) % 4
+        mode = self._bid_mode
+        if mode in ("mirror", "whiz"):
+            count = (self.hand._known[seat] & self._order.spades_mask).bit_count()
+            also = " or nil" if mode == "whiz" else ""
+            return f"seat {seat} bid {tricks}: under {mode} bids it bids the {count} spades it holds{also}"
+        if mode == "suicide":
+            partner_bid = self.hand._bids[partner]
+            if partner_bid is None or partner_bid == 0:
+                nil = "" if partner_bid is None else f"its partner, seat {partner}, bid nil, so it may not; "
+                lowest = max(rules.min_bid, 1, rules.min_team_bid)
+                return f"seat {seat} bid {tricks}: under suicide bids {nil}a bid other than nil is {lowest}+"
+            return (
+                f"seat {seat} bid {tricks}: under suicide bids its partner, seat {partner}, bid "
+                f"{partner_bid}, so it bids nil"
+            )
         if tricks == 0 and rules.nil:
             return f"seat {seat} may not bid nil: its partner, seat {partner}, bid nil (double nil is off)"
         partner_bid = self.hand._bids[partner]

@@ -105,6 +105,8 @@ _PHRASES: Mapping[str, Callable[[RuleSet], str]] = MappingProxyType(
         "boston_value": lambda r: "",  # said with boston, which is "bonus" whenever the value counts
         "nil_bags": lambda r: "a nil's tricks are bags" if r.nil_bags else "a nil's tricks are no bags",
         "deuces_high": lambda r: "deuces high" if r.deuces_high else "no deuces high",
+        "bid_mode": lambda r: {"free": "free bids", "mirror": "mirror bids", "whiz": "whiz bids",
+                               "suicide": "suicide bids"}[r.bid_mode],
         "preset": lambda r: "",  # the name, not an option of play
     }
 )

@@ -24,6 +24,7 @@ TieRule = Literal["another_hand", "shared"]
 RenegePenalty = Literal["set", "three_tricks", "stop"]
 OnFault = Literal["forfeit", "void"]
 Boston = Literal["none", "bonus", "win"]
+BidMode = Literal["free", "mirror", "whiz", "suicide"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "deal": ("all", "draw"),
@@ -35,6 +36,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "renege": ("set", "three_tricks", "stop"),
     "on_fault": ("forfeit", "void"),
     "boston": ("none", "bonus", "win"),
+    "bid_mode": ("free", "mirror", "whiz", "suicide"),
 }
 #: options a rule-set map may leave out (they came later), with the value their absence means
 _OPTIONAL: dict[str, object] = {
@@ -48,6 +50,7 @@ _OPTIONAL: dict[str, object] = {
     "boston_value": 200,
     "nil_bags": True,
     "deuces_high": False,
+    "bid_mode": "free",
 }
 _BOOLS = ("partnerships", "jokers", "nil", "blind_nil", "nil_tricks_count_for_partner", "void_proofs",
           "double_nil", "ten_for_200", "nil_bags", "deuces_high")
@@ -123,6 +126,11 @@ class RuleSet:
     #: deuces high: the 2S and then the 2D rank above the ace of spades (below the jokers), and the 2D is a
     #: spade (`rules.cards.DEUCES_HIGH_ORDER`); both must be in the deck
     deuces_high: bool = False
+    #: how a seat bids: "free", any bid; "mirror", the number of spades it holds (nil with none); "whiz",
+    #: that number or nil; "suicide", in each partnership exactly one partner bids nil and the other at
+    #: least `min_team_bid` (and `min_bid`). A mirror or whiz bid is a claim about the hand: every peer
+    #: checks it against the revealed hand at the end of the hand (the audit's `bad_bid`)
+    bid_mode: BidMode = "free"
     preset: str | None = None
 
     def __post_init__(self) -> None:
@@ -279,9 +287,35 @@ class RuleSet:
         for name in ("ten_for_200_value", "boston_value"):
             if getattr(self, name) < 0:
                 raise RuleSetError(f"{name} must not be negative, got {getattr(self, name)}")
+        self._check_bid_mode(hand_size)
         if self.ten_for_200 and hand_size < TEN_FOR_200_CONTRACT:
             raise RuleSetError(
                 f"ten_for_200 needs hands of at least {TEN_FOR_200_CONTRACT} tricks, these have {hand_size}"
+            )
+
+    def _check_bid_mode(self, hand_size: int) -> None:
+        mode = self.bid_mode
+        if mode == "free":
+            return
+        if not self.nil:
+            raise RuleSetError(f"bid_mode {mode!r} needs nil: a seat bids nil there")
+        if mode == "suicide":
+            if not self.partnerships:
+                raise RuleSetError("bid_mode 'suicide' needs partnerships: one partner of each side bids nil")
+            if self.min_team_bid > hand_size:
+                raise RuleSetError(f"min_team_bid must be at most {hand_size} under bid_mode 'suicide'")
+            return
+        # mirror and whiz: the bid is the number of spades held, which may be anything from 0 to the hand
+        clashes = [
+            name for name, on in (
+                ("min_bid above 1", self.min_bid != 1), ("min_team_bid", self.min_team_bid > 0),
+                ("blind_nil", self.blind_nil), ("double_nil false", not self.double_nil),
+            ) if on
+        ]
+        if clashes:
+            raise RuleSetError(
+                f"bid_mode {mode!r} fixes each bid to the spades held, so it cannot be played with "
+                f"{', '.join(clashes)}: turn {'it' if len(clashes) == 1 else 'them'} off"
             )
 
     # ----- derived values --------------------------------------------------------------------------------
@@ -415,6 +449,8 @@ MEANINGS: Mapping[str, str] = MappingProxyType(
         "nil_bags": "a nil bidder's tricks are bags of its side; false: they are not",
         "deuces_high": "house rule deuces high: 2S then 2D rank above the ace of spades, below the jokers; "
         "2D is a spade",
+        "bid_mode": "how seats bid: free; mirror (the spades held); whiz (the spades held, or nil); "
+        "suicide (one partner of each side nil)",
         "preset": "a label: the preset the rule set started from; no effect on play",
     }
 )
@@ -494,6 +530,12 @@ PRESETS: Mapping[str, RuleSet] = MappingProxyType(
         "house": RuleSet(
             min_team_bid=4, ten_for_200=True, boston="bonus", preset="house",
         ),
+        # The classic game with suicide bids: in each partnership one partner bids nil, the other 4 or more.
+        "suicide": RuleSet(bid_mode="suicide", min_team_bid=4, preset="suicide"),
+        # The classic game with mirror bids: everybody bids the spades it holds (nil with none); no blind nil.
+        "mirror": RuleSet(bid_mode="mirror", blind_nil=False, preset="mirror"),
+        # The classic game with whiz bids: the spades held, or nil; no blind nil.
+        "whiz": RuleSet(bid_mode="whiz", blind_nil=False, preset="whiz"),
     }
 )
 """The shipped presets by name."""
