@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, parse_cards, preset
 
-PRESET_NAMES = ["individual", "partnership", "piki", "classic", "cutthroat3", "five", "two", "house", "suicide",
-                "mirror", "whiz"]
+PRESET_NAMES = ["individual", "partnership", "piki", "classic", "cutthroat3", "five", "two", "house",
+                "suicide", "mirror", "whiz"]
 
 
 def test_the_eight_presets_ship() -> None:
