@@ -7,7 +7,10 @@ their logs verify to the same verdict.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,11 +22,12 @@ from helpers.cheats import (
     send_unchecked,
     wrong_lock,
 )
+from helpers.logs import write_log
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, hand_record, verify_frames
 from p2pspades.bots import RandomBot
-from p2pspades.rules import Action, Card, Play, RuleSet, preset
+from p2pspades.rules import Action, Bid, Card, Play, RuleSet, preset
 from p2pspades.table import (
     Accepted,
     Decision,
@@ -333,6 +337,114 @@ def test_a_renege_is_caught_when_the_withheld_suit_shows_up() -> None:
     assert cheater.reneged
     v = assert_caught(wire, "rules")
     assert "void" in v.detail
+
+
+class LyingBidder(Table):
+    """A tampered client under mirror bids: its engine does not know its own hand, so it accepts (and signs)
+    a bid that is not the seat's spade count; it then plays its real cards by the rules."""
+
+    lied: int | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs, makers=Unknowing())
+
+    def real_hand(self) -> list[Card]:
+        d = self.deal
+        assert d is not None
+        return [c for j, c in d.opened.items() if d.owner[j] == self.seat and j not in d.played]
+
+
+def lying_bidder(table: LyingBidder) -> Callable[[Decision], Action]:
+    """Claims two spades more than it holds (once), and plays a legal card of its real hand."""
+
+    def choose(decision: Decision) -> Action:
+        view = decision.view
+        order = view.rules.order
+        hand = sorted(table.real_hand(), key=order.strength)
+        if decision.kind.value == "bid":
+            spades = sum(1 for c in hand if order.is_trump(c))
+            if table.lied is None:
+                table.lied = spades
+                return Bid(spades + 2)
+            return Bid(spades)
+        if decision.kind.value != "play":
+            return decision.legal[0]
+        led = view.trick.led_suit
+        follow = [c for c in hand if led is not None and order.suit(c) is led]
+        if led is None and not view.spades_broken:
+            follow = [c for c in hand if not order.is_trump(c)]
+        return Play((follow or hand)[0])
+
+    return choose
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_false_mirror_bid_is_named_by_the_audit_of_the_revealed_hand(version: int, tmp_path: Path) -> None:
+    """A mirror bid claims the bidder's spade count, which no peer can see when it is made: every peer takes
+    the properly signed bid, and the end-of-hand audit, with every hand revealed, names the lie. The verifier
+    reports it from the log alone."""
+    rules = preset("mirror", target=100, losing_threshold=-100)
+    wire, _ = seated(rules, LyingBidder, seed=b"mirror liar", version=version)
+    cheater = wire.tables[CHEATER]
+    assert isinstance(cheater, LyingBidder)
+    wire.players[CHEATER] = lying_bidder(cheater)
+    wire.run()
+    assert cheater.lied is not None
+    for table in honest(wire):
+        assert table.status == "complete", table.status  # a penalised violation: the game goes on
+        game = table.game
+        assert game is not None
+        first = game.history[0]
+        assert first.bids[CHEATER] == cheater.lied + 2
+        [lie] = [v for v in first.violations if v.kind == "bad_bid"]
+        assert lie.seat == CHEATER and f"bid {cheater.lied + 2} holding {cheater.lied} spade" in lie.detail
+        assert first.scores[rules.side_of(CHEATER)].penalized  # "set", the rule set's renege penalty
+        verdict = verify_frames(table.records)
+        assert verdict.status is Status.VIOLATION, verdict.summary
+        assert verdict.violation is not None and verdict.violation.seat == CHEATER
+        assert verdict.violation.check == "bad_bid" and "penalised" in verdict.summary
+    chains = [t.entries for t in honest(wire)]
+    assert all(c == chains[0] for c in chains)
+    # `p2pspades verify` on an honest seat's log file says who lied, and what the revealed hand held
+    path = write_log(tmp_path / "liar.p2plog", honest(wire)[0].records)
+    out = subprocess.run([sys.executable, "-m", "p2pspades", "verify", str(path)], capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert (f"seat {CHEATER}" in out.stdout and "bad_bid" in out.stdout) or "bid" in out.stdout
+    assert f"holding {cheater.lied} spade" in out.stdout and "(penalised)" in out.stdout
+
+
+class WrongSuicideBid(Table):
+    """A tampered client under suicide bids: once its partner has bid, it bids what its engine refuses (nil
+    after a nil, 4 after a bid), signed and sent regardless."""
+
+    sent: int | None = None
+
+    def decide(self, action: Action) -> list[Event]:
+        decision = self.pending_decision()
+        game = self.game
+        if decision is not None and decision.kind.value == "bid" and game is not None:
+            assert self.seat is not None
+            partner_bid = game.hand.bids[(self.seat + 2) % 4]
+            if partner_bid is not None:
+                self.sent = 0 if partner_bid == 0 else 4
+                send_unchecked(self, {"t": "bid", "b": self.sent})
+                self.stage = Stage.OVER
+                return []
+        return super().decide(action)
+
+
+def test_a_wrong_suicide_bid_is_refused_live() -> None:
+    """Suicide bids depend on the public bids alone: every peer refuses a second nil, or a second bid that
+    is not nil, in a side at once."""
+    rules = preset("suicide", target=300, losing_threshold=-300)
+    wire, _ = seated(rules, WrongSuicideBid, seed=b"suicide")
+    wire.run()
+    cheater = wire.tables[CHEATER]
+    assert isinstance(cheater, WrongSuicideBid) and cheater.sent is not None
+    v = assert_caught(wire, "rules")
+    assert "under suicide bids" in v.detail
 
 
 # ------------------------------------------------------------------ refused, and the game goes on
