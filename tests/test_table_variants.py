@@ -42,3 +42,24 @@ def test_a_deuces_high_game_plays_to_the_end_and_verifies(name: str, jokers: boo
     for h in game.history:
         for trick in h.tricks:
             assert trick.order is rules.order
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["mirror", "whiz", "suicide"])
+def test_a_bid_mode_game_plays_to_the_end_and_verifies(name: str) -> None:
+    rules = quick(name)
+    wire = played_and_verified(rules, b"mode " + name.encode())
+    game = wire.tables[0].game
+    assert game is not None and game.history
+    order = rules.order
+    for h in game.history:
+        assert h.violations == ()
+        spades = [sum(1 for c in hand if order.is_trump(c)) for hand in h.hands]
+        if name == "mirror":
+            assert list(h.bids) == spades
+        elif name == "whiz":
+            assert all(bid in (0, count) for bid, count in zip(h.bids, spades, strict=True))
+        else:
+            for side in rules.sides:
+                assert sorted(h.bids[seat] == 0 for seat in side) == [False, True]
+                assert max(h.bids[seat] for seat in side) >= rules.min_team_bid
