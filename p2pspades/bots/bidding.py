@@ -11,7 +11,19 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from p2pspades.bots.odds import SIDE_SUITS, SPADES, DealShape, by_suit
-from p2pspades.rules import Action, Bid, ByteStream, Card, Rank, RuleSet, SeatView, Suit, is_nil
+from p2pspades.rules import (
+    Action,
+    Bid,
+    BlindBid,
+    BlindNil,
+    ByteStream,
+    Card,
+    Rank,
+    RuleSet,
+    SeatView,
+    Suit,
+    is_nil,
+)
 from p2pspades.rules.cards import CardOrder, cards_of, mask_of
 
 SUICIDE_NIL_DANGER = 2.25
@@ -211,6 +223,28 @@ def blind_nil(view: SeatView) -> bool:
             return False
         return deficit >= max(200, rules.blind_nil_margin) and (near or deficit >= 400)
     return deficit >= max(300, rules.blind_nil_margin) and near
+
+
+def blind_choice(view: SeatView, legal: Sequence[Action]) -> Action:
+    """The answer before the deal: blind nil as `blind_nil` says; else, where blind bids are offered (house
+    rule `blind_bid`), the lowest blind bid when the side trails by twice the margin (and at least 200) with
+    the leader near the target, or so far behind that only a doubled contract catches up; else no."""
+    if BlindNil(True) in legal and blind_nil(view):
+        return BlindNil(True)
+    bids = [a for a in legal if isinstance(a, BlindBid)]
+    if not bids:
+        return BlindNil(False)
+    rules = view.rules
+    side = view.side
+    scores = [total.score for total in view.totals]
+    deficit = max(score for i, score in enumerate(scores) if i != side) - scores[side]
+    near = max(scores) >= rules.target - 150
+    partner = (view.seat + 2) % 4 if rules.partnerships else None
+    if partner is not None and view.blind[partner]:
+        return BlindNil(False)  # one gamble a side
+    if deficit >= max(200, 2 * rules.blind_bid_margin) and (near or deficit >= 400):
+        return min(bids, key=lambda a: a.tricks)
+    return BlindNil(False)
 
 
 # ----- draw pile --------------------------------------------------------------------------------------

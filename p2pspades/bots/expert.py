@@ -26,11 +26,18 @@ import random
 import time
 from collections.abc import Sequence
 
-from p2pspades.bots.bidding import choose_bid, estimate_mask, estimate_tricks, keep_draw, nil_danger
+from p2pspades.bots.bidding import (
+    blind_choice,
+    choose_bid,
+    estimate_mask,
+    estimate_tricks,
+    keep_draw,
+    nil_danger,
+)
 from p2pspades.bots.heuristic import HeuristicBot
 from p2pspades.bots.play import choose_card
 from p2pspades.bots.simulate import SUIT_OF, Contract, Playout, bags_hurt
-from p2pspades.rules import Action, Bid, BlindNil, Draw, Play, RuleSet, SeatView, is_nil
+from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Draw, Play, RuleSet, SeatView, is_nil
 from p2pspades.rules.cards import FULL_DECK, SUIT_MASKS, cards_of, mask_of
 from p2pspades.table.events import Decision, DecisionKind
 
@@ -121,6 +128,9 @@ class ExpertBot:
             choice = self._bid(view, legal, rng, deadline)
         else:
             choice = BlindNil(self._blind_nil(view, rng, deadline))
+            if not choice.declare and any(isinstance(a, BlindBid) for a in legal):
+                # the search said no blind nil; a blind bid is the heuristic's gamble
+                choice = blind_choice(view, [a for a in legal if a != BlindNil(True)])
         return choice if choice in legal else legal[0]
 
     def _key(self, view: SeatView) -> bytes:

@@ -12,9 +12,9 @@ give the same choice.
 
 from __future__ import annotations
 
-from p2pspades.bots.bidding import blind_nil, choose_bid, estimate_tricks, keep_draw, nil_danger
+from p2pspades.bots.bidding import blind_choice, choose_bid, estimate_tricks, keep_draw, nil_danger
 from p2pspades.bots.play import choose_card
-from p2pspades.rules import Action, BlindNil, ByteStream, Draw, SeatView
+from p2pspades.rules import Action, ByteStream, Draw, SeatView
 from p2pspades.table.events import Decision, DecisionKind
 
 __all__ = ["HeuristicBot", "estimate_tricks", "nil_danger"]
@@ -44,7 +44,7 @@ class HeuristicBot:
         elif kind is DecisionKind.BID:
             choice = choose_bid(view, legal, (self._stream(view).below(21) - 10) / 100.0)  # +/- 0.1
         elif kind is DecisionKind.BLIND_NIL:
-            choice = BlindNil(blind_nil(view))
+            choice = blind_choice(view, legal)
         elif kind is DecisionKind.DRAW:
             choice = Draw(keep_draw(view))
         else:  # pragma: no cover - the enum has no other members

@@ -5,7 +5,7 @@ end), per-seat views, the end-of-hand audit and the draw for the first dealer. N
 randomness of its own: chance comes in as `Deal`/`Reveal` actions or as bytes.
 """
 
-from p2pspades.rules.actions import Action, Bid, BlindNil, Deal, Draw, Play, Reveal, SeatAction
+from p2pspades.rules.actions import Action, Bid, BlindBid, BlindNil, Deal, Draw, Play, Reveal, SeatAction
 from p2pspades.rules.audit import KINDS as VIOLATION_KINDS
 from p2pspades.rules.audit import Violation, audit_hand, renege_penalty
 from p2pspades.rules.cards import (
@@ -54,6 +54,7 @@ __all__ = [
     "BadReveal",
     "BadSeat",
     "Bid",
+    "BlindBid",
     "BlindNil",
     "ByteStream",
     "Card",

@@ -47,6 +47,19 @@ class BlindNil:
 
 
 @dataclass(frozen=True, slots=True)
+class BlindBid:
+    """House rule `blind_bid`: an eligible seat's bid of a number of tricks, before the deal (it bids no
+    more after it), for double the contract's points or double its loss."""
+
+    tricks: int
+
+    def __post_init__(self) -> None:
+        _check_int("a blind bid", self.tricks)
+        if self.tricks < 1:
+            raise IllegalAction(f"a blind bid is 1 trick or more (blind nil is BlindNil), got {self.tricks}")
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Draw pile: keep the top card (the next one is discarded unseen), or discard it and take the next."""
 
@@ -180,5 +193,5 @@ class Reveal:
         return _hands(self.hands, False)[1]
 
 
-Action: TypeAlias = Bid | BlindNil | Draw | Play | Deal | Reveal
-SeatAction: TypeAlias = Bid | BlindNil | Draw | Play
+Action: TypeAlias = Bid | BlindNil | BlindBid | Draw | Play | Deal | Reveal
+SeatAction: TypeAlias = Bid | BlindNil | BlindBid | Draw | Play

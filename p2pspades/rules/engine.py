@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from functools import cache, partial
 from typing import Any
 
-from p2pspades.rules.actions import Action, Bid, BlindNil, Deal, Draw, Play, Reveal
+from p2pspades.rules.actions import Action, Bid, BlindBid, BlindNil, Deal, Draw, Play, Reveal
 from p2pspades.rules.audit import Violation, audit_hand, first_leader, renege_penalty
 from p2pspades.rules.cards import (
     FULL_DECK,
@@ -264,6 +264,9 @@ class Game:
         "_bid_mode",
         "_bid_orders",
         "_bid_values",
+        "_blind_bidders",
+        "_blind_bids",
+        "_blind_nilers",
         "_broken_rule",
         "_deck_mask",
         "_hand_size",
@@ -321,6 +324,13 @@ class Game:
         self._team_bids = self._no_double_nil or (rules.partnerships and rules.min_team_bid > 0)
         # bid modes: a seat's bids depend on its cards (mirror, whiz) or on its partner's bid (suicide)
         self._bid_mode = rules.bid_mode
+        # house rule blind_bid: the seats of this hand that may bid blind nil, and those that may bid blind
+        self._blind_nilers: frozenset[int] = frozenset()
+        self._blind_bidders: frozenset[int] = frozenset()
+        lowest_blind = max(rules.blind_bid_min, lowest, 1)
+        self._blind_bids: tuple[Action, ...] = tuple(
+            BlindBid(k) for k in range(lowest_blind, self._tricks_per_hand + 1)
+        )
         if self._bid_mode != "free":
             self._team_bids = True
             self._no_double_nil = self._no_double_nil or self._bid_mode == "suicide"
@@ -390,7 +400,14 @@ class Game:
         if phase is Phase.BID:
             return self._bid_choices(seat) if self._team_bids else self._legal_bids
         if phase is Phase.BLIND:
-            return _NO_BLIND if self._no_double_nil and self._partner_is_nil(seat) else _BLIND_CHOICES
+            nil: tuple[Action, ...] = (
+                _NO_BLIND if self._no_double_nil and self._partner_is_nil(seat) else _BLIND_CHOICES
+            )
+            if not self._blind_bidders:
+                return nil
+            if seat not in self._blind_nilers:
+                nil = _NO_BLIND
+            return nil + self._blind_bids if seat in self._blind_bidders else nil
         if phase is Phase.DRAW:
             return _DRAW_CHOICES
         return ()
@@ -517,11 +534,11 @@ class Game:
         eligible: list[int] = []
         scores = [total.score for total in self.totals]
         if rules.blind_nil and max(scores) - min(scores) >= rules.blind_nil_margin:
-            for seat in self._bid_orders[dealer]:
-                side = rules.side_of(seat)
-                best_other = max(score for i, score in enumerate(scores) if i != side)
-                if best_other - scores[side] >= rules.blind_nil_margin:
-                    eligible.append(seat)
+            eligible = self._trailing(dealer, scores, rules.blind_nil_margin)
+        if rules.blind_bid:  # blind bids: the seats asked are those that may bid either
+            self._blind_nilers = frozenset(eligible)
+            self._blind_bidders = frozenset(self._trailing(dealer, scores, rules.blind_bid_margin))
+            eligible = [s for s in self._bid_orders[dealer] if s in self._blind_nilers | self._blind_bidders]
         hand.blind_eligible = tuple(eligible)
         if eligible:
             self.phase = Phase.BLIND
@@ -535,7 +552,7 @@ class Game:
         """Has the seat's partner bid nil or blind nil this hand? (Partnerships only.)"""
         hand, partner = self.hand, (seat + 2) % 4
         bid = hand._bids[partner]
-        return hand._blind[partner] or (bid == 0 and self.rules.nil)
+        return bid == 0 and (hand._blind[partner] or self.rules.nil)
 
     def _bid_choices(self, seat: int) -> tuple[Bid, ...]:
         """The bids of a seat under `min_team_bid` and `double_nil`: once its partner has bid, a bid that is
@@ -583,15 +600,47 @@ class Game:
         seat = self._turn(Phase.BLIND, action, seat)
         if action.declare and self._no_double_nil and self._partner_is_nil(seat):
             raise BadBid(f"seat {seat} may not bid blind nil: its partner bid nil (double nil is off)", seat)
+        if action.declare and self._blind_bidders and seat not in self._blind_nilers:
+            raise BadBid(f"seat {seat} may not bid blind nil: its side does not trail by "
+                         f"{self.rules.blind_nil_margin} (blind_nil_margin)", seat)
         if action.declare:
             self.hand._bids[seat] = 0
             self.hand._blind[seat] = True
+        self._next_blind()
+
+    def _blind_bid(self, action: BlindBid, seat: int | None) -> None:
+        seat = self._turn(Phase.BLIND, action, seat)
+        rules = self.rules
+        if seat not in self._blind_bidders:
+            margin = rules.blind_bid_margin
+            why = f"its side does not trail by {margin} (blind_bid_margin)"
+            raise BadBid(f"seat {seat} may not bid blind: {why}", seat)
+        if action not in self._blind_bids:
+            lowest = max(rules.blind_bid_min, rules.min_bid, 1)
+            raise BadBid(f"seat {seat} bid {action.tricks} blind: blind bids are {lowest} to "
+                         f"{self._tricks_per_hand}", seat)
+        self.hand._bids[seat] = action.tricks
+        self.hand._blind[seat] = True
+        self._next_blind()
+
+    def _next_blind(self) -> None:
         self._queue.pop(0)
         if self._queue:
             self.current_seat = self._queue[0]
         else:
             self.phase = Phase.DEAL
             self.current_seat = None
+
+    def _trailing(self, dealer: int, scores: Sequence[int], margin: int) -> list[int]:
+        """The seats, in bidding order, whose side trails the best other side by at least `margin`."""
+        rules = self.rules
+        out = []
+        for seat in self._bid_orders[dealer]:
+            side = rules.side_of(seat)
+            best_other = max(score for i, score in enumerate(scores) if i != side)
+            if best_other - scores[side] >= margin:
+                out.append(seat)
+        return out
 
     def _deal(self, deal: Deal, seat: int | None) -> None:
         # The Deal checked its own cards (cards or None, none twice) and worked out the masks of known cards.
@@ -1018,6 +1067,7 @@ class Game:
 
 _HANDLERS: dict[type, Callable[[Game, Any, int | None], None]] = {
     Bid: Game._bid,
+    BlindBid: Game._blind_bid,
     BlindNil: Game._blind_nil,
     Deal: Game._deal,
     Draw: Game._draw,

@@ -107,6 +107,10 @@ _PHRASES: Mapping[str, Callable[[RuleSet], str]] = MappingProxyType(
         "deuces_high": lambda r: "deuces high" if r.deuces_high else "no deuces high",
         "bid_mode": lambda r: {"free": "free bids", "mirror": "mirror bids", "whiz": "whiz bids",
                                "suicide": "suicide bids"}[r.bid_mode],
+        "blind_bid": lambda r: (f"blind {r.blind_bid_min}+ when {r.blind_bid_margin} behind" if r.blind_bid
+                                else "no blind bids"),
+        "blind_bid_margin": lambda r: "",  # said with blind_bid, which is on whenever the margin counts
+        "blind_bid_min": lambda r: "",  # said with blind_bid
         "preset": lambda r: "",  # the name, not an option of play
     }
 )

@@ -51,11 +51,15 @@ _OPTIONAL: dict[str, object] = {
     "nil_bags": True,
     "deuces_high": False,
     "bid_mode": "free",
+    "blind_bid": False,
+    "blind_bid_margin": 100,
+    "blind_bid_min": 6,
 }
 _BOOLS = ("partnerships", "jokers", "nil", "blind_nil", "nil_tricks_count_for_partner", "void_proofs",
-          "double_nil", "ten_for_200", "nil_bags", "deuces_high")
+          "double_nil", "ten_for_200", "nil_bags", "deuces_high", "blind_bid")
 _INTS = ("players", "min_bid", "nil_value", "blind_nil_value", "blind_nil_margin", "overtrick_points",
-         "bag_penalty", "target", "min_team_bid", "ten_for_200_value", "boston_value")
+         "bag_penalty", "target", "min_team_bid", "ten_for_200_value", "boston_value", "blind_bid_margin",
+         "blind_bid_min")
 #: the side's contract (the sum of its bids that are not nil) that earns the `ten_for_200` bonus when made
 TEN_FOR_200_CONTRACT = 10
 _OPTIONAL_INTS = ("bag_limit", "losing_threshold")
@@ -131,6 +135,12 @@ class RuleSet:
     #: least `min_team_bid` (and `min_bid`). A mirror or whiz bid is a claim about the hand: every peer
     #: checks it against the revealed hand at the end of the hand (the audit's `bad_bid`)
     bid_mode: BidMode = "free"
+    #: blind bids: a seat whose side trails the best other side by `blind_bid_margin` or more is asked before
+    #: the deal (with blind nil) whether it bids a number of tricks blind, `blind_bid_min` or more; it bids no
+    #: more after the deal, and its side's contract scores double, made or failed. Needs bid_mode "free"
+    blind_bid: bool = False
+    blind_bid_margin: int = 100
+    blind_bid_min: int = 6
     preset: str | None = None
 
     def __post_init__(self) -> None:
@@ -288,6 +298,15 @@ class RuleSet:
             if getattr(self, name) < 0:
                 raise RuleSetError(f"{name} must not be negative, got {getattr(self, name)}")
         self._check_bid_mode(hand_size)
+        if self.blind_bid_margin < 0:
+            raise RuleSetError(f"blind_bid_margin must not be negative, got {self.blind_bid_margin}")
+        if not 1 <= self.blind_bid_min <= hand_size:
+            raise RuleSetError(
+                f"blind_bid_min must be between 1 and {hand_size} (the tricks in a hand), "
+                f"got {self.blind_bid_min}"
+            )
+        if self.blind_bid and self.bid_mode != "free":
+            raise RuleSetError(f"blind_bid needs bid_mode 'free': under {self.bid_mode!r} bids are not free")
         if self.ten_for_200 and hand_size < TEN_FOR_200_CONTRACT:
             raise RuleSetError(
                 f"ten_for_200 needs hands of at least {TEN_FOR_200_CONTRACT} tricks, these have {hand_size}"
@@ -451,6 +470,9 @@ MEANINGS: Mapping[str, str] = MappingProxyType(
         "2D is a spade",
         "bid_mode": "how seats bid: free; mirror (the spades held); whiz (the spades held, or nil); "
         "suicide (one partner of each side nil)",
+        "blind_bid": "house rule: a side trailing by blind_bid_margin may bid tricks blind, scored double",
+        "blind_bid_margin": "how far a side must trail to be offered a blind bid",
+        "blind_bid_min": "the lowest blind bid",
         "preset": "a label: the preset the rule set started from; no effect on play",
     }
 )
@@ -479,6 +501,8 @@ _ALLOWED = {
     "min_team_bid": "0..hand size",
     "ten_for_200_value": ">= 0",
     "boston_value": ">= 0",
+    "blind_bid_margin": ">= 0",
+    "blind_bid_min": "1..hand size",
     "preset": "non-empty",
 }
 

@@ -51,13 +51,16 @@ _new_total = partial(tuple.__new__, SideTotal)
 
 
 def is_nil(rules: RuleSet, bid: int, blind: bool) -> bool:
-    """A bid of 0 is nil only where the rules allow nil; a blind nil is always nil."""
-    return blind or (bid == 0 and rules.nil)
+    """A bid of 0 is nil only where the rules allow nil; a blind nil is always nil (a blind bid of tricks,
+    house rule `blind_bid`, is not)."""
+    return bid == 0 and (blind or rules.nil)
 
 
 def bid_notation(bid: int | None, blind: bool, rules: RuleSet, *, short: bool = False) -> str:
     """A bid as the score sheet writes it: "blind nil", "nil", "4", or "-" while not bid yet. `short`, for
     narrow columns and one-line summaries: "bn" and "n"."""
+    if blind and bid:
+        return f"b{bid}" if short else f"blind {bid}"
     if blind:
         return "bn" if short else "blind nil"
     if bid is None:
@@ -97,9 +100,10 @@ def score_hand(
     for index, side in enumerate(sides):
         penalized = index in set_sides
         contract = counted = nil_tricks = nil_points = taken = 0
+        doubled = False  # a blind bid (house rule blind_bid) doubles the side's contract, made or failed
         for seat in side:
             taken += tricks_won[seat]
-            if blind[seat] or (nil_rule and bids[seat] == 0):  # is_nil(), inline
+            if bids[seat] == 0 and (blind[seat] or nil_rule):  # is_nil(), inline
                 value = rules.blind_nil_value if blind[seat] else rules.nil_value
                 nil_points += value if tricks_won[seat] == 0 and not penalized else -value
                 if partner_counts:
@@ -109,6 +113,7 @@ def score_hand(
             else:
                 contract += bids[seat]
                 counted += tricks_won[seat]
+                doubled = doubled or blind[seat]
         made = counted >= contract and not penalized
         if not nil_bags:
             nil_tricks = 0
@@ -118,6 +123,8 @@ def score_hand(
         else:
             contract_points = failed_factor * contract
             bags = 0 if penalized else nil_tricks
+        if doubled:
+            contract_points *= 2
         boston = taken == all_tricks and not penalized
         ten_points = ten_bonus if made and contract >= TEN_FOR_200_CONTRACT else 0
         boston_points = boston_bonus if boston else 0

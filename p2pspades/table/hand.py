@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from p2pspades import crypto
 from p2pspades.checks import Check
 from p2pspades.errors import LocalError, RemoteError
-from p2pspades.rules import Bid, BlindNil, Card, Deal, Game, IllegalAction, Phase, Play, Reveal
+from p2pspades.rules import Bid, BlindBid, BlindNil, Card, Deal, Game, IllegalAction, Phase, Play, Reveal
 from p2pspades.table import messages as msg
 from p2pspades.table.deal import DealFault, HandDeal, check_scalar
 from p2pspades.table.effects import effect
@@ -93,6 +93,12 @@ def on_commit(t: Table, m: msg.Commit, seat: int, seq: int) -> None:
 @effect(msg.Blind)
 def on_blind(t: Table, m: msg.Blind, seat: int, seq: int) -> None:
     t.game_now().apply(BlindNil(m.declare))
+    engine_or_shuffle(t)
+
+
+@effect(msg.BlindBid)
+def on_blind_bid(t: Table, m: msg.BlindBid, seat: int, seq: int) -> None:
+    t.game_now().apply(BlindBid(m.tricks))  # a bid below 1 is refused by BlindBid itself (IllegalAction)
     engine_or_shuffle(t)
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.checks import Check
 from p2pspades.errors import LocalError, P2PSpadesError, RemoteError
-from p2pspades.rules import Action, Bid, BlindNil, Card, Draw, Game, IllegalAction, Play
+from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Game, IllegalAction, Play
 from p2pspades.table import drawpile, hand, opening
 from p2pspades.table import messages as msg
 from p2pspades.table.abandonment import Claims
@@ -223,6 +223,8 @@ class Table:
             raise IllegalAction(f"{action} is not legal now")
         if isinstance(action, BlindNil):
             self._send(msg.Blind(action.declare))
+        elif isinstance(action, BlindBid):
+            self._send(msg.BlindBid(action.tricks))
         elif isinstance(action, Bid):
             self._send(msg.Bid(action.tricks))
         elif isinstance(action, Draw):

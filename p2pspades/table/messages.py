@@ -213,6 +213,15 @@ class Blind(Message):
 
 @_register
 @dataclass(frozen=True)
+class BlindBid(Message):
+    """House rule `blind_bid`: the answer "a blind bid of `tricks`" to the question before the deal."""
+
+    TYPE: ClassVar[str] = "blind_bid"
+    tricks: int = wire("b", _int)
+
+
+@_register
+@dataclass(frozen=True)
 class Shuffle(Message):
     """The deck after this seat's shuffle."""
 

@@ -95,8 +95,8 @@ TRANSITIONS: Mapping[Stage, Expect] = {
     # with blind nil on offer, the engine asks before the deal
     _S.COMMIT: Expect((msg.Commit,), Who.IN_TURN, then={msg.Commit: (_S.SHUFFLE, _S.BLIND)}),
     _S.BLIND: Expect(
-        (msg.Blind, msg.Challenge), Who.MOVER, DecisionKind.BLIND_NIL,
-        then={msg.Blind: (_S.SHUFFLE, _S.BLIND), **_CHALLENGED},
+        (msg.Blind, msg.BlindBid, msg.Challenge), Who.MOVER, DecisionKind.BLIND_NIL,
+        then={msg.Blind: (_S.SHUFFLE, _S.BLIND), msg.BlindBid: (_S.SHUFFLE, _S.BLIND), **_CHALLENGED},
     ),
     _S.SHUFFLE: Expect(
         (msg.Shuffle, msg.Challenge), Who.IN_TURN, then={msg.Shuffle: (_S.LOCK,), **_CHALLENGED}
