@@ -137,8 +137,9 @@ ONE_CHANGE: dict[str, dict[str, Any]] = {
     "nil_bags": {"nil_bags": False},
     "deuces_high": {"deuces_high": True},
     "bid_mode": {"bid_mode": "suicide"},
+    "blind_bid": {"blind_bid": True},
 }
-SAID_ELSEWHERE = {"target", "preset", "ten_for_200_value", "boston_value"}
+SAID_ELSEWHERE = {"target", "preset", "ten_for_200_value", "boston_value", "blind_bid_margin", "blind_bid_min"}
 
 
 def test_the_classic_game_has_nothing_to_summarise() -> None:

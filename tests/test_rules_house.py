@@ -265,7 +265,8 @@ SCORE_ROWS = _score_rows()
 
 def test_the_score_table_has_rows_for_every_scoring_house_rule() -> None:
     named = {key for row in SCORE_ROWS for key in _options(row[0])}
-    assert {"ten_for_200", "ten_for_200_value", "boston", "nil_bags", "bag_limit", "bag_penalty"} <= named
+    assert {"ten_for_200", "ten_for_200_value", "boston", "nil_bags", "bag_limit", "bag_penalty",
+            "blind_bid"} <= named
     assert len(SCORE_ROWS) >= 12
 
 
@@ -274,8 +275,8 @@ def test_the_hand_computed_score_table_is_the_engine_s(row: list[str]) -> None:
     options, bids_text, tricks_text, side0, side1, boston, _ = row
     rules = preset("classic", **_options(options))
     words = bids_text.split()
-    bids = [0 if word in ("n", "bn") else int(word) for word in words]
-    blind = [word == "bn" for word in words]
+    bids = [0 if word in ("n", "bn") else int(word.removeprefix("b")) for word in words]
+    blind = [word.startswith("b") for word in words]  # "bn" blind nil, "b6" a blind bid of 6
     tricks = [int(word) for word in tricks_text.split()]
     assert sum(tricks) == rules.tricks_per_hand
     scores, totals = score_hand(rules, bids, blind, tricks, (SideTotal(), SideTotal()))

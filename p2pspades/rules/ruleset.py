@@ -300,7 +300,7 @@ class RuleSet:
         self._check_bid_mode(hand_size)
         if self.blind_bid_margin < 0:
             raise RuleSetError(f"blind_bid_margin must not be negative, got {self.blind_bid_margin}")
-        if not 1 <= self.blind_bid_min <= hand_size:
+        if self.blind_bid_min < 1 or (self.blind_bid and self.blind_bid_min > hand_size):
             raise RuleSetError(
                 f"blind_bid_min must be between 1 and {hand_size} (the tricks in a hand), "
                 f"got {self.blind_bid_min}"
@@ -502,7 +502,7 @@ _ALLOWED = {
     "ten_for_200_value": ">= 0",
     "boston_value": ">= 0",
     "blind_bid_margin": ">= 0",
-    "blind_bid_min": "1..hand size",
+    "blind_bid_min": ">= 1",
     "preset": "non-empty",
 }
 
