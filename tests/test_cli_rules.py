@@ -139,7 +139,8 @@ ONE_CHANGE: dict[str, dict[str, Any]] = {
     "bid_mode": {"bid_mode": "suicide"},
     "blind_bid": {"blind_bid": True},
 }
-SAID_ELSEWHERE = {"target", "preset", "ten_for_200_value", "boston_value", "blind_bid_margin", "blind_bid_min"}
+SAID_ELSEWHERE = {"target", "preset", "ten_for_200_value", "boston_value", "blind_bid_margin",
+                  "blind_bid_min"}
 
 
 def test_the_classic_game_has_nothing_to_summarise() -> None:
