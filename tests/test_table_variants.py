@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from p2pspades.audit import Status, verify_frames
-from p2pspades.bots import HeuristicBot
+from p2pspades.bots import HeuristicBot, RandomBot
 from p2pspades.rules import RuleSet, preset
 from p2pspades.table import Dropped, Rejected, Violation
 from p2pspades.table.harness import Wire, play_in_memory
@@ -63,3 +63,20 @@ def test_a_bid_mode_game_plays_to_the_end_and_verifies(name: str) -> None:
             for side in rules.sides:
                 assert sorted(h.bids[seat] == 0 for seat in side) == [False, True]
                 assert max(h.bids[seat] for seat in side) >= rules.min_team_bid
+
+
+@pytest.mark.slow
+def test_a_blind_bid_game_plays_to_the_end_and_verifies() -> None:
+    """Margin 0: every seat is asked every hand, and the random bots take blind bids of every size."""
+    rules = quick("classic", blind_bid=True, blind_bid_margin=0, blind_nil_margin=0)
+    wire = play_in_memory(rules, [RandomBot(i) for i in range(4)], seed=b"blind bids")
+    first = wire.tables[0]
+    assert first.status == "complete" and first.game is not None
+    assert all(t.entries == first.entries for t in wire.tables)
+    blind_bids = [h.bids[s] for h in first.game.history for s in range(4) if h.blind[s] and h.bids[s]]
+    assert blind_bids, "a blind bid was made"
+    assert min(blind_bids) >= rules.blind_bid_min
+    verdict = verify_frames(first.entries)
+    assert verdict.status is Status.VALID, verdict.summary
+    assert verdict.table is not None and verdict.table.game is not None
+    assert verdict.table.game.totals == first.game.totals
