@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_rules_properties import run_rules
+from test_rules_properties import phase, run_rules
 
 from p2pspades.bots.bidding import blind_choice
 from p2pspades.rules import (
@@ -66,7 +66,7 @@ def test_only_a_trailing_side_is_asked_and_offered_blind_bids_from_the_minimum()
     game.apply(BlindBid(7))
     assert game.hand.bids[0] == 7 and game.hand.blind[0]
     game.apply(BlindNil(False))
-    assert game.phase is Phase.DEAL
+    assert phase(game) is Phase.DEAL
     level = trailing(RULES, (100, 100))
     assert level.phase is Phase.DEAL  # nobody trails
 
@@ -94,7 +94,7 @@ def test_a_blind_bidder_bids_no_more_and_its_partner_bids_after_the_deal() -> No
     assert game.current_seat == 2 and Bid(2) not in game.legal_actions()  # 6 + 3 reaches min_team_bid 9
     game.apply(Bid(3))
     game.apply(Bid(6))  # seat 3 carries its side to 9 too
-    assert game.phase is Phase.PLAY and game.hand.bids == (6, 3, 3, 6)
+    assert phase(game) is Phase.PLAY and game.hand.bids == (6, 3, 3, 6)
 
 
 def test_a_blind_bid_is_no_nil_and_reads_blind_6() -> None:
