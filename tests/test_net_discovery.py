@@ -8,9 +8,10 @@ import pytest
 from helpers.net import loopback_multicast_works
 
 from p2pspades import crypto
-from p2pspades.net.discovery import Advertiser, browse, parse_ad, txt_record
+from p2pspades.net.discovery import OPTIONS_LIMIT, Advertiser, browse, options_text, parse_ad, txt_record
 from p2pspades.net.lobby import LobbySeat, TableInfo
 from p2pspades.rules import preset
+from p2pspades.rules.options import summary
 
 pytestmark = [pytest.mark.net, pytest.mark.timeout(60)]
 LOOPBACK = ["127.0.0.1"]
@@ -35,6 +36,7 @@ async def test_a_table_advertised_on_loopback_is_found_and_updated() -> None:
         assert [(t.name, t.rules, t.players, t.free, t.endpoint) for t in found] == [
             ("Friday night", "partnership", 4, 3, "tcp://127.0.0.1:5599")
         ]
+        assert [t.options for t in found] == [summary(info.rules)]  # the options in force, for the listing
         fuller = table("Friday night", 3)
         await ad.update(TableInfo(fuller.name, fuller.rules, info.host_key, info.lobby, fuller.seated))
         # browse again until the update shows (each browse listens afresh), within a deadline
@@ -77,3 +79,25 @@ def test_txt_record_round_trips_and_hostile_records_are_refused() -> None:
             parse_ad("x", {**props, key: value}, ["192.168.1.9"], 4242)
     with pytest.raises(ValueError, match="no address"):
         parse_ad("x", props, [], 4242)
+
+
+def test_the_options_in_force_are_advertised_in_few_words() -> None:
+    host = crypto.Identity.generate()
+    seats = (LobbySeat(0, "P0", host.public, "tcp://127.0.0.1:7000"),)
+    rules = preset("suicide", deuces_high=True, boston="bonus")
+    info = TableInfo("Thursday", rules, host.public, bytes(16), seats)
+    record = txt_record(info)
+    assert record["rules"] == "suicide"
+    assert record["opts"] == "min team bid 4, Boston +200, deuces high, suicide bids"
+    ad = parse_ad("x", {k.encode(): v.encode() for k, v in record.items()}, ["192.168.1.9"], 4242)
+    assert ad.options == record["opts"] and f"suicide ({record['opts']})" in str(ad)
+    classic = TableInfo("Plain", preset("classic"), host.public, bytes(16), seats)
+    assert "opts" not in txt_record(classic)  # nothing to say: the key is left out, as older hosts do
+    props = {k.encode(): v.encode() for k, v in txt_record(classic).items()}
+    assert parse_ad("x", props, ["192.168.1.9"], 4242).options == ""
+    for bad in (b"\x1b[2J", b"x" * (OPTIONS_LIMIT + 1), b"tab\there"):
+        with pytest.raises(ValueError, match="bad options"):
+            parse_ad("x", {**props, b"opts": bad}, ["192.168.1.9"], 4242)
+    long = ", ".join(f"option number {i}" for i in range(20))
+    cut = options_text(long)
+    assert len(cut) <= OPTIONS_LIMIT and cut.endswith(", …") and long.startswith(cut[:-3])

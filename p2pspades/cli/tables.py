@@ -64,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
     found.sort(key=lambda t: (t.name, t.endpoint))
     if args.json:
         for t in found:
-            print(json.dumps({"name": t.name, "rules": t.rules, "players": t.players, "free": t.free,
-                              "protocol": t.protocol, "host_fingerprint": t.host_fingerprint,
+            print(json.dumps({"name": t.name, "rules": t.rules, "options": t.options, "players": t.players,
+                              "free": t.free, "protocol": t.protocol, "host_fingerprint": t.host_fingerprint,
                               "address": f"{t.address}:{t.port}"}))
         return ExitCode.OK
     if not found:
@@ -78,4 +78,6 @@ def run(args: argparse.Namespace) -> int:
         free = f"{t.free} of {t.players}"
         print(f"{pad(name, columns)}  {pad(printable(t.rules), 12)} {free:>9}  {t.protocol:<8}  "
               f"{pad(printable(t.host_fingerprint), 19)}  p2pspades join {printable(t.address)}:{t.port}")
+        if t.options:
+            print(f"{pad('', columns)}  options: {printable(t.options)}")
     return ExitCode.OK

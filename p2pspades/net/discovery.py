@@ -25,6 +25,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 from p2pspades.errors import LocalError
 from p2pspades.net import endpoints
 from p2pspades.net.lobby_seats import TableInfo, check_name
+from p2pspades.rules.options import summary
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,9 @@ TXT_VERSION = "2"
 """The TXT record's own format (2: with the protocol version `pv`)."""
 _FINGERPRINT = re.compile(r"[0-9a-z]{4}(-[0-9a-z]{4}){3}")
 _COUNT = re.compile(r"[0-9]{1,2}")
+OPTIONS_LIMIT = 160
+"""The longest `opts` value, in characters (a TXT string holds 255 bytes with its key; a few non-ASCII
+characters such as ± fit too)."""
 
 
 class DiscoveryError(LocalError):
@@ -54,13 +58,17 @@ class TableAd:
     service: str
     protocol: int = PROTOCOL_VERSION
     """The protocol version the host says its game has (the lobby checks the genesis itself)."""
+    options: str = ""
+    """The options in force beyond the classic game, in short words (`rules.options.summary`); "" for none,
+    or from an advertiser that does not say."""
 
     @property
     def endpoint(self) -> str:
         return endpoints.tcp(self.address, self.port)
 
     def __str__(self) -> str:
-        return (f"{self.name}  {self.rules}, {self.free} of {self.players} seats free, protocol "
+        rules = f"{self.rules} ({self.options})" if self.options else self.rules
+        return (f"{self.name}  {rules}, {self.free} of {self.players} seats free, protocol "
                 f"{self.protocol}  host {self.host_fingerprint}  {self.address}:{self.port}")
 
 
@@ -74,7 +82,17 @@ def txt_record(info: TableInfo) -> dict[str, str]:
         "free": str(info.free),
         "fp": info.host_fingerprint,
         "pv": str(info.version),
+        **({"opts": opts} if (opts := options_text(summary(info.rules))) else {}),
     }
+
+
+def options_text(words: str) -> str:
+    """A rule set's summary cut to fit the TXT key `opts`: at most `OPTIONS_LIMIT` characters, at a comma,
+    with "…" where options were left out."""
+    if len(words) <= OPTIONS_LIMIT:
+        return words
+    kept = words[: OPTIONS_LIMIT - 2].rsplit(", ", 1)[0]
+    return kept + ", …"
 
 
 def parse_ad(
@@ -100,7 +118,10 @@ def parse_ad(
         raise ValueError("bad protocol version")
     if not addresses or not 1 <= port <= 65535:
         raise ValueError("no address")
-    return TableAd(name, rules, players, free, fp, addresses[0], port, service, int(txt["pv"]))
+    options = txt.get("opts", "")
+    if len(options) > OPTIONS_LIMIT or not options.isprintable():
+        raise ValueError("bad options")
+    return TableAd(name, rules, players, free, fp, addresses[0], port, service, int(txt["pv"]), options)
 
 
 def _instance_name(info: TableInfo) -> str:

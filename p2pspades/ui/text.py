@@ -105,6 +105,15 @@ def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:
             nil += f", blind nil ±{r.blind_nil_value} when trailing by {r.blind_nil_margin}"
     else:
         nil = "no nil"
+    bids = f"{r.min_bid} and up; {nil}"
+    if r.bid_mode != "free":
+        bids = {"mirror": "mirror: the spades held (nil with none)", "whiz": "whiz: the spades held, or nil",
+                "suicide": f"suicide: one nil per side, its partner {max(r.min_bid, r.min_team_bid)} or more"
+                }[r.bid_mode] + ("" if r.bid_mode in ("mirror", "whiz") else f"; {nil}")
+    if r.blind_bid:
+        bids += f"; blind {r.blind_bid_min}+ for double when trailing by {r.blind_bid_margin}"
+    if r.deuces_high:
+        deal += "; deuces high: 2♦ 2♠ above A♠" + (" (below the jokers)" if r.jokers else "") + ", 2♦ a spade"
     over = "+1 per overtrick" if r.overtrick_points == 1 else "-10 per overtrick (sandbags)"
     bags = over + (f", -{r.bag_penalty} per {r.bag_limit} bags" if r.bag_limit else "")
     failed = "scores 0" if r.failed_contract == "zero" else "-10 per trick bid"
@@ -115,7 +124,7 @@ def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:
         ("rules", described(r)),
         ("table", f"{r.players} players, {seating}"),
         ("deck", f"{deck}; {deal}"),
-        ("bids", f"{r.min_bid} and up; {nil}"),
+        ("bids", bids),
         ("lead", f"first lead: {_FIRST_LEADER[r.first_leader]}; spades lead {_SPADE_LEAD[r.spade_lead]}"),
         ("scoring", f"{bags}; failed contract {failed}"),
         ("game", game),
