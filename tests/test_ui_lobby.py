@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
@@ -80,6 +81,19 @@ def test_the_screen_lists_names_fingerprints_and_rules_at_80x24() -> None:
     assert "Bob (you)" in screen
     assert "(free)" in screen, "the empty seat is shown"
     assert "piki" in screen and "blind nil ±200 when trailing by 200" in screen
+
+
+@pytest.mark.parametrize(("rules", "shown"), [
+    (preset("suicide"), ["suicide (min team bid 4, suicide bids)", "one nil per side, its partner 4"]),
+    (preset("mirror", deuces_high=True), ["deuces high", "mirror: the spades held", "2♦ 2♠ above A♠"]),
+    (preset("classic", blind_bid=True, blind_bid_min=7), ["blind 7+ for double when 100 behind"]),
+])
+def test_the_rules_panel_names_the_bid_mode_blind_bids_and_deuces_high(rules: Any, shown: list[str]) -> None:
+    model = LobbyModel("Kitchen", rules, SEATS, you=1)
+    with create_pipe_input() as pipe:
+        screen = screen_text(create_lobby_app(model, input=pipe, output=DummyOutput()), 140, 30)
+    for words in shown:
+        assert words in screen, (words, screen)
 
 
 def test_a_bad_rule_set_is_a_clear_error() -> None:

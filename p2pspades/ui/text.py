@@ -111,7 +111,7 @@ def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:
                 "suicide": f"suicide: one nil per side, its partner {max(r.min_bid, r.min_team_bid)} or more"
                 }[r.bid_mode] + ("" if r.bid_mode in ("mirror", "whiz") else f"; {nil}")
     if r.blind_bid:
-        bids += f"; blind {r.blind_bid_min}+ for double when trailing by {r.blind_bid_margin}"
+        bids += f"; blind {r.blind_bid_min}+ for double when {r.blind_bid_margin} behind"
     if r.deuces_high:
         deal += "; deuces high: 2♦ 2♠ above A♠" + (" (below the jokers)" if r.jokers else "") + ", 2♦ a spade"
     over = "+1 per overtrick" if r.overtrick_points == 1 else "-10 per overtrick (sandbags)"
