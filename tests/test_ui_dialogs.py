@@ -14,11 +14,22 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pspades import crypto
-from p2pspades.rules import Action, Bid, BlindNil, Draw, Game, Phase, RuleSet, deal_from_order, preset
+from p2pspades.rules import (
+    Action,
+    Bid,
+    BlindBid,
+    BlindNil,
+    Draw,
+    Game,
+    Phase,
+    RuleSet,
+    deal_from_order,
+    preset,
+)
 from p2pspades.rules.playout import play_hand
 from p2pspades.table import Decision, DecisionKind, Setup, read_genesis
 from p2pspades.table.harness import new_game
-from p2pspades.ui.app import create_app
+from p2pspades.ui.app import create_app, dialog_text
 from p2pspades.ui.state import HumanPlayer, UiState
 from p2pspades.ui.testing import KEYS, until
 
@@ -159,6 +170,23 @@ async def test_blind_nil_is_asked_before_the_deal_of_a_trailing_seat() -> None:
     assert (await drive(rules, decision, "n"))[0] == BlindNil(False)
     assert (await drive(rules, decision, KEYS["enter"]))[0] == BlindNil(False), "the default is no"
     assert (await drive(rules, decision, KEYS["right"] + KEYS["enter"]))[0] == BlindNil(True)
+
+
+async def test_a_blind_bid_is_offered_after_blind_nil_and_chosen_with_the_arrows() -> None:
+    rules = preset("classic", blind_bid=True, blind_bid_min=7)
+    game = trailing_hand_start(rules, max(rules.blind_nil_margin, rules.blind_bid_margin))
+    while game.current_seat != 0:
+        game.apply(BlindNil(False))
+    decision = decision_of(game, DecisionKind.BLIND_NIL)
+    state = UiState(0, setup_for(rules))
+    state.decision = decision
+    labels = [state.choice_label(a) for a in state.choices()]
+    assert labels == ["no, see my cards", "blind nil", *(f"blind {k}" for k in range(7, 14))]
+    assert (await drive(rules, decision, KEYS["right"] * 2 + KEYS["enter"]))[0] == BlindBid(7)
+    assert (await drive(rules, decision, KEYS["enter"]))[0] == BlindNil(False), "the default is still no"
+    state.update_view(decision.view)
+    text = "".join(fragment[1] for fragment in dialog_text(state))
+    assert "blind 7" in text and "scores double" in text and "blind bids too" in text
 
 
 @pytest.mark.parametrize("name", ["partnership", "two"])

@@ -40,7 +40,7 @@ from prompt_toolkit.output import Output
 
 from p2pspades.describe import failed
 from p2pspades.printable import pad, width
-from p2pspades.rules import Card, Phase, Trick
+from p2pspades.rules import BlindBid, Card, Phase, Trick
 from p2pspades.rules.options import described
 from p2pspades.table import DecisionKind
 from p2pspades.ui.overlays import Overlay
@@ -422,6 +422,10 @@ def dialog_text(state: UiState) -> Line:
                 )
             ]
         )
+        blind_bids = [a for a in state.choices() if isinstance(a, BlindBid)]
+        if blind_bids:
+            lines.append([("class:hint", f"Or bid {blind_bids[0].tricks} or more tricks blind: your side's "
+                                         "contract then scores double, made or failed.")])
     elif kind is DecisionKind.DRAW and v is not None:
         top = v.draw_card
         lines.append(
@@ -450,7 +454,8 @@ def dialog_text(state: UiState) -> Line:
         typed = f"   typed: {state.typed}" if state.typed else ""
         keys = "←/→ choose · Enter bid · type a number" + (" · n nil" if rules.nil else "") + typed
     elif kind is DecisionKind.BLIND_NIL:
-        keys = "y blind nil · n no · or ←/→ and Enter"
+        keys = "y blind nil · n no · or ←/→ and Enter" + (
+            " (blind bids too)" if any(isinstance(a, BlindBid) for a in state.choices()) else "")
     else:
         keys = "k keep · d discard · or ←/→ and Enter"
     lines.append([("class:hint", keys)])

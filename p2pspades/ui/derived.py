@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from p2pspades.rules import (
     Action,
     Bid,
+    BlindBid,
     BlindNil,
     Card,
     Draw,
@@ -53,8 +54,10 @@ class Derived:
         if d.kind is DecisionKind.BID:
             bids = [a for a in d.legal if isinstance(a, Bid)]
             return tuple(sorted(bids, key=lambda b: b.tricks))
-        if d.kind is DecisionKind.BLIND_NIL:
-            return tuple(sorted((a for a in d.legal if isinstance(a, BlindNil)), key=lambda a: a.declare))
+        if d.kind is DecisionKind.BLIND_NIL:  # "no" first, then blind nil, then the blind bids (house rule)
+            answers = sorted((a for a in d.legal if isinstance(a, BlindNil)), key=lambda a: a.declare)
+            blind_bids = sorted((a for a in d.legal if isinstance(a, BlindBid)), key=lambda a: a.tricks)
+            return (*answers, *blind_bids)
         return tuple(sorted((a for a in d.legal if isinstance(a, Draw)), key=lambda a: not a.keep))
 
     def choice_label(self, action: Action) -> str:
@@ -62,6 +65,8 @@ class Derived:
             return bid_text(action.tricks, False, self.rules)
         if isinstance(action, BlindNil):
             return "blind nil" if action.declare else "no, see my cards"
+        if isinstance(action, BlindBid):
+            return f"blind {action.tricks}"
         if isinstance(action, Draw):
             return "keep it" if action.keep else "discard it"
         return str(action)

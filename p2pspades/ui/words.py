@@ -248,9 +248,10 @@ class Words:
             if card not in view.hand:
                 return f"{card.glyph} is not in your hand"
             led = view.trick.led_suit
-            if led is not None and card.suit is not led:
+            suit = rules.order.suit(card)  # deuces high: the 2D is a spade
+            if led is not None and suit is not led:
                 return f"you must follow {led.noun}: you hold {led.noun}"
-            if led is None and card.suit is Suit.SPADES:
+            if led is None and suit is Suit.SPADES:
                 if rules.spade_lead == "not_first_trick" and not view.tricks:
                     return "no spade may lead the first trick while you hold another suit"
                 return "spades are not broken yet: lead another suit"
