@@ -73,6 +73,26 @@ def test_separate_processes_play_a_whole_game_and_every_log_is_the_same(lan: Lan
         assert f"found {lan.table}" in lan.out("p1")
 
 
+def test_a_suicide_game_with_deuces_high_is_played_over_zeromq_and_verifies(lan: Lan) -> None:
+    """A new preset and a house option end to end, in separate processes: the logs the same and valid, every
+    hand's bids held to suicide."""
+    names = [f"p{i}" for i in range(4)]
+    lan.host(4, "--rules", "suicide", "--option", "deuces_high=true")
+    lan.wait_for("p0", "lobby: ")
+    for i in range(1, 4):
+        lan.join(f"p{i}")
+    codes = lan.finish(*names)
+    assert codes == dict.fromkeys(names, 0), {n: lan.out(n)[-2000:] for n in names}
+    chain = assert_identical_and_valid(lan, names)
+    rules = log.open_envelope(chain[0]).payload["rules"]
+    assert (rules["bid_mode"], rules["deuces_high"], rules["preset"]) == ("suicide", True, "suicide")
+    hands = verify_file(lan.log("p0")).hands
+    assert hands
+    for h in hands:
+        nils = [sorted(h.bids[seat] == 0 for seat in side) for side in ((0, 2), (1, 3))]
+        assert nils == [[False, True]] * 2
+
+
 def refused_stranger(endpoint: str, host_key: bytes) -> bool:
     """A CURVE client whose key no seat allowed tries to talk to a peer: is its handshake refused?"""
     context = zmq.Context()

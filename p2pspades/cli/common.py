@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import getpass
 import sys
 from collections.abc import Callable, Coroutine
@@ -18,6 +19,7 @@ from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
 from p2pspades.printable import printable_lines
 from p2pspades.rules import PRESETS, HandResult, RuleSet, RuleSetError, bid_notation, preset
+from p2pspades.rules.ruleset import value_type
 from p2pspades.table import GameEnded, HandAudited, Setup, Violation
 
 
@@ -30,6 +32,34 @@ def add_game_options(p: argparse.ArgumentParser, *, default_preset: str = "class
     )
     p.add_argument("--players", type=int, metavar="N", help="number of players (default: the preset's)")
     p.add_argument("--target", type=int, metavar="N", help="score that wins the game (default: the preset's)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="change one rule option of the preset (repeatable; `p2pspades rules` lists them): "
+                        "deuces_high=true, blind_bid=true, bag_limit=7, losing_threshold=none, ...")
+
+
+def option_value(text: str) -> tuple[str, object]:
+    """One `--option NAME=VALUE`, its value read by the option's type. LocalError if it makes no sense."""
+    name, sep, raw = text.partition("=")
+    name, raw = name.strip(), raw.strip()
+    fields = {field.name for field in dataclasses.fields(RuleSet)} - {"preset"}
+    if not sep or name not in fields:
+        raise LocalError(f"--option {text!r}: NAME=VALUE, NAME one of the options `p2pspades rules` lists")
+    kind = value_type(name)
+    lowered = raw.lower()
+    if kind == "bool":
+        if lowered not in ("true", "false"):
+            raise LocalError(f"--option {name}: true or false, not {raw!r}")
+        return name, lowered == "true"
+    if kind.startswith("int"):
+        if kind == "int or nil" and lowered in ("none", "nil"):
+            return name, None
+        try:
+            return name, int(raw)
+        except ValueError:
+            raise LocalError(f"--option {name}: a whole number, not {raw!r}") from None
+    if name == "removed":
+        return name, None if lowered in ("none", "nil") else tuple(raw.replace(",", " ").split())
+    return name, raw
 
 
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
@@ -50,6 +80,7 @@ def rules_from_args(args: argparse.Namespace) -> RuleSet:
         overrides["removed"] = None
     if args.target is not None:
         overrides["target"] = args.target
+    overrides.update(option_value(text) for text in getattr(args, "option", None) or ())
     try:
         return preset(args.rules, **overrides)
     except (RuleSetError, TypeError, ValueError) as exc:
