@@ -165,3 +165,28 @@ def test_the_house_summary_names_its_three_house_rules_and_their_values() -> Non
     assert summary(preset("classic", boston="win", boston_value=500)) == "Boston wins the game"
     assert summary(preset("classic", boston_value=500)) == ""  # no Boston: its value plays no part
     assert summary(preset("piki")) == "blind nil when 200 behind, dealer bids first, dealer leads first"
+
+
+def test_option_sets_any_rule_option_over_the_preset() -> None:
+    import argparse
+
+    from p2pspades.cli.common import option_value, rules_from_args
+    from p2pspades.errors import LocalError
+
+    assert option_value("deuces_high=true") == ("deuces_high", True)
+    assert option_value("bag_limit = 7") == ("bag_limit", 7)
+    assert option_value("losing_threshold=none") == ("losing_threshold", None)
+    assert option_value("bid_mode=whiz") == ("bid_mode", "whiz")
+    assert option_value("removed=2C,2D") == ("removed", ("2C", "2D"))
+    for bad, why in [("deuces_high", "NAME=VALUE"), ("colour=red", "NAME=VALUE"), ("preset=x", "NAME=VALUE"),
+                     ("nil=maybe", "true or false"), ("target=lots", "a whole number")]:
+        with pytest.raises(LocalError, match=why):
+            option_value(bad)
+    args = argparse.Namespace(rules="suicide", players=None, target=None,
+                              option=["deuces_high=true", "blind_nil=false"])
+    rules = rules_from_args(args)
+    assert rules.deuces_high and not rules.blind_nil
+    assert (rules.bid_mode, rules.preset) == ("suicide", "suicide")
+    args.option = ["blind_bid=true"]  # not with suicide bids
+    with pytest.raises(LocalError, match="blind_bid needs bid_mode 'free'"):
+        rules_from_args(args)
