@@ -418,3 +418,34 @@ def test_the_playout_count_not_the_clock_ends_a_decision() -> None:
     assert runs[0] == runs[1]
     assert not runs[0][2]
     assert 190 <= runs[0][1] <= 200  # whole deals of every candidate group, as many as the count allows
+
+
+def test_the_search_deals_the_bids_the_bid_mode_allows() -> None:
+    from p2pspades.bots.expert import quick_bid, rule_bid
+    from p2pspades.rules import PRESETS, mask_of, parse_cards
+
+    hand = mask_of(parse_cards("AS KS QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH"))
+    assert rule_bid(PRESETS["mirror"], hand, None, None) == 3
+    assert rule_bid(PRESETS["whiz"], hand, None, None) in (0, 3)
+    suicide = PRESETS["suicide"]
+    assert rule_bid(suicide, hand, 5, False) == 0  # the partner bid: we nil
+    assert rule_bid(suicide, hand, 0, True) >= 4  # the partner nilled: we bid the minimum or more
+    first = rule_bid(suicide, hand, None, None)
+    assert first == 0 or first >= 4
+    classic = PRESETS["classic"]
+    assert rule_bid(classic, hand, 4, False) == quick_bid(classic, hand, False)  # free bids: unchanged
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["suicide", "whiz"])
+def test_an_expert_bids_what_the_bid_mode_allows_in_a_whole_game(name: str) -> None:
+    from p2pspades.rules import preset
+    from p2pspades.table.harness import play_in_memory
+
+    rules = preset(name, target=100, losing_threshold=-100)
+    players: list[Bot] = [ExpertBot(0, iterations=16), HeuristicBot(1), ExpertBot(2, iterations=16),
+                          HeuristicBot(3)]
+    wire = play_in_memory(rules, players, seed=b"expert " + name.encode())
+    game = wire.tables[0].game
+    assert wire.tables[0].status == "complete" and game is not None
+    assert all(h.violations == () for h in game.history)

@@ -248,15 +248,24 @@ class ExpertBot:
                     break
                 bids = [b if b is not None else 0 for b in view.bids]
                 blind = list(view.blind)
-                bids[seat] = mine if mine >= 0 else quick_bid(rules, hands[seat], None)
+                decided = {s for s in range(n) if view.bids[s] is not None}
+                if mine < 0 and rules.bid_mode == "free":  # as the cards say
+                    mine = quick_bid(rules, hands[seat], None)
+                elif mine < 0:  # as the cards say, under the bid mode
+                    partner = (seat + 2) % 4 if rules.partnerships else None
+                    known = partner if partner in decided else None
+                    mine = rule_bid(rules, hands[seat], None if known is None else bids[known],
+                                    None if known is None else is_nil(rules, bids[known], blind[known]))
+                bids[seat] = mine
                 blind[seat] = blind_bid
-                decided = {s for s in range(n) if view.bids[s] is not None} | {seat}
+                decided.add(seat)
                 for other in order:
                     if other in decided:
                         continue
                     partner = (other + 2) % 4 if rules.partnerships else None
                     partner_nil = partner in decided and is_nil(rules, bids[partner], blind[partner])
-                    bids[other] = quick_bid(rules, hands[other], partner_nil)
+                    partner_bid = bids[partner] if partner is not None and partner in decided else None
+                    bids[other] = rule_bid(rules, hands[other], partner_bid, partner_nil)
                     decided.add(other)
                 contract = Contract(rules, bids, blind)
                 if sharing and shared is not None and not contract.nil[seat]:
@@ -340,6 +349,23 @@ def quick_bid(rules: RuleSet, hand: int, partner_nil: bool | None) -> int:
         success = math.exp(-((danger / 1.45) ** 2)) if rules.partnerships else 0.6 * math.exp(-1.8 * danger)
         if rules.nil_value * (2 * success - 1) > 10 * max(1, bid) + 10:
             return 0
+    return bid
+
+
+def rule_bid(rules: RuleSet, hand: int, partner_bid: int | None, partner_nil: bool | None) -> int:
+    """`quick_bid` held to the rule set's bid mode, so the search deals the bids the rules would allow: the
+    spades held (mirror; whiz keeps a nil), and under suicide the complement of the partner's bid."""
+    mode = rules.bid_mode
+    bid = quick_bid(rules, hand, partner_nil)
+    if mode == "mirror" or (mode == "whiz" and bid):
+        return (hand & rules.order.spades_mask).bit_count()
+    if mode == "suicide":
+        lowest = max(rules.min_bid, 1, rules.min_team_bid)
+        if partner_bid is not None and not partner_nil:
+            return 0
+        if partner_nil:
+            return max(bid, lowest)
+        return bid if bid == 0 else max(bid, lowest)
     return bid
 
 
