@@ -187,3 +187,11 @@ def test_a_whole_hand_reveals_and_scores_under_deuces_high() -> None:
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32 - 1))
 def test_random_games_under_deuces_high_keep_every_invariant(name: str, seed: int) -> None:
     run_rules(PRESETS[name].replace(deuces_high=True, target=150, losing_threshold=-150), seed)
+
+
+def test_a_hand_is_shown_with_the_2d_among_the_spades() -> None:
+    from p2pspades.rules.cards import sort_hand
+
+    cards = parse_cards("3D 2D AS 2S KH 4C")
+    assert [c.code for c in sort_hand(cards)] == ["AS", "2S", "KH", "4C", "3D", "2D"]
+    assert [c.code for c in sort_hand(cards, DEUCES_HIGH_ORDER)] == ["2D", "2S", "AS", "KH", "4C", "3D"]

@@ -168,7 +168,8 @@ def text_record(verdict: Verdict) -> str:
         out.append(f"{{Hand {h.number}, dealer {names[h.dealer]}}}")
         tag("Hand", h.number)
         tag("Dealer", names[h.dealer])
-        hands = (f"{names[s]}: {format_cards(sort_hand(cards))}" for s, cards in enumerate(h.hands))
+        order = rules.order
+        hands = (f"{names[s]}: {format_cards(sort_hand(cards, order))}" for s, cards in enumerate(h.hands))
         tag("Deal", " / ".join(hands))
         tag(
             "Bids",

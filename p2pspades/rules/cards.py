@@ -320,9 +320,10 @@ HOLDING_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DI
 """The suits left to right in a hand as a person holds it: black and red alternate."""
 
 
-def sort_hand(cards: Iterable[Card]) -> list[Card]:
-    """A hand as a person holds it: grouped by suit (spades, hearts, clubs, diamonds), high to low."""
-    return sorted(cards, key=lambda c: (HOLDING_ORDER.index(c.suit), -int(c.rank)))
+def sort_hand(cards: Iterable[Card], order: CardOrder = STANDARD_ORDER) -> list[Card]:
+    """A hand as a person holds it: grouped by suit (spades, hearts, clubs, diamonds), high to low, under
+    the rule set's card order (deuces high: the 2D with the spades, above the 2S)."""
+    return sorted(cards, key=lambda c: (HOLDING_ORDER.index(order.suit(c)), -order.rank[c.index]))
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -331,7 +331,8 @@ def hand_text(state: UiState) -> Line:
     previous: Card | None = None
     for card in cards:
         # one gap between cards (two between suits); the chosen card's gaps become its brackets
-        gap = " " if previous is None or card.suit is previous.suit else "  "
+        suit = state.rules.order.suit
+        gap = " " if previous is None or suit(card) is suit(previous) else "  "
         if previous is not None and previous == chosen:
             out.append(("class:card.selected", "]"))
             gap = gap[1:]

@@ -74,7 +74,7 @@ class Derived:
     # ----------------------------------------------------------------- our cards
     def hand_cards(self) -> list[Card]:
         """Our cards in display order."""
-        return [] if self.view is None else sort_hand(self.view.hand)
+        return [] if self.view is None else sort_hand(self.view.hand, self.rules.order)
 
     def legal_cards(self) -> frozenset[Card]:
         """The cards we may play now (empty unless we are to play)."""

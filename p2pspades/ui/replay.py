@@ -161,7 +161,7 @@ class ReplayModel:
         if hand is None:
             return []
         gone = {card for s, card in self.plays_so_far() if s == seat}
-        return sort_hand(c for c in hand.hands[seat] if c not in gone)
+        return sort_hand((c for c in hand.hands[seat] if c not in gone), self.rules.order)
 
     def trick_on_table(self) -> tuple[Trick | None, int]:
         """The trick holding the last card played (partly played if the pointer is inside it), and its
