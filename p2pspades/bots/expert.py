@@ -27,6 +27,7 @@ import time
 from collections.abc import Sequence
 
 from p2pspades.bots.bidding import choose_bid, estimate_mask, estimate_tricks, keep_draw, nil_danger
+from p2pspades.bots.passing import choose_pass
 from p2pspades.bots.play import choose_card
 from p2pspades.bots.simulate import SUIT_OF, Contract, Playout, bags_hurt
 from p2pspades.rules import Action, Bid, BlindNil, Draw, Play, RuleSet, SeatView, is_nil
@@ -114,6 +115,8 @@ class ExpertBot:
             choice = self._play(view, legal, rng, deadline)
         elif kind is DecisionKind.BID:
             choice = self._bid(view, legal, rng, deadline)
+        elif kind is DecisionKind.PASS:
+            choice = choose_pass(view, legal)
         else:
             choice = BlindNil(self._blind_nil(view, rng, deadline))
         return choice if choice in legal else legal[0]
