@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from helpers.cheats import BadPass, WrongPassKey
+from helpers.cheats import BadPass, PassedCardPlayer, WrongPassKey
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, verify_frames
@@ -316,3 +316,32 @@ def test_the_pass_needs_protocol_version_2() -> None:
     ids = [crypto.Identity.from_seed(bytes([i + 1]) * 32) for i in range(4)]
     with pytest.raises(RemoteError, match="nil_pass needs protocol version 2"):
         new_game(RULES, ids, version=1)
+
+
+def _passed_away(table: Table) -> tuple[int, bytes] | None:
+    """A position this seat passed to its partner, with this seat's own (right) key for it."""
+    d, my = table.deal, table.hand_secrets
+    assert d is not None and my is not None
+    mine = [j for p in d.passes if p.seat == table.seat for j in p.positions if j not in d.played]
+    return (mine[0], my.lock_keys[mine[0]]) if mine else None
+
+
+def _received_with_own_key(table: Table) -> tuple[int, bytes] | None:
+    """A position passed to this seat, played with this seat's own lock key instead of the key seat's."""
+    d, my = table.deal, table.hand_secrets
+    assert d is not None and my is not None
+    got = [j for j in d.received_keys if j not in d.played]
+    return (got[0], my.lock_keys[got[0]]) if got else None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("pick", "check"), [(_passed_away, Check.OWNERSHIP), (_received_with_own_key, Check.KEY)]
+)
+def test_a_play_of_a_passed_card_is_checked_for_its_new_holder(
+    pick: Callable[[Table], tuple[int, bytes] | None], check: Check
+) -> None:
+    wire = seated(seed=b"passed play", table=PassedCardPlayer, pick=pick)
+    wire.run()
+    v = assert_named(wire, NIL, check)
+    assert log.open_envelope(v.evidence[0]).payload["t"] == "play"

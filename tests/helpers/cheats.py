@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from p2pspades import crypto
-from p2pspades.rules import Action, Card, Pass
+from p2pspades.rules import Action, Card, Pass, Play
 from p2pspades.table import Event, Makers, Stage, Step, Table
 from p2pspades.table import messages as msg
 
@@ -134,4 +134,23 @@ class BadPass(Table):
         honest = self.makers.pass_cards(self, action.cards)
         send_unchecked(self, self.change(self, honest.to_fields()))
         self.stage = Stage.OVER  # the honest peers decide now
+        return []
+
+
+class PassedCardPlayer(Table):
+    """Rule `nil_pass`: at its first play after a pass, a modified client plays a position it does not hold
+    by the key of its choice (`pick(table)` gives the position and the key), signed properly and sent
+    without its own checks; then it has nothing more to say."""
+
+    def __init__(self, *args: Any, pick: Callable[[Table], tuple[int, bytes] | None], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pick = pick
+
+    def decide(self, action: Action) -> list[Event]:
+        chosen = self.pick(self) if isinstance(action, Play) else None
+        if chosen is None:
+            return super().decide(action)
+        j, key = chosen
+        send_unchecked(self, {"t": "play", "j": j, "k": key, "x": b""})
+        self.stage = Stage.OVER
         return []
