@@ -291,6 +291,7 @@ CROSS_FIELD: Mapping[int, dict[str, object]] = {
     9: {"partnerships": False, "double_nil": False},
     10: {"partnerships": False, "ten_for_200": True,  # 36 cards, 9 tricks a hand
          "removed": [rank + suit for suit in "SHDC" for rank in "2345"]},
+    11: {"partnerships": False, "nil_pass": 2},  # a pass with no partner
 }
 
 

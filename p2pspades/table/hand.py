@@ -216,7 +216,7 @@ def on_pass(t: Table, m: msg.Pass, seat: int, seq: int) -> None:
     partner = (seat + 2) % 4
     cards: list[Card | None] = [None] * size
     if t.seat == seat:
-        cards = [d.opened[j] for j in positions]
+        cards = [d.opened.get(j) for j in positions]
     elif t.seat == partner:
         cards = receive_pass(t, d, seat, positions, m.keys)
     g.apply(Pass(tuple(cards)), seat)
