@@ -4,11 +4,15 @@ hold, a malformed pass, and a wrong key handed over are each named, with evidenc
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers.cheats import BadPass, PassedCardPlayer, WrongPassKey
+from helpers.logs import write_log
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, verify_frames
@@ -345,3 +349,30 @@ def test_a_play_of_a_passed_card_is_checked_for_its_new_holder(
     wire.run()
     v = assert_named(wire, NIL, check)
     assert log.open_envelope(v.evidence[0]).payload["t"] == "play"
+
+
+@pytest.mark.slow
+def test_p2pspades_verify_names_the_seat_that_handed_over_a_wrong_key(tmp_path: Path) -> None:
+    """The honest peer's log file, with the evidence, read by the `verify` command in a process of its own."""
+    wire = seated(seed=b"wrong key", makers=WrongPassKey())
+    wire.run()
+    table = wire.tables[1]
+    assert table.violation is not None
+    path = write_log(tmp_path / "wrong-key.p2plog", [*table.entries, *table.violation.evidence])
+    done = subprocess.run([sys.executable, "-m", "p2pspades", "verify", str(path)], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 1, done.stdout + done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first.startswith(f"entry {table.violation.seq}: seat {NIL} failed the pass check")
+    assert "is not the seat's lock key" in first
+    # the valid part of the same game verifies: without the pass nothing is wrong
+    honest = write_log(tmp_path / "honest.p2plog", kinds_until(table.entries, "pass"))
+    done = subprocess.run([sys.executable, "-m", "p2pspades", "verify", str(honest)], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 3, done.stdout + done.stderr  # valid so far, incomplete
+
+
+def kinds_until(entries: list[bytes], kind: str) -> list[bytes]:
+    """The entries before the first of type `kind`."""
+    types = kinds(entries)
+    return entries[: types.index(kind)]
