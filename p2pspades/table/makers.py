@@ -1,9 +1,10 @@
 """How a table plays its own seat: the honest peer's entries, and the public seam for a modified peer.
 
 A `Table` asks its `Makers` for each of its own automatic entries (`make`), for how long it waits for the seat
-it waits for before it votes that the seat stopped answering (`limit`), and for the cards its engine is told
-it holds (`own_cards`). The default is the honest peer. A test builds a cheater by subclassing `Makers`,
-overriding one method and calling the honest one for the rest, and gives it to `Table(..., makers=...)`:
+it waits for before it votes that the seat stopped answering (`limit`), for the cards its engine is told
+it holds (`own_cards`), and for its `pass` of the cards its player chose (`pass_cards`, rule `nil_pass`).
+The default is the honest peer. A test builds a cheater by subclassing `Makers`, overriding one method and
+calling the honest one for the rest, and gives it to `Table(..., makers=...)`:
 
     class Tampering(Makers):
         def make(self, table, kind):
