@@ -20,7 +20,7 @@ from p2pspades.bots.heuristic import HeuristicBot
 from p2pspades.checks import Check
 from p2pspades.errors import RemoteError
 from p2pspades.rules import Action, Bid, Phase, RuleSet, preset
-from p2pspades.table import Decision, DecisionKind, Table, Violation
+from p2pspades.table import Decision, DecisionKind, Table, TableStatus, Violation
 from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
 from p2pspades.table.makers import Makers
@@ -376,3 +376,26 @@ def kinds_until(entries: list[bytes], kind: str) -> list[bytes]:
     """The entries before the first of type `kind`."""
     types = kinds(entries)
     return entries[: types.index(kind)]
+
+
+def test_a_seat_that_never_passes_is_certified_to_have_stopped() -> None:
+    """The pass is a decision like a bid: past the decision timeout the other seats vote, and the
+    certificate names the seat that kept the table waiting; the log verifies to the same ending."""
+    wire = seated(seed=b"no pass")
+    wire.start()
+    while any((t.waiting_for() or (None, ""))[1] != "pass" for t in wire.tables):
+        assert wire.step(), "the game ended before the pass"
+    waiting = wire.tables[0].waiting_for()
+    assert waiting is not None
+    gone = waiting[0]
+    wire.players[gone] = None  # it stops answering
+    wire.advance_time(5000)
+    wire.run()
+    for table in wire.tables:
+        if table.seat == gone:
+            continue
+        result = table.result
+        assert result is not None and result.status is TableStatus.ABANDONED and result.seat == gone, result
+        verdict = verify_frames(table.records)
+        assert verdict.status is Status.INCOMPLETE, verdict.summary  # abandoned: a claim, not a proof
+        assert f"seat {gone} kept the table waiting for its pass" in verdict.summary
