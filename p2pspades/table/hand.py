@@ -247,7 +247,7 @@ def receive_pass(t: Table, d: HandDeal, sender: int, positions: Sequence[int],
                     d.received_keys[j] = key
                     d.opened[j] = card
         if card is None:
-            t.challenge_next(f"the key seat {sender} passed me for position {j} does not open it")
+            t.challenge_next(f"the key that seat {sender} passed me for position {j} does not open it")
         cards.append(card)
     return cards
 
