@@ -25,7 +25,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from p2pspades.bots.bidding import choose_bid, estimate_mask, estimate_tricks, keep_draw, nil_danger
 from p2pspades.bots.play import choose_card
@@ -168,11 +168,12 @@ class ExpertBot:
             options.append(0)
         actions: list[Action] = [Bid(b) for b in options]
         if len(options) == 1:
-            return Weighed(actions, [[]], [[]], [], 0)
+            return Weighed(actions, [[]], [[]], [], 0, [(a,) for a in actions])
         world = World(view, self._seen.get(view.hand_number, 0))
         weighed = self._score_bids(view, world, [(b, False) for b in options], rng, deadline)
         usual = centre.tricks if isinstance(centre, Bid) else count
         weighed.actions = actions
+        weighed.alike = [(a,) for a in actions]
         weighed.default = (
             options.index(usual) if usual in options else options.index(count) if count in options else 0
         )
@@ -253,13 +254,15 @@ class ExpertBot:
 class Weighed:
     """One searched decision: its options (an action each), each option's value deal by deal, whether the
     seat's contract held in that deal (its nil, for a nil bidder), each deal's weight, and which option is
-    the heuristic's. `playouts` were run; `capped`: the wall clock ended the search early."""
+    the heuristic's. `alike`: per option, every action searched with it (cards as good as each other).
+    `playouts` were run; `capped`: the wall clock ended the search early."""
 
     actions: list[Action]
     values: list[list[float]]
     made: list[list[bool]]
     weights: list[float]
     default: int
+    alike: list[tuple[Action, ...]] = field(default_factory=list)
     playouts: int = 0
     capped: bool = False
 
@@ -288,7 +291,8 @@ def weigh_plays(
     default = next(i for i, group in enumerate(groups) if usual.card.index in group)
     actions: list[Action] = [plays[group[0]] for group in groups]
     actions[default] = usual
-    weighed = Weighed(actions, [[] for _ in groups], [[] for _ in groups], [], default)
+    alike: list[tuple[Action, ...]] = [tuple(plays[c] for c in group) for group in groups]
+    weighed = Weighed(actions, [[] for _ in groups], [[] for _ in groups], [], default, alike)
     seat = view.seat
     side = rules.side_of(seat)
     rounds = max(2, iterations // len(groups))
