@@ -10,39 +10,20 @@ Nothing here sees hidden cards: the search deals the unseen cards many times ove
 view. One view gives one advice (the search's generator is seeded from the view), so a hint and a review of
 the same position agree, whatever the other seats hold.
 
-`THINK` scales the search: `fast`, `normal` (the expert bot's own budget) and `deep`.
+The search is as long as the expert bots' (`--think`: fast, normal or deep).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pspades.bots.expert import DEFAULT_BUDGET, PLAYOUTS_PER_SECOND, ExpertBot, _confident_best
+from p2pspades.bots.expert import ExpertBot, _confident_best
+from p2pspades.bots.registry import think_budget
 from p2pspades.rules import Action, Bid, Play, RuleSet, SeatView, bid_notation, is_nil
 from p2pspades.table.events import Decision
 
-THINK = {"fast": 0.25, "normal": 1.0, "deep": 4.0}
-"""How long the expert searches, as a share of its default budget (seconds and playouts alike)."""
-DEFAULT_THINK = "normal"
 COACH_SEED = b"p2pspades/coach"
 """The coach's search is seeded from this and the view, so one position always gets one advice."""
-
-
-class UnknownThink(ValueError):
-    """A `--think` value that is not one of `THINK`."""
-
-
-def think_budget(think: str) -> float:
-    """The expert's seconds per decision at a `--think` level. UnknownThink for a level not in `THINK`."""
-    if think not in THINK:
-        raise UnknownThink(f"unknown --think {think!r}; choose one of: {', '.join(THINK)}")
-    return DEFAULT_BUDGET * THINK[think]
-
-
-def expert_for(think: str, seed: int | bytes = 0) -> ExpertBot:
-    """An expert bot that searches as long as `think` says (its playouts scale with its budget)."""
-    budget = think_budget(think)
-    return ExpertBot(seed, time_budget=budget, iterations=max(8, int(PLAYOUTS_PER_SECOND * budget)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +37,7 @@ class Option:
     points: float
     holds: float
     alike: tuple[Action, ...]  # every action searched with it: cards as good as each other
+    nil: bool = False  # `holds` is about the seat's nil (it bid nil, or this option is nil)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +57,14 @@ class Advice:
     def words(self, limit: int = 3) -> str:
         """One line: "Q♠: makes the contract in 71% of deals, +38 net; 4♦: 58%, +21 net" (the choice first,
         then the best of the rest; net: the side's points from the hand less the other sides')."""
-        what = "keeps your nil" if self.nil else "makes the contract"
         first = self.option(self.choice)
         rest = [o for o in self.options if o.action != self.choice]
         shown = ([first] if first is not None else []) + rest[: max(0, limit - 1)]
         parts = []
         for i, o in enumerate(shown):
-            head = f"{o.label}: {what} in {o.holds:.0%} of deals" if i == 0 else f"{o.label}: {o.holds:.0%}"
+            what = "the nil holds" if o.nil else "makes the contract"
+            said = i == 0 or o.nil != shown[i - 1].nil
+            head = f"{o.label}: {what} in {o.holds:.0%} of deals" if said else f"{o.label}: {o.holds:.0%}"
             parts.append(f"{head}, {o.points:+.0f} net")
         return "; ".join(parts)
 
@@ -95,26 +78,30 @@ def action_text(action: Action, rules: RuleSet) -> str:
     return str(action)
 
 
-def advise(decision: Decision, think: str = DEFAULT_THINK) -> Advice | None:
+def advise(decision: Decision, think: str | None = None) -> Advice | None:
     """The expert's advice for a bid or a card (None for any other decision, or where there is nothing to
-    choose). It reads `decision.view` and `decision.legal` alone."""
+    choose). It reads `decision.view` and `decision.legal` alone. `think`: how long it searches (default the
+    process's `--think` level)."""
     if len(decision.legal) < 2:
         return None
-    bot = expert_for(think, COACH_SEED)
+    bot = ExpertBot(COACH_SEED, time_budget=think_budget(think))
     weighed = bot.weigh(decision)
     if weighed is None or not weighed.weights:
         return None
     total = sum(weighed.weights)
+    rules = decision.view.rules
+    mine = _bid_nil(decision.view)
     options = []
     rows = zip(weighed.actions, weighed.values, weighed.made, weighed.alike, strict=True)
     for action, values, made, alike in rows:
         points = sum(w * v for w, v in zip(weighed.weights, values, strict=True)) / total
         holds = sum(w for w, m in zip(weighed.weights, made, strict=True) if m) / total
-        options.append(Option(action, action_text(action, decision.view.rules), points, holds, alike))
+        nil = mine or (isinstance(action, Bid) and is_nil(rules, action.tricks, False))
+        options.append(Option(action, action_text(action, rules), points, holds, alike, nil))
     best = _confident_best(weighed.values, weighed.weights, weighed.default, bot.confidence)
     choice = weighed.actions[best]
     options.sort(key=lambda o: -o.points)
-    return Advice(choice, tuple(options), len(weighed.weights), _bid_nil(decision.view))
+    return Advice(choice, tuple(options), len(weighed.weights), mine)
 
 
 def _bid_nil(view: SeatView) -> bool:
