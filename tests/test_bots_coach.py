@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2pspades.bots.coach import advise
-from p2pspades.bots.review import CannotReview, positions, review
+from p2pspades.bots.review import CannotReview, Position, positions, review
 from p2pspades.rules import PRESETS, Bid, Card, Game, Phase, Play, RuleSet, deal_from_order
 from p2pspades.rules.playout import play_game
 from p2pspades.table.events import Decision, DecisionKind
@@ -32,23 +32,17 @@ def other_cards_swapped(
     rules: RuleSet, dealer: int, cards: list[Card], seat: int, rng: random.Random
 ) -> list[Card]:
     """The same deal for `seat`, the other seats' cards dealt again among them."""
-    hands = deal_from_order(rules, dealer, cards).hands
+    hands = [[c for c in h if c is not None] for h in deal_from_order(rules, dealer, cards).hands]
     n = rules.players
     others = [c for s in range(n) if s != seat for c in hands[s]]
     rng.shuffle(others)
-    order: list[Card] = []
-    # deal_from_order deals one card at a time from the dealer's left: rebuild an order that gives the seat
-    # its own cards and the others the reshuffled rest
-    mine = list(hands[seat])
-    per = {s: (mine if s == seat else []) for s in range(n)}
-    it = iter(others)
     for s in range(n):
         if s != seat:
-            per[s] = [next(it) for _ in hands[s]]
-    for k in range(len(hands[0])):
-        for j in range(1, n + 1):
-            order.append(per[(dealer + j) % n][k])
-    assert deal_from_order(rules, dealer, order).hands[seat] == hands[seat]
+            hands[s], others = others[: len(hands[s])], others[len(hands[s]):]
+    # deal_from_order deals one card at a time from the dealer's left
+    order = [hands[(dealer + j) % n][k] for k in range(len(hands[0])) for j in range(1, n + 1)]
+    same = deal_from_order(rules, dealer, cards).hands[seat]
+    assert deal_from_order(rules, dealer, order).hands[seat] == same
     return order
 
 
@@ -169,7 +163,7 @@ def test_the_review_never_uses_another_seats_cards_before_the_reveal(seat: int) 
     wrong = truth._replace(hands=tuple(wrong_hands))
     assert wrong.hands != truth.hands
     honest = list(positions(rules, [truth], seat))
-    told: list = []
+    told: list[Position] = []
     with pytest.raises(CannotReview, match="does not replay"):
         for p in positions(rules, [wrong], seat):
             told.append(p)
