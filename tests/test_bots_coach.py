@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from p2pspades.bots import make_bot
 from p2pspades.bots.coach import advise
 from p2pspades.bots.review import CannotReview, Position, positions, review
 from p2pspades.rules import PRESETS, Bid, Card, Game, Phase, Play, RuleSet, deal_from_order
@@ -46,8 +47,8 @@ def other_cards_swapped(
     return order
 
 
-def to_first_decision(rules: RuleSet, cards: list[Card], seat: int, plays: int) -> Decision:
-    """The game after the bids and `plays` cards of the first trick (bots choose), at `seat`'s decision."""
+def to_first_decision(rules: RuleSet, cards: list[Card], plays: int) -> Decision:
+    """The game after everyone bid 3 and `plays` cards of the first trick, at the next seat's decision."""
     game = Game(rules, 0)
     game.apply(deal_from_order(rules, game.dealer, cards))
     while game.phase is Phase.BID:
@@ -65,10 +66,10 @@ def test_the_hint_is_the_same_whatever_the_other_seats_hold(seed: int, other: in
     rules = PRESETS["classic"]
     cards = dealt(rules, seed)
     # the leader's first card: only its own cards and the bids are known to it
-    first = to_first_decision(rules, cards, 1, 0)
+    first = to_first_decision(rules, cards, 0)
     seat = first.view.seat
     swapped = other_cards_swapped(rules, 0, cards, seat, random.Random(other))
-    again = to_first_decision(rules, swapped, seat, 0)
+    again = to_first_decision(rules, swapped, 0)
     assert again.view == first.view  # the seat cannot tell the deals apart...
     a, b = advise(first, "fast"), advise(again, "fast")
     assert a is not None and b is not None
@@ -81,7 +82,7 @@ def test_the_hint_changes_when_the_seats_own_cards_do() -> None:
     rules = PRESETS["classic"]
     seen = set()
     for seed in range(6):
-        decision = to_first_decision(rules, dealt(rules, seed), 1, 0)
+        decision = to_first_decision(rules, dealt(rules, seed), 0)
         advice = advise(decision, "fast")
         assert advice is not None
         seen.add(advice.words())
@@ -90,7 +91,7 @@ def test_the_hint_changes_when_the_seats_own_cards_do() -> None:
 
 def test_the_hint_names_each_option_with_its_chance_and_points() -> None:
     rules = PRESETS["classic"]
-    decision = to_first_decision(rules, dealt(rules, 4), 1, 0)
+    decision = to_first_decision(rules, dealt(rules, 4), 0)
     advice = advise(decision, "fast")
     assert advice is not None and advice.deals > 0
     for option in advice.options:
@@ -185,3 +186,24 @@ def test_the_review_lists_what_the_random_player_gave_up_costliest_first() -> No
         best = w.advice.option(w.advice.choice)
         assert best is not None and w.cost == pytest.approx(max(0.0, best.points - w.taken.points))
     assert done.cost > 0  # a random player gives up points somewhere against the expert
+
+
+def test_think_scales_the_experts_search_and_one_seed_still_gives_one_choice() -> None:
+    from p2pspades.bots import THINK, ExpertBot, set_think
+    from p2pspades.bots.registry import UnknownBot
+
+    rules = PRESETS["classic"]
+    decision = to_first_decision(rules, dealt(rules, 2), 0)
+    playouts = {}
+    try:
+        for level in THINK:
+            set_think(level)
+            first, second = make_bot("expert", 5), make_bot("expert", 5)
+            assert isinstance(first, ExpertBot) and isinstance(second, ExpertBot)
+            assert first(decision) == second(decision)
+            playouts[level] = first.playouts
+        with pytest.raises(UnknownBot, match="choose one of: fast, normal, deep"):
+            set_think("slow")
+    finally:
+        set_think("normal")
+    assert playouts["fast"] < playouts["normal"] < playouts["deep"]
