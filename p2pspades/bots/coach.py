@@ -17,13 +17,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pspades.bots.expert import ExpertBot, _confident_best
+from p2pspades.bots.expert import PLAYOUTS_PER_SECOND, ExpertBot, _confident_best
 from p2pspades.bots.registry import think_budget
 from p2pspades.rules import Action, Bid, Play, RuleSet, SeatView, bid_notation, is_nil
 from p2pspades.table.events import Decision
 
 COACH_SEED = b"p2pspades/coach"
 """The coach's search is seeded from this and the view, so one position always gets one advice."""
+UNCAPPED = 50
+"""The coach's clock cap, in budgets: far beyond the time its playouts take, so that the count of playouts,
+never the clock, ends its search (the expert bot's cap is 0.9 of its budget)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +87,10 @@ def advise(decision: Decision, think: str | None = None) -> Advice | None:
     process's `--think` level)."""
     if len(decision.legal) < 2:
         return None
-    bot = ExpertBot(COACH_SEED, time_budget=think_budget(think))
+    budget = think_budget(think)
+    # the playouts the expert runs at this level, with no clock cap: one view, one advice, however loaded
+    playouts = max(8, int(PLAYOUTS_PER_SECOND * budget))
+    bot = ExpertBot(COACH_SEED, time_budget=budget * UNCAPPED, iterations=playouts)
     weighed = bot.weigh(decision)
     if weighed is None or not weighed.weights:
         return None
