@@ -36,7 +36,8 @@ from typing import Any
 from pimc import BUDGET as PIMC_BUDGET  # the yardstick, beside this script (its folder is on the path)
 from pimc import PimcSearcher
 
-from p2pspades.bots import BOT_KINDS, Player, make_bot
+from p2pspades.bots import BOT_KINDS, ExpertBot, Player, make_bot
+from p2pspades.bots.expert import DEFAULT_BUDGET
 from p2pspades.rules import (
     PRESETS,
     Action,
@@ -137,8 +138,9 @@ class Comparison:
 
     def __init__(
         self, rules: RuleSet, kinds: tuple[str, str], seed: int, budget: float | None,
-        pimc_budget: float = PIMC_BUDGET,
+        pimc_budget: float = PIMC_BUDGET, confidence: float | None = None,
     ) -> None:
+        self.confidence = confidence
         self.rules = rules
         self.kinds = kinds
         self.seed = seed
@@ -160,8 +162,14 @@ class Comparison:
             for seat in range(rules.players):
                 kind = kinds[0] if layout[seat] else kinds[1]
                 bot_seed = seed * 1_000_003 + d * 100 + t * 10 + seat
-                bot: Player = (PimcSearcher(bot_seed, self.pimc_budget) if kind == "pimc"
-                               else make_bot(kind, bot_seed, time_budget=self.budget))
+                bot: Player
+                if kind == "pimc":
+                    bot = PimcSearcher(bot_seed, self.pimc_budget)
+                elif kind == "expert" and self.confidence is not None:
+                    budget = self.budget or DEFAULT_BUDGET
+                    bot = ExpertBot(bot_seed, time_budget=budget, confidence=self.confidence)
+                else:
+                    bot = make_bot(kind, bot_seed, time_budget=self.budget)
                 bots.append(Timed(bot, self.tallies[kind]))
             result = play_deal(rules, bots, deal_seed)
             for side_index, side in enumerate(rules.sides):
@@ -242,6 +250,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-random", action="store_true", help="no heuristic over random")
+    parser.add_argument("--confidence", type=float, default=None,
+                        help="the expert's confidence: standard errors a searched choice must beat the "
+                        "heuristic's by (default: its own)")
     parser.add_argument("--skip-pimc", action="store_true", help="no expert over the PIMC yardstick")
     parser.add_argument("--pimc-budget", type=float, default=PIMC_BUDGET,
                         help=f"the yardstick's seconds of wall clock per card (default {PIMC_BUDGET})")
@@ -274,6 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "seed": args.seed,
         "deals": args.deals,
         "budget": args.budget,
+        "confidence": args.confidence,
         "pimc_budget": None if args.skip_pimc else args.pimc_budget,
         "minutes": args.minutes,
     }
@@ -282,11 +294,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in names:
         rules = PRESETS[name]
         comparisons[name] = {
-            "expert_over_heuristic": Comparison(rules, ("expert", "normal"), args.seed, args.budget)
+            "expert_over_heuristic": Comparison(
+                rules, ("expert", "normal"), args.seed, args.budget, confidence=args.confidence
+            )
         }
         if not args.skip_pimc:
             comparisons[name]["expert_over_pimc"] = Comparison(
-                rules, ("expert", "pimc"), args.seed, args.budget, args.pimc_budget
+                rules, ("expert", "pimc"), args.seed, args.budget, args.pimc_budget, args.confidence
             )
         if not args.skip_random:
             comparisons[name]["heuristic_over_random"] = Comparison(
