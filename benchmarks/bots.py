@@ -1,6 +1,7 @@
 """Play strength in duplicate format: the same deals played twice, with the sides swapping seats.
 
-Two comparisons per preset: expert over heuristic, and heuristic over random. Each deal is one hand from the
+Three comparisons per preset: expert over heuristic, expert over a plain PIMC searcher (the yardstick of
+`benchmarks/pimc.py`, 0.3 s of wall clock per card), and heuristic over random. Each deal is one hand from the
 start of a game (totals 0), dealt from a seeded shuffle. It is played at two tables with the same cards and
 the same dealer: at the first, bot A holds the even seats and bot B the odd ones; at the second they swap. A
 deal's score is A's points less B's, summed over both tables and halved: points per deal, with luck of the
@@ -14,7 +15,7 @@ time (mean, 95th percentile, max) over all its decisions with more than one lega
 (the bot's own work). No cryptography: this measures how well the bots play. Progress goes to stderr.
 
     python benchmarks/bots.py [--deals 4] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
-                             [--minutes M] [--skip-random]
+                             [--minutes M] [--skip-random] [--skip-pimc] [--pimc-budget 0.3]
 
 The deals are played in turn across presets and comparisons (deal 0 everywhere, then deal 1...), so that
 `--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
@@ -32,7 +33,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2pspades.bots import BOT_KINDS, make_bot
+from pimc import BUDGET as PIMC_BUDGET  # the yardstick, beside this script (its folder is on the path)
+from pimc import PimcSearcher
+
+from p2pspades.bots import BOT_KINDS, ExpertBot, Player, make_bot
+from p2pspades.bots.expert import DEFAULT_BUDGET
 from p2pspades.rules import (
     PRESETS,
     Action,
@@ -131,11 +136,16 @@ def tables(rules: RuleSet) -> list[list[bool]]:
 class Comparison:
     """Bot `kinds[0]` (A) against `kinds[1]` (B) in one preset, one duplicate deal at a time."""
 
-    def __init__(self, rules: RuleSet, kinds: tuple[str, str], seed: int, budget: float | None) -> None:
+    def __init__(
+        self, rules: RuleSet, kinds: tuple[str, str], seed: int, budget: float | None,
+        pimc_budget: float = PIMC_BUDGET, confidence: float | None = None,
+    ) -> None:
+        self.confidence = confidence
         self.rules = rules
         self.kinds = kinds
         self.seed = seed
         self.budget = budget
+        self.pimc_budget = pimc_budget
         self.tallies = {kind: Tally() for kind in kinds}
         self.margins: list[float] = []
         self.margins_charged: list[float] = []
@@ -151,7 +161,15 @@ class Comparison:
             bots = []
             for seat in range(rules.players):
                 kind = kinds[0] if layout[seat] else kinds[1]
-                bot = make_bot(kind, seed * 1_000_003 + d * 100 + t * 10 + seat, time_budget=self.budget)
+                bot_seed = seed * 1_000_003 + d * 100 + t * 10 + seat
+                bot: Player
+                if kind == "pimc":
+                    bot = PimcSearcher(bot_seed, self.pimc_budget)
+                elif kind == "expert" and self.confidence is not None:
+                    budget = self.budget or DEFAULT_BUDGET
+                    bot = ExpertBot(bot_seed, time_budget=budget, confidence=self.confidence)
+                else:
+                    bot = make_bot(kind, bot_seed, time_budget=self.budget)
                 bots.append(Timed(bot, self.tallies[kind]))
             result = play_deal(rules, bots, deal_seed)
             for side_index, side in enumerate(rules.sides):
@@ -231,7 +249,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--budget", type=float, default=None, help="expert seconds per decision (default: its own)"
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--skip-random", action="store_true", help="only expert over heuristic")
+    parser.add_argument("--skip-random", action="store_true", help="no heuristic over random")
+    parser.add_argument("--confidence", type=float, default=None,
+                        help="the expert's confidence: standard errors a searched choice must beat the "
+                        "heuristic's by (default: its own)")
+    parser.add_argument("--skip-pimc", action="store_true", help="no expert over the PIMC yardstick")
+    parser.add_argument("--pimc-budget", type=float, default=PIMC_BUDGET,
+                        help=f"the yardstick's seconds of wall clock per card (default {PIMC_BUDGET})")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument(
         "--minutes", type=float, default=None, help="start no new deal after this many minutes (wall clock)"
@@ -243,6 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--minutes must be positive")
     if args.budget is not None and args.budget <= 0:
         parser.error("--budget must be positive")
+    if args.pimc_budget <= 0:
+        parser.error("--pimc-budget must be positive")
     names = [name.strip() for name in args.presets.split(",") if name.strip()]
     for name in names:
         if name not in PRESETS:
@@ -259,6 +285,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "seed": args.seed,
         "deals": args.deals,
         "budget": args.budget,
+        "confidence": args.confidence,
+        "pimc_budget": None if args.skip_pimc else args.pimc_budget,
         "minutes": args.minutes,
     }
     # deal by deal, every preset and comparison in turn, so that a run cut short by --minutes stays balanced
@@ -266,8 +294,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in names:
         rules = PRESETS[name]
         comparisons[name] = {
-            "expert_over_heuristic": Comparison(rules, ("expert", "normal"), args.seed, args.budget)
+            "expert_over_heuristic": Comparison(
+                rules, ("expert", "normal"), args.seed, args.budget, confidence=args.confidence
+            )
         }
+        if not args.skip_pimc:
+            comparisons[name]["expert_over_pimc"] = Comparison(
+                rules, ("expert", "pimc"), args.seed, args.budget, args.pimc_budget, args.confidence
+            )
         if not args.skip_random:
             comparisons[name]["heuristic_over_random"] = Comparison(
                 rules, ("normal", "random"), args.seed, args.budget

@@ -29,6 +29,7 @@ class Check(enum.StrEnum):
     DEAL = "deal"
     KEYS = "keys"
     KEY = "key"
+    PASS = "pass"  # the nil card pass (PROTOCOL.md §7.6)
     # what the crypto layer refuses (crypto/errors.py, crypto/proofs.py)
     BAD_POINT = "bad-point"
     BAD_SCALAR = "bad-scalar"

@@ -135,6 +135,7 @@ ONE_CHANGE: dict[str, dict[str, Any]] = {
     "ten_for_200": {"ten_for_200": True},
     "boston": {"boston": "win"},
     "nil_bags": {"nil_bags": False},
+    "nil_pass": {"nil_pass": 2},
     "deuces_high": {"deuces_high": True},
     "bid_mode": {"bid_mode": "suicide"},
     "blind_bid": {"blind_bid": True},

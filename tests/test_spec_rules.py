@@ -291,9 +291,10 @@ CROSS_FIELD: Mapping[int, dict[str, object]] = {
     9: {"partnerships": False, "double_nil": False},
     10: {"partnerships": False, "ten_for_200": True,  # 36 cards, 9 tricks a hand
          "removed": [rank + suit for suit in "SHDC" for rank in "2345"]},
-    11: {"jokers": True, "removed": ["2D", "2C"], "deuces_high": True},
-    12: {"bid_mode": "mirror"},  # blind_nil stays on
-    13: {"blind_bid": True, "bid_mode": "suicide"},
+    11: {"partnerships": False, "nil_pass": 2},  # a pass with no partner
+    12: {"jokers": True, "removed": ["2D", "2C"], "deuces_high": True},
+    13: {"bid_mode": "mirror"},  # blind_nil stays on
+    14: {"blind_bid": True, "bid_mode": "suicide"},
 }
 
 

@@ -19,10 +19,10 @@ from p2pspades.table.makers import MAKERS
 from p2pspades.table.stages import successors
 
 
-def stages_of(rules_name: str, **changes: object) -> set[Stage]:
+def stages_of(rules_name: str, version: int = 1, **changes: object) -> set[Stage]:
     rules = preset(rules_name, target=10, losing_threshold=-10, **changes)
     seen: set[Stage] = set()
-    tables: list[Table] = new_tables(rules, seed=b"stages " + rules_name.encode(), version=1)
+    tables: list[Table] = new_tables(rules, seed=b"stages " + rules_name.encode(), version=version)
     wire = Wire(tables, [RandomBot(i) for i in range(rules.players)])
     wire.on_events = lambda seat, events: seen.add(wire.tables[seat].stage)
     seen.add(tables[0].stage)
@@ -36,6 +36,8 @@ def test_every_stage_is_reached() -> None:
         stages_of("classic", blind_nil=True, blind_nil_margin=0)
         | stages_of("two")
         | stages_of("classic", first_leader="low_club")
+        # the nil card pass (version 2 only); every seat is offered blind nil, so some side has a nil
+        | stages_of("classic", version=2, nil_pass=1, blind_nil=True, blind_nil_margin=0)
     )
     assert seen == set(TRANSITIONS), set(TRANSITIONS) - seen
 

@@ -25,6 +25,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from p2pspades.bots.bidding import (
     blind_choice,
@@ -35,6 +36,7 @@ from p2pspades.bots.bidding import (
     nil_danger,
 )
 from p2pspades.bots.heuristic import HeuristicBot
+from p2pspades.bots.passing import choose_pass
 from p2pspades.bots.play import choose_card
 from p2pspades.bots.simulate import SUIT_OF, Contract, Playout, bags_hurt
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Draw, Play, RuleSet, SeatView, is_nil
@@ -111,27 +113,48 @@ class ExpertBot:
             # the search's bit-mask simulator knows the standard card order only: under deuces high the
             # expert plays and bids as the heuristic bot, which reads the rule set's order
             return HeuristicBot(self._seed)(decision)
-        deadline = time.perf_counter() + self.time_budget * CAP
-        rng = random.Random(self._key(view))
-        self.playouts = 0
-        self.capped = False
-        kind = decision.kind
         choice: Action
-        if kind is DecisionKind.DRAW:
+        if decision.kind is DecisionKind.DRAW:
             if view.draw_card is not None:  # remember it, for this hand only
                 seen = self._seen.get(view.hand_number, 0) | 1 << view.draw_card.index
                 self._seen = {view.hand_number: seen}
             choice = Draw(keep_draw(view))
-        elif kind is DecisionKind.PLAY:
-            choice = self._play(view, legal, rng, deadline)
-        elif kind is DecisionKind.BID:
-            choice = self._bid(view, legal, rng, deadline)
-        else:
-            choice = BlindNil(self._blind_nil(view, rng, deadline))
+        elif decision.kind is DecisionKind.PASS:
+            choice = choose_pass(view, legal)
+        elif decision.kind is DecisionKind.BLIND_NIL:
+            self.playouts, self.capped = 0, False
+            deadline = time.perf_counter() + self.time_budget * CAP
+            choice = BlindNil(self._blind_nil(view, random.Random(self._key(view)), deadline))
             if not choice.declare and any(isinstance(a, BlindBid) for a in legal):
                 # the search said no blind nil; a blind bid is the heuristic's gamble
                 choice = blind_choice(view, [a for a in legal if a != BlindNil(True)])
+        else:
+            weighed = self.weigh(decision)
+            if weighed is None:
+                return legal[0]
+            choice = weighed.actions[_confident_best(weighed.values, weighed.weights, weighed.default,
+                                                     self.confidence)]
         return choice if choice in legal else legal[0]
+
+    def weigh(self, decision: Decision) -> Weighed | None:
+        """The search of a bid or a card to play, every option with its value deal by deal (None for other
+        decisions, and for a card where only one may be played). What `__call__` chooses from, and what the
+        coach shows. It reads the decision's view alone, what the seat may know."""
+        view = decision.view
+        if view.rules.deuces_high:
+            return None  # the simulator plays the standard card order only
+        deadline = time.perf_counter() + self.time_budget * CAP
+        rng = random.Random(self._key(view))
+        self.playouts, self.capped = 0, False
+        weighed: Weighed | None = None
+        if decision.kind is DecisionKind.PLAY:
+            weighed = weigh_plays(view, decision.legal, rng, deadline, self.iterations,
+                                  self._seen.get(view.hand_number, 0))
+        elif decision.kind is DecisionKind.BID:
+            weighed = self._weigh_bids(view, decision.legal, rng, deadline)
+        if weighed is not None:
+            self.playouts, self.capped = weighed.playouts, weighed.capped
+        return weighed
 
     def _key(self, view: SeatView) -> bytes:
         parts = (
@@ -145,47 +168,11 @@ class ExpertBot:
         )
         return hashlib.sha256(self._seed + b"/" + "|".join(map(str, parts)).encode()).digest()
 
-    # ----- play -------------------------------------------------------------------------------------------
-
-    def _play(self, view: SeatView, legal: Sequence[Action], rng: random.Random, deadline: float) -> Action:
-        plays = {a.card.index: a for a in legal if isinstance(a, Play)}
-        if len(plays) < 2:
-            return legal[0]
-        rules = view.rules
-        bids = tuple(b if b is not None else 0 for b in view.bids)
-        contract = Contract(rules, bids, view.blind)
-        world = World(view, self._seen.get(view.hand_number, 0))
-        groups = _equivalent(sorted(plays), rules.deck_mask & ~world.unseen)
-        usual = choose_card(view, legal)
-        assert isinstance(usual, Play)
-        default = next(i for i, group in enumerate(groups) if usual.card.index in group)
-        values: list[list[float]] = [[] for _ in groups]
-        weights: list[float] = []
-        rounds = max(2, self.iterations // len(groups))
-        for r in range(rounds):
-            hands = world.sample(rng)
-            weight = world.weight(hands)
-            deal: list[float] = []
-            start = Playout.from_view(contract, view, hands)
-            for group in groups:
-                if r >= 2 and time.perf_counter() > deadline:
-                    break
-                playout = start.copy()
-                playout.play(group[0])
-                deal.append(contract.value(view.seat, playout.finish(), view.totals))
-            self.playouts += len(deal)
-            if len(deal) < len(groups):
-                self.capped = True
-                break  # out of time: this deal, cut short, is left out
-            weights.append(weight)
-            for row, value in zip(values, deal, strict=True):
-                row.append(value)
-        best = _confident_best(values, weights, default, self.confidence)
-        return usual if best == default else plays[groups[best][0]]
-
     # ----- bidding ----------------------------------------------------------------------------------------
 
-    def _bid(self, view: SeatView, legal: Sequence[Action], rng: random.Random, deadline: float) -> Action:
+    def _weigh_bids(
+        self, view: SeatView, legal: Sequence[Action], rng: random.Random, deadline: float
+    ) -> Weighed:
         rules = view.rules
         centre = choose_bid(view, legal, 0.0)  # the heuristic bid, to search around
         count = (
@@ -199,21 +186,24 @@ class ExpertBot:
         options = [b for b in counted if -low <= b - count <= high] or counted[:1]
         if rules.nil and Bid(0) in legal:
             options.append(0)
+        actions: list[Action] = [Bid(b) for b in options]
         if len(options) == 1:
-            return Bid(options[0])
+            return Weighed(actions, [[]], [[]], [], 0, [(a,) for a in actions])
         world = World(view, self._seen.get(view.hand_number, 0))
-        values, weights = self._score_bids(view, world, [(b, False) for b in options], rng, deadline)
+        weighed = self._score_bids(view, world, [(b, False) for b in options], rng, deadline)
         usual = centre.tricks if isinstance(centre, Bid) else count
-        default = (
+        weighed.actions = actions
+        weighed.alike = [(a,) for a in actions]
+        weighed.default = (
             options.index(usual) if usual in options else options.index(count) if count in options else 0
         )
-        return Bid(options[_confident_best(values, weights, default, self.confidence)])
+        return weighed
 
     def _blind_nil(self, view: SeatView, rng: random.Random, deadline: float) -> bool:
         """Blind nil against bidding on the cards, both searched over deals of our own cards too."""
-        world = World(view, 0)
-        values, weights = self._score_bids(view, world, [(-1, False), (0, True)], rng, deadline)
-        return _confident_best(values, weights, 0, self.confidence, BLIND_MARGIN) == 1
+        weighed = self._score_bids(view, World(view, 0), [(-1, False), (0, True)], rng, deadline)
+        self.playouts, self.capped = weighed.playouts, weighed.capped
+        return _confident_best(weighed.values, weighed.weights, 0, self.confidence, BLIND_MARGIN) == 1
 
     def _score_bids(
         self,
@@ -222,15 +212,16 @@ class ExpertBot:
         options: Sequence[tuple[int, bool]],
         rng: random.Random,
         deadline: float,
-    ) -> tuple[list[list[float]], list[float]]:
-        """The playout values of each (our bid, blind) option, deal by deal, and the deals' weights. A bid of
-        -1 means "as the cards say" (for blind nil, whose alternative is a bid on cards not yet seen)."""
+    ) -> Weighed:
+        """The playout values of each (our bid, blind) option, deal by deal, and the deals' weights (the
+        options' actions and the default are left for the caller). A bid of -1 means "as the cards say" (for
+        blind nil, whose alternative is a bid on cards not yet seen)."""
         rules = view.rules
         n = rules.players
         seat = view.seat
         order = _bid_order(view)
-        values: list[list[float]] = [[] for _ in options]
-        weights: list[float] = []
+        weighed = Weighed([], [[] for _ in options], [[] for _ in options], [], 0)
+        side = rules.side_of(seat)
         # Where bags cost nothing, no seat's play depends on our counted bid (every side wants every trick),
         # so one playout a deal scores every counted bid; nil and blind nil change the play and get their own.
         sharing = not bags_hurt(rules)
@@ -240,7 +231,7 @@ class ExpertBot:
         for r in range(rounds):
             hands = world.sample(rng)
             weight = world.weight(hands)
-            deal: list[float] = []
+            deal: list[tuple[float, bool]] = []
             shared: list[int] | None = None
             runs = 0
             for mine, blind_bid in options:
@@ -269,21 +260,93 @@ class ExpertBot:
                     decided.add(other)
                 contract = Contract(rules, bids, blind)
                 if sharing and shared is not None and not contract.nil[seat]:
-                    deal.append(contract.value(seat, shared, view.totals))
-                    continue
-                won = Playout.opening(contract, view.dealer, hands.copy()).finish()
-                runs += 1
-                if sharing and not contract.nil[seat]:
-                    shared = won
-                deal.append(contract.value(seat, won, view.totals))
-            self.playouts += BID_COST * runs
+                    won = shared
+                else:
+                    won = Playout.opening(contract, view.dealer, hands.copy()).finish()
+                    runs += 1
+                    if sharing and not contract.nil[seat]:
+                        shared = won
+                held = won[seat] == 0 if contract.nil[seat] else contract.need(side, won) <= 0
+                deal.append((contract.value(seat, won, view.totals), held))
+            weighed.playouts += BID_COST * runs
             if len(deal) < len(options):
-                self.capped = True
+                weighed.capped = True
                 break  # out of time: this deal, cut short, is left out
-            weights.append(weight)
-            for row, value in zip(values, deal, strict=True):
+            weighed.weights.append(weight)
+            for row, made, (value, held) in zip(weighed.values, weighed.made, deal, strict=True):
                 row.append(value)
-        return values, weights
+                made.append(held)
+        return weighed
+
+
+@dataclass
+class Weighed:
+    """One searched decision: its options (an action each), each option's value deal by deal, whether the
+    seat's contract held in that deal (its nil, for a nil bidder), each deal's weight, and which option is
+    the heuristic's. `alike`: per option, every action searched with it (cards as good as each other).
+    `playouts` were run; `capped`: the wall clock ended the search early."""
+
+    actions: list[Action]
+    values: list[list[float]]
+    made: list[list[bool]]
+    weights: list[float]
+    default: int
+    alike: list[tuple[Action, ...]] = field(default_factory=list)
+    playouts: int = 0
+    capped: bool = False
+
+
+def weigh_plays(
+    view: SeatView,
+    legal: Sequence[Action],
+    rng: random.Random,
+    deadline: float,
+    iterations: int,
+    seen: int = 0,
+) -> Weighed | None:
+    """The expert's search of a card to play (None when fewer than two cards may be played): every group of
+    equivalent cards played out in the same deals, each deal weighted by how well it explains the bids. It
+    reads `view` alone, what the seat may know."""
+    plays = {a.card.index: a for a in legal if isinstance(a, Play)}
+    if len(plays) < 2:
+        return None
+    rules = view.rules
+    bids = tuple(b if b is not None else 0 for b in view.bids)
+    contract = Contract(rules, bids, view.blind)
+    world = World(view, seen)
+    groups = _equivalent(sorted(plays), rules.deck_mask & ~world.unseen)
+    usual = choose_card(view, legal)
+    assert isinstance(usual, Play)
+    default = next(i for i, group in enumerate(groups) if usual.card.index in group)
+    actions: list[Action] = [plays[group[0]] for group in groups]
+    actions[default] = usual
+    alike: list[tuple[Action, ...]] = [tuple(plays[c] for c in group) for group in groups]
+    weighed = Weighed(actions, [[] for _ in groups], [[] for _ in groups], [], default, alike)
+    seat = view.seat
+    side = rules.side_of(seat)
+    rounds = max(2, iterations // len(groups))
+    for r in range(rounds):
+        hands = world.sample(rng)
+        weight = world.weight(hands)
+        deal: list[tuple[float, bool]] = []
+        start = Playout.from_view(contract, view, hands)
+        for group in groups:
+            if r >= 2 and time.perf_counter() > deadline:
+                break
+            playout = start.copy()
+            playout.play(group[0])
+            won = playout.finish()
+            held = won[seat] == 0 if contract.nil[seat] else contract.need(side, won) <= 0
+            deal.append((contract.value(seat, won, view.totals), held))
+        weighed.playouts += len(deal)
+        if len(deal) < len(groups):
+            weighed.capped = True
+            break  # out of time: this deal, cut short, is left out
+        weighed.weights.append(weight)
+        for row, made, (value, held) in zip(weighed.values, weighed.made, deal, strict=True):
+            row.append(value)
+            made.append(held)
+    return weighed
 
 
 def _equivalent(cards: Sequence[int], gone: int) -> list[list[int]]:

@@ -13,6 +13,7 @@ give the same choice.
 from __future__ import annotations
 
 from p2pspades.bots.bidding import blind_choice, choose_bid, estimate_tricks, keep_draw, nil_danger
+from p2pspades.bots.passing import choose_pass
 from p2pspades.bots.play import choose_card
 from p2pspades.rules import Action, ByteStream, Draw, SeatView
 from p2pspades.table.events import Decision, DecisionKind
@@ -47,6 +48,8 @@ class HeuristicBot:
             choice = blind_choice(view, legal)
         elif kind is DecisionKind.DRAW:
             choice = Draw(keep_draw(view))
+        elif kind is DecisionKind.PASS:
+            choice = choose_pass(view, legal)
         else:  # pragma: no cover - the enum has no other members
             choice = None
         return choice if choice in legal else legal[0]

@@ -11,7 +11,7 @@ import secrets
 
 from p2pspades.bots.base import Player
 from p2pspades.bots.easy import EasyBot
-from p2pspades.bots.expert import ExpertBot
+from p2pspades.bots.expert import DEFAULT_BUDGET, ExpertBot
 from p2pspades.bots.heuristic import HeuristicBot
 from p2pspades.bots.random_bot import RandomBot
 
@@ -20,10 +20,29 @@ BOT_LEVELS = ("easy", "normal", "expert")
 BOT_KINDS = (*BOT_LEVELS, "heuristic", "random")
 """Every name `make_bot` accepts."""
 DEFAULT_BOT = "normal"
+THINK = {"fast": 0.25, "normal": 1.0, "deep": 4.0}
+"""How long the expert searches (`--think`), as a share of its default budget: seconds and playouts alike,
+so one seed still gives the same decisions at each level."""
+DEFAULT_THINK = "normal"
+_think = [DEFAULT_THINK]  # the process's level, set once from the command line (`set_think`)
 
 
 class UnknownBot(ValueError):
-    """A bot name that is not one of `BOT_KINDS`."""
+    """A bot name that is not one of `BOT_KINDS`, or a `--think` level that is not one of `THINK`."""
+
+
+def think_budget(think: str | None = None) -> float:
+    """The expert's seconds per decision at a `--think` level (the process's level when None)."""
+    think = _think[0] if think is None else think
+    if think not in THINK:
+        raise UnknownBot(f"unknown --think {think!r}; choose one of: {', '.join(THINK)}")
+    return DEFAULT_BUDGET * THINK[think]
+
+
+def set_think(think: str) -> None:
+    """How long this process's expert bots (and the coach) search from now on."""
+    think_budget(think)
+    _think[0] = think
 
 
 def make_bot(
@@ -31,7 +50,8 @@ def make_bot(
 ) -> Player:
     """A bot of the given level (or kind), seeded from `seed`, or at random when it is None.
 
-    `time_budget` is the expert's seconds per decision (its default when None); the other bots are fast.
+    `time_budget` is the expert's seconds per decision (when None, the process's `--think` level's); the other
+    bots are fast.
     """
     if seed is None:
         seed = secrets.token_bytes(16)
@@ -40,7 +60,7 @@ def make_bot(
     if level in ("normal", "heuristic"):
         return HeuristicBot(seed)
     if level == "expert":
-        return ExpertBot(seed) if time_budget is None else ExpertBot(seed, time_budget=time_budget)
+        return ExpertBot(seed, time_budget=think_budget() if time_budget is None else time_budget)
     if level == "random":
         return RandomBot(seed)
     raise UnknownBot(f"unknown bot {level!r}; choose one of: {', '.join(BOT_LEVELS)} (or random)")

@@ -12,7 +12,7 @@ from typing import Any
 
 from p2pspades import paths
 from p2pspades.audit import GameVisitor
-from p2pspades.bots import BOT_KINDS, DEFAULT_BOT
+from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, DEFAULT_THINK, THINK
 from p2pspades.describe import ending, failed
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
@@ -92,9 +92,17 @@ BOT_HELP = ("bot level: easy, normal or expert (default normal); also heuristic 
 
 
 def add_bot_option(p: argparse.ArgumentParser, use: str = "") -> None:
-    """`--bot LEVEL`, every name it takes listed in the help (`use`: what the level is for)."""
+    """`--bot LEVEL`, every name it takes listed in the help (`use`: what the level is for), and `--think`
+    (taken in by `main` for the whole process)."""
     p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
                    help=BOT_HELP + (f"; {use}" if use else ""))
+    add_think_option(p)
+
+
+def add_think_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--think", choices=tuple(THINK), default=DEFAULT_THINK,
+                   help="how long expert bots (and the coach, key h) search each decision: fast, normal or "
+                   f"deep (default {DEFAULT_THINK}); one seed gives the same decisions at each level")
 
 
 def add_profile_option(p: argparse.ArgumentParser) -> None:

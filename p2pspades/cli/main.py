@@ -24,6 +24,7 @@ COMMANDS = {
     "games": "games",
     "stats": "stats",
     "rules": "rules",
+    "review": "review",
 }
 
 
@@ -62,6 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return ExitCode.FAILED
+        if getattr(args, "think", None) is not None:
+            from p2pspades.bots import set_think
+
+            set_think(args.think)
         return int(args.run(args))
     except KeyboardInterrupt:
         return interrupted()

@@ -5,7 +5,18 @@ end), per-seat views, the end-of-hand audit and the draw for the first dealer. N
 randomness of its own: chance comes in as `Deal`/`Reveal` actions or as bytes.
 """
 
-from p2pspades.rules.actions import Action, Bid, BlindBid, BlindNil, Deal, Draw, Play, Reveal, SeatAction
+from p2pspades.rules.actions import (
+    Action,
+    Bid,
+    BlindBid,
+    BlindNil,
+    Deal,
+    Draw,
+    Pass,
+    Play,
+    Reveal,
+    SeatAction,
+)
 from p2pspades.rules.audit import KINDS as VIOLATION_KINDS
 from p2pspades.rules.audit import Violation, audit_hand, renege_penalty
 from p2pspades.rules.cards import (
@@ -25,6 +36,7 @@ from p2pspades.rules.engine import Game, HandState, deal_from_order
 from p2pspades.rules.errors import (
     BadBid,
     BadDeal,
+    BadPass,
     BadReveal,
     BadSeat,
     CardError,
@@ -51,6 +63,7 @@ __all__ = [
     "Action",
     "BadBid",
     "BadDeal",
+    "BadPass",
     "BadReveal",
     "BadSeat",
     "Bid",
@@ -71,6 +84,7 @@ __all__ = [
     "MustFollowSuit",
     "NotYourTurn",
     "Outcome",
+    "Pass",
     "Phase",
     "Play",
     "PublicInconsistency",

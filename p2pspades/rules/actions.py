@@ -81,6 +81,20 @@ class Play:
             raise IllegalAction(f"a play needs a card, got {self.card!r}")
 
 
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Rule `nil_pass`: the cards the seat whose turn it is passes to its partner, face down; None for a
+    card this engine does not know (another seat's pass, as an observer sees it). Kept in canonical order,
+    the unknown ones last, so two passes of the same cards are equal."""
+
+    cards: tuple[Card | None, ...]
+
+    def __post_init__(self) -> None:
+        cards, _ = _cards("a pass", self.cards, True, 0)
+        known = sorted((card for card in cards if card is not None), key=_BIT)
+        object.__setattr__(self, "cards", (*known, *(None for card in cards if card is None)))
+
+
 _TUPLES: set[type] = {tuple}
 _CARDS: set[type] = {Card}
 
@@ -193,5 +207,5 @@ class Reveal:
         return _hands(self.hands, False)[1]
 
 
-Action: TypeAlias = Bid | BlindNil | BlindBid | Draw | Play | Deal | Reveal
-SeatAction: TypeAlias = Bid | BlindNil | BlindBid | Draw | Play
+Action: TypeAlias = Bid | BlindNil | BlindBid | Draw | Pass | Play | Deal | Reveal
+SeatAction: TypeAlias = Bid | BlindNil | BlindBid | Draw | Pass | Play

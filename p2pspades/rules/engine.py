@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache, partial
+from itertools import combinations
 from typing import Any
 
-from p2pspades.rules.actions import Action, Bid, BlindBid, BlindNil, Deal, Draw, Play, Reveal
+from p2pspades.rules.actions import Action, Bid, BlindBid, BlindNil, Deal, Draw, Pass, Play, Reveal
 from p2pspades.rules.audit import Violation, audit_hand, first_leader, renege_penalty
 from p2pspades.rules.cards import (
     FULL_DECK,
@@ -31,6 +32,7 @@ from p2pspades.rules.cards import (
 from p2pspades.rules.errors import (
     BadBid,
     BadDeal,
+    BadPass,
     BadReveal,
     BadSeat,
     CardNotInHand,
@@ -59,6 +61,7 @@ _PHASE_WAITS = {
     Phase.DEAL: "the deal",
     Phase.DRAW: "the draw",
     Phase.BID: "bids",
+    Phase.PASS: "the nil card pass",
     Phase.PLAY: "cards",
     Phase.REVEAL: "the revealed hands",
     Phase.GAME_OVER: "nothing: the game is over",
@@ -111,7 +114,10 @@ class HandState:
         "_must_lead",
         "_n",
         "_order",
+        "_passes",
         "_plays",
+        "_received",
+        "_received_unknown",
         "_revealed",
         "_slow",
         "_start_known",
@@ -169,6 +175,11 @@ class HandState:
         self._draw_step = 0
         self._discarded = 0  # known discarded stock cards
         self._revealed: tuple[tuple[Card, ...], ...] | None = None
+        # rule nil_pass: the passes of the hand (seat, partner, cards), and per seat what it received (a mask
+        # of the cards this engine knows, a count of those it does not), which it may not pass on
+        self._passes: list[tuple[int, int, tuple[Card | None, ...]]] = []
+        self._received = [0] * n
+        self._received_unknown = [0] * n
 
     @property
     def bids(self) -> tuple[int | None, ...]:
@@ -211,6 +222,12 @@ class HandState:
                 masks[seat] |= card._bit
         return masks
 
+    @property
+    def passes(self) -> tuple[tuple[int, int, tuple[Card | None, ...]], ...]:
+        """Rule `nil_pass`: each pass of the hand so far as (seat, partner, cards), None for a card this
+        engine does not know."""
+        return tuple(self._passes)
+
     def hand_size(self, seat: int) -> int:
         return self._known[seat].bit_count() + self._unknown[seat]
 
@@ -250,6 +267,10 @@ class HandState:
             self._start_unknown = tuple(known.bit_count() + unknown for known, unknown in starts)
             self._start_known = (0,) * n
         self._dealt = tuple((None,) * len(cards) for cards in self._dealt)
+        received = zip(self._received, self._received_unknown, strict=True)
+        self._received_unknown = [known.bit_count() + unknown for known, unknown in received]
+        self._received = [0] * n
+        self._passes = [(seat, partner, (None,) * len(cards)) for seat, partner, cards in self._passes]
         self._suits = [[(), (), (), ()] for _ in self._suits]
         self._slow = True
         self._stock = [None] * len(self._stock)
@@ -410,6 +431,8 @@ class Game:
             return nil + self._blind_bids if seat in self._blind_bidders else nil
         if phase is Phase.DRAW:
             return _DRAW_CHOICES
+        if phase is Phase.PASS:
+            return self._pass_choices(seat)
         return ()
 
     def is_legal(self, action: Action) -> bool:
@@ -736,7 +759,7 @@ class Game:
             self.phase = Phase.BID
             self.current_seat = self._queue[0]
         else:
-            self._start_play()
+            self._after_bids()
 
     def _bid(self, action: Bid, seat: int | None) -> None:
         current = self.current_seat
@@ -757,7 +780,7 @@ class Game:
         if self._queue:
             self.current_seat = self._queue[0]
         else:
-            self._start_play()
+            self._after_bids()
 
     def _team_bid_refusal(self, seat: int, tricks: int) -> str:
         rules = self.rules
@@ -784,6 +807,80 @@ class Game:
             f"seat {seat} bid {tricks}: with its partner's {partner_bid} the side must bid at least "
             f"{rules.min_team_bid} (min_team_bid)"
         )
+
+    # ----- the nil card pass ------------------------------------------------------------------------------
+
+    def passing_seats(self) -> tuple[int, ...]:
+        """Rule `nil_pass`: the seats that pass this hand, in order: both seats of every side with a nil or
+        blind-nil bid, from the dealer's left. () when the rule is off or nobody bid nil."""
+        if not self.rules.nil_pass:
+            return ()
+        hand, n = self.hand, self._n
+        nil = [hand._bids[seat] == 0 for seat in range(n)]  # nil or blind nil (a blind bid is 1 or more)
+        order = ((hand.dealer + 1 + k) % n for k in range(n))
+        return tuple(seat for seat in order if nil[seat] or nil[(seat + 2) % 4])
+
+    def _after_bids(self) -> None:
+        passing = self.passing_seats()
+        if passing:
+            self.phase = Phase.PASS
+            self._queue = list(passing)
+            self.current_seat = passing[0]
+        else:
+            self._start_play()
+
+    def _pass_choices(self, seat: int) -> tuple[Pass, ...]:
+        """Every set of `nil_pass` cards of the seat's dealt cards, if this engine knows them all."""
+        hand = self.hand
+        if hand._unknown[seat] > hand._received_unknown[seat]:
+            return ()
+        dealt = cards_of(hand._known[seat] & ~hand._received[seat])
+        return tuple(Pass(cards) for cards in combinations(dealt, self.rules.nil_pass))
+
+    def _pass(self, action: Pass, seat: int | None) -> None:
+        seat = self._turn(Phase.PASS, action, seat)
+        hand, size = self.hand, self.rules.nil_pass
+        cards = action.cards
+        if len(cards) != size:
+            raise BadPass(f"seat {seat} passes {len(cards)} cards; the rule is {size}", seat)
+        known, received = hand._known[seat], hand._received[seat]
+        from_unknown = 0  # cards this engine did not know the seat held
+        for card in cards:
+            if card is None:
+                from_unknown += 1
+                continue
+            bit = card._bit
+            if bit & received:
+                raise BadPass(f"seat {seat} may not pass on {card}, which it received in the pass", seat)
+            if bit & known:
+                continue
+            if not bit & self._deck_mask:
+                raise BadPass(f"{card} is not in this game's deck", seat)
+            other = next((s for s in range(self._n) if hand._known[s] & bit), None)
+            if other is not None:
+                raise BadPass(f"seat {seat} cannot pass {card}: seat {other} holds it", seat)
+            from_unknown += 1
+        if from_unknown > hand._unknown[seat] - hand._received_unknown[seat]:
+            raise BadPass(f"seat {seat} passes cards it was not dealt", seat)
+        partner = (seat + 2) % 4
+        for card in cards:
+            if card is not None and card._bit & known:
+                hand._known[seat] ^= card._bit
+            else:
+                hand._unknown[seat] -= 1
+            if card is None:
+                hand._unknown[partner] += 1
+                hand._received_unknown[partner] += 1
+            else:
+                hand._known[partner] |= card._bit
+                hand._received[partner] |= card._bit
+        hand._passes.append((seat, partner, cards))
+        hand._dealt = ()  # the hands at the first lead are no longer the dealt ones
+        self._queue.pop(0)
+        if self._queue:
+            self.current_seat = self._queue[0]
+        else:
+            self._start_play()
 
     def _start_play(self) -> None:
         hand, rules = self.hand, self.rules
@@ -1071,6 +1168,7 @@ _HANDLERS: dict[type, Callable[[Game, Any, int | None], None]] = {
     BlindNil: Game._blind_nil,
     Deal: Game._deal,
     Draw: Game._draw,
+    Pass: Game._pass,
     Reveal: Game._reveal,
 }
 """What `Game.apply` calls for each kind of action other than `Play`."""

@@ -46,6 +46,10 @@ class BadBid(IllegalAction):
     """A bid outside the allowed range."""
 
 
+class BadPass(IllegalAction):
+    """A nil card pass of the wrong number of cards, or of a card the seat was not dealt or still holds."""
+
+
 class CardNotInHand(IllegalAction):
     """A card the seat does not hold (or that is not in this game's deck)."""
 

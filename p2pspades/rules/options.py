@@ -104,6 +104,7 @@ _PHRASES: Mapping[str, Callable[[RuleSet], str]] = MappingProxyType(
                              "win": "Boston wins the game"}[r.boston],
         "boston_value": lambda r: "",  # said with boston, which is "bonus" whenever the value counts
         "nil_bags": lambda r: "a nil's tricks are bags" if r.nil_bags else "a nil's tricks are no bags",
+        "nil_pass": lambda r: f"nil pass {r.nil_pass}" if r.nil_pass else "no nil pass",
         "deuces_high": lambda r: "deuces high" if r.deuces_high else "no deuces high",
         "bid_mode": lambda r: {"free": "free bids", "mirror": "mirror bids", "whiz": "whiz bids",
                                "suicide": "suicide bids"}[r.bid_mode],

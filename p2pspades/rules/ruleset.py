@@ -49,6 +49,7 @@ _OPTIONAL: dict[str, object] = {
     "boston": "none",
     "boston_value": 200,
     "nil_bags": True,
+    "nil_pass": 0,
     "deuces_high": False,
     "bid_mode": "free",
     "blind_bid": False,
@@ -58,10 +59,12 @@ _OPTIONAL: dict[str, object] = {
 _BOOLS = ("partnerships", "jokers", "nil", "blind_nil", "nil_tricks_count_for_partner", "void_proofs",
           "double_nil", "ten_for_200", "nil_bags", "deuces_high", "blind_bid")
 _INTS = ("players", "min_bid", "nil_value", "blind_nil_value", "blind_nil_margin", "overtrick_points",
-         "bag_penalty", "target", "min_team_bid", "ten_for_200_value", "boston_value", "blind_bid_margin",
-         "blind_bid_min")
+         "bag_penalty", "target", "min_team_bid", "ten_for_200_value", "boston_value", "nil_pass",
+         "blind_bid_margin", "blind_bid_min")
 #: the side's contract (the sum of its bids that are not nil) that earns the `ten_for_200` bonus when made
 TEN_FOR_200_CONTRACT = 10
+#: the most cards a seat may pass under `nil_pass`
+MAX_NIL_PASS = 3
 _OPTIONAL_INTS = ("bag_limit", "losing_threshold")
 _OVERTRICK_POINTS = (1, -10)
 
@@ -127,6 +130,9 @@ class RuleSet:
     boston_value: int = 200
     #: a nil bidder's tricks are bags of its side (unless they count for the partner); false: they are not
     nil_bags: bool = True
+    #: the nil card pass: after the bids, a nil (or blind-nil) bidder and its partner each pass this many of
+    #: their dealt cards to the other, face down (protocol version 2 only). 0: no pass
+    nil_pass: int = 0
     #: deuces high: the 2S and then the 2D rank above the ace of spades (below the jokers), and the 2D is a
     #: spade (`rules.cards.DEUCES_HIGH_ORDER`); both must be in the deck
     deuces_high: bool = False
@@ -297,6 +303,12 @@ class RuleSet:
         for name in ("ten_for_200_value", "boston_value"):
             if getattr(self, name) < 0:
                 raise RuleSetError(f"{name} must not be negative, got {getattr(self, name)}")
+        if not 0 <= self.nil_pass <= MAX_NIL_PASS:
+            raise RuleSetError(f"nil_pass must be 0 to {MAX_NIL_PASS} cards, got {self.nil_pass}")
+        if self.nil_pass and not (self.partnerships and self.nil):
+            raise RuleSetError("nil_pass needs partnerships and nil: a nil bidder passes to its partner")
+        if self.nil_pass > hand_size:
+            raise RuleSetError(f"nil_pass {self.nil_pass} is more than the {hand_size} cards of a hand")
         self._check_bid_mode(hand_size)
         if self.blind_bid_margin < 0:
             raise RuleSetError(f"blind_bid_margin must not be negative, got {self.blind_bid_margin}")
@@ -466,6 +478,7 @@ MEANINGS: Mapping[str, str] = MappingProxyType(
         "boston": "house rule Boston: a side taking every trick scores boston_value more, or wins the game",
         "boston_value": "the Boston bonus (with boston bonus)",
         "nil_bags": "a nil bidder's tricks are bags of its side; false: they are not",
+        "nil_pass": "house rule: a nil bidder and its partner pass this many cards to each other; 0: none",
         "deuces_high": "house rule deuces high: 2S then 2D rank above the ace of spades, below the jokers; "
         "2D is a spade",
         "bid_mode": "how seats bid: free; mirror (the spades held); whiz (the spades held, or nil); "
@@ -501,6 +514,7 @@ _ALLOWED = {
     "min_team_bid": "0..hand size",
     "ten_for_200_value": ">= 0",
     "boston_value": ">= 0",
+    "nil_pass": f"0..{MAX_NIL_PASS}",
     "blind_bid_margin": ">= 0",
     "blind_bid_min": ">= 1",
     "preset": "non-empty",

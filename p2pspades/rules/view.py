@@ -20,6 +20,7 @@ class Phase(enum.Enum):
     DEAL = "deal"
     DRAW = "draw"  # the two-player draw pile
     BID = "bid"
+    PASS = "pass"  # rule nil_pass: a nil bidder and its partner pass cards to each other
     PLAY = "play"
     REVEAL = "reveal"  # every seat shows its cards; the hand is audited and scored
     GAME_OVER = "game_over"

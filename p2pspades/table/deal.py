@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from p2pspades import crypto
 from p2pspades.checks import Check
+from p2pspades.crypto import passing
 from p2pspades.errors import RemoteError
 from p2pspades.rules import Card, RuleSet, Suit
 
@@ -24,6 +25,17 @@ def check_scalar(seat: int, key: bytes) -> bytes:
         return crypto.check_scalar(key)
     except RemoteError as exc:
         raise RemoteError(Check.KEY, exc.detail, seat) from None
+
+
+@dataclass(frozen=True)
+class PassRecord:
+    """Rule `nil_pass`: one `pass` entry: who passed which positions to whom, the sealed keys, its entry."""
+
+    seat: int
+    partner: int
+    positions: tuple[int, ...]
+    sealed: tuple[bytes, ...]
+    entry: int
 
 
 @dataclass(frozen=True)
@@ -55,8 +67,19 @@ class HandDeal:
         self.locks: list[tuple[int, list[bytes]]] = []
         #: keys[j][seat]: every key published for position j (deal keys and play keys)
         self.keys: list[dict[int, bytes]] = [{} for _ in range(self.n)]
-        #: owner of each position: fixed by the deal order, or handed out one by one from a draw pile
+        #: owner of each position: fixed by the deal order, or handed out one by one from a draw pile. It is
+        #: the position's key seat for good (the one seat whose lock key for it the deal leaves unpublished);
+        #: who holds it now is `holder(j)`, which the nil card pass changes
         self.owner: list[int | None] = [None] * self.n
+        #: rule `nil_pass`: the positions passed, to their new holder; each seat's `E` and the entry of its
+        #: commit; the passes in order; the keys of the positions passed to us, opened
+        self.moved: dict[int, int] = {}
+        self.pass_publics: dict[int, bytes] = {}
+        self.commit_entries: dict[int, int] = {}
+        self.passes: list[PassRecord] = []
+        self.received_keys: dict[int, bytes] = {}
+        #: (position, key seat) -> the seat that published that key in a play, when it is not the key seat
+        self.key_publishers: dict[tuple[int, int], int] = {}
         if rules.deal == "all":
             for j in range(self.n):
                 self.owner[j] = self.order[j % self.seats]
@@ -88,7 +111,16 @@ class HandDeal:
     def final_deck(self) -> list[bytes]:
         return self.locks[-1][1]
 
+    def holder(self, j: int) -> int | None:
+        """Who holds position `j` now: its owner, unless the nil card pass moved it."""
+        return self.moved.get(j, self.owner[j])
+
     def positions_of(self, seat: int) -> list[int]:
+        """The positions `seat` holds (after any nil card pass), ascending."""
+        return [j for j in range(self.n) if self.holder(j) == seat]
+
+    def dealt_to(self, seat: int) -> list[int]:
+        """The positions dealt to `seat`, of which it is the key seat, ascending."""
         return [j for j in range(self.n) if self.owner[j] == seat]
 
     def check_deck(self, seat: int, deck: Sequence[bytes], step: str) -> None:
@@ -140,12 +172,15 @@ class HandDeal:
         return positions, cards
 
     def void_positions(self, seat: int, positions: Sequence[int]) -> list[crypto.VoidPosition]:
-        """Each position with the seat's P_j and its residue Z_j (every other seat's key removed)."""
+        """Each position with its key seat's P_j and its residue Z_j (every other seat's key removed). The
+        key seat is `seat` but for a position passed to it (PROTOCOL.md §7.6)."""
         out = []
         for j in positions:
-            others = [k for s, k in self.keys[j].items() if s != seat]
+            key_seat = self.owner[j]
+            assert key_seat is not None
+            others = [k for s, k in self.keys[j].items() if s != key_seat]
             residue = crypto.void_residue(self.final_deck[j], others)
-            out.append(crypto.VoidPosition(j, self.key_commits[seat][j], residue))
+            out.append(crypto.VoidPosition(j, self.key_commits[key_seat][j], residue))
         return out
 
     def keys_due(self, seat: int) -> list[int]:
@@ -201,6 +236,12 @@ class HandDeal:
             perm = secrets[seat].permutation
             index = [index[p] for p in perm]
         cards = tuple(self.deck_cards[i] for i in index)
+        wrong_e = [seat for seat, e in sorted(self.pass_publics.items())
+                   if e != passing.pass_public(self.seeds[seat], self.context(seat))]
+        if wrong_e:  # the commits come first (the order of the entries)
+            seat = min(wrong_e, key=lambda s: self.commit_entries.get(s, -1))
+            detail = "the pass key E is not the one the revealed seed gives"
+            return DealFault(seat, Check.PASS, detail, self.commit_entries.get(seat)), ()
         if not self._collective_ok(secrets, index):
             return self._name_the_fault(secrets, skip), ()
         # the keys come after the decks (the order of the entries): a wrong key in the earliest entry first
@@ -213,8 +254,23 @@ class HandDeal:
         if wrong:
             entry, j, seat = min(wrong)
             found = None if entry < 0 else entry
+            seat = self.key_publishers.get((j, seat), seat)
             return DealFault(seat, Check.KEY, f"the key published for position {j} is wrong", found), ()
-        return None, cards
+        fault = self._check_passes(secrets)
+        return (fault, ()) if fault is not None else (None, cards)
+
+    def _check_passes(self, secrets: Mapping[int, crypto.HandSecrets]) -> DealFault | None:
+        """Rule `nil_pass`: every sealed key against the one the seeds give (crypto.md §20)."""
+        for p in self.passes:
+            own = passing.pass_key(self.seeds[p.seat], self.context(p.seat))
+            other = passing.pass_public(self.seeds[p.partner], self.context(p.partner))
+            shared = passing.shared_point(own, other)
+            for j, sealed in zip(p.positions, p.sealed, strict=True):
+                key = secrets[p.seat].lock_keys[j]
+                if passing.seal_key(key, shared, self.context(p.seat), p.partner, j) != sealed:
+                    detail = f"the key passed for position {j} is not the seat's lock key"
+                    return DealFault(p.seat, Check.PASS, detail, p.entry)
+        return None
 
     def _collective_ok(self, secrets: Mapping[int, crypto.HandSecrets], index: Sequence[int]) -> bool:
         L = crypto.L

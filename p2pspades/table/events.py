@@ -42,6 +42,7 @@ class DecisionKind(enum.Enum):
     BLIND_NIL = "blind"
     BID = "bid"
     DRAW = "draw"
+    PASS = "pass"  # rule nil_pass: which cards to pass to the partner
     PLAY = "play"
 
 

@@ -96,6 +96,8 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
         rules = RuleSet.from_dict(g.rules)
     except (ValueError, TypeError) as exc:
         raise RemoteError(Check.GENESIS, f"bad rule set: {exc}", 0) from None
+    if rules.nil_pass and g.version < 2:
+        raise RemoteError(Check.GENESIS, "bad rule set: nil_pass needs protocol version 2", 0)
     seats = tuple(SeatInfo(i, s["n"], s["k"]) for i, s in enumerate(g.seats))
     if len(seats) != rules.players:
         raise RemoteError(Check.GENESIS, f"{len(seats)} seats for a {rules.players}-player rule set", 0)

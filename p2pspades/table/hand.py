@@ -16,10 +16,23 @@ from typing import TYPE_CHECKING
 
 from p2pspades import crypto
 from p2pspades.checks import Check
+from p2pspades.crypto import passing
 from p2pspades.errors import LocalError, RemoteError
-from p2pspades.rules import Bid, BlindBid, BlindNil, Card, Deal, Game, IllegalAction, Phase, Play, Reveal
+from p2pspades.rules import (
+    Bid,
+    BlindBid,
+    BlindNil,
+    Card,
+    Deal,
+    Game,
+    IllegalAction,
+    Pass,
+    Phase,
+    Play,
+    Reveal,
+)
 from p2pspades.table import messages as msg
-from p2pspades.table.deal import DealFault, HandDeal, check_scalar
+from p2pspades.table.deal import DealFault, HandDeal, PassRecord, check_scalar
 from p2pspades.table.effects import effect
 from p2pspades.table.events import CardVerified, ChallengeRaised, DecisionKind, HandAudited, Violation
 from p2pspades.table.stages import ANY_SEAT, Stage, Step
@@ -85,7 +98,13 @@ def on_commit(t: Table, m: msg.Commit, seat: int, seq: int) -> None:
             d.shuffle_commits[seat] = crypto.check_point(m.shuffle_commitment)
         except RemoteError as exc:
             raise RemoteError(Check.COMMIT, f"S is not a valid point: {exc.detail}", seat) from None
+    if isinstance(m, msg.CommitPass):
+        try:
+            d.pass_publics[seat] = crypto.check_point(m.pass_public)
+        except RemoteError as exc:
+            raise RemoteError(Check.COMMIT, f"E is not a valid point: {exc.detail}", seat) from None
     d.commits[seat] = m.commitment
+    d.commit_entries[seat] = seq
     if t.next_turn():
         engine_or_shuffle(t)
 
@@ -194,17 +213,80 @@ def on_bid(t: Table, m: msg.Bid, seat: int, seq: int) -> None:
     t.to_engine()
 
 
+@effect(msg.Pass)
+def on_pass(t: Table, m: msg.Pass, seat: int, seq: int) -> None:
+    """Rule `nil_pass` (PROTOCOL.md §7.6): the positions move to the partner; the partner alone opens them."""
+    g, d = t.game_now(), t.hand_deal()
+    size, positions = t.rules.nil_pass, list(m.positions)
+    if len(positions) != size or len(m.keys) != size:
+        why = f"{len(positions)} positions and {len(m.keys)} keys; the rule is {size}"
+        raise RemoteError(Check.PASS, why, seat)
+    for j in positions:
+        if not 0 <= j < d.n or d.owner[j] != seat:
+            raise RemoteError(Check.OWNERSHIP, f"passes position {j}, which was not dealt to it", seat)
+    if positions != sorted(set(positions)):
+        raise RemoteError(Check.OWNERSHIP, f"the positions {positions} are not strictly ascending", seat)
+    for sealed in m.keys:
+        try:
+            passing.check_sealed(sealed)
+        except RemoteError as exc:
+            raise RemoteError(Check.PASS, exc.detail, seat) from None
+    partner = (seat + 2) % 4
+    cards: list[Card | None] = [None] * size
+    if t.seat == seat:
+        cards = [d.opened.get(j) for j in positions]
+    elif t.seat == partner:
+        cards = receive_pass(t, d, seat, positions, m.keys)
+    g.apply(Pass(tuple(cards)), seat)
+    d.passes.append(PassRecord(seat, partner, tuple(positions), tuple(m.keys), seq))
+    d.moved.update((j, partner) for j in positions)
+    t.to_engine()
+
+
+def receive_pass(t: Table, d: HandDeal, sender: int, positions: Sequence[int],
+                 sealed: Sequence[bytes]) -> list[Card | None]:
+    """The partner opens each sealed key and the card under it; a key that fails is challenged at our next
+    turn (the audit names the passer), and its card stays unknown to our engine."""
+    my = t.hand_secrets
+    assert my is not None and t.seat is not None
+    own = passing.pass_key(my.seed, my.context)
+    cards: list[Card | None] = []
+    try:
+        shared: bytes | None = passing.shared_point(own, d.pass_publics[sender])
+    except RemoteError:  # cannot happen: the commit check refused an invalid E
+        shared = None
+    for j, box in zip(positions, sealed, strict=True):
+        card = None
+        if shared is not None:
+            key = passing.open_sealed(box, shared, d.context(sender), t.seat, j)
+            if crypto.check_key(key, d.key_commits[sender][j]):
+                card = d.open_position(j, {sender: key})
+                if card is not None:
+                    d.received_keys[j] = key
+                    d.opened[j] = card
+        if card is None:
+            t.challenge_next(f"the key that seat {sender} passed me for position {j} does not open it")
+        cards.append(card)
+    return cards
+
+
 def opened_card(t: Table, d: HandDeal, m: msg.Play, seat: int) -> Card:
-    """The card that the key of a play opens at its position, if the position is the seat's to play."""
+    """The card that the key of a play opens at its position, if the position is the seat's to play. The
+    key is the position's key seat's: the seat's own, or its partner's for a card passed to it."""
     j = m.position
-    if not 0 <= j < d.n or d.owner[j] != seat:
+    if not 0 <= j < d.n or d.holder(j) != seat:
         raise RemoteError(Check.OWNERSHIP, f"position {j} is not one of seat {seat}'s cards", seat)
     if j in d.played:
         raise RemoteError(Check.REPLAY, f"position {j} was already played", seat)
     check_scalar(seat, m.key)
+    key_seat = d.owner[j]
+    assert key_seat is not None
     if t.version >= 2 and seat != t.seat:
-        d.check_keys(seat, [j], [m.key])
-    card = d.open_position(j, {seat: m.key})
+        try:
+            d.check_keys(key_seat, [j], [m.key])
+        except RemoteError as exc:
+            raise RemoteError(exc.check, exc.detail, seat) from None
+    card = d.open_position(j, {key_seat: m.key})
     if card is None:
         raise RemoteError(Check.FORGED_CARD, f"the key for position {j} does not open a card", seat)
     return card
@@ -228,8 +310,12 @@ def on_play(t: Table, m: msg.Play, seat: int, seq: int) -> None:
         g = t.game = public
         t.challenge_next(f"seat {seat} played {card.code}, which my own cards say it cannot hold")
     j = m.position
-    d.keys[j][seat] = m.key
-    d.key_entries[(j, seat)] = seq
+    key_seat = d.owner[j]
+    assert key_seat is not None
+    d.keys[j][key_seat] = m.key
+    d.key_entries[(j, key_seat)] = seq
+    if key_seat != seat:
+        d.key_publishers[(j, key_seat)] = seat
     d.played.add(j)
     d.opened[j] = card
     t.report(CardVerified(seat, card))

@@ -26,7 +26,7 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.checks import Check
 from p2pspades.errors import LocalError, P2PSpadesError, RemoteError
-from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Game, IllegalAction, Play
+from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Game, IllegalAction, Pass, Play
 from p2pspades.table import drawpile, hand, opening
 from p2pspades.table import messages as msg
 from p2pspades.table.abandonment import Claims
@@ -231,6 +231,8 @@ class Table:
             self._send(msg.Draw(action.keep))
         elif isinstance(action, Play):
             self._send(make_play(self, action.card))
+        elif isinstance(action, Pass):
+            self._send(self.makers.pass_cards(self, action.cards))
         else:  # pragma: no cover - legal actions of a decision are never chance steps
             raise LocalError(f"{action} is not a player's decision")
         self._advance()
@@ -316,7 +318,7 @@ class Table:
         d = self.deal
         assert d is not None and self.seat is not None
         for j, c in d.opened.items():
-            if c == card and d.owner[j] == self.seat and j not in d.played:
+            if c == card and d.holder(j) == self.seat and j not in d.played:
                 return j
         raise LocalError(f"{card.code} is not in our hand")
 
@@ -598,7 +600,7 @@ class Table:
         header, raw = frame.header, frame.raw
         seat, seq = header.seat, header.seq
         try:
-            m = msg.decode(frame.env.payload, seat, self.version)
+            m = msg.decode(frame.env.payload, seat, self.version, bool(self.rules.nil_pass))
             if header.hand != self.hand_number:
                 why = f"hand number {header.hand}, the game is in hand {self.hand_number}"
                 raise RemoteError(Check.HEADER, why, seat)

@@ -1,9 +1,10 @@
 """How a table plays its own seat: the honest peer's entries, and the public seam for a modified peer.
 
 A `Table` asks its `Makers` for each of its own automatic entries (`make`), for how long it waits for the seat
-it waits for before it votes that the seat stopped answering (`limit`), and for the cards its engine is told
-it holds (`own_cards`). The default is the honest peer. A test builds a cheater by subclassing `Makers`,
-overriding one method and calling the honest one for the rest, and gives it to `Table(..., makers=...)`:
+it waits for before it votes that the seat stopped answering (`limit`), for the cards its engine is told
+it holds (`own_cards`), and for its `pass` of the cards its player chose (`pass_cards`, rule `nil_pass`).
+The default is the honest peer. A test builds a cheater by subclassing `Makers`, overriding one method and
+calling the honest one for the rest, and gives it to `Table(..., makers=...)`:
 
     class Tampering(Makers):
         def make(self, table, kind):
@@ -17,10 +18,12 @@ and `Table.emit`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from p2pspades import crypto
+from p2pspades.crypto import passing
 from p2pspades.errors import RemoteError
 from p2pspades.rules import Card
 from p2pspades.table import hand
@@ -46,6 +49,10 @@ class Makers:
     def limit(self, table: Table, step: Step) -> float:
         """How long we wait for the seat of `step` before we vote that it stopped answering."""
         return table.timeouts["decision" if step.decision else "auto"]
+
+    def pass_cards(self, table: Table, cards: tuple[Card | None, ...]) -> msg.Message:
+        """Our `pass` of these cards to our partner (rule `nil_pass`), as our player chose them."""
+        return make_pass(table, cards)
 
     def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
         """The cards our engine is told we were dealt, in the order of our positions (None for a card it
@@ -85,7 +92,10 @@ def make_commit(t: Table) -> msg.Message:
     commitment = crypto.commitment(context, seed)
     if t.version == 1:
         return msg.Commit(commitment)
-    return msg.CommitV2(commitment, crypto.shuffle_commitment(crypto.HandSecrets.derive(seed, context, d.n)))
+    big_s = crypto.shuffle_commitment(crypto.HandSecrets.derive(seed, context, d.n))
+    if t.rules.nil_pass:
+        return msg.CommitPass(commitment, big_s, passing.pass_public(seed, context))
+    return msg.CommitV2(commitment, big_s)
 
 
 @_maker(msg.Shuffle)
@@ -139,18 +149,38 @@ def make_end(t: Table) -> msg.Message:
     return msg.End(tuple(g.outcome.winners), tuple(side.score for side in g.totals))
 
 
+def make_pass(t: Table, cards: tuple[Card | None, ...]) -> msg.Pass:
+    """Our pass of `cards` (rule `nil_pass`): their positions, ascending, and our lock key of each sealed for
+    our partner (crypto.md §20)."""
+    d, my = t.hand_deal(), t.hand_secrets
+    assert my is not None and t.seat is not None
+    partner = (t.seat + 2) % 4
+    positions = sorted(t.position_of(card) for card in cards if card is not None)
+    keys = [my.lock_keys[j] for j in positions]
+    own = passing.pass_key(my.seed, my.context)
+    sealed = passing.seal_keys(keys, positions, own, d.pass_publics[partner], my.context, partner)
+    return msg.Pass(tuple(positions), tuple(sealed))
+
+
 def make_play(t: Table, card: Card) -> msg.Play:
-    """Our play of `card`; in version 2 with its void proof when it does not follow the led suit."""
+    """Our play of `card`; in version 2 with its void proof when it does not follow the led suit. A card our
+    partner passed us is played with its key, and proven in a void claim with it (PROTOCOL.md §7.6)."""
     g, d, my = t.game_now(), t.hand_deal(), t.hand_secrets
     j = t.position_of(card)
     assert my is not None and t.seat is not None
+    if d.received_keys:
+        keys = list(my.lock_keys)
+        for position, key in d.received_keys.items():
+            keys[position] = key
+        my = dataclasses.replace(my, lock_keys=tuple(keys))
     key = my.lock_keys[j]
     if t.version == 1:
         return msg.Play(j, key)
     positions, cards = d.void_claim(t.seat, j, card, g.hand.trick.led_suit)
     if not (t.rules.void_proofs and positions and cards):
         return msg.PlayV2(j, key, b"")
-    d.key_commits[t.seat] = tuple(crypto.lock_commitments(my))
+    if t.seat not in d.key_commits:
+        d.key_commits[t.seat] = tuple(crypto.lock_commitments(t.hand_secrets or my))
     step = crypto.void_step(t.seats, len(d.played))
     points = [crypto.card_point(c.code) for c in cards]
     claim = d.void_positions(t.seat, positions)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from p2pspades.checks import Check
+from p2pspades.crypto.passing import MAX_PASS
 from p2pspades.errors import RemoteError
 from p2pspades.table.limits import MAX_LIST, MAX_LOCK_PROOF, MAX_SEATS, MAX_SHUFFLE_PROOF, MAX_VOID_PROOF
 
@@ -142,11 +143,16 @@ def _register_v2(cls: type[M]) -> type[M]:
     return cls
 
 
-def decode(payload: Mapping[str, Any], seat: int | None = None, version: int = PROTOCOL_VERSION) -> Message:
+def decode(
+    payload: Mapping[str, Any], seat: int | None = None, version: int = PROTOCOL_VERSION,
+    nil_pass: bool = False,
+) -> Message:
     """The typed message of a payload in protocol `version`. RemoteError (check "schema") if its type or
-    fields are wrong."""
+    fields are wrong. `nil_pass`: the game's rule `nil_pass` is on, so its `commit` carries `E`."""
     kind = payload.get("t")
     cls = TYPES_BY_VERSION[version].get(kind) if isinstance(kind, str) else None
+    if nil_pass and cls is CommitV2:
+        cls = CommitPass
     if cls is None:
         raise RemoteError(Check.SCHEMA, f"unknown message type {kind!r}", seat)
     return cls.from_payload(payload, seat)
@@ -302,6 +308,27 @@ class CommitV2(Commit):
     """Version 2: the commitment and `S = s·B`, the seat's shuffle scalar in public (crypto.md §13)."""
 
     shuffle_commitment: bytes = wire("S", _b32)
+
+
+@dataclass(frozen=True)
+class CommitPass(CommitV2):
+    """Version 2 under the rule `nil_pass`: also `E = e·B`, the seat's pass key in public (crypto.md §20)."""
+
+    pass_public: bytes = wire("E", _b32)
+
+
+_fields(CommitPass)
+
+
+@_register_v2
+@dataclass(frozen=True)
+class Pass(Message):
+    """Rule `nil_pass` (PROTOCOL.md §7.6): the positions the seat passes to its partner, ascending, and its
+    lock key of each sealed for the partner."""
+
+    TYPE: ClassVar[str] = "pass"
+    positions: tuple[int, ...] = wire("j", _list(_int, MAX_PASS))
+    keys: tuple[bytes, ...] = wire("k", _list(_b32, MAX_PASS))
 
 
 @_register_v2

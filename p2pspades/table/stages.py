@@ -31,6 +31,7 @@ class Stage(enum.Enum):
     KEYS = "keys"  # seats publish the keys others need to open their cards
     DRAW = "draw"  # two players: the drawer keeps or discards the top card
     BID = "bid"
+    PASS = "pass"  # rule nil_pass: a nil bidder and its partner pass cards to each other
     PLAY = "play"
     LEAD = "lead"  # rule "low_club": whoever holds the lowest club leads it
     REVEAL = "reveal"  # every seat reveals its seed: the hand is audited
@@ -76,12 +77,13 @@ ENGINE_STAGES: Mapping[Phase, Stage] = {
     Phase.BLIND: Stage.BLIND,
     Phase.DRAW: Stage.DRAW,
     Phase.BID: Stage.BID,
+    Phase.PASS: Stage.PASS,
     Phase.PLAY: Stage.PLAY,
 }
 
 _S = Stage
 #: the stages the rules engine may hand the turn to (`Stage.LEAD`: rule "low_club", the first lead of a hand)
-_ENGINE = (_S.BLIND, _S.DRAW, _S.BID, _S.PLAY, _S.LEAD)
+_ENGINE = (_S.BLIND, _S.DRAW, _S.BID, _S.PASS, _S.PLAY, _S.LEAD)
 #: a challenge: everyone reveals, the audit names the culprit
 _CHALLENGED: dict[type[msg.Message], tuple[Stage, ...]] = {msg.Challenge: (_S.REVEAL,)}
 
@@ -116,6 +118,11 @@ TRANSITIONS: Mapping[Stage, Expect] = {
     ),
     _S.BID: Expect(
         (msg.Bid, msg.Challenge), Who.MOVER, DecisionKind.BID, then={msg.Bid: _ENGINE, **_CHALLENGED}
+    ),
+    # rule nil_pass: the next pass, or the first lead
+    _S.PASS: Expect(
+        (msg.Pass, msg.Challenge), Who.MOVER, DecisionKind.PASS,
+        then={msg.Pass: (_S.PASS, _S.PLAY, _S.LEAD), **_CHALLENGED},
     ),
     _S.PLAY: Expect(
         (msg.Play, msg.Challenge), Who.MOVER, DecisionKind.PLAY,

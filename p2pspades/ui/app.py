@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import textwrap
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from prompt_toolkit.application import Application, get_app
@@ -79,6 +79,7 @@ HELP_LINES: list[tuple[str, str]] = [
     ("draw pile", "k keeps the top card, d discards it"),
     ("s", "score sheet: bids, points per hand, running totals"),
     ("l", "the last trick"),
+    ("h", "the coach: the expert's choice for you, from your cards only"),
     ("any key", "after a trick: go on at once (it stays a moment)"),
     ("?", "this help"),
     ("Ctrl-Q, Ctrl-C", "leave the game (asks first)"),
@@ -686,6 +687,13 @@ def create_key_bindings(state: UiState) -> KeyBindings:
             state.request_quit()
         done(event)
 
+    commands: dict[str, Callable[[], None]] = {
+        "?": lambda: state.toggle_overlay(Overlay.HELP),
+        "s": lambda: state.toggle_overlay(Overlay.SCORES),
+        "l": lambda: state.toggle_overlay(Overlay.LAST),
+        "h": state.coach,
+    }
+
     def on_char(event: KeyPressEvent) -> None:
         ch = event.data
         if state.top_overlay is Overlay.QUIT:
@@ -699,12 +707,9 @@ def create_key_bindings(state: UiState) -> KeyBindings:
             done(event)
             return
         lower = ch.lower()
-        if ch == "?":
-            state.toggle_overlay(Overlay.HELP)
-        elif lower == "s":
-            state.toggle_overlay(Overlay.SCORES)
-        elif lower == "l":
-            state.toggle_overlay(Overlay.LAST)
+        command = commands.get(lower)
+        if command is not None:
+            command()
         elif lower == "q":
             if state.top_overlay is Overlay.OVER:
                 state.leave_requested = True

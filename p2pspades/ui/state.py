@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from p2pspades.bots.coach import Advice, advise
 from p2pspades.describe import ending
 from p2pspades.printable import printable
 from p2pspades.rules import (
@@ -123,6 +124,8 @@ class UiState(Derived):
         self.leave_requested = False
         #: show the end-of-hand summary by itself when a hand ends
         self.auto_summary = True
+        #: the decision the coach is searching (key h), while it searches
+        self.coaching: Decision | None = None
         #: called after every change the screen should show (the app sets it to its `invalidate`)
         self.on_change: Callable[[], None] | None = None
 
@@ -331,6 +334,45 @@ class UiState(Derived):
                 if isinstance(option, Bid) and not self._is_nil(option):
                     return i
         return 0
+
+    # ================================================================= the coach
+    def coach(self) -> None:
+        """`h`: the expert's choice for this seat's bid or card, searched from this seat's view alone (in a
+        worker thread, so the screen goes on), said on the prompt line; the cursor moves to it."""
+        decision = self.decision
+        if decision is None or decision.kind not in (DecisionKind.BID, DecisionKind.PLAY):
+            self.say("the coach (h) answers when it is your turn to bid or play", "dim")
+            return
+        if len(decision.legal) < 2:
+            self.say("coach: there is only one thing you may do", "dim")
+            return
+        if self.coaching is decision:
+            return
+        self.coaching = decision
+        self.say("coach: thinking…", "dim")
+        future = asyncio.get_running_loop().run_in_executor(None, advise, decision)
+        future.add_done_callback(lambda done: self._coached(decision, done))
+
+    def _coached(self, decision: Decision, done: asyncio.Future[Advice | None]) -> None:
+        if self.coaching is decision:
+            self.coaching = None
+        if done.cancelled() or decision is not self.decision:
+            return  # the moment passed
+        error = done.exception()
+        if error is not None:
+            self.say(f"the coach could not search: {error}", "warn")
+            return
+        advice = done.result()
+        if advice is None:
+            self.say("coach: there is nothing to weigh here", "dim")
+            return
+        self.say("coach: " + advice.words(2))
+        choice = advice.choice
+        if isinstance(choice, Play):
+            self.selected = choice.card
+        elif choice in self.choices():
+            self.choice = self.choices().index(choice)
+        self._changed()
 
     # ================================================================= the card cursor
     def _fix_selection(self) -> None:

@@ -46,6 +46,7 @@ WAITING_WORDS = {
     "keys": "to send deal keys",
     "draw": "to draw",
     "bid": "to bid",
+    "pass": "to pass cards to a partner",
     "play": "to play",
     "reveal": "to reveal the hand's seed",
     "end": "to sign the end of the game",

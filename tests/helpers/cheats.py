@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from p2pspades import crypto
-from p2pspades.table import Makers, Step, Table
+from p2pspades.rules import Action, Card, Pass, Play
+from p2pspades.table import Event, Makers, Stage, Step, Table
 from p2pspades.table import messages as msg
 
 
@@ -105,3 +106,51 @@ def send_unchecked(table: Table, fields: dict[str, Any]) -> None:
     """Sign an entry of `table`'s own seat after its head and send it without its own checks: what a modified
     peer does to get a move its engine would refuse onto the wire."""
     table.emit(table.sign(fields))
+
+
+class WrongPassKey(Makers):
+    """Rule `nil_pass`: hands its partner a wrong key for the first card it passes. The entry is its honest
+    `pass` with one bit of the first sealed key changed, signed like any other, so its own checks pass it."""
+
+    def pass_cards(self, table: Table, cards: tuple[Card | None, ...]) -> msg.Message:
+        made = super().pass_cards(table, cards)
+        assert isinstance(made, msg.Pass)
+        first = bytes([made.keys[0][0] ^ 1]) + made.keys[0][1:]
+        return msg.Pass(made.positions, (first, *made.keys[1:]))
+
+
+class BadPass(Table):
+    """Rule `nil_pass`: a modified client that signs a `pass` its own checks would refuse (`change` alters
+    the honest entry's fields) and sends it without them; then it has nothing more to say."""
+
+    def __init__(self, *args: Any, change: Callable[[Table, dict[str, Any]], dict[str, Any]],
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.change = change
+
+    def decide(self, action: Action) -> list[Event]:
+        if not isinstance(action, Pass):
+            return super().decide(action)
+        honest = self.makers.pass_cards(self, action.cards)
+        send_unchecked(self, self.change(self, honest.to_fields()))
+        self.stage = Stage.OVER  # the honest peers decide now
+        return []
+
+
+class PassedCardPlayer(Table):
+    """Rule `nil_pass`: at its first play after a pass, a modified client plays a position it does not hold
+    by the key of its choice (`pick(table)` gives the position and the key), signed properly and sent
+    without its own checks; then it has nothing more to say."""
+
+    def __init__(self, *args: Any, pick: Callable[[Table], tuple[int, bytes] | None], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pick = pick
+
+    def decide(self, action: Action) -> list[Event]:
+        chosen = self.pick(self) if isinstance(action, Play) else None
+        if chosen is None:
+            return super().decide(action)
+        j, key = chosen
+        send_unchecked(self, {"t": "play", "j": j, "k": key, "x": b""})
+        self.stage = Stage.OVER
+        return []

@@ -1,0 +1,159 @@
+"""`p2pspades review LOG [--seat N] [--top K] [--think LEVEL] [--json]`: a finished game from one seat's view,
+the decisions that cost the most expected points against the expert's choice."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from p2pspades.audit import Status
+from p2pspades.audit.files import verify_log
+from p2pspades.bots.review import CannotReview, Review, Weighed, review
+from p2pspades.cli.common import add_think_option, fail
+from p2pspades.exits import ExitCode
+from p2pspades.printable import printable
+from p2pspades.rules import Card, RuleSet, SeatView, bid_notation, sort_hand
+
+DEFAULT_TOP = 10
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "review",
+        help="the costliest decisions of one seat in a finished game, against the expert's choice",
+        description="Replay a game log from one seat's view (its own cards, the bids and the cards played; "
+        "never another seat's cards before the hand's reveal), weigh every bid and card that seat chose with "
+        "the expert's search, and list the decisions that cost the most expected points against the "
+        "expert's choice, each with the position. The draw-pile game (two players) cannot be reviewed.",
+    )
+    p.add_argument("log", help="the game log (.p2plog)")
+    p.add_argument("--seat", type=int, metavar="N",
+                   help="the seat to review (default: the seat whose log it is, from its folder seat-N; "
+                   "else 0)")
+    p.add_argument("--top", type=int, default=DEFAULT_TOP, metavar="K",
+                   help=f"how many decisions to list (default {DEFAULT_TOP})")
+    add_think_option(p)
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.set_defaults(run=run)
+
+
+def log_seat(path: str) -> int | None:
+    """The seat whose log this is, from the folder it is kept in (`…/seat-N/…`), if it says."""
+    for part in reversed(Path(path).parts[:-1]):
+        match = re.fullmatch(r"seat-(\d{1,2})", part)
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.top < 1:
+        return fail("review", f"--top must be at least 1, not {args.top}")
+    verdict = verify_log(args.log)
+    table = verdict.table
+    if table is None or verdict.status is Status.UNREADABLE:
+        return fail("review", verdict.summary)
+    rules = table.rules
+    seat = args.seat if args.seat is not None else log_seat(args.log) or 0
+    if not 0 <= seat < rules.players:
+        return fail("review", f"there is no seat {seat}: this game has seats 0 to {rules.players - 1}")
+    if not verdict.hands:
+        return fail("review", "the log proves no finished hand, so there is nothing to review")
+    names = [s.name for s in table.setup.seats]
+
+    def progress(hand: int, of: int) -> None:
+        print(f"weighing hand {hand} of {of}…", file=sys.stderr, flush=True)
+
+    try:
+        done = review(rules, verdict.hands, seat, progress=progress)
+    except CannotReview as exc:
+        return fail("review", str(exc))
+    if args.json:
+        print(json.dumps(as_json(done, rules, names, args.top, verdict.status), indent=2, ensure_ascii=False))
+    else:
+        print(as_text(done, rules, names, args.top, verdict.status))
+    return ExitCode.OK
+
+
+def as_json(done: Review, rules: RuleSet, names: list[str], top: int, status: Status) -> dict[str, Any]:
+    return {
+        "seat": done.seat,
+        "name": names[done.seat],
+        "verdict": status.name.lower(),
+        "decisions": done.decisions,
+        "agreed": done.agreed,
+        "cost": round(done.cost, 1),
+        "costliest": [_weighed_json(w, rules) for w in done.weighed[:top] if w.cost > 0],
+    }
+
+
+def _weighed_json(w: Weighed, rules: RuleSet) -> dict[str, Any]:
+    view = w.position.view
+    return {
+        "hand": w.position.hand,
+        "trick": w.position.trick,
+        "chosen": w.taken.label,
+        "expert": w.advice.option(w.advice.choice).label,  # type: ignore[union-attr]
+        "cost": round(w.cost, 1),
+        "options": [{"choice": o.label, "net": round(o.points, 1), "holds": round(o.holds, 3), "nil": o.nil}
+                    for o in w.advice.options],
+        "holds_means": "your nil" if w.advice.nil else "the contract (a nil option: the nil)",
+        "hand_held": [c.code for c in sort_hand(view.hand)],
+        "trick_so_far": [[s, c.code] for s, c in view.trick.plays],
+        "bids": [None if b is None else bid_notation(b, f, rules) for b, f in zip(view.bids, view.blind,
+                                                                                 strict=True)],
+        "tricks_won": list(view.tricks_won),
+    }
+
+
+def as_text(done: Review, rules: RuleSet, names: list[str], top: int, status: Status) -> str:
+    name = printable(names[done.seat])
+    lines = [f"seat {done.seat} ({name}): {done.decisions} decisions weighed; the expert's choice, or one as "
+             f"good, in {done.agreed}; {done.cost:.0f} expected points given up in all"]
+    if status is not Status.VALID:
+        lines.append("(the log is not a valid finished game: only the hands it proves are reviewed)")
+    costly = [w for w in done.weighed[:top] if w.cost > 0]
+    if not costly:
+        lines.append("no decision cost anything against the expert's choice")
+        return "\n".join(lines)
+    lines.append("")
+    lines.append("The costliest decisions:")
+    for i, w in enumerate(costly, 1):
+        lines += _weighed_text(i, w, rules, names)
+    return "\n".join(lines)
+
+
+def _weighed_text(i: int, w: Weighed, rules: RuleSet, names: list[str]) -> list[str]:
+    view = w.position.view
+    when = "the bid" if w.position.trick == 0 else f"trick {w.position.trick}"
+    expert = w.advice.option(w.advice.choice)
+    assert expert is not None
+    verbs = ("bid", "would bid") if w.position.trick == 0 else ("played", "would play")
+    chosen, choice = (o.label.removeprefix("bid ") for o in (w.taken, expert))
+    head = (f"{i:>2}. hand {w.position.hand}, {when}: you {verbs[0]} {chosen}; the expert {verbs[1]} {choice}"
+            f" — {w.cost:.0f} points")
+    out = [head, f"    your cards: {_cards(view.hand)}"]
+    if w.position.trick:
+        trick = ", ".join(f"{printable(names[s])} {c.glyph}" for s, c in view.trick.plays) or "you lead"
+        out.append(f"    on the table: {trick}")
+    out.append(f"    bids: {_bids(view, rules, names)}")
+    out.append(f"    {w.advice.words()}")
+    return out
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return " ".join(c.glyph for c in sort_hand(cards))
+
+
+def _bids(view: SeatView, rules: RuleSet, names: list[str]) -> str:
+    parts = []
+    for s, (bid, blind) in enumerate(zip(view.bids, view.blind, strict=True)):
+        if bid is None and not blind:
+            continue
+        taken = f" (took {view.tricks_won[s]})" if view.tricks or view.trick.plays else ""
+        parts.append(f"{printable(names[s])} {bid_notation(bid, blind, rules)}{taken}")
+    return ", ".join(parts) or "none yet"

@@ -1,0 +1,209 @@
+"""The coach and the review: the expert's search shown to a person, from that person's seat only.
+
+The hint and the review read a seat's view alone, so two deals that a seat cannot tell apart (its own cards
+the same, the other seats' cards different) get the same advice, and a review replays a game in an engine
+that never learns another seat's cards before the reveal.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from p2pspades.bots import make_bot
+from p2pspades.bots.coach import advise
+from p2pspades.bots.review import CannotReview, Position, positions, review
+from p2pspades.rules import PRESETS, Bid, Card, Game, Phase, Play, RuleSet, deal_from_order
+from p2pspades.rules.playout import play_game
+from p2pspades.table.events import Decision, DecisionKind
+
+KINDS = {Phase.BID: DecisionKind.BID, Phase.PLAY: DecisionKind.PLAY}
+
+
+def dealt(rules: RuleSet, seed: int) -> list[Card]:
+    cards = list(rules.deck)
+    random.Random(seed).shuffle(cards)
+    return cards
+
+
+def other_cards_swapped(
+    rules: RuleSet, dealer: int, cards: list[Card], seat: int, rng: random.Random
+) -> list[Card]:
+    """The same deal for `seat`, the other seats' cards dealt again among them."""
+    hands = [[c for c in h if c is not None] for h in deal_from_order(rules, dealer, cards).hands]
+    n = rules.players
+    others = [c for s in range(n) if s != seat for c in hands[s]]
+    rng.shuffle(others)
+    for s in range(n):
+        if s != seat:
+            hands[s], others = others[: len(hands[s])], others[len(hands[s]):]
+    # deal_from_order deals one card at a time from the dealer's left
+    order = [hands[(dealer + j) % n][k] for k in range(len(hands[0])) for j in range(1, n + 1)]
+    same = deal_from_order(rules, dealer, cards).hands[seat]
+    assert deal_from_order(rules, dealer, order).hands[seat] == same
+    return order
+
+
+def to_first_decision(rules: RuleSet, cards: list[Card], plays: int) -> Decision:
+    """The game after everyone bid 3 and `plays` cards of the first trick, at the next seat's decision."""
+    game = Game(rules, 0)
+    game.apply(deal_from_order(rules, game.dealer, cards))
+    while game.phase is Phase.BID:
+        game.apply(Bid(3) if Bid(3) in game.legal_actions() else game.legal_actions()[-1])
+    for _ in range(plays):
+        legal = game.legal_actions()
+        game.apply(legal[0])
+    assert game.current_seat is not None
+    return Decision(KINDS[game.phase], game.view(game.current_seat), game.legal_actions())
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), other=st.integers(0, 10_000))
+def test_the_hint_is_the_same_whatever_the_other_seats_hold(seed: int, other: int) -> None:
+    rules = PRESETS["classic"]
+    cards = dealt(rules, seed)
+    # the leader's first card: only its own cards and the bids are known to it
+    first = to_first_decision(rules, cards, 0)
+    seat = first.view.seat
+    swapped = other_cards_swapped(rules, 0, cards, seat, random.Random(other))
+    again = to_first_decision(rules, swapped, 0)
+    assert again.view == first.view  # the seat cannot tell the deals apart...
+    a, b = advise(first, "fast"), advise(again, "fast")
+    assert a is not None and b is not None
+    assert a == b  # ...and neither can its coach
+    assert a.choice in first.legal and all(o.action in first.legal for o in a.options)
+
+
+def test_the_hint_changes_when_the_seats_own_cards_do() -> None:
+    """The advice depends on the view: another hand for the seat, another search (it is not a constant)."""
+    rules = PRESETS["classic"]
+    seen = set()
+    for seed in range(6):
+        decision = to_first_decision(rules, dealt(rules, seed), 0)
+        advice = advise(decision, "fast")
+        assert advice is not None
+        seen.add(advice.words())
+    assert len(seen) > 1
+
+
+def test_the_hint_names_each_option_with_its_chance_and_points() -> None:
+    rules = PRESETS["classic"]
+    decision = to_first_decision(rules, dealt(rules, 4), 0)
+    advice = advise(decision, "fast")
+    assert advice is not None and advice.deals > 0
+    for option in advice.options:
+        assert 0.0 <= option.holds <= 1.0
+    assert [o.points for o in advice.options] == sorted((o.points for o in advice.options), reverse=True)
+    words = advice.words(2)
+    first = advice.option(advice.choice)
+    assert first is not None and words.startswith(f"{first.label}: makes the contract in {first.holds:.0%}")
+
+
+def test_a_sure_winner_is_what_the_coach_plays_to_make_a_contract() -> None:
+    """A constructed end position: the seat holds the last two spades, A♠ and 2♠, and must take one more
+    trick to make its contract; the coach plays the ace, and says the contract holds in every deal."""
+    rules = RuleSet(target=500)
+    game = Game(rules, 3)
+    # seat 0 leads: a deal where seat 0 holds every spade and the rest is spread
+    spades = [c for c in rules.deck if c.suit.name == "SPADES"]
+    rest = [c for c in rules.deck if c.suit.name != "SPADES"]
+    hands = [spades, rest[0:13], rest[13:26], rest[26:39]]
+    order = [hands[(3 + j) % 4][k] for k in range(13) for j in range(1, 5)]
+    game.apply(deal_from_order(rules, 3, order))
+    for bid in (13, 0, 0, 0):
+        game.apply(Bid(bid) if Bid(bid) in game.legal_actions() else game.legal_actions()[0])
+    assert game.current_seat == 0
+    decision = Decision(DecisionKind.PLAY, game.view(0), game.legal_actions())
+    advice = advise(decision, "fast")
+    assert advice is not None
+    assert isinstance(advice.choice, Play) and advice.choice.card.code == "AS"
+    chosen = advice.option(advice.choice)
+    assert chosen is not None and chosen.holds == 1.0
+
+
+def finished_game(preset: str, seed: int, hands: int = 2) -> Game:
+    """A game of `hands` hands (or fewer, if it ends), every choice random and legal."""
+    rng = random.Random(seed)
+    return play_game(PRESETS[preset], 0, rng.shuffle, rng.choice, max_hands=hands)
+
+
+@pytest.mark.parametrize("preset", ["classic", "individual", "cutthroat3", "piki"])
+def test_the_review_reaches_every_decision_of_the_seat(preset: str) -> None:
+    game = finished_game(preset, 3)
+    rules, hands = game.rules, list(game.history)
+    assert hands
+    for seat in range(rules.players):
+        seen = list(positions(rules, hands, seat))
+        bids = sum(not h.blind[seat] for h in hands)
+        plays = sum(len(h.hands[seat]) for h in hands)
+        assert len(seen) == bids + plays
+        for p in seen:
+            assert p.view.seat == seat and p.chosen in p.decision.legal
+        assert [p.chosen for p in seen if p.trick] == [
+            Play(c) for h in hands for t in h.tricks for s, c in t.plays if s == seat
+        ]
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_the_review_never_uses_another_seats_cards_before_the_reveal(seat: int) -> None:
+    """The hand as the log proves it, and the same hand with the other seats' cards dealt wrongly among
+    them: the review's positions are the same up to the reveal, and only the reveal notices."""
+    game = finished_game("classic", 11, hands=1)
+    rules, truth = game.rules, game.history[0]
+    rng = random.Random(seat)
+    others = [c for s in range(4) if s != seat for c in truth.hands[s]]
+    rng.shuffle(others)
+    wrong_hands = []
+    for s in range(4):
+        wrong_hands.append(truth.hands[s] if s == seat else tuple(sorted(others[:13])))
+        if s != seat:
+            others = others[13:]
+    wrong = truth._replace(hands=tuple(wrong_hands))
+    assert wrong.hands != truth.hands
+    honest = list(positions(rules, [truth], seat))
+    told: list[Position] = []
+    with pytest.raises(CannotReview, match="does not replay"):
+        for p in positions(rules, [wrong], seat):
+            told.append(p)
+    assert [(p.view, p.chosen) for p in told] == [(p.view, p.chosen) for p in honest]
+
+
+def test_the_draw_pile_game_is_refused_with_a_reason() -> None:
+    with pytest.raises(CannotReview, match="draw pile"):
+        list(positions(PRESETS["two"], [], 0))
+
+
+def test_the_review_lists_what_the_random_player_gave_up_costliest_first() -> None:
+    game = finished_game("classic", 7)
+    done = review(game.rules, list(game.history), 0, "fast")
+    assert done.decisions > 0 and 0 <= done.agreed <= done.decisions
+    costs = [w.cost for w in done.weighed]
+    assert costs == sorted(costs, reverse=True) and all(c >= 0 for c in costs)
+    for w in done.weighed:
+        best = w.advice.option(w.advice.choice)
+        assert best is not None and w.cost == pytest.approx(max(0.0, best.points - w.taken.points))
+    assert done.cost > 0  # a random player gives up points somewhere against the expert
+
+
+def test_think_scales_the_experts_search_and_one_seed_still_gives_one_choice() -> None:
+    from p2pspades.bots import THINK, ExpertBot, set_think
+    from p2pspades.bots.registry import UnknownBot
+
+    rules = PRESETS["classic"]
+    decision = to_first_decision(rules, dealt(rules, 2), 0)
+    playouts = {}
+    try:
+        for level in THINK:
+            set_think(level)
+            first, second = make_bot("expert", 5), make_bot("expert", 5)
+            assert isinstance(first, ExpertBot) and isinstance(second, ExpertBot)
+            assert first(decision) == second(decision)
+            playouts[level] = first.playouts
+        with pytest.raises(UnknownBot, match="choose one of: fast, normal, deep"):
+            set_think("slow")
+    finally:
+        set_think("normal")
+    assert playouts["fast"] < playouts["normal"] < playouts["deep"]
