@@ -74,6 +74,7 @@ def test_the_modes_are_left_out_at_free_and_round_trip() -> None:
         ({"bid_mode": "whiz", "blind_nil": False, "min_team_bid": 4}, "cannot be played with min_team_bid"),
         ({"bid_mode": "whiz", "blind_nil": False, "min_bid": 2}, "min_bid above 1"),
         ({"bid_mode": "mirror", "blind_nil": False, "double_nil": False}, "double_nil false"),
+        ({"bid_mode": "whiz", "blind_nil": False, "nil_pass": 2}, "cannot be played with nil_pass"),
         ({"bid_mode": "suicide", "partnerships": False}, "needs partnerships"),
         ({"bid_mode": "suicide", "nil": False, "blind_nil": False}, "needs nil"),
         ({"bid_mode": "bold"}, "bid_mode must be one of free, mirror, whiz, suicide"),

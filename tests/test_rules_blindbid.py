@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_rules_pass import run_passing
 from test_rules_properties import phase, run_rules
 
 from p2pspades.bots.bidding import blind_choice
@@ -135,3 +136,16 @@ def new_option_mixes(draw: st.DrawFn) -> RuleSet:
 @given(new_option_mixes(), st.integers(0, 2**32 - 1))
 def test_random_games_under_mixes_of_the_new_options_keep_every_invariant(rules: RuleSet, seed: int) -> None:
     run_rules(rules, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(["free", "suicide"]), st.booleans(), st.booleans(), st.integers(1, 3),
+       st.integers(0, 2**32 - 1))
+def test_random_games_with_the_nil_pass_and_the_new_options(mode: str, deuces: bool, blind: bool, n: int,
+                                                             seed: int) -> None:
+    options: dict[str, Any] = {"bid_mode": mode, "deuces_high": deuces, "nil_pass": n,
+                               "target": 150, "losing_threshold": -150}
+    if mode == "free":
+        options.update(blind_bid=blind, blind_bid_margin=0)
+    run_passing(preset("classic", **options), seed)

@@ -341,6 +341,8 @@ class RuleSet:
             name for name, on in (
                 ("min_bid above 1", self.min_bid != 1), ("min_team_bid", self.min_team_bid > 0),
                 ("blind_nil", self.blind_nil), ("double_nil false", not self.double_nil),
+                # the claim is about the dealt hand, which a pass changes before the audit sees it
+                ("nil_pass", self.nil_pass > 0),
             ) if on
         ]
         if clashes:
