@@ -91,3 +91,45 @@ def forfeit_suffix(table: Table) -> str:
         return "; the game is void (rule on_fault=void)"
     winners = " and ".join(f"side {w}" for w in result.winners)
     return f"; forfeit by seat {result.seat}: {winners} {'wins' if len(result.winners) == 1 else 'win'}"
+
+
+def follow_problem(old: Verdict, new: Verdict) -> str | None:
+    """Why the game of `new` does not follow the game of `old` as its genesis `after` says, or None if it
+    does (PROTOCOL.md §4.1): it names old's game id, old's game is over, and a continuation starts from old's
+    scores and bags at its end with the dealer of the hand it did not finish, under the same rules, the
+    seats but the abandoned one held by the same keys, after an abandonment."""
+    if new.table is None:
+        return "the new log has no readable genesis"
+    after = new.table.setup.after
+    if after is None:
+        return f"game {new.table.game_id.hex()} follows no game: its genesis has no 'after'"
+    if old.table is None:
+        return f"the old log has no readable genesis: {old.summary}"
+    if after.game_id != old.table.game_id:
+        return f"it follows game {after.game_id.hex()}, not game {old.table.game_id.hex()} of the old log"
+    ended = old.table.result
+    if ended is None:
+        return f"game {old.table.game_id.hex()} has not ended in the old log"
+    if not after.continues:
+        return None
+    if ended.status is not TableStatus.ABANDONED:
+        status = ended.status.value
+        return f"game {old.table.game_id.hex()} was not abandoned ({status}): it cannot be carried on"
+    if old.table.rules != new.table.rules:
+        return "its rules differ from the old game's"
+    gone = ended.seat
+    old_keys, new_keys = old.table.setup.keys, new.table.setup.keys
+    if len(old_keys) != len(new_keys) or any(
+            seat != gone and old_keys[seat] != new_keys[seat] for seat in range(len(old_keys))):
+        return "a seat other than the abandoned one is held by another key than in the old game"
+    game = old.table.game
+    if game is None:
+        return f"game {old.table.game_id.hex()} ended before its first hand: there are no scores to carry on"
+    if tuple(after.totals) != game.totals:
+        scores = "–".join(str(t.score) for t in game.totals)
+        bags = ", ".join(str(t.bags) for t in game.totals)
+        return (f"it starts from {after.scores_text()} (bags {', '.join(str(t.bags) for t in after.totals)}) "
+                f"but game {old.table.game_id.hex()} ended at {scores} (bags {bags})")
+    if after.dealer != game.dealer:
+        return f"seat {after.dealer} deals first, but seat {game.dealer} was to deal in the old game"
+    return None
