@@ -69,8 +69,9 @@ class After:
             raise ValueError("'after' dealer is a seat number")
         return cls(game_id, kind, tuple(SideTotal(s, b) for s, b in zip(scores, bags, strict=True)), dealer)
 
-    def problem(self, rules: RuleSet, game_id: bytes) -> str | None:
-        """Why this `after` cannot be in the genesis of game `game_id` under `rules`, or None."""
+    def problem(self, rules: RuleSet, game_id: bytes | None) -> str | None:
+        """Why this `after` cannot be in the genesis of game `game_id` under `rules`, or None (`game_id`
+        None: a game whose id is not drawn yet, as the lobby announces it)."""
         if self.game_id == game_id:
             return "a game cannot follow itself"
         if not self.continues:
