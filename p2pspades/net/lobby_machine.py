@@ -199,9 +199,10 @@ class HostLobby:
     def full(self) -> bool:
         return not self.free_seats()
 
-    def seat_for_bot(self) -> int:
-        """Where `add_bot` seats a bot by default: the host's side first (`LobbyError` if it is full)."""
-        return self._place(0)
+    def seat_for_bot(self, key: bytes | None = None) -> int:
+        """Where `add_bot` seats a bot by default: the seat its key held in the game this one follows, else
+        the host's side first (`LobbyError` if it is full)."""
+        return self._place(0, key)
 
     def take_outgoing(self) -> list[Send]:
         out, self._out = self._out, []

@@ -189,6 +189,8 @@ class LobbyResult:
         rules = self.table.rules.preset or "custom rules"
         lines = [f"Table {self.table.name!r} ({rules}, protocol version {self.table.version}), "
                  f"game {self.game_id.hex()}"]
+        if self.table.after is not None:
+            lines.append(f"  {self.table.after.describe()}")
         for s in sorted(self.table.seated, key=lambda s: s.seat):
             if s.seat == self.seat:
                 who = " (you)"

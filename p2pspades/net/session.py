@@ -119,7 +119,7 @@ class HostedTable:
     async def add_bot(self, bot: Seat, seat: int | None = None) -> None:
         """Seat a bot peer this process runs: at `seat`, or on our side if a seat is free there."""
         assert self.lobby is not None
-        seat = self.lobby.machine.seat_for_bot() if seat is None else seat
+        seat = self.lobby.machine.seat_for_bot(bot.identity.public) if seat is None else seat
         mesh = await open_mesh(bot.identity, self.address, self.settings)
         try:
             name = bot.name or (SEAT_NAMES[seat] if self.compass_names else self.bot_name())

@@ -84,9 +84,10 @@ class After:
         """The starting scores as the screens say them: "120–80" (side 0 first)."""
         return "–".join(str(t.score) for t in self.totals)
 
-    def describe(self) -> str:
-        """One line: "a rematch of game 3f2a…" or "continues game 3f2a… from 120–80 (bags 3, 1)"."""
-        game = self.game_id.hex()
+    def describe(self, short: bool = False) -> str:
+        """One line: "a rematch of game 3f2a…" or "continues game 3f2a… from 120–80 (bags 3, 1), seat 2
+        deals"; `short`: the game id's first 12 digits (as `games` and `resume` take it)."""
+        game = self.game_id.hex()[:12] if short else self.game_id.hex()
         if not self.continues:
             return f"a rematch of game {game}"
         bags = ", ".join(str(t.bags) for t in self.totals)
