@@ -131,8 +131,8 @@ class CheckAfter:
         if not stores:
             return None
         verdict = verify_file(stores[0].log_path)
-        if verdict.table is None:
-            return None
+        if verdict.table is None or verdict.table.result is None:
+            return None  # our log stops before the end (we were the one who left): nothing to compare
         problem = continuation_problem(verdict.table, after)
         if problem is None:
             return None

@@ -61,5 +61,5 @@ def on_draw_reveal(t: Table, m: msg.DrawReveal, seat: int, seq: int) -> None:
             t.game = Game(t.rules, t.first_dealer, after.totals)
         else:
             t.game = Game(t.rules, t.first_dealer)
-        t.report(FirstDealer(t.first_dealer))
+        t.report(FirstDealer(t.first_dealer, after is not None and after.continues))
         t.start_hand()
