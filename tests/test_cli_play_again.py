@@ -66,7 +66,7 @@ class Shell:
         """The command `name` printed after `label: `."""
         found = re.findall(rf"^{re.escape(label)}: (p2pspades .*)$", self.out(name), re.M)
         assert len(found) == 1, f"{name} printed {label!r} {len(found)} times:\n{self.out(name)[-3000:]}"
-        return found[0].strip()
+        return str(found[0]).strip()
 
     def log_of(self, name: str) -> Path:
         match = re.findall(r"^game [0-9a-f]{32}: seat \d .*; log: (.+)$", self.out(name), re.M)
