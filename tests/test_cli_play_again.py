@@ -183,3 +183,40 @@ def test_carry_on_with_a_bot_as_printed_continues_an_abandoned_game_from_its_sco
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "follows" in checked.stdout
     assert f"continues game {table.game_id.hex()} from {scores}" in checked.stdout
+
+
+def test_a_joiner_refuses_a_continuation_its_own_log_contradicts_in_one_line(shell: Shell) -> None:
+    """A host whose table claims to continue a game from other scores than the joiner's own log of it ends
+    at: the joiner takes no seat, and says why in one line."""
+    port = free_port()
+    common = f"--auto --address 127.0.0.1 {' '.join(FAST)}"
+    shell.typed("ana", f"p2pspades host --profile ana --rules cutthroat3 --target 300 --port {port} "
+                f"--no-advertise {common}")
+    shell.wait_for("ana", "lobby: ")
+    shell.typed("bo", f"p2pspades join 127.0.0.1:{port} --profile bo {common}")
+    shell.wait_for("bo", "table ")
+    cy = shell.typed("cy", f"p2pspades join 127.0.0.1:{port} --profile cy {common}")
+    shell.wait_for("cy", "hand  1:", timeout=240)
+    os.kill(cy.pid, signal.SIGKILL)
+    cy.wait()
+    assert shell.finish("bo") == 3, shell.out("bo")[-3000:]
+    old = shell.log_of("bo")
+    table = verify_file(old).table
+    assert table is not None and table.game is not None
+    liar_port = free_port()
+    with open(shell.root / "liar.out", "wb") as out:
+        shell.procs["liar"] = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("helpers") / "liar.py"), str(liar_port), str(old)],
+            env=dict(shell.env, PYTHONPATH=os.pathsep.join(sys.path)), stdout=out, stderr=subprocess.STDOUT)
+    shell.wait_for("liar", "lobby: ")
+    shell.typed("bo2", f"p2pspades join 127.0.0.1:{liar_port} --profile bo {common}")
+    assert shell.finish("bo2", 120) == 2, shell.out("bo2")[-3000:]
+    said = shell.out("bo2")
+    (line,) = [text for text in said.splitlines() if text.startswith("p2pspades join: ")]
+    gid = table.game_id.hex()[:12]
+    ours = "–".join(str(t.score) for t in table.game.totals)
+    claimed = "–".join(str(t.score + (10 if side == 0 else 0)) for side, t in enumerate(table.game.totals))
+    assert line == (f"p2pspades join: refused: the host says this game continues game {gid} from {claimed}, "
+                    f"but your log of game {gid} ends at {ours}"), line
+    assert "Traceback" not in said
+    assert not re.search(r"^table ", said, re.M), "refused before it asked for a seat: no seat map shown"
