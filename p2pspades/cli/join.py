@@ -126,6 +126,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
         fingerprint = ad.host_fingerprint
         say(f"found {ad}")
     bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
+    main.lobby = host_port(lobby)
     screen = JoinScreen()
     say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} ...")
     if bots:
