@@ -151,8 +151,8 @@ class Program(Terminal):
         return str(found[0])
 
     def log_path(self) -> Path:
-        found = re.findall(r"^game [0-9a-f]{32}: seat \d .*; log: (\S+)", plain(self.seen), re.M)
-        assert found, self.seen[-4000:]
+        found = re.findall(r"game [0-9a-f]{32}: seat \d [^\n]*?; log: (\S+game\.p2plog)", plain(self.seen))
+        assert found, self.tail()
         return Path(found[-1])
 
 
@@ -200,7 +200,7 @@ def test_an_evening_two_games_at_one_table_with_a_crash_and_a_rematch(
     assert back.person
     back.said(rf"^resuming game {first_id}", others=(ana, bo))
     for program in (ana, bo, back):
-        assert program.finish(600, others=(ana, bo, back)) == 0, program.seen[-4000:]
+        assert program.finish(600, others=(ana, bo, back)) == 0, program.tail()
     for program in (ana, bo):
         program.shows(r"^winner: ", 5)
     back.said(r"^winner: ", 5)
@@ -223,7 +223,7 @@ def test_an_evening_two_games_at_one_table_with_a_crash_and_a_rematch(
     assert second_id != first_id
     everyone = (ana2, bo2, cy2)
     for program in everyone:
-        assert program.finish(600, others=everyone) == 0, program.seen[-4000:]
+        assert program.finish(600, others=everyone) == 0, program.tail()
     for program in (bo2, cy2):  # each joiner was shown which game this one follows
         assert f"a rematch of game {first_id[:12]}" in plain(program.seen)
     second_logs = {"ana": ana2.log_path(), "bo": bo2.log_path(), "cy": cy2.log_path()}
