@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -11,7 +12,8 @@ from prompt_toolkit.output import DummyOutput
 
 from p2pspades import crypto
 from p2pspades.net.lobby_seats import LobbySeat
-from p2pspades.rules import RuleSetError, preset
+from p2pspades.rules import RuleSetError, SideTotal, preset
+from p2pspades.table import CONTINUATION, REMATCH, After
 from p2pspades.ui.capture import screen_text
 from p2pspades.ui.lobby import LobbyModel, confirm_table, create_lobby_app, run_lobby, seats_table
 from p2pspades.ui.testing import KEYS, until
@@ -201,3 +203,18 @@ async def test_leaving_the_lobby_screen_stops_the_lobby() -> None:
         pipe.send_text("q")
         assert await asyncio.wait_for(running, 5) is None
     assert stopped.is_set() and model.left
+
+
+def test_the_rules_panel_says_which_game_a_table_continues_and_from_which_scores() -> None:
+    old = bytes(range(16))
+    carried = After(old, CONTINUATION, (SideTotal(120, 3), SideTotal(80, 1)), 2)
+    for after, words in [(carried, "continues game 000102030405 from 120–80 (bags 3, 1), seat 2 deals"),
+                         (After(old, REMATCH), "a rematch of game 000102030405"), (None, None)]:
+        model = LobbyModel("Kitchen", preset("classic"), SEATS, you=1, after=after)
+        with create_pipe_input() as pipe:
+            screen = screen_text(create_lobby_app(model, input=pipe, output=DummyOutput()), 100, 30)
+        rules = screen[screen.index("Rules"):]
+        if words is None:
+            assert "follows" not in rules
+        else:
+            assert re.search(rf"follows\s+{re.escape(words)}", rules), screen

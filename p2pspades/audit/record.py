@@ -14,7 +14,7 @@ from p2pspades.describe import bonuses, failed
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards, sort_hand
 from p2pspades.rules.options import described, summary
-from p2pspades.table import Table, TableStatus, Violation
+from p2pspades.table import After, Table, TableStatus, Violation
 
 FORMAT = "p2pspades-hand-record/1"
 
@@ -86,7 +86,7 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
             "contested": bool(table.result is not None and table.result.contested),
             "text": abandonment(table),
         }
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "game_id": table.game_id.hex(),
         "table": table.setup.name,
@@ -106,6 +106,20 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         "hands": [_hand(rules, h) for h in verdict.hands],
         "result": result,
     }
+    after = table.setup.after
+    if after is not None:
+        record["after"] = after_record(after)
+    return record
+
+
+def after_record(after: After) -> dict[str, Any]:
+    """The genesis `after` in the hand record: the game followed, the kind and, for a continuation, the
+    scores and bags per side and the first dealer."""
+    out: dict[str, Any] = {"game_id": after.game_id.hex(), "kind": after.kind}
+    if after.continues:
+        out |= {"scores": [t.score for t in after.totals], "bags": [t.bags for t in after.totals],
+                "dealer": after.dealer}
+    return out
 
 
 def _hand(rules: RuleSet, h: HandResult) -> dict[str, Any]:
@@ -216,6 +230,8 @@ def summary_lines(verdict: Verdict) -> list[str]:
     lines.append(
         f"table '{printable(table.setup.name)}', game {table.game_id.hex()}, rules {described(rules)}"
     )
+    if table.setup.after is not None:
+        lines.append(f"  {table.setup.after.describe()}")
     for s in table.setup.seats:
         name = pad(names[s.seat], 20)
         lines.append(f"  seat {s.seat}: {name} {s.fingerprint}  side {rules.side_of(s.seat)}")

@@ -174,12 +174,17 @@ class ProgressLines(GameVisitor):
         self.rules = setup.rules
         self.names = [s.name for s in setup.seats]
         self.say = say
+        self.after = setup.after
 
     def side(self, k: int) -> str:
         return "+".join(self.names[i] for i in self.rules.sides[k])
 
     def on_first_dealer(self, seat: int) -> None:
-        self.say(f"{self.names[seat]} drew the highest card and deals first")
+        if self.after is not None and self.after.continues:
+            scores = ", ".join(f"{self.side(k)} {t.score}" for k, t in enumerate(self.after.totals))
+            self.say(f"{self.names[seat]} deals first, as in the game this one continues (from {scores})")
+        else:
+            self.say(f"{self.names[seat]} drew the highest card and deals first")
 
     def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
         rules = self.rules

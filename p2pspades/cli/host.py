@@ -8,8 +8,11 @@ the same protocol as a game of people, and `resume` can bring the bots back afte
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import itertools
 from pathlib import Path
 
+from p2pspades.cli.again import Again, carry_on, host_commands, our_bot_keys, our_game, rematch
 from p2pspades.cli.common import (
     add_bot_option,
     add_game_options,
@@ -32,8 +35,8 @@ from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import Settings
-from p2pspades.net.lobby_seats import NAME_LIMIT, TableInfo, check_name
-from p2pspades.net.seats import bot_seats
+from p2pspades.net.lobby_seats import NAME_LIMIT, Sequel, TableInfo, check_name
+from p2pspades.net.seats import Seat, bot_seats
 from p2pspades.net.session import HostedTable
 from p2pspades.paths import PLAYER_IDENTITY
 from p2pspades.rules import RuleSet
@@ -65,6 +68,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help=f"the game's protocol version (default {PROTOCOL_VERSION}, the newest; 1 proves no "
                    "shuffle, lock or void claim as it is made, and joiners refuse it unless they pass "
                    "--allow-protocol 1)")
+    again = p.add_mutually_exclusive_group()
+    again.add_argument("--rematch", metavar="GAME_ID",
+                       help="a new game after game GAME_ID (which you played with this profile) ended: "
+                       "the same table, rules and bots, each player back in their seat if they join again; "
+                       "its genesis names the game it follows")
+    again.add_argument("--carry-on", metavar="GAME_ID",
+                       help="carry game GAME_ID on after a player was dropped (its abandonment): a new game "
+                       "from its scores and bags, the same players in the same seats and a bot of yours in "
+                       "the empty one; you must have hosted it")
     add_seat_options(p)
     p.set_defaults(run=run)
 
@@ -73,6 +85,15 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
     rules = rules_from_args(args)
     if args.name is None:
         args.name = default_name(args.profile)
+    if args.rematch or args.carry_on:
+        option = "--rematch" if args.rematch else "--carry-on"
+        if args.players is not None or args.target is not None or args.rules != "classic" or args.bots:
+            raise LocalError(f"{option} plays the old game's rules with its bots: leave out --rules, "
+                             "--players, --target and --bots")
+        check_name(args.name)
+        if args.table is not None:
+            check_name(args.table)
+        return rules
     if args.table is None:
         args.table = f"{args.name[:NAME_LIMIT - 8]}'s table"
     try:
@@ -96,21 +117,61 @@ def run(args: argparse.Namespace) -> int:
     return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)))
 
 
+def play_again(args: argparse.Namespace, me: bytes) -> Again | None:
+    """The old game `--rematch` or `--carry-on` names, from this profile's own log of it (None: neither)."""
+    game_id = args.rematch or args.carry_on
+    if not game_id:
+        return None
+    _, old = our_game(args.home, game_id, args.profile)
+    keys = our_bot_keys(args.home, PLAYER_IDENTITY)
+    again = rematch(old, me, keys) if args.rematch else carry_on(old, me, keys)
+    if args.table is None:
+        args.table = old.setup.name
+    return again
+
+
+def again_bots(again: Again | None, args: argparse.Namespace) -> tuple[list[Seat], Sequel | None, int]:
+    """The bot seats of our table: for a table that plays again, the old game's bots of ours (the same
+    keys, back in their seats) and, for a continuation, one more for the abandoned seat; else `--bots` new
+    ones. With the lobby's sequel (that bot's seat kept for it), and the number of the next bot the lobby
+    screen would add."""
+    if again is None:
+        return bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home), None, args.bots + 1
+    ours = our_bot_keys(args.home, PLAYER_IDENTITY)
+    held = {s.key: s.seat for s in again.old.setup.seats if s.key in ours}
+    bots = [bot for key, seat in sorted(held.items(), key=lambda item: item[1]) if seat in again.bot_seats
+            for bot in bot_seats(1, PLAYER_IDENTITY, args.bot, first=ours[key], home=args.home)]
+    unused = (k for k in itertools.count(1) if k not in {ours[key] for key in held})
+    sequel = again.sequel
+    if again.bot_for is not None:
+        (extra,) = bot_seats(1, PLAYER_IDENTITY, args.bot, first=next(unused), home=args.home)
+        bots.append(extra)
+        sequel = dataclasses.replace(sequel, places={**sequel.places, extra.identity.public: again.bot_for})
+    return bots, sequel, next(unused)
+
+
 async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> int:
     ui = load_ui(args)
     main = our_seat(args)
     owner = PLAYER_IDENTITY
-    bots = bot_seats(args.bots, owner, args.bot, home=args.home)
+    again = play_again(args, main.identity.public)
+    if again is not None:
+        rules = again.rules
+    bots, sequel, next_bot = again_bots(again, args)
     hosted = HostedTable(main, table_name=args.table, rules=rules, bots=bots, settings=settings,
                          address=args.address, port=args.port, advertise=not args.no_advertise,
                          version=args.protocol,
                          start_when=starter if ui is None else None,
-                         on_change=lobby_printer() if ui is None else None)
+                         on_change=lobby_printer() if ui is None else None,
+                         sequel=sequel)
     endpoint = await hosted.open()
     lobby = parse(endpoint)
     host_port = endpoint if lobby is None else lobby.host_port
     say(f"hosting table {args.table!r} ({described(rules)}, {rules.players} seats, target "
         f"{rules.target}, protocol version {args.protocol}) as {args.name}, key {main.identity.fingerprint}")
+    if again is not None:
+        after = again.sequel.after
+        say(f"the game at this table {'' if after.continues else 'is '}{after.describe()}")
     say(f"lobby: {endpoint}  (others join with: p2pspades join {host_port})")
     if bots:
         say(f"{len(bots)} bot seat(s) run on this machine: you can see their cards")
@@ -120,9 +181,10 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         if ui is None:
             group = await hosted.seat_everyone()
         else:
-            seats = HostSeats(hosted, owner, args.bot, first=args.bots + 1, home=args.home)
+            seats = HostSeats(hosted, owner, args.bot, first=next_bot, home=args.home)
             model = ui.LobbyModel(args.table, rules, hosted.info().seated, you=0, controls=seats,
-                                  join_with=host_port, version=args.protocol)
+                                  join_with=host_port, version=args.protocol,
+                                  after=None if again is None else again.sequel.after)
             hosted.start_when = lambda info: model.ask()
             hosted.on_change = lambda info: model.set_seats(info.seated)
             group = await ui.run_lobby(model, hosted.seat_everyone(), color=not args.no_color)
@@ -133,7 +195,9 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         await hosted.close("the host left")
         say("you left the table before the game started")
         return ExitCode.LEFT
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
+    port = 0 if lobby is None else lobby.port
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
+                           again=lambda table: host_commands(args, table, port))
 
 
 def starter(info: TableInfo) -> bool:

@@ -13,6 +13,7 @@ import ipaddress
 import re
 from typing import Any
 
+from p2pspades.cli.again import CheckAfter, join_commands
 from p2pspades.cli.common import add_bot_option, default_name, fail, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
@@ -125,13 +126,14 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
         fingerprint = ad.host_fingerprint
         say(f"found {ad}")
     bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
+    main.lobby = host_port(lobby)
     screen = JoinScreen()
     say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} ...")
     if bots:
         say(f"bringing {len(bots)} bot(s) of ours: they run on this machine, so you can see their cards")
     joining = asyncio.ensure_future(join_game(
         lobby, main, bots=bots, settings=settings, address=args.address, host_fingerprint=fingerprint,
-        allow_version=args.allow_protocol,
+        allow_version=args.allow_protocol, check_after=CheckAfter(args.home),
         confirm=confirmer(ui, not args.no_color) if ui is None else screen.ask,
         on_change=lobby_printer(main.identity.public) if ui is None else screen.show))
     if ui is None:
@@ -142,7 +144,8 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             say("you left the table before the game started")
             return ExitCode.LEFT
         group = left
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
+                           again=lambda table: join_commands(args, host_port(lobby)))
 
 
 def host_port(endpoint: str) -> str:
@@ -184,7 +187,7 @@ class JoinScreen:
             return await joining  # raises why nobody answered
         info = self.first.result()
         self.model = ui.LobbyModel(info.name, info.rules, info.seated, you=info.seat_of(you),
-                                   version=info.version)
+                                   version=info.version, after=info.after)
         self.show(info)
         group: LocalGroup | None = await ui.run_lobby(self.model, joining, color=color)
         return group

@@ -181,8 +181,9 @@ def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
     def show(info: TableInfo) -> None:
         names = ", ".join(f"{s.seat}:{s.name}" + (f" (bot run by {info.owner_name(s)})" if s.bot else "")
                           for s in info.seated)
+        follows = "" if info.after is None else f"; {info.after.describe(short=True)}"
         say(f"table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}] "
-            f"(protocol version {info.version})")
+            f"(protocol version {info.version}{follows})")
         host = info.at(0)
         if you is not None and host is not None and info.seat_of(you) is not None and not info.free:
             say(f"waiting for {host.name} to accept you")
@@ -198,7 +199,8 @@ def confirmer(ui: Any | None, color: bool = True) -> Callable[[LobbyResult], Awa
             say(result.describe())
             return True
         answer: bool = await ui.confirm_table(result.table.name, result.table.rules, result.table.seated,
-                                              you=result.seat, color=color, version=result.table.version)
+                                              you=result.seat, color=color, version=result.table.version,
+                                              after=result.table.after)
         return answer
 
     return confirm
@@ -333,9 +335,10 @@ def announce_game(peer: Peer) -> None:
 
 
 async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True,
-                    profile: str | None = None) -> int:
+                    profile: str | None = None, again: Callable[[Table], list[str]] | None = None) -> int:
     """Play our seat (and the host's bot seats) to the end, then verify our log. Returns the exit code.
-    `profile`: the `--profile` the command was given, for the command that resumes the game."""
+    `profile`: the `--profile` the command was given, for the command that resumes the game; `again`: the
+    lines that say how to play again at this table once the game is over ("play again with: ...")."""
     peer = group.main
     announce_game(peer)
     try:
@@ -355,6 +358,8 @@ async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True,
         say(line)
     verdict = verify_file(peer.store.log_path)
     say(f"log {peer.store.log_path}: {verdict.summary}")
+    for line in again(table) if again is not None else ():
+        say(line)
     return game_exit_code(table.status, log_violation=verdict.status is Verdict.VIOLATION)
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 
-from p2pspades.cli.common import add_bot_option, add_profile_option, fail, run_as_profile
+from p2pspades.cli.again import join_commands
+from p2pspades.cli.common import add_bot_option, add_profile_option, default_name, fail, run_as_profile
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
@@ -57,4 +58,13 @@ async def resume(args: argparse.Namespace, timeouts: dict[str, float]) -> int:
     group = await resume_seats(found, player, settings=settings, timeouts=timeouts)
     say(f"restored {len(group.main.table.entries)} entries from disk; syncing with the other seats before "
         f"playing on")
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
+    lobby = found.local.lobby
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
+                           again=None if lobby is None else lambda table: resumed_join(args, lobby))
+
+
+def resumed_join(args: argparse.Namespace, lobby: str) -> list[str]:
+    """The 'join with:' line of a joiner's resumed game: its lobby again, as the first join printed it but
+    for the options `resume` does not take (the name, the address, the bots of its own)."""
+    args.name, args.address, args.bots = default_name(args.profile), None, 0
+    return join_commands(args, lobby)

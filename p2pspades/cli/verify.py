@@ -1,6 +1,6 @@
-"""`p2pspades verify FILE... [--json] [--html PAGE] [--jobs N]`: replay a signed log offline; was the game
-sound? With the logs of several players of one game: do they agree, where do they fork, and which branch
-stands?"""
+"""`p2pspades verify FILE... [--json] [--html PAGE] [--jobs N] [--after OLD_LOG]`: replay a signed log
+offline; was the game sound? With the logs of several players of one game: do they agree, where do they fork,
+and which branch stands? With `--after`: does the game follow OLD_LOG's as its genesis says?"""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from p2pspades.audit.dispute import dispute_lines, dispute_record, settle
 from p2pspades.audit.files import verify_log
 from p2pspades.audit.page import dispute_page, game_page
 from p2pspades.audit.parallel import available_jobs
+from p2pspades.audit.verdict import follow_problem
 from p2pspades.cli.common import fail
+from p2pspades.exits import ExitCode
 from p2pspades.printable import printable
 from p2pspades.rules import HandResult
 from p2pspades.table import HandAudited
@@ -37,6 +39,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--html", metavar="PAGE",
                    help="also write the verdict as one self-contained HTML page (several logs: the referee's "
                    "report: the logs side by side, the fork, the branch upheld and why)")
+    p.add_argument("--after", metavar="OLD_LOG",
+                   help="also check that the game of FILE follows the game of OLD_LOG as its genesis says (a "
+                   "rematch of it, or its continuation from its scores at its end); exit code 1 if not")
     add_jobs_option(p)
     p.set_defaults(run=run)
 
@@ -103,6 +108,8 @@ def verify_with_progress(args: argparse.Namespace, path: str | None = None) -> V
 
 def run(args: argparse.Namespace) -> int:
     files: list[str] = args.file
+    if args.after is not None and len(files) > 1:
+        return fail("verify", "--after checks one log against the old game's log: give one FILE")
     if len(files) > 1:
         dispute = settle(files, lambda path: verify_with_progress(args, path))
         if args.html and (problem := write_page(args.html, dispute_page(dispute))):
@@ -112,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print("\n".join(dispute_lines(dispute)))
         return dispute.exit_code
+    if args.after is not None:
+        return run_after(args, files[0], args.after)
     args.file = files[0]
     verdict = verify_with_progress(args)
     if args.html and (problem := write_page(args.html, game_page(verdict, args.file))):
@@ -121,3 +130,29 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\n".join(summary_lines(verdict)))
     return verdict.exit_code
+
+
+def run_after(args: argparse.Namespace, path: str, old_path: str) -> int:
+    """`verify NEW --after OLD`: the verdict on NEW, then whether it follows OLD's game as it says."""
+    if args.html:
+        return fail("verify", "--html and --after cannot be used together")
+    new = verify_with_progress(args, path)
+    old = verify_with_progress(args, old_path)
+    problem = follow_problem(old, new)
+    if args.json:
+        record = hand_record(new)
+        record["follows"] = {"log": old_path, "ok": problem is None, "problem": problem}
+        print(json.dumps(record, indent=2))
+    else:
+        lines = summary_lines(new)
+        if problem is None:
+            assert new.table is not None and new.table.setup.after is not None
+            after = new.table.setup.after
+            what = ("its scores and bags at its end and its next dealer are where this game starts"
+                    if after.continues else "a rematch, which carries nothing over")
+            old_game = f"game {after.game_id.hex()}, {printable(old.summary)}"
+            lines.append(f"  follows {printable(old_path)}: {old_game}; {what}")
+        else:
+            lines.append(f"  does not follow {printable(old_path)}: {printable(problem)}")
+        print("\n".join(lines))
+    return new.exit_code if problem is None else ExitCode.VIOLATION

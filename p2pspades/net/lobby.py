@@ -43,6 +43,7 @@ from p2pspades.net.lobby_seats import (
     LobbyError,
     LobbyResult,
     LobbySeat,
+    Sequel,
     TableInfo,
     TableRefused,
     check_endpoint,
@@ -50,6 +51,7 @@ from p2pspades.net.lobby_seats import (
 )
 from p2pspades.net.mesh import PeerAddress
 from p2pspades.rules import RuleSet
+from p2pspades.table import After
 from p2pspades.table.messages import PROTOCOL_VERSION
 
 logger = logging.getLogger(__name__)
@@ -138,10 +140,15 @@ class LobbyHost:
         idle_timeout: float = IDLE_TIMEOUT,
         version: int = PROTOCOL_VERSION,
         clock: Callable[[], float] | None = None,
+        sequel: Sequel | None = None,
     ) -> None:
         lobby_id = secrets.token_bytes(16)
         self.machine = HostLobby(identity, table_name, rules, host_name, game_endpoint, lobby_id,
                                  make_genesis, idle_timeout, version)
+        if sequel is not None:
+            self.machine.after = sequel.after
+            self.machine.places = dict(sequel.places)
+            self.machine.only_places = sequel.only_places
         self.identity = identity
         self.bind = bind
         self.start_when = start_when
@@ -281,6 +288,7 @@ async def join_table(
     timeout: float = IDLE_TIMEOUT,
     allow_version: int = PROTOCOL_VERSION,
     clock: Callable[[], float] | None = None,
+    check_after: Callable[[After], str | None] | None = None,
 ) -> LobbyResult:
     """Take a seat at the table whose lobby listens at `endpoint` (tcp://HOST:PORT) and wait for the game.
 
@@ -289,6 +297,7 @@ async def join_table(
     `connect_timeout`, or a host silent for `timeout` seconds, ends the wait with `LobbyError`. `owner`: the
     key of the (already seated) player whose machine runs this seat, which is then a bot. A table or genesis
     of a protocol version older than `allow_version` is refused (`Downgrade`). `clock`: as for `LobbyHost`.
+    `check_after`: see `GuestLobby.check_after`.
     """
     parsed = endpoints.parse(endpoint)
     where = endpoint if parsed is None else parsed.host_port
@@ -301,7 +310,7 @@ async def join_table(
         raise LobbyError(f"cannot connect to {where}: {exc}") from None
     now = clock or asyncio.get_running_loop().time
     guest = GuestLobby(identity, name, game_endpoint, where, now(), host_fingerprint, owner,
-                       connect_timeout, timeout, allow_version)
+                       connect_timeout, timeout, allow_version, check_after)
 
     def flush() -> None:
         for send in guest.take_outgoing():

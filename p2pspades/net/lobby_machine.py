@@ -20,7 +20,7 @@ really went away (silent for `idle_timeout`) is dropped or reported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -57,8 +57,8 @@ from p2pspades.net.lobby_seats import (
     distinct_name,
 )
 from p2pspades.rules import RuleSet
+from p2pspades.table import After, read_genesis
 from p2pspades.table import make_genesis as table_genesis
-from p2pspades.table import read_genesis
 from p2pspades.table.messages import PROTOCOL_VERSION
 
 KEEPALIVE = 2.0
@@ -163,6 +163,13 @@ class HostLobby:
     make_genesis: GenesisMaker | None = None
     idle_timeout: float = IDLE_TIMEOUT
     version: int = PROTOCOL_VERSION
+    after: After | None = None
+    """The game this table's game follows (the genesis `after`), announced in every `table`."""
+    places: Mapping[bytes, int] = field(default_factory=dict)
+    """The seat each key held in the game this one follows: it gets that seat back if it is free, and
+    newcomers are given the other free seats first."""
+    only_places: bool = False
+    """Only the keys in `places` may join (a continuation: every seat but the abandoned one is kept)."""
     stage: Stage = Stage.OPEN
     proposal: LobbyResult | None = None
     _seats: dict[int, _Seated] = field(default_factory=dict, repr=False)
@@ -183,7 +190,7 @@ class HostLobby:
     def info(self) -> TableInfo:
         seated = tuple(self._seats[s].seat for s in sorted(self._seats))
         return TableInfo(self.table_name, self.rules, self.identity.public, self.lobby_id, seated,
-                         self.version)
+                         self.version, self.after)
 
     def free_seats(self) -> list[int]:
         return [s for s in range(self.rules.players) if s not in self._seats]
@@ -192,9 +199,10 @@ class HostLobby:
     def full(self) -> bool:
         return not self.free_seats()
 
-    def seat_for_bot(self) -> int:
-        """Where `add_bot` seats a bot by default: the host's side first (`LobbyError` if it is full)."""
-        return self._place(0)
+    def seat_for_bot(self, key: bytes | None = None) -> int:
+        """Where `add_bot` seats a bot by default: the seat its key held in the game this one follows, else
+        the host's side first (`LobbyError` if it is full)."""
+        return self._place(0, key)
 
     def take_outgoing(self) -> list[Send]:
         out, self._out = self._out, []
@@ -259,7 +267,8 @@ class HostLobby:
         if self.make_genesis is not None:
             genesis = self.make_genesis(game_id, seats)
         else:
-            genesis = table_genesis(game_id, self.rules, seats, self.identity, self.table_name, self.version)
+            genesis = table_genesis(game_id, self.rules, seats, self.identity, self.table_name, self.version,
+                                    self.after)
         self.proposal = LobbyResult(0, info, genesis, game_id)
         self.stage = Stage.PROPOSED
         for joiner in self._seats.values():
@@ -329,12 +338,17 @@ class HostLobby:
     def _seat_of_key(self, key: bytes) -> int | None:
         return next((s for s, j in self._seats.items() if j.seat.public_key == key), None)
 
-    def _place(self, near: int | None) -> int:
-        """The seat for a newcomer: on the side of seat `near` if one is free there, else the last free seat
-        (a bot) or the first (a person, `near` None)."""
+    def _place(self, near: int | None, key: bytes | None = None) -> int:
+        """The seat for a newcomer: the one `key` held in the game this follows if it is free; else on the
+        side of seat `near` if one is free there, else the last free seat (a bot) or the first (a person,
+        `near` None), seats kept for keys of the game this follows coming last."""
         free = self.free_seats()
         if not free:
             raise LobbyError("the table is full")
+        if key is not None and self.places.get(key) in free:
+            return self.places[key]
+        kept = {seat for k, seat in self.places.items() if self._seat_of_key(k) is None}
+        free = [s for s in free if s not in kept] or free
         if near is None:
             return free[0]
         side = next((side for side in self.rules.sides if near in side), ())
@@ -394,10 +408,14 @@ class HostLobby:
                                   or self._seats[owner_seat].seat.bot):
             self._send(routing, Refuse("a bot's owner must be a player seated at this table"))
             return []
+        if self.only_places and key not in self.places:
+            game = "" if self.after is None else f" game {self.after.game_id.hex()[:12]}"
+            self._send(routing, Refuse(f"this table carries on{game}: only its players may sit"))
+            return []
         if self.stage is not Stage.OPEN or self.full:
             self._send(routing, Refuse("the table is full"))
             return []
-        chosen = self._place(owner_seat)
+        chosen = self._place(owner_seat, key)
         newcomer = LobbySeat(chosen, distinct_name(join.name, self._names()), key, join.endpoint, owner)
         self._seats[chosen] = _Seated(newcomer, routing, now)
         return self._changed()
@@ -442,6 +460,9 @@ class GuestLobby:
     connect_timeout: float = CONNECT_TIMEOUT
     idle_timeout: float = IDLE_TIMEOUT
     allow_version: int = PROTOCOL_VERSION
+    check_after: Callable[[After], str | None] | None = None
+    """Checks the game a table says it follows against what we know of it (the driver's: our own log of
+    it, if we have one): the one line it returns refuses the table before we take a seat."""
     stage: Stage = Stage.OPEN
     info: TableInfo | None = None
     proposal: LobbyResult | None = None
@@ -539,10 +560,16 @@ class GuestLobby:
             if info.version < self.allow_version:
                 self.stage = Stage.CLOSED
                 raise Downgrade(info.version, self.allow_version)
+            problem = None if info.after is None or self.check_after is None else self.check_after(info.after)
+            if problem is not None:
+                self.stage = Stage.CLOSED
+                raise LobbyError(problem)
             self._announced = info
             self._send(Join(info.lobby, self.name, self.game_endpoint, self.owner))
-        elif (info.lobby, info.rules, info.version) != (announced.lobby, announced.rules, announced.version):
-            raise LobbyError("the host changed the table's rules, protocol version or id")
+        elif (info.lobby, info.rules, info.version, info.after) != (
+                announced.lobby, announced.rules, announced.version, announced.after):
+            raise LobbyError("the host changed the table's rules, protocol version, id or the game it "
+                             "follows")
         was_seated = self.seat is not None
         previous, self.info = self.info, info
         if self.seat is None and was_seated:
@@ -586,6 +613,8 @@ class GuestLobby:
             problems.append("its seats differ from the seat map")
         if setup.rules != announced.rules or final.rules != announced.rules:
             problems.append("its rules differ from the announced ones")
+        if setup.after != announced.after or final.after != announced.after:
+            problems.append("the game it follows differs from the announced one")
         if final.lobby != announced.lobby or setup.name != announced.name:
             problems.append("it is for another table")
         seat = final.seat_of(self.identity.public)

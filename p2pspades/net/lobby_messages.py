@@ -32,6 +32,7 @@ from p2pspades.net.lobby_seats import (
     check_version,
 )
 from p2pspades.rules import RuleSet
+from p2pspades.table.genesis import After
 
 LOBBY_VERSION = 2
 MAX_LOBBY_FRAME = log.MAX_ENVELOPE
@@ -146,6 +147,14 @@ def _dump_rules(rules: RuleSet) -> dict[str, Any]:
     return rules.to_dict()
 
 
+def _after(value: Any) -> After:
+    return After.from_wire(value)
+
+
+def _dump_after(after: After) -> dict[str, Any]:
+    return after.to_wire()
+
+
 _lobby_id = _bin("the lobby id", LOBBY_ID_SIZE, LOBBY_ID_SIZE)
 _hash = _bin("a genesis hash", log.HASH_SIZE, log.HASH_SIZE)
 _genesis = _bin("the genesis", 1, MAX_LOBBY_FRAME)
@@ -235,6 +244,11 @@ class SeatMap(LobbyMessage):
     version: int = wire("pv", check_version)
     rules: RuleSet = wire("r", _rules, _dump_rules)  # noqa: RUF009 (a dataclasses.field, like the others)
     seats: tuple[LobbySeat, ...] = wire("seats", _seats, _dump_seats)
+    #: the game this one follows, as the genesis `after` will say (optional; keyword-only, so that the
+    #: fields of `Start` may follow it)
+    after: After | None = dataclasses.field(
+        default=None, kw_only=True,
+        metadata={"key": "a", "parse": _after, "dump": _dump_after, "optional": True})
 
     def _check(self) -> None:
         if len({s.seat for s in self.seats}) != len(self.seats) or any(
@@ -242,10 +256,13 @@ class SeatMap(LobbyMessage):
             raise ValueError("the seat list has a seat twice or a seat the rules do not have")
         if len({s.public_key for s in self.seats}) != len(self.seats):
             raise ValueError("two seats have the same key")
+        problem = None if self.after is None else self.after.problem(self.rules, None)
+        if problem is not None:
+            raise ValueError(f"'after': {problem}")
 
     def info(self, host_key: bytes) -> TableInfo:
         """The table this seat map announces, from the host with key `host_key` (the frame's `k`)."""
-        return TableInfo(self.name, self.rules, host_key, self.lobby, self.seats, self.version)
+        return TableInfo(self.name, self.rules, host_key, self.lobby, self.seats, self.version, self.after)
 
 
 @_register
@@ -257,7 +274,7 @@ class Table(SeatMap):
 
     @classmethod
     def of(cls, info: TableInfo) -> Table:
-        return cls(info.lobby, info.name, info.version, info.rules, info.seated)
+        return cls(info.lobby, info.name, info.version, info.rules, info.seated, after=info.after)
 
 
 @_register
@@ -270,7 +287,7 @@ class Start(SeatMap):
 
     @classmethod
     def of(cls, info: TableInfo, genesis: bytes) -> Start:
-        return cls(info.lobby, info.name, info.version, info.rules, info.seated, genesis)
+        return cls(info.lobby, info.name, info.version, info.rules, info.seated, genesis, after=info.after)
 
 
 @_register

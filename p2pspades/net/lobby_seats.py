@@ -16,12 +16,14 @@ There are three seat types in p2pspades, each a different concept:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from p2pspades import crypto, log
 from p2pspades.errors import P2PSpadesError
 from p2pspades.net import endpoints
 from p2pspades.rules import RuleSet
+from p2pspades.table.genesis import After
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 NAME_LIMIT = 32
@@ -127,6 +129,9 @@ class TableInfo:
     seated: tuple[LobbySeat, ...]
     version: int = PROTOCOL_VERSION
     """The protocol version of the game's genesis (PROTOCOL.md §4.1)."""
+    after: After | None = None
+    """The game this table's game follows, as its genesis will say (PROTOCOL.md §4.1.1): a rematch of it,
+    or its continuation from its scores."""
 
     @property
     def seats(self) -> int:
@@ -156,6 +161,17 @@ class TableInfo:
 
 
 @dataclass(frozen=True)
+class Sequel:
+    """A table for the game after another (PROTOCOL.md §4.1.1): what its genesis says it follows (`after`),
+    the seat each key held in that game (`places`: each gets its seat back), and whether only those keys
+    may sit (`only_places`: a continuation)."""
+
+    after: After
+    places: Mapping[bytes, int] = field(default_factory=dict)
+    only_places: bool = False
+
+
+@dataclass(frozen=True)
 class LobbyResult:
     """The agreed table: our seat, every seat, and the genesis everyone accepted."""
 
@@ -173,6 +189,8 @@ class LobbyResult:
         rules = self.table.rules.preset or "custom rules"
         lines = [f"Table {self.table.name!r} ({rules}, protocol version {self.table.version}), "
                  f"game {self.game_id.hex()}"]
+        if self.table.after is not None:
+            lines.append(f"  {self.table.after.describe()}")
         for s in sorted(self.table.seated, key=lambda s: s.seat):
             if s.seat == self.seat:
                 who = " (you)"

@@ -19,10 +19,11 @@ from p2pspades.net.aio import settle
 from p2pspades.net.discovery import Advertiser, DiscoveryError, address_towards
 from p2pspades.net.group import LocalGroup, Settings, bind_for, open_mesh, start_group
 from p2pspades.net.lobby import Confirm, LobbyHost, StartWhen, join_table, peers_of
-from p2pspades.net.lobby_seats import NAME_LIMIT, LobbyResult, TableInfo
+from p2pspades.net.lobby_seats import NAME_LIMIT, LobbyResult, Sequel, TableInfo
 from p2pspades.net.mesh import Mesh, announced
 from p2pspades.net.seats import Seat, SessionError
 from p2pspades.rules import RuleSet
+from p2pspades.table import After
 from p2pspades.table.messages import PROTOCOL_VERSION
 
 logger = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ class HostedTable:
         on_change: Callable[[TableInfo], None] | None = None,
         compass_names: bool = False,
         version: int = PROTOCOL_VERSION,
+        sequel: Sequel | None = None,
     ) -> None:
         if len(bots) >= rules.players:
             raise SessionError(f"a {rules.players}-seat table has room for at most {rules.players - 1} bots")
@@ -77,6 +79,8 @@ class HostedTable:
         bottom of the screen, and no bot moves (`play`). Otherwise they are named after us."""
         self.version = version
         """The protocol version of the genesis: the newest, unless the host's player asked for older."""
+        self.sequel = sequel
+        """The game this table's game follows (a rematch or a continuation), and who sat where in it."""
         self.lobby: LobbyHost | None = None
         self.endpoint = ""
         """Where joiners connect (tcp://ADDRESS:PORT)."""
@@ -96,7 +100,7 @@ class HostedTable:
             assert self.main.name is not None
             self.lobby = LobbyHost(self.main.identity, self.table_name, self.rules, self.main.name,
                                    self._main_mesh.endpoint, bind=bind, start_when=self._start_when,
-                                   on_change=self._changed, version=self.version)
+                                   on_change=self._changed, version=self.version, sequel=self.sequel)
             bound = await self.lobby.start()
             self.endpoint = announced(bound, announce)
             for bot in self.initial_bots:
@@ -115,7 +119,7 @@ class HostedTable:
     async def add_bot(self, bot: Seat, seat: int | None = None) -> None:
         """Seat a bot peer this process runs: at `seat`, or on our side if a seat is free there."""
         assert self.lobby is not None
-        seat = self.lobby.machine.seat_for_bot() if seat is None else seat
+        seat = self.lobby.machine.seat_for_bot(bot.identity.public) if seat is None else seat
         mesh = await open_mesh(bot.identity, self.address, self.settings)
         try:
             name = bot.name or (SEAT_NAMES[seat] if self.compass_names else self.bot_name())
@@ -257,10 +261,12 @@ async def join_game(
     confirm: Confirm | None = None,
     on_change: Callable[[TableInfo], None] | None = None,
     allow_version: int = PROTOCOL_VERSION,
+    check_after: Callable[[After], str | None] | None = None,
 ) -> LocalGroup:
     """Take a seat at the table whose lobby is at `lobby` (tcp://HOST:PORT), with `bots` of our own (seated
     on our side where the rules have sides, once we are seated), and start our peers. A game of a protocol
-    version older than `allow_version` is refused (a downgrade)."""
+    version older than `allow_version` is refused (a downgrade), and a table whose game follows another in a
+    way `check_after` refuses (see `GuestLobby.check_after`)."""
     settings = settings or Settings()
     address = address or address_towards(lobby)
     meshes: list[Mesh] = []
@@ -280,7 +286,7 @@ async def join_game(
         ours = asyncio.ensure_future(join_table(
             lobby, main.identity, main.name, mesh.endpoint, host_fingerprint=host_fingerprint,
             on_change=changed, confirm=_allowing(confirm, [(mesh, main.identity.public)]),
-            allow_version=allow_version))
+            allow_version=allow_version, check_after=check_after))
         tasks.append(ours)
         bot_meshes: list[tuple[Seat, Mesh]] = []
         if bots:

@@ -111,9 +111,12 @@ class LocalSeat:
     log: str | None = None
     """The log file, if it is not the one in the seat directory."""
     timeouts: Mapping[str, float] = field(default_factory=dict)
+    lobby: str | None = None
+    """The table's lobby (HOST:PORT) a joiner sat down through, for the 'join with:' line a resumed game
+    prints at its end; left out of local.json when unknown."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "version": LOCAL_VERSION,
             "identity": self.identity,
             "player": self.player,
@@ -122,6 +125,9 @@ class LocalSeat:
             "log": self.log,
             "timeouts": dict(self.timeouts),
         }
+        if self.lobby is not None:
+            out["lobby"] = self.lobby
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> LocalSeat:
@@ -130,8 +136,10 @@ class LocalSeat:
             if data["version"] != LOCAL_VERSION:
                 raise StoreError(f"local.json version {data['version']!r} is not {LOCAL_VERSION}")
             timeouts = {str(k): float(v) for k, v in dict(data["timeouts"]).items()}
+            lobby = data.get("lobby")
             seat = cls(str(data["identity"]), str(data["player"]), str(data["bot"]), int(data["leader"]),
-                       None if data["log"] is None else str(data["log"]), timeouts)
+                       None if data["log"] is None else str(data["log"]), timeouts,
+                       None if lobby is None else str(lobby))
         except StoreError:
             raise
         except (KeyError, TypeError, ValueError) as exc:

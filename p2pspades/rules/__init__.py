@@ -32,7 +32,7 @@ from p2pspades.rules.cards import (
 )
 from p2pspades.rules.chance import ByteStream
 from p2pspades.rules.dealer import FirstDealerDraw, choose_first_dealer
-from p2pspades.rules.engine import Game, HandState, deal_from_order
+from p2pspades.rules.engine import MAX_START_SCORE, Game, HandState, deal_from_order, ending_at, start_problem
 from p2pspades.rules.errors import (
     BadBid,
     BadDeal,
@@ -58,6 +58,7 @@ from p2pspades.rules.view import Phase, SeatView
 
 __all__ = [
     "FULL_DECK",
+    "MAX_START_SCORE",
     "PRESETS",
     "VIOLATION_KINDS",
     "Action",
@@ -108,6 +109,7 @@ __all__ = [
     "choose_first_dealer",
     "deal_from_order",
     "default_removed",
+    "ending_at",
     "format_cards",
     "is_nil",
     "mask_of",
@@ -116,5 +118,6 @@ __all__ = [
     "renege_penalty",
     "score_hand",
     "sort_hand",
+    "start_problem",
     "trick_winner",
 ]

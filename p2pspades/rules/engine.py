@@ -278,6 +278,47 @@ class HandState:
         self._discarded = 0
 
 
+MAX_START_SCORE = 1_000_000
+"""The largest score (and, negated, the lowest) a continued game may start from; also the most bags it may
+start with under rules that never reset them (`bag_limit` nil)."""
+
+
+def ending_at(rules: RuleSet, scores: Sequence[int]) -> Outcome | None:
+    """How a game of `rules` ends once the sides' scores are `scores` after a hand (no Boston this hand):
+    a side reached the target or fell to the losing threshold, unless the leaders tie and ties play on.
+    None: the game goes on."""
+    reached = max(scores) >= rules.target
+    fell = rules.losing_threshold is not None and min(scores) <= rules.losing_threshold
+    if not (reached or fell):
+        return None
+    top = max(scores)
+    leaders = tuple(side for side, score in enumerate(scores) if score == top)
+    if len(leaders) > 1 and rules.tie == "another_hand":
+        return None
+    return Outcome(leaders, Termination.TARGET if reached else Termination.LOSING_THRESHOLD)
+
+
+def start_problem(rules: RuleSet, totals: Sequence[SideTotal]) -> str | None:
+    """Why a game of `rules` cannot start from `totals` (one per side, in side order), or None if it can:
+    one total per side, each score a whole number within +-`MAX_START_SCORE`, each side's bags a whole
+    number from 0 to below `bag_limit` (as a hand leaves them: every `bag_limit` bags are paid at once;
+    up to `MAX_START_SCORE` if bags are never paid), and a game that `ending_at` these scores would not
+    already be over."""
+    sides = len(rules.sides)
+    if len(totals) != sides:
+        return f"{len(totals)} starting totals for rules with {sides} sides"
+    for side, total in enumerate(totals):
+        score, bags = total.score, total.bags
+        if not isinstance(score, int) or isinstance(score, bool) or abs(score) > MAX_START_SCORE:
+            return f"side {side}'s starting score {score!r} is not a whole number within +-{MAX_START_SCORE}"
+        most = MAX_START_SCORE if rules.bag_limit is None else rules.bag_limit - 1
+        if not isinstance(bags, int) or isinstance(bags, bool) or not 0 <= bags <= most:
+            return f"side {side}'s starting bags {bags!r} are not a whole number from 0 to {most}"
+    if ending_at(rules, [total.score for total in totals]) is not None:
+        return "a game at these scores is already over"
+    return None
+
+
 class Game:
     """A whole game under one rule set, starting with `first_dealer` dealing the first hand."""
 
@@ -315,12 +356,19 @@ class Game:
         "totals",
     )
 
-    def __init__(self, rules: RuleSet, first_dealer: int) -> None:
+    def __init__(self, rules: RuleSet, first_dealer: int, totals: Sequence[SideTotal] | None = None) -> None:
+        """`totals`: each side's score and bags at the start (a game that continues another, PROTOCOL.md
+        §4.1 "after"); None: every side starts at 0 with no bags. `IllegalAction` if they are not totals
+        a game of these rules can go on from (`start_problem`)."""
         if not isinstance(rules, RuleSet):
             raise IllegalAction(f"a game needs a RuleSet, got {type(rules).__name__}")
         n = rules.players
         if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < n:
             raise BadSeat(f"the first dealer must be a seat from 0 to {n - 1}, got {first_dealer!r}")
+        if totals is not None:
+            problem = start_problem(rules, totals)
+            if problem is not None:
+                raise IllegalAction(problem)
         self.rules = rules
         self._n = n
         self._next = tuple((seat + 1) % n for seat in range(n))
@@ -357,7 +405,9 @@ class Game:
             self._no_double_nil = self._no_double_nil or self._bid_mode == "suicide"
         self.hand_number = 0
         self.history: list[HandResult] = []
-        self.totals: tuple[SideTotal, ...] = tuple(SideTotal() for _ in rules.sides)
+        self.totals: tuple[SideTotal, ...] = (
+            tuple(SideTotal() for _ in rules.sides) if totals is None
+            else tuple(SideTotal(t.score, t.bags) for t in totals))
         self.outcome: Outcome | None = None
         self.phase = Phase.DEAL
         self.current_seat: int | None = None
@@ -1094,16 +1144,7 @@ class Game:
             boston = tuple(score.side for score in hand_scores if score.boston)
             if boston:
                 return Outcome(boston, Termination.BOSTON)
-        scores = [total.score for total in self.totals]
-        reached = max(scores) >= rules.target
-        fell = rules.losing_threshold is not None and min(scores) <= rules.losing_threshold
-        if not (reached or fell):
-            return None
-        top = max(scores)
-        leaders = tuple(side for side, score in enumerate(scores) if score == top)
-        if len(leaders) > 1 and rules.tie == "another_hand":
-            return None
-        return Outcome(leaders, Termination.TARGET if reached else Termination.LOSING_THRESHOLD)
+        return ending_at(rules, [total.score for total in self.totals])
 
     # ----- what is known ---------------------------------------------------------------------------------
 

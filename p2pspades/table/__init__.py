@@ -22,14 +22,17 @@ from p2pspades.table.events import (
     Violation,
     Wanted,
 )
-from p2pspades.table.genesis import SeatInfo, Setup, make_genesis, read_genesis
+from p2pspades.table.genesis import CONTINUATION, REMATCH, After, SeatInfo, Setup, make_genesis, read_genesis
 from p2pspades.table.machine import Table
 from p2pspades.table.makers import Makers
 from p2pspades.table.stages import TRANSITIONS, Expect, Stage, Step, Who
 
 __all__ = [
+    "CONTINUATION",
+    "REMATCH",
     "TRANSITIONS",
     "Accepted",
+    "After",
     "CardVerified",
     "ChallengeRaised",
     "DealFault",

@@ -166,9 +166,11 @@ class Violation:
 
 @dataclass(frozen=True)
 class FirstDealer:
-    """The first-dealer draw is done: `seat` drew the highest card and deals the first hand."""
+    """The first-dealer draw is done: `seat` drew the highest card and deals the first hand, or (`given`)
+    the genesis of a game that continues another names it (PROTOCOL.md §4.1.1)."""
 
     seat: int
+    given: bool = False
 
 
 @dataclass(frozen=True)

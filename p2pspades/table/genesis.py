@@ -2,17 +2,100 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.checks import Check
 from p2pspades.errors import LocalError, RemoteError
-from p2pspades.rules import RuleSet
+from p2pspades.rules import RuleSet, SideTotal, start_problem
+from p2pspades.table.limits import MAX_SEATS
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, Genesis
 
 GAME_ID_BYTES = 16
 ZERO_HASH = bytes(32)
+REMATCH = "rematch"
+CONTINUATION = "continue"
+"""The kinds of `After`: a new game at the same table, or the same game carried on from its scores."""
+
+
+@dataclass(frozen=True)
+class After:
+    """The game a new game follows, the genesis `after` (PROTOCOL.md §4.1): a rematch of game `game_id`,
+    or its continuation from each side's score and bags (`totals`, in side order) with `dealer` dealing the
+    first hand. Absent from the genesis of a game that follows none."""
+
+    game_id: bytes
+    kind: str
+    totals: tuple[SideTotal, ...] = ()
+    dealer: int = 0
+
+    @property
+    def continues(self) -> bool:
+        return self.kind == CONTINUATION
+
+    def to_wire(self) -> dict[str, Any]:
+        if not self.continues:
+            return {"g": self.game_id, "k": self.kind}
+        return {"g": self.game_id, "k": self.kind, "sc": [t.score for t in self.totals],
+                "bg": [t.bags for t in self.totals], "d": self.dealer}
+
+    @classmethod
+    def from_wire(cls, value: Any) -> After:
+        """The shape of an `after` map, without the rules (`problem` checks it against them). `ValueError`
+        saying what is wrong, in one line, whatever the value."""
+        if not isinstance(value, Mapping):
+            raise ValueError("'after' is a map")
+        kind = value.get("k")
+        keys = {"g", "k"} | ({"sc", "bg", "d"} if kind == CONTINUATION else set())
+        if kind not in (REMATCH, CONTINUATION):
+            raise ValueError(f"'after' kind is {REMATCH!r} or {CONTINUATION!r}")
+        if set(value) != keys:
+            raise ValueError(f"'after' of kind {kind!r} has exactly the fields {', '.join(sorted(keys))}")
+        game_id = value["g"]
+        if not isinstance(game_id, bytes) or len(game_id) != GAME_ID_BYTES:
+            raise ValueError(f"'after' names a game id of {GAME_ID_BYTES} bytes")
+        if kind == REMATCH:
+            return cls(game_id, kind)
+        scores, bags, dealer = value["sc"], value["bg"], value["d"]
+        for what, numbers in (("scores", scores), ("bags", bags)):
+            if not (isinstance(numbers, list) and 1 <= len(numbers) <= MAX_SEATS
+                    and all(_whole(x) for x in numbers)):
+                raise ValueError(f"'after' {what} are a list of 1 to {MAX_SEATS} whole numbers")
+        if len(scores) != len(bags):
+            raise ValueError("'after' has as many bags as scores")
+        if not _whole(dealer) or not 0 <= dealer < MAX_SEATS:
+            raise ValueError("'after' dealer is a seat number")
+        return cls(game_id, kind, tuple(SideTotal(s, b) for s, b in zip(scores, bags, strict=True)), dealer)
+
+    def problem(self, rules: RuleSet, game_id: bytes | None) -> str | None:
+        """Why this `after` cannot be in the genesis of game `game_id` under `rules`, or None (`game_id`
+        None: a game whose id is not drawn yet, as the lobby announces it)."""
+        if self.game_id == game_id:
+            return "a game cannot follow itself"
+        if not self.continues:
+            return None
+        if self.dealer >= rules.players:
+            return f"the first dealer {self.dealer} is not a seat of a {rules.players}-seat table"
+        return start_problem(rules, self.totals)
+
+    def scores_text(self) -> str:
+        """The starting scores as the screens say them: "120–80" (side 0 first)."""
+        return "–".join(str(t.score) for t in self.totals)
+
+    def describe(self, short: bool = False) -> str:
+        """One line: "a rematch of game 3f2a…" or "continues game 3f2a… from 120–80 (bags 3, 1), seat 2
+        deals"; `short`: the game id's first 12 digits (as `games` and `resume` take it)."""
+        game = self.game_id.hex()[:12] if short else self.game_id.hex()
+        if not self.continues:
+            return f"a rematch of game {game}"
+        bags = ", ".join(str(t.bags) for t in self.totals)
+        return f"continues game {game} from {self.scores_text()} (bags {bags}), seat {self.dealer} deals"
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 @dataclass(frozen=True)
@@ -35,6 +118,8 @@ class Setup:
     rules: RuleSet
     seats: tuple[SeatInfo, ...]
     version: int = PROTOCOL_VERSION
+    #: the game this one follows, if any (the genesis `after`)
+    after: After | None = None
 
     @property
     def keys(self) -> tuple[bytes, ...]:
@@ -48,11 +133,12 @@ def make_genesis(
     identity: crypto.Identity,
     name: str = "p2pspades",
     version: int = PROTOCOL_VERSION,
+    after: After | None = None,
 ) -> bytes:
     """The signed genesis of a new game. Seat 0 (the host) signs it; every other seat accepts it in turn.
 
     New games are protocol version 2 (the deal proven live); `version=1` makes the older form, which peers
-    and the verifier still accept."""
+    and the verifier still accept. `after`: the game this one follows (left out of the genesis if None)."""
     if len(game_id) != GAME_ID_BYTES:
         raise LocalError(f"a game id is {GAME_ID_BYTES} bytes")
     if len(seats) != rules.players:
@@ -71,6 +157,8 @@ def make_genesis(
         "rules": rules.to_dict(),
         "seats": [{"n": n, "k": k} for n, k in seats],
     }
+    if after is not None:
+        payload["after"] = after.to_wire()
     raw = log.seal(payload, identity)
     read_genesis(raw)  # refuse to create what no peer would accept
     return raw
@@ -108,6 +196,15 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
             crypto.check_public_key(seat_info.key)
         except crypto.WeakKey as exc:
             raise RemoteError(Check.GENESIS, f"seat {seat_info.seat}: {exc.detail}", 0) from None
+    after = None
+    if g.after is not None:
+        try:
+            after = After.from_wire(g.after)
+        except ValueError as exc:
+            raise RemoteError(Check.GENESIS, str(exc), 0) from None
+        problem = after.problem(rules, header.game_id)
+        if problem is not None:
+            raise RemoteError(Check.GENESIS, f"'after': {problem}", 0)
     if not crypto.verify_signature(seats[0].key, env.signature, env.payload_raw):
         raise RemoteError(Check.SIGNATURE, "the genesis is not signed by seat 0", 0)
-    return env, Setup(header.game_id, g.name, rules, seats, g.version)
+    return env, Setup(header.game_id, g.name, rules, seats, g.version, after)

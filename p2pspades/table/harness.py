@@ -17,7 +17,7 @@ from p2pspades import crypto
 from p2pspades.errors import LocalError
 from p2pspades.rules import Action, RuleSet
 from p2pspades.table.events import Accepted, Decision, Event, Wanted
-from p2pspades.table.genesis import make_genesis
+from p2pspades.table.genesis import After, make_genesis
 from p2pspades.table.machine import Table
 from p2pspades.table.messages import PROTOCOL_VERSION
 from p2pspades.table.players import Player
@@ -48,8 +48,10 @@ def new_game(
     game_id: bytes | None = None,
     table_name: str = "in-memory table",
     version: int = PROTOCOL_VERSION,
+    after: After | None = None,
 ) -> bytes:
-    """The genesis for a table of these identities (seat 0 hosts), in protocol `version`."""
+    """The genesis for a table of these identities (seat 0 hosts), in protocol `version`, following the
+    game `after` names (if any)."""
     names = list(names or [f"Seat {i}" for i in range(len(identities))])
     gid = game_id if game_id is not None else crypto.new_seed()[:16]
     return make_genesis(
@@ -59,6 +61,7 @@ def new_game(
         identities[0],
         table_name,
         version,
+        after,
     )
 
 
@@ -185,9 +188,10 @@ def new_tables(
     names: Sequence[str] | None = None,
     table_name: str = "in-memory table",
     version: int = PROTOCOL_VERSION,
+    after: After | None = None,
 ) -> list[Table]:
-    """One table per seat of a new game. Fresh keys and entropy, or with `seed` reproducible ones (tests,
-    vectors, a game replayed from its seed)."""
+    """One table per seat of a new game (following the game `after` names, if any). Fresh keys and entropy,
+    or with `seed` reproducible ones (tests, vectors, a game replayed from its seed)."""
     n = rules.players
     if seed is None:
         identities = [crypto.Identity.generate() for _ in range(n)]
@@ -197,5 +201,5 @@ def new_tables(
         identities = [crypto.Identity.from_seed(hashlib.sha256(seed + bytes([i])).digest()) for i in range(n)]
         entropies = [seeded_entropy(seed + b"entropy" + bytes([i])) for i in range(n)]
         gid = hashlib.sha256(seed + b"game").digest()[:16]
-    genesis = new_game(rules, identities, names, gid, table_name, version)
+    genesis = new_game(rules, identities, names, gid, table_name, version, after)
     return [Table(genesis, identities[i], entropy=entropies[i]) for i in range(n)]

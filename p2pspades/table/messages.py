@@ -76,8 +76,11 @@ def _seat_record(v: Any) -> bool:
     )
 
 
-def wire(key: str, check: FieldCheck) -> Any:
-    """A message field: its key in the payload map and the shape it must have there."""
+def wire(key: str, check: FieldCheck, *, optional: bool = False) -> Any:
+    """A message field: its key in the payload map and the shape it must have there. An optional field is
+    absent from the map when it is None (and None when the map has no such key)."""
+    if optional:
+        return dataclasses.field(default=None, metadata={"key": key, "check": check, "optional": True})
     return dataclasses.field(metadata={"key": key, "check": check})
 
 
@@ -91,18 +94,22 @@ class Message:
     TYPE: ClassVar[str] = ""
     #: (attribute, wire key, check) of every field, filled in by `_register`
     _WIRE: ClassVar[tuple[tuple[str, str, FieldCheck], ...]] = ()
+    #: the wire keys of the optional fields (absent when None), filled in by `_register`
+    _OPTIONAL: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
     def from_payload(cls: type[M], payload: Mapping[str, Any], seat: int | None = None) -> M:
         """Check the payload's fields against this type and build the message. RemoteError if they differ."""
         keys = {key for _, key, _ in cls._WIRE}
         extra = set(payload) - HEADER_KEYS - keys
-        missing = keys - set(payload)
+        missing = keys - set(payload) - cls._OPTIONAL
         if extra or missing:
             why = f"{cls.TYPE}: missing {sorted(missing)} / unexpected {sorted(extra)} fields"
             raise RemoteError(Check.SCHEMA, why, seat)
         values: dict[str, Any] = {}
         for name, key, ok in cls._WIRE:
+            if key not in payload:
+                continue  # an optional field left out
             v = payload[key]
             if not ok(v):
                 raise RemoteError(Check.SCHEMA, f"{cls.TYPE}: field {key!r} has the wrong type or size", seat)
@@ -114,6 +121,8 @@ class Message:
         out: dict[str, Any] = {"t": self.TYPE}
         for name, key, _ in self._WIRE:
             v = getattr(self, name)
+            if v is None and key in self._OPTIONAL:
+                continue
             out[key] = list(v) if isinstance(v, tuple) else v
         return out
 
@@ -126,6 +135,8 @@ TYPES = TYPES_BY_VERSION[PROTOCOL_VERSION]
 
 def _fields(cls: type[M]) -> None:
     cls._WIRE = tuple((f.name, f.metadata["key"], f.metadata["check"]) for f in dataclasses.fields(cls))
+    optional = (f.metadata["key"] for f in dataclasses.fields(cls) if f.metadata.get("optional"))
+    cls._OPTIONAL = frozenset(optional)
 
 
 def _register(cls: type[M]) -> type[M]:
@@ -163,13 +174,16 @@ def decode(
 @_register
 @dataclass(frozen=True)
 class Genesis(Message):
-    """Entry 0, signed by seat 0: protocol version, rule set, the seats' names and keys, the table's name."""
+    """Entry 0, signed by seat 0: protocol version, rule set, the seats' names and keys, the table's name, and
+    (optional) the game it follows."""
 
     TYPE: ClassVar[str] = "genesis"
     version: int = wire("v", _int)
     rules: Mapping[str, Any] = wire("rules", _map)
     seats: tuple[Mapping[str, Any], ...] = wire("seats", _list(_seat_record, MAX_SEATS))
     name: str = wire("name", _text(MAX_NAME))
+    #: the game this one follows (a rematch, or a continuation from its scores): `table.genesis.After`
+    after: Mapping[str, Any] | None = wire("after", _map, optional=True)
 
 
 @_register

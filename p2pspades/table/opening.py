@@ -54,6 +54,12 @@ def on_draw_reveal(t: Table, m: msg.DrawReveal, seat: int, seq: int) -> None:
     if t.next_turn():
         randomness = crypto.draw_randomness(t.game_id, [t.opening.reveals[s] for s in range(t.seats)])
         t.first_dealer = choose_first_dealer(t.rules, randomness).dealer
-        t.game = Game(t.rules, t.first_dealer)
-        t.report(FirstDealer(t.first_dealer))
+        after = t.setup.after
+        if after is not None and after.continues:
+            # a continuation: the draw is made as in every game, but the genesis names the first dealer
+            t.first_dealer = after.dealer
+            t.game = Game(t.rules, t.first_dealer, after.totals)
+        else:
+            t.game = Game(t.rules, t.first_dealer)
+        t.report(FirstDealer(t.first_dealer, after is not None and after.continues))
         t.start_hand()

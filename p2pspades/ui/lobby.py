@@ -31,8 +31,9 @@ from prompt_toolkit.output import Output
 from p2pspades.bots import BOT_LEVELS
 from p2pspades.net.lobby_seats import LobbyError, LobbySeat
 from p2pspades.rules import RuleSet
+from p2pspades.table.genesis import After
 from p2pspades.table.messages import PROTOCOL_VERSION
-from p2pspades.ui.text import clip, plural, protocol_line, rules_lines, rules_of, rules_title
+from p2pspades.ui.text import after_line, clip, plural, protocol_line, rules_lines, rules_of, rules_title
 from p2pspades.ui.widgets import full_screen_app, join_lines, panel, text_window
 
 T = TypeVar("T")
@@ -86,11 +87,15 @@ class LobbyModel:
         controls: SeatControls | None = None,
         join_with: str = "",
         version: int = PROTOCOL_VERSION,
+        after: After | None = None,
     ) -> None:
         self.table_name = table_name
         self.rules = rules_of(rules)
         self.version = version
         """The game's protocol version (the genesis `v`), shown with the rules."""
+        self.after = after
+        """The game this table's game follows (a rematch of it, or its continuation from its scores), shown
+        with the rules."""
         self.seats: list[LobbySeat] = []
         self.you = you
         self.status = status
@@ -306,7 +311,8 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
 def rules_table(model: LobbyModel) -> StyleAndTextTuples:
     return join_lines(
         [[("class:key", f" {label:<8}"), ("", value)]
-         for label, value in [*rules_lines(model.rules), protocol_line(model.version)]]
+         for label, value in [*([after_line(model.after)] if model.after is not None else []),
+                              *rules_lines(model.rules), protocol_line(model.version)]]
     )
 
 
@@ -439,9 +445,10 @@ async def confirm_table(
     output: Output | None = None,
     color: bool = True,
     version: int = PROTOCOL_VERSION,
+    after: After | None = None,
 ) -> bool:
     """Show the table and ask the person to accept it. True only if they accept."""
-    model = LobbyModel(table_name, rules, seats, you=you, version=version)
+    model = LobbyModel(table_name, rules, seats, you=you, version=version, after=after)
     answer = await create_lobby_app(model, input=input, output=output, color=color).run_async()
     return bool(answer)
 

@@ -16,6 +16,7 @@ from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit, bid_n
 from p2pspades.rules import sort_hand as sort_hand
 from p2pspades.rules.options import described
 from p2pspades.rules.scoring import HandScore
+from p2pspades.table.genesis import After
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
@@ -90,6 +91,12 @@ def protocol_line(version: int) -> tuple[str, str]:
     if version >= 2:
         return ("proofs", f"protocol version {version}: every shuffle, lock and void claim proven live")
     return ("proofs", f"protocol version {version}: no live proofs; the deal is checked at hand end")
+
+
+def after_line(after: After) -> tuple[str, str]:
+    """The game a table's game follows, as the lobby shows it with the rules: "continues game 3f2a1b0c9d8e
+    from 120–80 (bags 3, 1), seat 2 deals", or "a rematch of game 3f2a1b0c9d8e"."""
+    return ("follows", after.describe(short=True))
 
 
 def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:

@@ -98,6 +98,8 @@ class Words:
         if isinstance(ev, CardVerified):
             return EventLine(f"{self.who(ev.seat)} played {ev.card.glyph}: card verified")
         if isinstance(ev, FirstDealer):
+            if ev.given:
+                return EventLine(f"{self.who(ev.seat)} deals first, as in the game this one continues")
             return EventLine(f"{self.who(ev.seat)} drew the highest card and deals first")
         if isinstance(ev, ChallengeRaised):
             return EventLine(f"{self.who(ev.seat)} challenges the deal: {ev.why}; every seat reveals")

@@ -1,0 +1,201 @@
+"""Playing again at the same table: a rematch after a game ended, or carrying an abandoned game on with a bot
+in the empty seat (PROTOCOL.md §4.1.1), and the commands printed for them.
+
+`host --rematch GAME_ID` and `host --carry-on GAME_ID` read this profile's own log of that game to make the
+`Sequel` the lobby announces (the genesis `after`, and who sat where); a joiner's `check_after` compares a
+continuation a host proposes against the joiner's own log of the old game, if it has one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from p2pspades import crypto, paths
+from p2pspades.audit import verify_file
+from p2pspades.audit.verdict import Verdict, continuation_problem
+from p2pspades.bots import DEFAULT_BOT
+from p2pspades.cli.common import default_name
+from p2pspades.errors import LocalError
+from p2pspades.net.lobby_seats import Sequel
+from p2pspades.net.store import GameStore, StoreError, games_of
+from p2pspades.rules import RuleSet
+from p2pspades.table import CONTINUATION, REMATCH, After, Table, TableStatus
+
+
+@dataclass(frozen=True)
+class Again:
+    """What a table that plays again after game `old` needs: its rules, the lobby's `sequel`, the old
+    table's name and the seats the host's bots held in it (`bot_seats`), and where the host's bot for the
+    abandoned seat sits (`bot_for`, a continuation only)."""
+
+    old: Table
+    sequel: Sequel
+    bot_seats: tuple[int, ...]
+    bot_for: int | None = None
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.old.rules
+
+
+def _our_stores(home: str | os.PathLike[str] | None, game_id: str) -> list[GameStore]:
+    text = game_id.strip().lower()
+    if not text or any(c not in "0123456789abcdef" for c in text):
+        raise LocalError(f"{game_id!r} is not a game id (hexadecimal, as 'p2pspades games' shows it)")
+    ours = []
+    for store in games_of(home, text):
+        try:
+            if store.load_local().player == "person":
+                ours.append(store)
+        except StoreError:
+            continue
+    return ours
+
+
+def our_game(home: str | os.PathLike[str] | None, game_id: str, profile: str | None) -> tuple[Verdict, Table]:
+    """The verdict on this profile's own log of the game whose id starts with `game_id`. `LocalError` if
+    there is none, several, or it does not read."""
+    stores = _our_stores(home, game_id)
+    games = {s.game_id for s in stores}
+    name = paths.profile_name(profile)
+    if not games:
+        raise LocalError(f"profile {name!r} played no game {game_id} ('p2pspades games"
+                         + (f" --profile {name}" if name != paths.DEFAULT_PROFILE else "") + "' lists them)")
+    if len(games) > 1:
+        raise LocalError(f"{game_id} is the start of {len(games)} games' ids: give more of it")
+    store = stores[0]
+    if store.in_use():
+        raise LocalError(f"game {store.game_id.hex()[:12]} is still being played by another program")
+    verdict = verify_file(store.log_path)
+    if verdict.table is None:
+        raise LocalError(f"the log of game {store.game_id.hex()[:12]} does not read: {verdict.summary}")
+    return verdict, verdict.table
+
+
+def _bots_of(old: Table, bot_keys: Collection[bytes]) -> tuple[int, ...]:
+    return tuple(s.seat for s in old.setup.seats if s.key in bot_keys)
+
+
+def rematch(old: Table, me: bytes, bot_keys: Collection[bytes]) -> Again:
+    """A rematch of `old`: it must be over. Every key gets its old seat back if it comes."""
+    gid = old.game_id.hex()[:12]
+    if old.result is None:
+        raise LocalError(f"game {gid} has not ended: carry it on with 'p2pspades resume {gid}' instead")
+    places = {s.key: s.seat for s in old.setup.seats if s.key != me}
+    return Again(old, Sequel(After(old.game_id, REMATCH), places), _bots_of(old, bot_keys))
+
+
+def carry_on(old: Table, me: bytes, bot_keys: Collection[bytes]) -> Again:
+    """The continuation of the abandoned game `old` from its scores, hosted by its seat 0 (us), with a bot
+    of ours in the abandoned seat and every other seat kept for the key that held it."""
+    gid = old.game_id.hex()[:12]
+    ended = old.result
+    if ended is None:
+        raise LocalError(f"game {gid} has not ended: carry it on with 'p2pspades resume {gid}' instead")
+    if ended.status is not TableStatus.ABANDONED or ended.seat is None:
+        raise LocalError(f"game {gid} was not abandoned ({ended.status}): play a new game, or a rematch "
+                         f"with 'p2pspades host --rematch {gid}'")
+    if old.setup.keys[0] != me:
+        raise LocalError(f"game {gid} was hosted by {old.setup.seats[0].name}: its host (seat 0) carries it "
+                         "on, and the others join")
+    if ended.seat == 0:
+        raise LocalError(f"in game {gid} it was you, the host, who stopped answering: a continuation keeps "
+                         "every seat but the abandoned one, so it cannot be hosted without you at seat 0")
+    game = old.game
+    if game is None:
+        raise LocalError(f"game {gid} was abandoned before its first hand: there are no scores to carry on")
+    after = After(old.game_id, CONTINUATION, game.totals, game.dealer)
+    problem = after.problem(old.rules, None)
+    if problem is not None:  # pragma: no cover - an abandoned game's totals are those of a game going on
+        raise LocalError(f"game {gid} cannot be carried on: {problem}")
+    places = {s.key: s.seat for s in old.setup.seats if s.seat not in (0, ended.seat)}
+    bots = tuple(seat for seat in _bots_of(old, bot_keys) if seat != ended.seat)
+    return Again(old, Sequel(after, places, only_places=True), bots, bot_for=ended.seat)
+
+
+@dataclass(frozen=True)
+class CheckAfter:
+    """The joiner's check of a continuation a host proposes against its own log of the old game, in this
+    profile's data home `home` (no such log: nothing to check, the lobby shows the claim)."""
+
+    home: str | os.PathLike[str] | None
+
+    def __call__(self, after: After) -> str | None:
+        if not after.continues:
+            return None
+        stores = _our_stores(self.home, after.game_id.hex())
+        if not stores:
+            return None
+        verdict = verify_file(stores[0].log_path)
+        if verdict.table is None or verdict.table.result is None:
+            return None  # our log stops before the end (we were the one who left): nothing to compare
+        problem = continuation_problem(verdict.table, after)
+        if problem is None:
+            return None
+        gid = after.game_id.hex()[:12]
+        game = verdict.table.game
+        if game is not None and verdict.table.result is not None and tuple(after.totals) != game.totals:
+            ours = "–".join(str(t.score) for t in game.totals)
+            return (f"refused: the host says this game continues game {gid} from {after.scores_text()}, but "
+                    f"your log of game {gid} ends at {ours}")
+        return f"refused: the host says this game continues game {gid}, but {problem}"
+
+
+def our_bot_keys(home: str | os.PathLike[str] | None, owner: str) -> dict[bytes, int]:
+    """The keys of the bot seats this profile has run (`<owner>-botK`, as `net.seats.bot_seats` names
+    them), each with its K; a key file that does not read is left out."""
+    found: dict[bytes, int] = {}
+    for k in range(1, 10):
+        path = crypto.default_identity_path(f"{owner}-bot{k}", home)
+        if path.is_file():
+            try:
+                found[crypto.Identity.load(path).public] = k
+            except (OSError, ValueError):
+                continue
+    return found
+
+
+def _words(args: argparse.Namespace, words: list[str]) -> str:
+    """`words` and the options of this run that the next one needs to work the same way, as one line a
+    shell reads back into the same words."""
+    if args.name != default_name(args.profile):
+        words += ["--name", args.name]
+    if args.address:
+        words += ["--address", args.address]
+    if args.auto:
+        words.append("--auto")
+    if args.bot != DEFAULT_BOT:
+        words += ["--bot", args.bot]
+    for key in ("auto", "decision"):
+        value = getattr(args, f"timeout_{key}", None)
+        if value is not None:
+            words += [f"--timeout-{key}", f"{value:g}"]
+    name = paths.profile_name(args.profile)
+    if name != paths.DEFAULT_PROFILE:
+        words += ["--profile", name]
+    return shlex.join(words)
+
+
+def host_commands(args: argparse.Namespace, table: Table, port: int) -> list[str]:
+    """What the host types to play again at the same address after `table`'s game ended: 'play again
+    with: ...' (a rematch), and after an abandonment of another seat 'carry on with a bot: ...'."""
+    ended = table.result
+    if ended is None:
+        return []
+    gid = table.game_id.hex()[:12]
+    extra = ["--port", str(port)] + (["--no-advertise"] if args.no_advertise else [])
+    lines = [f"play again with: {_words(args, ['p2pspades', 'host', '--rematch', gid, *extra])}"]
+    if ended.status is TableStatus.ABANDONED and ended.seat not in (None, 0) and table.game is not None:
+        lines.append(f"carry on with a bot: {_words(args, ['p2pspades', 'host', '--carry-on', gid, *extra])}")
+    return lines
+
+
+def join_commands(args: argparse.Namespace, lobby: str) -> list[str]:
+    """What a joiner types to sit down again once the host has opened the table again at `lobby`
+    (HOST:PORT), for a rematch or a continuation alike."""
+    extra = ["--bots", str(args.bots)] if args.bots else []
+    return [f"join with: {_words(args, ['p2pspades', 'join', lobby, *extra])}"]
