@@ -43,6 +43,7 @@ from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
 from p2pspades.rules.options import described
 from p2pspades.table import DecisionKind
+from p2pspades.ui.derived import Contract
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.state import ResultStatus, UiState
 from p2pspades.ui.text import (
@@ -66,6 +67,7 @@ from p2pspades.ui.widgets import (
 )
 
 TRICK_WIDTH = 34  # inside the trick panel's border
+CONTRACT_WIDTH = 20  # the longest: "nil: 1 taken, failed"
 MIN_COLUMNS, MIN_ROWS = 80, 24  # the smallest terminal the game screen is made for
 Line = StyleAndTextTuples
 
@@ -111,7 +113,10 @@ def seats_text(state: UiState) -> Line:
     partners = rules.partnerships
     my_side = rules.side_of(state.seat)
     name_w = 16
-    header = f"    # {'name':<{name_w}} " + ("side " if partners else "") + f"{'bid':<9}  won  connection"
+    contracts = {c.side: c for c in state.contracts()}
+    need_w = 0 if partners else CONTRACT_WIDTH
+    need = "" if partners else f"{'contract':<{need_w}}  "
+    header = f"    # {'name':<{name_w}} " + ("side " if partners else "") + f"{'bid':<9}  won  {need}connection"
     lines: list[Line] = [[("class:hint", header)]]
     for seat in range(rules.players):
         mark = "▶" if seat == turn else " "
@@ -132,13 +137,36 @@ def seats_text(state: UiState) -> Line:
             conn = f"{bot} · {conn}" if conn else bot
         if seat in state.thinking:
             conn = f"thinking… · {conn}" if conn else "thinking…"
-        lines.append(
-            [
-                (style, f" {mark} {seat:>1} {pad(name, name_w)} {side}{bid:<9}  {won:>3}  "),
-                ("class:hint" if seat != state.seat else "", conn),
-            ]
-        )
+        row: Line = [(style, f" {mark} {seat:>1} {pad(name, name_w)} {side}{bid:<9}  {won:>3}  ")]
+        if not partners:
+            contract = contracts.get(rules.side_of(seat))
+            cell = "" if contract is None else state.words.contract_cell(contract)
+            row.append((_contract_style(contract), pad(clip(cell, need_w), need_w) + "  "))
+        row.append(("class:hint" if seat != state.seat else "", conn))
+        lines.append(row)
+    if partners:
+        for side in range(len(rules.sides)):
+            label = "us" if side == my_side else "them"
+            contract = contracts.get(side)
+            if contract is None:
+                lines.append([("class:hint", f" {label}: no contract yet")])
+            else:
+                lines.append([(_contract_style(contract), " " + state.words.contract_line(contract, label))])
     return join_lines(lines)
+
+
+def _contract_style(contract: Contract | None) -> str:
+    if contract is None:
+        return "class:hint"
+    failed = contract.lost or any(taken for _, _, taken in contract.nils)
+    return "class:event.bad" if failed else ("class:event.good" if contract.to_go == 0 else "")
+
+
+def seats_height(state: UiState) -> int:
+    """The seats panel: a row per seat, the header and the border, and a contract line per side where
+    there are partnerships."""
+    rules = state.rules
+    return rules.players + 3 + (len(rules.sides) if rules.partnerships else 0)
 
 
 def _center(text: str, columns: int = TRICK_WIDTH) -> str:
@@ -594,7 +622,7 @@ def create_layout(state: UiState) -> Layout:
         height=1,
     )
     seats = panel(
-        text_window(lambda: seats_text(state)), "Seats", height=Dimension.exact(state.rules.players + 3)
+        text_window(lambda: seats_text(state)), "Seats", height=Dimension.exact(seats_height(state))
     )
     middle = VSplit(
         [

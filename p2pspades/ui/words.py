@@ -29,6 +29,7 @@ from p2pspades.table import (
     TableStatus,
     Violation,
 )
+from p2pspades.ui.derived import Contract
 from p2pspades.ui.text import bid_text, bidding_order, side_name
 
 #: event pane line levels, each with a style class "event.<level>"
@@ -209,6 +210,40 @@ class Words:
             *self.tricks(hand.tricks, 0),
             self.score(hand),
         ]
+
+    # ----------------------------------------------------------------- the contracts in play
+    def contract_state(self, c: Contract) -> str:
+        """"2 to go", "made", "made, 1 over", "set: 3 to go, 2 left"."""
+        if c.to_go == 0:
+            return "made" + (f", {c.over} over" if c.over else "")
+        if c.lost:
+            return f"set: {c.to_go} to go, {c.left} left"
+        return f"{c.to_go} to go"
+
+    def nil_state(self, blind: bool, taken: int) -> str:
+        """"nil: 0 taken", "blind nil: 1 taken, failed"."""
+        word = "blind nil" if blind else "nil"
+        return f"{word}: {taken} taken" + (", failed" if taken else "")
+
+    def contract_line(self, c: Contract, label: str) -> str:
+        """A side's contract in one line: "us: bid 7 (ana 4 + north 3), 5 taken, 2 to go · north nil: 0
+        taken"."""
+        parts = []
+        if c.bidders:
+            each = " + ".join(f"{self.who(s)} {b}" for s, b in c.bidders)
+            who = f" ({each})" if len(c.bidders) > 1 else ""
+            parts.append(f"bid {c.contract}{who}, {c.taken} taken, {self.contract_state(c)}")
+        for seat, blind, taken in c.nils:
+            parts.append(f"{self.who(seat)} {self.nil_state(blind, taken)}")
+        return f"{label}: " + " · ".join(parts)
+
+    def contract_cell(self, c: Contract) -> str:
+        """One player's own contract (no partnerships), for the seats panel: "2 to go", "nil: 0 taken" (at
+        most 20 characters)."""
+        if c.nils:
+            _, _, taken = c.nils[0]
+            return self.nil_state(False, taken)  # the bid column says whether it is blind
+        return self.contract_state(c)
 
     # ----------------------------------------------------------------- captions and the prompt line
     def connection(self, seat: int, lost: bool) -> EventLine:
