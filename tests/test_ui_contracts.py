@@ -4,6 +4,7 @@ against the scoring of the hand once it is over."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -56,7 +57,8 @@ def test_the_contracts_shown_during_play_are_the_ones_the_hand_is_scored_on(
             nils = [s for s in seats if is_nil(rules, hand.bids[s], hand.blind[s])]
             assert [s for s, _ in c.bidders] == [s for s in seats if s not in nils]
             assert [s for s, _, _ in c.nils] == nils
-            assert c.contract == sum(b for _, b in c.bidders) == sum(hand.bids[s] for s in seats if s not in nils)
+            bid = sum(hand.bids[s] for s in seats if s not in nils)
+            assert c.contract == sum(b for _, b in c.bidders) == bid
             if rules.min_team_bid and not nils:
                 assert c.contract >= rules.min_team_bid
             assert c.to_go == max(0, c.contract - c.taken)
@@ -69,7 +71,7 @@ def test_the_contracts_shown_during_play_are_the_ones_the_hand_is_scored_on(
         assert (c.to_go == 0) == (score.contract <= score.tricks)
         assert [t for _, _, t in c.nils] == [hand.tricks_won[s] for s, _, _ in c.nils]
     # the tricks counted only grow, and never beyond those played
-    for before, after in zip(seen, seen[1:], strict=False):
+    for before, after in itertools.pairwise(seen):
         for a, b in zip(before, after, strict=True):
             assert a.taken <= b.taken and b.left <= a.left
 
@@ -91,6 +93,8 @@ def test_the_words_of_a_contract() -> None:
     nil = Contract(0, ((0, 4),), 4, 4, 2, ((2, False, 0),))
     assert words.contract_line(nil, "us") == "us: bid 4, 4 taken, made · north nil: 0 taken"
     lost = Contract(1, ((1, 6),), 6, 1, 3, ((3, True, 1),))
-    assert words.contract_line(lost, "them") == "them: bid 6, 1 taken, set: 5 to go, 3 left · cy blind nil: 1 taken, failed"
+    assert words.contract_line(lost, "them") == (
+        "them: bid 6, 1 taken, set: 5 to go, 3 left · cy blind nil: 1 taken, failed"
+    )
     assert words.contract_cell(Contract(0, ((0, 3),), 3, 4, 1, ())) == "made, 1 over"
     assert words.contract_cell(Contract(0, (), 0, 1, 1, ((0, True, 1),))) == "nil: 1 taken, failed"

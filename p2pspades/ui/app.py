@@ -116,7 +116,8 @@ def seats_text(state: UiState) -> Line:
     contracts = {c.side: c for c in state.contracts()}
     need_w = 0 if partners else CONTRACT_WIDTH
     need = "" if partners else f"{'contract':<{need_w}}  "
-    header = f"    # {'name':<{name_w}} " + ("side " if partners else "") + f"{'bid':<9}  won  {need}connection"
+    side_head = "side " if partners else ""
+    header = f"    # {'name':<{name_w}} {side_head}{'bid':<9}  won  {need}connection"
     lines: list[Line] = [[("class:hint", header)]]
     for seat in range(rules.players):
         mark = "▶" if seat == turn else " "
