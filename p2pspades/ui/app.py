@@ -38,12 +38,13 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.output import Output
 
+from p2pspades.audit import Stats, seat_stats
 from p2pspades.describe import failed
 from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
 from p2pspades.rules.options import described
 from p2pspades.table import DecisionKind
-from p2pspades.ui.derived import Contract
+from p2pspades.ui.derived import Contract, card_tracker, played_cards
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.state import ResultStatus, UiState
 from p2pspades.ui.text import (
@@ -81,6 +82,7 @@ HELP_LINES: list[tuple[str, str]] = [
     ("draw pile", "k keeps the top card, d discards it"),
     ("s", "score sheet: bids, points per hand, running totals"),
     ("l", "the last trick"),
+    ("p", "the cards played so far this hand, by suit, and those still out"),
     ("any key", "after a trick: go on at once (it stays a moment)"),
     ("?", "this help"),
     ("Ctrl-Q, Ctrl-C", "leave the game (asks first)"),
@@ -150,7 +152,8 @@ def seats_text(state: UiState) -> Line:
             label = "us" if side == my_side else "them"
             contract = contracts.get(side)
             if contract is None:
-                lines.append([("class:hint", f" {label}: no contract yet")])
+                bidding = v is not None and v.phase in (Phase.BID, Phase.BLIND, Phase.DRAW)
+                lines.append([("class:hint", f" {label}: " + ("bidding…" if bidding else "-"))])
             else:
                 lines.append([(_contract_style(contract), " " + state.words.contract_line(contract, label))])
     return join_lines(lines)
@@ -408,7 +411,7 @@ def footer_scores(state: UiState) -> Line:
 
 
 def footer_keys(state: UiState) -> Line:
-    return [("class:footer", " s scores  l last trick ")]
+    return [("class:footer", " s scores l last p played")]
 
 
 # ====================================================================== dialogs and overlays
@@ -520,6 +523,37 @@ def last_trick_text(state: UiState) -> Line:
     return join_lines(lines)
 
 
+def played_title(state: UiState) -> str:
+    v = state.view
+    return "Cards played" + (f" (hand {v.hand_number})" if v is not None else "")
+
+
+def _ranks(cards: list[Card]) -> str:
+    return " ".join(card.glyph if card.is_joker else card.glyph[:-1] for card in cards)
+
+
+def played_text(state: UiState) -> Line:
+    """The card tracker: per suit, the cards gone this hand, and those neither played nor ours."""
+    rows = card_tracker(state.view)
+    if not rows:
+        return [("class:hint", "No hand has been dealt yet.  (Esc closes)")]
+    column = max(12, *(width(_ranks(gone)) for _, gone, _ in rows))
+    lines: list[Line] = [[("class:hint", f"   {pad('played', column)}   still out (not in your hand)")]]
+    for suit, gone, out in rows:
+        glyph = Card.parse("A" + suit.value).glyph[-1]
+        lines.append(
+            [
+                (card_class(Card.parse("A" + suit.value)), f" {glyph} "),
+                ("", pad(_ranks(gone) or "-", column)),
+                ("class:frame.border", " │ "),
+                ("class:hint", _ranks(out) or "-"),
+            ]
+        )
+    lines.append([])
+    lines.append([("class:hint", f"{plural(len(played_cards(state.view)), 'card')} played · Esc or p closes")])
+    return join_lines(lines)
+
+
 def summary_title(state: UiState) -> str:
     hand = state.summary()
     return f"Hand {hand.number} is over" if hand is not None else "Hand summary"
@@ -579,6 +613,49 @@ def quit_text(state: UiState) -> Line:
     )
 
 
+def game_summary(state: UiState) -> list[Line]:
+    """The game in numbers, from the hands the engine scored (`audit.seat_stats`, as `p2pspades stats`
+    counts them): per side its total, contracts made and set, bags and points per hand; per player the nils
+    made and failed (one table where every player is a side)."""
+    rules, names = state.rules, state.names
+    seats = [seat_stats(rules, state.history, seat) for seat in range(rules.players)]
+    blind = rules.blind_nil
+
+    def nils(s: Stats) -> str:
+        return f"{s.nils_made}/{s.nils_failed}"
+
+    def blinds(s: Stats) -> str:
+        return f"{s.blind_nils_made}/{s.blind_nils_failed}"
+
+    def side_cells(side: int) -> str:
+        s = seats[rules.sides[side][0]]
+        per_hand = "-" if s.points_per_hand is None else f"{s.points_per_hand:.1f}"
+        score = state.totals[side].score
+        return f"{score:>6} {s.contracts_made:>5} {s.contracts_set:>4} {s.bags:>5} {per_hand:>9}"
+
+    head = f"{'total':>6} {'made':>5} {'set':>4} {'bags':>5} {'pts/hand':>9}"
+    nil_head = f"  {'nil ✓/✗':>8}" + (f"  {'blind ✓/✗':>10}" if blind else "")
+
+    def nil_cells(seat: int) -> str:
+        s = seats[seat]
+        return f"  {nils(s):>8}" + (f"  {blinds(s):>10}" if blind else "")
+
+    if not rules.partnerships:
+        lines: list[Line] = [[("class:hint", f"  {'player':<20}{head}" + (nil_head if rules.nil else ""))]]
+        for seat in range(rules.players):
+            cells = side_cells(rules.side_of(seat)) + (nil_cells(seat) if rules.nil else "")
+            lines.append([("", f"  {pad(clip(names[seat], 18), 20)}{cells}")])
+        return lines
+    lines = [[("class:hint", f"  {'side':<20}{head}")]]
+    for side in range(len(rules.sides)):
+        lines.append([("", f"  {pad(state.side_label(side, 18), 20)}{side_cells(side)}")])
+    if rules.nil:
+        lines.append([("class:hint", f"  {'player':<20}{nil_head}")])
+        for seat in range(rules.players):
+            lines.append([("", f"  {pad(clip(names[seat], 18), 20)}{nil_cells(seat)}")])
+    return lines
+
+
 def over_title(state: UiState) -> str:
     return "Game over"
 
@@ -594,8 +671,7 @@ def over_text(state: UiState) -> Line:
     if v is not None and v.outcome is not None:
         lines.append([("class:hint", f"ended by: {v.outcome.termination.value.replace('_', ' ')}")])
     lines.append([])
-    for i, total in enumerate(state.totals):
-        lines.append([("", f"  {pad(state.side_label(i, 24), 26)}{total.score:>6}")])
+    lines.extend(game_summary(state))
     lines.append([])
     audited = len(state.audits)
     failed = sum(1 for a in state.audits.values() if a.violations)
@@ -669,6 +745,8 @@ def create_layout(state: UiState) -> Layout:
         overlay(text_window(lambda: help_text(state)), "Keys", lambda: showing(Overlay.HELP)),
         overlay(text_window(lambda: scores_text(state)), "Score sheet", lambda: showing(Overlay.SCORES)),
         overlay(text_window(lambda: last_trick_text(state)), "Last trick", lambda: showing(Overlay.LAST)),
+        overlay(text_window(lambda: played_text(state)), lambda: played_title(state),
+                lambda: showing(Overlay.PLAYED)),
         overlay(
             text_window(lambda: summary_text(state)), lambda: summary_title(state),
             lambda: showing(Overlay.SUMMARY),
@@ -728,6 +806,8 @@ def create_key_bindings(state: UiState) -> KeyBindings:
             state.toggle_overlay(Overlay.SCORES)
         elif lower == "l":
             state.toggle_overlay(Overlay.LAST)
+        elif lower == "p":
+            state.toggle_overlay(Overlay.PLAYED)
         elif lower == "q":
             if state.top_overlay is Overlay.OVER:
                 state.leave_requested = True

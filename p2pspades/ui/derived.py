@@ -25,6 +25,7 @@ from p2pspades.rules import (
     is_nil,
     score_hand,
 )
+from p2pspades.rules.cards import HOLDING_ORDER, Suit
 from p2pspades.table import Decision, DecisionKind
 from p2pspades.ui.text import bid_text, sort_hand
 
@@ -87,6 +88,28 @@ def contracts(view: SeatView | None) -> tuple[Contract, ...]:
             )
         )
     return tuple(out)
+
+
+def played_cards(view: SeatView | None) -> frozenset[Card]:
+    """The cards played so far in the hand, as everybody saw them: the completed tricks and the trick on the
+    table (nothing hidden: no card of another seat's hand)."""
+    if view is None:
+        return frozenset()
+    return frozenset(card for trick in (*view.tricks, view.trick) for _, card in trick.plays)
+
+
+def card_tracker(view: SeatView | None) -> list[tuple[Suit, list[Card], list[Card]]]:
+    """Per suit (spades first; the jokers with them): the cards played this hand, and the cards of the deck
+    neither played nor in our hand, each high to low. Only what our seat may know."""
+    if view is None:
+        return []
+    gone = played_cards(view)
+    mine = set(view.hand)
+    rows = []
+    for suit in HOLDING_ORDER:
+        cards = sort_hand(c for c in view.rules.deck if c.suit is suit)
+        rows.append((suit, [c for c in cards if c in gone], [c for c in cards if c not in gone and c not in mine]))
+    return rows
 
 
 class Derived:
