@@ -17,6 +17,10 @@ from p2pspades.ui.derived import Contract, contracts
 from p2pspades.ui.words import Words
 
 
+def phase(game: Game) -> Phase:
+    return game.phase  # read afresh: mypy would keep the phase narrowed above
+
+
 def one_hand(name: str, seed: int, nil_often: bool) -> tuple[Game, list[tuple[Contract, ...]]]:
     """A hand of `name` played by random legal choices (nil chosen often if `nil_often`); the contracts of
     seat 0's view after every card."""
@@ -35,7 +39,7 @@ def one_hand(name: str, seed: int, nil_often: bool) -> tuple[Game, list[tuple[Co
             legal = decision(game).legal
             nil = [a for a in legal if a == Bid(0)]
             game.apply(nil[0] if nil and nil_often and pick.random() < 0.4 else pick.choice(legal))
-            if game.phase is Phase.PLAY or (game.phase is Phase.REVEAL):
+            if phase(game) in (Phase.PLAY, Phase.REVEAL):
                 seen.append(contracts(game.view(0)))
     return game, seen
 

@@ -72,11 +72,14 @@ CONTRACT_WIDTH = 20  # the longest: "nil: 1 taken, failed"
 MIN_COLUMNS, MIN_ROWS = 80, 24  # the smallest terminal the game screen is made for
 Line = StyleAndTextTuples
 
+#: the keys that open (and close) a window over the game
+KEY_OVERLAYS = {"?": Overlay.HELP, "s": Overlay.SCORES, "l": Overlay.LAST, "p": Overlay.PLAYED}
+
 HELP_LINES: list[tuple[str, str]] = [
     ("←/→, Home/End", "choose a card (only legal cards when you are to play)"),
     ("Enter", "play the chosen card; confirm a bid; close a window"),
     ("qh, 10s, as, bj…", "type a card code, then Enter, to play that card"),
-    ("Backspace/Esc", "correct / clear a typed code"),
+    ("Backspace/Esc", "correct / clear a typed code (Esc: choose again, with --confirm-card)"),
     ("bid dialog", "←/→ and Enter, or type a number; n = nil"),
     ("blind nil", "y declares blind nil, n says no (asked before the deal)"),
     ("draw pile", "k keeps the top card, d discards it"),
@@ -84,6 +87,7 @@ HELP_LINES: list[tuple[str, str]] = [
     ("l", "the last trick"),
     ("p", "the cards played so far this hand, by suit, and those still out"),
     ("any key", "after a trick: go on at once (it stays a moment)"),
+    ("Ctrl-G", "bell on/off: it rings when it is your turn (--bell starts with it on)"),
     ("?", "this help"),
     ("Ctrl-Q, Ctrl-C", "leave the game (asks first)"),
     ("Ctrl-L", "redraw the screen"),
@@ -148,9 +152,9 @@ def seats_text(state: UiState) -> Line:
         row.append(("class:hint" if seat != state.seat else "", conn))
         lines.append(row)
     if partners:
-        for side in range(len(rules.sides)):
-            label = "us" if side == my_side else "them"
-            contract = contracts.get(side)
+        for number in range(len(rules.sides)):
+            label = "us" if number == my_side else "them"
+            contract = contracts.get(number)
             if contract is None:
                 bidding = v is not None and v.phase in (Phase.BID, Phase.BLIND, Phase.DRAW)
                 lines.append([("class:hint", f" {label}: " + ("bidding…" if bidding else "-"))])
@@ -550,7 +554,8 @@ def played_text(state: UiState) -> Line:
             ]
         )
     lines.append([])
-    lines.append([("class:hint", f"{plural(len(played_cards(state.view)), 'card')} played · Esc or p closes")])
+    played = plural(len(played_cards(state.view)), "card")
+    lines.append([("class:hint", f"{played} played · Esc or p closes")])
     return join_lines(lines)
 
 
@@ -800,14 +805,8 @@ def create_key_bindings(state: UiState) -> KeyBindings:
             done(event)
             return
         lower = ch.lower()
-        if ch == "?":
-            state.toggle_overlay(Overlay.HELP)
-        elif lower == "s":
-            state.toggle_overlay(Overlay.SCORES)
-        elif lower == "l":
-            state.toggle_overlay(Overlay.LAST)
-        elif lower == "p":
-            state.toggle_overlay(Overlay.PLAYED)
+        if lower in KEY_OVERLAYS:
+            state.toggle_overlay(KEY_OVERLAYS[lower])
         elif lower == "q":
             if state.top_overlay is Overlay.OVER:
                 state.leave_requested = True
@@ -859,6 +858,10 @@ def create_key_bindings(state: UiState) -> KeyBindings:
     def _backspace(event: KeyPressEvent) -> None:
         state.backspace()
 
+    @kb.add("c-g", filter=free)
+    def _bell(event: KeyPressEvent) -> None:
+        state.toggle_bell()
+
     @kb.add("c-l")
     def _redraw(event: KeyPressEvent) -> None:
         event.app.renderer.clear()
@@ -883,6 +886,7 @@ def create_app(
         output=output,
     )
     state.on_change = app.invalidate
+    state.on_bell = app.output.bell
     return app
 
 

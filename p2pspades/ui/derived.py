@@ -108,7 +108,8 @@ def card_tracker(view: SeatView | None) -> list[tuple[Suit, list[Card], list[Car
     rows = []
     for suit in HOLDING_ORDER:
         cards = sort_hand(c for c in view.rules.deck if c.suit is suit)
-        rows.append((suit, [c for c in cards if c in gone], [c for c in cards if c not in gone and c not in mine]))
+        out = [c for c in cards if c not in gone and c not in mine]
+        rows.append((suit, [c for c in cards if c in gone], out))
     return rows
 
 

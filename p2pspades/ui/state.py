@@ -119,12 +119,19 @@ class UiState(Derived):
         self.held: tuple[Trick, int] | None = None
         self._hold_timer: asyncio.TimerHandle | None = None
         self.message: EventLine | None = None
+        #: ring the bell when a decision arrives (see `on_bell`)
+        self.bell = PREFS.bell
+        #: ask before a card is played; the card asked about
+        self.confirm_card = PREFS.confirm_card
+        self.confirming: Card | None = None
         self.quit_requested = False
         self.leave_requested = False
         #: show the end-of-hand summary by itself when a hand ends
         self.auto_summary = True
         #: called after every change the screen should show (the app sets it to its `invalidate`)
         self.on_change: Callable[[], None] | None = None
+        #: rings the terminal's bell (the app sets it)
+        self.on_bell: Callable[[], None] | None = None
 
     # ================================================================= fed by the driver
     def on_events(self, events: Iterable[Event]) -> None:
@@ -291,10 +298,18 @@ class UiState(Derived):
         if self.view is None or self.view.hand_number <= decision.view.hand_number:
             self.update_view(decision.view)
         self.typed = ""
+        self.confirming = None
         self.choice = self._default_choice(decision)
         self._fix_selection()
+        if self.bell and self.on_bell is not None:
+            self.on_bell()
         self._changed()
         return self._answer
+
+    def toggle_bell(self) -> None:
+        """Ctrl-G: the bell on a decision on or off."""
+        self.bell = not self.bell
+        self.say("bell on: it rings when it is your turn" if self.bell else "bell off", "dim")
 
     def withdraw(self, future: asyncio.Future[Action] | None = None) -> None:
         """The decision is answered or no longer wanted (the moment passed): take it off the screen."""
@@ -305,6 +320,7 @@ class UiState(Derived):
         self._answer = None
         self.decision = None
         self.typed = ""
+        self.confirming = None
         self._changed()
 
     def answer(self, action: Action) -> bool:
@@ -320,6 +336,7 @@ class UiState(Derived):
         self._answer.set_result(action)
         self.decision = None
         self.typed = ""
+        self.confirming = None
         self._changed()
         return True
 
@@ -349,6 +366,7 @@ class UiState(Derived):
     def move(self, delta: int) -> None:
         """Arrow keys: move the card cursor, or the dialog's choice."""
         self.message = None
+        self.confirming = None
         if self.top_overlay is not None:
             return
         if self.kind in (DecisionKind.BID, DecisionKind.BLIND_NIL, DecisionKind.DRAW):
@@ -374,6 +392,7 @@ class UiState(Derived):
         if not self._type_key(key.lower()):
             self.message = before
             return False
+        self.confirming = None
         return True
 
     def _type_key(self, key: str) -> bool:
@@ -417,7 +436,9 @@ class UiState(Derived):
         self._changed()
 
     def clear_typed(self) -> None:
+        """Esc: forget the typed code, and the card we asked about (choose again)."""
         self.typed = ""
+        self.confirming = None
         self._changed()
 
     def _select_typed(self) -> None:
@@ -460,7 +481,7 @@ class UiState(Derived):
                 if card is None:
                     self.say(cardinput.why_not_a_card(code), "warn")
                     return False
-                if self.answer(Play(card)):
+                if self._play(card, d):
                     return True
                 self._fix_selection()  # the highlight leaves the card just refused
                 self._changed()
@@ -468,7 +489,7 @@ class UiState(Derived):
             if self.selected is None:
                 self.say("no card to play", "warn")
                 return False
-            return self.answer(Play(self.selected))
+            return self._play(self.selected, d)
         options = self.choices()
         if d.kind is DecisionKind.BID and self.typed:
             wanted = int(self.typed)
@@ -477,6 +498,15 @@ class UiState(Derived):
         if not options:
             return False
         return self.answer(options[max(0, min(len(options) - 1, self.choice))])
+
+    def _play(self, card: Card, decision: Decision) -> bool:
+        """Play `card`, or first ask whether to (with `confirm_card`, for a card the rules allow)."""
+        if self.confirm_card and self.confirming is not card and Play(card) in decision.legal:
+            self.confirming = card
+            self.selected = card
+            self._changed()
+            return False
+        return self.answer(Play(card))
 
     # ================================================================= overlays
     @property
@@ -535,6 +565,8 @@ class UiState(Derived):
         if self.top_overlay is Overlay.TRICK and self.held is not None:
             return f"{self.held_caption()} · any key continues"
         kind = self.kind
+        if kind is DecisionKind.PLAY and self.confirming is not None:
+            return f"play {self.confirming.glyph}? Enter plays, Esc chooses again"
         if kind is DecisionKind.PLAY:
             code = f"  > {self.typed}_" if self.typed else ""
             return f"Your turn: play a card (←/→ Enter, or type a code like qh){code}"
