@@ -299,6 +299,7 @@ class UiState(Derived):
             self.update_view(decision.view)
         self.typed = ""
         self.confirming = None
+        self.message = None  # a word said while we waited ("Waiting for West…") would hide our turn
         self.choice = self._default_choice(decision)
         self._fix_selection()
         if self.bell and self.on_bell is not None:
