@@ -256,3 +256,43 @@ def test_each_cutthroat_player_sees_their_own_contract_and_their_own_summary(tmp
             assert made + sets <= hands, row
     finally:
         term.close()
+
+
+def events_pane(screen: str) -> list[str]:
+    """The Events pane's lines, top to bottom."""
+    lines = screen.splitlines()
+    top = next(i for i, line in enumerate(lines) if "┌─ Events " in line)
+    col = lines[top].index("┌─ Events ")
+    rows = []
+    for line in lines[top + 1:]:
+        if line[col:col + 1] != "│":
+            break
+        rows.append(line[col + 1:].split("│")[0].strip())
+    return [row for row in rows if row]
+
+
+def test_while_a_trick_is_held_the_events_pane_tells_no_more_than_the_table(tmp_path: Path) -> None:
+    term = start(tmp_path, "--seed", "4", "--bot", "random", "--target", "500", "--trick-pause", "30")
+    held = re.compile(r"(\S+) takes? trick (\d+) · any key continues")
+    try:
+        while True:  # to a trick another seat takes: it leads the next one while the trick is held
+            screen = until(term, "our turn or a held trick", lambda s: bool(
+                re.search(r"Your (bid|turn)|any key continues", s.splitlines()[-2])))
+            found = held.search(screen.splitlines()[-2])
+            if found and found.group(1) != "You":
+                break
+            before = screen.splitlines()[-2]
+            term.proc.send("x" if found else "\r")
+            until(term, "the screen to go on", lambda s, before=before: s.splitlines()[-2] != before)
+        number = int(found.group(2))
+        # the winner leads the next trick, the bots play on to our turn: the table still shows the trick
+        # held, and so do the events
+        screen = until(term, "our turn after the trick", lambda s: "▶ 0 You" in s)
+        assert f"Trick {number} of 13" in screen and held.search(screen.splitlines()[-2]), screen
+        assert re.fullmatch(rf"trick {number} to \S+", events_pane(screen)[-1]), screen
+        term.proc.send("x")  # the table goes on: the plays of the next trick come into the pane
+        until(term, "the next trick", lambda s: f"Trick {number + 1} of 13" in s)
+        screen = until(term, "the next lines", lambda s: not events_pane(s)[-1].startswith(f"trick {number}"))
+        assert re.search(r"played (10|[2-9JQKA])[♠♥♣♦]: card verified", events_pane(screen)[-1]), screen
+    finally:
+        term.close()

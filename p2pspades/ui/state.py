@@ -118,6 +118,8 @@ class UiState(Derived):
         #: the completed trick held on the table, and its number in its hand
         self.held: tuple[Trick, int] | None = None
         self._hold_timer: asyncio.TimerHandle | None = None
+        #: the event lines that came while a trick was held: the pane shows them once the table goes on
+        self._held_lines: list[EventLine] = []
         self.message: EventLine | None = None
         #: ring the bell when a decision arrives (see `on_bell`)
         self.bell = PREFS.bell
@@ -225,6 +227,8 @@ class UiState(Derived):
             return
         self.held = None
         self.overlays.discard(Overlay.TRICK)
+        self.events.extend(self._held_lines)
+        self._held_lines.clear()
         self._changed()
 
     def set_connection(self, seat: int, text: str) -> None:
@@ -276,8 +280,10 @@ class UiState(Derived):
             self._changed()
 
     def note(self, text: str, level: str = "info") -> None:
-        """Add a line to the event pane."""
-        self.events.append(EventLine(printable(text), level if level in LEVELS else "info"))
+        """Add a line to the event pane (while a completed trick is held, once the table goes on: the pane
+        tells no more than the table shows)."""
+        line = EventLine(printable(text), level if level in LEVELS else "info")
+        (self._held_lines if self.held is not None else self.events).append(line)
         self._changed()
 
     def stop(self, text: str) -> None:
