@@ -15,9 +15,9 @@ def buttons(screen: str) -> str:
 
 
 def test_a_joiner_can_accept_only_once_the_host_starts_and_an_early_refusal_goes(lan: Lan) -> None:
-    ana = Terminal(lan.env("ana"), "ana", "host", "--profile", "ana", "--name", "ana", "--address", "127.0.0.1",
-                   "--port", str(lan.port), "--no-advertise", "--rules", "cutthroat3", "--target", "10",
-                   "--trick-pause", "0", rows=24, cols=80)
+    ana = Terminal(lan.env("ana"), "ana", "host", "--profile", "ana", "--name", "ana", "--address",
+                   "127.0.0.1", "--port", str(lan.port), "--no-advertise", "--rules", "cutthroat3",
+                   "--target", "10", "--trick-pause", "0", rows=24, cols=80)
     bo = None
     try:
         ana.expect("2 seats free", 60)
