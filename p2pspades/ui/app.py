@@ -87,6 +87,7 @@ HELP_LINES: list[tuple[str, str]] = [
     ("l", "the last trick"),
     ("p", "the cards played so far this hand, by suit, and those still out"),
     ("any key", "after a trick: go on at once (it stays a moment)"),
+    ("w", "wait longer for a seat that stopped answering, before we claim it did"),
     ("Ctrl-G", "bell on/off: it rings when it is your turn (--bell starts with it on)"),
     ("?", "this help"),
     ("Ctrl-Q, Ctrl-C", "leave the game (asks first)"),
@@ -807,6 +808,8 @@ def create_key_bindings(state: UiState) -> KeyBindings:
         lower = ch.lower()
         if lower in KEY_OVERLAYS:
             state.toggle_overlay(KEY_OVERLAYS[lower])
+        elif lower == "w":
+            state.wait_longer()
         elif lower == "q":
             if state.top_overlay is Overlay.OVER:
                 state.leave_requested = True

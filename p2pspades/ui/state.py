@@ -134,6 +134,9 @@ class UiState(Derived):
         self.on_change: Callable[[], None] | None = None
         #: rings the terminal's bell (the app sets it)
         self.on_bell: Callable[[], None] | None = None
+        #: asks the network driver to wait one more timeout before we claim that the seat we wait for stopped
+        #: answering; returns the seconds added (0: nothing to wait for)
+        self.on_wait_longer: Callable[[], int] | None = None
 
     # ================================================================= fed by the driver
     def on_events(self, events: Iterable[Event]) -> None:
@@ -257,6 +260,16 @@ class UiState(Derived):
         if countdown != self.countdown:
             self.countdown = countdown
             self._changed()
+
+    def wait_longer(self) -> None:
+        """`w` while we count down to our claim that a seat stopped answering: wait one more timeout."""
+        countdown = self.countdown
+        added = 0 if countdown is None or self.on_wait_longer is None else self.on_wait_longer()
+        if countdown is None or not added:
+            self.say("w waits longer for a seat that stopped answering: no claim is counted down now", "dim")
+            return
+        line = self.words.waited_longer(countdown[0], added)
+        self.note(line.text, line.level)
 
     def set_lost(self, seat: int, lost: bool) -> None:
         """The network driver's word that `seat` dropped out (nothing heard for a while) or came back: the

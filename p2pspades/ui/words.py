@@ -272,8 +272,13 @@ class Words:
             return f"We are sending our {what}"
         words = WAITING_WORDS.get(what, what) + (" (thinking…)" if thinking else "")
         if vote_in is not None:
-            words += f" · we claim {self.whom(seat)} stopped answering in {vote_in} s"
+            words += f" · we claim {self.whom(seat)} stopped answering in {vote_in} s (w: wait longer)"
         return f"Waiting for {self.who(seat)} {words}"
+
+    def waited_longer(self, seat: int, seconds: int) -> EventLine:
+        """The player chose to wait longer for a seat that stopped answering."""
+        who = self.who(seat)
+        return EventLine(f"you wait {seconds} s longer for {who} before claiming it stopped answering", "dim")
 
     def why_illegal(self, action: Action, view: SeatView | None, bid_labels: Sequence[str]) -> str:
         """Why the rules refuse a choice, in a person's words (`bid_labels`: the bids allowed now)."""
