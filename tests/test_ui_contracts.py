@@ -101,4 +101,6 @@ def test_the_words_of_a_contract() -> None:
         "them: bid 6, 1 taken, set: 5 to go, 3 left · cy blind nil: 1 taken, failed"
     )
     assert words.contract_cell(Contract(0, ((0, 3),), 3, 4, 1, ())) == "made, 1 over"
-    assert words.contract_cell(Contract(0, (), 0, 1, 1, ((0, True, 1),))) == "nil: 1 taken, failed"
+    assert words.contract_cell(Contract(0, (), 0, 1, 1, ((0, True, 1),))) == "nil failed (1)"
+    assert words.contract_cell(Contract(0, (), 0, 0, 1, ((0, False, 0),))) == "nil: 0 taken"
+    assert words.contract_cell(Contract(0, ((0, 7),), 7, 1, 3, ())) == "set: 6 to go"

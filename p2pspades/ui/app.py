@@ -68,7 +68,7 @@ from p2pspades.ui.widgets import (
 )
 
 TRICK_WIDTH = 34  # inside the trick panel's border
-CONTRACT_WIDTH = 20  # the longest: "nil: 1 taken, failed"
+CONTRACT_WIDTH = 14  # "nil failed (1)", "made, 3 over"
 MIN_COLUMNS, MIN_ROWS = 80, 24  # the smallest terminal the game screen is made for
 Line = StyleAndTextTuples
 

@@ -238,11 +238,13 @@ class Words:
         return f"{label}: " + " · ".join(parts)
 
     def contract_cell(self, c: Contract) -> str:
-        """One player's own contract (no partnerships), for the seats panel: "2 to go", "nil: 0 taken" (at
-        most 20 characters)."""
-        if c.nils:
+        """One player's own contract (no partnerships), for the seats panel: "2 to go", "made, 1 over", "set:
+        5 to go", "nil: 0 taken", "nil failed (1)" (at most 14 characters, but for 10 or more overtricks)."""
+        if c.nils:  # the bid column says whether it is blind
             _, _, taken = c.nils[0]
-            return self.nil_state(False, taken)  # the bid column says whether it is blind
+            return f"nil failed ({taken})" if taken else "nil: 0 taken"
+        if c.lost:
+            return f"set: {c.to_go} to go"
         return self.contract_state(c)
 
     # ----------------------------------------------------------------- captions and the prompt line
