@@ -111,7 +111,8 @@ def test_partners_see_their_contract_and_the_cards_played_and_are_asked_before_a
         # the help names the new keys
         term.proc.send("?")
         helped = until(term, "the help", lambda s: "─ Keys " in s)
-        assert re.search(r"│\s+p\s+the cards played so far", helped), helped
+        assert re.search(r"│\s+p\s+the cards played this hand by suit, and those still out", helped), helped
+        assert re.search(r"│\s+w\s+wait longer for a seat that stopped answering", helped), helped
         assert "Ctrl-G" in helped and "bell on/off" in helped, helped
         term.proc.send("?")
         until(term, "the help closed", lambda s: "─ Keys " not in s)
