@@ -93,7 +93,7 @@ def test_the_words_of_a_contract() -> None:
     rules = PRESETS["classic"]
     words = Words(0, ("ana", "bo", "north", "cy"), rules)
     side = Contract(0, ((0, 4), (2, 3)), 7, 5, 4, ())
-    assert words.contract_line(side, "us") == "us: bid 7 (ana 4 + north 3), 5 taken, 2 to go"
+    assert words.contract_line(side, "us") == "us: bid 7 (ana: 4 + north: 3), 5 taken, 2 to go"
     nil = Contract(0, ((0, 4),), 4, 4, 2, ((2, False, 0),))
     assert words.contract_line(nil, "us") == "us: bid 4, 4 taken, made · north nil: 0 taken"
     lost = Contract(1, ((1, 6),), 6, 1, 3, ((3, True, 1),))
@@ -101,6 +101,9 @@ def test_the_words_of_a_contract() -> None:
         "them: bid 6, 1 taken, set: 5 to go, 3 left · cy blind nil: 1 taken, failed"
     )
     assert words.contract_cell(Contract(0, ((0, 3),), 3, 4, 1, ())) == "made, 1 over"
+    bots = Words(0, ("ana", "bo", "ana's bot 2", "cy"), rules)
+    assert bots.contract_line(Contract(0, ((0, 1), (2, 2)), 3, 0, 13, ()), "us").startswith(
+        "us: bid 3 (ana: 1 + ana's bot 2: 2)"), "a name that ends in a digit is not read as its bid"
     assert words.contract_cell(Contract(0, (), 0, 1, 1, ((0, True, 1),))) == "nil failed (1)"
     assert words.contract_cell(Contract(0, (), 0, 0, 1, ((0, False, 0),))) == "nil: 0 taken"
     assert words.contract_cell(Contract(0, ((0, 7),), 7, 1, 3, ())) == "set: 6 to go"

@@ -100,13 +100,13 @@ def test_partners_see_their_contract_and_the_cards_played_and_are_asked_before_a
             bids[found.group(2)] = int(found.group(4))
             won[found.group(2)] = int(found.group(5))
         line = next(x for x in screen.splitlines() if "│ us: bid" in x)
-        found = re.search(r"us: bid (\d+) \(You (\d+) \+ North (\d+)\), (\d+) taken, (\d+) to go", line)
+        found = re.search(r"us: bid (\d+) \(You: (\d+) \+ North: (\d+)\), (\d+) taken, (\d+) to go", line)
         assert found, screen
         contract, mine, partner, taken, to_go = map(int, found.groups())
         assert (mine, partner) == (bids["You"], bids["North"]) and contract == mine + partner, screen
         assert taken == won["You"] + won["North"] and to_go == contract - taken, screen
         them = next(x for x in screen.splitlines() if "│ them: bid" in x)
-        found = re.search(r"them: bid (\d+) \(West (\d+) \+ East (\d+)\), (\d+) taken", them)
+        found = re.search(r"them: bid (\d+) \(West: (\d+) \+ East: (\d+)\), (\d+) taken", them)
         assert found and int(found.group(1)) == bids["West"] + bids["East"], screen
         # the help names the new keys
         term.proc.send("?")

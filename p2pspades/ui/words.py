@@ -226,11 +226,11 @@ class Words:
         return f"{word}: {taken} taken" + (", failed" if taken else "")
 
     def contract_line(self, c: Contract, label: str) -> str:
-        """A side's contract in one line: "us: bid 7 (ana 4 + north 3), 5 taken, 2 to go · north nil: 0
+        """A side's contract in one line: "us: bid 7 (ana: 4 + north: 3), 5 taken, 2 to go · north nil: 0
         taken"."""
         parts = []
         if c.bidders:
-            each = " + ".join(f"{self.who(s)} {b}" for s, b in c.bidders)
+            each = " + ".join(f"{self.who(s)}: {b}" for s, b in c.bidders)  # a name may end in a digit
             who = f" ({each})" if len(c.bidders) > 1 else ""
             parts.append(f"bid {c.contract}{who}, {c.taken} taken, {self.contract_state(c)}")
         for seat, blind, taken in c.nils:
