@@ -545,10 +545,9 @@ def played_text(state: UiState) -> Line:
     column = max(12, *(width(_ranks(gone)) for _, gone, _ in rows))
     lines: list[Line] = [[("class:hint", f"   {pad('played', column)}   still out (not in your hand)")]]
     for suit, gone, out in rows:
-        glyph = Card.parse("A" + suit.value).glyph[-1]
         lines.append(
             [
-                (card_class(Card.parse("A" + suit.value)), f" {glyph} "),
+                (card_class(Card.parse("A" + suit.value)), f" {suit.glyph} "),
                 ("", pad(_ranks(gone) or "-", column)),
                 ("class:frame.border", " │ "),
                 ("class:hint", _ranks(out) or "-"),
@@ -646,11 +645,11 @@ def game_summary(state: UiState) -> list[Line]:
         s = seats[seat]
         return f"  {nils(s):>8}" + (f"  {blinds(s):>10}" if blind else "")
 
-    if not rules.partnerships:
-        lines: list[Line] = [[("class:hint", f"  {'player':<20}{head}" + (nil_head if rules.nil else ""))]]
+    if not rules.partnerships:  # one row per player, narrower names so the nils fit beside
+        lines: list[Line] = [[("class:hint", f"  {'player':<14}{head}" + (nil_head if rules.nil else ""))]]
         for seat in range(rules.players):
             cells = side_cells(rules.side_of(seat)) + (nil_cells(seat) if rules.nil else "")
-            lines.append([("", f"  {pad(clip(names[seat], 18), 20)}{cells}")])
+            lines.append([("", f"  {pad(clip(names[seat], 13), 14)}{cells}")])
         return lines
     lines = [[("class:hint", f"  {'side':<20}{head}")]]
     for side in range(len(rules.sides)):
