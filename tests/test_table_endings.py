@@ -422,3 +422,24 @@ def test_waiting_longer_ends_with_the_next_progress() -> None:
     claims.until_waiting_for(wire, 2, "bid")
     usual = table.last_progress + table.timeouts["decision"]
     assert table.vote_due() == usual, "the next wait is the usual one"
+
+
+def test_waiting_longer_after_another_seat_voted_delays_our_vote_and_the_vote_says_so() -> None:
+    wire = claims.classic(b"wait longer, a claim open")
+    claims.until_waiting_for(wire, 1, "bid")
+    table, other = wire.tables[0], wire.tables[2]
+    limit = table.timeouts["decision"]
+    due = table.vote_due()
+    assert due is not None
+    wire._record(2, other.tick(due))
+    while wire.deliver():
+        pass
+    claim = table.claim
+    assert claim is not None and claim.voters == (2,), "seat 2 voted; our vote is still ahead"
+    assert table.wait_longer() == limit
+    wire._record(0, table.tick(due))
+    assert set(claim.voters) == {2}, "no vote at the timeout: we chose to wait longer"
+    wire._record(0, table.tick(due + limit))
+    assert set(claim.voters) == {0, 2}
+    waits = {2: round(limit), 0: round(2 * limit)}
+    assert claim.waits == waits, "each vote states the wait its seat used"

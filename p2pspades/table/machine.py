@@ -245,7 +245,7 @@ class Table:
             pass
         elif self.stage is Stage.LEAD and self.deal is not None:
             self._low_club_timer(now)
-        elif step.seat not in (self.seat, ANY_SEAT) and now - self.last_progress >= self._limit(step):
+        elif step.seat not in (self.seat, ANY_SEAT) and now - self.last_progress >= self.wait_limit(step):
             slot = self.claims.now(step)
             if slot.state in (ClaimState.QUIET, ClaimState.OPEN):
                 self.claims.vote(slot)
@@ -261,15 +261,18 @@ class Table:
             return None
         if step.seat in (self.seat, ANY_SEAT) or self.claim is not None:
             return None
-        return self.last_progress + self._limit(step)
+        return self.last_progress + self.wait_limit(step)
 
     def wait_longer(self, seconds: float | None = None) -> float:
         """Our player chooses to wait longer for the seat the table waits for before we vote that it stopped
         answering: `seconds` more (default: one more timeout in force), added to this wait only, which ends
         with the chain's next progress. A choice passed in: the table reads no clock. Returns the seconds
-        added (0 when no vote is ahead: our own turn, a claim already open, the game over)."""
+        added (0 when no vote of ours is ahead: our own turn, our vote already cast, the game over). Our vote
+        then states the timeout it waited, this included."""
         step = self.expected()
-        if self.vote_due() is None or step is None:
+        if self.finished or self.syncing or self.seat is None or step is None or self.stage is Stage.LEAD:
+            return 0.0
+        if step.seat in (self.seat, ANY_SEAT) or (self.claim is not None and self.seat in self.claim.votes):
             return 0.0
         added = self.makers.limit(self, step) if seconds is None else seconds
         if not (0 < added < float("inf")):
@@ -279,8 +282,9 @@ class Table:
         self._patience = (key, before + added)
         return added
 
-    def _limit(self, step: Step) -> float:
-        """How long we wait for the seat of `step`: the timeout in force, and what our player added to it."""
+    def wait_limit(self, step: Step) -> float:
+        """How long we wait for the seat of `step` before we vote: the timeout in force (`Makers.limit`), and
+        what our player chose to add to this wait (`wait_longer`)."""
         extra = 0.0
         if self._patience is not None and self._patience[0] == self._wait_key(step):
             extra = self._patience[1]

@@ -262,13 +262,16 @@ class UiState(Derived):
             self._changed()
 
     def wait_longer(self) -> None:
-        """`w` while we count down to our claim that a seat stopped answering: wait one more timeout."""
-        countdown = self.countdown
-        added = 0 if countdown is None or self.on_wait_longer is None else self.on_wait_longer()
-        if countdown is None or not added:
-            self.say("w waits longer for a seat that stopped answering: no claim is counted down now", "dim")
+        """`w` while we wait for a seat (the prompt line counts down to our vote that it stopped answering, or
+        another seat voted already): wait one more timeout before our vote."""
+        seat = self.countdown[0] if self.countdown is not None else None
+        if seat is None and self.waiting is not None:
+            seat = self.waiting[0]  # another seat's vote is out already: ours is still ahead
+        added = 0 if seat is None or self.on_wait_longer is None else self.on_wait_longer()
+        if seat is None or not added:
+            self.say("w waits longer for a seat that stopped answering: no vote of ours is ahead now", "dim")
             return
-        line = self.words.waited_longer(countdown[0], added)
+        line = self.words.waited_longer(seat, added)
         self.note(line.text, line.level)
 
     def set_lost(self, seat: int, lost: bool) -> None:
