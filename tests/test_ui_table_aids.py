@@ -184,8 +184,8 @@ def play_to_the_end(term: Terminal) -> str:
     while "─ Game over " not in term.text():
         assert time.monotonic() < deadline, term.text()
         screen, line = term.text(), term.screen.display[-2]
-        if "Enter continues" in screen:  # a hand's summary: Enter closes it (one Enter more would leave)
-            term.proc.send("\r")
+        if "Enter continues" in screen:  # a hand's summary: Esc closes it too, and never leaves the game
+            term.proc.send("\x1b")
             until(term, "the summary closed", lambda s: "Enter continues" not in s)
         elif re.search(r"Your (bid|turn)", line):
             term.proc.send("\r")
