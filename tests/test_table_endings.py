@@ -21,6 +21,7 @@ from p2pspades import crypto, log
 from p2pspades.audit.verdict import Status
 from p2pspades.audit.verify import verify_frames
 from p2pspades.bots import RandomBot
+from p2pspades.errors import LocalError
 from p2pspades.rules import preset
 from p2pspades.table import DropKind, Dropped, Event, Rejected, SecretCreated, Superseded, Table, TableStatus
 from p2pspades.table.claims import TRANSITIONS, Act, ClaimState, Signal, Slot
@@ -392,3 +393,53 @@ def test_the_vote_is_due_one_timeout_after_the_chain_last_grew_and_not_before() 
     wire._record(0, table.tick(due))
     assert table.claim is not None and table.claim.voters == (0,)
     assert table.vote_due() is None, "voted already"
+
+
+def test_waiting_longer_moves_our_vote_by_a_timeout_for_this_wait_only() -> None:
+    wire = claims.classic(b"wait longer")
+    claims.until_waiting_for(wire, 1, "bid")
+    table, accused = wire.tables[0], wire.tables[1]
+    limit = table.timeouts["decision"]
+    due = table.vote_due()
+    assert due is not None
+    assert accused.wait_longer() == 0, "nobody waits for itself"
+    assert table.wait_longer() == limit and table.vote_due() == due + limit
+    assert table.wait_longer(5) == 5 and table.vote_due() == due + limit + 5, "each choice adds to the wait"
+    with pytest.raises(LocalError):
+        table.wait_longer(-1)
+    wire._record(0, table.tick(due))
+    assert table.claim is None, "no vote at the timeout: we chose to wait longer"
+    wire._record(0, table.tick(due + limit + 5))
+    assert table.claim is not None and table.claim.voters == (0,)
+    assert table.wait_longer() == 0, "voted already"
+
+
+def test_waiting_longer_ends_with_the_next_progress() -> None:
+    wire = claims.classic(b"wait longer, then progress")
+    claims.until_waiting_for(wire, 1, "bid")
+    table = wire.tables[0]
+    table.wait_longer(100)
+    claims.until_waiting_for(wire, 2, "bid")
+    usual = table.last_progress + table.timeouts["decision"]
+    assert table.vote_due() == usual, "the next wait is the usual one"
+
+
+def test_waiting_longer_after_another_seat_voted_delays_our_vote_and_the_vote_says_so() -> None:
+    wire = claims.classic(b"wait longer, a claim open")
+    claims.until_waiting_for(wire, 1, "bid")
+    table, other = wire.tables[0], wire.tables[2]
+    limit = table.timeouts["decision"]
+    due = table.vote_due()
+    assert due is not None
+    wire._record(2, other.tick(due))
+    while wire.deliver():
+        pass
+    claim = table.claim
+    assert claim is not None and claim.voters == (2,), "seat 2 voted; our vote is still ahead"
+    assert table.wait_longer() == limit
+    wire._record(0, table.tick(due))
+    assert set(claim.voters) == {2}, "no vote at the timeout: we chose to wait longer"
+    wire._record(0, table.tick(due + limit))
+    assert set(claim.voters) == {0, 2}
+    waits = {2: round(limit), 0: round(2 * limit)}
+    assert claim.waits == waits, "each vote states the wait its seat used"

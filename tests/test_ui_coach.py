@@ -57,7 +57,8 @@ def test_review_lists_the_costliest_decisions_of_the_logs_seat(tmp_path: Path) -
     log = tmp_path / "g.p2plog"
     env = Lan(tmp_path).env("me")
     run = [sys.executable, "-m", "p2pspades"]
-    made = subprocess.run([*run, "play", "--auto", "--bot", "normal", "--target", "100", "--seed", "3",
+    # the easy bot makes deliberate mistakes: a whole game of it gives the review something to find
+    made = subprocess.run([*run, "play", "--auto", "--bot", "easy", "--target", "250", "--seed", "3",
                            "--log", str(log)], env=env, capture_output=True, text=True, timeout=240)
     assert made.returncode == 0, made.stderr
     text = subprocess.run([*run, "review", str(log), "--think", "fast", "--top", "3"], env=env,

@@ -12,9 +12,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import ColorDepth, DummyOutput
 
 from p2pspades.bots import RandomBot
+from p2pspades.printable import width
 from p2pspades.rules import RuleSet, preset
 from p2pspades.table import Decision, DecisionKind
-from p2pspades.ui.app import create_app
+from p2pspades.ui.app import HELP_LINES, MIN_COLUMNS, create_app
 from p2pspades.ui.capture import screen_text
 from p2pspades.ui.local import LocalGame
 from p2pspades.ui.testing import KEYS, until
@@ -90,3 +91,10 @@ def test_no_color_gives_a_one_bit_application(monkeypatch: pytest.MonkeyPatch) -
         )
         monkeypatch.setenv("NO_COLOR", "1")
         assert create_app(game.state, input=pipe, output=DummyOutput()).color_depth is ColorDepth.DEPTH_1_BIT
+
+
+def test_every_line_of_the_help_fits_the_smallest_screen() -> None:
+    inside = MIN_COLUMNS - 4  # the window's border and padding
+    for key, text in HELP_LINES:
+        assert width(f"{key:<17}{text}") <= inside, (key, text)
+    assert len(HELP_LINES) + 5 <= 24 - 3, "the help and its last lines fit 24 rows"

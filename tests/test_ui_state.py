@@ -9,11 +9,13 @@ import asyncio
 import dataclasses
 
 import pytest
+from helpers.games import decision, shuffled
 
 from p2pspades.checks import Check
-from p2pspades.rules import Bid, Card, Play
+from p2pspades.rules import Bid, Card, Game, Phase, Play, RuleSet, deal_from_order
 from p2pspades.table import CardVerified, Decision, DecisionKind, GameEnded, HandAudited, Rejected, Violation
 from p2pspades.table.harness import Wire
+from p2pspades.ui import cardinput
 from p2pspades.ui.state import HumanPlayer, UiState
 from p2pspades.ui.text import sort_hand
 
@@ -129,3 +131,73 @@ async def test_the_human_player_answers_only_legal_actions_and_withdraws_if_canc
 def test_a_seat_outside_the_table_is_refused(finished_game: Wire) -> None:
     with pytest.raises(ValueError, match="not at this table"):
         UiState(7, finished_game.tables[0].setup)
+
+
+def first_card_decision(rules: RuleSet) -> Decision:
+    """The first card of a hand of `rules`, bid by the lowest bids: the leader's decision."""
+    game = Game(rules, 3)
+    game.apply(deal_from_order(rules, 3, shuffled(rules, b"confirm")))
+    while game.phase is not Phase.PLAY:
+        legal = decision(game).legal
+        game.apply(min(legal, key=lambda a: a.tricks if isinstance(a, Bid) else 0))
+    return decision(game)
+
+
+async def test_with_confirm_card_enter_asks_first_and_esc_or_an_arrow_chooses_again(
+    finished_game: Wire,
+) -> None:
+    table = finished_game.tables[0]
+    turn = first_card_decision(table.rules)
+    state = UiState(turn.view.seat, table.setup)
+    state.confirm_card = True
+    answer = state.publish(turn)
+    chosen = state.selected
+    assert chosen is not None
+    assert not state.submit() and state.confirming is chosen and not answer.done()
+    assert state.status_text() == f"play {chosen.glyph}? Enter plays, Esc chooses again"
+    state.clear_typed()  # Esc
+    assert state.confirming is None and state.status_text().startswith("Your turn")
+    state.submit()
+    state.move(1)  # an arrow chooses again too
+    assert state.confirming is None and not answer.done()
+    # a typed code asks about that card, and a second Enter plays it
+    legal = sorted(a.card for a in turn.legal if isinstance(a, Play))
+    typed = legal[-1]
+    for key in cardinput.typed_code(typed):
+        state.type_key(key)
+    assert not state.submit() and state.confirming is typed
+    assert state.submit() and answer.done() and answer.result() == Play(typed)
+
+
+async def test_with_confirm_card_a_card_the_rules_refuse_is_refused_at_once(finished_game: Wire) -> None:
+    table = finished_game.tables[0]
+    turn = first_card_decision(table.rules)
+    state = UiState(turn.view.seat, table.setup)
+    state.confirm_card = True
+    state.publish(turn)
+    legal = {a.card for a in turn.legal if isinstance(a, Play)}
+    refused = next((c for c in turn.view.hand if c not in legal), None)
+    if refused is None:
+        refused = next(c for c in table.rules.deck if c not in turn.view.hand)  # not in the hand
+    for key in cardinput.typed_code(refused):
+        state.type_key(key)
+    assert not state.submit()
+    assert state.confirming is None and state.message is not None and state.message.level == "warn"
+
+
+async def test_the_bell_rings_once_per_decision_and_ctrl_g_turns_it_off(finished_game: Wire) -> None:
+    table = finished_game.tables[0]
+    turn = first_card_decision(table.rules)
+    state = UiState(turn.view.seat, table.setup)
+    rings: list[int] = []
+    state.on_bell = lambda: rings.append(1)
+    state.publish(turn)
+    assert rings == [], "off unless asked for"
+    state.bell = True
+    state.publish(turn)
+    assert rings == [1]
+    state.toggle_bell()
+    assert state.message is not None and state.message.text == "bell off"
+    state.publish(turn)
+    assert rings == [1]
+    assert state.message is None, "a new decision takes away what was said before"

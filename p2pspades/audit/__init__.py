@@ -5,7 +5,7 @@ typed callbacks (a `GameVisitor`) what it proves.
 """
 
 from p2pspades.audit.dispute import Dispute, Ruling, dispute_lines, dispute_record, settle
-from p2pspades.audit.history import Ending, GameRow, Partner, PlayedGame, Stats, game_rows, stats
+from p2pspades.audit.history import Ending, GameRow, Partner, PlayedGame, Stats, game_rows, seat_stats, stats
 from p2pspades.audit.reader import GameVisitor, read_game, tell
 from p2pspades.audit.record import FORMAT, hand_record, summary_lines, text_record, winning_sides
 from p2pspades.audit.verify import Status, Verdict, verify_file, verify_frames
@@ -27,6 +27,7 @@ __all__ = [
     "game_rows",
     "hand_record",
     "read_game",
+    "seat_stats",
     "settle",
     "stats",
     "summary_lines",

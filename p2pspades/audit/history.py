@@ -192,6 +192,15 @@ def stats(games: Iterable[PlayedGame]) -> Stats:
     return totals
 
 
+def seat_stats(rules: RuleSet, hands: Iterable[HandResult], seat: int) -> Stats:
+    """The counts of `stats` over the hands of one game, from one seat and its side: the end-of-game
+    screen's summary of each player (contracts, bags and points are the side's; nils the seat's own)."""
+    totals = Stats()
+    for hand in hands:
+        _count_hand(totals, rules, hand, seat, rules.side_of(seat))
+    return totals
+
+
 def _count_hand(totals: Stats, rules: RuleSet, hand: HandResult, seat: int, side: int) -> None:
     score = hand.scores[side]
     totals.hands += 1

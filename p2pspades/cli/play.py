@@ -401,6 +401,7 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
         state.set_countdown(status.waiting_for, status.vote_in if _counting_down(status) else None)
 
     peer.on_status = connection
+    state.on_wait_longer = peer.wait_longer
     state.set_bots(bot_owners(peer))
     state.refresh(peer.table)
     for each in group.peers:  # while the screen is open, a seat that comes back late still gets the end

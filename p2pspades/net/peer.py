@@ -684,6 +684,13 @@ class Peer:
         return Status(phase, self.seat, entries, seat, away, kind, claim=claim,
                       vote_in=self._vote_in(now) if phase is Phase.WAITING and claim is None else None)
 
+    def wait_longer(self) -> int:
+        """Our player chooses to wait one more timeout for the seat we wait for before we vote that it stopped
+        answering (`Table.wait_longer`); the whole seconds added (0: no vote is ahead)."""
+        added = self.table.wait_longer()
+        self._publish_status(asyncio.get_running_loop().time())
+        return math.ceil(added)
+
     def _vote_in(self, now: float | None) -> int | None:
         """Whole seconds until our table votes that the seat it waits for stopped answering."""
         due = self.table.vote_due()

@@ -205,6 +205,9 @@ class Claims:
         """Our own timer for the slot ran out: sign our vote against the seat the table waits for."""
         t = self.t
         assert t.seat is not None
+        step = t.expected()
+        if step is not None:  # the timeout in force now, with what our player chose to wait longer
+            slot.wait = round(t.wait_limit(step))
         raw = t.seal(msg.Abandon(slot.accused, slot.wait), slot.seq, slot.prev, slot.hand)
         t.post(Outgoing(slot.seq, raw))
         self.take_vote(slot, t.seat, raw, slot.wait, t.clock, own=True)

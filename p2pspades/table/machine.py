@@ -124,6 +124,8 @@ class Table:
         self._events: list[Event] = []
         self.last_progress = now
         self.clock = now
+        #: our player's choice to wait longer for the seat awaited now: (that wait, the seconds added)
+        self._patience: tuple[tuple[float, int, Step], float] | None = None
 
         self.status = TableStatus.RUNNING
         self.violation: Violation | None = None
@@ -247,9 +249,7 @@ class Table:
             pass
         elif self.stage is Stage.LEAD and self.deal is not None:
             self._low_club_timer(now)
-        elif step.seat not in (self.seat, ANY_SEAT) and now - self.last_progress >= self.makers.limit(
-            self, step
-        ):
+        elif step.seat not in (self.seat, ANY_SEAT) and now - self.last_progress >= self.wait_limit(step):
             slot = self.claims.now(step)
             if slot.state in (ClaimState.QUIET, ClaimState.OPEN):
                 self.claims.vote(slot)
@@ -265,7 +265,38 @@ class Table:
             return None
         if step.seat in (self.seat, ANY_SEAT) or self.claim is not None:
             return None
-        return self.last_progress + self.makers.limit(self, step)
+        return self.last_progress + self.wait_limit(step)
+
+    def wait_longer(self, seconds: float | None = None) -> float:
+        """Our player chooses to wait longer for the seat the table waits for before we vote that it stopped
+        answering: `seconds` more (default: one more timeout in force), added to this wait only, which ends
+        with the chain's next progress. A choice passed in: the table reads no clock. Returns the seconds
+        added (0 when no vote of ours is ahead: our own turn, our vote already cast, the game over). Our vote
+        then states the timeout it waited, this included."""
+        step = self.expected()
+        if self.finished or self.syncing or self.seat is None or step is None or self.stage is Stage.LEAD:
+            return 0.0
+        if step.seat in (self.seat, ANY_SEAT) or (self.claim is not None and self.seat in self.claim.votes):
+            return 0.0
+        added = self.makers.limit(self, step) if seconds is None else seconds
+        if not (0 < added < float("inf")):
+            raise LocalError(f"a wait must be a positive number of seconds, not {added}")
+        key = self._wait_key(step)
+        before = self._patience[1] if self._patience is not None and self._patience[0] == key else 0.0
+        self._patience = (key, before + added)
+        return added
+
+    def wait_limit(self, step: Step) -> float:
+        """How long we wait for the seat of `step` before we vote: the timeout in force (`Makers.limit`), and
+        what our player chose to add to this wait (`wait_longer`)."""
+        extra = 0.0
+        if self._patience is not None and self._patience[0] == self._wait_key(step):
+            extra = self._patience[1]
+        return self.makers.limit(self, step) + extra
+
+    def _wait_key(self, step: Step) -> tuple[float, int, Step]:
+        """This wait for `step`: it began at the last progress, with the chain as long as it is now."""
+        return (self.last_progress, self.chain.next_seq, step)
 
     def _low_club_timer(self, now: float) -> None:
         """Nobody leads the lowest club: its holder will be named by a reveal. The seat at the dealer's left

@@ -38,11 +38,13 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.output import Output
 
+from p2pspades.audit import Stats, seat_stats
 from p2pspades.describe import failed
 from p2pspades.printable import pad, width
 from p2pspades.rules import BlindBid, Card, Phase, Trick
 from p2pspades.rules.options import described
 from p2pspades.table import DecisionKind
+from p2pspades.ui.derived import Contract, card_tracker, played_cards
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.state import ResultStatus, UiState
 from p2pspades.ui.text import (
@@ -66,21 +68,28 @@ from p2pspades.ui.widgets import (
 )
 
 TRICK_WIDTH = 34  # inside the trick panel's border
+CONTRACT_WIDTH = 14  # "nil failed (1)", "made, 3 over"
 MIN_COLUMNS, MIN_ROWS = 80, 24  # the smallest terminal the game screen is made for
 Line = StyleAndTextTuples
+
+#: the keys that open (and close) a window over the game
+KEY_OVERLAYS = {"?": Overlay.HELP, "s": Overlay.SCORES, "l": Overlay.LAST, "p": Overlay.PLAYED}
 
 HELP_LINES: list[tuple[str, str]] = [
     ("←/→, Home/End", "choose a card (only legal cards when you are to play)"),
     ("Enter", "play the chosen card; confirm a bid; close a window"),
     ("qh, 10s, as, bj…", "type a card code, then Enter, to play that card"),
-    ("Backspace/Esc", "correct / clear a typed code"),
+    ("Backspace/Esc", "correct / clear a typed code; Esc: choose again"),
     ("bid dialog", "←/→ and Enter, or type a number; n = nil"),
     ("blind nil", "y declares blind nil, n says no (asked before the deal)"),
     ("draw pile", "k keeps the top card, d discards it"),
     ("s", "score sheet: bids, points per hand, running totals"),
     ("l", "the last trick"),
-    ("h", "the coach: the expert's choice for you, from your cards only"),
+    ("p", "the cards played this hand by suit, and those still out"),
+    ("h", "the coach: the expert's choice, from your own cards only"),
     ("any key", "after a trick: go on at once (it stays a moment)"),
+    ("w", "wait longer for a seat that stopped answering"),
+    ("Ctrl-G", "bell on/off: a beep when it is your turn"),
     ("?", "this help"),
     ("Ctrl-Q, Ctrl-C", "leave the game (asks first)"),
     ("Ctrl-L", "redraw the screen"),
@@ -112,7 +121,11 @@ def seats_text(state: UiState) -> Line:
     partners = rules.partnerships
     my_side = rules.side_of(state.seat)
     name_w = 16
-    header = f"    # {'name':<{name_w}} " + ("side " if partners else "") + f"{'bid':<9}  won  connection"
+    contracts = {c.side: c for c in state.contracts()}
+    need_w = 0 if partners else CONTRACT_WIDTH
+    need = "" if partners else f"{'contract':<{need_w}}  "
+    side_head = "side " if partners else ""
+    header = f"    # {'name':<{name_w}} {side_head}{'bid':<9}  won  {need}connection"
     lines: list[Line] = [[("class:hint", header)]]
     for seat in range(rules.players):
         mark = "▶" if seat == turn else " "
@@ -133,13 +146,37 @@ def seats_text(state: UiState) -> Line:
             conn = f"{bot} · {conn}" if conn else bot
         if seat in state.thinking:
             conn = f"thinking… · {conn}" if conn else "thinking…"
-        lines.append(
-            [
-                (style, f" {mark} {seat:>1} {pad(name, name_w)} {side}{bid:<9}  {won:>3}  "),
-                ("class:hint" if seat != state.seat else "", conn),
-            ]
-        )
+        row: Line = [(style, f" {mark} {seat:>1} {pad(name, name_w)} {side}{bid:<9}  {won:>3}  ")]
+        if not partners:
+            contract = contracts.get(rules.side_of(seat))
+            cell = "" if contract is None else state.words.contract_cell(contract)
+            row.append((_contract_style(contract), pad(clip(cell, need_w), need_w) + "  "))
+        row.append(("class:hint" if seat != state.seat else "", conn))
+        lines.append(row)
+    if partners:
+        for number in range(len(rules.sides)):
+            label = "us" if number == my_side else "them"
+            contract = contracts.get(number)
+            if contract is None:
+                bidding = v is not None and v.phase in (Phase.BID, Phase.BLIND, Phase.DRAW)
+                lines.append([("class:hint", f" {label}: " + ("bidding…" if bidding else "-"))])
+            else:
+                lines.append([(_contract_style(contract), " " + state.words.contract_line(contract, label))])
     return join_lines(lines)
+
+
+def _contract_style(contract: Contract | None) -> str:
+    if contract is None:
+        return "class:hint"
+    failed = contract.lost or any(taken for _, _, taken in contract.nils)
+    return "class:event.bad" if failed else ("class:event.good" if contract.to_go == 0 else "")
+
+
+def seats_height(state: UiState) -> int:
+    """The seats panel: a row per seat, the header and the border, and a contract line per side where
+    there are partnerships."""
+    rules = state.rules
+    return rules.players + 3 + (len(rules.sides) if rules.partnerships else 0)
 
 
 def _center(text: str, columns: int = TRICK_WIDTH) -> str:
@@ -381,7 +418,7 @@ def footer_scores(state: UiState) -> Line:
 
 
 def footer_keys(state: UiState) -> Line:
-    return [("class:footer", " s scores  l last trick ")]
+    return [("class:footer", " s scores l last p played")]
 
 
 # ====================================================================== dialogs and overlays
@@ -498,6 +535,37 @@ def last_trick_text(state: UiState) -> Line:
     return join_lines(lines)
 
 
+def played_title(state: UiState) -> str:
+    v = state.view
+    return "Cards played" + (f" (hand {v.hand_number})" if v is not None else "")
+
+
+def _ranks(cards: list[Card]) -> str:
+    return " ".join(card.glyph if card.is_joker else card.glyph[:-1] for card in cards)
+
+
+def played_text(state: UiState) -> Line:
+    """The card tracker: per suit, the cards gone this hand, and those neither played nor ours."""
+    rows = card_tracker(state.view)
+    if not rows:
+        return [("class:hint", "No hand has been dealt yet.  (Esc closes)")]
+    column = max(12, *(width(_ranks(gone)) for _, gone, _ in rows))
+    lines: list[Line] = [[("class:hint", f"   {pad('played', column)}   still out (not in your hand)")]]
+    for suit, gone, out in rows:
+        lines.append(
+            [
+                (card_class(Card.parse("A" + suit.value)), f" {suit.glyph} "),
+                ("", pad(_ranks(gone) or "-", column)),
+                ("class:frame.border", " │ "),
+                ("class:hint", _ranks(out) or "-"),
+            ]
+        )
+    lines.append([])
+    played = plural(len(played_cards(state.view)), "card")
+    lines.append([("class:hint", f"{played} played · Esc or p closes")])
+    return join_lines(lines)
+
+
 def summary_title(state: UiState) -> str:
     hand = state.summary()
     return f"Hand {hand.number} is over" if hand is not None else "Hand summary"
@@ -557,6 +625,49 @@ def quit_text(state: UiState) -> Line:
     )
 
 
+def game_summary(state: UiState) -> list[Line]:
+    """The game in numbers, from the hands the engine scored (`audit.seat_stats`, as `p2pspades stats`
+    counts them): per side its total, contracts made and set, bags and points per hand; per player the nils
+    made and failed (one table where every player is a side)."""
+    rules, names = state.rules, state.names
+    seats = [seat_stats(rules, state.history, seat) for seat in range(rules.players)]
+    blind = rules.blind_nil
+
+    def nils(s: Stats) -> str:
+        return f"{s.nils_made}/{s.nils_failed}"
+
+    def blinds(s: Stats) -> str:
+        return f"{s.blind_nils_made}/{s.blind_nils_failed}"
+
+    def side_cells(side: int) -> str:
+        s = seats[rules.sides[side][0]]
+        per_hand = "-" if s.points_per_hand is None else f"{s.points_per_hand:.1f}"
+        score = state.totals[side].score
+        return f"{score:>6} {s.contracts_made:>5} {s.contracts_set:>4} {s.bags:>5} {per_hand:>9}"
+
+    head = f"{'total':>6} {'made':>5} {'set':>4} {'bags':>5} {'pts/hand':>9}"
+    nil_head = f"  {'nil ✓/✗':>8}" + (f"  {'blind ✓/✗':>10}" if blind else "")
+
+    def nil_cells(seat: int) -> str:
+        s = seats[seat]
+        return f"  {nils(s):>8}" + (f"  {blinds(s):>10}" if blind else "")
+
+    if not rules.partnerships:  # one row per player, narrower names so the nils fit beside
+        lines: list[Line] = [[("class:hint", f"  {'player':<14}{head}" + (nil_head if rules.nil else ""))]]
+        for seat in range(rules.players):
+            cells = side_cells(rules.side_of(seat)) + (nil_cells(seat) if rules.nil else "")
+            lines.append([("", f"  {pad(clip(names[seat], 13), 14)}{cells}")])
+        return lines
+    lines = [[("class:hint", f"  {'side':<20}{head}")]]
+    for side in range(len(rules.sides)):
+        lines.append([("", f"  {pad(state.side_label(side, 18), 20)}{side_cells(side)}")])
+    if rules.nil:
+        lines.append([("class:hint", f"  {'player':<20}{nil_head}")])
+        for seat in range(rules.players):
+            lines.append([("", f"  {pad(clip(names[seat], 18), 20)}{nil_cells(seat)}")])
+    return lines
+
+
 def over_title(state: UiState) -> str:
     return "Game over"
 
@@ -572,8 +683,7 @@ def over_text(state: UiState) -> Line:
     if v is not None and v.outcome is not None:
         lines.append([("class:hint", f"ended by: {v.outcome.termination.value.replace('_', ' ')}")])
     lines.append([])
-    for i, total in enumerate(state.totals):
-        lines.append([("", f"  {pad(state.side_label(i, 24), 26)}{total.score:>6}")])
+    lines.extend(game_summary(state))
     lines.append([])
     audited = len(state.audits)
     failed = sum(1 for a in state.audits.values() if a.violations)
@@ -601,7 +711,7 @@ def create_layout(state: UiState) -> Layout:
         height=1,
     )
     seats = panel(
-        text_window(lambda: seats_text(state)), "Seats", height=Dimension.exact(state.rules.players + 3)
+        text_window(lambda: seats_text(state)), "Seats", height=Dimension.exact(seats_height(state))
     )
     middle = VSplit(
         [
@@ -647,6 +757,8 @@ def create_layout(state: UiState) -> Layout:
         overlay(text_window(lambda: help_text(state)), "Keys", lambda: showing(Overlay.HELP)),
         overlay(text_window(lambda: scores_text(state)), "Score sheet", lambda: showing(Overlay.SCORES)),
         overlay(text_window(lambda: last_trick_text(state)), "Last trick", lambda: showing(Overlay.LAST)),
+        overlay(text_window(lambda: played_text(state)), lambda: played_title(state),
+                lambda: showing(Overlay.PLAYED)),
         overlay(
             text_window(lambda: summary_text(state)), lambda: summary_title(state),
             lambda: showing(Overlay.SUMMARY),
@@ -687,10 +799,12 @@ def create_key_bindings(state: UiState) -> KeyBindings:
             state.request_quit()
         done(event)
 
+    def toggling(name: Overlay) -> Callable[[], None]:
+        return lambda: state.toggle_overlay(name)
+
     commands: dict[str, Callable[[], None]] = {
-        "?": lambda: state.toggle_overlay(Overlay.HELP),
-        "s": lambda: state.toggle_overlay(Overlay.SCORES),
-        "l": lambda: state.toggle_overlay(Overlay.LAST),
+        **{key: toggling(name) for key, name in KEY_OVERLAYS.items()},
+        "w": state.wait_longer,
         "h": state.coach,
     }
 
@@ -761,6 +875,10 @@ def create_key_bindings(state: UiState) -> KeyBindings:
     def _backspace(event: KeyPressEvent) -> None:
         state.backspace()
 
+    @kb.add("c-g", filter=free)
+    def _bell(event: KeyPressEvent) -> None:
+        state.toggle_bell()
+
     @kb.add("c-l")
     def _redraw(event: KeyPressEvent) -> None:
         event.app.renderer.clear()
@@ -785,6 +903,7 @@ def create_app(
         output=output,
     )
     state.on_change = app.invalidate
+    state.on_bell = app.output.bell
     return app
 
 

@@ -78,6 +78,14 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
             if decision.kind is DecisionKind.PLAY and trick is not None and len(trick.plays) >= 2:
                 if "play" not in screens:
                     screens["play"] = screen_text(app, width, height)
+                    state.toggle_overlay(Overlay.PLAYED)
+                    screens["played"] = screen_text(app, width, height)
+                    state.close_overlay()
+                    state.confirm_card = True  # Enter asks first
+                    state.submit()
+                    screens["confirm"] = screen_text(app, width, height)
+                    state.clear_typed()
+                    state.confirm_card = False
                 elif "last" not in screens and state.view is not None and len(state.view.tricks) >= 3:
                     state.toggle_overlay(Overlay.LAST)
                     screens["last"] = screen_text(app, width, height)
@@ -99,6 +107,7 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
         screens["over"] = screen_text(app, width, height)
         app.exit()
         await running
+    screens["individual"] = await _individual_screen(width, height)
     verdict = verify_frames(list(game.table.entries))
     model = ReplayModel(verdict, "kitchen.p2plog")
     for _ in range(5):
@@ -115,6 +124,41 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
         lobby_app = create_lobby_app(lobby, input=pipe, output=DummyOutput())
         screens["lobby"] = screen_text(lobby_app, width, height)
     return screens
+
+
+async def _individual_screen(width: int, height: int) -> str:
+    """A cutthroat game at the third trick: each player's own contract in the seats panel."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from p2pspades.rules import preset
+    from p2pspades.table import DecisionKind
+    from p2pspades.ui.app import create_app
+    from p2pspades.ui.local import LocalGame, default_bots
+    from p2pspades.ui.testing import until
+
+    game = LocalGame(preset("cutthroat3", target=250), name="You", seed=b"cutthroat screens",
+                     bots=default_bots(3, 5), table_name="Kitchen table")
+    advisor = default_bots(2, 13)[0]
+    state = game.state
+    state.trick_pause = 0
+    with create_pipe_input() as pipe:
+        app = create_app(state, input=pipe, output=DummyOutput())
+        running = asyncio.ensure_future(game.run(app))
+        while True:
+            await until(lambda: state.decision is not None, timeout=30)
+            while state.top_overlay is not None:
+                state.close_overlay()
+            decision = state.decision
+            assert decision is not None
+            view = state.view
+            if decision.kind is DecisionKind.PLAY and view is not None and len(view.tricks) >= 3:
+                text = screen_text(app, width, height)
+                break
+            state.answer(advisor(decision))
+        app.exit()
+        await running
+    return text
 
 
 def main() -> None:

@@ -6,6 +6,7 @@ Read-only views of `UiState`'s fields, kept apart from the code that changes the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from p2pspades.rules import (
@@ -22,12 +23,95 @@ from p2pspades.rules import (
     SeatView,
     SideTotal,
     Trick,
+    is_nil,
+    score_hand,
 )
+from p2pspades.rules.cards import HOLDING_ORDER, Suit
 from p2pspades.table import Decision, DecisionKind
 from p2pspades.ui.text import bid_text, sort_hand
 
 if TYPE_CHECKING:
     from p2pspades.ui.state import GameResult
+
+
+@dataclass(frozen=True)
+class Contract:
+    """Where one side stands in the hand being played: what it bid together and how many of the tricks that
+    count toward it it has taken (as the scoring counts them), and its nil bidders apart."""
+
+    side: int
+    bidders: tuple[tuple[int, int], ...]
+    """(seat, bid) of the side's seats that bid a number (not nil)."""
+    contract: int
+    taken: int
+    left: int
+    """Tricks of the hand not yet played."""
+    nils: tuple[tuple[int, bool, int], ...]
+    """(seat, blind, tricks taken) of the side's nil bidders."""
+
+    @property
+    def to_go(self) -> int:
+        return max(0, self.contract - self.taken)
+
+    @property
+    def over(self) -> int:
+        return max(0, self.taken - self.contract)
+
+    @property
+    def lost(self) -> bool:
+        """The contract can no longer be made: it needs more tricks than are left."""
+        return self.to_go > self.left
+
+
+def contracts(view: SeatView | None) -> tuple[Contract, ...]:
+    """Every side's contract in the hand being played, once every bid is in (none before, or between hands).
+
+    The tricks that count are the scoring's own (`score_hand`): a nil bidder's tricks count for the partner
+    only where the rules say so."""
+    if view is None or view.phase not in (Phase.PLAY, Phase.REVEAL) or any(b is None for b in view.bids):
+        return ()
+    rules = view.rules
+    bids = tuple(b or 0 for b in view.bids)
+    scores, _ = score_hand(rules, bids, view.blind, view.tricks_won, view.totals)
+    left = rules.tricks_per_hand - len(view.tricks)
+    out = []
+    for score in scores:
+        seats = rules.sides[score.side]
+        nil = {s for s in seats if is_nil(rules, bids[s], view.blind[s])}
+        out.append(
+            Contract(
+                score.side,
+                tuple((s, bids[s]) for s in seats if s not in nil),
+                score.contract,
+                score.tricks,
+                left,
+                tuple((s, view.blind[s], view.tricks_won[s]) for s in seats if s in nil),
+            )
+        )
+    return tuple(out)
+
+
+def played_cards(view: SeatView | None) -> frozenset[Card]:
+    """The cards played so far in the hand, as everybody saw them: the completed tricks and the trick on the
+    table (nothing hidden: no card of another seat's hand)."""
+    if view is None:
+        return frozenset()
+    return frozenset(card for trick in (*view.tricks, view.trick) for _, card in trick.plays)
+
+
+def card_tracker(view: SeatView | None) -> list[tuple[Suit, list[Card], list[Card]]]:
+    """Per suit (spades first; the jokers with them): the cards played this hand, and the cards of the deck
+    neither played nor in our hand, each high to low. Only what our seat may know."""
+    if view is None:
+        return []
+    gone = played_cards(view)
+    mine = set(view.hand)
+    rows = []
+    for suit in HOLDING_ORDER:
+        cards = sort_hand(c for c in view.rules.deck if c.suit is suit)
+        out = [c for c in cards if c not in gone and c not in mine]
+        rows.append((suit, [c for c in cards if c in gone], out))
+    return rows
 
 
 class Derived:
@@ -90,6 +174,10 @@ class Derived:
         return [c for c in cards if c in legal] if legal else cards
 
     # ----------------------------------------------------------------- the table
+    def contracts(self) -> tuple[Contract, ...]:
+        """Each side's contract and the tricks it still needs, while a hand is played (see `contracts`)."""
+        return contracts(self.view)
+
     @property
     def turn(self) -> int | None:
         """The seat everybody is waiting for."""

@@ -113,6 +113,8 @@ class LobbyModel:
         self.left = False
         self.on_change: Callable[[], None] | None = None
         self.on_leave: Callable[[], None] | None = None
+        #: the status that says an early accept was refused: it goes once the seats change
+        self._refusal = ""
         self.set_seats(seats)
 
     # ------------------------------------------------------------------------------------- reading
@@ -159,7 +161,10 @@ class LobbyModel:
     # ------------------------------------------------------------------------------------- changes
 
     def set_seats(self, seats: Iterable[LobbySeat]) -> None:
-        self.seats = sorted(seats, key=lambda s: s.seat)
+        seats = sorted(seats, key=lambda s: s.seat)
+        if self._refusal and self.status == self._refusal and seats != self.seats:
+            self.status = self._refusal = ""  # what was refused was about the seats as they were
+        self.seats = seats
         if self.free:
             self.answered = False  # someone left: whatever was accepted is void, a new question will come
         self.selected = max(0, min(self.selected, self.rules.players - 1))
@@ -167,6 +172,7 @@ class LobbyModel:
 
     def set_status(self, text: str, *, ready: bool | None = None) -> None:
         self.status = text
+        self._refusal = ""
         if ready is not None:
             self.ready = ready
         self._changed()
@@ -182,7 +188,7 @@ class LobbyModel:
     async def ask(self) -> bool:
         """The lobby's question to the person (start the table / accept it); cancelled if it goes stale."""
         self.asking = asyncio.get_running_loop().create_future()
-        self.ready, self.choice, self.status = True, 0, ""
+        self.ready, self.choice, self.status, self._refusal = True, 0, "", ""
         self._changed()
         try:
             answer = await self.asking
@@ -196,7 +202,13 @@ class LobbyModel:
     def decide(self, accept: bool) -> bool:
         """Record the answer. Accepting is refused (False) while there is nothing to accept yet."""
         if accept and not self.ready:
-            self.status = f"not every seat is taken yet: nothing to {'start' if self.hosting else 'accept'}"
+            what = "start" if self.hosting else "accept"
+            if self.free:
+                self.status = f"not every seat is taken yet: nothing to {what}"
+            else:
+                self.status = f"nothing to {what} yet: " + (
+                    "waiting for every player to answer" if self.hosting else "the host starts the table")
+            self._refusal = self.status
             self._changed()
             return False
         if self.asking is not None and not self.asking.done():
@@ -320,13 +332,17 @@ def buttons(model: LobbyModel) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("", "   ")]
     labels = ("Start", "Leave") if model.hosting else ("Accept", "Decline")
     for i, label in enumerate(labels):
-        dimmed = i == 0 and not model.ready
-        style = "class:choice.selected" if i == model.choice else ("class:hint" if dimmed else "")
+        if i == 0 and not model.ready:  # nothing to accept or start yet: no button for it
+            out += [("", " " * len(f"[ {label} ]")), ("", "   ")]
+            continue
+        style = "class:choice.selected" if i == model.choice else ""
         out += [(style, f"[ {label} ]"), ("", "   ")]
     if model.hosting:
         out.append(("class:hint", "↑/↓ seat · b bot · x out · l level · s side · q quit"))
-    else:
+    elif model.ready:
         out.append(("class:hint", "←/→ Enter · a accept · d decline"))
+    else:
+        out.append(("class:hint", "d leaves · accept once the host starts the table"))
     return out
 
 

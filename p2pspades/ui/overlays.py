@@ -17,6 +17,7 @@ class Overlay(enum.StrEnum):
     HELP = "help"
     SCORES = "scores"
     LAST = "last"  # the last trick
+    PLAYED = "played"  # the cards played so far in the hand
     SUMMARY = "summary"  # a finished hand's summary
     QUIT = "quit"  # the question: leave the game?
     OVER = "over"  # the game-over screen

@@ -51,6 +51,10 @@ _ASCII = str.maketrans(
 class ScreenPrefs:
     trick_pause: float = DEFAULT_TRICK_PAUSE
     ascii: bool = False
+    #: ring the terminal's bell when a bid, a card or another choice is ours to make
+    bell: bool = False
+    #: ask "play Q♠?" before a card is played: a second Enter plays it
+    confirm_card: bool = False
 
 
 def terminal_is_utf8() -> bool:
@@ -86,7 +90,8 @@ def shown(text: str) -> str:
 
 
 def add_screen_options(p: argparse.ArgumentParser) -> None:
-    """--no-color, --ascii and --trick-pause, for every command that shows the game screen."""
+    """--no-color, --ascii, --trick-pause, --bell and --confirm-card, for every command that shows the game
+    screen."""
     p.add_argument("--no-color", action="store_true", help="monochrome display (also: NO_COLOR=1)")
     p.add_argument(
         "--ascii",
@@ -102,10 +107,16 @@ def add_screen_options(p: argparse.ArgumentParser) -> None:
         help=f"seconds a completed trick stays on the table (default {DEFAULT_TRICK_PAUSE:g}; any key goes "
         "on; 0: none)",
     )
+    p.add_argument("--bell", action="store_true",
+                   help="ring the terminal's bell when it is your turn to bid, play or choose "
+                   "(Ctrl-G toggles it)")
+    p.add_argument("--confirm-card", action="store_true",
+                   help="ask before a card is played: Enter (or a typed card) asks, a second Enter plays it")
 
 
 def apply_screen_options(args: argparse.Namespace) -> None:
-    """Take --ascii and --trick-pause into `PREFS`. ValueError for a pause out of range."""
+    """Take --ascii, --trick-pause, --bell and --confirm-card into `PREFS`. ValueError for a pause out of
+    range."""
     pause = getattr(args, "trick_pause", None)
     if pause is not None:
         if not 0 <= pause <= 60:
@@ -113,3 +124,7 @@ def apply_screen_options(args: argparse.Namespace) -> None:
         PREFS.trick_pause = float(pause)
     if getattr(args, "ascii", False):
         PREFS.ascii = True
+    if getattr(args, "bell", False):
+        PREFS.bell = True
+    if getattr(args, "confirm_card", False):
+        PREFS.confirm_card = True

@@ -119,7 +119,14 @@ class UiState(Derived):
         #: the completed trick held on the table, and its number in its hand
         self.held: tuple[Trick, int] | None = None
         self._hold_timer: asyncio.TimerHandle | None = None
+        #: the event lines that came while a trick was held: the pane shows them once the table goes on
+        self._held_lines: list[EventLine] = []
         self.message: EventLine | None = None
+        #: ring the bell when a decision arrives (see `on_bell`)
+        self.bell = PREFS.bell
+        #: ask before a card is played; the card asked about
+        self.confirm_card = PREFS.confirm_card
+        self.confirming: Card | None = None
         self.quit_requested = False
         self.leave_requested = False
         #: show the end-of-hand summary by itself when a hand ends
@@ -128,6 +135,11 @@ class UiState(Derived):
         self.coaching: Decision | None = None
         #: called after every change the screen should show (the app sets it to its `invalidate`)
         self.on_change: Callable[[], None] | None = None
+        #: rings the terminal's bell (the app sets it)
+        self.on_bell: Callable[[], None] | None = None
+        #: asks the network driver to wait one more timeout before we claim that the seat we wait for stopped
+        #: answering; returns the seconds added (0: nothing to wait for)
+        self.on_wait_longer: Callable[[], int] | None = None
 
     # ================================================================= fed by the driver
     def on_events(self, events: Iterable[Event]) -> None:
@@ -221,6 +233,8 @@ class UiState(Derived):
             return
         self.held = None
         self.overlays.discard(Overlay.TRICK)
+        self.events.extend(self._held_lines)
+        self._held_lines.clear()
         self._changed()
 
     def set_connection(self, seat: int, text: str) -> None:
@@ -250,6 +264,19 @@ class UiState(Derived):
             self.countdown = countdown
             self._changed()
 
+    def wait_longer(self) -> None:
+        """`w` while we wait for a seat (the prompt line counts down to our vote that it stopped answering, or
+        another seat voted already): wait one more timeout before our vote."""
+        seat = self.countdown[0] if self.countdown is not None else None
+        if seat is None and self.waiting is not None:
+            seat = self.waiting[0]  # another seat's vote is out already: ours is still ahead
+        added = 0 if seat is None or self.on_wait_longer is None else self.on_wait_longer()
+        if seat is None or not added:
+            self.say("w waits longer for a seat that stopped answering: no vote of ours is ahead now", "dim")
+            return
+        line = self.words.waited_longer(seat, added)
+        self.note(line.text, line.level)
+
     def set_lost(self, seat: int, lost: bool) -> None:
         """The network driver's word that `seat` dropped out (nothing heard for a while) or came back: the
         event pane records each change."""
@@ -272,8 +299,10 @@ class UiState(Derived):
             self._changed()
 
     def note(self, text: str, level: str = "info") -> None:
-        """Add a line to the event pane."""
-        self.events.append(EventLine(printable(text), level if level in LEVELS else "info"))
+        """Add a line to the event pane (while a completed trick is held, once the table goes on: the pane
+        tells no more than the table shows)."""
+        line = EventLine(printable(text), level if level in LEVELS else "info")
+        (self._held_lines if self.held is not None else self.events).append(line)
         self._changed()
 
     def stop(self, text: str) -> None:
@@ -294,10 +323,19 @@ class UiState(Derived):
         if self.view is None or self.view.hand_number <= decision.view.hand_number:
             self.update_view(decision.view)
         self.typed = ""
+        self.confirming = None
+        self.message = None  # a word said while we waited ("Waiting for West…") would hide our turn
         self.choice = self._default_choice(decision)
         self._fix_selection()
+        if self.bell and self.on_bell is not None:
+            self.on_bell()
         self._changed()
         return self._answer
+
+    def toggle_bell(self) -> None:
+        """Ctrl-G: the bell on a decision on or off."""
+        self.bell = not self.bell
+        self.say("bell on: it rings when it is your turn" if self.bell else "bell off", "dim")
 
     def withdraw(self, future: asyncio.Future[Action] | None = None) -> None:
         """The decision is answered or no longer wanted (the moment passed): take it off the screen."""
@@ -308,6 +346,7 @@ class UiState(Derived):
         self._answer = None
         self.decision = None
         self.typed = ""
+        self.confirming = None
         self._changed()
 
     def answer(self, action: Action) -> bool:
@@ -323,6 +362,7 @@ class UiState(Derived):
         self._answer.set_result(action)
         self.decision = None
         self.typed = ""
+        self.confirming = None
         self._changed()
         return True
 
@@ -391,6 +431,7 @@ class UiState(Derived):
     def move(self, delta: int) -> None:
         """Arrow keys: move the card cursor, or the dialog's choice."""
         self.message = None
+        self.confirming = None
         if self.top_overlay is not None:
             return
         if self.kind in (DecisionKind.BID, DecisionKind.BLIND_NIL, DecisionKind.DRAW):
@@ -416,6 +457,7 @@ class UiState(Derived):
         if not self._type_key(key.lower()):
             self.message = before
             return False
+        self.confirming = None
         return True
 
     def _type_key(self, key: str) -> bool:
@@ -459,7 +501,9 @@ class UiState(Derived):
         self._changed()
 
     def clear_typed(self) -> None:
+        """Esc: forget the typed code, and the card we asked about (choose again)."""
         self.typed = ""
+        self.confirming = None
         self._changed()
 
     def _select_typed(self) -> None:
@@ -502,7 +546,7 @@ class UiState(Derived):
                 if card is None:
                     self.say(cardinput.why_not_a_card(code), "warn")
                     return False
-                if self.answer(Play(card)):
+                if self._play(card, d):
                     return True
                 self._fix_selection()  # the highlight leaves the card just refused
                 self._changed()
@@ -510,7 +554,7 @@ class UiState(Derived):
             if self.selected is None:
                 self.say("no card to play", "warn")
                 return False
-            return self.answer(Play(self.selected))
+            return self._play(self.selected, d)
         options = self.choices()
         if d.kind is DecisionKind.BID and self.typed:
             wanted = int(self.typed)
@@ -519,6 +563,15 @@ class UiState(Derived):
         if not options:
             return False
         return self.answer(options[max(0, min(len(options) - 1, self.choice))])
+
+    def _play(self, card: Card, decision: Decision) -> bool:
+        """Play `card`, or first ask whether to (with `confirm_card`, for a card the rules allow)."""
+        if self.confirm_card and self.confirming is not card and Play(card) in decision.legal:
+            self.confirming = card
+            self.selected = card
+            self._changed()
+            return False
+        return self.answer(Play(card))
 
     # ================================================================= overlays
     @property
@@ -577,6 +630,8 @@ class UiState(Derived):
         if self.top_overlay is Overlay.TRICK and self.held is not None:
             return f"{self.held_caption()} · any key continues"
         kind = self.kind
+        if kind is DecisionKind.PLAY and self.confirming is not None:
+            return f"play {self.confirming.glyph}? Enter plays, Esc chooses again"
         if kind is DecisionKind.PLAY:
             code = f"  > {self.typed}_" if self.typed else ""
             return f"Your turn: play a card (←/→ Enter, or type a code like qh){code}"

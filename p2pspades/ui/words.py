@@ -29,6 +29,7 @@ from p2pspades.table import (
     TableStatus,
     Violation,
 )
+from p2pspades.ui.derived import Contract
 from p2pspades.ui.text import bid_text, bidding_order, side_name
 
 #: event pane line levels, each with a style class "event.<level>"
@@ -213,6 +214,42 @@ class Words:
             self.score(hand),
         ]
 
+    # ----------------------------------------------------------------- the contracts in play
+    def contract_state(self, c: Contract) -> str:
+        """"2 to go", "made", "made, 1 over", "set: 3 to go, 2 left"."""
+        if c.to_go == 0:
+            return "made" + (f", {c.over} over" if c.over else "")
+        if c.lost:
+            return f"set: {c.to_go} to go, {c.left} left"
+        return f"{c.to_go} to go"
+
+    def nil_state(self, blind: bool, taken: int) -> str:
+        """"nil: 0 taken", "blind nil: 1 taken, failed"."""
+        word = "blind nil" if blind else "nil"
+        return f"{word}: {taken} taken" + (", failed" if taken else "")
+
+    def contract_line(self, c: Contract, label: str) -> str:
+        """A side's contract in one line: "us: bid 7 (ana: 4 + north: 3), 5 taken, 2 to go · north nil: 0
+        taken"."""
+        parts = []
+        if c.bidders:
+            each = " + ".join(f"{self.who(s)}: {b}" for s, b in c.bidders)  # a name may end in a digit
+            who = f" ({each})" if len(c.bidders) > 1 else ""
+            parts.append(f"bid {c.contract}{who}, {c.taken} taken, {self.contract_state(c)}")
+        for seat, blind, taken in c.nils:
+            parts.append(f"{self.who(seat)} {self.nil_state(blind, taken)}")
+        return f"{label}: " + " · ".join(parts)
+
+    def contract_cell(self, c: Contract) -> str:
+        """One player's own contract (no partnerships), for the seats panel: "2 to go", "made, 1 over", "set:
+        5 to go", "nil: 0 taken", "nil failed (1)" (at most 14 characters, but for 10 or more overtricks)."""
+        if c.nils:  # the bid column says whether it is blind
+            _, _, taken = c.nils[0]
+            return f"nil failed ({taken})" if taken else "nil: 0 taken"
+        if c.lost:
+            return f"set: {c.to_go} to go"
+        return self.contract_state(c)
+
     # ----------------------------------------------------------------- captions and the prompt line
     def connection(self, seat: int, lost: bool) -> EventLine:
         """A seat's link went quiet (its program stopped, or the network between us did), or came back."""
@@ -240,8 +277,13 @@ class Words:
             return f"We are sending our {what}"
         words = WAITING_WORDS.get(what, what) + (" (thinking…)" if thinking else "")
         if vote_in is not None:
-            words += f" · we claim {self.whom(seat)} stopped answering in {vote_in} s"
+            words += f" · we claim {self.whom(seat)} stopped answering in {vote_in} s (w: wait longer)"
         return f"Waiting for {self.who(seat)} {words}"
+
+    def waited_longer(self, seat: int, seconds: int) -> EventLine:
+        """The player chose to wait longer for a seat that stopped answering."""
+        who = self.who(seat)
+        return EventLine(f"you wait {seconds} s longer for {who} before claiming it stopped answering", "dim")
 
     def why_illegal(self, action: Action, view: SeatView | None, bid_labels: Sequence[str]) -> str:
         """Why the rules refuse a choice, in a person's words (`bid_labels`: the bids allowed now)."""
