@@ -123,3 +123,27 @@ def test_the_text_export_writes_each_deal_sorted_by_suit_high_to_low(tmp_path: P
             cards = parse_cards(hand.split(": ", 1)[1])
             keys = [(order.index(c.suit), -int(c.rank)) for c in cards]
             assert keys == sorted(keys) and len(set(keys)) == len(keys), hand
+
+
+def test_the_auto_progress_says_connected_again_only_when_the_lost_seat_is_heard_again(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A seat killed while we waited for it: once the table waits for another seat, or the game is over, the
+    lost seat is still silent, and nobody is "connected again" until it is heard from."""
+    from types import SimpleNamespace
+
+    from p2pspades.cli.play import Progress
+    from p2pspades.net.peer import Phase, Status
+    from p2pspades.rules import preset
+    from p2pspades.table.genesis import SeatInfo, Setup
+
+    setup = Setup(bytes(16), "Kitchen", preset("classic"),
+                  tuple(SeatInfo(s, n, bytes([s + 1]) * 32) for s, n in enumerate(["ana", "bo", "cy", "di"])))
+    progress = Progress(SimpleNamespace(table=SimpleNamespace(setup=setup)), grace=0)  # type: ignore[arg-type]
+    progress.on_status(Status(Phase.WAITING, 0, 40, waiting_for=2, away={2: 7}))
+    assert "waiting for seat 2 (disconnected 7 s)" in capsys.readouterr().out
+    progress.on_status(Status(Phase.WAITING, 0, 41, waiting_for=3, away={2: 8}))  # moved on; cy still gone
+    assert "connected again" not in capsys.readouterr().out
+    progress.on_status(Status(Phase.WAITING, 0, 42, waiting_for=2, away={2: 9}))
+    progress.on_status(Status(Phase.WAITING, 0, 43, waiting_for=2, away={}))  # cy is back
+    assert "every seat is connected again" in capsys.readouterr().out

@@ -259,8 +259,10 @@ class Progress(ProgressLines):
                 say(status_text(status))
                 self._away_shown, self._away_at = key, now
         elif self._away_shown:
+            lost = int(self._away_shown.split()[0])
+            if lost not in status.away:  # heard from again (not merely no longer the seat we wait for)
+                say("every seat is connected again")
             self._away_shown = ""
-            say("every seat is connected again")
 
 
 def _seats(seats: tuple[int, ...]) -> str:
