@@ -363,12 +363,12 @@ def test_two_people_in_terminals_and_a_host_that_takes_20_s_to_accept_play_a_han
     try:
         host.expect("4 seats free|3 seats free")
         host.proc.send("b")  # a bot: on the host's side, opposite the host
-        screen = host.expect(r"2\s+ana's bot .*normal bot · you see its cards")
+        screen = host.expect(r"2\s+A\s+ana's bot .*normal bot · you see its cards")
         assert "Enter starts once every seat is taken" in screen
         host.proc.send("\x1b[B" * 3 + "l")  # the free seat 3: the next bot plays at expert
         host.expect(r"b seats a bot \(expert")
         host.proc.send("b")
-        host.expect(r"3\s+ana's bot 2 .*expert bot · you see its cards")
+        host.expect(r"3\s+B\s+ana's bot 2 .*expert bot · you see its cards")
         joiner = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo", "--log", str(lan.log("bo")))
         screen = joiner.expect("waiting for ana to accept you", others=(host,))
         assert "bot · ana sees its cards" in screen

@@ -218,3 +218,26 @@ def test_the_rules_panel_says_which_game_a_table_continues_and_from_which_scores
             assert "follows" not in rules
         else:
             assert re.search(rf"follows\s+{re.escape(words)}", rules), screen
+
+
+def test_the_seats_show_the_sides_and_warn_of_a_bot_its_runner_plays_against() -> None:
+    """With sides, each row names its side; a host's bot sitting with a joiner is flagged: the host, who runs
+    it, can read the cards of the joiner's partner. Without partnerships there is no side column."""
+    swapped = [SEATS[0], SEATS[1],
+               LobbySeat(2, "Cy", KEYS_OF[3].public, "tcp://127.0.0.1:7003"),
+               LobbySeat(3, "North", KEYS_OF[2].public, "tcp://127.0.0.1:7002", owner=KEYS_OF[0].public)]
+    model = LobbyModel("Kitchen", preset("classic"), swapped, you=1)
+    with create_pipe_input() as pipe:
+        screen = screen_text(create_lobby_app(model, input=pipe, output=DummyOutput()), 80, 24)
+    found = re.findall(r"│\s+(\d)\s+([A-E])\s+(\w+)", screen)
+    rows = {int(seat): (side, name) for seat, side, name in found}
+    assert rows == {0: ("A", "Ann"), 1: ("B", "Bob"), 2: ("A", "Cy"), 3: ("B", "North")}, screen
+    assert "! North is Ann's bot but Bob's partner: Ann can see its cards" in screen
+    model = LobbyModel("Kitchen", preset("classic"), SEATS, you=1)  # the bots with their owners' sides
+    with create_pipe_input() as pipe:
+        screen = screen_text(create_lobby_app(model, input=pipe, output=DummyOutput()), 80, 24)
+    assert "can see its cards" not in screen and "seat  side name" in screen
+    model = LobbyModel("Kitchen", preset("cutthroat3"), SEATS[:3], you=1)
+    with create_pipe_input() as pipe:
+        screen = screen_text(create_lobby_app(model, input=pipe, output=DummyOutput()), 80, 24)
+    assert "seat  name" in screen and "side" not in screen.split("seat  name")[1].split("\n")[0]

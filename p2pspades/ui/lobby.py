@@ -296,15 +296,42 @@ def next_level(level: str) -> str:
 # ------------------------------------------------------------------------------------------------- drawing
 
 
+SIDE_LETTERS = "ABCDE"
+
+
+def side_column(rules: RuleSet, seat: int) -> str:
+    """The side letter of a seat's row ("A", "B"), or nothing where every player is a side of its own."""
+    return f"{SIDE_LETTERS[rules.side_of(seat)]:<5}" if rules.partnerships else ""
+
+
+def partner_warnings(model: LobbyModel) -> list[str]:
+    """A line for each bot run by a player of the other side: that player can read its partner's cards."""
+    rules = model.rules
+    if not rules.partnerships:
+        return []
+    found = []
+    for bot in model.seats:
+        owner = next((s for s in model.seats if bot.owner is not None and s.public_key == bot.owner), None)
+        if owner is None or rules.side_of(owner.seat) == rules.side_of(bot.seat):
+            continue
+        partners = [s.name for s in model.seats if s.seat != bot.seat and rules.side_of(s.seat)
+                    == rules.side_of(bot.seat)]
+        whom = f"{clip(partners[0], 12)}'s partner" if partners else "a partner on the other side"
+        found.append(f"! {clip(bot.name, 12)} is {clip(owner.name, 12)}'s bot but {whom}: "
+                     f"{clip(owner.name, 12)} can see its cards")
+    return found
+
+
 def seats_table(model: LobbyModel) -> StyleAndTextTuples:
-    header = f"  {'seat':<5} {'name':<18} {'key fingerprint':<20} state"
+    sides = "side " if model.rules.partnerships else ""
+    header = f"  {'seat':<5} {sides}{'name':<18} {'key fingerprint':<20} state"
     lines: list[StyleAndTextTuples] = [[("class:hint", header)]]
     for seat in range(model.rules.players):
         cursor = "▸ " if model.hosting and seat == model.selected else "  "
         s = model.at(seat)
         if s is None:
             lines.append([("class:choice.selected" if cursor.strip() else "", cursor),
-                          ("class:hint", f"{seat:<5} (free)")])
+                          ("class:hint", f"{seat:<5} {side_column(model.rules, seat)}(free)")])
             continue
         you = " (you)" if s.seat == model.you else ""
         name = clip(s.name, 18 - len(you)) + you
@@ -312,11 +339,12 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
         lines.append(
             [
                 ("class:choice.selected" if cursor.strip() else "", cursor),
-                (style, f"{s.seat:<5} {name:<18} "),
+                (style, f"{s.seat:<5} {side_column(model.rules, seat)}{name:<18} "),
                 ("class:key", f"{s.fingerprint:<20}"),
                 ("class:hint", f" {seat_state(s, model.seats, model.you, model.level_of(s))}"),
             ]
         )
+    lines += [[("class:message.warn", line)] for line in partner_warnings(model)]
     return join_lines(lines)
 
 
