@@ -232,7 +232,8 @@ def test_the_seats_show_the_sides_and_warn_of_a_bot_its_runner_plays_against() -
     found = re.findall(r"│\s+(\d)\s+([A-E])\s+(\w+)", screen)
     rows = {int(seat): (side, name) for seat, side, name in found}
     assert rows == {0: ("A", "Ann"), 1: ("B", "Bob"), 2: ("A", "Cy"), 3: ("B", "North")}, screen
-    assert "! North is Ann's bot but Bob's partner: Ann can see its cards" in screen
+    assert "! North is run by Ann but partners Bob: Ann can see its cards" in screen
+    assert "bot · Ann sees its cards" in screen  # the whole state, in 80 columns
     model = LobbyModel("Kitchen", preset("classic"), SEATS, you=1)  # the bots with their owners' sides
     with create_pipe_input() as pipe:
         screen = screen_text(create_lobby_app(model, input=pipe, output=DummyOutput()), 80, 24)

@@ -297,6 +297,8 @@ def next_level(level: str) -> str:
 
 
 SIDE_LETTERS = "ABCDE"
+NAME_WIDTH = 18
+"""The name column of the seats, with the side column where there is one: every row fits 80 columns."""
 
 
 def side_column(rules: RuleSet, seat: int) -> str:
@@ -316,15 +318,16 @@ def partner_warnings(model: LobbyModel) -> list[str]:
             continue
         partners = [s.name for s in model.seats if s.seat != bot.seat and rules.side_of(s.seat)
                     == rules.side_of(bot.seat)]
-        whom = f"{clip(partners[0], 12)}'s partner" if partners else "a partner on the other side"
-        found.append(f"! {clip(bot.name, 12)} is {clip(owner.name, 12)}'s bot but {whom}: "
-                     f"{clip(owner.name, 12)} can see its cards")
+        whom = f"partners {clip(partners[0], 12)}" if partners else "sits on the other side"
+        runner = clip(owner.name, 12)
+        found.append(f"! {clip(bot.name, 12)} is run by {runner} but {whom}: {runner} can see its cards")
     return found
 
 
 def seats_table(model: LobbyModel) -> StyleAndTextTuples:
     sides = "side " if model.rules.partnerships else ""
-    header = f"  {'seat':<5} {sides}{'name':<18} {'key fingerprint':<20} state"
+    wide = NAME_WIDTH - len(sides)  # the side column takes its room from the names
+    header = f"  {'seat':<5} {sides}{'name':<{wide}} {'key fingerprint':<20} state"
     lines: list[StyleAndTextTuples] = [[("class:hint", header)]]
     for seat in range(model.rules.players):
         cursor = "▸ " if model.hosting and seat == model.selected else "  "
@@ -334,12 +337,12 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
                           ("class:hint", f"{seat:<5} {side_column(model.rules, seat)}(free)")])
             continue
         you = " (you)" if s.seat == model.you else ""
-        name = clip(s.name, 18 - len(you)) + you
+        name = clip(s.name, wide - len(you)) + you
         style = "class:seat.me" if s.seat == model.you else ""
         lines.append(
             [
                 ("class:choice.selected" if cursor.strip() else "", cursor),
-                (style, f"{s.seat:<5} {side_column(model.rules, seat)}{name:<18} "),
+                (style, f"{s.seat:<5} {side_column(model.rules, seat)}{name:<{wide}} "),
                 ("class:key", f"{s.fingerprint:<20}"),
                 ("class:hint", f" {seat_state(s, model.seats, model.you, model.level_of(s))}"),
             ]
