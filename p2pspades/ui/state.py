@@ -49,6 +49,7 @@ from p2pspades.ui import cardinput
 from p2pspades.ui.derived import Derived
 from p2pspades.ui.overlays import Overlay, OverlayStack
 from p2pspades.ui.prefs import PREFS
+from p2pspades.ui.text import sort_hand
 from p2pspades.ui.words import LEVELS, Words
 from p2pspades.ui.words import EventLine as EventLine
 
@@ -209,8 +210,8 @@ class UiState(Derived):
         it otherwise only when we play them; only a pass brings any). Only our own cards: what we may know."""
         tricks = (*view.tricks, view.trick)
         played = {card for trick in tricks for seat, card in trick.plays if seat == self.seat}
-        gave = [c for c in old.hand if c not in view.hand and c not in played]
-        received = [c for c in view.hand if c not in old.hand]
+        gave = sort_hand((c for c in old.hand if c not in view.hand and c not in played), self.rules.order)
+        received = sort_hand((c for c in view.hand if c not in old.hand), self.rules.order)
         return self.words.passed(gave, received)
 
     @staticmethod
