@@ -155,4 +155,5 @@ def test_our_seat_is_told_its_cards_the_opponents_only_that_a_pass_happened(fini
     assert lines(bob) == ["Ann passed 2 cards to Cat, face down", "Cat passed 2 cards to Ann, face down"]
     passed = [c.glyph for c in parse_cards("AS KS 2D 3D")]
     assert not any(glyph in line.text for line in bob.events for glyph in passed)
+    assert ann.view is not None
     assert sorted(cardinput.typed_code(c) for c in ann.view.hand if c.suit.name == "DIAMONDS") == ["2d", "3d"]
