@@ -10,7 +10,7 @@ import dataclasses
 
 from helpers.games import dealt, decision
 
-from p2pspades.rules import Bid, Game, Pass, parse_cards, preset
+from p2pspades.rules import Bid, Game, Pass, Phase, parse_cards, preset
 from p2pspades.table import Accepted, DecisionKind
 from p2pspades.table.harness import Wire
 from p2pspades.ui import cardinput
@@ -26,9 +26,9 @@ HANDS = (
 )
 
 
-def passing_game() -> Game:
+def passing_game(bid: bool = True) -> Game:
     game = dealt(preset("classic", nil_pass=2), 3, HANDS)
-    for tricks in (0, 3, 4, 3):
+    for tricks in (0, 3, 4, 3) if bid else ():
         game.apply(Bid(tricks))
     return game
 
@@ -133,11 +133,16 @@ async def test_the_partner_may_not_pass_on_a_card_it_received(finished_game: Wir
 
 
 def test_our_seat_is_told_its_cards_the_opponents_only_that_a_pass_happened(finished_game: Wire) -> None:
-    game = passing_game()
+    game = passing_game(bid=False)
     ann, bob, cat = (screen(seat, game, finished_game) for seat in (0, 1, 2))
     screens = (ann, bob, cat)
     for s in screens:
-        s.update_view(game.view(s.seat))
+        s.update_view(dataclasses.replace(game.view(s.seat), hand=(), phase=Phase.DEAL))  # before the deal
+        s.update_view(game.view(s.seat))  # the cards dealt: no pass
+    for tricks in (0, 3, 4, 3):
+        game.apply(Bid(tricks))
+        for s in screens:
+            s.update_view(game.view(s.seat))
     game.apply(Pass(tuple(parse_cards("AS KS"))))
     for s in screens:
         s.on_events([Accepted(40, b"", 0, "pass")])

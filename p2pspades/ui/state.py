@@ -189,7 +189,7 @@ class UiState(Derived):
                 self._hand_over(hand)
         if old is not None and old.hand_number == view.hand_number:
             old_bids, old_blind, old_tricks = old.bids, old.blind, len(old.tricks)
-            if self.rules.nil_pass:
+            if self.rules.nil_pass and old.phase in (Phase.BID, Phase.PASS):  # dealt, the pass not over
                 self._add(self._passed(old, view))
         else:
             if view.phase is not Phase.GAME_OVER:
@@ -206,8 +206,9 @@ class UiState(Derived):
         self._changed()
 
     def _passed(self, old: SeatView, view: SeatView) -> list[EventLine]:
-        """Rule `nil_pass`: the cards our hand gave and received between two views of one hand (cards leave
-        it otherwise only when we play them; only a pass brings any). Only our own cards: what we may know."""
+        """Rule `nil_pass`: the cards our hand gave and received between two views of one hand, the old one
+        after the deal (cards leave it otherwise only when we play them; only a pass brings any). Only our own
+        cards: what we may know."""
         tricks = (*view.tricks, view.trick)
         played = {card for trick in tricks for seat, card in trick.plays if seat == self.seat}
         gave = sort_hand((c for c in old.hand if c not in view.hand and c not in played), self.rules.order)
