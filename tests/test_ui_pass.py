@@ -8,13 +8,16 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
+import pytest
 from helpers.games import dealt, decision
 
-from p2pspades.rules import Bid, Game, Pass, Phase, parse_cards, preset
-from p2pspades.table import Accepted, DecisionKind
-from p2pspades.table.harness import Wire
+from p2pspades.bots.random_bot import RandomBot
+from p2pspades.rules import Action, Bid, Game, Pass, Phase, parse_cards, preset
+from p2pspades.table import Accepted, Decision, DecisionKind
+from p2pspades.table.harness import Player, Wire
 from p2pspades.ui import cardinput
 from p2pspades.ui.app import hand_text, hand_title
+from p2pspades.ui.local import LocalGame
 from p2pspades.ui.state import UiState
 
 # seats 0 .. 3 (Ann, Bob, Cat, Dan), dealer 3: Ann bids nil first, so Ann then Cat pass two cards
@@ -162,3 +165,38 @@ def test_our_seat_is_told_its_cards_the_opponents_only_that_a_pass_happened(fini
     assert not any(glyph in line.text for line in bob.events for glyph in passed)
     assert ann.view is not None
     assert sorted(cardinput.typed_code(c) for c in ann.view.hand if c.suit.name == "DIAMONDS") == ["2d", "3d"]
+
+
+class Stop(Exception):
+    """Our seat's first card: the pass is over."""
+
+
+async def test_on_real_tables_an_opponents_pass_is_only_said_to_have_happened() -> None:
+    """Four tables on the in-memory wiring; West bids nil, so West and East pass: our screen says that they
+    did, and names none of their cards."""
+    random = RandomBot(1)
+
+    def west(asked: Decision) -> Action:
+        return Bid(0) if Bid(0) in asked.legal else random(asked)
+
+    bots: list[Player] = [west, RandomBot(2), RandomBot(3)]
+    game = LocalGame(preset("classic", nil_pass=2), seed=b"opponents pass", bots=bots)
+    ours = RandomBot(0)
+
+    async def me(asked: Decision) -> Action:
+        if asked.kind is DecisionKind.PLAY:
+            raise Stop
+        return Bid(3) if asked.kind is DecisionKind.BID else ours(asked)
+
+    game.player = me  # type: ignore[assignment]
+    with pytest.raises(Stop):
+        await game.play()
+    passes = [line.text for line in game.state.events if "pass" in line.text]
+    assert passes == ["West passed 2 cards to East, face down", "East passed 2 cards to West, face down"]
+    assert game.state.view is not None and len(game.state.view.hand) == 13
+    theirs = set()
+    for seat in (1, 3):
+        engine = game.tables[seat].game
+        assert engine is not None
+        theirs |= {c.glyph for c in engine.view(seat).hand}
+    assert not any(glyph in text for text in passes for glyph in theirs)
