@@ -127,6 +127,12 @@ async def test_the_partner_may_not_pass_on_a_card_it_received(finished_game: Wir
     assert turn.view.seat == 2
     state.publish(turn)
     assert state.status_text().startswith("Pass 2 cards to Ann (Ann bid nil): 0 of 2 marked")
+    received = set(parse_cards("AS KS"))
+    seen = {state.selected}
+    for delta in [1] * 15 + [-1] * 15:  # the arrows go over the cards Cat may pass, never one it received
+        state.move(delta)
+        seen.add(state.selected)
+    assert seen == set(state.passable_cards()) and not seen & received and len(seen) == 13
     type_code(state, "ks")
     assert state.selected == parse_cards("KS")[0]
     assert not state.mark() and state.marked == []

@@ -177,10 +177,10 @@ class Derived:
         return frozenset(c for a in d.legal if isinstance(a, Pass) for c in a.cards if c is not None)
 
     def selectable(self) -> list[Card]:
-        """What the arrow keys move over: the legal cards when we are to play, else the whole hand (when we
-        pass too: a card that may not be passed is refused with the reason)."""
+        """What the arrow keys move over: the legal cards when we are to play, the cards we may pass when we
+        are to pass (a code typed for another is refused with the reason), else the whole hand."""
         cards = self.hand_cards()
-        legal = self.legal_cards()
+        legal = self.legal_cards() or self.passable_cards()
         return [c for c in cards if c in legal] if legal else cards
 
     # ----------------------------------------------------------------- the table
