@@ -545,8 +545,8 @@ class UiState(Derived):
         if card in self.marked:
             self.marked.remove(card)
         elif card not in self.passable_cards():
-            self.say(f"{card.glyph} may not be passed: it was passed to you, and a card received stays",
-                     "warn")
+            why = "it was passed to you, and a card received stays" if self.passable_cards() else "not now"
+            self.say(f"{card.glyph} may not be passed: {why}", "warn")
             return False
         else:
             self.marked.append(card)
