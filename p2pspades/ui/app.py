@@ -83,16 +83,15 @@ HELP_LINES: list[tuple[str, str]] = [
     ("bid dialog", "←/→ and Enter, or type a number; n = nil"),
     ("blind nil", "y declares blind nil, n says no (asked before the deal)"),
     ("draw pile", "k keeps the top card, d discards it"),
-    ("s", "score sheet: bids, points per hand, running totals"),
-    ("l", "the last trick"),
+    ("nil card pass", "Space marks/unmarks a card, Enter passes them, Esc clears"),
+    ("s, l", "the score sheet (bids, points, totals); l: the last trick"),
     ("p", "the cards played this hand by suit, and those still out"),
     ("h", "the coach: the expert's choice, from your own cards only"),
     ("any key", "after a trick: go on at once (it stays a moment)"),
     ("w", "wait longer for a seat that stopped answering"),
     ("Ctrl-G", "bell on/off: a beep when it is your turn"),
     ("?", "this help"),
-    ("Ctrl-Q, Ctrl-C", "leave the game (asks first)"),
-    ("Ctrl-L", "redraw the screen"),
+    ("Ctrl-Q, Ctrl-C", "leave the game (asks first) · Ctrl-L redraws the screen"),
 ]
 
 
@@ -348,12 +347,14 @@ def hand_title(state: UiState) -> str:
     v = state.view
     if v is None or not v.hand:
         return "Your hand"
+    if state.kind is DecisionKind.PASS:
+        return f"Your hand ({len(v.hand)}) · *marked · Space marks, Enter passes, Esc clears"
     return f"Your hand ({len(v.hand)})"
 
 
 def hand_text(state: UiState) -> Line:
-    """Our cards by suit. When we are to play: the chosen card in [brackets] (and reverse video), the cards
-    the rules forbid dimmed."""
+    """Our cards by suit. When we are to play or pass: the chosen card in [brackets] (and reverse video), the
+    cards the rules forbid dimmed; the cards marked for a pass after a `*` (and underlined)."""
     v = state.view
     cards = state.hand_cards()
     if not cards:
@@ -362,8 +363,9 @@ def hand_text(state: UiState) -> Line:
         if v is not None and v.phase is Phase.DRAW:
             return [("class:hint", " no cards yet: draw from the pile")]
         return [("class:hint", " no cards")]
-    legal = state.legal_cards()
-    playing = state.kind is DecisionKind.PLAY
+    passing = state.kind is DecisionKind.PASS
+    legal = state.passable_cards() if passing else state.legal_cards()
+    playing = state.kind is DecisionKind.PLAY or passing
     chosen = state.selected if playing else None
     out: Line = []
     previous: Card | None = None
@@ -382,6 +384,9 @@ def hand_text(state: UiState) -> Line:
         extra = "class:card.selected" if card == chosen else ""
         if playing and card not in legal:
             extra = "class:card.illegal"
+        if passing and card in state.marked:
+            out.append(("class:card.marked", "*"))
+            extra += " class:card.marked"
         out.append((f"{card_class(card)} {extra}".strip(), card.glyph))
         previous = card
     if previous is not None and previous == chosen:
@@ -843,6 +848,8 @@ def create_key_bindings(state: UiState) -> KeyBindings:
     def _space(event: KeyPressEvent) -> None:
         if state.top_overlay is not None:
             state.submit()
+        else:
+            state.mark()
         done(event)
 
     @kb.add("escape", filter=quitting)

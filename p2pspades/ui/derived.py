@@ -17,6 +17,7 @@ from p2pspades.rules import (
     Card,
     Draw,
     HandResult,
+    Pass,
     Phase,
     Play,
     RuleSet,
@@ -133,7 +134,7 @@ class Derived:
     def choices(self) -> tuple[Action, ...]:
         """The options of the dialog for the pending bid, blind-nil or draw decision, in the order shown."""
         d = self.decision
-        if d is None or d.kind is DecisionKind.PLAY:
+        if d is None or d.kind in (DecisionKind.PLAY, DecisionKind.PASS):
             return ()
         if d.kind is DecisionKind.BID:
             bids = [a for a in d.legal if isinstance(a, Bid)]
@@ -167,10 +168,19 @@ class Derived:
             return frozenset()
         return frozenset(a.card for a in d.legal if isinstance(a, Play))
 
+    def passable_cards(self) -> frozenset[Card]:
+        """Rule `nil_pass`: the cards we may pass now, those of some legal pass (a card received may not be
+        passed on); empty unless we are to pass."""
+        d = self.decision
+        if d is None or d.kind is not DecisionKind.PASS:
+            return frozenset()
+        return frozenset(c for a in d.legal if isinstance(a, Pass) for c in a.cards if c is not None)
+
     def selectable(self) -> list[Card]:
-        """What the arrow keys move over: the legal cards when we are to play, else the whole hand."""
+        """What the arrow keys move over: the legal cards when we are to play, the cards we may pass when we
+        are to pass (a code typed for another is refused with the reason), else the whole hand."""
         cards = self.hand_cards()
-        legal = self.legal_cards()
+        legal = self.legal_cards() or self.passable_cards()
         return [c for c in cards if c in legal] if legal else cards
 
     # ----------------------------------------------------------------- the table

@@ -29,6 +29,7 @@ from p2pspades.rules import (
     Card,
     Draw,
     HandResult,
+    Pass,
     Phase,
     Play,
     SeatView,
@@ -48,6 +49,7 @@ from p2pspades.ui import cardinput
 from p2pspades.ui.derived import Derived
 from p2pspades.ui.overlays import Overlay, OverlayStack
 from p2pspades.ui.prefs import PREFS
+from p2pspades.ui.text import sort_hand
 from p2pspades.ui.words import LEVELS, Words
 from p2pspades.ui.words import EventLine as EventLine
 
@@ -111,6 +113,8 @@ class UiState(Derived):
         # what the person is doing on the screen
         self.selected: Card | None = None
         self.typed = ""
+        #: rule `nil_pass`: the cards marked (Space) for the pass we are to make, in the order marked
+        self.marked: list[Card] = []
         self.choice = 0
         self.overlays = OverlayStack()
         self.summary_hand: int | None = None
@@ -185,6 +189,8 @@ class UiState(Derived):
                 self._hand_over(hand)
         if old is not None and old.hand_number == view.hand_number:
             old_bids, old_blind, old_tricks = old.bids, old.blind, len(old.tricks)
+            if self.rules.nil_pass and old.phase in (Phase.BID, Phase.PASS):  # dealt, the pass not over
+                self._add(self._passed(old, view))
         else:
             if view.phase is not Phase.GAME_OVER:
                 self._add([self.words.deal(view.hand_number, view.dealer)])
@@ -198,6 +204,16 @@ class UiState(Derived):
             self._hold(*completed[-1])
         self._fix_selection()
         self._changed()
+
+    def _passed(self, old: SeatView, view: SeatView) -> list[EventLine]:
+        """Rule `nil_pass`: the cards our hand gave and received between two views of one hand, the old one
+        after the deal (cards leave it otherwise only when we play them; only a pass brings any). Only our own
+        cards: what we may know."""
+        tricks = (*view.tricks, view.trick)
+        played = {card for trick in tricks for seat, card in trick.plays if seat == self.seat}
+        gave = sort_hand((c for c in old.hand if c not in view.hand and c not in played), self.rules.order)
+        received = sort_hand((c for c in view.hand if c not in old.hand), self.rules.order)
+        return self.words.passed(gave, received)
 
     @staticmethod
     def _completed_tricks(old: SeatView | None, view: SeatView) -> list[tuple[Trick, int]]:
@@ -323,6 +339,7 @@ class UiState(Derived):
         if self.view is None or self.view.hand_number <= decision.view.hand_number:
             self.update_view(decision.view)
         self.typed = ""
+        self.marked = []
         self.confirming = None
         self.message = None  # a word said while we waited ("Waiting for West…") would hide our turn
         self.choice = self._default_choice(decision)
@@ -346,6 +363,7 @@ class UiState(Derived):
         self._answer = None
         self.decision = None
         self.typed = ""
+        self.marked = []
         self.confirming = None
         self._changed()
 
@@ -362,6 +380,7 @@ class UiState(Derived):
         self._answer.set_result(action)
         self.decision = None
         self.typed = ""
+        self.marked = []
         self.confirming = None
         self._changed()
         return True
@@ -464,7 +483,7 @@ class UiState(Derived):
         kind = self.kind
         if self.top_overlay is not None or kind is None:
             return False
-        if kind is DecisionKind.PLAY:
+        if kind in (DecisionKind.PLAY, DecisionKind.PASS):
             if not self.typed and not cardinput.starts_code(key, jokers=self.rules.jokers):
                 return False
             if self.typed and not cardinput.continues_code(key):
@@ -501,10 +520,48 @@ class UiState(Derived):
         self._changed()
 
     def clear_typed(self) -> None:
-        """Esc: forget the typed code, and the card we asked about (choose again)."""
+        """Esc: forget the typed code, and the card we asked about (choose again); the marks of a pass."""
         self.typed = ""
         self.confirming = None
+        self.marked = []
         self._changed()
+
+    # ================================================================= the nil card pass
+    def mark(self) -> bool:
+        """Space while we are to pass: mark the typed card, else the one under the cursor, for the pass (or
+        unmark it). False (and the reason) for a card that may not be passed."""
+        self.message = None
+        if self.kind is not DecisionKind.PASS or self.top_overlay is not None:
+            return False
+        card = cardinput.card_of(self.typed) if self.typed else self.selected
+        code, self.typed = self.typed, ""
+        if card is None:
+            self.say(cardinput.why_not_a_card(code) if code else "no card to mark", "warn")
+            return False
+        if card not in self.hand_cards():
+            self.say(f"{card.glyph} is not in your hand", "warn")
+            return False
+        self.selected = card
+        if card in self.marked:
+            self.marked.remove(card)
+        elif card not in self.passable_cards():
+            why = "it was passed to you, and a card received stays" if self.passable_cards() else "not now"
+            self.say(f"{card.glyph} may not be passed: {why}", "warn")
+            return False
+        else:
+            self.marked.append(card)
+        self._changed()
+        return True
+
+    def _submit_pass(self) -> bool:
+        """Enter while we are to pass: pass the marked cards, if they are as many as the rule says."""
+        size = self.rules.nil_pass
+        if len(self.marked) != size:
+            more = "mark" if len(self.marked) < size else "unmark"
+            self.say(f"pass exactly {size} cards: {len(self.marked)} marked; Space on a card to {more} it",
+                     "warn")
+            return False
+        return self.answer(Pass(tuple(self.marked)))
 
     def _select_typed(self) -> None:
         card = cardinput.card_of(self.typed)
@@ -539,6 +596,8 @@ class UiState(Derived):
         if d is None:
             self.say(self.status_text(), "dim")
             return False
+        if d.kind is DecisionKind.PASS:
+            return self._submit_pass()
         if d.kind is DecisionKind.PLAY:
             if self.typed:
                 code, self.typed = self.typed, ""  # a refused code is typed again from scratch
@@ -635,6 +694,9 @@ class UiState(Derived):
         if kind is DecisionKind.PLAY:
             code = f"  > {self.typed}_" if self.typed else ""
             return f"Your turn: play a card (←/→ Enter, or type a code like qh){code}"
+        if kind is DecisionKind.PASS:
+            code = f"  > {self.typed}_" if self.typed else ""
+            return self.words.pass_prompt(self.view, len(self.marked)) + code
         if kind is DecisionKind.BID:
             return "Your bid: ←/→ Enter, or type a number" + (", n for nil" if self.rules.nil else "")
         if kind is DecisionKind.BLIND_NIL:

@@ -59,6 +59,7 @@ _COMMON = {
     "message.warn": "bold",
     "message.bad": "bold reverse",
     "card.illegal": "dim",
+    "card.marked": "underline bold",
     "hint": "dim",
 }
 _COLOUR = {

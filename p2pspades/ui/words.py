@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from p2pspades import log
 from p2pspades.describe import ending, failed
-from p2pspades.rules import Action, Bid, HandResult, Play, RuleSet, SeatView, Suit, Trick
+from p2pspades.rules import Action, Bid, Card, HandResult, Play, RuleSet, SeatView, Suit, Trick
 from p2pspades.table import (
     Accepted,
     CardVerified,
@@ -104,6 +104,8 @@ class Words:
             return EventLine(f"{self.who(ev.seat)} drew the highest card and deals first")
         if isinstance(ev, ChallengeRaised):
             return EventLine(f"{self.who(ev.seat)} challenges the deal: {ev.why}; every seat reveals")
+        if isinstance(ev, Accepted) and ev.type == "pass":
+            return self.other_pass(ev.seat)
         if isinstance(ev, Accepted):
             done = _ACCEPTED.get(ev.type)
             return EventLine(f"{self.who(ev.seat)} {done}", "dim") if done else None
@@ -120,6 +122,39 @@ class Words:
                 f"a certificate takes entry {ev.first}: the entries from there on are off the chain", "warn"
             )
         return None
+
+    # ----------------------------------------------------------------- the nil card pass
+    def partner(self, seat: int) -> int:
+        return (seat + 2) % len(self.names)
+
+    def other_pass(self, seat: int) -> EventLine | None:
+        """The opponents' pass, as we see it: that it happened, never the cards (ours and our partner's are
+        told with their cards, see `passed`)."""
+        if seat in (self.seat, self.partner(self.seat)):
+            return None
+        cards = "card" if self.rules.nil_pass == 1 else f"{self.rules.nil_pass} cards"
+        return EventLine(f"{self.who(seat)} passed {cards} to {self.who(self.partner(seat))}, face down")
+
+    def passed(self, gave: Sequence[Card], received: Sequence[Card]) -> list[EventLine]:
+        """The cards our hand gave its partner and received from it in the pass."""
+        partner = self.who(self.partner(self.seat))
+        lines = []
+        if gave:
+            lines.append(EventLine(f"You passed {' '.join(c.glyph for c in gave)} to {partner}"))
+        if received:
+            lines.append(EventLine(f"{partner} passed you {' '.join(c.glyph for c in received)}", "good"))
+        return lines
+
+    def pass_prompt(self, view: SeatView | None, marked: int) -> str:
+        """The prompt line while we are to pass: to whom, why, how many marked."""
+        size, me = self.rules.nil_pass, self.seat
+        partner = self.partner(me)
+        why = ""
+        if view is not None:
+            nil = me if view.bids[me] == 0 else partner
+            blind = "blind nil" if view.blind[nil] else "nil"
+            why = f" ({'you' if nil == me else self.who(nil)} bid {blind})"
+        return f"Pass {size} cards to {self.who(partner)}{why}: {marked} of {size} marked · Space, Enter"
 
     def noted(self, ev: Noted) -> EventLine:
         """A vote that a seat stopped answering, or a refusal of one (the table checked its fields)."""

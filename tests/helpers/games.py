@@ -26,6 +26,7 @@ KINDS = {
     Phase.BLIND: DecisionKind.BLIND_NIL,
     Phase.DRAW: DecisionKind.DRAW,
     Phase.BID: DecisionKind.BID,
+    Phase.PASS: DecisionKind.PASS,
     Phase.PLAY: DecisionKind.PLAY,
 }
 
