@@ -12,7 +12,7 @@ from p2pspades import log
 from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
 from p2pspades.describe import bonuses, failed
 from p2pspades.printable import pad, plural, printable
-from p2pspades.rules import Card, HandResult, RuleSet, bid_notation, format_cards, sort_hand
+from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards, sort_hand
 from p2pspades.rules.options import described, summary
 from p2pspades.table import After, Table, TableStatus, Violation
 
@@ -122,14 +122,6 @@ def after_record(after: After) -> dict[str, Any]:
     return out
 
 
-def _pass(made: tuple[int, int, tuple[Card | None, ...]]) -> dict[str, Any]:
-    """A nil card pass as a log shows it to everyone: who passed how many cards to whom (the cards
-    themselves were sealed for the partner; those this reader knows are listed)."""
-    seat, partner, cards = made
-    return {"from": seat, "to": partner, "count": len(cards),
-            "cards": [c.code for c in cards if c is not None]}
-
-
 def _hand(rules: RuleSet, h: HandResult) -> dict[str, Any]:
     order = [(h.dealer + 1 + i) % rules.players for i in range(rules.players)]
     bid_order = order if rules.first_bidder == "left" else [h.dealer, *order[:-1]]
@@ -137,7 +129,6 @@ def _hand(rules: RuleSet, h: HandResult) -> dict[str, Any]:
         "number": h.number,
         "dealer": h.dealer,
         "dealt": {str(seat): [c.code for c in cards] for seat, cards in enumerate(h.hands)},
-        **({"passes": [_pass(p) for p in h.passes]} if h.passes else {}),
         "bids": [{"seat": s, "bid": h.bids[s], "blind": h.blind[s]} for s in bid_order],
         "tricks": [
             {
@@ -201,10 +192,6 @@ def text_record(verdict: Verdict) -> str:
                 for s in range(rules.players)
             ),
         )
-        for seat, partner, cards in h.passes:  # what every reader of the log knows: who, to whom, how many
-            known = format_cards([c for c in cards if c is not None])
-            tag("Pass", f"{names[seat]} to {names[partner]}: {plural(len(cards), 'card')}"
-                + (f" ({known})" if known else ", sealed for the partner"))
         out.append("{Play: leader first; * marks the winner}")
         for i, t in enumerate(h.tricks, start=1):
             plays = " ".join(f"{names[s]}:{c.code}{'*' if s == t.winner else ''}" for s, c in t.plays)

@@ -1126,7 +1126,7 @@ class Game:
         self.history.append(
             _new_result(
                 (hand.number, hand.dealer, bids, tuple(hand._blind), hands, tricks, won, scored, scores,
-                 totals, violations, tuple(hand._passes))
+                 totals, violations)
             )
         )
         self.totals = totals

@@ -43,6 +43,3 @@ class HandResult(NamedTuple):
     scores: tuple[HandScore, ...]  # per side
     totals: tuple[SideTotal, ...]  # per side, after this hand
     violations: tuple[Violation, ...]
-    #: rule `nil_pass`: each pass as (seat, partner, cards), in the order made; a card this engine never
-    #: learned is None (an observer, and so the verifier, knows only how many cards went which way)
-    passes: tuple[tuple[int, int, tuple[Card | None, ...]], ...] = ()
