@@ -39,7 +39,7 @@ from p2pspades.bots.heuristic import HeuristicBot
 from p2pspades.bots.passing import choose_pass
 from p2pspades.bots.play import choose_card
 from p2pspades.bots.simulate import SUIT_OF, Contract, Playout, bags_hurt
-from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Draw, Play, RuleSet, SeatView, is_nil
+from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Draw, Play, RuleSet, SeatView, SideTotal, is_nil
 from p2pspades.rules.cards import FULL_DECK, SUIT_MASKS, cards_of, mask_of
 from p2pspades.table.events import Decision, DecisionKind
 
@@ -221,7 +221,6 @@ class ExpertBot:
         seat = view.seat
         order = _bid_order(view)
         weighed = Weighed([], [[] for _ in options], [[] for _ in options], [], 0)
-        side = rules.side_of(seat)
         # Where bags cost nothing, no seat's play depends on our counted bid (every side wants every trick),
         # so one playout a deal scores every counted bid; nil and blind nil change the play and get their own.
         sharing = not bags_hurt(rules)
@@ -266,16 +265,10 @@ class ExpertBot:
                     runs += 1
                     if sharing and not contract.nil[seat]:
                         shared = won
-                held = won[seat] == 0 if contract.nil[seat] else contract.need(side, won) <= 0
-                deal.append((contract.value(seat, won, view.totals), held))
+                deal.append(_scored(contract, seat, won, view.totals))
             weighed.playouts += BID_COST * runs
-            if len(deal) < len(options):
-                weighed.capped = True
+            if not weighed.add(deal, weight):
                 break  # out of time: this deal, cut short, is left out
-            weighed.weights.append(weight)
-            for row, made, (value, held) in zip(weighed.values, weighed.made, deal, strict=True):
-                row.append(value)
-                made.append(held)
         return weighed
 
 
@@ -294,6 +287,18 @@ class Weighed:
     alike: list[tuple[Action, ...]] = field(default_factory=list)
     playouts: int = 0
     capped: bool = False
+
+    def add(self, deal: Sequence[tuple[float, bool]], weight: float) -> bool:
+        """Take one deal's (value, held) for every option. A deal cut short by the clock is left out:
+        False, and `capped` is set."""
+        if len(deal) < len(self.values):
+            self.capped = True
+            return False
+        self.weights.append(weight)
+        for row, made, (value, held) in zip(self.values, self.made, deal, strict=True):
+            row.append(value)
+            made.append(held)
+        return True
 
 
 def weigh_plays(
@@ -323,7 +328,6 @@ def weigh_plays(
     alike: list[tuple[Action, ...]] = [tuple(plays[c] for c in group) for group in groups]
     weighed = Weighed(actions, [[] for _ in groups], [[] for _ in groups], [], default, alike)
     seat = view.seat
-    side = rules.side_of(seat)
     rounds = max(2, iterations // len(groups))
     for r in range(rounds):
         hands = world.sample(rng)
@@ -335,18 +339,19 @@ def weigh_plays(
                 break
             playout = start.copy()
             playout.play(group[0])
-            won = playout.finish()
-            held = won[seat] == 0 if contract.nil[seat] else contract.need(side, won) <= 0
-            deal.append((contract.value(seat, won, view.totals), held))
+            deal.append(_scored(contract, seat, playout.finish(), view.totals))
         weighed.playouts += len(deal)
-        if len(deal) < len(groups):
-            weighed.capped = True
+        if not weighed.add(deal, weight):
             break  # out of time: this deal, cut short, is left out
-        weighed.weights.append(weight)
-        for row, made, (value, held) in zip(weighed.values, weighed.made, deal, strict=True):
-            row.append(value)
-            made.append(held)
     return weighed
+
+
+def _scored(
+    contract: Contract, seat: int, won: Sequence[int], totals: Sequence[SideTotal]
+) -> tuple[float, bool]:
+    """A played-out deal's worth to the seat, and whether its contract (its nil, for a nil bidder) held."""
+    held = won[seat] == 0 if contract.nil[seat] else contract.need(contract.side_of[seat], won) <= 0
+    return contract.value(seat, won, totals), held
 
 
 def _equivalent(cards: Sequence[int], gone: int) -> list[list[int]]:
