@@ -10,11 +10,11 @@ import shlex
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.lan import Outputs
 from helpers.net import free_port
 
 from p2pspades import log
@@ -26,16 +26,15 @@ pytestmark = [pytest.mark.net, pytest.mark.slow, pytest.mark.timeout(420)]
 FAST = ["--timeout-auto", "5", "--timeout-decision", "5"]
 
 
-class Shell:
+class Shell(Outputs):
     """One machine's shell: a data home, each player a profile of it; commands typed as a person types them,
     their output kept per name."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root
+        super().__init__(root)
         self.env = dict(os.environ, P2PSPADES_HOME=str(root / "data"), XDG_CONFIG_HOME=str(root / "config"),
                         PYTHONUNBUFFERED="1")
         self.env.pop("P2PSPADES_PROFILE", None)
-        self.procs: dict[str, subprocess.Popen[bytes]] = {}
 
     def typed(self, name: str, command: str) -> subprocess.Popen[bytes]:
         words = shlex.split(command)
@@ -46,18 +45,8 @@ class Shell:
         self.procs[name] = proc
         return proc
 
-    def out(self, name: str) -> str:
-        path = self.root / f"{name}.out"
-        return path.read_text(errors="replace") if path.exists() else ""
-
     def wait_for(self, name: str, text: str, timeout: float = 120) -> str:
-        deadline = time.monotonic() + timeout
-        while text not in (out := self.out(name)):
-            proc = self.procs[name]
-            assert proc.poll() is None, f"{name} exited with {proc.returncode}:\n{out[-3000:]}"
-            assert time.monotonic() < deadline, f"{name} never printed {text!r}:\n{out[-3000:]}"
-            time.sleep(0.05)
-        return out
+        return super().wait_for(name, text, timeout)
 
     def finish(self, name: str, timeout: float = 240) -> int:
         return self.procs[name].wait(timeout=timeout)
@@ -128,11 +117,9 @@ def test_play_again_and_join_with_as_printed_make_a_rematch_at_the_same_table(sh
     assert shell.printed("ana2", "play again with") == again.replace(old_id.hex()[:12], second_id(second))
 
 
-def second_id(path: Path) -> str:
-    return bytes(log.open_envelope(log.read_log(path).frames[0]).payload["g"]).hex()[:12]
-
-
-def test_carry_on_with_a_bot_as_printed_continues_an_abandoned_game_from_its_scores(shell: Shell) -> None:
+def abandoned(shell: Shell) -> tuple[int, str]:
+    """A cutthroat game of ana (host), bo and cy, all --auto; cy's machine dies after the first hand, and the
+    others certify it. Returns the table's port and the options every command of the test shares."""
     port = free_port()
     common = f"--auto --address 127.0.0.1 {' '.join(FAST)}"
     shell.typed("ana", f"p2pspades host --profile ana --rules cutthroat3 --target 300 --port {port} "
@@ -142,8 +129,17 @@ def test_carry_on_with_a_bot_as_printed_continues_an_abandoned_game_from_its_sco
     shell.wait_for("bo", "table ")
     cy = shell.typed("cy", f"p2pspades join 127.0.0.1:{port} --profile cy {common}")
     shell.wait_for("cy", "hand  1:", timeout=240)
-    os.kill(cy.pid, signal.SIGKILL)  # cy's machine dies after the first hand: the others certify it
+    os.kill(cy.pid, signal.SIGKILL)
     cy.wait()
+    return port, common
+
+
+def second_id(path: Path) -> str:
+    return bytes(log.open_envelope(log.read_log(path).frames[0]).payload["g"]).hex()[:12]
+
+
+def test_carry_on_with_a_bot_as_printed_continues_an_abandoned_game_from_its_scores(shell: Shell) -> None:
+    port, common = abandoned(shell)
     assert shell.finish("ana") == 3 and shell.finish("bo") == 3, shell.out("ana")[-3000:]
     old = shell.log_of("ana")
     table = verify_file(old).table
@@ -188,17 +184,7 @@ def test_carry_on_with_a_bot_as_printed_continues_an_abandoned_game_from_its_sco
 def test_a_joiner_refuses_a_continuation_its_own_log_contradicts_in_one_line(shell: Shell) -> None:
     """A host whose table claims to continue a game from other scores than the joiner's own log of it ends
     at: the joiner takes no seat, and says why in one line."""
-    port = free_port()
-    common = f"--auto --address 127.0.0.1 {' '.join(FAST)}"
-    shell.typed("ana", f"p2pspades host --profile ana --rules cutthroat3 --target 300 --port {port} "
-                f"--no-advertise {common}")
-    shell.wait_for("ana", "lobby: ")
-    shell.typed("bo", f"p2pspades join 127.0.0.1:{port} --profile bo {common}")
-    shell.wait_for("bo", "table ")
-    cy = shell.typed("cy", f"p2pspades join 127.0.0.1:{port} --profile cy {common}")
-    shell.wait_for("cy", "hand  1:", timeout=240)
-    os.kill(cy.pid, signal.SIGKILL)
-    cy.wait()
+    _, common = abandoned(shell)
     assert shell.finish("bo") == 3, shell.out("bo")[-3000:]
     old = shell.log_of("bo")
     table = verify_file(old).table

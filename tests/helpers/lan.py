@@ -20,12 +20,33 @@ SHORT = ["--target", "10"]
 CHEATER = Path(__file__).with_name("cheater.py")
 
 
-class Lan:
-    """The peer processes of one test, each with a home of its own; all killed and reaped at the end."""
+class Outputs:
+    """Processes of one test under names, each writing to `<root>/<name>.out`, which a test reads."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+
+    def out(self, name: str) -> str:
+        path = self.root / f"{name}.out"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def wait_for(self, name: str, text: str, timeout: float = 60) -> str:
+        """Wait until `name` printed `text`; returns everything it printed."""
+        deadline = time.monotonic() + timeout
+        while text not in (out := self.out(name)):
+            proc = self.procs[name]
+            assert proc.poll() is None, f"{name} exited with {proc.returncode}:\n{out[-3000:]}"
+            assert time.monotonic() < deadline, f"{name} never printed {text!r}:\n{out[-3000:]}"
+            time.sleep(0.05)
+        return out
+
+
+class Lan(Outputs):
+    """The peer processes of one test, each with a home of its own; all killed and reaped at the end."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
         self.port = free_port()
         self.lobby = f"127.0.0.1:{self.port}"
         self.table = f"Test table {self.port}"
@@ -38,10 +59,6 @@ class Lan:
 
     def log(self, name: str) -> Path:
         return self.root / f"{name}.p2plog"
-
-    def out(self, name: str) -> str:
-        path = self.root / f"{name}.out"
-        return path.read_text(errors="replace") if path.exists() else ""
 
     def p2pspades(self, name: str, *args: str, key: str | None = None) -> subprocess.Popen[bytes]:
         with open(self.root / f"{name}.out", "ab") as out:
@@ -73,16 +90,6 @@ class Lan:
         self.wait_for("p0", "lobby: ")
         for i in range(1, players):
             self.join(f"p{i}", *extra)
-
-    def wait_for(self, name: str, text: str, timeout: float = 60) -> str:
-        """Wait until `name` printed `text`; returns everything it printed."""
-        deadline = time.monotonic() + timeout
-        while text not in (out := self.out(name)):
-            proc = self.procs[name]
-            assert proc.poll() is None, f"{name} exited with {proc.returncode}:\n{out[-3000:]}"
-            assert time.monotonic() < deadline, f"{name} never printed {text!r}:\n{out[-3000:]}"
-            time.sleep(0.05)
-        return out
 
     def entries(self, name: str) -> int:
         path = self.log(name)
