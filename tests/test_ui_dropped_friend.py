@@ -4,13 +4,11 @@ seconds come from the peer, by the timeout in force here)."""
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import time
 
 import pytest
-from helpers.lan import Lan
+from helpers.lan import Lan, stalled_host
 from helpers.terminal import Terminal
 
 pytestmark = [pytest.mark.net, pytest.mark.pty, pytest.mark.slow, pytest.mark.timeout(240)]
@@ -21,18 +19,8 @@ def prompt(term: Terminal) -> str:
 
 
 def test_the_events_pane_records_a_drop_and_a_return_and_the_claim_is_counted_down(lan: Lan) -> None:
-    host = lan.p2pspades("ana", "host", "--name", "ana", "--auto", "--bots", "2", "--address", "127.0.0.1",
-                         "--port", str(lan.port), "--no-advertise", "--target", "100")
-    lan.wait_for("ana", "lobby: ")
-    bo = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo", "--address", "127.0.0.1",
-                  "--timeout-decision", "40", "--timeout-auto", "40", rows=40, cols=200)
-    stopped = False
-    try:
-        bo.expect(r"accept \(a\) or decline \(d\)", 60)
-        bo.proc.send("a")
-        bo.expect(r"Your (bid|turn)|Blind nil\?|Waiting for", 120)
-        os.kill(host.pid, signal.SIGSTOP)  # ana's program (her seat and her bots) stops answering
-        stopped = True
+    with stalled_host(lan) as stalled:
+        bo = stalled.bo
         counts: list[int] = []
         deadline = time.monotonic() + 90
         while len(counts) < 2:
@@ -51,11 +39,6 @@ def test_the_events_pane_records_a_drop_and_a_return_and_the_claim_is_counted_do
         assert counts[1] < counts[0] <= 40, counts  # it counts down, from at most the timeout in force
         screen = bo.expect(r"dropped out: nothing heard from that seat")
         assert re.search(r"ana dropped out: nothing heard from that seat", screen), screen
-        os.kill(host.pid, signal.SIGCONT)
-        stopped = False
+        stalled.resume()
         screen = bo.expect(r"ana is back")
         assert screen.index("ana dropped out") < screen.index("ana is back"), screen
-    finally:
-        if stopped:
-            os.kill(host.pid, signal.SIGCONT)
-        bo.close()

@@ -3,13 +3,11 @@ timeout for them, in a real terminal (read through pyte), against a real peer st
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import time
 
 import pytest
-from helpers.lan import Lan
+from helpers.lan import Lan, stalled_host
 from helpers.terminal import Terminal
 
 pytestmark = [pytest.mark.net, pytest.mark.pty, pytest.mark.slow, pytest.mark.timeout(240)]
@@ -22,18 +20,8 @@ def prompt(term: Terminal) -> str:
 
 
 def test_w_waits_one_more_timeout_before_the_claim(lan: Lan) -> None:
-    host = lan.p2pspades("ana", "host", "--name", "ana", "--auto", "--bots", "2", "--address", "127.0.0.1",
-                         "--port", str(lan.port), "--no-advertise", "--target", "100")
-    lan.wait_for("ana", "lobby: ")
-    bo = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo", "--address", "127.0.0.1",
-                  "--timeout-decision", "40", "--timeout-auto", "40", rows=40, cols=200)
-    stopped = False
-    try:
-        bo.expect(r"accept \(a\) or decline \(d\)", 60)
-        bo.proc.send("a")
-        bo.expect(r"Your (bid|turn)|Blind nil\?|Waiting for", 120)
-        os.kill(host.pid, signal.SIGSTOP)  # ana's program (her seat and her bots) stops answering
-        stopped = True
+    with stalled_host(lan) as stalled:
+        bo = stalled.bo
         deadline = time.monotonic() + 90
         while (found := COUNTDOWN.search(prompt(bo))) is None:
             assert time.monotonic() < deadline, f"no countdown shown:\n{bo.text()}"
@@ -52,7 +40,3 @@ def test_w_waits_one_more_timeout_before_the_claim(lan: Lan) -> None:
         later = bo.expect(r"stopped answering in (\d+) s")
         after = int(COUNTDOWN.search(prompt(bo)).group(2))  # type: ignore[union-attr]
         assert after > before + 30, (before, after, later)
-    finally:
-        if stopped:
-            os.kill(host.pid, signal.SIGCONT)
-        bo.close()

@@ -9,9 +9,12 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from helpers.net import free_port
+from helpers.terminal import Terminal
 from p2pspades import log
 
 PRESET = {4: "partnership", 3: "cutthroat3", 2: "two"}
@@ -122,3 +125,41 @@ class Lan(Outputs):
             if proc.poll() is None:
                 proc.kill()
             proc.wait()
+
+
+class Stalled:
+    """A joiner's screen (`bo`) at a table whose host stopped answering (SIGSTOP); `resume()` continues it."""
+
+    def __init__(self, host: subprocess.Popen[bytes], bo: Terminal) -> None:
+        self.host, self.bo = host, bo
+        self.stopped = False
+
+    def stop(self) -> None:
+        os.kill(self.host.pid, signal.SIGSTOP)
+        self.stopped = True
+
+    def resume(self) -> None:
+        if self.stopped:
+            os.kill(self.host.pid, signal.SIGCONT)
+            self.stopped = False
+
+
+@contextmanager
+def stalled_host(lan: Lan) -> Iterator[Stalled]:
+    """ana hosts with two bots, bo joins in a terminal (timeouts of 40 s) and accepts; once the game is under
+    way ana's program (her seat and her bots) stops answering. Continued and closed at the end."""
+    host = lan.p2pspades("ana", "host", "--name", "ana", "--auto", "--bots", "2", "--address", "127.0.0.1",
+                         "--port", str(lan.port), "--no-advertise", "--target", "100")
+    lan.wait_for("ana", "lobby: ")
+    bo = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo", "--address", "127.0.0.1",
+                  "--timeout-decision", "40", "--timeout-auto", "40", rows=40, cols=200)
+    stalled = Stalled(host, bo)
+    try:
+        bo.expect(r"accept \(a\) or decline \(d\)", 60)
+        bo.proc.send("a")
+        bo.expect(r"Your (bid|turn)|Blind nil\?|Waiting for", 120)
+        stalled.stop()
+        yield stalled
+    finally:
+        stalled.resume()
+        bo.close()
