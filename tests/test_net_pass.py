@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from helpers.cheats import WrongPassKey, playing
-from helpers.net import seated_by_lobby, within
+from helpers.net import run_against, seated_by_lobby, within
 from test_net_proofs import TIMING
 from test_table_pass import NilSeat, kinds
 
@@ -65,15 +65,7 @@ async def test_a_wrong_key_handed_over_is_named_over_sockets(
 ) -> None:
     peers = await seat_four(tmp_path, monkeypatch, playing(WrongPassKey))
     honest = [p for p in peers if p.seat != NIL]
-    runs = [asyncio.ensure_future(p.run()) for p in peers]
-    rogue = runs[NIL]
-    try:
-        ended = await within(asyncio.gather(*(runs[p.seat] for p in honest)), 200)
-    finally:
-        rogue.cancel()
-        await asyncio.gather(rogue, return_exceptions=True)
-        for p in peers:
-            await p.close()
+    ended = await run_against(peers, NIL, 200)
     assert [e.status if e is not None else None for e in ended] == ["violation"] * 3, ended
     seqs = set()
     for p in honest:

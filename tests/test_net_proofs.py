@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from helpers.cheats import playing
-from helpers.net import seated_by_lobby, within
+from helpers.net import run_against, seated_by_lobby, within
 from test_table_attacks import CHEATER
 from test_table_proofs import Copier, Tagger
 
@@ -51,15 +51,7 @@ async def refused_over_sockets(
 ) -> None:
     peers = await seat_four(home, cheater, monkeypatch)
     honest = [p for p in peers if p.seat != CHEATER]
-    runs = [asyncio.ensure_future(p.run()) for p in peers]  # in seat order, as the honest game does
-    rogue = runs[CHEATER]
-    try:
-        ended = await within(asyncio.gather(*(runs[p.seat] for p in honest)), 150)
-    finally:
-        rogue.cancel()
-        await asyncio.gather(rogue, return_exceptions=True)
-        for p in peers:
-            await p.close()
+    ended = await run_against(peers, CHEATER, 150)
     assert [e.status if e is not None else None for e in ended] == ["violation"] * 3, ended
     seqs = set()
     for p in honest:

@@ -6,18 +6,19 @@ import asyncio
 import secrets
 import socket
 import struct
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 import nacl.bindings
 
 from p2pspades import crypto
-from p2pspades.net import LobbyHost, Timing, join_table, transport_keys
+from p2pspades.net import LobbyHost, Peer, Timing, join_table, transport_keys
 from p2pspades.net.auth import CurveKeys
 from p2pspades.net.frames import Message
 from p2pspades.net.lobby_seats import LobbyResult
 from p2pspades.net.mesh import Mesh, MeshEvent, PeerAddress, Received
 from p2pspades.rules import RuleSet
+from p2pspades.table import GameEnded
 
 T = TypeVar("T")
 WAIT = 10.0
@@ -45,6 +46,20 @@ class Player:
 
 async def within(awaitable: Awaitable[T], timeout: float = WAIT) -> T:
     return await asyncio.wait_for(awaitable, timeout)
+
+
+async def run_against(peers: Sequence[Peer], rogue: int, timeout: float) -> list[GameEnded | None]:
+    """Run every peer until all but seat `rogue` (a modified peer) have ended; then stop the rogue and close
+    them all. The honest peers' endings, in seat order."""
+    runs = [asyncio.ensure_future(p.run()) for p in peers]  # in seat order, as an honest game does
+    try:
+        return await within(asyncio.gather(*(run for p, run in zip(peers, runs, strict=True)
+                                              if p.seat != rogue)), timeout)
+    finally:
+        runs[rogue].cancel()
+        await asyncio.gather(runs[rogue], return_exceptions=True)
+        for p in peers:
+            await p.close()
 
 
 async def seated_by_lobby(
