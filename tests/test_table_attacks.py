@@ -280,10 +280,9 @@ class Unknowing(Makers):
         return None if cards is None else tuple(None for _ in cards)
 
 
-class Reneger(Table):
-    """A tampered client: its engine does not know its own hand, so nothing stops it from reneging."""
-
-    reneged = False
+class HandUnknown(Table):
+    """A tampered client whose engine does not know its own hand (so it refuses none of its moves); what the
+    seat really holds is `real_hand()`, read from its deal."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs, makers=Unknowing())
@@ -292,6 +291,12 @@ class Reneger(Table):
         d = self.deal
         assert d is not None
         return [c for j, c in d.opened.items() if d.owner[j] == self.seat and j not in d.played]
+
+
+class Reneger(HandUnknown):
+    """A tampered client: its engine does not know its own hand, so nothing stops it from reneging."""
+
+    reneged = False
 
     def decide(self, action: Action) -> list[Event]:
         decision = self.pending_decision()
@@ -339,19 +344,11 @@ def test_a_renege_is_caught_when_the_withheld_suit_shows_up() -> None:
     assert "void" in v.detail
 
 
-class LyingBidder(Table):
+class LyingBidder(HandUnknown):
     """A tampered client under mirror bids: its engine does not know its own hand, so it accepts (and signs)
     a bid that is not the seat's spade count; it then plays its real cards by the rules."""
 
     lied: int | None = None
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs, makers=Unknowing())
-
-    def real_hand(self) -> list[Card]:
-        d = self.deal
-        assert d is not None
-        return [c for j, c in d.opened.items() if d.owner[j] == self.seat and j not in d.played]
 
 
 def lying_bidder(table: LyingBidder) -> Callable[[Decision], Action]:
