@@ -4,7 +4,6 @@ timeout for them, in a real terminal (read through pyte), against a real peer st
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from helpers.lan import Lan, stalled_host
@@ -22,17 +21,7 @@ def prompt(term: Terminal) -> str:
 def test_w_waits_one_more_timeout_before_the_claim(lan: Lan) -> None:
     with stalled_host(lan) as stalled:
         bo = stalled.bo
-        deadline = time.monotonic() + 90
-        while (found := COUNTDOWN.search(prompt(bo))) is None:
-            assert time.monotonic() < deadline, f"no countdown shown:\n{bo.text()}"
-            bo.pump()
-            line = prompt(bo)
-            if re.search(r"Your (bid|turn)", line):
-                bo.proc.send("\r")  # our own turns: the default bid, the chosen card
-                while re.search(r"Your (bid|turn)", prompt(bo)):
-                    bo.pump()
-            elif "Blind nil?" in bo.text():
-                bo.proc.send("n")
+        found = stalled.play_until(COUNTDOWN.search, "a countdown")
         who, before = found.group(1), int(found.group(2))
         assert before <= 40
         bo.proc.send("w")

@@ -9,13 +9,16 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from helpers.net import free_port
 from helpers.terminal import Terminal
 from p2pspades import log
+
+T = TypeVar("T")
 
 PRESET = {4: "partnership", 3: "cutthroat3", 2: "two"}
 SHORT = ["--target", "10"]
@@ -142,6 +145,22 @@ class Stalled:
         if self.stopped:
             os.kill(self.host.pid, signal.SIGCONT)
             self.stopped = False
+
+    def play_until(self, done: Callable[[str], T | None], what: str, seconds: float = 90) -> T:
+        """Play bo's own turns (the default bid, the chosen card, no blind nil) until `done(prompt line)`
+        gives something, which it returns; `what` names it if it never comes."""
+        bo = self.bo
+        deadline = time.monotonic() + seconds
+        while (found := done(bo.screen.display[-2])) is None:
+            assert time.monotonic() < deadline, f"{what} never shown:\n{bo.text()}"
+            bo.pump()
+            if re.search(r"Your (bid|turn)", bo.screen.display[-2]):
+                bo.proc.send("\r")
+                while re.search(r"Your (bid|turn)", bo.screen.display[-2]):
+                    bo.pump()
+            elif "Blind nil?" in bo.text():
+                bo.proc.send("n")
+        return found
 
 
 @contextmanager
