@@ -25,7 +25,7 @@ from p2pspades.errors import RemoteError
 from p2pspades.printable import printable
 from p2pspades.rules import Card, HandResult, RuleSet, bid_notation
 from p2pspades.rules.options import described
-from p2pspades.table import Table, Violation
+from p2pspades.table import PassShown, Table, Violation
 
 __all__ = ["dispute_page", "game_page"]
 
@@ -102,7 +102,7 @@ def _game_sections(verdict: Verdict) -> list[str]:
     out = [_nav(verdict), _table_section(table), _score_section(table.rules, verdict.hands, names)]
     for h in verdict.hands:
         out.append(_hand_section(table, h, names, counts.get(h.number, Counter()), verdict.violation
-                                 if fault_hand == h.number else None))
+                                 if fault_hand == h.number else None, verdict.passes.get(h.number, ())))
     audited = {h.number for h in verdict.hands}
     unfinished = [n for n in counts if n > 0 and n not in audited]
     for n in unfinished:
@@ -248,7 +248,7 @@ def _card(c: Card, trick: int | None = None) -> str:
 
 
 def _hand_section(table: Table, h: HandResult, names: Sequence[str], counts: Counter[str],
-                  fault: Violation | None) -> str:
+                  fault: Violation | None, passes: Sequence[PassShown] = ()) -> str:
     rules = table.rules
     played = {(seat, card): i for i, tr in enumerate(h.tricks) for seat, card in tr.plays}
     seats = []
@@ -298,11 +298,22 @@ def _hand_section(table: Table, h: HandResult, names: Sequence[str], counts: Cou
         f"{t(names[h.dealer])}</h2>"
         f'<div class="deal players-{rules.players}">{"".join(seats)}'
         f'<div class="centre">{stepper}<ol class="tricks">{"".join(tricks)}</ol></div></div>'
-        f"<p>Score: {score}.</p>"
+        + _passes(passes, names)
+        + f"<p>Score: {score}.</p>"
         + _proofs(table, h.number, counts, fault)
         + _hand_audit(h, names, rules)
         + "</section>"
     )
+
+
+def _passes(passes: Sequence[PassShown], names: Sequence[str]) -> str:
+    """Rule `nil_pass`: the hand's passes, with who saw the cards while it was played."""
+    if not passes:
+        return ""
+    items = "".join(f"<li>{t(names[p.seat])} to {t(names[p.to])}: {' '.join(_card(c) for c in p.cards)}</li>"
+                    for p in passes)
+    return ('<div class="passes"><p>Passed face down (the hands above are as play started; while the hand '
+            f"was played only the two partners saw these cards):</p><ul>{items}</ul></div>")
 
 
 _SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

@@ -33,6 +33,7 @@ from p2pspades.table import (
     GameEnded,
     HandAudited,
     Noted,
+    PassShown,
     Rejected,
     Setup,
     Superseded,
@@ -145,9 +146,12 @@ class _Hands(GameVisitor):
     """The reader's own visitor: the audited hands, which every verdict carries."""
 
     hands: list[HandResult] = field(default_factory=list)
+    passes: dict[int, tuple[PassShown, ...]] = field(default_factory=dict)
 
     def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
         self.hands.append(hand)
+        if audit.passes:
+            self.passes[hand.number] = audit.passes
 
 
 def read_game(
@@ -166,6 +170,7 @@ def read_game(
     else:
         verdict = _replay(list(source), everyone, jobs)
     verdict.hands = hands.hands
+    verdict.passes = hands.passes
     for visitor in everyone:
         visitor.on_verdict(verdict)
     return verdict

@@ -6,6 +6,7 @@ only what the signed log proves.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from p2pspades import log
@@ -14,7 +15,7 @@ from p2pspades.describe import bonuses, failed
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards, sort_hand
 from p2pspades.rules.options import described, summary
-from p2pspades.table import After, Table, TableStatus, Violation
+from p2pspades.table import After, PassShown, Table, TableStatus, Violation
 
 FORMAT = "p2pspades-hand-record/1"
 
@@ -103,7 +104,7 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         ],
         "sides": [list(side) for side in rules.sides],
         "first_dealer": table.first_dealer,
-        "hands": [_hand(rules, h) for h in verdict.hands],
+        "hands": [_hand(rules, h, verdict.passes.get(h.number, ())) for h in verdict.hands],
         "result": result,
     }
     after = table.setup.after
@@ -122,10 +123,10 @@ def after_record(after: After) -> dict[str, Any]:
     return out
 
 
-def _hand(rules: RuleSet, h: HandResult) -> dict[str, Any]:
+def _hand(rules: RuleSet, h: HandResult, passes: Sequence[PassShown]) -> dict[str, Any]:
     order = [(h.dealer + 1 + i) % rules.players for i in range(rules.players)]
     bid_order = order if rules.first_bidder == "left" else [h.dealer, *order[:-1]]
-    return {
+    out = {
         "number": h.number,
         "dealer": h.dealer,
         "dealt": {str(seat): [c.code for c in cards] for seat, cards in enumerate(h.hands)},
@@ -146,6 +147,15 @@ def _hand(rules: RuleSet, h: HandResult) -> dict[str, Any]:
             for v in h.violations
         ],
     }
+    if rules.nil_pass:
+        out["passes"] = [pass_record(p) for p in passes]
+    return out
+
+
+def pass_record(p: PassShown) -> dict[str, Any]:
+    """A pass of rule `nil_pass` in the hand record: who passed which cards to whom, and who saw them while
+    the hand was played (the two partners; the other seats saw only that the pass was made)."""
+    return {"seat": p.seat, "to": p.to, "cards": [c.code for c in p.cards], "seen_by": sorted((p.seat, p.to))}
 
 
 def text_record(verdict: Verdict) -> str:
@@ -192,6 +202,11 @@ def text_record(verdict: Verdict) -> str:
                 for s in range(rules.players)
             ),
         )
+        passes = verdict.passes.get(h.number, ())
+        if passes:
+            out.append("{Passes, face down: while the hand was played only the two partners saw the cards}")
+        for p in passes:
+            tag("Pass", f"{names[p.seat]} to {names[p.to]}: {format_cards(sort_hand(p.cards, order))}")
         out.append("{Play: leader first; * marks the winner}")
         for i, t in enumerate(h.tricks, start=1):
             plays = " ".join(f"{names[s]}:{c.code}{'*' if s == t.winner else ''}" for s, c in t.plays)

@@ -9,7 +9,7 @@ from p2pspades import log
 from p2pspades.describe import ending, failed
 from p2pspades.exits import ExitCode
 from p2pspades.rules import HandResult
-from p2pspades.table import After, Table, TableStatus, Violation
+from p2pspades.table import After, PassShown, Table, TableStatus, Violation
 
 
 class Status(enum.IntEnum):
@@ -34,6 +34,8 @@ class Verdict:
     torn: log.TornTail | None = None
     #: the hands the log proves were played and audited, in order (see `audit.reader`)
     hands: list[HandResult] = field(default_factory=list)
+    #: rule `nil_pass`: the passes of each audited hand, by hand number, with the cards the reveal showed
+    passes: dict[int, tuple[PassShown, ...]] = field(default_factory=dict)
 
     @property
     def exit_code(self) -> int:

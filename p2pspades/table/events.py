@@ -190,11 +190,23 @@ class ChallengeRaised:
 
 
 @dataclass(frozen=True)
+class PassShown:
+    """Rule `nil_pass`, once the hand is revealed: `seat` passed `cards` to its partner `to`, face down. While
+    the hand was played only the two of them knew the cards; the others knew only that a pass was made."""
+
+    seat: int
+    to: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
 class HandAudited:
-    """Every seat revealed and every peer recomputed the deal: the hand's verdict."""
+    """Every seat revealed and every peer recomputed the deal: the hand's verdict, and (rule `nil_pass`) the
+    passes of the hand, in the order they were made, with the cards the reveal showed."""
 
     hand: int
     violations: tuple[Violation, ...] = field(default_factory=tuple)
+    passes: tuple[PassShown, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,14 @@ from p2pspades.rules import (
 from p2pspades.table import messages as msg
 from p2pspades.table.deal import DealFault, HandDeal, PassRecord, check_scalar
 from p2pspades.table.effects import effect
-from p2pspades.table.events import CardVerified, ChallengeRaised, DecisionKind, HandAudited, Violation
+from p2pspades.table.events import (
+    CardVerified,
+    ChallengeRaised,
+    DecisionKind,
+    HandAudited,
+    PassShown,
+    Violation,
+)
 from p2pspades.table.stages import ANY_SEAT, Stage, Step
 
 if TYPE_CHECKING:
@@ -421,7 +428,8 @@ def audit_hand(t: Table, seq: int) -> None:
         t.halt(Violation(d.order[-1], Check.REVEAL, str(exc), seq))
         return
     found = tuple(Violation(v.seat, v.kind, v.detail, seq, halts=False) for v in g.history[-1].violations)
-    t.report(HandAudited(number, found))
+    passes = tuple(PassShown(p.seat, p.partner, tuple(cards[j] for j in p.positions)) for p in d.passes)
+    t.report(HandAudited(number, found, passes))
     for v in found:
         t.report(v)
     if g.phase is Phase.GAME_OVER:

@@ -269,7 +269,11 @@ def trick_text(model: ReplayModel) -> Line:
             f"{clip(names[s], 10)} {bid_text(hand.bids[s], hand.blind[s], model.rules)}"
             for s in range(model.rules.players)
         )
-        return [("", " Bids: " + bids)]
+        passes = model.verdict.passes.get(hand.number, ())
+        passed = "; ".join(f"{clip(names[p.seat], 10)} to {clip(names[p.to], 10)} "
+                           + " ".join(c.glyph for c in p.cards) for p in passes)
+        said: Line = [("", " Bids: " + bids)]
+        return [*said, ("class:hint", "\n Passed face down: " + passed)] if passed else said
     out: Line = [("", f" {number:>2}. led by {clip(names[trick.leader], 10)}: ")]
     complete = len(trick.plays) == model.rules.players
     for seat, card in trick.plays:
