@@ -66,7 +66,7 @@ class PimcSearcher:
             start = Playout.from_view(contract, view, hands)
             for i, play in enumerate(plays):
                 playout = start.copy()
-                playout.play(play.card.index)
+                playout.play_card(play.card.index)
                 totals[i].append(_worth(view, playout.finish()))
             self.deals += 1
         means = [statistics.fmean(t) for t in totals]

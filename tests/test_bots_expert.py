@@ -449,3 +449,32 @@ def test_an_expert_bids_what_the_bid_mode_allows_in_a_whole_game(name: str) -> N
     game = wire.tables[0].game
     assert wire.tables[0].status == "complete" and game is not None
     assert all(h.violations == () for h in game.history)
+
+
+# Deuces high, spades open from the first trick: seat 0 leads 3S and seat 1 plays AS. Seat 2 holds the 2D,
+# the top trump under deuces high (a spade, so it follows), and the 6S; its side bid 7 and needs every
+# trick it can get. The 2D takes the AS; the 6S gives the trick away. (That the simulator plays deuces high
+# as the engine does is tests/test_bots_simulate_differential.py.)
+DEUCES_HANDS = (
+    "3S 4S 5S 2H 3H 4H 5H 6H 7H 2C 3C 4C 5C",
+    "AS KS QS 8H 9H TH 6C 7C 8C 3D 4D 5D 6D",
+    "2D 6S 7D 8D 9D TD JD QD KD AD JH QH KH",
+    "2S JS TS 9S 8S 7S AH 9C TC JC QC KC AC",
+)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_under_deuces_high_the_expert_searches_and_takes_the_ace_with_the_2d(mode: str) -> None:
+    rules = preset("classic").replace(deuces_high=True, spade_lead="always")
+    game = dealt(rules, 3, DEUCES_HANDS)
+    apply_all(game, [Bid(2), Bid(4), Bid(5), Bid(2)])
+    apply_all(game, plays("3S AS"))
+    assert game.current_seat == 2
+    bot = expert(MODES[mode])
+    action = bot(decision(game))
+    assert bot.playouts > 0, "the expert searched (it does not fall back to the heuristic)"
+    assert action == Play(Card.parse("2D"))
+    weighed = bot.weigh(decision(game))
+    assert weighed is not None
+    values = {a: sum(row) / len(row) for a, row in zip(weighed.actions, weighed.values, strict=True)}
+    assert values[Play(Card.parse("2D"))] > values[Play(Card.parse("6S"))]

@@ -27,7 +27,7 @@ from p2pspades.rules import (
     mask_of,
     score_hand,
 )
-from p2pspades.rules.cards import FULL_DECK
+from p2pspades.rules.cards import FULL_DECK, Card
 
 VARIANTS = [
     *sorted(PRESETS),
@@ -37,6 +37,10 @@ VARIANTS = [
     "individual/always",
     "partnership/always",
     "classic/partner_nil",
+    "classic/deuces_high",
+    "individual/deuces_high",
+    "five/deuces_high",
+    "cutthroat3/deuces_high",
 ]
 
 
@@ -51,6 +55,7 @@ def rules_of(name: str) -> RuleSet:
         "low_club": {"first_leader": "low_club"},
         "always": {"spade_lead": "always"},
         "partner_nil": {"nil_tricks_count_for_partner": True},
+        "deuces_high": {"deuces_high": True},
     }
     return rules.replace(**changes[variant])
 
@@ -103,8 +108,17 @@ def playout_of(game: Game) -> Playout:
     return Playout.from_view(contract_of(game), game.view(seat), masks_of(game))
 
 
-def legal_mask(game: Game) -> int:
-    return mask_of(action.card for action in game.legal_actions() if isinstance(action, Play))
+def legal_mask(game: Game, playout: Playout) -> int:
+    """The engine's legal cards, as the simulator numbers them (deuces high relabels the top trumps)."""
+    legal = mask_of(action.card for action in game.legal_actions() if isinstance(action, Play))
+    relabel = playout.contract.relabel
+    return legal if relabel is None else relabel.mask(legal)
+
+
+def card_of(playout: Playout, index: int) -> Card:
+    """The card of a simulator's index."""
+    relabel = playout.contract.relabel
+    return FULL_DECK[index if relabel is None else relabel.card(index)]
 
 
 def play_side_by_side(game: Game, playout: Playout, choose: str, rng: random.Random) -> None:
@@ -115,15 +129,19 @@ def play_side_by_side(game: Game, playout: Playout, choose: str, rng: random.Ran
         assert seat is not None
         assert (playout.leader + len(playout.plays)) % n == seat
         legal = playout.legal()
-        assert legal == legal_mask(game), f"seat {seat}: {legal:#x} against {legal_mask(game):#x}"
+        engine = legal_mask(game, playout)
+        assert legal == engine, f"seat {seat}: {legal:#x} against {engine:#x}"
         if choose == "random" or legal & (legal - 1) == 0:
-            card = rng.choice([i for i in range(len(FULL_DECK)) if legal >> i & 1])
+            card = rng.choice([i for i in range(legal.bit_length()) if legal >> i & 1])
         else:
             card = playout.choose(seat, legal)
-        assert legal >> card & 1, f"the policy chose {FULL_DECK[card]}, which it may not play"
+        assert legal >> card & 1, f"the policy chose {card_of(playout, card)}, which it may not play"
         tricks = len(game.hand.tricks)
-        game.apply(Play(FULL_DECK[card]), seat=seat)
-        playout.play(card)
+        game.apply(Play(card_of(playout, card)), seat=seat)
+        if choose == "random" and rng.random() < 0.5:
+            playout.play_card(card_of(playout, card).index)  # as a caller plays a card of the deck
+        else:
+            playout.play(card)
         if len(game.hand.tricks) > tricks:
             assert game.hand.tricks[-1].winner == playout.leader
             assert playout.plays == []
@@ -163,8 +181,9 @@ def check_finish(game: Game, start: Playout) -> None:
     recorder.cards = []
     won = recorder.finish()
     for card in recorder.cards:
-        assert legal_mask(game) >> card & 1, f"finish played {FULL_DECK[card]}, which the engine refuses"
-        game.apply(Play(FULL_DECK[card]))
+        refused = f"finish played {card_of(start, card)}, which the engine refuses"
+        assert legal_mask(game, start) >> card & 1, refused
+        game.apply(Play(card_of(start, card)))
     assert game.phase is Phase.REVEAL
     check_scores(game, won)
 

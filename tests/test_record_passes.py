@@ -33,7 +33,8 @@ def test_each_pass_goes_between_partners_of_a_nil_bid_and_its_cards_change_hands
     assert record["hands"], "the vector plays at least one hand"
     for h, result in zip(record["hands"], verdict.hands, strict=True):
         passes = h["passes"]
-        nil_sides = {rules.side_of(s) for s in range(rules.players) if is_nil(rules, result.bids[s], result.blind[s])}
+        nils = [s for s in range(rules.players) if is_nil(rules, result.bids[s], result.blind[s])]
+        nil_sides = {rules.side_of(s) for s in nils}
         # a pass each way in every side with a nil bid, and nowhere else
         assert sorted(rules.side_of(p["seat"]) for p in passes) == sorted(2 * list(nil_sides))
         for p in passes:
@@ -41,8 +42,8 @@ def test_each_pass_goes_between_partners_of_a_nil_bid_and_its_cards_change_hands
             assert rules.side_of(seat) == rules.side_of(to) and seat != to
             assert p["seen_by"] == sorted((seat, to))
             assert len(p["cards"]) == rules.nil_pass == len(set(p["cards"]))
-            # the record's hands are as play started: the passed cards are the receiver's now, not the passer's
-            # (unless the partner passed them straight back, which the rules forbid)
+            # the record's hands are as play started: the passed cards are the receiver's now, not the
+            # passer's (a card received may not be passed back)
             assert set(p["cards"]) <= set(h["dealt"][str(to)])
             assert not set(p["cards"]) & set(h["dealt"][str(seat)])
         given = [c for p in passes for c in p["cards"]]
@@ -70,10 +71,10 @@ def test_the_text_record_and_the_page_name_every_pass(verdict: Verdict) -> None:
 
 def test_the_replay_shows_the_passes_before_the_first_card(verdict: Verdict) -> None:
     model = ReplayModel(verdict, "game_pass.p2plog")
-    said = "".join(text for _style, text in trick_text(model))
+    said = "".join(part[1] for part in trick_text(model))
     first = verdict.passes[verdict.hands[0].number]
     assert "Passed face down: " in said
     for p in first:
         assert " ".join(c.glyph for c in p.cards) in said
     model.step_card(1)  # once a card is on the table the line gives way to the trick
-    assert "Passed face down" not in "".join(text for _style, text in trick_text(model))
+    assert "Passed face down" not in "".join(part[1] for part in trick_text(model))

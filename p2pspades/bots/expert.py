@@ -35,12 +35,11 @@ from p2pspades.bots.bidding import (
     keep_draw,
     nil_danger,
 )
-from p2pspades.bots.heuristic import HeuristicBot
 from p2pspades.bots.passing import choose_pass
 from p2pspades.bots.play import choose_card
-from p2pspades.bots.simulate import SUIT_OF, Contract, Playout, bags_hurt
+from p2pspades.bots.simulate import SUIT_MASKS, SUIT_OF, Contract, Playout, Relabel, bags_hurt
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Draw, Play, RuleSet, SeatView, SideTotal, is_nil
-from p2pspades.rules.cards import FULL_DECK, SUIT_MASKS, cards_of, mask_of
+from p2pspades.rules.cards import FULL_DECK, cards_of, mask_of
 from p2pspades.table.events import Decision, DecisionKind
 
 DEFAULT_BUDGET = 1.0
@@ -109,10 +108,6 @@ class ExpertBot:
         if len(legal) == 1:
             return legal[0]
         view = decision.view
-        if view.rules.deuces_high:
-            # the search's bit-mask simulator knows the standard card order only: under deuces high the
-            # expert plays and bids as the heuristic bot, which reads the rule set's order
-            return HeuristicBot(self._seed)(decision)
         choice: Action
         if decision.kind is DecisionKind.DRAW:
             if view.draw_card is not None:  # remember it, for this hand only
@@ -141,8 +136,6 @@ class ExpertBot:
         decisions, and for a card where only one may be played). What `__call__` chooses from, and what the
         coach shows. It reads the decision's view alone, what the seat may know."""
         view = decision.view
-        if view.rules.deuces_high:
-            return None  # the simulator plays the standard card order only
         deadline = time.perf_counter() + self.time_budget * CAP
         rng = random.Random(self._key(view))
         self.playouts, self.capped = 0, False
@@ -319,7 +312,7 @@ def weigh_plays(
     bids = tuple(b if b is not None else 0 for b in view.bids)
     contract = Contract(rules, bids, view.blind)
     world = World(view, seen)
-    groups = _equivalent(sorted(plays), rules.deck_mask & ~world.unseen)
+    groups = _equivalent(list(plays), rules.deck_mask & ~world.unseen, contract.relabel)
     usual = choose_card(view, legal)
     assert isinstance(usual, Play)
     default = next(i for i, group in enumerate(groups) if usual.card.index in group)
@@ -338,7 +331,7 @@ def weigh_plays(
             if r >= 2 and time.perf_counter() > deadline:
                 break
             playout = start.copy()
-            playout.play(group[0])
+            playout.play_card(group[0])
             deal.append(_scored(contract, seat, playout.finish(), view.totals))
         weighed.playouts += len(deal)
         if not weighed.add(deal, weight):
@@ -354,11 +347,15 @@ def _scored(
     return contract.value(seat, won, totals), held
 
 
-def _equivalent(cards: Sequence[int], gone: int) -> list[list[int]]:
-    """Cards (indexes, ascending) grouped where they are as good as each other: same suit, and every card of
-    the suit between them is ours or gone. Each group is searched once, by its lowest card."""
-    groups: list[list[int]] = []
-    for card in cards:
+def _equivalent(cards: Sequence[int], gone: int, relabel: Relabel | None = None) -> list[list[int]]:
+    """Cards (indexes) grouped where they are as good as each other: same suit, and every card of the suit
+    between them is ours or gone. Each group is searched once, by its lowest card. Under deuces high the
+    cards are compared as the simulator orders them (`relabel`)."""
+    if relabel is not None:
+        groups = _equivalent([relabel.index[c] for c in cards], relabel.mask(gone))
+        return [[relabel.card(c) for c in group] for group in groups]
+    groups = []
+    for card in sorted(cards):
         if groups:
             last = groups[-1][-1]
             between = SUIT_MASKS[SUIT_OF[card]] & ((1 << card) - 1) & ~((2 << last) - 1)
@@ -487,16 +484,17 @@ class World:
     def _try(self, rng: random.Random, voids: bool) -> list[int] | None:
         room = {s: self.sizes[s] for s in self.others}
         pile = self.pile - self.discarded.bit_count()
+        suit_of = self.rules.order.suit_of  # deuces high: the 2D is a spade, for the voids too
         cards = self.free.copy()
         rng.shuffle(cards)
         if voids:
             cards.sort(
-                key=lambda c: sum(1 for s in self.others if self.voids[s] >> SUIT_OF[c] & 1), reverse=True
+                key=lambda c: sum(1 for s in self.others if self.voids[s] >> suit_of[c] & 1), reverse=True
             )
         hands = [0] * self.n
         hands[self.seat] = self.mine
         for card in cards:
-            suit_bit = 1 << SUIT_OF[card]
+            suit_bit = 1 << suit_of[card]
             options = [s for s in self.others if room[s] and not (voids and self.voids[s] & suit_bit)]
             total = sum(room[s] for s in options) + pile
             if total == 0:

@@ -3,6 +3,10 @@ cards known (a determinization), each seat choosing by a quick greedy policy tha
 
 Cards are their `FULL_DECK` indexes; a hand is a bit mask (bit `card.index`). Within a suit a higher index is
 a higher card and the jokers (52, 53) top the spades, so the highest card of a suit is the highest bit.
+Under deuces high (rule `deuces_high`) the 2S and the 2D outrank the ace of spades, so inside a playout the
+cards are relabelled (`Contract.relabel`): the 2S, the 2D and the jokers move to indexes 54 to 57, above
+every other spade and in their order, and the same bit tricks hold. Only the simulator sees those indexes:
+its callers give and get `FULL_DECK` indexes.
 
 The policy plays as the heuristic bot does, but with the cards in view: make the side's contract, take no
 more tricks once bags hurt, cover a partner's nil, keep an opponent's nil under pressure. It is what the
@@ -21,10 +25,49 @@ from collections.abc import Sequence
 
 from p2pspades.rules import RuleSet, SeatView, SideTotal, is_nil, score_hand
 from p2pspades.rules.audit import first_leader
-from p2pspades.rules.cards import FULL_DECK, NON_SPADES_MASK, SPADES_MASK, SUIT_MASKS
+from p2pspades.rules.cards import (
+    BIG_JOKER,
+    FULL_DECK,
+    LITTLE_JOKER,
+    NON_SPADES_MASK,
+    CardOrder,
+)
+from p2pspades.rules.cards import SPADES_MASK as DECK_SPADES_MASK
+from p2pspades.rules.cards import SUIT_MASKS as DECK_SUIT_MASKS
 
-SUIT_OF: tuple[int, ...] = tuple(card.suit.index for card in FULL_DECK)
-RANK_OF: tuple[int, ...] = tuple(int(card.rank) for card in FULL_DECK)
+RAISED = 54
+"""The simulator's first index above the deck's: deuces high relabels the 2S, 2D, LJ and BJ to 54 to 57."""
+SUIT_OF: tuple[int, ...] = (*(card.suit.index for card in FULL_DECK), 0, 0, 0, 0)
+RANK_OF: tuple[int, ...] = (*(int(card.rank) for card in FULL_DECK), 15, 16, 17, 18)
+SPADES_MASK = DECK_SPADES_MASK | 0b1111 << RAISED
+"""The spades of a playout: the deck's, and the cards deuces high raises."""
+SUIT_MASKS = (SPADES_MASK, *DECK_SUIT_MASKS[1:])
+
+
+class Relabel:
+    """Deuces high: where a card stands in a playout. The cards the order raises above the ace of spades,
+    then the jokers, move to `RAISED` and up, in trick order; every other card keeps its index."""
+
+    __slots__ = ("back", "index", "moved")
+
+    def __init__(self, order: CardOrder) -> None:
+        top = (*order.high, LITTLE_JOKER, BIG_JOKER)
+        moves = {card.index: RAISED + k for k, card in enumerate(top)}
+        self.moved = tuple(moves.items())
+        self.index = tuple(moves.get(i, i) for i in range(len(FULL_DECK)))
+        self.back = {new: old for old, new in moves.items()}
+
+    def mask(self, mask: int) -> int:
+        """A mask of `FULL_DECK` indexes as the playout's."""
+        out = mask
+        for old, new in self.moved:
+            if mask >> old & 1:
+                out ^= 1 << old | 1 << new
+        return out
+
+    def card(self, index: int) -> int:
+        """A playout's index as the `FULL_DECK` index of its card."""
+        return self.back.get(index, index)
 WIN_VALUE = 150.0
 """What winning (or losing) the game in this hand is worth, in points, on top of the hand's score."""
 
@@ -80,15 +123,16 @@ class Contract:
         "n",
         "nil",
         "partner",
+        "relabel",
         "rules",
         "side_of",
         "sides",
     )
 
     def __init__(self, rules: RuleSet, bids: Sequence[int], blind: Sequence[bool]) -> None:
-        if rules.deuces_high:
-            raise ValueError("the simulator plays the standard card order only, not deuces high")
         self.rules = rules
+        #: deuces high: the cards' indexes inside a playout (None: the standard order, every index its own)
+        self.relabel = Relabel(rules.order) if rules.order.high else None
         self.n = rules.players
         self.bids = tuple(bids)
         self.blind = tuple(blind)
@@ -188,6 +232,10 @@ class Playout:
         low_club = rules.low_club if first else None
         must_lead = -1 if low_club is None else low_club.index
         won = list(view.tricks_won)
+        relabel = contract.relabel
+        if relabel is not None:
+            hands = [relabel.mask(hand) for hand in hands]
+            trick = [(seat, relabel.index[card]) for seat, card in trick]
         return cls(contract, hands, won, view.trick.leader, trick, view.spades_broken, closed, must_lead)
 
     @classmethod
@@ -201,6 +249,9 @@ class Playout:
         leader = first_leader(rules, dealer, holder)
         must_lead = low_club.index if holder is not None and low_club is not None else -1
         closed = rules.spade_lead != "always"
+        relabel = contract.relabel
+        if relabel is not None:
+            hands = [relabel.mask(hand) for hand in hands]
         return cls(contract, hands, [0] * contract.n, leader, [], False, closed, must_lead)
 
     def copy(self) -> Playout:
@@ -227,8 +278,13 @@ class Playout:
         ):
             self.winner, self.best = seat, card
 
+    def play_card(self, card: int) -> None:
+        """The seat to move plays the card of `FULL_DECK` index `card` (which must be legal)."""
+        relabel = self.contract.relabel
+        self.play(card if relabel is None else relabel.index[card])
+
     def play(self, card: int) -> None:
-        """The seat to move plays `card` (which must be legal); a full trick is gathered."""
+        """The seat to move plays `card`, an index of the playout's (it must be legal); a full trick ends."""
         c = self.contract
         plays = self.plays
         seat = (self.leader + len(plays)) % c.n
