@@ -21,6 +21,7 @@ must agree on every legal card, trick winner, trick count and score.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from p2pspades.rules import RuleSet, SeatView, SideTotal, is_nil, score_hand
@@ -68,6 +69,15 @@ class Relabel:
     def card(self, index: int) -> int:
         """A playout's index as the `FULL_DECK` index of its card."""
         return self.back.get(index, index)
+
+
+@functools.cache
+def relabelling(order: CardOrder) -> Relabel | None:
+    """The one `Relabel` of a card order (None for the standard order, whose indexes need none), made once:
+    the bid search makes a `Contract` for every deal it plays."""
+    return Relabel(order) if order.high else None
+
+
 WIN_VALUE = 150.0
 """What winning (or losing) the game in this hand is worth, in points, on top of the hand's score."""
 
@@ -132,7 +142,7 @@ class Contract:
     def __init__(self, rules: RuleSet, bids: Sequence[int], blind: Sequence[bool]) -> None:
         self.rules = rules
         #: deuces high: the cards' indexes inside a playout (None: the standard order, every index its own)
-        self.relabel = Relabel(rules.order) if rules.order.high else None
+        self.relabel = relabelling(rules.order)
         self.n = rules.players
         self.bids = tuple(bids)
         self.blind = tuple(blind)
