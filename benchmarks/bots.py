@@ -15,7 +15,7 @@ time (mean, 95th percentile, max) over all its decisions with more than one lega
 (the bot's own work). No cryptography: this measures how well the bots play. Progress goes to stderr.
 
     python benchmarks/bots.py [--deals 4] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
-                             [--minutes M] [--skip-random] [--skip-pimc] [--pimc-budget 0.3]
+                             [--minutes M] [--skip-random] [--skip-pimc] [--pimc-budget 0.3] [--jobs N]
 
 The deals are played in turn across presets and comparisons (deal 0 everywhere, then deal 1...), so that
 `--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import statistics
 import sys
 import time
@@ -190,6 +191,24 @@ class Comparison:
             (points[True][1] / seats[True] - points[False][1] / seats[False]) * per_table / 2
         )
 
+    def merge(self, other: Comparison) -> None:
+        """Take in the deals another copy of this comparison played (in a worker process)."""
+        self.margins += other.margins
+        self.margins_charged += other.margins_charged
+        for kind, tally in other.tallies.items():
+            mine = self.tallies[kind]
+            mine.times += tally.times
+            mine.cpu += tally.cpu
+            mine.capped += tally.capped
+            mine.side_hands += tally.side_hands
+            mine.sets += tally.sets
+            mine.nils += tally.nils
+            mine.nils_made += tally.nils_made
+
+    def fresh(self) -> Comparison:
+        """An empty comparison of the same bots, rules and seed (what a worker plays a deal into)."""
+        return Comparison(self.rules, self.kinds, self.seed, self.budget, self.pimc_budget, self.confidence)
+
     def report(self) -> dict[str, Any]:
         return {
             "a": self.kinds[0],
@@ -239,6 +258,58 @@ def report(tally: Tally) -> dict[str, Any]:
     }
 
 
+def _play(comparison: Comparison, d: int) -> Comparison:
+    """A worker's task: deal `d` of an empty copy of a comparison, returned to be merged."""
+    comparison.play(d)
+    return comparison
+
+
+def run(
+    tasks: Sequence[tuple[int, str, str]],
+    comparisons: dict[str, dict[str, Comparison]],
+    jobs: int,
+    minutes: float | None,
+    wall: float,
+    progress: Callable[[str], None],
+) -> int:
+    """Play every (deal, preset, comparison) task, `jobs` at a time in worker processes (1: in this one), in
+    order of deal, starting none after `minutes`; the number of deals begun."""
+    begun = 0
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    pending: list[tuple[int, str, str, Any]] = []
+
+    def land(entry: tuple[int, str, str, Any]) -> None:
+        d, name, label, result = entry
+        comparison = comparisons[name][label]
+        comparison.merge(result.get() if pool is not None else result)
+        progress(f"deal {d + 1}/{len(tasks) // max(1, _per_deal(comparisons))}: {name} {label} "
+                 f"{mean_ci(comparison.margins)['mean']:+}")
+
+    try:
+        for d, name, label in tasks:
+            if minutes is not None and time.monotonic() - wall > 60 * minutes:
+                break
+            fresh = comparisons[name][label].fresh()
+            begun = max(begun, d + 1)
+            if pool is None:
+                land((d, name, label, _play(fresh, d)))
+                continue
+            pending.append((d, name, label, pool.apply_async(_play, (fresh, d))))
+            while len(pending) >= jobs:
+                pending[0][3].wait()
+                land(pending.pop(0))
+        for entry in pending:
+            land(entry)
+    finally:
+        if pool is not None:
+            pool.terminate()
+    return begun
+
+
+def _per_deal(comparisons: dict[str, dict[str, Comparison]]) -> int:
+    return sum(len(section) for section in comparisons.values())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument(
@@ -256,6 +327,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--skip-pimc", action="store_true", help="no expert over the PIMC yardstick")
     parser.add_argument("--pimc-budget", type=float, default=PIMC_BUDGET,
                         help=f"the yardstick's seconds of wall clock per card (default {PIMC_BUDGET})")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="deals played at once, each in a worker process (default 1; at most the cores, "
+                        "for the yardstick's budget is wall clock)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument(
         "--minutes", type=float, default=None, help="start no new deal after this many minutes (wall clock)"
@@ -263,6 +337,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     if args.minutes is not None and args.minutes <= 0:
         parser.error("--minutes must be positive")
     if args.budget is not None and args.budget <= 0:
@@ -306,15 +382,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             comparisons[name]["heuristic_over_random"] = Comparison(
                 rules, ("normal", "random"), args.seed, args.budget
             )
-    played = 0
-    for d in range(args.deals):
-        if args.minutes is not None and time.monotonic() - wall > 60 * args.minutes:
-            break
-        for name, section in comparisons.items():
-            for label, comparison in section.items():
-                comparison.play(d)
-                progress(f"deal {d + 1}/{args.deals}: {name} {label} {mean_ci(comparison.margins)['mean']:+}")
-        played = d + 1
+    tasks = [(d, name, label) for d in range(args.deals) for name in comparisons for label in comparisons[name]]
+    played = run(tasks, comparisons, args.jobs, args.minutes, wall, progress)
     if not args.quiet:
         print(file=sys.stderr)
     out["deals_played"] = played
