@@ -16,9 +16,16 @@ time (mean, 95th percentile, max) over all its decisions with more than one lega
 
     python benchmarks/bots.py [--deals 4] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
                              [--minutes M] [--skip-random] [--skip-pimc] [--pimc-budget 0.3] [--jobs N]
+                             [--split]
 
 The deals are played in turn across presets and comparisons (deal 0 everywhere, then deal 1...), so that
 `--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
+`--jobs N` plays N deals at once in worker processes, with the same figures as one process (every bot is
+seeded by its deal and seat); keep N at most the idle cores, for the yardstick's budget is wall clock.
+
+`--split` takes the expert apart: its bids alone (the expert bids, the heuristic plays its cards) over the
+heuristic, and its card play alone (the heuristic's bids, as the yardstick's, with the expert's cards) over
+the yardstick. Where the whole expert loses to the yardstick, these say whether the bids or the cards lose.
 """
 
 from __future__ import annotations
@@ -92,6 +99,25 @@ class Timed:
         return action
 
 
+class Split:
+    """One bot's bids (and every other decision) with another's card play: what `--split` measures."""
+
+    def __init__(self, bidder: Player, player: Player) -> None:
+        self.bidder = bidder
+        self.player = player
+
+    @property
+    def capped(self) -> bool:
+        return bool(getattr(self.bidder, "capped", False) or getattr(self.player, "capped", False))
+
+    def __call__(self, decision: Decision) -> Action:
+        return (self.player if decision.kind is DecisionKind.PLAY else self.bidder)(decision)
+
+
+SPLITS = {"expert-bids": ("expert", "normal"), "expert-play": ("normal", "expert")}
+"""`--split`'s bots: the expert's bids with the heuristic's card play, and the other way round."""
+
+
 def play_deal(rules: RuleSet, bots: Sequence[Callable[[Decision], Action]], deal_seed: bytes) -> HandResult:
     """One hand from a new game, dealt from `deal_seed`; every seat's choices come from its bot."""
     stream = ByteStream(deal_seed)
@@ -163,14 +189,7 @@ class Comparison:
             for seat in range(rules.players):
                 kind = kinds[0] if layout[seat] else kinds[1]
                 bot_seed = seed * 1_000_003 + d * 100 + t * 10 + seat
-                bot: Player
-                if kind == "pimc":
-                    bot = PimcSearcher(bot_seed, self.pimc_budget)
-                elif kind == "expert" and self.confidence is not None:
-                    budget = self.budget or DEFAULT_BUDGET
-                    bot = ExpertBot(bot_seed, time_budget=budget, confidence=self.confidence)
-                else:
-                    bot = make_bot(kind, bot_seed, time_budget=self.budget)
+                bot = self.bot(kind, bot_seed)
                 bots.append(Timed(bot, self.tallies[kind]))
             result = play_deal(rules, bots, deal_seed)
             for side_index, side in enumerate(rules.sides):
@@ -190,6 +209,17 @@ class Comparison:
         self.margins_charged.append(
             (points[True][1] / seats[True] - points[False][1] / seats[False]) * per_table / 2
         )
+
+    def bot(self, kind: str, seed: int) -> Player:
+        """A bot of `kind`: a name `make_bot` takes, "pimc" (the yardstick), or one of `SPLITS`."""
+        if kind in SPLITS:
+            bidder, player = SPLITS[kind]
+            return Split(self.bot(bidder, seed), self.bot(player, seed))
+        if kind == "pimc":
+            return PimcSearcher(seed, self.pimc_budget)
+        if kind == "expert" and self.confidence is not None:
+            return ExpertBot(seed, time_budget=self.budget or DEFAULT_BUDGET, confidence=self.confidence)
+        return make_bot(kind, seed, time_budget=self.budget)
 
     def merge(self, other: Comparison) -> None:
         """Take in the deals another copy of this comparison played (in a worker process)."""
@@ -325,6 +355,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the expert's confidence: standard errors a searched choice must beat the "
                         "heuristic's by (default: its own)")
     parser.add_argument("--skip-pimc", action="store_true", help="no expert over the PIMC yardstick")
+    parser.add_argument("--split", action="store_true",
+                        help="also the expert's bids alone (with the heuristic's cards) over the heuristic, "
+                        "and its card play alone (with the heuristic's bids, as the yardstick bids) over "
+                        "the yardstick")
     parser.add_argument("--pimc-budget", type=float, default=PIMC_BUDGET,
                         help=f"the yardstick's seconds of wall clock per card (default {PIMC_BUDGET})")
     parser.add_argument("--jobs", type=int, default=1,
@@ -378,11 +412,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             comparisons[name]["expert_over_pimc"] = Comparison(
                 rules, ("expert", "pimc"), args.seed, args.budget, args.pimc_budget, args.confidence
             )
+        if args.split:
+            comparisons[name]["expert_bids_over_heuristic"] = Comparison(
+                rules, ("expert-bids", "normal"), args.seed, args.budget, confidence=args.confidence
+            )
+            if not args.skip_pimc:
+                comparisons[name]["expert_play_over_pimc"] = Comparison(
+                    rules, ("expert-play", "pimc"), args.seed, args.budget, args.pimc_budget, args.confidence
+                )
         if not args.skip_random:
             comparisons[name]["heuristic_over_random"] = Comparison(
                 rules, ("normal", "random"), args.seed, args.budget
             )
-    tasks = [(d, name, label) for d in range(args.deals) for name in comparisons for label in comparisons[name]]
+    tasks = [(d, name, label) for d in range(args.deals) for name, section in comparisons.items()
+             for label in section]
     played = run(tasks, comparisons, args.jobs, args.minutes, wall, progress)
     if not args.quiet:
         print(file=sys.stderr)

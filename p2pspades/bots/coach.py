@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pspades.bots.expert import PLAYOUTS_PER_SECOND, ExpertBot, _confident_best
+from p2pspades.bots.expert import PLAYOUTS_PER_SECOND, ExpertBot
 from p2pspades.bots.registry import think_budget
 from p2pspades.rules import Action, Bid, Play, RuleSet, SeatView, bid_notation, is_nil
 from p2pspades.table.events import Decision
@@ -104,7 +104,7 @@ def advise(decision: Decision, think: str | None = None) -> Advice | None:
         holds = sum(w for w, m in zip(weighed.weights, made, strict=True) if m) / total
         nil = mine or (isinstance(action, Bid) and is_nil(rules, action.tricks, False))
         options.append(Option(action, action_text(action, rules), points, holds, alike, nil))
-    best = _confident_best(weighed.values, weighed.weights, weighed.default, bot.confidence)
+    best = bot.best(decision, weighed)
     choice = weighed.actions[best]
     options.sort(key=lambda o: -o.points)
     return Advice(choice, tuple(options), len(weighed.weights), mine)

@@ -5,10 +5,10 @@ with everything public: the cards played, the suits each seat has shown void in,
 draw-pile game the cards it saw go by. Each deal is weighted by how well it explains the bids already made
 (the heuristic bot's own trick count and nil danger of the hand a seat held when it bid). In each deal every
 choice is played out to the end of the hand by a quick greedy policy that knows the contracts
-(`bots.simulate`), and scored with the rule set's own scoring: contracts, sets, bags (each charged at its
-share of the bag penalty), nil and blind nil, and the game's end when the totals get there. The choice with
-the best weighted mean wins. Bids are searched the same way, nil included, and so is blind nil where the
-rules offer it. The draw pile's keep-or-discard is the heuristic bot's.
+(`bots.simulate`), and scored with the rule set's own scoring: contracts, sets, bags (a quarter of their
+long-run cost by default, see `BAG_WEIGHT`), nil and blind nil, and the game's end when the totals get
+there. The choice with the best weighted mean wins. Bids are searched the same way, nil included, and so
+is blind nil where the rules offer it. The draw pile's keep-or-discard is the heuristic bot's.
 
 Determinism and the time budget: the work is counted, not timed. A decision runs a fixed number of playouts,
 `iterations` (by default `PLAYOUTS_PER_SECOND x time_budget`, calibrated so that a decision takes well under
@@ -42,12 +42,13 @@ from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Draw, Play, RuleSet
 from p2pspades.rules.cards import FULL_DECK, cards_of, mask_of
 from p2pspades.table.events import Decision, DecisionKind
 
-DEFAULT_BUDGET = 1.0
+DEFAULT_BUDGET = 0.5
 """Seconds per decision, at most."""
-PLAYOUTS_PER_SECOND = 700
-"""Playouts a decision runs per second of budget (a whole-hand playout for a bid counts as `BID_COST`). One
-idle core of the reference machine runs about four times as many, so the count, not the clock, ends a
-decision unless the machine is heavily loaded."""
+PLAYOUTS_PER_SECOND = 4000
+"""Playouts a decision runs per second of budget (a whole-hand playout for a bid counts as `BID_COST`): 2,000
+at the default budget. One idle core of the reference machine runs about 10,000 a second, so the count, not
+the clock, ends a decision unless the machine is loaded (measured with four experts in one process, one
+deal per core: 0.23 s a decision on average, 0.43 s at the 95th percentile)."""
 BID_COST = 3
 """A whole-hand playout (for a bid) costs about this many mid-hand ones."""
 BID_SPREAD = 1.5
@@ -56,7 +57,16 @@ CAP = 0.9
 """The share of the budget after which a decision stops starting new deals (the rest covers the deal in
 progress and the choice itself)."""
 CONFIDENCE = 1.5
-"""How many standard errors a searched choice must beat the heuristic's by to overrule it."""
+"""How many standard errors a searched card must beat the heuristic's by to overrule it."""
+BAG_WEIGHT = 0.25
+"""How much of a bag's long-run cost (its share of the bag penalty) the search charges, from 0 to 1; a
+penalty that falls in the hand itself is always charged in full. At 1 the expert ducked tricks to save bags
+and was set far more often than the PIMC yardstick: with the heuristic's bids and 2,000 playouts a card, it
+lost 11.8 points a duplicate deal to the yardstick (1.8 with bags charged), set 12 times to its 0 in 40 deals;
+at 0 it won by 6.8 (6.6 with bags charged), set 7 times to its 5. The playouts see every card, so a duck that
+leaves the contract to later tricks looks safer in them than it is at the table. At 0.25 a bag costs 2.5
+points in classic: a duck still pays where the contract is sure, and only there."""
+
 WIDE_BELOW, WIDE_ABOVE = 2, 3
 """Where bags cost nothing, the bids searched run this far below and above the heuristic count."""
 BLIND_MARGIN = 30.0
@@ -77,7 +87,8 @@ class ExpertBot:
 
     `iterations` overrides the playouts per decision (tests use a small count for speed). `confidence` is
     how many standard errors a searched choice must beat the heuristic bot's choice by to be taken instead
-    (0: the best searched choice, whatever the heuristic says).
+    (0: the best searched choice, whatever the heuristic says); `bid_confidence`, if given, is that bar for
+    bids alone.
     """
 
     name = "expert"
@@ -88,6 +99,8 @@ class ExpertBot:
         time_budget: float = DEFAULT_BUDGET,
         iterations: int | None = None,
         confidence: float = CONFIDENCE,
+        bid_confidence: float | None = None,
+        bag_weight: float = BAG_WEIGHT,
     ) -> None:
         if time_budget <= 0:
             raise ValueError(f"time_budget must be positive, got {time_budget}")
@@ -97,6 +110,16 @@ class ExpertBot:
             iterations if iterations is not None else max(8, int(PLAYOUTS_PER_SECOND * time_budget))
         )
         self.confidence = confidence
+        # A bid's bar is the card's unless given. Against the heuristic's card play a lower one pays (the
+        # searched bid gained 11.0 points a duplicate deal on classic over the heuristic's bid at 1.5, 12.7 at
+        # 0.75 and 14.2 at 0, 300 deals each), but against the PIMC yardstick's card play the searched bids,
+        # nil above all, are made far less often than the search expects: with bids at 0.75 (and 2,000
+        # playouts a card) the expert lost 21.9 [6.5, 37.2] a deal to it over 40 deals, set 14 times to its 2
+        # and making 14 of 27 nils. `benchmarks/bots.py --split` measures the bids and the cards apart.
+        self.bid_confidence = confidence if bid_confidence is None else bid_confidence
+        if not 0.0 <= bag_weight <= 1.0:
+            raise ValueError(f"bag_weight must be from 0 to 1, got {bag_weight}")
+        self.bag_weight = bag_weight
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
         self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
@@ -127,9 +150,21 @@ class ExpertBot:
             weighed = self.weigh(decision)
             if weighed is None:
                 return legal[0]
-            choice = weighed.actions[_confident_best(weighed.values, weighed.weights, weighed.default,
-                                                     self.confidence)]
+            choice = weighed.actions[self.best(decision, weighed)]
         return choice if choice in legal else legal[0]
+
+    def best(self, decision: Decision, weighed: Weighed) -> int:
+        """Which of a search's options the bot takes: the heuristic's, unless another beats it by the
+        confidence of the decision's kind (`bid_confidence` for a bid, `confidence` for a card). In the
+        draw-pile game the bid is always the heuristic's: there the searched bid lost 10 points a deal to it
+        (300 duplicate deals of `two`), for the search deals the other hand from a pile it cannot weigh."""
+        if decision.kind is DecisionKind.BID:
+            if decision.view.rules.deal == "draw":
+                return weighed.default
+            confidence = self.bid_confidence
+        else:
+            confidence = self.confidence
+        return _confident_best(weighed.values, weighed.weights, weighed.default, confidence)
 
     def weigh(self, decision: Decision) -> Weighed | None:
         """The search of a bid or a card to play, every option with its value deal by deal (None for other
@@ -142,7 +177,7 @@ class ExpertBot:
         weighed: Weighed | None = None
         if decision.kind is DecisionKind.PLAY:
             weighed = weigh_plays(view, decision.legal, rng, deadline, self.iterations,
-                                  self._seen.get(view.hand_number, 0))
+                                  self._seen.get(view.hand_number, 0), self.bag_weight)
         elif decision.kind is DecisionKind.BID:
             weighed = self._weigh_bids(view, decision.legal, rng, deadline)
         if weighed is not None:
@@ -258,7 +293,7 @@ class ExpertBot:
                     runs += 1
                     if sharing and not contract.nil[seat]:
                         shared = won
-                deal.append(_scored(contract, seat, won, view.totals))
+                deal.append(_scored(contract, seat, won, view.totals, self.bag_weight))
             weighed.playouts += BID_COST * runs
             if not weighed.add(deal, weight):
                 break  # out of time: this deal, cut short, is left out
@@ -301,6 +336,7 @@ def weigh_plays(
     deadline: float,
     iterations: int,
     seen: int = 0,
+    bag_weight: float = BAG_WEIGHT,
 ) -> Weighed | None:
     """The expert's search of a card to play (None when fewer than two cards may be played): every group of
     equivalent cards played out in the same deals, each deal weighted by how well it explains the bids. It
@@ -332,7 +368,7 @@ def weigh_plays(
                 break
             playout = start.copy()
             playout.play_card(group[0])
-            deal.append(_scored(contract, seat, playout.finish(), view.totals))
+            deal.append(_scored(contract, seat, playout.finish(), view.totals, bag_weight))
         weighed.playouts += len(deal)
         if not weighed.add(deal, weight):
             break  # out of time: this deal, cut short, is left out
@@ -340,11 +376,11 @@ def weigh_plays(
 
 
 def _scored(
-    contract: Contract, seat: int, won: Sequence[int], totals: Sequence[SideTotal]
+    contract: Contract, seat: int, won: Sequence[int], totals: Sequence[SideTotal], bag_weight: float
 ) -> tuple[float, bool]:
     """A played-out deal's worth to the seat, and whether its contract (its nil, for a nil bidder) held."""
     held = won[seat] == 0 if contract.nil[seat] else contract.need(contract.side_of[seat], won) <= 0
-    return contract.value(seat, won, totals), held
+    return contract.value(seat, won, totals, bag_weight), held
 
 
 def _equivalent(cards: Sequence[int], gone: int, relabel: Relabel | None = None) -> list[list[int]]:

@@ -165,15 +165,20 @@ class Contract:
             need -= won[s]
         return need
 
-    def value(self, seat: int, won: Sequence[int], totals: Sequence[SideTotal]) -> float:
+    def value(
+        self, seat: int, won: Sequence[int], totals: Sequence[SideTotal], bag_weight: float = 1.0
+    ) -> float:
         """The hand's worth to `seat`'s side: its points less the others' (their mean, in individual games),
-        each bag charged at its share of the bag penalty, and the game's result if it ends here."""
+        and the game's result if it ends here. `bag_weight` 1: every bag charged at its share of the bag
+        penalty (in place of a penalty the hand reaches); 0: the points as the rules score the hand, a
+        penalty the hand reaches included; between, the blend."""
         rules = self.rules
         scores, after = score_hand(rules, self.bids, self.blind, won, totals)
         limit = rules.bag_limit
         bag_cost = rules.bag_penalty / limit if limit else 0.0
         worth = [
-            s.points - s.penalty_points - bag_cost * s.bags if limit else float(s.points) for s in scores
+            s.points - bag_weight * (s.penalty_points + bag_cost * s.bags) if limit else float(s.points)
+            for s in scores
         ]
         mine = self.side_of[seat]
         others = [w for i, w in enumerate(worth) if i != mine]

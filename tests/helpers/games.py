@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 from p2pspades.rules import (
     Action,
+    Bid,
     ByteStream,
     Card,
     Deal,
@@ -17,6 +18,7 @@ from p2pspades.rules import (
     RuleSet,
     deal_from_order,
     parse_cards,
+    preset,
 )
 from p2pspades.table.events import Decision, DecisionKind
 
@@ -88,3 +90,14 @@ def play_hand(
             if seen is not None:
                 seen[turn.kind] += 1
             game.apply(action)
+
+
+def first_bid_and_play(seed: bytes = b"first-bid-and-play") -> tuple[Game, Game]:
+    """Two classic games from one deal: one waiting for its first bid, one for its first card."""
+    rules = preset("classic")
+    bidding = Game(rules, 0)
+    bidding.apply(deal_from_order(rules, 0, shuffled(rules, seed)))
+    playing = bidding.clone()
+    while playing.phase is Phase.BID:
+        playing.apply(Bid(3))
+    return bidding, playing

@@ -1,0 +1,86 @@
+"""The bots benchmark itself: deals played in worker processes give the figures one process gives, and
+`--split` measures the expert's bids and its card play apart. Small runs: a few duplicate deals, a short
+expert budget whose playout count (not the clock) ends each decision."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bots.py"
+pytestmark = pytest.mark.slow
+
+
+def bench(*args: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quiet", "--seed", "7", "--presets", "classic", "--budget", "0.5",
+         *args],
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+def test_worker_processes_give_the_figures_of_one_process() -> None:
+    one = bench("--deals", "3", "--skip-pimc")
+    two = bench("--deals", "3", "--skip-pimc", "--jobs", "2")
+    for label in ("expert_over_heuristic", "heuristic_over_random"):
+        a, b = one["classic"][label], two["classic"][label]
+        assert a["deals"] == b["deals"] == 3
+        assert a["points_per_deal"] == b["points_per_deal"]
+        assert a["points_per_deal_bags_charged"] == b["points_per_deal_bags_charged"]
+        for bot, tally in a["bots"].items():
+            other = b["bots"][bot]
+            assert tally["decision_time"]["decisions"] == other["decision_time"]["decisions"]
+            assert (tally["sets"], tally["nils_made"]) == (other["sets"], other["nils_made"])
+
+
+def test_split_measures_the_bids_and_the_cards_apart() -> None:
+    report = bench("--deals", "1", "--split", "--skip-random", "--pimc-budget", "0.02")["classic"]
+    bids, cards = report["expert_bids_over_heuristic"], report["expert_play_over_pimc"]
+    assert (bids["a"], bids["b"], bids["deals"]) == ("expert-bids", "normal", 1)
+    assert (cards["a"], cards["b"], cards["deals"]) == ("expert-play", "pimc", 1)
+    # the split bots decide: the bid-only one bids and plays every card, and so does the card-only one
+    assert bids["bots"]["expert-bids"]["decision_time"]["decisions"] > 0
+    assert cards["bots"]["expert-play"]["decision_time"]["decisions"] > 0
+
+
+def test_bad_arguments_are_refused_in_one_line() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--jobs", "0"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2
+    assert "--jobs must be at least 1" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_split_bot_bids_with_one_bot_and_plays_with_the_other() -> None:
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import bots  # the benchmark script, as a module
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    from helpers.games import decision, first_bid_and_play
+
+    from p2pspades.rules import Action
+    from p2pspades.table.events import Decision, DecisionKind
+
+    asked: list[tuple[str, DecisionKind]] = []
+
+    def recorder(name: str) -> Any:
+        def choose(turn: Decision) -> Action:
+            asked.append((name, turn.kind))
+            return turn.legal[0]
+        return choose
+
+    split = bots.Split(recorder("bidder"), recorder("player"))
+    bid_turn, play_turn = first_bid_and_play()
+    split(decision(bid_turn))
+    split(decision(play_turn))
+    assert asked == [("bidder", DecisionKind.BID), ("player", DecisionKind.PLAY)]
