@@ -16,7 +16,7 @@ time (mean, 95th percentile, max) over all its decisions with more than one lega
 
     python benchmarks/bots.py [--deals 4] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
                              [--minutes M] [--skip-random] [--skip-pimc] [--pimc-budget 0.3] [--jobs N]
-                             [--split]
+                             [--split] [--playouts N]
 
 The deals are played in turn across presets and comparisons (deal 0 everywhere, then deal 1...), so that
 `--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
@@ -45,7 +45,7 @@ from pimc import BUDGET as PIMC_BUDGET  # the yardstick, beside this script (its
 from pimc import PimcSearcher
 
 from p2pspades.bots import BOT_KINDS, ExpertBot, Player, make_bot
-from p2pspades.bots.expert import DEFAULT_BUDGET
+from p2pspades.bots.expert import CONFIDENCE, DEFAULT_BUDGET
 from p2pspades.rules import (
     PRESETS,
     Action,
@@ -61,6 +61,8 @@ from p2pspades.rules import is_nil as nil_bid
 from p2pspades.table.events import Decision, DecisionKind
 
 Z95 = 1.959963984540054
+UNCAPPED = 1e6
+"""The expert's budget under `--playouts`: a clock cap that never ends a decision."""
 KINDS = {
     Phase.BLIND: DecisionKind.BLIND_NIL,
     Phase.DRAW: DecisionKind.DRAW,
@@ -165,8 +167,9 @@ class Comparison:
 
     def __init__(
         self, rules: RuleSet, kinds: tuple[str, str], seed: int, budget: float | None,
-        pimc_budget: float = PIMC_BUDGET, confidence: float | None = None,
+        pimc_budget: float = PIMC_BUDGET, confidence: float | None = None, playouts: int | None = None,
     ) -> None:
+        self.playouts = playouts
         self.confidence = confidence
         self.rules = rules
         self.kinds = kinds
@@ -217,6 +220,9 @@ class Comparison:
             return Split(self.bot(bidder, seed), self.bot(player, seed))
         if kind == "pimc":
             return PimcSearcher(seed, self.pimc_budget)
+        if kind == "expert" and self.playouts is not None:  # a count and no clock: exactly repeatable
+            confidence = CONFIDENCE if self.confidence is None else self.confidence
+            return ExpertBot(seed, time_budget=UNCAPPED, iterations=self.playouts, confidence=confidence)
         if kind == "expert" and self.confidence is not None:
             return ExpertBot(seed, time_budget=self.budget or DEFAULT_BUDGET, confidence=self.confidence)
         return make_bot(kind, seed, time_budget=self.budget)
@@ -237,7 +243,8 @@ class Comparison:
 
     def fresh(self) -> Comparison:
         """An empty comparison of the same bots, rules and seed (what a worker plays a deal into)."""
-        return Comparison(self.rules, self.kinds, self.seed, self.budget, self.pimc_budget, self.confidence)
+        return Comparison(self.rules, self.kinds, self.seed, self.budget, self.pimc_budget, self.confidence,
+                          self.playouts)
 
     def report(self) -> dict[str, Any]:
         return {
@@ -351,6 +358,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-random", action="store_true", help="no heuristic over random")
+    parser.add_argument("--playouts", type=int, default=None,
+                        help="the expert's playouts per decision, with no clock cap: a run that repeats "
+                        "exactly whatever the machine's load (default: its budget's, the clock a cap)")
     parser.add_argument("--confidence", type=float, default=None,
                         help="the expert's confidence: standard errors a searched choice must beat the "
                         "heuristic's by (default: its own)")
@@ -371,6 +381,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
+    if args.playouts is not None and args.playouts < 1:
+        parser.error("--playouts must be at least 1")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
     if args.minutes is not None and args.minutes <= 0:
@@ -396,6 +408,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "deals": args.deals,
         "budget": args.budget,
         "confidence": args.confidence,
+        "playouts": args.playouts,
         "pimc_budget": None if args.skip_pimc else args.pimc_budget,
         "minutes": args.minutes,
     }
@@ -405,20 +418,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = PRESETS[name]
         comparisons[name] = {
             "expert_over_heuristic": Comparison(
-                rules, ("expert", "normal"), args.seed, args.budget, confidence=args.confidence
+                rules, ("expert", "normal"), args.seed, args.budget, confidence=args.confidence,
+                playouts=args.playouts,
             )
         }
         if not args.skip_pimc:
             comparisons[name]["expert_over_pimc"] = Comparison(
-                rules, ("expert", "pimc"), args.seed, args.budget, args.pimc_budget, args.confidence
+                rules, ("expert", "pimc"), args.seed, args.budget, args.pimc_budget, args.confidence,
+                    playouts=args.playouts,
             )
         if args.split:
             comparisons[name]["expert_bids_over_heuristic"] = Comparison(
-                rules, ("expert-bids", "normal"), args.seed, args.budget, confidence=args.confidence
+                rules, ("expert-bids", "normal"), args.seed, args.budget, confidence=args.confidence,
+                playouts=args.playouts,
             )
             if not args.skip_pimc:
                 comparisons[name]["expert_play_over_pimc"] = Comparison(
-                    rules, ("expert-play", "pimc"), args.seed, args.budget, args.pimc_budget, args.confidence
+                    rules, ("expert-play", "pimc"), args.seed, args.budget, args.pimc_budget, args.confidence,
+                    playouts=args.playouts,
                 )
         if not args.skip_random:
             comparisons[name]["heuristic_over_random"] = Comparison(

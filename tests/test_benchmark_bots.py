@@ -1,6 +1,6 @@
 """The bots benchmark itself: deals played in worker processes give the figures one process gives, and
-`--split` measures the expert's bids and its card play apart. Small runs: a few duplicate deals, a short
-expert budget whose playout count (not the clock) ends each decision."""
+`--split` measures the expert's bids and its card play apart. Small runs: a few duplicate deals, the expert
+held to a count of playouts with no clock cap (`--playouts`), so that a loaded machine changes nothing."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 def bench(*args: str) -> dict[str, Any]:
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--quiet", "--seed", "7", "--presets", "classic", "--budget", "0.5",
+        [sys.executable, str(SCRIPT), "--quiet", "--seed", "7", "--presets", "classic", "--playouts", "300",
          *args],
         capture_output=True, text=True, timeout=600, check=False,
     )
@@ -58,6 +58,11 @@ def test_bad_arguments_are_refused_in_one_line() -> None:
     assert done.returncode == 2
     assert "--jobs must be at least 1" in done.stderr
     assert "Traceback" not in done.stderr
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--playouts", "0"], capture_output=True, text=True, timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "--playouts must be at least 1" in done.stderr
 
 
 def test_a_split_bot_bids_with_one_bot_and_plays_with_the_other() -> None:
