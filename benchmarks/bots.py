@@ -22,6 +22,8 @@ The deals are played in turn across presets and comparisons (deal 0 everywhere, 
 `--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
 `--jobs N` plays N deals at once in worker processes, with the same figures as one process (every bot is
 seeded by its deal and seat); keep N at most the idle cores, for the yardstick's budget is wall clock.
+`--playouts N` holds the expert to N playouts a decision with no clock cap, so a run repeats exactly
+whatever the load (by default its budget's count, with the clock as a cap, as it plays).
 
 `--split` takes the expert apart: its bids alone (the expert bids, the heuristic plays its cards) over the
 heuristic, and its card play alone (the heuristic's bids, as the yardstick's, with the expert's cards) over
