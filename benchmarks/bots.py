@@ -40,7 +40,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from pimc import BUDGET as PIMC_BUDGET  # the yardstick, beside this script (its folder is on the path)
@@ -84,6 +84,11 @@ class Tally:
     sets: int = 0
     nils: int = 0
     nils_made: int = 0
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally's decisions and counts to this one's."""
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
 
 class Timed:
@@ -222,11 +227,11 @@ class Comparison:
             return Split(self.bot(bidder, seed), self.bot(player, seed))
         if kind == "pimc":
             return PimcSearcher(seed, self.pimc_budget)
-        if kind == "expert" and self.playouts is not None:  # a count and no clock: exactly repeatable
+        if kind == "expert" and (self.playouts is not None or self.confidence is not None):
+            # `--playouts`: a count and no clock, exactly repeatable
+            budget = UNCAPPED if self.playouts is not None else self.budget or DEFAULT_BUDGET
             confidence = CONFIDENCE if self.confidence is None else self.confidence
-            return ExpertBot(seed, time_budget=UNCAPPED, iterations=self.playouts, confidence=confidence)
-        if kind == "expert" and self.confidence is not None:
-            return ExpertBot(seed, time_budget=self.budget or DEFAULT_BUDGET, confidence=self.confidence)
+            return ExpertBot(seed, time_budget=budget, iterations=self.playouts, confidence=confidence)
         return make_bot(kind, seed, time_budget=self.budget)
 
     def merge(self, other: Comparison) -> None:
@@ -234,14 +239,7 @@ class Comparison:
         self.margins += other.margins
         self.margins_charged += other.margins_charged
         for kind, tally in other.tallies.items():
-            mine = self.tallies[kind]
-            mine.times += tally.times
-            mine.cpu += tally.cpu
-            mine.capped += tally.capped
-            mine.side_hands += tally.side_hands
-            mine.sets += tally.sets
-            mine.nils += tally.nils
-            mine.nils_made += tally.nils_made
+            self.tallies[kind].merge(tally)
 
     def fresh(self) -> Comparison:
         """An empty comparison of the same bots, rules and seed (what a worker plays a deal into)."""
@@ -314,6 +312,7 @@ def run(
     """Play every (deal, preset, comparison) task, `jobs` at a time in worker processes (1: in this one), in
     order of deal, starting none after `minutes`; the number of deals begun."""
     begun = 0
+    deals = 1 + max((d for d, _, _ in tasks), default=-1)
     pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
     pending: list[tuple[int, str, str, Any]] = []
 
@@ -321,8 +320,7 @@ def run(
         d, name, label, result = entry
         comparison = comparisons[name][label]
         comparison.merge(result.get() if pool is not None else result)
-        progress(f"deal {d + 1}/{len(tasks) // max(1, _per_deal(comparisons))}: {name} {label} "
-                 f"{mean_ci(comparison.margins)['mean']:+}")
+        progress(f"deal {d + 1}/{deals}: {name} {label} {mean_ci(comparison.margins)['mean']:+}")
 
     try:
         for d, name, label in tasks:
@@ -343,10 +341,6 @@ def run(
         if pool is not None:
             pool.terminate()
     return begun
-
-
-def _per_deal(comparisons: dict[str, dict[str, Comparison]]) -> int:
-    return sum(len(section) for section in comparisons.values())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -414,35 +408,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         "pimc_budget": None if args.skip_pimc else args.pimc_budget,
         "minutes": args.minutes,
     }
-    # deal by deal, every preset and comparison in turn, so that a run cut short by --minutes stays balanced
-    comparisons: dict[str, dict[str, Comparison]] = {}
-    for name in names:
-        rules = PRESETS[name]
-        comparisons[name] = {
-            "expert_over_heuristic": Comparison(
-                rules, ("expert", "normal"), args.seed, args.budget, confidence=args.confidence,
-                playouts=args.playouts,
-            )
-        }
+    # which bots each comparison sets against each other, in every preset
+    pairs = {"expert_over_heuristic": ("expert", "normal")}
+    if not args.skip_pimc:
+        pairs["expert_over_pimc"] = ("expert", "pimc")
+    if args.split:
+        pairs["expert_bids_over_heuristic"] = ("expert-bids", "normal")
         if not args.skip_pimc:
-            comparisons[name]["expert_over_pimc"] = Comparison(
-                rules, ("expert", "pimc"), args.seed, args.budget, args.pimc_budget, args.confidence,
-                    playouts=args.playouts,
-            )
-        if args.split:
-            comparisons[name]["expert_bids_over_heuristic"] = Comparison(
-                rules, ("expert-bids", "normal"), args.seed, args.budget, confidence=args.confidence,
-                playouts=args.playouts,
-            )
-            if not args.skip_pimc:
-                comparisons[name]["expert_play_over_pimc"] = Comparison(
-                    rules, ("expert-play", "pimc"), args.seed, args.budget, args.pimc_budget, args.confidence,
-                    playouts=args.playouts,
-                )
-        if not args.skip_random:
-            comparisons[name]["heuristic_over_random"] = Comparison(
-                rules, ("normal", "random"), args.seed, args.budget
-            )
+            pairs["expert_play_over_pimc"] = ("expert-play", "pimc")
+    if not args.skip_random:
+        pairs["heuristic_over_random"] = ("normal", "random")
+    comparisons = {
+        name: {
+            label: Comparison(PRESETS[name], kinds, args.seed, args.budget, args.pimc_budget, args.confidence,
+                              args.playouts)
+            for label, kinds in pairs.items()
+        }
+        for name in names
+    }
+    # deal by deal, every preset and comparison in turn, so that a run cut short by --minutes stays balanced
     tasks = [(d, name, label) for d in range(args.deals) for name, section in comparisons.items()
              for label in section]
     played = run(tasks, comparisons, args.jobs, args.minutes, wall, progress)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers.games import Bot, apply_all, beats, dealt, decision, play_hand, plays, shuffled
+from helpers.games import Bot, apply_all, beats, dealt, decision, play_hand, plays, to_first_bid
 
 from p2pspades.bots import BOT_KINDS, BOT_LEVELS, ExpertBot, HeuristicBot, UnknownBot, make_bot
 from p2pspades.bots.bidding import choose_bid, count_mask, estimate_mask, estimate_tricks
@@ -503,17 +503,6 @@ def test_under_deuces_high_the_expert_searches_and_takes_the_ace_with_the_2d(mod
 
 
 # ----- the bar a searched choice must clear, for bids and for cards ---------------------------------------
-
-
-def to_first_bid(rules_name: str, seed: bytes) -> Game:
-    """A new game of the preset played (draw pile included, by the heuristic) up to its first bid."""
-    rules = preset(rules_name)
-    game = Game(rules, 0)
-    heuristic = HeuristicBot(seed)
-    game.apply(deal_from_order(rules, game.dealer, shuffled(rules, seed)))
-    while game.phase is not Phase.BID:
-        game.apply(heuristic(decision(game)))
-    return game
 
 
 @pytest.mark.parametrize("name", ["two", "classic"])

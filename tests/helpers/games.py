@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from p2pspades.bots import HeuristicBot
 from p2pspades.rules import (
     Action,
     Bid,
@@ -92,11 +93,20 @@ def play_hand(
             game.apply(action)
 
 
+def to_first_bid(rules_name: str, seed: bytes) -> Game:
+    """A new game of the preset played (draw pile included, by the heuristic) up to its first bid."""
+    rules = preset(rules_name)
+    game = Game(rules, 0)
+    heuristic = HeuristicBot(seed)
+    game.apply(deal_from_order(rules, game.dealer, shuffled(rules, seed)))
+    while game.phase is not Phase.BID:
+        game.apply(heuristic(decision(game)))
+    return game
+
+
 def first_bid_and_play(seed: bytes = b"first-bid-and-play") -> tuple[Game, Game]:
     """Two classic games from one deal: one waiting for its first bid, one for its first card."""
-    rules = preset("classic")
-    bidding = Game(rules, 0)
-    bidding.apply(deal_from_order(rules, 0, shuffled(rules, seed)))
+    bidding = to_first_bid("classic", seed)
     playing = bidding.clone()
     while playing.phase is Phase.BID:
         playing.apply(Bid(3))
