@@ -22,6 +22,7 @@ The deals are played in turn across presets and comparisons (deal 0 everywhere, 
 `--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
 `--jobs N` plays N deals at once in worker processes, with the same figures as one process (every bot is
 seeded by its deal and seat); keep N at most the idle cores, for the yardstick's budget is wall clock.
+Ctrl-C stops a run and prints the figures of the deals that had finished (exit 130).
 `--playouts N` holds the expert to N playouts a decision with no clock cap, so a run repeats exactly
 whatever the load (by default its budget's count, with the clock as a cap, as it plays).
 
@@ -36,6 +37,7 @@ import argparse
 import json
 import math
 import multiprocessing
+import signal
 import statistics
 import sys
 import time
@@ -308,12 +310,14 @@ def run(
     minutes: float | None,
     wall: float,
     progress: Callable[[str], None],
-) -> int:
+) -> tuple[int, bool]:
     """Play every (deal, preset, comparison) task, `jobs` at a time in worker processes (1: in this one), in
-    order of deal, starting none after `minutes`; the number of deals begun."""
+    order of deal, starting none after `minutes`: the number of deals begun, and whether Ctrl-C stopped the
+    run (the deals that had landed by then are kept, the ones in play dropped)."""
     begun = 0
     deals = 1 + max((d for d, _, _ in tasks), default=-1)
-    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    # the workers leave Ctrl-C to this process, which stops them and keeps what has landed
+    pool = multiprocessing.get_context("fork").Pool(jobs, _ignore_interrupts) if jobs > 1 else None
     pending: list[tuple[int, str, str, Any]] = []
 
     def land(entry: tuple[int, str, str, Any]) -> None:
@@ -337,10 +341,16 @@ def run(
                 land(pending.pop(0))
         for entry in pending:
             land(entry)
+    except KeyboardInterrupt:
+        return begun, True
     finally:
         if pool is not None:
             pool.terminate()
-    return begun
+    return begun, False
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -429,15 +439,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     # deal by deal, every preset and comparison in turn, so that a run cut short by --minutes stays balanced
     tasks = [(d, name, label) for d in range(args.deals) for name, section in comparisons.items()
              for label in section]
-    played = run(tasks, comparisons, args.jobs, args.minutes, wall, progress)
+    played, interrupted = run(tasks, comparisons, args.jobs, args.minutes, wall, progress)
     if not args.quiet:
         print(file=sys.stderr)
+    if interrupted:
+        print("interrupted: the figures are of the deals that had finished", file=sys.stderr)
     out["deals_played"] = played
+    out["interrupted"] = interrupted
     for name, section in comparisons.items():
         out[name] = {label: comparison.report() for label, comparison in section.items()}
     out["cpu_seconds"] = round(time.process_time() - start, 2)
     print(json.dumps(out, indent=2))
-    return 0
+    return 130 if interrupted else 0  # the shell's code for a run stopped by Ctrl-C
 
 
 if __name__ == "__main__":

@@ -89,3 +89,35 @@ def test_a_split_bot_bids_with_one_bot_and_plays_with_the_other() -> None:
     split(decision(bid_turn))
     split(decision(play_turn))
     assert asked == [("bidder", DecisionKind.BID), ("player", DecisionKind.PLAY)]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_keeps_the_deals_that_finished(jobs: str) -> None:
+    """A long run stopped by Ctrl-C prints the figures of the deals played so far, without a traceback."""
+    import os
+    import signal
+
+    run = subprocess.Popen(
+        [sys.executable, str(SCRIPT), "--deals", "100", "--presets", "classic", "--skip-pimc",
+         "--skip-random", "--playouts", "400", "--jobs", jobs],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal would start it
+    )
+    try:
+        assert run.stderr is not None
+        said = b""
+        while b"deal 1/100" not in said:  # its progress line says a deal has landed
+            chunk = os.read(run.stderr.fileno(), 4096)
+            assert chunk, "the run ended before its first deal"
+            said += chunk
+        run.send_signal(signal.SIGINT)
+        out, rest = run.communicate(timeout=120)
+    finally:
+        run.kill()
+    err = (said + rest).decode()
+    assert run.returncode == 130, err
+    assert "Traceback" not in err
+    assert "interrupted: the figures are of the deals that had finished" in err
+    report = json.loads(out)
+    played = report["classic"]["expert_over_heuristic"]["deals"]
+    assert report["interrupted"] and 0 < played < 100
