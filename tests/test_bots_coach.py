@@ -8,6 +8,7 @@ that never learns another seat's cards before the reveal.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,8 +16,8 @@ from hypothesis import strategies as st
 
 from p2pspades.bots import make_bot
 from p2pspades.bots.coach import advise
-from p2pspades.bots.review import CannotReview, Position, positions, review
-from p2pspades.rules import PRESETS, Bid, Card, Game, Phase, Play, RuleSet, deal_from_order
+from p2pspades.bots.review import NOTICEABLE, CannotReview, Position, positions, review
+from p2pspades.rules import PRESETS, Action, Bid, Card, Game, Phase, Play, RuleSet, deal_from_order
 from p2pspades.rules.playout import play_game
 from p2pspades.table.events import Decision, DecisionKind
 
@@ -177,7 +178,12 @@ def test_the_draw_pile_game_is_refused_with_a_reason() -> None:
 
 
 def test_the_review_lists_what_the_random_player_gave_up_costliest_first() -> None:
-    game = finished_game("classic", 7)
+    rng = random.Random(7)
+
+    def bid_3_play_at_random(legal: Sequence[Action]) -> Action:  # random bids make every hand a set
+        return Bid(3) if Bid(3) in legal else rng.choice(legal)
+
+    game = play_game(PRESETS["classic"], 0, rng.shuffle, bid_3_play_at_random, max_hands=2)
     done = review(game.rules, list(game.history), 0, "fast")
     assert done.decisions > 0 and 0 <= done.agreed <= done.decisions
     costs = [w.cost for w in done.weighed]
@@ -186,6 +192,9 @@ def test_the_review_lists_what_the_random_player_gave_up_costliest_first() -> No
         best = w.advice.option(w.advice.choice)
         assert best is not None and w.cost == pytest.approx(max(0.0, best.points - w.taken.points))
     assert done.cost > 0  # a random player gives up points somewhere against the expert
+    listed = done.costliest(len(done.weighed))  # what the review prints: half a point or more
+    assert listed and listed == tuple(w for w in done.weighed if w.cost >= NOTICEABLE)
+    assert done.costliest(1) == listed[:1]
 
 
 def test_think_scales_the_experts_search_and_one_seed_still_gives_one_choice() -> None:

@@ -51,6 +51,11 @@ class Position:
         return self.decision.view
 
 
+NOTICEABLE = 0.5
+"""A decision is listed as costly only from half a point given up: less is within the search's own noise, and
+would be written as 0 points."""
+
+
 @dataclass(frozen=True, slots=True)
 class Weighed:
     """A decision weighed: the coach's advice, the option the seat took, and what it cost in expected points
@@ -72,6 +77,10 @@ class Review:
     @property
     def cost(self) -> float:
         return sum(w.cost for w in self.weighed)
+
+    def costliest(self, top: int) -> tuple[Weighed, ...]:
+        """The `top` costliest decisions that gave up a noticeable cost (`NOTICEABLE`), costliest first."""
+        return tuple(w for w in self.weighed[:top] if w.cost >= NOTICEABLE)
 
 
 def positions(rules: RuleSet, hands: Sequence[HandResult], seat: int) -> Iterator[Position]:

@@ -87,7 +87,7 @@ def as_json(done: Review, rules: RuleSet, names: list[str], top: int, status: St
         "decisions": done.decisions,
         "agreed": done.agreed,
         "cost": round(done.cost, 1),
-        "costliest": [_weighed_json(w, rules) for w in done.weighed[:top] if w.cost > 0],
+        "costliest": [_weighed_json(w, rules) for w in done.costliest(top)],
     }
 
 
@@ -116,9 +116,9 @@ def as_text(done: Review, rules: RuleSet, names: list[str], top: int, status: St
              f"good, in {done.agreed}; {done.cost:.0f} expected points given up in all"]
     if status is not Status.VALID:
         lines.append("(the log is not a valid finished game: only the hands it proves are reviewed)")
-    costly = [w for w in done.weighed[:top] if w.cost > 0]
+    costly = done.costliest(top)
     if not costly:
-        lines.append("no decision cost anything against the expert's choice")
+        lines.append("no decision cost half a point or more against the expert's choice")
         return "\n".join(lines)
     lines.append("")
     lines.append("The costliest decisions:")
