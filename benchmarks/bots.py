@@ -1,12 +1,13 @@
 """Play strength in duplicate format: the same deals played twice, with the sides swapping seats.
 
-Three comparisons per preset: expert over heuristic, expert over a plain PIMC searcher (the yardstick of
-`benchmarks/pimc.py`, 0.3 s of wall clock per card), and heuristic over random. Each deal is one hand from the
-start of a game (totals 0), dealt from a seeded shuffle. It is played at two tables with the same cards and
-the same dealer: at the first, bot A holds the even seats and bot B the odd ones; at the second they swap. A
-deal's score is A's points less B's, summed over both tables and halved: points per deal, with luck of the
-cards cancelled. In individual games the seats score on their own and a bot's points are the mean of its
-seats'; with an odd number of players the deal is played once per seat, A in that seat alone.
+Three comparisons per preset, each of which `--skip-…` leaves out: expert over heuristic, expert over a plain
+PIMC searcher (the yardstick of `benchmarks/pimc.py`, 0.3 s of wall clock per card), and heuristic over
+random. Each deal is one hand from the start of a game (totals 0), dealt from a seeded shuffle. It is played
+at two tables with the same cards and the same dealer: at the first, bot A holds the even seats and bot B the
+odd ones; at the second they swap. A deal's score is A's points less B's, summed over both tables and halved:
+points per deal, with luck of the cards cancelled. In individual games the seats score on their own and a
+bot's points are the mean of its seats'; with an odd number of players the deal is played once per seat, A in
+that seat alone.
 
 Reported per preset, as one JSON object: points per deal of A over B (mean and 95% interval), the same with
 carried bags charged at their share of the bag penalty, sets and nils made per bot, and each bot's decision
@@ -15,8 +16,8 @@ time (mean, 95th percentile, max) over all its decisions with more than one lega
 (the bot's own work). No cryptography: this measures how well the bots play. Progress goes to stderr.
 
     python benchmarks/bots.py [--deals 4] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
-                             [--minutes M] [--skip-random] [--skip-pimc] [--pimc-budget 0.3] [--jobs N]
-                             [--split] [--playouts N]
+                             [--minutes M] [--skip-random] [--skip-pimc] [--skip-heuristic]
+                             [--pimc-budget 0.3] [--jobs N] [--split] [--playouts N]
 
 The deals are played in turn across presets and comparisons (deal 0 everywhere, then deal 1...), so that
 `--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
@@ -364,6 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-random", action="store_true", help="no heuristic over random")
+    parser.add_argument("--skip-heuristic", action="store_true", help="no expert over the heuristic")
     parser.add_argument("--playouts", type=int, default=None,
                         help="the expert's playouts per decision, with no clock cap: a run that repeats "
                         "exactly whatever the machine's load (default: its budget's, the clock a cap)")
@@ -419,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "minutes": args.minutes,
     }
     # which bots each comparison sets against each other, in every preset
-    pairs = {"expert_over_heuristic": ("expert", "normal")}
+    pairs = {} if args.skip_heuristic else {"expert_over_heuristic": ("expert", "normal")}
     if not args.skip_pimc:
         pairs["expert_over_pimc"] = ("expert", "pimc")
     if args.split:
@@ -428,6 +430,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             pairs["expert_play_over_pimc"] = ("expert-play", "pimc")
     if not args.skip_random:
         pairs["heuristic_over_random"] = ("normal", "random")
+    if not pairs:
+        parser.error("every comparison is skipped: nothing to measure")
     comparisons = {
         name: {
             label: Comparison(PRESETS[name], kinds, args.seed, args.budget, args.pimc_budget, args.confidence,

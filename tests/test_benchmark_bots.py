@@ -51,6 +51,17 @@ def test_split_measures_the_bids_and_the_cards_apart() -> None:
     assert cards["bots"]["expert-play"]["decision_time"]["decisions"] > 0
 
 
+def test_each_comparison_can_be_skipped_but_not_all() -> None:
+    report = bench("--deals", "1", "--skip-heuristic", "--skip-random", "--pimc-budget", "0.02")["classic"]
+    assert list(report) == ["expert_over_pimc"] and report["expert_over_pimc"]["deals"] == 1
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--skip-heuristic", "--skip-pimc", "--skip-random"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 2 and "every comparison is skipped" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_bad_arguments_are_refused_in_one_line() -> None:
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "--jobs", "0"], capture_output=True, text=True, timeout=60, check=False
