@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.terminal import as_a_terminal_starts_it
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bots.py"
 pytestmark = pytest.mark.slow
@@ -112,7 +113,7 @@ def test_ctrl_c_keeps_the_deals_that_finished(jobs: str) -> None:
         [sys.executable, str(SCRIPT), "--deals", "100", "--presets", "classic", "--skip-pimc",
          "--skip-random", "--playouts", "400", "--jobs", jobs],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal would start it
+        preexec_fn=as_a_terminal_starts_it,
     )
     try:
         assert run.stderr is not None

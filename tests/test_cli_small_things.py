@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers.terminal import as_a_terminal_starts_it
 
 from p2pspades.bots import BOT_KINDS
 from p2pspades.rules import Suit, parse_cards
@@ -50,10 +51,9 @@ def started(pid: int) -> bool:
 def test_ctrl_c_in_the_first_second_is_one_line_and_exit_130(tmp_path: Path, command: list[str]) -> None:
     interrupted = 0
     for delay in (0.0, 0.05, 0.15, 0.3, 0.6):
-        # Ctrl-C as a terminal delivers it, whatever the suite inherited (a shell's background job ignores it)
         proc = subprocess.Popen([sys.executable, "-m", "p2pspades", *command], env=machine(tmp_path),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                                preexec_fn=as_a_terminal_starts_it)
         deadline = time.monotonic() + 30
         while not started(proc.pid) and proc.poll() is None:
             assert time.monotonic() < deadline, "the program never started"

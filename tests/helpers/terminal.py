@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -15,6 +16,13 @@ from p2pspades import log
 
 WAIT = 30.0
 """Generous upper bound for the screen to answer a key; tests never assert on speed."""
+
+
+def as_a_terminal_starts_it() -> None:
+    """A `preexec_fn` for a program a test interrupts: Ctrl-C (SIGINT) at its default, as a terminal starts a
+    program, whatever the suite inherited (a shell's background job ignores SIGINT, and so would its
+    children)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def plays_by_seat_0(path: Path) -> int:
