@@ -25,11 +25,10 @@ import time
 from collections.abc import Sequence
 
 from p2pspades.bots import HeuristicBot
-from p2pspades.bots.bidding import estimate_mask, nil_danger
+from p2pspades.bots.bidding import estimate_mask, nil_danger_mask
 from p2pspades.bots.expert import World
 from p2pspades.bots.simulate import Contract, Playout
 from p2pspades.rules import Action, Play, RuleSet, SeatView, is_nil, score_hand
-from p2pspades.rules.cards import cards_of
 from p2pspades.table.events import Decision, DecisionKind
 
 BUDGET = 0.3
@@ -89,7 +88,7 @@ def _fits_bids(view: SeatView, world: World, hands: Sequence[int]) -> bool:
             continue
         held = hands[seat] | world.played[seat]  # the hand it bid on
         if is_nil(rules, bid, False):
-            if nil_danger(rules, cards_of(held)) > NIL_DANGER:
+            if nil_danger_mask(rules, held) > NIL_DANGER:
                 return False
         elif abs(estimate_mask(rules, held) - bid) > BID_SLACK:
             return False

@@ -14,7 +14,7 @@ import pytest
 from helpers.games import Bot, apply_all, beats, dealt, decision, play_hand, plays, to_first_bid
 
 from p2pspades.bots import BOT_KINDS, BOT_LEVELS, ExpertBot, HeuristicBot, UnknownBot, make_bot
-from p2pspades.bots.bidding import choose_bid, count_mask, estimate_mask, estimate_tricks
+from p2pspades.bots.bidding import choose_bid, count_mask, estimate_mask, estimate_tricks, nil_danger
 from p2pspades.bots.expert import Weighed, World
 from p2pspades.bots.simulate import Contract, Playout, bags_hurt
 from p2pspades.rules import (
@@ -291,6 +291,16 @@ def test_the_cached_count_of_a_mask_is_the_count_of_the_cards(name: str) -> None
     sides = parse_cards("5H 6H 7H 8H 5D 6D 7D 5C 6C 7C")
     strong = count_mask(rules, mask_of([*parse_cards("AS KS QS"), *sides]), rules.hand_size)
     assert strong > count_mask(rules, mask_of([*parse_cards("4S 3S 2S"), *sides]), rules.hand_size) + 0.8
+
+
+def test_nil_danger_of_a_constructed_hand_by_hand() -> None:
+    """Worked by hand (classic, 13 cards, the others hold every card we do not): AS 1.0 and 2S 0.02 (11
+    higher spades out); 2H 0 (11 higher), KH 0.55 x 0.8 (one higher, one lower heart held); JD 0.3 and QD
+    0.3 x 0.8 (two higher each); the clubs 3 to 9 have 5 higher each, 0.02 x 0.8^k."""
+    rules = preset("classic")
+    hand = parse_cards("AS 2S KH 2H QD JD 3C 4C 5C 6C 7C 8C 9C")
+    clubs = sum(0.02 * 0.8**k for k in range(7))
+    assert nil_danger(rules, hand) == pytest.approx(1.02 + 0.44 + 0.3 + 0.24 + clubs, abs=1e-12)
 
 
 def test_a_playout_scores_with_the_rule_set() -> None:

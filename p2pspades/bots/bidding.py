@@ -10,7 +10,7 @@ import math
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
-from p2pspades.bots.odds import SIDE_SUITS, SPADES, DealShape, by_suit
+from p2pspades.bots.odds import SIDE_SUITS, SPADES, DealShape
 from p2pspades.rules import (
     Action,
     Bid,
@@ -177,24 +177,41 @@ def nil_danger(rules: RuleSet, hand: Sequence[Card]) -> float:
     dangerous when few cards held by others rank above them, less so when low cards of the same suit let the
     seat duck. The bidding turns it into odds of making nil, as measured in games between these bots.
     """
-    deal = DealShape(rules, len(hand))
-    mine = set(hand)
-    order = rules.order
-    suits = by_suit(hand, order)
-    danger = 0.0
-    held = deal.held
-    spade_table = (1.0, 0.85, 0.6, 0.42, 0.28, 0.18, 0.11, 0.07, 0.05)
-    for card in suits[SPADES]:
-        higher = _higher(deal, SPADES, card, mine)
-        danger += _lookup(spade_table, higher * held, 0.02)
-    average = deal.suit_size[SPADES] * len(hand) / len(deal.deck)
-    danger += max(0.0, len(suits[SPADES]) - average) * 0.3
-    side_table = (0.9, 0.55, 0.3, 0.15, 0.06, 0.02)
+    return nil_danger_mask(rules, mask_of(hand))
+
+
+def nil_danger_mask(rules: RuleSet, hand: int) -> float:
+    """`nil_danger` of a hand given as a bit mask of card indexes (the search's form): each suit's holding
+    is weighed once per rule set and hand size and remembered, for the search weighs thousands of deals."""
+    size = hand.bit_count()
+    masks = rules.order.suit_masks  # deuces high: the 2D is a spade
+    danger = _nil_suit(rules, size, 0, hand & masks[0])
     for suit in SIDE_SUITS:
-        cards = sorted(suits[suit], key=lambda c: order.rank[c.index])
-        for lower_held, card in enumerate(cards):
-            higher = _higher(deal, suit, card, mine)
-            danger += _lookup(side_table, higher * held, 0.0) * 0.8**lower_held
+        danger += _nil_suit(rules, size, suit.index, hand & masks[suit.index])
+    return danger
+
+
+_SPADE_DANGER = (1.0, 0.85, 0.6, 0.42, 0.28, 0.18, 0.11, 0.07, 0.05)
+_SIDE_DANGER = (0.9, 0.55, 0.3, 0.15, 0.06, 0.02)
+
+
+@lru_cache(maxsize=1 << 16)
+def _nil_suit(rules: RuleSet, size: int, suit_index: int, held: int) -> float:
+    """The nil danger of one suit's holding (a mask) in a hand of `size` cards: each card by how many cards
+    the others may hold above it; spades also by their length beyond a fair share, side-suit cards less for
+    every lower card of the suit held (it lets the seat duck)."""
+    deal = _shape(rules, size)
+    order = deal.order
+    danger = 0.0
+    mine = cards_of(held)
+    if suit_index == 0:
+        for card in sorted(mine, key=lambda c: order.rank[c.index], reverse=True):
+            danger += _lookup(_SPADE_DANGER, _higher(deal, SPADES, card, mine) * deal.held, 0.02)
+        average = deal.suit_size[SPADES] * size / len(deal.deck)
+        return danger + max(0.0, len(mine) - average) * 0.3
+    for lower_held, card in enumerate(sorted(mine, key=lambda c: order.rank[c.index])):
+        higher = _higher(deal, order.suit(card), card, mine)
+        danger += _lookup(_SIDE_DANGER, higher * deal.held, 0.0) * 0.8**lower_held
     return danger
 
 

@@ -31,15 +31,14 @@ from p2pspades.bots.bidding import (
     blind_choice,
     choose_bid,
     estimate_mask,
-    estimate_tricks,
     keep_draw,
-    nil_danger,
+    nil_danger_mask,
 )
 from p2pspades.bots.passing import choose_pass
 from p2pspades.bots.play import choose_card
 from p2pspades.bots.simulate import SUIT_MASKS, SUIT_OF, Contract, Playout, Relabel, bags_hurt
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Draw, Play, RuleSet, SeatView, SideTotal, is_nil
-from p2pspades.rules.cards import FULL_DECK, cards_of, mask_of
+from p2pspades.rules.cards import FULL_DECK, mask_of
 from p2pspades.table.events import Decision, DecisionKind
 
 DEFAULT_BUDGET = 0.5
@@ -441,12 +440,11 @@ def _bid_order(view: SeatView) -> list[int]:
 def quick_bid(rules: RuleSet, hand: int, partner_nil: bool | None) -> int:
     """What a seat holding `hand` is likely to bid (0 for nil): the heuristic count, nil when it is safe.
     `partner_nil` None: the partner's bid is not known."""
-    cards = cards_of(hand)
-    estimate = estimate_tricks(rules, cards)
+    estimate = estimate_mask(rules, hand)
     lowest = max(rules.min_bid, 1 if rules.nil else 0)
     bid = max(lowest, min(rules.tricks_per_hand, math.floor(estimate + 0.15)))
     if rules.nil and not partner_nil:
-        danger = nil_danger(rules, cards)
+        danger = nil_danger_mask(rules, hand)
         success = math.exp(-((danger / 1.45) ** 2)) if rules.partnerships else 0.6 * math.exp(-1.8 * danger)
         if rules.nil_value * (2 * success - 1) > 10 * max(1, bid) + 10:
             return 0
@@ -505,6 +503,11 @@ class World:
         self.pile = self.unseen.bit_count() - held
         free = self.unseen & ~self.discarded
         self.free = [i for i in range(len(FULL_DECK)) if free >> i & 1]
+        suit_of = rules.order.suit_of  # deuces high: the 2D is a spade, for the voids too
+        #: per card: how many seats to deal to have shown void in its suit (such cards are dealt first)
+        self.shunned = [
+            sum(1 for s in self.others if self.voids[s] >> suit_of[c] & 1) for c in range(len(FULL_DECK))
+        ]
 
     def sample(self, rng: random.Random) -> list[int]:
         """Every seat's cards: ours as they are, the others dealt from the unseen cards at random, no seat
@@ -524,9 +527,7 @@ class World:
         cards = self.free.copy()
         rng.shuffle(cards)
         if voids:
-            cards.sort(
-                key=lambda c: sum(1 for s in self.others if self.voids[s] >> suit_of[c] & 1), reverse=True
-            )
+            cards.sort(key=self.shunned.__getitem__, reverse=True)
         hands = [0] * self.n
         hands[self.seat] = self.mine
         for card in cards:
@@ -558,7 +559,7 @@ class World:
                 continue
             held = hands[s] | self.played[s]
             if is_nil(rules, bid, False):
-                weight *= max(0.02, math.exp(-((nil_danger(rules, cards_of(held)) / 1.45) ** 2)))
+                weight *= max(0.02, math.exp(-((nil_danger_mask(rules, held) / 1.45) ** 2)))
             else:
                 miss = estimate_mask(rules, held) - bid
                 weight *= math.exp(-(miss * miss) / (2 * BID_SPREAD * BID_SPREAD))
