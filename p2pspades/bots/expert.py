@@ -68,6 +68,13 @@ points in classic: a duck still pays where the contract is sure, and only there.
 
 WIDE_BELOW, WIDE_ABOVE = 2, 3
 """Where bags cost nothing, the bids searched run this far below and above the heuristic count."""
+NIL_OVERSTATED = 0.12
+"""How much the playouts overstate a nil's chance: each seat in them sees every card, the nil bidder's partner
+covering it above all. Against the PIMC yardstick's card play the expert's 71 nils of 100 duplicate deals of
+classic had an 80% chance in its search and 68% were made. A searched nil is charged that share of its swing
+(twice the nil's value: 24 points in classic) before it is weighed against bidding the cards. With it the
+same deals bid 52 nils, not 71: the 20 it turned into a count bid had a 68% chance in the search (the 52 it
+kept, 85%)."""
 BLIND_MARGIN = 30.0
 """Blind nil must beat bidding on the cards by this many points in the search (it is a one-way door)."""
 
@@ -218,6 +225,10 @@ class ExpertBot:
             return Weighed(actions, [[]], [[]], [], 0, [(a,) for a in actions])
         world = World(view, self._seen.get(view.hand_number, 0))
         weighed = self._score_bids(view, world, [(b, False) for b in options], rng, deadline)
+        if rules.nil and 0 in options:
+            nil = options.index(0)
+            charge = NIL_OVERSTATED * 2 * rules.nil_value
+            weighed.values[nil] = [value - charge for value in weighed.values[nil]]
         usual = centre.tricks if isinstance(centre, Bid) else count
         weighed.actions = actions
         weighed.alike = [(a,) for a in actions]
