@@ -191,6 +191,14 @@ def nil_danger_mask(rules: RuleSet, hand: int) -> float:
     return danger
 
 
+def nil_odds(rules: RuleSet, danger: float) -> float:
+    """The odds of making nil with a hand of this `nil_danger`, as measured in games between these bots: a
+    partner who covers helps a great deal."""
+    if rules.partnerships:
+        return math.exp(-((danger / 1.45) ** 2))
+    return 0.6 * math.exp(-1.8 * danger)
+
+
 _SPADE_DANGER = (1.0, 0.85, 0.6, 0.42, 0.28, 0.18, 0.11, 0.07, 0.05)
 _SIDE_DANGER = (0.9, 0.55, 0.3, 0.15, 0.06, 0.02)
 
@@ -313,13 +321,9 @@ def choose_bid(view: SeatView, legal: Sequence[Action], jitter: float) -> Action
     # Nil: worth it when the hand is unlikely to be forced to take a trick. The odds of making it, by
     # danger, were measured in games between these bots: a partner who covers helps a great deal.
     if rules.nil and Bid(0) in legal and not partner_nil and _may_bid_nil(rules, hand):
-        danger = nil_danger(rules, hand)
-        if partner is not None:
-            success = math.exp(-((danger / 1.45) ** 2))
-            if partner_bid is not None and partner_bid <= 2:
-                success *= 0.85  # a weak partner has little to cover with
-        else:
-            success = 0.6 * math.exp(-1.8 * danger)
+        success = nil_odds(rules, nil_danger(rules, hand))
+        if partner_bid is not None and partner_bid <= 2:
+            success *= 0.85  # a weak partner has little to cover with
         nil_value = rules.nil_value * (2 * success - 1)
         bid_value = 10.0 * max(1, round(estimate))
         if nil_value > bid_value + 10:

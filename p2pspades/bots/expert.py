@@ -33,6 +33,7 @@ from p2pspades.bots.bidding import (
     estimate_mask,
     keep_draw,
     nil_danger_mask,
+    nil_odds,
 )
 from p2pspades.bots.passing import choose_pass
 from p2pspades.bots.play import choose_card
@@ -68,13 +69,14 @@ points in classic: a duck still pays where the contract is sure, and only there.
 
 WIDE_BELOW, WIDE_ABOVE = 2, 3
 """Where bags cost nothing, the bids searched run this far below and above the heuristic count."""
-NIL_OVERSTATED = 0.12
-"""How much the playouts overstate a nil's chance: each seat in them sees every card, the nil bidder's partner
-covering it above all. Against the PIMC yardstick's card play the expert's 71 nils of 100 duplicate deals of
-classic had an 80% chance in its search and 68% were made. A searched nil is charged that share of its swing
-(twice the nil's value: 24 points in classic) before it is weighed against bidding the cards. With it the
-same deals bid 52 nils, not 71: the 20 it turned into a count bid had a 68% chance in the search (the 52 it
-kept, 85%)."""
+NIL_BLEND = 0.5
+"""How far a searched nil's chance is taken toward the bidding's odds of its nil danger (`nil_odds`). The
+playouts overstate the chance: each seat in them sees every card, the nil bidder's partner covering it above
+all, and the greedy defence only leads under the nil's lowest card. The odds, measured against the heuristic's
+defence, understate it against the expert's cover. Against the PIMC yardstick's card play the expert's 71
+nils of 100 duplicate deals of classic had 80% in its search and 59% by the odds, and 68% were made. A
+searched nil is charged the difference, its swing (twice the nil's value) times the share it moves, before
+it is weighed against bidding the cards; a nil the odds like better gains it."""
 BLIND_MARGIN = 30.0
 """Blind nil must beat bidding on the cards by this many points in the search (it is a one-way door)."""
 
@@ -225,9 +227,12 @@ class ExpertBot:
             return Weighed(actions, [[]], [[]], [], 0, [(a,) for a in actions])
         world = World(view, self._seen.get(view.hand_number, 0))
         weighed = self._score_bids(view, world, [(b, False) for b in options], rng, deadline)
-        if rules.nil and 0 in options:
+        if rules.nil and 0 in options and weighed.weights:
             nil = options.index(0)
-            charge = NIL_OVERSTATED * 2 * rules.nil_value
+            searched = sum(w for w, held in zip(weighed.weights, weighed.made[nil], strict=True) if held)
+            searched /= sum(weighed.weights)
+            odds = nil_odds(rules, nil_danger_mask(rules, mask_of(view.hand)))
+            charge = NIL_BLEND * (searched - odds) * 2 * rules.nil_value
             weighed.values[nil] = [value - charge for value in weighed.values[nil]]
         usual = centre.tricks if isinstance(centre, Bid) else count
         weighed.actions = actions
@@ -455,8 +460,7 @@ def quick_bid(rules: RuleSet, hand: int, partner_nil: bool | None) -> int:
     lowest = max(rules.min_bid, 1 if rules.nil else 0)
     bid = max(lowest, min(rules.tricks_per_hand, math.floor(estimate + 0.15)))
     if rules.nil and not partner_nil:
-        danger = nil_danger_mask(rules, hand)
-        success = math.exp(-((danger / 1.45) ** 2)) if rules.partnerships else 0.6 * math.exp(-1.8 * danger)
+        success = nil_odds(rules, nil_danger_mask(rules, hand))
         if rules.nil_value * (2 * success - 1) > 10 * max(1, bid) + 10:
             return 0
     return bid
