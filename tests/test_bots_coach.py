@@ -11,13 +11,27 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from helpers import games
+from helpers.positions import RISKY_NIL
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2pspades.bots import make_bot
+from p2pspades.bots.bidding import nil_danger, nil_odds
 from p2pspades.bots.coach import advise
 from p2pspades.bots.review import NOTICEABLE, CannotReview, Position, positions, review
-from p2pspades.rules import PRESETS, Action, Bid, Card, Game, Phase, Play, RuleSet, deal_from_order
+from p2pspades.rules import (
+    PRESETS,
+    Action,
+    Bid,
+    Card,
+    Game,
+    Phase,
+    Play,
+    RuleSet,
+    deal_from_order,
+    parse_cards,
+)
 from p2pspades.rules.playout import play_game
 from p2pspades.table.events import Decision, DecisionKind
 
@@ -123,6 +137,23 @@ def test_a_sure_winner_is_what_the_coach_plays_to_make_a_contract() -> None:
     assert isinstance(advice.choice, Play) and advice.choice.card.code == "AS"
     chosen = advice.option(advice.choice)
     assert chosen is not None and chosen.holds == 1.0
+
+
+def test_the_coach_gives_a_nil_the_chance_the_bid_counted_on() -> None:
+    """The risky nil of the expert's tests (AH, AC and KC; its playouts hold it in 9 deals of 10, the
+    bidding's odds of its nil danger in 1 of 5): the coach bids the cards, and the nil's chance it shows is
+    the one that bid counted on, halfway between, not the playouts' own."""
+    rules = PRESETS["classic"]
+    game = games.dealt(rules, 0, RISKY_NIL)
+    assert game.current_seat == 1
+    advice = advise(games.decision(game), "normal")
+    assert advice is not None
+    assert isinstance(advice.choice, Bid) and advice.choice.tricks >= 1
+    nil = advice.option(Bid(0))
+    assert nil is not None and nil.nil
+    odds = nil_odds(rules, nil_danger(rules, parse_cards(RISKY_NIL[1])))
+    assert odds < 0.25 and odds + 0.25 < nil.holds < 0.8
+    assert "bid nil: the nil holds in" in advice.words(4)
 
 
 def finished_game(preset: str, seed: int, hands: int = 2) -> Game:

@@ -98,12 +98,11 @@ def advise(decision: Decision, think: str | None = None) -> Advice | None:
     rules = decision.view.rules
     mine = _bid_nil(decision.view)
     options = []
-    rows = zip(weighed.actions, weighed.values, weighed.made, weighed.alike, strict=True)
-    for action, values, made, alike in rows:
+    rows = zip(weighed.actions, weighed.values, weighed.alike, strict=True)
+    for i, (action, values, alike) in enumerate(rows):
         points = sum(w * v for w, v in zip(weighed.weights, values, strict=True)) / total
-        holds = sum(w for w, m in zip(weighed.weights, made, strict=True) if m) / total
         nil = mine or (isinstance(action, Bid) and is_nil(rules, action.tricks, False))
-        options.append(Option(action, action_text(action, rules), points, holds, alike, nil))
+        options.append(Option(action, action_text(action, rules), points, weighed.holds(i), alike, nil))
     best = bot.best(decision, weighed)
     choice = weighed.actions[best]
     options.sort(key=lambda o: -o.points)

@@ -230,10 +230,10 @@ class ExpertBot:
         weighed = self._score_bids(view, world, [(b, False) for b in options], rng, deadline)
         if rules.nil and rules.partnerships and 0 in options and weighed.weights:
             nil = options.index(0)
-            searched = sum(w for w, held in zip(weighed.weights, weighed.made[nil], strict=True) if held)
-            searched /= sum(weighed.weights)
+            searched = weighed.holds(nil)
             odds = nil_odds(rules, nil_danger_mask(rules, mask_of(view.hand)))
-            charge = NIL_BLEND * (searched - odds) * 2 * rules.nil_value
+            weighed.chances[nil] = chance = searched + NIL_BLEND * (odds - searched)
+            charge = (searched - chance) * 2 * rules.nil_value
             weighed.values[nil] = [value - charge for value in weighed.values[nil]]
         usual = centre.tricks if isinstance(centre, Bid) else count
         weighed.actions = actions
@@ -331,6 +331,16 @@ class Weighed:
     alike: list[tuple[Action, ...]] = field(default_factory=list)
     playouts: int = 0
     capped: bool = False
+    #: an option's chance of holding where the search counts on another than its playouts' share (a nil bid)
+    chances: dict[int, float] = field(default_factory=dict)
+
+    def holds(self, option: int) -> float:
+        """The chance that the seat's contract (its nil, for a nil bidder) holds with the option: the
+        weighted share of deals where it held, unless the search counts on another (`chances`)."""
+        if option in self.chances:
+            return self.chances[option]
+        total = sum(self.weights)
+        return sum(w for w, held in zip(self.weights, self.made[option], strict=True) if held) / total
 
     def add(self, deal: Sequence[tuple[float, bool]], weight: float) -> bool:
         """Take one deal's (value, held) for every option. A deal cut short by the clock is left out:
