@@ -26,6 +26,16 @@ def failed(check: Check, detail: str, seat: int | str | None = None) -> str:
     return f"{who} failed the {check} check: {detail}"
 
 
+def penalty(check: Check, renege: str) -> str:
+    """What a violation found by the end-of-hand audit cost, by the rule set's `renege` option: "penalised:
+    its side scored the hand as a failed contract". A false bid is always set (PROTOCOL.md §4.7)."""
+    if renege == "stop":
+        return "the game stopped on it"
+    if check is Check.BAD_BID or renege == "set":
+        return "penalised: its side scored the hand as a failed contract"
+    return "penalised: three of its side's tricks went to the other side"
+
+
 def ending(ended: GameEnded) -> str:
     """Why the game ended, in a few words: "seat 2 failed the turn check: ...", "seat 1 stopped answering",
     or "" for a complete game."""

@@ -27,7 +27,7 @@ from helpers.logs import write_log
 from p2pspades import crypto, log
 from p2pspades.audit import Status, hand_record, verify_frames
 from p2pspades.bots import RandomBot
-from p2pspades.rules import Action, Bid, Card, Play, RuleSet, preset
+from p2pspades.rules import Action, Bid, Card, Play, RuleSet, SideTotal, preset, score_hand
 from p2pspades.table import (
     Accepted,
     Decision,
@@ -409,7 +409,62 @@ def test_a_false_mirror_bid_is_named_by_the_audit_of_the_revealed_hand(version: 
                          text=True, timeout=120, check=False)
     assert out.returncode == 1, out.stdout + out.stderr
     assert (f"seat {CHEATER}" in out.stdout and "bad_bid" in out.stdout) or "bid" in out.stdout
-    assert f"holding {cheater.lied} spade" in out.stdout and "(penalised)" in out.stdout
+    assert f"holding {cheater.lied} spade" in out.stdout and "(penalised: " in out.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("renege", ["set", "three_tricks", "stop"])
+def test_a_caught_false_bid_never_pays_and_is_said_mid_game_and_after_an_abandonment(renege: str) -> None:
+    """The liar bids two spades more than it holds. Whatever `renege` says, its side scores no more than its
+    honest bid failed ("stop": the game ends on the lie, and the liar's side forfeits). `verify` names the lie
+    in words on a log cut after that hand, and on the log of a game the liar then abandons (it withholds its
+    reveal of the second hand, and the others' certificate ends the game)."""
+    rules = preset("mirror", target=2000, losing_threshold=-2000, renege=renege)
+    wire, _ = seated(rules, LyingBidder, seed=b"mirror liar " + renege.encode())
+    cheater = wire.tables[CHEATER]
+    assert isinstance(cheater, LyingBidder)
+    wire.players[CHEATER] = lying_bidder(cheater)
+
+    def withhold(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        payload = log.open_envelope(raw).payload
+        if sender == CHEATER and payload["t"] == "reveal" and payload["h"] == 2:
+            return []
+        return [(d, raw) for d in range(4) if d != sender]
+
+    wire.tamper = withhold
+    wire.run()
+    assert cheater.lied is not None
+    table = honest(wire)[0]
+    game = table.game
+    assert game is not None
+    first = game.history[0]
+    side = rules.side_of(CHEATER)
+    if renege == "stop":
+        assert table.status == "violation" and table.violation is not None
+        assert (table.violation.seat, table.violation.check) == (CHEATER, "bad_bid")
+        assert table.result is not None and table.result.winners == (1 - side,), "the liar's side forfeits"
+        return
+    honest_bids = list(first.bids)
+    honest_bids[CHEATER] = cheater.lied
+    before = [SideTotal()] * 2
+    honest_set, _ = score_hand(rules, honest_bids, list(first.blind), first.tricks_won, before, {side})
+    assert first.scores[side].penalized and first.scores[side].points <= honest_set[side].points
+    # the log cut after the first hand: valid so far, and the lie in words
+    cut = next(i for i, raw in enumerate(table.records) if log.open_envelope(raw).payload["h"] == 2)
+    verdict = verify_frames(table.records[:cut])
+    lie = f"bid {cheater.lied + 2} holding {cheater.lied} spade"
+    assert verdict.status is Status.VIOLATION and "valid so far" in verdict.summary, verdict.summary
+    assert lie in verdict.summary and "its side scored the hand as a failed contract" in verdict.summary
+    # the liar withholds its second reveal: abandoned, and the lie is still said
+    wire.advance_time(61)
+    wire.run()
+    wire.advance_time(61)
+    wire.run()
+    assert table.status == "abandoned" and table.abandoned_by == CHEATER
+    verdict = verify_frames(table.records)
+    assert verdict.status is Status.VIOLATION and "abandoned" in verdict.summary, verdict.summary
+    assert lie in verdict.summary and f"forfeit by seat {CHEATER}" in verdict.summary
+    assert hand_record(verdict)["result"]["violation"]["check"] == "bad_bid"
 
 
 class WrongSuicideBid(Table):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from p2pspades import log
 from p2pspades.audit.parallel import ALL_SETTLED, ParallelProofs, available_jobs
 from p2pspades.audit.verdict import Status, Verdict, abandonment, describe, forfeit_suffix
-from p2pspades.describe import failed
+from p2pspades.describe import failed, penalty
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.rules import Card, HandResult
 from p2pspades.table import (
@@ -303,43 +303,30 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
 
 def judge_end(table: Table, penalised: list[Violation]) -> Verdict:
     """The verdict on an observer `table` that has taken every entry it was given, with the violations a
-    rule-set penalty settled: a halting violation, complete, abandoned, or valid so far."""
+    rule-set penalty settled: a halting violation, complete, abandoned, or valid so far. A penalised violation
+    (a renege, a false bid) proves a tampered client whatever the ending: it is said, and the verdict is a
+    violation."""
     n = len(table.entries)
     v = table.violation
     if v is not None and v.halts:
         return Verdict(Status.VIOLATION, describe(v) + forfeit_suffix(table), table, v, penalised, n)
     if table.status is TableStatus.COMPLETE:
+        summary = f"valid and complete: {len(table.entries)} entries"
         if penalised:
-            first = penalised[0]
-            return Verdict(
-                Status.VIOLATION,
-                "the game is complete, but " + describe(first) + " (penalised)",
-                table,
-                first,
-                penalised,
-                n,
-            )
-        chain = len(table.entries)
-        return Verdict(Status.VALID, f"valid and complete: {chain} entries", table, None, penalised, n)
-    if table.status is TableStatus.ABANDONED:
-        return Verdict(
-            Status.INCOMPLETE,
-            f"valid, but abandoned at entry {len(table.entries) - 1}: {abandonment(table)}"
-            + forfeit_suffix(table),
-            table,
-            None,
-            penalised,
-            n,
-        )
-    waiting = table.waiting_for()
-    where = f"; it waits for seat {waiting[0]}'s {waiting[1]}" if waiting else ""
-    if table.claim is not None and waiting is not None:
-        where = f"; it waits for seat {waiting[0]}'s {waiting[1]}, and {abandonment(table)}"
-    return Verdict(
-        Status.INCOMPLETE,
-        f"valid so far, but incomplete: it stops after entry {len(table.entries) - 1}{where}",
-        table,
-        None,
-        penalised,
-        n,
-    )
+            summary = "the game is complete"
+    elif table.status is TableStatus.ABANDONED:
+        summary = (f"valid, but abandoned at entry {len(table.entries) - 1}: {abandonment(table)}"
+                   + forfeit_suffix(table))
+    else:
+        waiting = table.waiting_for()
+        where = f"; it waits for seat {waiting[0]}'s {waiting[1]}" if waiting else ""
+        if table.claim is not None and waiting is not None:
+            where = f"; it waits for seat {waiting[0]}'s {waiting[1]}, and {abandonment(table)}"
+        summary = f"valid so far, but incomplete: it stops after entry {len(table.entries) - 1}{where}"
+    if penalised:
+        first = penalised[0]
+        lie = f"{describe(first)} ({penalty(first.check, table.rules.renege)})"
+        summary += f", but {lie}" if table.status is TableStatus.COMPLETE else f"; and {lie}"
+        return Verdict(Status.VIOLATION, summary, table, first, penalised, n)
+    status = Status.VALID if table.status is TableStatus.COMPLETE else Status.INCOMPLETE
+    return Verdict(status, summary, table, None, penalised, n)

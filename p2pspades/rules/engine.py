@@ -70,6 +70,7 @@ _PLAY = Phase.PLAY
 # Named tuples made straight from a tuple: their generated __new__ is a Python function, this is not.
 _new_trick = partial(tuple.__new__, Trick)
 _new_result = partial(tuple.__new__, HandResult)
+_NO_HONEST: tuple[tuple[int, int], ...] = ()
 _NO_SIDES: frozenset[int] = frozenset()
 
 
@@ -1112,17 +1113,17 @@ class Game:
         # else this engine held every hand from the first lead and checked each play against it then: the
         # audit's checks exactly, so it cannot find anything (tests/test_rules_audit.py keeps that true).
         stop = bool(violations) and rules.renege == "stop"
-        scored, set_sides = won, _NO_SIDES
+        scored, set_sides, honest = won, _NO_SIDES, _NO_HONEST
         if violations:
             winners = [trick_winner(trick.plays, self._order) for trick in tricks]
-            scored, set_sides = renege_penalty(rules, violations, won, winners)
+            scored, set_sides, honest = renege_penalty(rules, violations, won, winners)
         if stop:
             scores = tuple(
                 HandScore(side, 0, 0, False, 0, 0, 0, 0, 0, True, 0) for side in range(len(rules.sides))
             )
             totals = self.totals
         else:
-            scores, totals = score_hand(rules, bids, hand._blind, scored, self.totals, set_sides)
+            scores, totals = score_hand(rules, bids, hand._blind, scored, self.totals, set_sides, honest)
         self.history.append(
             _new_result(
                 (hand.number, hand.dealer, bids, tuple(hand._blind), hands, tricks, won, scored, scores,

@@ -9,6 +9,7 @@ proof runner, so the offline verifier may run it in another process.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -430,6 +431,9 @@ def audit_hand(t: Table, seq: int) -> None:
     found = tuple(Violation(v.seat, v.kind, v.detail, seq, halts=False) for v in g.history[-1].violations)
     passes = tuple(PassShown(p.seat, p.partner, tuple(cards[j] for j in p.positions)) for p in d.passes)
     t.report(HandAudited(number, found, passes))
+    if found and t.rules.renege == "stop":  # the game ends with the violation: a fault, as any other
+        t.halt(dataclasses.replace(found[0], halts=True))
+        return
     for v in found:
         t.report(v)
     if g.phase is Phase.GAME_OVER:
