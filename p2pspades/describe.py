@@ -7,7 +7,8 @@ is made printable: a detail may come from a peer, so the caller escapes the text
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from p2pspades.checks import Check
 
@@ -43,8 +44,58 @@ def ending(ended: GameEnded) -> str:
         v = ended.violation
         return failed(v.check, v.detail, v.seat)
     if ended.status == "abandoned" and ended.seat is not None:
+        if ended.contested and not ended.missing:
+            return f"{seats_word(ended.signers)} claimed that seat {ended.seat} stopped answering (contested)"
         return f"seat {ended.seat} stopped answering"
     return ""
+
+
+def seat_word(seat: int) -> str:
+    return f"seat {seat}"
+
+
+def seats_word(seats: Iterable[int], who: Callable[[int], str] | None = None) -> str:
+    """'seat 2', 'seats 1, 3' (or, with `who`, the names it gives: 'Ann and Bob')."""
+    listed = sorted(seats)
+    if who is not None:
+        names = [who(s) for s in listed]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return ("seat " if len(listed) == 1 else "seats ") + ", ".join(map(str, listed))
+
+
+def abandoned(ended: GameEnded, who: Callable[[int], str] | None = None, awaited: str = "") -> str:
+    """An abandonment in words, as every report says it: who signed what against whom, after which timeout,
+    and what it proves (PROTOCOL.md §5.5). `who` names a seat ("seat 2" by default); `awaited` is the type of
+    the entry the table waited for, when known. Forfeits are said by the caller."""
+    name = who or seat_word
+    assert ended.seat is not None
+    accused = name(ended.seat)
+    signers = seats_word(ended.signers, who) if ended.signers else "the other seats"
+    waits = " or ".join(f"{w} s" for w in sorted(set(ended.waits)))
+    what = f"its {awaited}" if awaited else "its entry"
+    past = f"past the timeout in force ({waits})"
+    said = f"{signers} signed that {accused} kept the table waiting for {what} {past}"
+    if ended.scored:
+        return said + ": the game was decided before, so its result stands"
+    if ended.missing:
+        return (said + f", and, a timeout later, that {seats_word(ended.missing, who)} signed nothing: the "
+                "seats still playing ended the game, contested: nobody wins")
+    if ended.contested:
+        them = "it" if len(ended.signers) == 1 else "them"
+        return (f"{signers} claimed that {accused} kept {them} waiting for {what} {past}; a claim that only "
+                "seats who win by it signed proves nothing: contested, nobody wins")
+    return said
+
+
+def note(kind: str, signer: str, accused: str, fields: Mapping[str, Any]) -> str:
+    """A claim's note in words: a vote, a stall or a refusal (PROTOCOL.md §5.1), its fields checked."""
+    if kind == "abandon":
+        wait = fields.get("w")
+        return f"{signer} voted that {accused} stopped answering (after the timeout in force, {wait} s)"
+    if kind == "stall":
+        return (f"{signer} still lacks a vote of seats {', '.join(map(str, fields.get('m', ())))} a timeout "
+                f"after its own against {accused}: the seats still playing may end the game")
+    return f"{signer} took the entry of {accused} before voting: the claim against {accused} is void"
 
 
 def bonuses(rules: RuleSet, score: HandScore) -> list[str]:

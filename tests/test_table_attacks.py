@@ -501,7 +501,11 @@ def test_a_wrong_suicide_bid_is_refused_live() -> None:
 
 # ------------------------------------------------------------------ refused, and the game goes on
 @pytest.mark.parametrize("withheld", ["reveal", "end"])
-def test_withholding_a_reveal_or_the_end_is_abandonment_and_forfeits(withheld: str) -> None:
+def test_withholding_a_reveal_forfeits_and_withholding_the_end_changes_nothing(withheld: str) -> None:
+    """A seat that withholds its reveal keeps the hand from being scored: the others' certificate makes its
+    side forfeit. One that withholds its `end` changes nothing: the game was decided by the last audit, so
+    the certificate at an `end` leaves the game's own result (and losers cannot rewrite a finished game by
+    claiming that the winner did not sign its `end`)."""
     wire, _ = seated(RULES)
 
     def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
@@ -519,11 +523,18 @@ def test_withholding_a_reveal_or_the_end_is_abandonment_and_forfeits(withheld: s
     wire.run()
     for table in honest(wire):
         assert table.status == "abandoned" and table.abandoned_by == CHEATER and table.finished
-        assert table.result is not None and table.result.forfeit and table.result.seat == CHEATER
-        assert table.result.winners == (1 - RULES.side_of(CHEATER),), "the game has a result: not void"
+        result = table.result
+        assert result is not None and result.seat == CHEATER
         verdict = verify_frames(table.records)
         assert verdict.status is Status.INCOMPLETE and f"seat {CHEATER}" in verdict.summary
-        assert f"forfeit by seat {CHEATER}" in verdict.summary
+        if withheld == "reveal":
+            assert result.forfeit and result.winners == (1 - RULES.side_of(CHEATER),), "not void"
+            assert f"forfeit by seat {CHEATER}" in verdict.summary
+        else:
+            game = table.game
+            assert game is not None and game.outcome is not None
+            assert result.scored and not result.forfeit and result.winners == tuple(game.outcome.winners)
+            assert "forfeit" not in verdict.summary and "the result stands" in verdict.summary
 
 
 def test_messages_out_of_turn_are_rejected_and_named() -> None:
@@ -798,9 +809,12 @@ class ImpatientChallenger(Table):
 
 
 def test_a_premature_low_club_claim_is_refuted_by_the_lead() -> None:
-    wire, _ = seated(LOW_CLUB, ImpatientChallenger, seed=b"impatient lead")
+    """The seat at the dealer's left (the only one that may challenge a first lead nobody made) challenges
+    at once; the holder leads the lowest club after all, before the last reveal: a false challenge."""
+    wire, _ = seated(LOW_CLUB, ImpatientChallenger, seed=b"impatient lead 16")
     holder = until_the_low_club_lead(wire)
-    assert holder != CHEATER
+    assert holder != CHEATER and wire.tables[0].claimed_step() is not None
+    assert wire.tables[0].lead_step(1).seat == CHEATER, "the cheater sits at the dealer's left"
     wire._record(CHEATER, wire.tables[CHEATER].tick(wire.now))
     wire.run()
     for table in honest(wire):

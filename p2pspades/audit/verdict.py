@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 
 from p2pspades import log
-from p2pspades.describe import ending, failed
+from p2pspades.describe import ending, failed, seats_word
 from p2pspades.exits import ExitCode
 from p2pspades.rules import HandResult
 from p2pspades.table import After, PassShown, Table, TableStatus, Violation
@@ -47,21 +47,28 @@ def describe(v: Violation) -> str:
 
 
 def _seats(seats: tuple[int, ...] | list[int]) -> str:
-    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
+    return seats_word(seats)
 
 
 def abandonment(table: Table) -> str:
     """What a log proves about an abandonment: who signed that which seat kept the table waiting, after how
-    long by their clocks, and whether that made a certificate (a claim of silence, never a proof of it)."""
+    long by their clocks, and whether that made a certificate or a stalled ending (a claim of silence, never
+    a proof of it), or a refusal voided it."""
     slot = table.claim
     if slot is None:
         return "no seat was claimed to have stopped answering"
-    waits = sorted(set(slot.waits.values()))
+    waits = sorted(set(slot.waits[v] for v in slot.voters)) or sorted(set(slot.waits.values()))
     after = " or ".join(f"{w} s" for w in waits)
+    voters = slot.voters or tuple(sorted(slot.votes))
     said = (
-        f"{_seats(slot.voters)} signed that seat {slot.accused} kept the table waiting for its "
+        f"{_seats(voters)} signed that seat {slot.accused} kept the table waiting for its "
         f"{slot.awaited or 'entry'} (entry {slot.seq}) past the timeout in force ({after})"
     )
+    result = table.result
+    if table.certified is slot and result is not None and result.missing:
+        return (said + f", and, a timeout later, that {_seats(result.missing)} signed nothing: a "
+                f"stalled ending at entry {slot.seq} (the seats still playing ended it; a claim of silence, "
+                "not a proof)")
     if table.certified is slot:
         return said + f": a certificate at entry {slot.seq} (a claim of silence, not a proof)"
     if slot.refusals:
@@ -83,16 +90,44 @@ def forfeit(table: Table) -> str | None:
     return f"forfeit by seat {result.seat}: {why}"
 
 
+def answer_held(table: Table) -> log.Header | None:
+    """The header of the accused's own answer that an ending took the slot from, if this log holds it (the
+    accused's log, say): then a two-player or colluders' claim stands against a signed answer."""
+    slot, result = table.certified, table.result
+    if slot is None or result is None:
+        return None
+    for raw in table.superseded[:1]:
+        header = log.validate_header(log.open_envelope(raw).payload)
+        if header.seat == slot.accused and header.seq == slot.seq:
+            return header
+    return None
+
+
 def forfeit_suffix(table: Table) -> str:
     result = table.result
     if result is None or result.seat is None:
         return ""
+    if result.scored:
+        winners = " and ".join(f"side {w}" for w in result.winners) or "nobody"
+        return f"; the game was decided before its end: the result stands, {winners} {_wins(result.winners)}"
+    if result.missing:
+        return f"; contested: {_seats(result.missing)} signed nothing, so nobody wins"
     if result.contested:
-        return "; contested: every seat that signed the certificate wins by it, so nobody wins"
+        text = "; contested: every seat that signed the certificate wins by it, so nobody wins"
+        answer = answer_held(table)
+        if answer is not None:
+            digest = log.entry_hash(table.superseded[0]).hex()[:16]
+            text += (f"; this log holds seat {result.seat}'s own {answer.type} for entry {answer.seq}, "
+                     f"signed (hash {digest}…): a claim against a signed answer, a dispute, not a silence")
+        return text
     if not result.forfeit:
         return "; the game is void (rule on_fault=void)"
     winners = " and ".join(f"side {w}" for w in result.winners)
-    return f"; forfeit by seat {result.seat}: {winners} {'wins' if len(result.winners) == 1 else 'win'}"
+    return f"; forfeit by seat {result.seat}: {winners} {_wins(result.winners)}"
+
+
+def _wins(winners: tuple[int, ...]) -> str:
+    return "wins" if len(winners) == 1 else "win"
 
 
 def follow_problem(old: Verdict, new: Verdict) -> str | None:

@@ -216,8 +216,11 @@ class GameEnded:
     After a fault, `forfeit` says whether `seat`'s side forfeited (rule `on_fault`): `winners` are then the
     best of the other sides; otherwise the game is void and nobody wins. An abandonment names the seats that
     signed its certificate (`signers`) and the timeout each stated (`waits`, seconds); it is `contested`
-    when every signer wins by it, which proves nothing, so nobody wins. A halt carries its `violation`.
-    It is data: `describe.ending` puts it into words.
+    when every signer wins by it, which proves nothing, so nobody wins; a stalled ending also names the seats
+    that signed nothing (`missing`), and is always contested. An abandonment at an `end` entry leaves the
+    game's own result (`scored`): it was decided before. A halt carries its `violation`. `at` is the slot
+    where the chain stops (PROTOCOL.md §5.6: the order of endings). It is data: `describe.ending` puts it
+    into words.
     """
 
     status: TableStatus
@@ -228,6 +231,9 @@ class GameEnded:
     signers: tuple[int, ...] = ()
     waits: tuple[int, ...] = ()
     violation: Violation | None = None
+    at: int = 0
+    missing: tuple[int, ...] = ()
+    scored: bool = False
 
 
 Event = (
