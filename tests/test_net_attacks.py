@@ -79,7 +79,7 @@ def assert_pinned_on(lan: Lan, cheater: int, honest: list[str], checks: tuple[st
     assert sorted(logs) == sorted({0, 1, 2, 3} - {cheater}), logs
     chains = {seat: log.read_log(path).frames for seat, path in logs.items()}
     first = next(iter(chains.values()))
-    assert all(chain == first for chain in chains.values()), "the honest seats hold the same log"
+    assert all(chain == first for chain in chains.values()), {s: kinds(c[-4:]) for s, c in chains.items()}
     honest_side = 1 - cheater % 2
     for seat, path in logs.items():
         verdict = verify_file(path)

@@ -22,6 +22,7 @@ from p2pspades.table.claims import (
     Note,
     Output,
     Reopen,
+    Role,
     Send,
     Slot,
     Standing,
@@ -98,7 +99,9 @@ class TableView:
         return Awaited(seq, prev, step.seat, hand, step.types[0].TYPE, round(t.wait_limit(step)), lead)
 
     def signed_after(self, seat: int, seq: int) -> bool:
-        return seat in self._t.chain.signers[seq + 1:]
+        chain = self._t.chain  # (an ending's seat is the one it names, not a signer)
+        return any(s == seat and _type(chain.entries[n]) not in msg.ENDINGS
+                   for n, s in enumerate(chain.signers[seq + 1:], start=seq + 1))
 
     def entry_at(self, seq: int) -> bytes | None:
         entries = self._t.chain.entries
@@ -155,6 +158,8 @@ def _end(t: Table, out: End, now: float) -> None:
     over, unless a stronger ending holds already."""
     slot = out.slot
     stalled = out.standing is Standing.STALLED
+    if stalled and (t.seat == slot.accused or _answered(t, slot)):
+        return  # the awaited entry is there (or, ours, about to be): a stalled ending is void by it
     missing = out.missing if stalled else ()
     probe = GameEnded(TableStatus.ABANDONED, (), slot.accused, at=slot.seq, missing=missing)
     if not stronger(probe, t.result):
@@ -191,18 +196,28 @@ def _end(t: Table, out: End, now: float) -> None:
     t.finish(ended)
 
 
+def _answered(t: Table, slot: Slot) -> bool:
+    """Whether we hold an entry for `slot`: on our chain (its writer's, not an ending), or held back."""
+    if slot.held:
+        return True
+    entry = t.chain.entries[slot.seq] if slot.seq < t.chain.next_seq else None
+    return entry is not None and _type(entry) not in msg.ENDINGS
+
+
 def _reopen(t: Table, out: Reopen, now: float) -> None:
     reopen(t, out.slot, out.raw, now)
 
 
 def reopen(t: Table, slot: Slot, raw: bytes, now: float) -> None:
-    """A stalled ending named a seat as silent that took the awaited entry `raw` (its refusal says so, or it
-    is our seat, which never voted, and `raw` just came): the claim is void, the ending with it, and the
-    entry takes the slot (our own refusal follows, if it is ours). The game goes on."""
+    """A stalled ending is void: the awaited entry `raw` turned up (it came itself, or a refusal carried it).
+    A stalled ending says only that the seats still playing waited in vain, so the entry takes the slot, every
+    seat takes it (a voter too), and the game goes on; a seat that never voted refuses the votes as usual."""
     result = t.result
     if result is not None and result.at == slot.seq and result.missing:
         superseded = tuple(t.chain.entries[slot.seq:])
         t.cut_back(slot.seq)
         t.report(Superseded(slot.seq, superseded))
         slot.ended = None
+    if slot.role in (Role.VOTED, Role.STALLED):
+        slot.role = Role.RELEASED
     t.take(raw, now)

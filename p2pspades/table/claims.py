@@ -397,7 +397,7 @@ class Claims:
             return self._keep_early(view, seat, seq, env.raw)
         slot = self._slot_of(view, seq, header.prev)
         if slot is None:
-            return [Report(Dropped(DropKind.STALE, seat, seq))]
+            return [Report(Dropped(DropKind.STALE, seat, seq, signed=True))]
         try:
             m = self._read(env, header, slot)
         except RemoteError as exc:
@@ -416,7 +416,7 @@ class Claims:
         if seq - view.next_seq <= KEPT_BEHIND and mine < EARLY_PER_SEAT:
             self.early.setdefault(seq, []).append((seat, raw))
             return []
-        return [Report(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq))]
+        return [Report(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq, signed=True))]
 
     def take_early(self, next_seq: int) -> list[bytes]:
         """The notes that came before the slot the chain has now reached (and those for slots passed)."""
@@ -514,9 +514,7 @@ class Claims:
             return [problem]
         slot.refusals[seat] = (raw, entry)
         out: list[Output] = [Note(slot.seq, raw, seat, msg.Answered.TYPE, seat == self.seat)]
-        if slot.ended is not None and slot.ended[0] is Standing.STALLED:  # it named a seat that answered
-            slot.ended = None
-            slot.role = Role.RELEASED if slot.role in (Role.VOTED, Role.STALLED) else slot.role
+        if slot.ended is not None and slot.ended[0] is Standing.STALLED:  # the answer came: it is void
             return [*out, Reopen(slot, entry)]
         if seat != self.seat:
             slot.fire(Signal.REFUSAL)  # a voter is released; whoever took the entry keeps it
@@ -544,19 +542,40 @@ class Claims:
             return None
         slot.fire(Signal.ANSWER)
         digest = log.entry_hash(raw)
-        other = next((r for h, r in slot.held.items() if h != digest and _signer(r) == _signer(raw)), None)
-        if other is not None:
-            who = _signer(raw)
-            detail = f"two different entries signed by seat {who} for sequence number {slot.seq}"
-            return [Halt(Violation(who, Check.EQUIVOCATION, detail, slot.seq, tuple(sorted((other, raw)))),
-                         slot.seq)]
-        bad = view.answer_problem(raw, slot.at)
-        if isinstance(bad, Violation):  # it breaks the rules: a fault of its signer, whatever the claim says
-            return [Halt(bad, slot.seq)]
         if digest in slot.held:
             return []
+        fault = self._answer_fault(view, slot, raw)
+        if fault is not None:
+            return [fault]
         slot.held[digest] = raw
         return [Held(slot.seq, raw, _signer(raw))]
+
+    def _answer_fault(self, view: ClaimView, slot: Slot, raw: bytes) -> Halt | None:
+        """The fault an answer of `slot` proves: it breaks the rules (its signer's fault, whatever the claim
+        says), or it is a second, different answer of a seat whose answer we hold (equivocation)."""
+        bad = view.answer_problem(raw, slot.at)
+        if isinstance(bad, Violation):
+            return Halt(bad, slot.seq)
+        who = _signer(raw)
+        other = next((r for r in slot.held.values() if r != raw and _signer(r) == who), None)
+        if other is None:
+            return None
+        detail = f"two different entries signed by seat {who} for sequence number {slot.seq}"
+        evidence = tuple(sorted((other, raw)))
+        return Halt(Violation(who, Check.EQUIVOCATION, detail, slot.seq, evidence), slot.seq)
+
+    def late(self, view: ClaimView, slot: Slot, raw: bytes) -> list[Output]:
+        """An answer for a slot whose ending (a certificate) took it: it changes nothing, unless it shows a
+        fault (a second, different answer of the same seat; one that breaks the rules), stronger than the
+        ending at that slot. Kept with the slot, so that a later twin of it is caught."""
+        digest = log.entry_hash(raw)
+        if digest in slot.held:
+            return []
+        fault = self._answer_fault(view, slot, raw)
+        if fault is not None:
+            return [fault]
+        slot.held[digest] = raw
+        return [Report(Dropped(DropKind.STALE, _signer(raw), slot.seq, signed=True))]
 
     def took(self, view: ClaimView, at: Awaited, raw: bytes, own: bool) -> list[Output]:
         """The entry `raw` took slot `at` on our chain: if votes are out, and we never voted, we refuse."""

@@ -9,8 +9,10 @@ evidence can only move it up this one order, which every table and the verifier 
 1. an ending at an earlier slot beats one at a later slot: whatever follows an ending is not the game;
 2. at one slot, by kind, weakest first: `ORDER` (a complete game < a stalled ending < a certificate < a
    fault);
-3. between two faults at one slot: the lower seat, then the more evidence, then the check and the
-   evidence's bytes; between two stalled endings: the one naming fewer seats as silent.
+3. between two faults at one slot: the lower seat, then the one proven by fewer signed entries (an entry
+   that breaks the rules proves its seat's fault alone; the same seat's second, valid entry for that slot
+   adds nothing), then the check and the evidence's bytes; between two stalled endings: the one naming fewer
+   seats as silent.
 
 A kind of ending that a later revision adds (a signed goodbye, a stop by agreement) takes its place in
 `ORDER`, and its tie rule in `_tie`; nothing else changes.
@@ -48,7 +50,7 @@ def _tie(ended: GameEnded) -> tuple[object, ...]:
     """Between two endings of one kind at one slot: the larger key is the stronger."""
     v = ended.violation
     if v is not None:
-        return (-v.seat, len(v.evidence), str(v.check), tuple(sorted(v.evidence)))
+        return (-v.seat, -len(v.evidence), str(v.check), tuple(sorted(v.evidence)))
     return (-len(ended.missing), tuple(-m for m in ended.missing))
 
 

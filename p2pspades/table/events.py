@@ -108,7 +108,8 @@ class Dropped:
     """Input that could not be attributed to a seat (or harmless noise): logged and ignored.
 
     `seat` and `seq` are what the entry's header claims (None when it could not be read); `size` is the
-    size of an oversized entry; `detail` says what is malformed.
+    size of an oversized entry; `detail` says what is malformed. `signed`: its signature was checked, so
+    `seat` signed it (a flood of signed statements is its signer's, not the seat's that passed it on).
     """
 
     kind: DropKind
@@ -116,6 +117,7 @@ class Dropped:
     seq: int | None = None
     size: int = 0
     detail: str = ""
+    signed: bool = False
 
     @property
     def reason(self) -> str:

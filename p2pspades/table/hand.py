@@ -403,7 +403,8 @@ def challenge_verdict(t: Table, d: HandDeal, fault: DealFault | None, cards: Seq
     low = t.rules.low_club
     if fault is None and t.lead_claim is not None and low is not None:
         holder = next(s for s in range(t.seats) if low in (cards[j] for j in d.positions_of(s)))
-        detail = f"seat {holder} held {low.code} and did not lead it within {t.lead_claim.limit:.0f} s"
+        # (in words every table says alike: not its own timeout, which is local)
+        detail = f"seat {holder} held {low.code} and did not lead it before seat {challenger} challenged"
         return Violation(holder, Check.LEAD, detail, challenged, evidence)
     if fault is not None:
         return fault_violation(t, fault, challenged)

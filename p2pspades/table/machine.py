@@ -512,13 +512,13 @@ class Table:
         payload = {"g": self.game_id, "n": seq, "p": prev, "s": self.seat, "h": number, **m.to_fields()}
         return log.seal(payload, self.identity)
 
-    def keep_early(self, seq: int, raw: bytes, seat: int) -> bool:
-        """An entry (or certificate) for a slot beyond our chain: kept until we reach it, within the window,
-        and we ask the peers for the gap. Whether it was kept."""
+    def keep_early(self, seq: int, raw: bytes, seat: int, signed: bool = False) -> bool:
+        """An entry (or an ending) for a slot beyond our chain: kept until we reach it, within the window,
+        and we ask the peers for the gap. Whether it was kept. (`signed`: `seat` signed it.)"""
         if self.chain.keep_early(seq, raw):
             self._events.append(Wanted(self.chain.next_seq))
             return True
-        self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq))
+        self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq, signed=signed))
         return False
 
     def totals(self) -> list[int]:
@@ -533,12 +533,13 @@ class Table:
         slot we passed) cuts the chain back to it. Its evidence goes into our records (the log) and is never
         checked twice. An ending as strong or stronger holds already: nothing more (`endings.py`)."""
         at = self.chain.next_seq if at is None else at
+        probe = GameEnded(TableStatus.VIOLATION, (), violation.seat, violation=violation, at=at)
+        if not stronger(probe, self.result):
+            self.chain.known.update(violation.evidence)  # it changes nothing: not checked again, not logged
+            return
         for raw in violation.evidence:
             if raw not in self.chain.known:
                 self.chain.note(raw)
-        probe = GameEnded(TableStatus.VIOLATION, (), violation.seat, violation=violation, at=at)
-        if not stronger(probe, self.result):
-            return
         step = self._step_applied
         if at < self.chain.next_seq or self.finished:
             superseded = tuple(self.entries[at:])
@@ -659,10 +660,10 @@ class Table:
             self._after_the_end(frame)
             return False
         if seq > self.chain.next_seq:
-            self.keep_early(seq, frame.raw, seat)
+            self.keep_early(seq, frame.raw, seat, signed=True)
             return False
         if header.prev != self.head:
-            self._events.append(Dropped(DropKind.NOT_CHAINED, seat, seq))
+            self._events.append(Dropped(DropKind.NOT_CHAINED, seat, seq, signed=True))
             self._events.append(Wanted(seq - 1))
             return False
         at = self._view.now()
@@ -687,19 +688,23 @@ class Table:
         seat, seq = header.seat, header.seq
         ending = self.certified
         if ending is not None and ending.seq == seq and (seat == ending.accused or ending.at.anyone):
-            if self._named_silent() and self.answer_problem(raw, seq) is None:
-                reopen(self, ending, raw, self.clock)  # we were named as silent: we were not, here it is
+            stalled = self.result is not None and bool(self.result.missing)
+            if stalled and self.answer_problem(raw, seq) is None:
+                reopen(self, ending, raw, self.clock)  # the awaited entry after all: a stalled ending is void
                 return
-            self._events.append(Dropped(DropKind.STALE, seat, seq))  # the answer an ending took the slot from
+            apply(self, self.claims.late(self._view, ending, raw), self.clock)  # a twin of it is a fault
             return
         ours = self.chain.signed_by(seq, seat)
-        if ours is not None:
-            detail = f"two different entries signed by seat {seat} for sequence number {seq}"
-            self.halt(Violation(seat, Check.EQUIVOCATION, detail, seq, tuple(sorted((ours, raw)))), seq)
+        if ours is not None:  # a second entry of its seat there: the fault it is by itself, or equivocation
+            problem = self.answer_problem(raw, seq)
+            if not isinstance(problem, Violation):
+                detail = f"two different entries signed by seat {seat} for sequence number {seq}"
+                problem = Violation(seat, Check.EQUIVOCATION, detail, seq, tuple(sorted((ours, raw))))
+            self.halt(problem, seq)
             return
         step = self.chain.steps[seq]
         if step is None or header.prev != log.entry_hash(self.entries[seq - 1]):
-            self._events.append(Dropped(DropKind.STALE, seat, seq))
+            self._events.append(Dropped(DropKind.STALE, seat, seq, signed=True))
             return
         if step.seat != ANY_SEAT:
             want = f"seat {step.seat}'s {step.types[0].TYPE}"
@@ -711,11 +716,7 @@ class Table:
             self.halt(problem, seq)
         else:
             self.chain.known.add(raw)
-            self._events.append(Dropped(DropKind.STALE, seat, seq))
-
-    def _named_silent(self) -> bool:
-        """Whether the game ended stalled naming our seat as one that signed nothing (we never voted)."""
-        return self.result is not None and self.seat is not None and self.seat in self.result.missing
+            self._events.append(Dropped(DropKind.STALE, seat, seq, signed=True))
 
     def _after_the_end(self, frame: Frame) -> None:
         """An entry for the slot after the end of our chain, the game over: a second entry of the seat whose
@@ -730,7 +731,7 @@ class Table:
                 detail = f"two different entries signed by seat {seat} for sequence number {seq}"
                 self.halt(Violation(seat, Check.EQUIVOCATION, detail, seq, tuple(sorted((other, raw)))), seq)
                 return
-        self._events.append(Dropped(DropKind.GAME_OVER, header.seat, header.seq))
+        self._events.append(Dropped(DropKind.GAME_OVER, header.seat, header.seq, signed=True))
 
     def _after_append(self, now: float) -> None:
         """The chain grew: take what was waiting for it (entries that came early, notes for the new slot)."""
