@@ -268,3 +268,35 @@ def test_a_peer_flooding_the_host_with_bad_signatures_is_cut_off_and_the_game_co
     assert len(logs) == 3 and all(chain == chains[0] for chain in chains)
     assert all(verify_file(path).status is Status.VALID for path in logs)
     assert cheater in {signer for signer, _ in kinds(chains[0])}, "the cheater's own entries are in"
+
+
+def test_junk_votes_cost_their_signer_and_never_mute_an_honest_seat(lan: Lan) -> None:
+    """The cheater plays fairly, but every 50 ms sends every other seat 40 votes it signed properly for the
+    slots after the next one. A table keeps a few of one signer's early notes, refuses the rest, and drops
+    those it kept once the chain passes their slot: each of these refusals counts against the signer, never
+    against the seat whose entry moved the chain (a real host once muted its own honest bot for this). Every
+    honest process mutes the cheater, and nobody else; muted, the cheater's own entries come late, so the game
+    either completes or ends with the cheater abandoning it (its side forfeits): the honest logs are the same,
+    valid, and hold no junk vote."""
+    cheater = seat_cheater(lan, "junk-votes", "--timeout-decision", "3", "--timeout-auto", "3")
+    codes, outs = finish_honest(lan, ["p0", "p1"])
+    for name in ("p0", "p1"):
+        muted = {int(seat) for seat in re.findall(r"seat (\d) sent more than", outs[name])}
+        assert muted <= {cheater}, f"{name} muted an honest seat: {outs[name][-3000:]}"
+    assert f"seat {cheater} sent more than" in outs["p0"] + outs["p1"], "the flood is charged to its signer"
+    logs = honest_logs(lan, ["p0", "p1"], cheater)
+    chains = [log.read_log(path).frames for path in logs.values()]
+    assert all(chain == chains[0] for chain in chains), "the honest seats hold the same log"
+    assert set(codes.values()) <= {ExitCode.OK, ExitCode.INCOMPLETE}, codes
+    for seat, path in logs.items():
+        verdict = verify_file(path)
+        assert verdict.violation is None, f"seat {seat}: {verdict.summary}"
+        table = verdict.table
+        assert table is not None and table.result is not None, verdict.summary
+        if verdict.status is Status.INCOMPLETE:
+            assert table.abandoned_by == cheater and table.result.forfeit, verdict.summary
+        else:
+            assert verdict.status is Status.VALID, verdict.summary
+        chain = [log.entry_hash(raw) for raw in table.entries]
+        junk = [p for p in frames_of(path, "abandon") if p["n"] > len(chain) or p["p"] != chain[p["n"] - 1]]
+        assert not junk, "no junk vote is in an honest log"

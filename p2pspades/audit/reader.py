@@ -251,7 +251,7 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
             teller.flush(parallel.settled())
             if parallel.failed is not None:  # the serial replay will say what it was
                 return Verdict(Status.VIOLATION, f"entry {parallel.failed}: a proof does not verify")
-        faults += _not_ending(events, raw, index)
+        faults += not_ending(events, raw)
         if table.violation is not None and any(ev is table.violation for ev in events):
             stopped = index
         if carried or _taken(table, raw, before, events):
@@ -263,12 +263,14 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
     return judge_end(table, faults, stopped)
 
 
-def _not_ending(events: list[Event], raw: bytes, index: int) -> list[Violation]:
+def not_ending(events: list[Event], raw: bytes) -> list[Violation]:
     """The faults in `events` that do not end the game: a violation the rule set's penalty settled (a renege,
-    a false bid), or a note its signer is named for that is no claim (a vote after taking the answer)."""
+    a false bid), or a note its signer is named for that is no claim (a vote after taking the answer: at the
+    slot the note names)."""
     found = [ev for ev in events if isinstance(ev, Violation) and not ev.halts]
     if any(isinstance(ev, Noted) and ev.raw == raw for ev in events):
-        found += [Violation(ev.seat, ev.check, ev.detail, index, (ev.raw,), halts=False)
+        slot = log.validate_header(log.open_envelope(raw).payload).seq
+        found += [Violation(ev.seat, ev.check, ev.detail, slot, (ev.raw,), halts=False)
                   for ev in events if isinstance(ev, Rejected)]
     return found
 

@@ -65,6 +65,11 @@ def abandonment(table: Table) -> str:
         f"{slot.awaited or 'entry'} (entry {slot.seq}) past the timeout in force ({after})"
     )
     result = table.result
+    if table.certified is slot and result is not None and result.contested and not result.missing:
+        them = "it" if len(voters) == 1 else "them"  # only seats that win by it signed: a claim, no more
+        return (f"{_seats(voters)} claimed that seat {slot.accused} kept {them} waiting for its "
+                f"{slot.awaited or 'entry'} (entry {slot.seq}) past the timeout in force ({after}): a "
+                f"certificate at entry {slot.seq} that only seats who win by it signed")
     if table.certified is slot and result is not None and result.missing:
         return (said + f", and, a timeout later, that {_seats(result.missing)} signed nothing: a "
                 f"stalled ending at entry {slot.seq} (the seats still playing ended it; a claim of silence, "

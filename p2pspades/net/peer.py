@@ -233,6 +233,9 @@ class Timing:
     sync: float = 5.0
     """After a resume, how long to wait for the seats that have not said HELLO yet, once one of them has,
     before the table may write again."""
+    settle: float = 1.0
+    """After the end (or a stronger ending), how long we keep listening at least, however soon the others
+    hold our chain: the evidence of a fault found late is on its way, ours to the others as theirs to us."""
     pause: float = 5.0
     """A gap between two readings of the clock longer than this is a pause of our own (the process was
     stopped, the machine slept): the table's timers do not count it (`Table(pause=...)`)."""
@@ -295,22 +298,27 @@ class Peer:
     # ------------------------------------------------------------------------------------------ running
 
     async def run(self) -> GameEnded | None:
-        """Play until the game ends and the others have our last entry (or `linger` runs out)."""
+        """Play until the game ends and the others have our last entry (or `linger` runs out). After the end
+        we still listen for `Timing.settle` seconds at least: evidence that moves the ending (a fault another
+        seat found) may still come, and ours must reach the others; a new ending starts that wait again."""
         loop = asyncio.get_running_loop()
         self._process(self.table.tick(loop.time()))  # entries the table wrote on start-up
         self._from_disk = set()
         self._hello_all()
         next_tick = next_hello = loop.time()
         finished_at: float | None = None
+        ended: GameEnded | None = None
         while True:
             now = loop.time()
             if self.table.finished:
-                if finished_at is None:
-                    finished_at = now
+                if finished_at is None or self.ended is not ended:
+                    finished_at, ended = now, self.ended
                     self._writer.sync()
                     self._mark_ended()
                     self._hello_all()  # tell the others at once that we hold the whole chain
-                if self._everyone_caught_up() or now - finished_at > self.timing.linger:
+                settled = now - finished_at >= self.timing.settle
+                if (settled and self._everyone_caught_up()) or now - finished_at > self.timing.linger:
+                    self._writer.sync()
                     self._publish_status()
                     return self.ended
             if now >= next_tick:

@@ -158,8 +158,10 @@ def _end(t: Table, out: End, now: float) -> None:
     over, unless a stronger ending holds already."""
     slot = out.slot
     stalled = out.standing is Standing.STALLED
-    if stalled and (t.seat == slot.accused or _answered(t, slot)):
-        return  # the awaited entry is there (or, ours, about to be): a stalled ending is void by it
+    if provisional(slot, stalled) and (t.seat == slot.accused or _answered(t, slot)):
+        if slot.held:  # we voted and hold the awaited entry: it voids the ending, so we take it after all
+            reopen(t, slot, min(slot.held.values()), now)
+        return  # the awaited entry is there (or, ours, about to be): a provisional ending is void by it
     missing = out.missing if stalled else ()
     probe = GameEnded(TableStatus.ABANDONED, (), slot.accused, at=slot.seq, missing=missing)
     if not stronger(probe, t.result):
@@ -196,6 +198,14 @@ def _end(t: Table, out: End, now: float) -> None:
     t.finish(ended)
 
 
+def provisional(slot: Slot, stalled: bool) -> bool:
+    """Whether an ending of `slot` holds only until its awaited entry turns up: a stalled ending (the seats
+    it names as silent may not be), or any ending of the first lead of rule "low_club" (nobody knows whose
+    silence it is: the challenge, or the lead, answers it whenever it comes, and withholding it gains
+    nothing, since the reveal names the holder)."""
+    return stalled or slot.at.anyone
+
+
 def _answered(t: Table, slot: Slot) -> bool:
     """Whether we hold an entry for `slot`: on our chain (its writer's, not an ending), or held back."""
     if slot.held:
@@ -209,11 +219,12 @@ def _reopen(t: Table, out: Reopen, now: float) -> None:
 
 
 def reopen(t: Table, slot: Slot, raw: bytes, now: float) -> None:
-    """A stalled ending is void: the awaited entry `raw` turned up (it came itself, or a refusal carried it).
-    A stalled ending says only that the seats still playing waited in vain, so the entry takes the slot, every
-    seat takes it (a voter too), and the game goes on; a seat that never voted refuses the votes as usual."""
+    """A provisional ending (`provisional`) is void: the awaited entry `raw` turned up (it came itself, or a
+    refusal carried it). Such an ending says only that the seats still playing waited in vain, so the entry
+    takes the slot, every seat takes it (a voter too), and the game goes on; a seat that never voted refuses
+    the votes as usual."""
     result = t.result
-    if result is not None and result.at == slot.seq and result.missing:
+    if result is not None and result.at == slot.seq and t.certified is slot:
         superseded = tuple(t.chain.entries[slot.seq:])
         t.cut_back(slot.seq)
         t.report(Superseded(slot.seq, superseded))

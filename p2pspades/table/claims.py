@@ -506,16 +506,15 @@ class Claims:
         return out + self.judge(view, slot)
 
     def _refusal(self, view: ClaimView, slot: Slot, seat: int, raw: bytes, entry: bytes) -> list[Output]:
-        fault = self._twice(slot, seat, raw, msg.Answered.TYPE)
+        # what it carries first: a phantom is a fault by itself, whatever else its signer signed
+        fault = self._carried_problem(view, slot, seat, raw, entry) or self._twice(slot, seat, raw,
+                                                                                   msg.Answered.TYPE)
         if fault is not None:
             return [fault]
-        problem = self._carried_problem(view, slot, seat, raw, entry)
-        if problem is not None:
-            return [problem]
         slot.refusals[seat] = (raw, entry)
         out: list[Output] = [Note(slot.seq, raw, seat, msg.Answered.TYPE, seat == self.seat)]
-        if slot.ended is not None and slot.ended[0] is Standing.STALLED:  # the answer came: it is void
-            return [*out, Reopen(slot, entry)]
+        if slot.ended is not None and (slot.ended[0] is Standing.STALLED or slot.at.anyone):
+            return [*out, Reopen(slot, entry)]  # the answer came: a provisional ending is void
         if seat != self.seat:
             slot.fire(Signal.REFUSAL)  # a voter is released; whoever took the entry keeps it
         slot.held.pop(log.entry_hash(entry), None)

@@ -30,7 +30,7 @@ from p2pspades.errors import LocalError, P2PSpadesError, RemoteError
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Game, IllegalAction, Pass, Play
 from p2pspades.table import drawpile, hand, opening
 from p2pspades.table import messages as msg
-from p2pspades.table.abandonment import TableView, apply, reopen
+from p2pspades.table.abandonment import TableView, apply, provisional, reopen
 from p2pspades.table.chain import Chain, Frame, open_frame
 from p2pspades.table.claims import Claims, Role, Slot, ranked_without
 from p2pspades.table.deal import HandDeal
@@ -689,8 +689,8 @@ class Table:
         ending = self.certified
         if ending is not None and ending.seq == seq and (seat == ending.accused or ending.at.anyone):
             stalled = self.result is not None and bool(self.result.missing)
-            if stalled and self.answer_problem(raw, seq) is None:
-                reopen(self, ending, raw, self.clock)  # the awaited entry after all: a stalled ending is void
+            if provisional(ending, stalled) and self.answer_problem(raw, seq) is None:
+                reopen(self, ending, raw, self.clock)  # the awaited entry after all: the ending is void
                 return
             apply(self, self.claims.late(self._view, ending, raw), self.clock)  # a twin of it is a fault
             return

@@ -142,6 +142,7 @@ class Schedule:
         self._sync_at: float | None = None
         self._done: set[str] = set()  # the one-off attacks made
         self._evidence: set[tuple[int, bytes]] = set()  # (seat, frame) of the evidence sent
+        self._asked: dict[tuple[int, int], float] = {}  # (seat, first entry) -> when it last asked
         self.records: list[list[bytes]] = [[] for _ in range(n)]  # what each table took, across a crash
         for seat in range(n):
             self._handle(seat, [])
@@ -189,7 +190,8 @@ class Schedule:
             elif isinstance(ev, Accepted | Noted) and not ev.own:
                 self._broadcast(seat, ev.raw)  # peers forward what they take
                 self._saw(seat, ev)
-            elif isinstance(ev, Wanted):
+            elif isinstance(ev, Wanted) and self.now - self._asked.get((seat, ev.first), -9.0) >= 1.0:
+                self._asked[(seat, ev.first)] = self.now  # asked at most once a second, as the peer does
                 for other in self.tables:
                     if other is not None and other is not table:
                         for raw in other.records[-64:]:
