@@ -63,28 +63,34 @@ def seats_word(seats: Iterable[int], who: Callable[[int], str] | None = None) ->
     return ("seat " if len(listed) == 1 else "seats ") + ", ".join(map(str, listed))
 
 
-def abandoned(ended: GameEnded, who: Callable[[int], str] | None = None, awaited: str = "") -> str:
-    """An abandonment in words, as every report says it: who signed what against whom, after which timeout,
-    and what it proves (PROTOCOL.md §5.5). `who` names a seat ("seat 2" by default); `awaited` is the type of
-    the entry the table waited for, when known. Forfeits are said by the caller."""
+def abandoned(ended: GameEnded, who: Callable[[int], str] | None = None) -> str:
+    """An abandonment in words, as the screens and the CLI say it: who signed what against whom, after which
+    timeout, and what it proves (PROTOCOL.md §5.5). `who` names a seat ("seat 2" by default). Forfeits are
+    said by the caller."""
     name = who or seat_word
     assert ended.seat is not None
     accused = name(ended.seat)
     signers = seats_word(ended.signers, who) if ended.signers else "the other seats"
     waits = " or ".join(f"{w} s" for w in sorted(set(ended.waits)))
-    what = f"its {awaited}" if awaited else "its entry"
-    past = f"past the timeout in force ({waits})"
-    said = f"{signers} signed that {accused} kept the table waiting for {what} {past}"
+    timeout = f" (the timeout in force: {waits})" if waits else ""
+    if ended.contested and not ended.missing:
+        return (f"{signers} claimed that {accused} stopped answering{timeout}; a claim that only seats who "
+                "win by it signed proves nothing: contested, nobody wins")
+    said = f"{signers} signed that {accused} stopped answering{timeout}"
     if ended.scored:
-        return said + ": the game was decided before, so its result stands"
+        return said + "; the game was decided before, so its result stands"
     if ended.missing:
-        return (said + f", and, a timeout later, that {seats_word(ended.missing, who)} signed nothing: the "
+        return (said + f", and a timeout later that {seats_word(ended.missing, who)} signed nothing: the "
                 "seats still playing ended the game, contested: nobody wins")
-    if ended.contested:
-        them = "it" if len(ended.signers) == 1 else "them"
-        return (f"{signers} claimed that {accused} kept {them} waiting for {what} {past}; a claim that only "
-                "seats who win by it signed proves nothing: contested, nobody wins")
     return said
+
+
+def superseded(first: int, count: int) -> str:
+    """Entries cut back from our chain: a certificate or a stalled ending took their slot, a fault found at
+    it ended the game there, or a stalled ending was void and the awaited entry took the slot."""
+    entries = "entry" if count == 1 else f"the {count} entries"
+    return (f"{entries} from {first} on are off the chain now (they stay in the log): an ending, a fault, or "
+            "the awaited entry after all took that slot")
 
 
 def note(kind: str, signer: str, accused: str, fields: Mapping[str, Any]) -> str:

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from p2pspades import log
 from p2pspades.audit.parallel import ALL_SETTLED, ParallelProofs, available_jobs
-from p2pspades.audit.verdict import Status, Verdict, abandonment, describe, forfeit_suffix
+from p2pspades.audit.verdict import Status, Unattributed, Verdict, abandonment, describe, forfeit_suffix
+from p2pspades.checks import Check
 from p2pspades.describe import failed, penalty
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.rules import VIOLATION_KINDS as AUDIT_KINDS
@@ -302,13 +303,22 @@ def _problem(table: Table, raw: bytes, events: list[Event], index: int) -> Verdi
     if isinstance(problem, Dropped) and problem.kind is DropKind.MALFORMED:
         return Verdict(Status.UNREADABLE, f"entry {index}: {problem.reason}", table, None, [], index)
     if problem is not None:
-        return Verdict(Status.VIOLATION, f"entry {index}: {problem.reason}", table, None, [], index)
+        check = Check.SIGNATURE if problem.kind is DropKind.BAD_SIGNATURE else Check.HEADER
+        return _unattributed(table, index, raw, check, problem.reason, f"entry {index}: {problem.reason}")
     if any(isinstance(ev, Wanted) for ev in events):
-        why = f"entry {index} is out of sequence: the chain is broken"
-        return Verdict(Status.VIOLATION, why, table, None, [], index)
+        why = "out of sequence: the chain is broken"
+        return _unattributed(table, index, raw, Check.CHAIN, why, f"entry {index} is {why}")
     if not any(isinstance(ev, Accepted) for ev in events):
-        return Verdict(Status.VIOLATION, f"entry {index} repeats an earlier entry", table, None, [], index)
+        why = "repeats an earlier entry"
+        return _unattributed(table, index, raw, Check.FRAME_REPEAT, why, f"entry {index} {why}")
     return None
+
+
+def _unattributed(table: Table, index: int, raw: bytes, check: Check, why: str, summary: str) -> Verdict:
+    """The verdict on a log with a frame no seat is named for: a violation of the log itself (its record
+    names no seat, PROTOCOL.md §6)."""
+    return Verdict(Status.VIOLATION, summary, table, None, [], index,
+                   unattributed=Unattributed(check, why, index, raw))
 
 
 def judge_end(table: Table, penalised: list[Violation], stopped: int = 0) -> Verdict:

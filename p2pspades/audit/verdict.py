@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass, field
 
 from p2pspades import log
+from p2pspades.checks import Check
 from p2pspades.describe import ending, failed, seats_word
 from p2pspades.exits import ExitCode
 from p2pspades.rules import HandResult
@@ -21,6 +22,17 @@ class Status(enum.IntEnum):
     INCOMPLETE = ExitCode.INCOMPLETE
 
 
+@dataclass(frozen=True)
+class Unattributed:
+    """A frame of a log that no seat can be blamed for (nobody signed it as it is): its position in the
+    file, the check it fails, and the frame itself."""
+
+    check: Check
+    detail: str
+    frame: int
+    raw: bytes
+
+
 @dataclass
 class Verdict:
     status: Status
@@ -32,6 +44,9 @@ class Verdict:
     penalised: list[Violation] = field(default_factory=list)
     entries: int = 0
     torn: log.TornTail | None = None
+    #: a fault of the log that no seat can be named for (a bad signature, a broken chain, a repeated frame):
+    #: its check, detail, the frame's position in the log and the frame
+    unattributed: Unattributed | None = None
     #: the hands the log proves were played and audited, in order (see `audit.reader`)
     hands: list[HandResult] = field(default_factory=list)
     #: rule `nil_pass`: the passes of each audited hand, by hand number, with the cards the reveal showed

@@ -81,7 +81,8 @@ def result_text(row: GameRow, profile: str | None) -> str:
     if ending in (Ending.ABANDONED, Ending.VIOLATION):
         return f"{ending}: " + (f"{winners} won by forfeit{us}" if winners else "nobody won")
     if ending is Ending.CONTESTED:
-        return "abandoned, contested: nobody won"
+        claimed = " and ".join(printable(n) for n in row.claimed_by)
+        return "abandoned, contested: nobody won" + (f" (claimed by {claimed})" if claimed else "")
     if ending is Ending.RUNNING:
         return f"still being played ({plural(row.hands, 'hand')} so far)"
     if ending is Ending.UNFINISHED:

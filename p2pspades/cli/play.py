@@ -36,7 +36,7 @@ from p2pspades.cli.common import (
     rules_from_args,
     run_as_profile,
 )
-from p2pspades.describe import ending
+from p2pspades.describe import ending, note, superseded
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.net.group import LocalGroup, Settings
@@ -56,6 +56,7 @@ from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
 from p2pspades.rules.options import described
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
+from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
 
@@ -221,18 +222,12 @@ class Progress(ProgressLines):
         self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
 
     def on_event(self, event: Event) -> None:
-        if isinstance(event, Noted):
+        if isinstance(event, Noted) and event.type in msg.NOTES:
             names = [s.name for s in self.peer.table.setup.seats]
             fields = log.open_envelope(event.raw).payload
-            accused = names[fields["a"]]
-            if event.type == "abandon":
-                say(f"{names[event.seat]} voted that {accused} stopped answering (after the timeout in "
-                    f"force, {fields['w']} s)")
-            else:
-                say(f"{names[event.seat]} took the entry of {accused} before voting: the claim is void")
+            say(note(event.type, names[event.seat], names[fields["a"]], fields))
         elif isinstance(event, Superseded):
-            say(f"a certificate takes entry {event.first}: the {len(event.raws)} entries we held from there "
-                f"on are off the chain")
+            say(superseded(event.first, len(event.raws)))
         tell(self.peer.table, [event], self)
 
     def on_hand(self, hand: HandResult, audit: HandAudited) -> None:

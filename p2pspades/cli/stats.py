@@ -44,6 +44,7 @@ def stats_record(s: Stats, profile: str | None) -> dict[str, Any]:
         "points_per_hand": s.points_per_hand,
         "partners": [{"name": p.name, "fingerprint": p.fingerprint, "games": p.games, "wins": p.wins,
                       "losses": p.losses} for p in s.partners],
+        "contested": {"claimed": s.contested_claimed, "claimed_against": s.contested_against},
         "left_out": {"running": s.running, "unreadable": s.unreadable},
     }
 
@@ -62,6 +63,9 @@ def stats_lines(s: Stats, profile: str | None) -> list[str]:
         f"  nils: {s.nils_made} made, {s.nils_failed} failed; blind nils: {s.blind_nils_made} made, "
         f"{s.blind_nils_failed} failed",
     ]
+    if s.contested_claimed or s.contested_against:
+        lines.append(f"  contested endings (nobody won): {s.contested_claimed} claimed by you, "
+                     f"{s.contested_against} claimed against you")
     if s.partners:
         lines.append("  partners:")
         for p in s.partners:
