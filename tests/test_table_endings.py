@@ -407,6 +407,24 @@ def test_an_on_chain_claim_of_an_earlier_release_is_reported_not_judged() -> Non
     assert any(isinstance(e, Rejected) and e.seat == 2 for e in live) and t.status == "running"
 
 
+def test_a_refusal_of_an_earlier_release_carrying_a_hash_is_reported_not_judged() -> None:
+    """Before refusals carried the entry they took, they carried its hash: such a log verifies up to it (exit
+    3), its signer not named."""
+    wire = claims.classic(b"legacy refusal")
+    claims.until_waiting_for(wire, 1, "bid")
+    bid = claims.answer(wire, 1)
+    vote = claims.vote(wire, 0)
+    t = wire.tables[2]
+    assert t.identity is not None
+    claims.give(wire, 2, bid)
+    n = len(t.entries) - 1
+    old = log.seal({"g": t.game_id, "n": n, "p": log.entry_hash(t.entries[n - 1]), "s": 2, "h": t.hand_number,
+                    "t": "answered", "a": 1, "e": log.entry_hash(bid)}, t.identity)
+    verdict = verify_frames([*t.records, vote, old])
+    assert verdict.status is Status.INCOMPLETE and "refusal of an earlier release" in verdict.summary
+    assert verdict.violation is None, verdict.summary
+
+
 def test_a_vote_restored_from_our_own_log_still_holds_the_answer_back() -> None:
     wire = claims.classic(b"restored vote")
     claims.until_waiting_for(wire, 1, "bid")

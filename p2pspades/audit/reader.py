@@ -224,6 +224,17 @@ def _earlier_claim(raw: bytes) -> bool:
     return payload.get("t") == "abandon" and "why" in payload and "w" not in payload
 
 
+def _earlier_refusal(raw: bytes) -> bool:
+    """Whether `raw` is a refusal as releases before refusals carried their entry wrote it (its `e` the
+    entry's hash, 32 bytes, which no envelope is)."""
+    try:
+        payload = log.open_envelope(raw).payload
+    except RemoteError:
+        return False
+    e = payload.get("e")
+    return payload.get("t") == "answered" and isinstance(e, bytes) and len(e) == log.HASH_SIZE
+
+
 def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None) -> Verdict:
     if not frames:
         return Verdict(Status.INCOMPLETE, "the log holds no entry: nothing was recorded")
@@ -243,6 +254,13 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
     for index, raw in enumerate(frames[1:], start=1):
         carried = raw in table.chain.known and raw not in seen  # a refusal brought it: its copy is no repeat
         seen.add(raw)
+        if _earlier_refusal(raw) and not table.finished:
+            return Verdict(
+                Status.INCOMPLETE,
+                f"valid up to entry {len(table.entries) - 1}, then a refusal of an earlier release (the hash "
+                "of the entry it took, not the entry), which this verifier does not judge",
+                table, None, faults, index,
+            )
         before = len(table.entries)
         if parallel is not None:
             parallel.entry = index
