@@ -94,7 +94,7 @@ def superseded(first: int, count: int) -> str:
 
 
 def note(kind: str, signer: str, accused: str, fields: Mapping[str, Any]) -> str:
-    """A claim's note in words: a vote, a stall or a refusal (PROTOCOL.md §5.1), its fields checked."""
+    """A claim's note in words: a vote, a stall or a refusal (PROTOCOL.md §5.2), its fields checked."""
     if kind == "abandon":
         wait = fields.get("w")
         return f"{signer} voted that {accused} stopped answering (after the timeout in force, {wait} s)"
