@@ -112,10 +112,14 @@ def add_profile_option(p: argparse.ArgumentParser) -> None:
 
 
 def run_as_profile(command: str, args: argparse.Namespace,
-                   play: Callable[[], Coroutine[Any, Any, int]]) -> int:
+                   play: Callable[[], Coroutine[Any, Any, int]], *, reads: bool = False) -> int:
     """Run `play()` while this process holds the profile the options name (see `hold_profile`). Any failure,
-    the profile being in use among them, is one line on stderr and exit code 2."""
+    the profile being in use among them, is one line on stderr and exit code 2. `reads`: the command reads
+    what the profile played (`resume`, a rematch), so a profile never used here is refused
+    (`paths.known_profile`) rather than made."""
     try:
+        if reads:
+            paths.known_profile(args.profile)
         profile = hold_profile(args)
     except LocalError as exc:
         return fail(command, str(exc))

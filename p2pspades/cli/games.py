@@ -40,14 +40,16 @@ def add_history_options(p: argparse.ArgumentParser) -> None:
 
 def played_games(profile: str | None) -> list[PlayedGame]:
     """Every log of the profile's games, verified (a seat directory that cannot be read: an unreadable
-    verdict saying why)."""
+    verdict saying why). `UnknownProfile` if the profile was never used here."""
+    paths.known_profile(profile)
     found = []
     for entry in our_logs(paths.data_home(profile=profile)):
         if entry.problem is not None:
             verdict = Verdict(Status.UNREADABLE, entry.problem)
         else:
             verdict = verify_file(entry.path)
-        found.append(PlayedGame(str(entry.path), verdict, entry.seat, entry.when, entry.running))
+        found.append(PlayedGame(str(entry.path), verdict, entry.seat, entry.when, entry.running,
+                                entry.unanswered))
     return found
 
 
@@ -84,6 +86,10 @@ def result_text(row: GameRow, profile: str | None) -> str:
         return "abandoned, contested: nobody won"
     if ending is Ending.RUNNING:
         return f"still being played ({plural(row.hands, 'hand')} so far)"
+    if ending is Ending.UNANSWERED:
+        return (f"stopped after {plural(row.hands, 'hand')}; nobody answered its resume on "
+                f"{date(row.unanswered or 0)}: it may have ended without you (verify with another player's "
+                "log to know)")
     if ending is Ending.UNFINISHED:
         text = f"stopped after {plural(row.hands, 'hand')}"
         if row.game_id is not None and Path(row.path).is_relative_to(paths.games_dir(

@@ -114,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
         timeouts_from(args)
     except LocalError as exc:
         return fail("host", str(exc))
-    return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)))
+    return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)),
+                          reads=bool(args.rematch or args.carry_on))
 
 
 def play_again(args: argparse.Namespace, me: bytes) -> Again | None:

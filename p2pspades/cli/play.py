@@ -11,9 +11,11 @@ This module also holds what `host`, `join` and `resume` share: the network optio
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
 import logging
 import math
+import shlex
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -218,6 +220,8 @@ class Progress(ProgressLines):
         self._away_shown = ""
         self._away_at = 0.0
         self._syncing = False
+        self._answered = False
+        self._sync_at = 0.0
         self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
 
     def on_event(self, event: Event) -> None:
@@ -242,10 +246,7 @@ class Progress(ProgressLines):
         super().on_hand(hand, audit)
 
     def on_status(self, status: Status) -> None:
-        syncing = status.phase is Phase.SYNCING
-        if syncing != self._syncing:
-            self._syncing = syncing
-            say(status_text(status) if syncing else "synced with the other seats")
+        self._say_sync(status)
         seat = status.waiting_for
         silent = None
         if seat is not None and seat != status.seat and not status.finished:
@@ -263,6 +264,23 @@ class Progress(ProgressLines):
             if lost not in status.away:  # heard from again (not merely no longer the seat we wait for)
                 say("every seat is connected again")
             self._away_shown = ""
+
+    def _say_sync(self, status: Status) -> None:
+        """While syncing, the countdown every `SYNC_SAID` seconds (and at once when another process's seat
+        first answers); then that it synced. A peer that gave up is told of by `run_group`."""
+        syncing = status.phase is Phase.SYNCING
+        now = time.monotonic()
+        due = not self._syncing or status.answered != self._answered or now - self._sync_at >= SYNC_SAID
+        if syncing and due:
+            say(status_text(status))
+            self._sync_at, self._answered = now, status.answered
+        elif self._syncing and not syncing and status.phase is not Phase.GAVE_UP:
+            say("synced with the other seats")
+        self._syncing = syncing
+
+
+SYNC_SAID = 10.0
+"""How often `--auto` says the countdown of a resumed seat that waits for the others to answer."""
 
 
 def _seats(seats: tuple[int, ...]) -> str:
@@ -286,11 +304,20 @@ def status_text(status: Status) -> str:
     phase = status.phase
     if phase is Phase.OVER:
         return f"game over: {ending(status.ended) if status.ended is not None else status.outcome}"
+    if phase is Phase.GAVE_UP:
+        return f"syncing: nobody answered within {status.sync_in} s; stopped"
     if phase is Phase.SYNCING:
-        if status.heard:
+        left = status.sync_in
+        if status.answered:
             heard = f"heard from {status.heard} of {status.others}"
-            return f"syncing with the other seats before playing on ({heard})"
-        return "syncing: waiting for the other seats to answer before playing on"
+            text = f"syncing with the other seats before playing on ({heard})"
+            if left is not None and status.heard < status.others:
+                text += f"; playing on without the others in {left} s"
+            return text
+        text = "syncing: waiting for the other seats to answer before playing on"
+        if status.heard:
+            text += " (only our own bots have answered)"
+        return text + ("" if left is None else f"; we give up in {left} s")
     if phase is Phase.IDLE:
         return "waiting"
     if phase is Phase.OUR_TURN:
@@ -350,9 +377,18 @@ async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True,
             await group.run()
         else:
             await _run_with_screen(group, ui, color)
+    except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels us, then raises KeyboardInterrupt)
+        if not peer.table.finished:
+            say(f"you stopped the game before the end; carry on with: "
+                f"{resume_command(peer.table.game_id, profile)}")
+        raise
     finally:
         await group.close()
     table = peer.table
+    if peer.gave_up:
+        for line in nobody_answered(peer, profile):
+            say(line)
+        return ExitCode.UNANSWERED
     if not table.finished:
         say(f"you left before the end; carry on with: {resume_command(table.game_id, profile)}")
         return ExitCode.LEFT
@@ -363,6 +399,25 @@ async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True,
     for line in again(table) if again is not None else ():
         say(line)
     return game_exit_code(table.status, log_violation=verdict.status is Verdict.VIOLATION)
+
+
+def nobody_answered(peer: Peer, profile: str | None) -> list[str]:
+    """What a resumed seat that heard nobody says: the game may have ended without it, whose log tells how,
+    the command that compares the logs, and the one that tries again."""
+    table = peer.table
+    names = [s.name for s in table.setup.seats]
+    owners = bot_owners(peer)  # a bot's log is on its runner's computer
+    people = sorted({owners.get(seat, seat) for seat in range(len(names))} - {peer.seat})
+    whom = " or ".join(names[seat] for seat in people) or "the other players"
+    gid = table.game_id.hex()[:12]
+    return [
+        f"nobody answered within {peer.timing.alone:g} s: the other players' programs have stopped, so the "
+        "game may have ended without you (the others may have voted that you stopped answering, which ends "
+        "it on their tables)",
+        f"to know how it ended, ask {whom} for their log of game {gid} ('p2pspades games' on their computer "
+        f"shows where it is), then: p2pspades verify {shlex.quote(str(peer.store.log_path))} THEIR_LOG",
+        f"if they are still playing, try again with: {resume_command(table.game_id, profile)}",
+    ]
 
 
 def bot_owners(peer: Peer) -> dict[int, int]:
@@ -401,6 +456,8 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
                 state.set_lost(seat, gone is not None and gone >= 0)
 
         state.set_countdown(status.waiting_for, status.vote_in if _counting_down(status) else None)
+        counting = status.phase is Phase.SYNCING and not (status.answered and status.heard >= status.others)
+        state.set_sync_countdown(status.answered, status.sync_in if counting else None)
 
     peer.on_status = connection
     state.on_wait_longer = peer.wait_longer
@@ -409,7 +466,13 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
     for each in group.peers:  # while the screen is open, a seat that comes back late still gets the end
         each.timing = dataclasses.replace(each.timing, linger=math.inf)
     app = ui.create_app(state, color=color)
-    await ui.run_alongside(app, group.run())
+
+    async def play() -> None:
+        await group.run()
+        if peer.gave_up and app.is_running:  # nobody left to play with: `run_group` says so on the terminal
+            app.exit()
+
+    await ui.run_alongside(app, play())
 
 
 # ------------------------------------------------------------------------------------------------ play

@@ -44,13 +44,15 @@ def stats_record(s: Stats, profile: str | None) -> dict[str, Any]:
         "points_per_hand": s.points_per_hand,
         "partners": [{"name": p.name, "fingerprint": p.fingerprint, "games": p.games, "wins": p.wins,
                       "losses": p.losses} for p in s.partners],
+        "unfinished": s.unfinished,
         "left_out": {"running": s.running, "unreadable": s.unreadable},
     }
 
 
 def stats_lines(s: Stats, profile: str | None) -> list[str]:
-    lines = [f"profile {paths.profile_name(profile)!r}: {plural(s.games, 'game')}, {plural(s.wins, 'win')}, "
-             f"{plural(s.losses, 'loss', 'losses')}"]
+    unfinished = f" ({s.unfinished} unfinished: no win or loss)" if s.unfinished else ""
+    lines = [f"profile {paths.profile_name(profile)!r}: {plural(s.games, 'game')}{unfinished}, "
+             f"{plural(s.wins, 'win')}, {plural(s.losses, 'loss', 'losses')}"]
     left = [f"{n} {what}" for n, what in ((s.running, "still being played"), (s.unreadable, "unreadable"))
             if n]
     if left:
