@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from p2pspades import crypto, paths
@@ -159,43 +159,79 @@ def our_bot_keys(home: str | os.PathLike[str] | None, owner: str) -> dict[bytes,
     return found
 
 
-def _words(args: argparse.Namespace, words: list[str]) -> str:
-    """`words` and the options of this run that the next one needs to work the same way, as one line a
-    shell reads back into the same words."""
-    if args.name != default_name(args.profile):
-        words += ["--name", args.name]
-    if args.address:
-        words += ["--address", args.address]
+def player_words(args: argparse.Namespace, timeouts: Mapping[str, float] | None = None) -> list[str]:
+    """The options of the person running the command now that the next command needs to work the same way:
+    `--auto`, `--bot`, the step timeouts (`timeouts`: those in force, else the ones the options gave) and
+    `--profile` (named even when `$P2PSPADES_PROFILE` chose it)."""
+    words: list[str] = []
     if args.auto:
         words.append("--auto")
     if args.bot != DEFAULT_BOT:
         words += ["--bot", args.bot]
     for key in ("auto", "decision"):
-        value = getattr(args, f"timeout_{key}", None)
+        value = getattr(args, f"timeout_{key}", None) if timeouts is None else timeouts.get(key)
         if value is not None:
             words += [f"--timeout-{key}", f"{value:g}"]
     name = paths.profile_name(args.profile)
     if name != paths.DEFAULT_PROFILE:
         words += ["--profile", name]
-    return shlex.join(words)
+    return words
 
 
-def host_commands(args: argparse.Namespace, table: Table, port: int) -> list[str]:
-    """What the host types to play again at the same address after `table`'s game ended: 'play again
-    with: ...' (a rematch), and after an abandonment of another seat 'carry on with a bot: ...'."""
-    ended = table.result
-    if ended is None:
+def _seated_as(args: argparse.Namespace, default: str) -> list[str]:
+    """`--name` and `--address`, where they were given otherwise than by default."""
+    words = ["--name", args.name] if args.name != default else []
+    return words + (["--address", args.address] if getattr(args, "address", None) else [])
+
+
+def host_words(args: argparse.Namespace, port: int) -> tuple[str, ...]:
+    """The table's part of a host's play-again commands (`again_lines`): the same port, announced or not,
+    under the same name and address."""
+    return ("host", "--port", str(port), *(["--no-advertise"] if args.no_advertise else []),
+            *_seated_as(args, default_name(args.profile)))
+
+
+def join_words(args: argparse.Namespace, lobby: str) -> tuple[str, ...]:
+    """The table's part of a joiner's 'join with:' (`again_lines`): the same lobby (HOST:PORT), with as many
+    bots of its own, under the same name and address."""
+    return ("join", lobby, *(["--bots", str(args.bots)] if args.bots else []),
+            *_seated_as(args, default_name(args.profile)))
+
+
+def play_words(args: argparse.Namespace) -> tuple[str, ...]:
+    """The game's part of `play`'s 'play again with:' (`again_lines`): the same rules, target and options,
+    in memory or not, under the same name (a new log, and new choices for the bots: no --log, no --seed)."""
+    words = ["play", *(["--local"] if args.local else [])]
+    if args.rules != "classic":
+        words += ["--rules", args.rules]
+    for option, value in (("--players", args.players), ("--target", args.target)):
+        if value is not None:
+            words += [option, str(value)]
+    for text in args.option or ():
+        words += ["--option", text]
+    return (*words, *_seated_as(args, "You"))
+
+
+def again_lines(table_words: Sequence[str], table: Table | None, args: argparse.Namespace,
+                timeouts: Mapping[str, float] | None = None) -> list[str]:
+    """What to type to play again once the game of `table` is over, from the table's part of the command
+    (`host_words`, `join_words`, `play_words`: kept beside a seat's log, so a resumed game says it too) and
+    the person's own options now (`player_words`). A host gets 'play again with: ... --rematch GAME ...', and
+    after an abandonment of another seat 'carry on with a bot: ... --carry-on GAME ...'; a joiner 'join
+    with: ...' (for a rematch and a continuation alike); `play` 'play again with: ...'."""
+    if not table_words:
+        return []
+    kind, rest, player = table_words[0], list(table_words[1:]), player_words(args, timeouts)
+    if kind == "join":
+        return [f"join with: {shlex.join(['p2pspades', kind, *rest, *player])}"]
+    if kind == "play":
+        return [f"play again with: {shlex.join(['p2pspades', kind, *rest, *player])}"]
+    ended = None if table is None else table.result
+    if table is None or ended is None:
         return []
     gid = table.game_id.hex()[:12]
-    extra = ["--port", str(port)] + (["--no-advertise"] if args.no_advertise else [])
-    lines = [f"play again with: {_words(args, ['p2pspades', 'host', '--rematch', gid, *extra])}"]
+    lines = [f"play again with: {shlex.join(['p2pspades', 'host', '--rematch', gid, *rest, *player])}"]
     if ended.status is TableStatus.ABANDONED and ended.seat not in (None, 0) and table.game is not None:
-        lines.append(f"carry on with a bot: {_words(args, ['p2pspades', 'host', '--carry-on', gid, *extra])}")
+        carry = ["p2pspades", "host", "--carry-on", gid, *rest, *player]
+        lines.append(f"carry on with a bot: {shlex.join(carry)}")
     return lines
-
-
-def join_commands(args: argparse.Namespace, lobby: str) -> list[str]:
-    """What a joiner types to sit down again once the host has opened the table again at `lobby`
-    (HOST:PORT), for a rematch or a continuation alike."""
-    extra = ["--bots", str(args.bots)] if args.bots else []
-    return [f"join with: {_words(args, ['p2pspades', 'join', lobby, *extra])}"]

@@ -12,7 +12,7 @@ import dataclasses
 import itertools
 from pathlib import Path
 
-from p2pspades.cli.again import Again, carry_on, host_commands, our_bot_keys, our_game, rematch
+from p2pspades.cli.again import Again, again_lines, carry_on, host_words, our_bot_keys, our_game, rematch
 from p2pspades.cli.common import (
     add_bot_option,
     add_game_options,
@@ -168,6 +168,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
     endpoint = await hosted.open()
     lobby = parse(endpoint)
     host_port = endpoint if lobby is None else lobby.host_port
+    main.again = host_words(args, 0 if lobby is None else lobby.port)  # kept for a resumed game too
     say(f"hosting table {args.table!r} ({described(rules)}, {rules.players} seats, target "
         f"{rules.target}, protocol version {args.protocol}) as {args.name}, key {main.identity.fingerprint}")
     if again is not None:
@@ -196,9 +197,8 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         await hosted.close("the host left")
         say("you left the table before the game started")
         return ExitCode.LEFT
-    port = 0 if lobby is None else lobby.port
     return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=lambda table: host_commands(args, table, port))
+                           again=lambda table: again_lines(main.again, table, args))
 
 
 def starter(info: TableInfo) -> bool:

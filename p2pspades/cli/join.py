@@ -13,7 +13,7 @@ import ipaddress
 import re
 from typing import Any
 
-from p2pspades.cli.again import CheckAfter, join_commands
+from p2pspades.cli.again import CheckAfter, again_lines, join_words
 from p2pspades.cli.common import add_bot_option, default_name, fail, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
@@ -127,6 +127,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
         say(f"found {ad}")
     bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
     main.lobby = host_port(lobby)
+    main.again = join_words(args, main.lobby)  # kept for a resumed game too
     screen = JoinScreen()
     say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} ...")
     if bots:
@@ -145,7 +146,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             return ExitCode.LEFT
         group = left
     return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=lambda table: join_commands(args, host_port(lobby)))
+                           again=lambda table: again_lines(main.again, table, args))
 
 
 def host_port(endpoint: str) -> str:

@@ -27,6 +27,7 @@ from p2pspades.audit import Status as Verdict
 from p2pspades.audit import tell, verify_file
 from p2pspades.bots import DEFAULT_BOT, SEAT_NAMES
 from p2pspades.bots import make_bot as make_local_bot
+from p2pspades.cli.again import again_lines, play_words
 from p2pspades.cli.common import (
     ProgressLines,
     add_bot_option,
@@ -494,7 +495,11 @@ def run(args: argparse.Namespace) -> int:
         from p2pspades.ui.play import run_play
     except ImportError as exc:
         return fail("play", UI_MISSING.format(why=exc))
-    return int(run_play(rules, args))
+    code = int(run_play(rules, args))
+    if code != ExitCode.FAILED:
+        for line in again_lines(play_words(args), None, args):
+            say(line)
+    return code
 
 
 async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
@@ -509,12 +514,14 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     mode = "your seat is played by the bot" if args.auto else "you play seat 0"
     say(f"p2pspades: {rules.players} peers on 127.0.0.1, rules {described(rules)}, "
         f"target {rules.target}; {mode}")
+    main.again = play_words(args)  # kept for a resumed game too
     try:
         group = await hosted.seat_everyone()
     except BaseException:
         await hosted.close()
         raise
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
+    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
+                           again=lambda table: again_lines(main.again, table, args))
 
 
 def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
@@ -551,6 +558,8 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     say(f"log {path}: {verdict.summary}")
     if watched.status is not TableStatus.COMPLETE:
         print(f"the game did not complete: {watched.status}", file=sys.stderr)
+    for line in again_lines(play_words(args), watched, args):
+        say(line)
     return game_exit_code(watched.status, log_violation=verdict.status is Verdict.VIOLATION)
 
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import argparse
 
-from p2pspades.cli.again import join_commands
-from p2pspades.cli.common import add_bot_option, add_profile_option, default_name, fail, run_as_profile
+from p2pspades.cli.again import again_lines
+from p2pspades.cli.common import add_bot_option, add_profile_option, fail, run_as_profile
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
 from p2pspades.net.group import Settings
 from p2pspades.net.peer import Timing
-from p2pspades.net.resume import find_resumable, resume_seats
+from p2pspades.net.resume import Resumable, find_resumable, resume_seats
 from p2pspades.net.seats import make_bot
 from p2pspades.ui.prefs import add_screen_options
 
@@ -68,13 +68,15 @@ async def resume(args: argparse.Namespace, timeouts: dict[str, float]) -> int:
     group = await resume_seats(found, player, settings=settings, timeouts=timeouts)
     say(f"restored {len(group.main.table.entries)} entries from disk; syncing with the other seats before "
         f"playing on (if nobody answers, we give up in {args.timeout_sync:g} s)")
-    lobby = found.local.lobby
+    steps = {**found.local.timeouts, **timeouts}
     return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=None if lobby is None else lambda table: resumed_join(args, lobby))
+                           again=lambda table: again_lines(table_words(found), table, args, steps))
 
 
-def resumed_join(args: argparse.Namespace, lobby: str) -> list[str]:
-    """The 'join with:' line of a joiner's resumed game: its lobby again, as the first join printed it but
-    for the options `resume` does not take (the name, the address, the bots of its own)."""
-    args.name, args.address, args.bots = default_name(args.profile), None, 0
-    return join_commands(args, lobby)
+def table_words(found: Resumable) -> tuple[str, ...]:
+    """The table's part of the play-again commands of a resumed game, as the command that started it kept
+    it; for a joiner's game kept before they were, its lobby (HOST:PORT) alone."""
+    local = found.local
+    if local.again or local.lobby is None:
+        return local.again
+    return ("join", local.lobby)

@@ -116,6 +116,10 @@ class LocalSeat:
     lobby: str | None = None
     """The table's lobby (HOST:PORT) a joiner sat down through, for the 'join with:' line a resumed game
     prints at its end; left out of local.json when unknown."""
+    again: tuple[str, ...] = ()
+    """The table's part of the command that plays again once the game is over (`cli.again.again_lines`:
+    "host --port 45555 ...", "join HOST:PORT ...", "play --rules two ..."), so that a resumed game prints
+    it too; left out of local.json when there is none (a bot seat)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -129,6 +133,8 @@ class LocalSeat:
         }
         if self.lobby is not None:
             out["lobby"] = self.lobby
+        if self.again:
+            out["again"] = list(self.again)
         return out
 
     @classmethod
@@ -139,9 +145,12 @@ class LocalSeat:
                 raise StoreError(f"local.json version {data['version']!r} is not {LOCAL_VERSION}")
             timeouts = {str(k): float(v) for k, v in dict(data["timeouts"]).items()}
             lobby = data.get("lobby")
+            again = data.get("again", [])
+            if not isinstance(again, list) or not all(isinstance(word, str) for word in again):
+                raise StoreError("local.json: 'again' is not a list of words")
             seat = cls(str(data["identity"]), str(data["player"]), str(data["bot"]), int(data["leader"]),
                        None if data["log"] is None else str(data["log"]), timeouts,
-                       None if lobby is None else str(lobby))
+                       None if lobby is None else str(lobby), tuple(again))
         except StoreError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
