@@ -80,8 +80,9 @@ def test_each_profile_lists_its_own_games_newest_first_and_its_stats_agree(tmp_p
     assert listed(tmp_path, "stats", "bo")["games"] == 1
 
 
-@pytest.mark.parametrize("command", [["games"], ["games", "--json"], ["stats"], ["stats", "--json"], ["resume"],
-                                     ["resume", "--auto"], ["host", "--carry-on", "abc", "--auto"],
+@pytest.mark.parametrize("command", [["games"], ["games", "--json"], ["stats"], ["stats", "--json"],
+                                     ["resume"], ["resume", "--auto"],
+                                     ["host", "--carry-on", "abc", "--auto"],
                                      ["host", "--rematch", "abc", "--auto"]])
 def test_a_profile_never_played_is_an_error_that_lists_the_profiles_there_are(
         tmp_path: Path, command: list[str]) -> None:
@@ -94,8 +95,8 @@ def test_a_profile_never_played_is_an_error_that_lists_the_profiles_there_are(
         done = subprocess.run([sys.executable, "-m", "p2pspades", *command, *chosen], env=env,
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2 and done.stdout == "", done.stdout + done.stderr
-        assert done.stderr == (f"p2pspades {command[0]}: there is no profile 'nosuchname' on this machine; the "
-                               "profiles here are: default, ana, bo\n"), done.stderr
+        assert done.stderr == (f"p2pspades {command[0]}: there is no profile 'nosuchname' on this machine; "
+                               "the profiles here are: default, ana, bo\n"), done.stderr
     assert not (tmp_path / "data" / "profiles" / "nosuchname").exists()
     assert listed(tmp_path, "games", "default") == {"profile": "default", "games": []}
 

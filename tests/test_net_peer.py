@@ -131,7 +131,7 @@ async def stopped_midway(tmp_path: Path, players: int) -> tuple[list[crypto.Iden
     return ids, peers
 
 
-async def test_a_resumed_peer_that_hears_nobody_counts_down_gives_up_and_says_so_on_disk(tmp_path: Path) -> None:
+async def test_a_resumed_peer_that_hears_nobody_counts_down_gives_up_and_marks_it(tmp_path: Path) -> None:
     """Nobody is left: the resumed seat writes nothing, counts down `Timing.alone`, stops with `gave_up`, and
     its game directory says so; resumed again while another seat comes back, it syncs and the mark goes."""
     ids, peers = await stopped_midway(tmp_path, 2)
@@ -147,7 +147,7 @@ async def test_a_resumed_peer_that_hears_nobody_counts_down_gives_up_and_says_so
     assert lonely.gave_up and not lonely.table.finished
     assert store.read_entries() == on_disk, "a seat that gave up wrote nothing"
     assert store.unanswered() is not None
-    counting = [s.sync_in for s in statuses if s.phase is Phase.SYNCING]
+    counting = [s.sync_in or 0 for s in statuses if s.phase is Phase.SYNCING]
     assert sorted(set(counting), reverse=True) == [2, 1] == counting[:1] + counting[-1:], counting
     assert not any(s.answered for s in statuses)
     assert statuses[-1].phase is Phase.GAVE_UP and statuses[-1].sync_in == 2

@@ -141,10 +141,13 @@ def hold_profile(args: argparse.Namespace) -> FileLock:
     return lock
 
 
-def resume_command(game_id: bytes, profile: str | None) -> str:
+def resume_command(game_id: bytes, profile: str | None, *, auto: bool = False, bot: str = DEFAULT_BOT) -> str:
     """The command that carries on this game, as it works when typed in the same shell: it names the
-    profile (unless it is the default one), since the game's seat directory is in that profile's home."""
+    profile (unless it is the default one), since the game's seat directory is in that profile's home, and
+    for a game without a screen (`auto`), `--auto` and the bot's level."""
     words = ["p2pspades", "resume", game_id.hex()[:12]]
+    if auto:
+        words += ["--auto", *(["--bot", bot] if bot != DEFAULT_BOT else [])]
     name = paths.profile_name(profile)
     if name != paths.DEFAULT_PROFILE:
         words += ["--profile", name]

@@ -197,8 +197,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         await hosted.close("the host left")
         say("you left the table before the game started")
         return ExitCode.LEFT
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=lambda table: again_lines(main.again, table, args))
+    return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
 
 
 def starter(info: TableInfo) -> bool:

@@ -145,8 +145,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             say("you left the table before the game started")
             return ExitCode.LEFT
         group = left
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=lambda table: again_lines(main.again, table, args))
+    return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
 
 
 def host_port(endpoint: str) -> str:

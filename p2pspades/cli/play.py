@@ -364,34 +364,35 @@ def announce_game(peer: Peer) -> None:
         f"log: {peer.store.log_path}")
 
 
-async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True,
-                    profile: str | None = None, again: Callable[[Table], list[str]] | None = None) -> int:
+async def run_group(group: LocalGroup, ui: Any | None, args: argparse.Namespace, *,
+                    again: Callable[[Table], list[str]] | None = None) -> int:
     """Play our seat (and the host's bot seats) to the end, then verify our log. Returns the exit code.
-    `profile`: the `--profile` the command was given, for the command that resumes the game; `again`: the
-    lines that say how to play again at this table once the game is over ("play again with: ...")."""
+    `args`: the command's options (the screen's colours; the profile, `--auto` and the bot, for the command
+    that resumes the game); `again`: the lines that say how to play again at this table once the game is
+    over ("play again with: ...")."""
     peer = group.main
     announce_game(peer)
+    resume = resume_command(peer.table.game_id, args.profile, auto=ui is None, bot=args.bot)
     try:
         if ui is None:
             progress = Progress(peer)
             peer.on_event, peer.on_status = progress.on_event, progress.on_status
             await group.run()
         else:
-            await _run_with_screen(group, ui, color)
+            await _run_with_screen(group, ui, not args.no_color)
     except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels us, then raises KeyboardInterrupt)
         if not peer.table.finished:
-            say(f"you stopped the game before the end; carry on with: "
-                f"{resume_command(peer.table.game_id, profile)}")
+            say(f"you stopped the game before the end; carry on with: {resume}")
         raise
     finally:
         await group.close()
     table = peer.table
     if peer.gave_up:
-        for line in nobody_answered(peer, profile):
+        for line in nobody_answered(peer, resume):
             say(line)
         return ExitCode.UNANSWERED
     if not table.finished:
-        say(f"you left before the end; carry on with: {resume_command(table.game_id, profile)}")
+        say(f"you left before the end; carry on with: {resume}")
         return ExitCode.LEFT
     for line in final_lines(table):
         say(line)
@@ -402,9 +403,9 @@ async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True,
     return game_exit_code(table.status, log_violation=verdict.status is Verdict.VIOLATION)
 
 
-def nobody_answered(peer: Peer, profile: str | None) -> list[str]:
+def nobody_answered(peer: Peer, resume: str) -> list[str]:
     """What a resumed seat that heard nobody says: the game may have ended without it, whose log tells how,
-    the command that compares the logs, and the one that tries again."""
+    the command that compares the logs, and the one that tries again (`resume`)."""
     table = peer.table
     names = [s.name for s in table.setup.seats]
     owners = bot_owners(peer)  # a bot's log is on its runner's computer
@@ -417,7 +418,7 @@ def nobody_answered(peer: Peer, profile: str | None) -> list[str]:
         "it on their tables)",
         f"to know how it ended, ask {whom} for their log of game {gid} ('p2pspades games' on their computer "
         f"shows where it is), then: p2pspades verify {shlex.quote(str(peer.store.log_path))} THEIR_LOG",
-        f"if they are still playing, try again with: {resume_command(table.game_id, profile)}",
+        f"if they are still playing, try again with: {resume}",
     ]
 
 
@@ -520,8 +521,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     except BaseException:
         await hosted.close()
         raise
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=lambda table: again_lines(main.again, table, args))
+    return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
 
 
 def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:

@@ -69,8 +69,8 @@ async def resume(args: argparse.Namespace, timeouts: dict[str, float]) -> int:
     say(f"restored {len(group.main.table.entries)} entries from disk; syncing with the other seats before "
         f"playing on (if nobody answers, we give up in {args.timeout_sync:g} s)")
     steps = {**found.local.timeouts, **timeouts}
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=lambda table: again_lines(table_words(found), table, args, steps))
+    return await run_group(group, ui, args, again=lambda table: again_lines(table_words(found), table, args,
+                                                                           steps))
 
 
 def table_words(found: Resumable) -> tuple[str, ...]:
