@@ -16,14 +16,16 @@ from dataclasses import dataclass
 
 from p2pspades import crypto, paths
 from p2pspades.audit import verify_file
-from p2pspades.audit.verdict import Verdict, continuation_problem
+from p2pspades.audit.sequel import Change, ChangeKind, changes, rule_changes, seat_changes
+from p2pspades.audit.verdict import Verdict
 from p2pspades.bots import DEFAULT_BOT
 from p2pspades.cli.common import default_name
+from p2pspades.describe import change_text
 from p2pspades.errors import LocalError
-from p2pspades.net.lobby_seats import Sequel
+from p2pspades.net.lobby_seats import LobbyResult, Sequel, TableInfo
 from p2pspades.net.store import GameStore, StoreError, games_of
 from p2pspades.rules import RuleSet
-from p2pspades.table import CONTINUATION, REMATCH, After, Table, TableStatus
+from p2pspades.table import CONTINUATION, REMATCH, After, SeatInfo, Table, TableStatus, read_genesis
 
 
 @dataclass(frozen=True)
@@ -117,32 +119,72 @@ def carry_on(old: Table, me: bytes, bot_keys: Collection[bytes]) -> Again:
     return Again(old, Sequel(after, places, only_places=True), bots, bot_for=ended.seat)
 
 
-@dataclass(frozen=True)
 class CheckAfter:
-    """The joiner's check of a continuation a host proposes against its own log of the old game, in this
-    profile's data home `home` (no such log: nothing to check, the lobby shows the claim)."""
+    """A joiner's check of a table whose game follows another (PROTOCOL.md §4.1.1) against this profile's own
+    log of that game, in the data home `home`: the comparison `verify --after` makes (`audit.sequel`), of
+    the rules and a continuation's scores and dealer as soon as the table is announced, and of every seat
+    once the host proposes the genesis. Every difference, and a log that is missing or stops before the end,
+    is a doubt: the lobby screen shows each and accepting then needs an explicit yes; with `auto` (nobody to
+    ask) a doubt refuses the table, in one line."""
 
-    home: str | os.PathLike[str] | None
+    def __init__(self, home: str | os.PathLike[str] | None, *, auto: bool = False) -> None:
+        self.home = home
+        self.auto = auto
+        self._read: dict[bytes, Table | None] = {}
 
-    def __call__(self, after: After) -> str | None:
-        if not after.continues:
+    def old(self, game_id: bytes) -> Table | None:
+        """Our own log of that game, verified (once): None if we have none that reads."""
+        if game_id not in self._read:
+            stores = _our_stores(self.home, game_id.hex())
+            self._read[game_id] = verify_file(stores[0].log_path).table if stores else None
+        return self._read[game_id]
+
+    def doubts(self, after: After, rules: RuleSet,
+               seats: Sequence[SeatInfo] | None = None) -> tuple[Change, ...]:
+        """What the person must agree to before accepting a game that says it follows `after`, with `rules`
+        and `seats` (None: not known yet): how it differs from our log, or why it could not be checked."""
+        old = self.old(after.game_id)
+        if old is None:
+            return (Change(ChangeKind.NO_LOG, after.game_id),)
+        if old.result is not None:
+            return changes(old, after, rules, seats)
+        # our log stops before the end (we were away when it ended): what it holds is compared
+        found = rule_changes(old.game_id, old.rules, rules)
+        if seats is not None:
+            found += seat_changes(old.game_id, old.setup.seats, seats, None)
+        return (*found, *([Change(ChangeKind.LOG_UNENDED, old.game_id)] if after.continues else []))
+
+    def __call__(self, info: TableInfo) -> str | None:
+        """The lobby's check of an announced table: with `auto`, the one line that refuses it for what our log
+        contradicts already (what it cannot check waits for the proposal: the host may refuse us first, as
+        it refuses at a continuation whoever did not play on to its end)."""
+        if not self.auto or info.after is None:
             return None
-        stores = _our_stores(self.home, after.game_id.hex())
-        if not stores:
-            return None
-        verdict = verify_file(stores[0].log_path)
-        if verdict.table is None or verdict.table.result is None:
-            return None  # our log stops before the end (we were the one who left): nothing to compare
-        problem = continuation_problem(verdict.table, after)
-        if problem is None:
-            return None
-        gid = after.game_id.hex()[:12]
-        game = verdict.table.game
-        if game is not None and verdict.table.result is not None and tuple(after.totals) != game.totals:
-            ours = "–".join(str(t.score) for t in game.totals)
-            return (f"refused: the host says this game continues game {gid} from {after.scores_text()}, but "
-                    f"your log of game {gid} ends at {ours}")
-        return f"refused: the host says this game continues game {gid}, but {problem}"
+        found = [c for c in self.doubts(info.after, info.rules) if c.kind not in UNCHECKED]
+        return refusal(info.after, found) if found else None
+
+    def proposal(self, result: LobbyResult) -> tuple[Change, ...]:
+        """The doubts about the genesis a host proposes, every seat included (none: it follows no game)."""
+        _, setup = read_genesis(result.genesis)  # checked against the seat map by the lobby already
+        return () if setup.after is None else self.doubts(setup.after, setup.rules, setup.seats)
+
+
+UNCHECKED = frozenset({ChangeKind.NO_LOG, ChangeKind.LOG_UNENDED})
+"""Doubts that are no difference: our log could not check the game."""
+
+
+def refusal(after: After, doubts: Sequence[Change]) -> str:
+    """The one line that refuses, without a person to ask, a game that follows `after` with these doubts."""
+    game = after.describe(short=True)
+    what = "; ".join(change_text(c, short=True) for c in doubts)
+    return (f"refused: the host's game {game if after.continues else 'is ' + game}: {what} (to see it and "
+            "decide, join without --auto)")
+
+
+def doubt_lines(doubts: Sequence[Change], rules: RuleSet, you: int | None) -> list[str]:
+    """The doubts as the lobby screen shows them, a line each, the reader's own and partner's seats named."""
+    partners = () if you is None else tuple(s for s in rules.sides[rules.side_of(you)] if s != you)
+    return [change_text(c, you=you, partners=partners, short=True) for c in doubts]
 
 
 def our_bot_keys(home: str | os.PathLike[str] | None, owner: str) -> dict[bytes, int]:

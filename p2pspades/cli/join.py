@@ -11,13 +11,13 @@ import argparse
 import asyncio
 import ipaddress
 import re
+from collections.abc import Callable
 from typing import Any
 
-from p2pspades.cli.again import CheckAfter, again_lines, join_words
+from p2pspades.cli.again import CheckAfter, again_lines, doubt_lines, join_words, refusal
 from p2pspades.cli.common import add_bot_option, default_name, fail, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
-    confirmer,
     load_ui,
     lobby_printer,
     our_seat,
@@ -31,7 +31,7 @@ from p2pspades.exits import ExitCode, game_exit_help
 from p2pspades.net.discovery import find_table, parse_endpoint
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
-from p2pspades.net.lobby_seats import LobbyResult, TableInfo, check_name
+from p2pspades.net.lobby_seats import LobbyError, LobbyResult, TableInfo, check_name
 from p2pspades.net.seats import bot_seats
 from p2pspades.net.session import join_game
 from p2pspades.paths import PLAYER_IDENTITY
@@ -128,14 +128,15 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
     bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
     main.lobby = host_port(lobby)
     main.again = join_words(args, main.lobby)  # kept for a resumed game too
-    screen = JoinScreen()
+    check = CheckAfter(args.home, auto=ui is None)
+    screen = JoinScreen(check)
     say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} ...")
     if bots:
         say(f"bringing {len(bots)} bot(s) of ours: they run on this machine, so you can see their cards")
     joining = asyncio.ensure_future(join_game(
         lobby, main, bots=bots, settings=settings, address=args.address, host_fingerprint=fingerprint,
-        allow_version=args.allow_protocol, check_after=CheckAfter(args.home),
-        confirm=confirmer(ui, not args.no_color) if ui is None else screen.ask,
+        allow_version=args.allow_protocol, check_after=check,
+        confirm=auto_confirm(check) if ui is None else screen.ask,
         on_change=lobby_printer(main.identity.public) if ui is None else screen.show))
     if ui is None:
         group = await joining
@@ -148,15 +149,32 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
     return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
 
 
+def auto_confirm(check: CheckAfter) -> Callable[[LobbyResult], bool]:
+    """With --auto: the proposal is printed, and accepted unless it follows another game in a way that needs
+    a person's yes (`CheckAfter`): then it is refused, in one line."""
+
+    def confirm(result: LobbyResult) -> bool:
+        say(result.describe())
+        doubts = check.proposal(result)
+        after = result.table.after
+        if doubts and after is not None:
+            raise LobbyError(refusal(after, doubts))
+        return True
+
+    return confirm
+
+
 def host_port(endpoint: str) -> str:
     parsed = parse(endpoint)
     return endpoint if parsed is None else parsed.host_port
 
 
 class JoinScreen:
-    """The joiner's lobby screen, shown from the host's first answer until the game starts."""
+    """The joiner's lobby screen, shown from the host's first answer until the game starts; with the
+    doubts about a game that follows another (`CheckAfter`), whose acceptance then needs an explicit yes."""
 
-    def __init__(self) -> None:
+    def __init__(self, check: CheckAfter) -> None:
+        self.check = check
         self.model: Any | None = None
         self.first: asyncio.Future[TableInfo] = asyncio.get_running_loop().create_future()
         self.you = b""
@@ -174,6 +192,7 @@ class JoinScreen:
             return False
         self.model.you = result.seat
         self.model.set_seats(result.table.seated)
+        self.model.set_doubts(doubt_lines(self.check.proposal(result), result.table.rules, result.seat))
         answer: bool = await self.model.ask()
         return answer
 
@@ -188,6 +207,9 @@ class JoinScreen:
         info = self.first.result()
         self.model = ui.LobbyModel(info.name, info.rules, info.seated, you=info.seat_of(you),
                                    version=info.version, after=info.after)
+        if info.after is not None:  # what can be checked before the seats are known: rules, scores, dealer
+            doubts = self.check.doubts(info.after, info.rules)
+            self.model.set_doubts(doubt_lines(doubts, info.rules, info.seat_of(you)))
         self.show(info)
         group: LocalGroup | None = await ui.run_lobby(self.model, joining, color=color)
         return group

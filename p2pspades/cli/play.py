@@ -18,7 +18,7 @@ import math
 import shlex
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ from p2pspades.describe import ending
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.net.group import LocalGroup, Settings
-from p2pspades.net.lobby_seats import LobbyResult, TableInfo
+from p2pspades.net.lobby_seats import TableInfo
 from p2pspades.net.peer import Peer, Phase, Status
 from p2pspades.net.seats import (
     Seat,
@@ -192,21 +192,6 @@ def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
             say(f"waiting for {host.name} to accept you")
 
     return show
-
-
-def confirmer(ui: Any | None, color: bool = True) -> Callable[[LobbyResult], Awaitable[bool]]:
-    """A joiner's dialog before it signs: every seat's name and key fingerprint, then accept (or ask)."""
-
-    async def confirm(result: LobbyResult) -> bool:
-        if ui is None:
-            say(result.describe())
-            return True
-        answer: bool = await ui.confirm_table(result.table.name, result.table.rules, result.table.seated,
-                                              you=result.seat, color=color, version=result.table.version,
-                                              after=result.table.after)
-        return answer
-
-    return confirm
 
 
 # ------------------------------------------------------------------------------------------------ the game
@@ -567,7 +552,6 @@ __all__ = [
     "add_parser",
     "add_seat_options",
     "add_timeout_options",
-    "confirmer",
     "load_ui",
     "lobby_printer",
     "our_seat",

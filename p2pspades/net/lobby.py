@@ -51,7 +51,6 @@ from p2pspades.net.lobby_seats import (
 )
 from p2pspades.net.mesh import PeerAddress
 from p2pspades.rules import RuleSet
-from p2pspades.table import After
 from p2pspades.table.messages import PROTOCOL_VERSION
 
 logger = logging.getLogger(__name__)
@@ -288,7 +287,7 @@ async def join_table(
     timeout: float = IDLE_TIMEOUT,
     allow_version: int = PROTOCOL_VERSION,
     clock: Callable[[], float] | None = None,
-    check_after: Callable[[After], str | None] | None = None,
+    check_after: Callable[[TableInfo], str | None] | None = None,
 ) -> LobbyResult:
     """Take a seat at the table whose lobby listens at `endpoint` (tcp://HOST:PORT) and wait for the game.
 

@@ -460,9 +460,10 @@ class GuestLobby:
     connect_timeout: float = CONNECT_TIMEOUT
     idle_timeout: float = IDLE_TIMEOUT
     allow_version: int = PROTOCOL_VERSION
-    check_after: Callable[[After], str | None] | None = None
-    """Checks the game a table says it follows against what we know of it (the driver's: our own log of
-    it, if we have one): the one line it returns refuses the table before we take a seat."""
+    check_after: Callable[[TableInfo], str | None] | None = None
+    """Checks a table that says its game follows another (its `after` and its rules) against what we know
+    of that game (the driver's: our own log of it, if we have one): the one line it returns refuses the table
+    before we take a seat."""
     stage: Stage = Stage.OPEN
     info: TableInfo | None = None
     proposal: LobbyResult | None = None
@@ -560,7 +561,7 @@ class GuestLobby:
             if info.version < self.allow_version:
                 self.stage = Stage.CLOSED
                 raise Downgrade(info.version, self.allow_version)
-            problem = None if info.after is None or self.check_after is None else self.check_after(info.after)
+            problem = None if info.after is None or self.check_after is None else self.check_after(info)
             if problem is not None:
                 self.stage = Stage.CLOSED
                 raise LobbyError(problem)

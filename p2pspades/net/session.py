@@ -23,7 +23,6 @@ from p2pspades.net.lobby_seats import NAME_LIMIT, LobbyResult, Sequel, TableInfo
 from p2pspades.net.mesh import Mesh, announced
 from p2pspades.net.seats import Seat, SessionError
 from p2pspades.rules import RuleSet
-from p2pspades.table import After
 from p2pspades.table.messages import PROTOCOL_VERSION
 
 logger = logging.getLogger(__name__)
@@ -261,7 +260,7 @@ async def join_game(
     confirm: Confirm | None = None,
     on_change: Callable[[TableInfo], None] | None = None,
     allow_version: int = PROTOCOL_VERSION,
-    check_after: Callable[[After], str | None] | None = None,
+    check_after: Callable[[TableInfo], str | None] | None = None,
 ) -> LocalGroup:
     """Take a seat at the table whose lobby is at `lobby` (tcp://HOST:PORT), with `bots` of our own (seated
     on our side where the rules have sides, once we are seated), and start our peers. A game of a protocol

@@ -115,6 +115,11 @@ class LobbyModel:
         self.on_leave: Callable[[], None] | None = None
         #: the status that says an early accept was refused: it goes once the seats change
         self._refusal = ""
+        self.doubts: list[str] = []
+        """How the game differs from the player's own log of the game it follows, or why that could not be
+        checked, a line each: shown with the rules, and accepting then needs an explicit yes."""
+        self.confirming = False
+        """Accept was chosen despite `doubts`: the status asks for that yes (y); n goes back."""
         self.set_seats(seats)
 
     # ------------------------------------------------------------------------------------- reading
@@ -170,6 +175,10 @@ class LobbyModel:
         self.selected = max(0, min(self.selected, self.rules.players - 1))
         self._changed()
 
+    def set_doubts(self, lines: Iterable[str]) -> None:
+        self.doubts = list(lines)
+        self._changed()
+
     def set_status(self, text: str, *, ready: bool | None = None) -> None:
         self.status = text
         self._refusal = ""
@@ -188,7 +197,7 @@ class LobbyModel:
     async def ask(self) -> bool:
         """The lobby's question to the person (start the table / accept it); cancelled if it goes stale."""
         self.asking = asyncio.get_running_loop().create_future()
-        self.ready, self.choice, self.status, self._refusal = True, 0, "", ""
+        self.ready, self.choice, self.status, self._refusal, self.confirming = True, 0, "", "", False
         self._changed()
         try:
             answer = await self.asking
@@ -199,8 +208,16 @@ class LobbyModel:
         self.answered = answer
         return answer
 
-    def decide(self, accept: bool) -> bool:
-        """Record the answer. Accepting is refused (False) while there is nothing to accept yet."""
+    def decide(self, accept: bool, *, sure: bool = False) -> bool:
+        """Record the answer. Accepting is refused (False) while there is nothing to accept yet; with
+        `doubts`, it first asks for an explicit yes, which `sure` (y, once asked) gives."""
+        if accept and self.ready and self.doubts and not (sure and self.confirming):
+            self.confirming = True
+            self.status = (f"This game differs from your log ({plural(len(self.doubts), 'line')} marked !).\n"
+                           "Accept it all the same? y accepts · n goes back")
+            self._changed()
+            return False
+        self.confirming = False
         if accept and not self.ready:
             what = "start" if self.hosting else "accept"
             if self.free:
@@ -214,6 +231,14 @@ class LobbyModel:
         if self.asking is not None and not self.asking.done():
             self.asking.set_result(accept)
         self.answer = accept
+        self._changed()
+        return True
+
+    def back(self) -> bool:
+        """n while asked to accept despite the doubts: no answer yet (False: nothing was asked)."""
+        if not self.confirming:
+            return False
+        self.confirming, self.status = False, ""
         self._changed()
         return True
 
@@ -352,10 +377,12 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
 
 
 def rules_table(model: LobbyModel) -> StyleAndTextTuples:
+    follows = [after_line(model.after)] if model.after is not None else []
+    doubts: list[StyleAndTextTuples] = [[("class:message.warn", f" {'!':<8}{line}")] for line in model.doubts]
     return join_lines(
-        [[("class:key", f" {label:<8}"), ("", value)]
-         for label, value in [*([after_line(model.after)] if model.after is not None else []),
-                              *rules_lines(model.rules), protocol_line(model.version)]]
+        [*([[("class:key", f" {label:<8}"), ("", value)] for label, value in follows]), *doubts,
+         *([("class:key", f" {label:<8}"), ("", value)]
+           for label, value in [*rules_lines(model.rules), protocol_line(model.version)])]
     )
 
 
@@ -416,11 +443,11 @@ def create_lobby_app(
     )
     kb = KeyBindings()
 
-    def finish(event: KeyPressEvent, accept: bool) -> None:
+    def finish(event: KeyPressEvent, accept: bool, sure: bool = False) -> None:
         if stays and not accept:
             model.leave()  # declining (or the Leave button) ends our part in this lobby
             return
-        if model.decide(accept) and not stays:
+        if model.decide(accept, sure=sure) and not stays:
             event.app.exit(result=accept)
 
     @kb.add("<any>")
@@ -453,12 +480,13 @@ def create_lobby_app(
     @kb.add("y")
     @kb.add("g")
     def _accept(event: KeyPressEvent) -> None:
-        finish(event, True)
+        finish(event, True, sure=event.data == "y")  # y: the explicit yes a game that differs needs
 
     @kb.add("d")
     @kb.add("n")
     def _decline(event: KeyPressEvent) -> None:
-        if not model.hosting:  # the host leaves with q, never by a stray d
+        # the host leaves with q, never by a stray d; n, asked to accept despite the doubts, goes back
+        if not model.hosting and not (event.data == "n" and model.back()):
             finish(event, False)
 
     @kb.add("q")
