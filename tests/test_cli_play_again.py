@@ -204,9 +204,10 @@ def test_a_joiner_refuses_a_continuation_its_own_log_contradicts_in_one_line(she
     ours = "–".join(str(t.score) for t in table.game.totals)
     claimed = "–".join(str(t.score + (10 if side == 0 else 0)) for side, t in enumerate(table.game.totals))
     bags = ", ".join(str(t.bags) for t in table.game.totals)
-    assert line == (f"p2pspades join: refused: the host's game continues game {gid} from {claimed} (bags {bags}), "
-                    f"seat {table.game.dealer} deals: it starts from {claimed} (bags {bags}), but game {gid} ended "
-                    f"at {ours} (bags {bags}) (to see it and decide, join without --auto)"), line
+    assert line == (f"p2pspades join: refused: the host's game continues game {gid} from {claimed} "
+                    f"(bags {bags}), seat {table.game.dealer} deals: it starts from {claimed} (bags {bags}), "
+                    f"but game {gid} ended at {ours} (bags {bags}) (to see it and decide, join without "
+                    "--auto)"), line
     assert "Traceback" not in said
     assert not re.search(r"^table ", said, re.M), "refused before it asked for a seat: no seat map shown"
 

@@ -161,7 +161,7 @@ class CheckAfter:
         if not self.auto or info.after is None:
             return None
         found = [c for c in self.doubts(info.after, info.rules) if c.kind not in UNCHECKED]
-        return refusal(info.after, found) if found else None
+        return refusal(info.after, doubt_lines(found, info.rules, None)) if found else None
 
     def proposal(self, result: LobbyResult) -> tuple[Change, ...]:
         """The doubts about the genesis a host proposes, every seat included (none: it follows no game)."""
@@ -173,12 +173,21 @@ UNCHECKED = frozenset({ChangeKind.NO_LOG, ChangeKind.LOG_UNENDED})
 """Doubts that are no difference: our log could not check the game."""
 
 
-def refusal(after: After, doubts: Sequence[Change]) -> str:
-    """The one line that refuses, without a person to ask, a game that follows `after` with these doubts."""
+def refusal(after: After, doubts: Sequence[str]) -> str:
+    """The one line that refuses, without a person to ask, a game that follows `after` with these doubts
+    (`doubt_lines`)."""
     game = after.describe(short=True)
-    what = "; ".join(change_text(c, short=True) for c in doubts)
-    return (f"refused: the host's game {game if after.continues else 'is ' + game}: {what} (to see it and "
-            "decide, join without --auto)")
+    return (f"refused: the host's game {game if after.continues else 'is ' + game}: {'; '.join(doubts)} (to "
+            "see it and decide, join without --auto)")
+
+
+def doubts_heading(doubts: Sequence[Change]) -> str:
+    """What the question that asks for the yes says of the doubts (under 78 characters): that the game
+    differs from our log, or that our log cannot check it."""
+    lines = "the line marked !" if len(doubts) == 1 else f"the {len(doubts)} lines marked !"
+    if all(c.kind in UNCHECKED for c in doubts):
+        return f"Your own log cannot vouch for this game: read {lines}."
+    return f"Your log of the game it follows says otherwise: read {lines}."
 
 
 def doubt_lines(doubts: Sequence[Change], rules: RuleSet, you: int | None) -> list[str]:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from p2pspades.cli.again import CheckAfter, again_lines, doubt_lines, join_words, refusal
+from p2pspades.cli.again import CheckAfter, again_lines, doubt_lines, doubts_heading, join_words, refusal
 from p2pspades.cli.common import add_bot_option, default_name, fail, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
@@ -158,7 +158,7 @@ def auto_confirm(check: CheckAfter) -> Callable[[LobbyResult], bool]:
         doubts = check.proposal(result)
         after = result.table.after
         if doubts and after is not None:
-            raise LobbyError(refusal(after, doubts))
+            raise LobbyError(refusal(after, doubt_lines(doubts, result.table.rules, result.seat)))
         return True
 
     return confirm
@@ -192,7 +192,8 @@ class JoinScreen:
             return False
         self.model.you = result.seat
         self.model.set_seats(result.table.seated)
-        self.model.set_doubts(doubt_lines(self.check.proposal(result), result.table.rules, result.seat))
+        doubts = self.check.proposal(result)
+        self.model.set_doubts(doubt_lines(doubts, result.table.rules, result.seat), doubts_heading(doubts))
         answer: bool = await self.model.ask()
         return answer
 
@@ -209,7 +210,7 @@ class JoinScreen:
                                    version=info.version, after=info.after)
         if info.after is not None:  # what can be checked before the seats are known: rules, scores, dealer
             doubts = self.check.doubts(info.after, info.rules)
-            self.model.set_doubts(doubt_lines(doubts, info.rules, info.seat_of(you)))
+            self.model.set_doubts(doubt_lines(doubts, info.rules, info.seat_of(you)), doubts_heading(doubts))
         self.show(info)
         group: LocalGroup | None = await ui.run_lobby(self.model, joining, color=color)
         return group

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import textwrap
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Protocol, TypeVar
 
@@ -118,6 +119,7 @@ class LobbyModel:
         self.doubts: list[str] = []
         """How the game differs from the player's own log of the game it follows, or why that could not be
         checked, a line each: shown with the rules, and accepting then needs an explicit yes."""
+        self.doubts_heading = ""
         self.confirming = False
         """Accept was chosen despite `doubts`: the status asks for that yes (y); n goes back."""
         self.set_seats(seats)
@@ -175,8 +177,10 @@ class LobbyModel:
         self.selected = max(0, min(self.selected, self.rules.players - 1))
         self._changed()
 
-    def set_doubts(self, lines: Iterable[str]) -> None:
+    def set_doubts(self, lines: Iterable[str], heading: str = "") -> None:
+        """The doubts, and what the question that asks for the yes says of them (`heading`, one line)."""
         self.doubts = list(lines)
+        self.doubts_heading = heading
         self._changed()
 
     def set_status(self, text: str, *, ready: bool | None = None) -> None:
@@ -213,8 +217,8 @@ class LobbyModel:
         `doubts`, it first asks for an explicit yes, which `sure` (y, once asked) gives."""
         if accept and self.ready and self.doubts and not (sure and self.confirming):
             self.confirming = True
-            self.status = (f"This game differs from your log ({plural(len(self.doubts), 'line')} marked !).\n"
-                           "Accept it all the same? y accepts · n goes back")
+            heading = self.doubts_heading or f"Read the {plural(len(self.doubts), 'line')} marked !."
+            self.status = f"{heading}\nAccept it all the same? y accepts · n goes back"
             self._changed()
             return False
         self.confirming = False
@@ -376,9 +380,15 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
     return join_lines(lines)
 
 
+DOUBT_WIDTH = 69
+"""A doubt's lines, beside its mark, fit an 80-column screen's rules panel."""
+
+
 def rules_table(model: LobbyModel) -> StyleAndTextTuples:
     follows = [after_line(model.after)] if model.after is not None else []
-    doubts: list[StyleAndTextTuples] = [[("class:message.warn", f" {'!':<8}{line}")] for line in model.doubts]
+    doubts: list[StyleAndTextTuples] = [
+        [("class:message.warn", f" {'!' if k == 0 else '':<8}{part}")]
+        for line in model.doubts for k, part in enumerate(textwrap.wrap(line, DOUBT_WIDTH) or [""])]
     return join_lines(
         [*([[("class:key", f" {label:<8}"), ("", value)] for label, value in follows]), *doubts,
          *([("class:key", f" {label:<8}"), ("", value)]
