@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,13 +35,6 @@ LIAR = Path(__file__).with_name("helpers") / "liar.py"
 def old() -> Table:
     """The abandoned game: ana (seat 0), bo (1), cy (2, gone after the first hand), dee (3)."""
     return abandoned_after_a_hand(SEED, gone=GONE)
-
-
-@pytest.fixture
-def lan(tmp_path: Path) -> Iterator[Lan]:
-    peers = Lan(tmp_path)
-    yield peers
-    peers.close()
 
 
 def key_file(path: Path, seat: int) -> Path:

@@ -9,8 +9,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pexpect
 import pytest
@@ -20,13 +18,6 @@ from helpers.terminal import Terminal
 from p2pspades.exits import ExitCode
 
 pytestmark = [pytest.mark.net, pytest.mark.pty, pytest.mark.slow, pytest.mark.timeout(240)]
-
-
-@pytest.fixture
-def lan(tmp_path: Path) -> Iterator[Lan]:
-    peers = Lan(tmp_path)
-    yield peers
-    peers.close()
 
 
 def play_until(bo: Terminal, lan: Lan, entries: int) -> None:

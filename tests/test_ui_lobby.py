@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from functools import partial
 from typing import Any
 
 import pytest
@@ -256,7 +257,7 @@ async def test_a_game_that_differs_from_the_players_log_needs_an_explicit_yes() 
         running = asyncio.ensure_future(app.run_async())
         for key, asked in (("a", True), ("n", False), (KEYS["enter"], True), ("n", False), ("y", True)):
             pipe.send_text(key)
-            await until(lambda asked=asked: model.confirming is asked, what=f"the answer to {key!r}")
+            await until(partial(lambda asked: model.confirming is asked, asked), what=f"the key {key!r}")
             assert model.answer is None and not running.done()
             question = "Your log says otherwise.\nAccept it all the same? y accepts · n goes back"
             assert (model.hint() == question) is asked

@@ -31,6 +31,7 @@ from p2pspades.exits import ExitCode, game_exit_help
 from p2pspades.net.discovery import find_table, parse_endpoint
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
+from p2pspades.net.lobby_machine import CONNECT_TIMEOUT
 from p2pspades.net.lobby_seats import LobbyError, LobbyResult, TableInfo, check_name
 from p2pspades.net.seats import bot_seats
 from p2pspades.net.session import join_game
@@ -130,14 +131,16 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
     main.again = join_words(args, main.lobby)  # kept for a resumed game too
     check = CheckAfter(args.home, auto=ui is None)
     screen = JoinScreen(check)
-    say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} ...")
+    say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} (no answer within "
+        f"{CONNECT_TIMEOUT:g} s gives up) ...")
     if bots:
         say(f"bringing {len(bots)} bot(s) of ours: they run on this machine, so you can see their cards")
     joining = asyncio.ensure_future(join_game(
         lobby, main, bots=bots, settings=settings, address=args.address, host_fingerprint=fingerprint,
         allow_version=args.allow_protocol, check_after=check,
         confirm=auto_confirm(check) if ui is None else screen.ask,
-        on_change=lobby_printer(main.identity.public) if ui is None else screen.show))
+        on_change=lobby_printer(main.identity.public) if ui is None else screen.show,
+        on_wait=host_silence() if ui is None else screen.wait))
     if ui is None:
         group = await joining
     else:
@@ -147,6 +150,19 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             return ExitCode.LEFT
         group = left
     return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
+
+
+def host_silence() -> Callable[[int | None], None]:
+    """With --auto: a line each time the host's program goes silent, with when we give up on it."""
+    silent = False
+
+    def show(left: int | None) -> None:
+        nonlocal silent
+        if left is not None and not silent:
+            say(f"the host's program has not answered for a while: we leave in {left} s unless it answers")
+        silent = left is not None
+
+    return show
 
 
 def auto_confirm(check: CheckAfter) -> Callable[[LobbyResult], bool]:
@@ -178,6 +194,11 @@ class JoinScreen:
         self.model: Any | None = None
         self.first: asyncio.Future[TableInfo] = asyncio.get_running_loop().create_future()
         self.you = b""
+
+    def wait(self, left: int | None) -> None:
+        """The countdown to giving up on a silent host, on its row."""
+        if self.model is not None:
+            self.model.set_waits({} if left is None else {0: left})
 
     def show(self, info: TableInfo) -> None:
         if self.model is None:

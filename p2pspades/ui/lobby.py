@@ -120,6 +120,9 @@ class LobbyModel:
         """How the game differs from the player's own log of the game it follows, or why that could not be
         checked, a line each: shown with the rules, and accepting then needs an explicit yes."""
         self.doubts_heading = ""
+        self.waits: dict[int, int] = {}
+        """The seats whose program went silent (on a joiner's screen, the host's), each with the seconds until
+        it is given up on: its row counts down."""
         self.confirming = False
         """Accept was chosen despite `doubts`: the status asks for that yes (y); n goes back."""
         self.set_seats(seats)
@@ -175,6 +178,10 @@ class LobbyModel:
         if self.free:
             self.answered = False  # someone left: whatever was accepted is void, a new question will come
         self.selected = max(0, min(self.selected, self.rules.players - 1))
+        self._changed()
+
+    def set_waits(self, waits: Mapping[int, int]) -> None:
+        self.waits = dict(waits)
         self._changed()
 
     def set_doubts(self, lines: Iterable[str], heading: str = "") -> None:
@@ -353,6 +360,12 @@ def partner_warnings(model: LobbyModel) -> list[str]:
     return found
 
 
+def wait_words(model: LobbyModel) -> str:
+    """What happens when a silent seat's countdown ends: the host frees a joiner's seat; a joiner leaves a
+    silent host's table."""
+    return "frees" if model.hosting else "we leave"
+
+
 def seats_table(model: LobbyModel) -> StyleAndTextTuples:
     sides = "side " if model.rules.partnerships else ""
     wide = NAME_WIDTH - len(sides)  # the side column takes its room from the names
@@ -374,6 +387,8 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
                 (style, f"{s.seat:<5} {side_column(model.rules, seat)}{name:<{wide}} "),
                 ("class:key", f"{s.fingerprint:<20}"),
                 ("class:hint", f" {seat_state(s, model.seats, model.you, model.level_of(s))}"),
+                *([("class:message.warn", f" · silent: {wait_words(model)} in {model.waits[seat]} s")]
+                  if seat in model.waits else []),
             ]
         )
     lines += [[("class:message.warn", line)] for line in partner_warnings(model)]
