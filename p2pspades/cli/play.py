@@ -208,6 +208,7 @@ class Progress(ProgressLines):
         self._syncing = False
         self._answered = False
         self._sync_at = 0.0
+        self._lingering = False
         self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
 
     def on_event(self, event: Event) -> None:
@@ -233,6 +234,11 @@ class Progress(ProgressLines):
 
     def on_status(self, status: Status) -> None:
         self._say_sync(status)
+        if status.linger_in is not None and not self._lingering:
+            self._lingering = True
+            names = [s.name for s in self.peer.table.setup.seats]
+            who = " and ".join(names[seat] for seat in status.behind)
+            say(f"staying up to {status.linger_in} s so that {who} can take the end if it comes back")
         seat = status.waiting_for
         silent = None
         if seat is not None and seat != status.seat and not status.finished:

@@ -216,6 +216,10 @@ class Status:
     up."""
     answered: bool = False
     """While syncing: a seat run by another process has answered (our own bot seats do not count)."""
+    behind: tuple[int, ...] = ()
+    """Once the game is over: the seats not known to hold its end yet, which we keep serving."""
+    linger_in: int | None = None
+    """Once the game is over, while some seat is `behind`: the whole seconds we still serve it."""
 
     @property
     def finished(self) -> bool:
@@ -290,6 +294,8 @@ class Peer:
         says nothing about whether anyone else is left."""
         self.gave_up = False
         """Resumed, we heard no seat of another process within `Timing.alone` seconds, and stopped."""
+        self._finished_at: float | None = None
+        """When the game ended here: we serve the seats that lack the end for `Timing.linger` from then."""
         self._forwards: list[Accepted | Noted] = []
         self._asked: dict[int, float] = {}
         self._served: dict[int, deque[float]] = {}
@@ -309,7 +315,6 @@ class Peer:
         self._hello_all()
         next_tick = next_hello = loop.time()
         self._resumed_at = next_tick if self.table.syncing else None
-        finished_at: float | None = None
         while True:
             now = loop.time()
             if self._alone(now):
@@ -320,12 +325,12 @@ class Peer:
                 self._publish_status(now)
                 return None
             if self.table.finished:
-                if finished_at is None:
-                    finished_at = now
+                if self._finished_at is None:
+                    self._finished_at = now
                     self._writer.sync()
                     self._mark_ended()
                     self._hello_all()  # tell the others at once that we hold the whole chain
-                if self._everyone_caught_up() or now - finished_at > self.timing.linger:
+                if self._everyone_caught_up() or now - self._finished_at > self.timing.linger:
                     self._publish_status()
                     return self.ended
             if now >= next_tick:
@@ -711,7 +716,9 @@ class Peer:
                 away[seat] = int(silent) if silent is not None else -1
         entries = len(table.entries)
         if table.finished:
-            return Status(Phase.OVER, self.seat, entries, None, away, ended=self.ended, outcome=table.status)
+            behind = tuple(seat for seat in sorted(self.mesh.peers) if self._heads.get(seat, 0) < entries)
+            return Status(Phase.OVER, self.seat, entries, None, away, ended=self.ended, outcome=table.status,
+                          behind=behind, linger_in=self._linger_in(now) if behind else None)
         if table.syncing:
             heard = sum(1 for seat in self._heard if seat != self.seat)
             phase = Phase.GAVE_UP if self.gave_up else Phase.SYNCING
@@ -735,6 +742,12 @@ class Peer:
         added = self.table.wait_longer()
         self._publish_status(asyncio.get_running_loop().time())
         return math.ceil(added)
+
+    def _linger_in(self, now: float | None) -> int | None:
+        """Whole seconds we still serve the seats that lack the end (None: no end while a screen is up)."""
+        if now is None or self._finished_at is None or not math.isfinite(self.timing.linger):
+            return None
+        return max(0, math.ceil(self._finished_at + self.timing.linger - now))
 
     def _sync_in(self, now: float | None) -> int | None:
         """Whole seconds until a syncing table plays on without the silent seats (one answered) or gives up
