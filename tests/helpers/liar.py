@@ -46,7 +46,7 @@ async def main(args: argparse.Namespace) -> None:
         print("proposed", flush=True)
         return True
 
-    lobby = LobbyHost(host, "liar's table", rules, name, "tcp://127.0.0.1:1",
+    lobby = LobbyHost(host, table.setup.name, rules, name, "tcp://127.0.0.1:1",
                       bind=f"tcp://127.0.0.1:{args.port}", sequel=Sequel(lie), start_when=proposed)
     print(f"lobby: {await lobby.start()}", flush=True)
     if args.fill:
