@@ -62,10 +62,32 @@ def _totals(totals: object) -> str:
     return f"{scores} (bags {', '.join(str(t[1]) for t in sides)})"
 
 
-def _option(name: str | None, value: object) -> str:
+def _value(change: Change, value: object) -> str:
+    """An old or new value of a change, as its sentence writes it."""
+    from p2pspades.audit.sequel import ChangeKind
     from p2pspades.rules.options import value_text
 
-    return f"{value}" if name == "target" else value_text(value)
+    if change.kind is ChangeKind.SCORES:
+        return _totals(value)
+    if change.kind is ChangeKind.OTHER_GAME and isinstance(value, bytes):
+        return value.hex()
+    if change.kind is ChangeKind.RULE and change.option != "target":
+        return value_text(value)
+    return f"{value}"
+
+
+_CHANGE_WORDS = {
+    "other game": "it follows game {new}, not {game} of the old log",
+    "not over": "{game} has not ended",
+    "not abandoned": "{game} was not abandoned ({old}): it cannot be carried on",
+    "no scores": "{game} ended before its first hand: there are no scores to carry on",
+    "no log": "you have no log of {game} here: nothing of it can be checked",
+    "log unended": "your log of {game} stops before its end: the scores cannot be checked",
+    "rule": "{option} is {new}, where {game} had {old}",
+    "scores": "it starts from {new}, but {game} ended at {old}",
+    "dealer": "seat {new} deals first, but seat {old} was to deal in {game}",
+}
+"""The sentence of each kind of change (`ChangeKind` by value) but a seat's."""
 
 
 def change_text(change: Change, *, you: int | None = None, partners: tuple[int, ...] = (),
@@ -74,33 +96,14 @@ def change_text(change: Change, *, you: int | None = None, partners: tuple[int, 
     by its id (`short`: its first 12 digits, and no key fingerprints, for a screen that shows them beside).
     `you`: the reader's seat in the new game and `partners` the other seats of its side, named as such. The
     text is not made printable: names come from peers."""
-    from p2pspades.audit.sequel import ChangeKind
-
-    kind = change.kind
     gid = change.game_id.hex()[:12] if short else change.game_id.hex()
     game = f"game {gid}"
-    if kind is ChangeKind.OTHER_GAME:
-        new = change.new.hex() if isinstance(change.new, bytes) else "?"
-        return f"it follows game {new}, not {game} of the old log"
-    if kind is ChangeKind.NOT_OVER:
-        return f"{game} has not ended"
-    if kind is ChangeKind.NOT_ABANDONED:
-        return f"{game} was not abandoned ({change.old}): it cannot be carried on"
-    if kind is ChangeKind.NO_SCORES:
-        return f"{game} ended before its first hand: there are no scores to carry on"
-    if kind is ChangeKind.NO_LOG:
-        return f"you have no log of {game} here: nothing of it can be checked"
-    if kind is ChangeKind.LOG_UNENDED:
-        return f"your log of {game} stops before its end: the scores cannot be checked"
-    if kind is ChangeKind.RULE:
-        name = "the target" if change.option == "target" else f"rule {change.option}"
-        return (f"{name} is {_option(change.option, change.new)}, where {game} had "
-                f"{_option(change.option, change.old)}")
-    if kind is ChangeKind.SCORES:
-        return f"it starts from {_totals(change.new)}, but {game} ended at {_totals(change.old)}"
-    if kind is ChangeKind.DEALER:
-        return f"seat {change.new} deals first, but seat {change.old} was to deal in {game}"
-    return _seat_change(change, game, you, partners, short)
+    words = _CHANGE_WORDS.get(change.kind.value)
+    if words is None:
+        return _seat_change(change, game, you, partners, short)
+    option = "the target" if change.option == "target" else f"rule {change.option}"
+    old, new = _value(change, change.old), _value(change, change.new)
+    return words.format(game=game, option=option, old=old, new=new)
 
 
 def _seat_change(change: Change, game: str, you: int | None, partners: tuple[int, ...], short: bool) -> str:

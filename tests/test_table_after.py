@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, hand_record, summary_lines, verify_file, verify_frames
-from p2pspades.audit.sequel import ChangeKind, broken, changes
+from p2pspades.audit.sequel import Change, ChangeKind, broken, changes
 from p2pspades.audit.verdict import follow_problem
 from p2pspades.bots import RandomBot
 from p2pspades.checks import Check
@@ -294,3 +294,9 @@ def test_a_rematch_may_change_its_seats_and_rules_and_says_so_without_breaking_i
     gid = old.game_id.hex()
     said = f"  changed since game {gid[:12]}: the target is 60, where game {gid} had 30; seat 0 is "
     assert said in out.stdout and "seat 1 is " in out.stdout and f"who did not play game {gid}" in out.stdout
+
+
+def test_every_kind_of_change_has_its_own_words() -> None:
+    said = {kind: change_text(Change(kind, OLD_ID, seat=1, option="target", old=1, new=2))
+            for kind in ChangeKind}
+    assert len(set(said.values())) == len(ChangeKind) and all(OLD_ID.hex() in text for text in said.values())

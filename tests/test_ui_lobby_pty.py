@@ -61,22 +61,14 @@ def test_a_silent_program_in_the_lobby_is_counted_down_on_the_other_screen_to_it
     others: list[Terminal] = []
     try:
         ana.expect("2 seats free", 60)
-        bo = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--profile", "bo", "--name", "bo", "--address",
-                      "127.0.0.1", rows=24, cols=80)
-        others.append(bo)
+        others.append(bo := joiner(lan, "bo"))
         ana.expect("1 seat free", 60, others=(bo,))
-        bo.proc.kill(signal.SIGSTOP)
-        counts = countdown(ana, r"joined · silent: frees in (\d+) s")
-        assert counts[0] >= 7 and counts == sorted(counts, reverse=True) and len(counts) >= 3, counts
+        stopped_and_counted_down(bo, ana, r"joined · silent: frees in (\d+) s")
         ana.expect("2 seats free", 30)
         bo.proc.kill(signal.SIGCONT)
-        cy = Terminal(lan.env("cy"), "cy", "join", lan.lobby, "--profile", "cy", "--name", "cy", "--address",
-                      "127.0.0.1", rows=24, cols=80)
-        others.append(cy)
+        others.append(cy := joiner(lan, "cy"))
         cy.expect("Waiting for players", 60, others=(ana,))
-        ana.proc.kill(signal.SIGSTOP)
-        counts = countdown(cy, r"host · silent: we leave in (\d+) s")
-        assert counts[0] >= 7 and counts == sorted(counts, reverse=True) and len(counts) >= 3, counts
+        stopped_and_counted_down(ana, cy, r"host · silent: we leave in (\d+) s")
         cy.proc.expect(pexpect.EOF, timeout=30)
         cy.stream.feed(cy.proc.before or b"")
         assert f"the host at {lan.lobby} stopped answering (12 s)" in cy.text().replace("\n", "")
@@ -85,6 +77,18 @@ def test_a_silent_program_in_the_lobby_is_counted_down_on_the_other_screen_to_it
         ana.close()
         for other in others:
             other.close()
+
+
+def joiner(lan: Lan, name: str) -> Terminal:
+    return Terminal(lan.env(name), name, "join", lan.lobby, "--profile", name, "--name", name, "--address",
+                    "127.0.0.1", rows=24, cols=80)
+
+
+def stopped_and_counted_down(stopped: Terminal, screen: Terminal, pattern: str) -> None:
+    """`stopped`'s program stops (SIGSTOP); `screen` counts it down second by second, from 7 s or more."""
+    stopped.proc.kill(signal.SIGSTOP)
+    counts = countdown(screen, pattern)
+    assert counts[0] >= 7 and counts == sorted(counts, reverse=True) and len(counts) >= 3, counts
 
 
 def countdown(screen: Terminal, pattern: str) -> list[int]:
