@@ -134,7 +134,7 @@ async def stopped_midway(tmp_path: Path, players: int) -> tuple[list[crypto.Iden
 async def test_a_resumed_peer_that_hears_nobody_counts_down_gives_up_and_marks_it(tmp_path: Path) -> None:
     """Nobody is left: the resumed seat writes nothing, counts down `Timing.alone`, stops with `gave_up`, and
     its game directory says so; resumed again while another seat comes back, it syncs and the mark goes."""
-    ids, peers = await stopped_midway(tmp_path, 2)
+    ids, peers = await stopped_midway(tmp_path, 2)  # ids[k] is the key of peers[k]
     store = peers[1].store
     on_disk = store.read_entries()
     statuses: list[Status] = []
@@ -153,7 +153,8 @@ async def test_a_resumed_peer_that_hears_nobody_counts_down_gives_up_and_marks_i
     assert statuses[-1].phase is Phase.GAVE_UP and statuses[-1].sync_in == 2
     assert status_text(statuses[-1]) == "syncing: nobody answered within 2 s; stopped"
     # the other seat comes back too: both sync, play on, and the game is resumable no more for a good reason
-    both = [await resume_game(p.store, ids[p.seat], RandomBot(p.seat), timing=alone) for p in peers]
+    both = [await resume_game(p.store, key, RandomBot(p.seat), timing=alone)
+            for key, p in zip(ids, peers, strict=True)]
     try:
         ended = await within(asyncio.gather(*(p.run() for p in both)), 60)
     finally:
@@ -168,7 +169,8 @@ async def test_a_resumed_seat_that_hears_only_its_own_bot_seats_has_heard_nobody
     ids, peers = await stopped_midway(tmp_path, 3)
     statuses: list[Status] = []
     alone = dataclasses.replace(FAST, alone=2.0)
-    ours = [await resume_game(p.store, ids[p.seat], RandomBot(p.seat), timing=alone) for p in peers[:2]]
+    ours = [await resume_game(p.store, key, RandomBot(p.seat), timing=alone)
+            for key, p in zip(ids[:2], peers[:2], strict=True)]
     ours[0].on_status = statuses.append
     group = LocalGroup(ours[0], ours[1:])
     try:
