@@ -319,8 +319,8 @@ class Peer:
             now = loop.time()
             if self._alone(now):
                 self.gave_up = True
-                logger.info("no other seat answered within %g s: stopped (the game may have ended without "
-                               "us)", self.timing.alone)
+                logger.info("no other seat answered within %g s: stopped (the game may be over)",
+                            self.timing.alone)
                 self._mark_unanswered()
                 self._publish_status(now)
                 return None
@@ -369,7 +369,8 @@ class Peer:
     def _alone(self, now: float) -> bool:
         """Resumed, still syncing, and `Timing.alone` seconds passed without a word from another process."""
         return (self._resumed_at is not None and self.table.syncing and not self.table.finished
-                and self._sync_from is None and now - self._resumed_at >= self.timing.alone)
+                and not any(seat not in self.companions for seat in self._heard)
+                and now - self._resumed_at >= self.timing.alone)
 
     def _mark_unanswered(self) -> None:
         try:
