@@ -69,25 +69,29 @@ def offers_from(lines: Iterable[str], new_game: Sequence[str] | None = None) -> 
 
 
 class StatusLine:
-    """The terminal's one line while the page plays: rewritten in place on a terminal, a line per change
-    elsewhere (a file, a pipe)."""
+    """The terminal's one line while the page plays, rewritten in place. Where the output is not a terminal
+    (a file, a pipe) nothing can be rewritten: only a change of `steady` (how many tabs show the page) is
+    written, as a line of its own."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stdout
         self.live = self.stream.isatty()
         self.text = ""
+        self.steady = ""
         self._shown = False
 
-    def show(self, text: str) -> None:
-        if text == self.text and (self._shown or not self.live):
-            return
-        self.text = text
+    def show(self, text: str, steady: str = "") -> None:
         if self.live:
+            if text == self.text and self._shown:
+                return
             columns = shutil.get_terminal_size().columns
             self.stream.write("\r\x1b[K" + text[: max(10, columns - 1)])
             self._shown = True
+        elif steady != self.steady:
+            self.stream.write(steady + "\n")
         else:
-            self.stream.write(text + "\n")
+            return
+        self.text, self.steady = text, steady
         self.stream.flush()
 
     def clear(self) -> None:
@@ -230,7 +234,8 @@ class WebScreen:
         self._flushing = False
         if self.server is not None:
             self.server.push()
-            self.status.show(words.status_line(self.url, len(self.server.tabs), self._prompt()))
+            tabs = len(self.server.tabs)
+            self.status.show(words.status_line(self.url, tabs, self._prompt()), words.tabs(tabs))
 
     def _prompt(self) -> str:
         if self.state is not None:

@@ -10,7 +10,7 @@ export function h(tag, props = {}, ...children) {
     else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -63,6 +63,6 @@ export function redraw(parent, data, draw) {
   const key = JSON.stringify(data);
   if (drawnFrom.get(parent) === key) return false;
   drawnFrom.set(parent, key);
-  parent.replaceChildren(...[draw(data)].flat().filter(Boolean));
+  parent.replaceChildren(...[draw(data)].flat(Infinity).filter(Boolean));
   return true;
 }
