@@ -126,7 +126,8 @@ def test_a_violation_is_a_timeline_with_its_signed_evidence(logs: dict[str, Path
     seat = verdict.violation.seat
     assert log.entry_hash(raw).hex() in timeline["text"] and raw.hex() in timeline["text"]
     name = printable(pages.HOSTILE[seat])
-    assert f"evidence: entry {verdict.violation.seq}, play, signed by {name} (seat {seat})" in timeline["text"]
+    evidence = f"evidence: entry {verdict.violation.seq}, play, signed by {name} (seat {seat})"
+    assert evidence in timeline["text"]
     refused = [e for e in page.elements if e["tag"] == "tr" and "bad" in (e["attrs"].get("class") or "")]
     assert len(refused) == 1 and "key check" in refused[0]["text"]
 

@@ -124,9 +124,10 @@ def dispute_page(d: Dispute) -> str:
     else:
         named = Names(upheld.table) if upheld.table is not None else None
         notes = [] if named is None else _banner_notes(upheld, named)
+        outcome = None if named is None or upheld.table is None else named.outcome(upheld.table)
         banner = _banner(hand_record(upheld)["result"]["status"], upheld.summary,
                          [f"upheld: {upheld_words(d)}, because {d.why}", *notes], named=named,
-                         outcome=None if named is None or upheld.table is None else named.outcome(upheld.table))
+                         outcome=outcome)
     body = [banner, _logs_section(d)]
     if d.one_game:
         body.append(_chains_section(d))
@@ -245,10 +246,10 @@ def _score_section(table: Table, hands: Sequence[HandResult]) -> str:
         + "</tr>"
         for h in hands
     )
-    table = (f'<div class="scroll"><table><caption>Totals after each hand (bags carried)</caption><thead><tr>'
-             f"<th scope=col>hand</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
+    totals = ('<div class="scroll"><table><caption>Totals after each hand (bags carried)</caption>'
+              f"<thead><tr><th scope=col>hand</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
     return ('<section id="scores" aria-labelledby="scores-h"><h2 id="scores-h">Scores</h2>'
-            + _chart(rules, hands, label) + (table if hands else "") + "</section>")
+            + _chart(rules, hands, label) + (totals if hands else "") + "</section>")
 
 
 def _penalty(rules: RuleSet, h: HandResult, side: int) -> str:
@@ -360,8 +361,8 @@ def _hand_section(table: Table, h: HandResult, names: Sequence[str], counts: Cou
         'data-step="1" aria-label="next trick">next →</button> <small>or ← → keys</small></div>'
     )
     named = Names(table)
-    score = "; ".join(f"{named.side(sc.side)} {sc.points:+d} ({sc.bags} bags{_penalty(table.rules, h, sc.side)})"
-                      for sc in h.scores)
+    score = "; ".join(f"{named.side(sc.side)} {sc.points:+d} ({sc.bags} bags"
+                      f"{_penalty(table.rules, h, sc.side)})" for sc in h.scores)
     return (
         f'<section class="hand" id="hand-{h.number}" tabindex="-1" data-tricks="{n}" '
         f'aria-labelledby="hand-{h.number}-h"><h2 id="hand-{h.number}-h">Hand {h.number}, dealer '

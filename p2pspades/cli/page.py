@@ -42,8 +42,8 @@ def check(args: argparse.Namespace) -> None:
                 raise LocalError(f"{option} goes with --web")
         return
     if getattr(args, "auto", False):
-        raise LocalError("--web shows the game to a person in the browser; --auto lets the bot play your seat: "
-                         "choose one")
+        raise LocalError("--web shows the game to a person in the browser; --auto lets the bot play your "
+                         "seat: choose one")
     if getattr(args, "local", False):
         raise LocalError("--web plays over the peers on 127.0.0.1; leave out --local")
     port = args.web_port

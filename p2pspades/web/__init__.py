@@ -1,4 +1,4 @@
-"""p2pspades.web: the game in a browser (`--web`), served by the player's own peer to the player's own browser.
+"""p2pspades.web: the game in a browser (`--web`), served by each player's own peer to that player's browser.
 
 `WebScreen` is the screen a command shows instead of the terminal's: the same models (`ui.state.UiState`,
 `ui.lobby.LobbyModel`), drawn by a page of plain JavaScript modules shipped in `static/`, over one WebSocket

@@ -22,8 +22,8 @@ MAX_MESSAGE = 1024
 """The longest message a page sends (a card code or a key, and a few fields): anything longer is refused."""
 
 #: the keys the page passes on, by the name the browser gives them
-NAMED_KEYS = frozenset({"ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "Enter", " ", "Escape",
-                        "Backspace", "Delete", "Tab"})
+NAMED_KEYS = frozenset({"ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "Enter", " ",
+                        "Escape", "Backspace", "Delete"})
 #: the letters that open (and close) a window over the game, as on the terminal
 KEY_WINDOWS = {"?": Overlay.HELP, "s": Overlay.SCORES, "l": Overlay.LAST, "p": Overlay.PLAYED}
 #: the windows a page's button may open

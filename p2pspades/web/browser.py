@@ -20,7 +20,8 @@ from pathlib import Path
 
 def graphical_browser() -> webbrowser.BaseBrowser | None:
     """The default browser if it opens a window of its own (not one that runs in this terminal)."""
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+    windowed = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    if sys.platform.startswith("linux") and not windowed:
         return None  # no screen for a window: only text browsers could open it
     try:
         browser = webbrowser.get()

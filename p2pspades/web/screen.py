@@ -25,8 +25,8 @@ from p2pspades.audit import verify_file
 from p2pspades.audit.page import game_page
 from p2pspades.errors import LocalError
 from p2pspades.net.lobby_seats import LobbyError
-from p2pspades.ui.lobby import LobbyModel
-from p2pspades.ui.state import HumanPlayer, ThinkingShown, UiState
+from p2pspades.ui import lobby as ui_lobby
+from p2pspades.ui import state as ui_state
 from p2pspades.web import snapshot, words
 from p2pspades.web.actions import Message, Refused, field, game_message, lobby_message
 from p2pspades.web.browser import open_page
@@ -112,10 +112,11 @@ class StatusLine:
 class WebScreen:
     """The page of one command: its server, what it shows now, and the person's answers."""
 
-    LobbyModel = LobbyModel
-    UiState = UiState
-    HumanPlayer = HumanPlayer
-    ThinkingShown = ThinkingShown
+    # what a command takes from its screen, as from the terminal's `p2pspades.ui`
+    LobbyModel = ui_lobby.LobbyModel
+    UiState = ui_state.UiState
+    HumanPlayer = ui_state.HumanPlayer
+    ThinkingShown = ui_state.ThinkingShown
 
     def __init__(self, *, port: int = 0, browser: bool = True, token: str | None = None,
                  status: StatusLine | None = None, new_game: Sequence[str] | None = None) -> None:
@@ -129,8 +130,8 @@ class WebScreen:
         self.server: PageServer | None = None
         self.lines: list[str] = []
         """What the command said, for the page before the lobby and after the game."""
-        self.model: LobbyModel | None = None
-        self.state: UiState | None = None
+        self.model: ui_lobby.LobbyModel | None = None
+        self.state: ui_state.UiState | None = None
         self.log_path: Path | None = None
         """The log of the game shown (or just ended): the hand records page is made from it."""
         self.offers: list[Offer] = []
@@ -160,7 +161,8 @@ class WebScreen:
         try:
             sock = listening_socket(self.port)
         except OSError as exc:
-            raise LocalError(f"cannot serve the page on 127.0.0.1:{self.port}: {exc.strerror or exc}") from None
+            why = exc.strerror or exc
+            raise LocalError(f"cannot serve the page on 127.0.0.1:{self.port}: {why}") from None
         self.guard = Guard(self.token, sock.getsockname()[1])
         self.server = PageServer(self.guard, self)
         await self.server.start(sock)
@@ -242,7 +244,7 @@ class WebScreen:
             return self.state.status_text()
         if self.model is not None:
             return self.model.hint().replace("\n", " ")
-        return self.lines[-1] if self.lines else ""
+        return ""  # before the lobby and after the game, the lines the command prints say it
 
     def labels(self) -> Mapping[str, str]:
         return words.LABELS
@@ -296,7 +298,7 @@ class WebScreen:
         finally:
             self.changed()
 
-    def _game_message(self, state: UiState, message: Message) -> None:
+    def _game_message(self, state: ui_state.UiState, message: Message) -> None:
         do = message["do"]
         if do == "again":
             kind = field(message, "kind", str)
@@ -326,7 +328,8 @@ class WebScreen:
         return await asyncio.shield(self._records[1])
 
     # ------------------------------------------------------------------------------------------ the screens
-    async def run_lobby(self, model: LobbyModel, work: Awaitable[T], *, color: bool = True) -> T | None:
+    async def run_lobby(self, model: ui_lobby.LobbyModel, work: Awaitable[T], *,
+                        color: bool = True) -> T | None:
         """Show the lobby while `work` (the lobby) runs: its result, or None if the person left (Leave,
         Decline, Ctrl-C), which cancels `work`."""
         self.model, self.state = model, None
@@ -354,7 +357,7 @@ class WebScreen:
             raise LobbyError("the lobby was stopped")
         return task.result()
 
-    async def run_game(self, state: UiState, game: Awaitable[Any], *, log: Path | None = None,
+    async def run_game(self, state: ui_state.UiState, game: Awaitable[Any], *, log: Path | None = None,
                        again: Callable[[], Sequence[str]] | None = None) -> None:
         """Show the game while `game` runs, until the person leaves (Leave, Ctrl-C, or a button of the
         game-over window); a failure of the game ends it too, and is raised. Leaving stops the game.

@@ -155,17 +155,19 @@ class PageServer:
         route: str = request["route"]
         host = request.headers["Host"]
         if route == "":
-            page = self.files["index.html"].replace(
-                b"%LABELS%", html.escape(json.dumps(dict(self.screen.labels())), quote=True).encode())
-            return web.Response(body=page, content_type="text/html", charset="utf-8", headers=headers(csp(host)))
+            labels = html.escape(json.dumps(dict(self.screen.labels())), quote=True).encode()
+            index = self.files["index.html"].replace(b"%LABELS%", labels)
+            return web.Response(body=index, content_type="text/html", charset="utf-8",
+                                headers=headers(csp(host)))
         if route == "ws":
             return await self._socket(request)
         if route == "records":
-            page = await self.screen.records()
-            if page is None:
+            records = await self.screen.records()
+            if records is None:
                 return self._refuse(404, "no game has ended yet")
-            policy = csp(host, scripts=inline_hashes(page, "script"), styles=inline_hashes(page, "style"))
-            return web.Response(text=page, content_type="text/html", headers=headers(policy))
+            policy = csp(host, scripts=inline_hashes(records, "script"),
+                         styles=inline_hashes(records, "style"))
+            return web.Response(text=records, content_type="text/html", headers=headers(policy))
         name = route.removeprefix("static/")
         if route.startswith("static/") and name in self.files and name != "index.html":
             return self._file(name, host)

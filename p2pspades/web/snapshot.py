@@ -149,7 +149,8 @@ def seats(state: UiState) -> list[Json]:
         row: Json = {
             "seat": seat, "at": k, "name": state.names[seat], "you": seat == state.seat,
             "side": ("us" if rules.side_of(seat) == mine else "them") if rules.partnerships else "",
-            "bid": bid, "won": won, "line": words.seat_line(bid, won), "held": held, "dealer": v is not None and seat == v.dealer,
+            "bid": bid, "won": won, "line": words.seat_line(bid, won), "held": held,
+            "dealer": v is not None and seat == v.dealer,
             "turn": seat == turn, "conn": state.connection.get(seat, ""), "bot": bot,
             "thinking": seat in state.thinking,
         }
@@ -222,7 +223,8 @@ def hand(state: UiState) -> Json:
     }
     if passing:
         size = state.rules.nil_pass
-        out["pass"] = {"label": words.pass_button(size, len(state.marked)), "ready": len(state.marked) == size}
+        marked = len(state.marked)
+        out["pass"] = {"label": words.pass_button(size, marked), "ready": marked == size}
     return out
 
 
@@ -389,7 +391,8 @@ def over(state: UiState) -> Json:
     out: Json = {"title": "Game over", "text": "", "level": "info"}
     if result is not None:
         out["text"] = result.text
-        out["level"] = {ResultStatus.COMPLETE: "good", ResultStatus.ABANDONED: "warn"}.get(result.status, "bad")
+        levels = {ResultStatus.COMPLETE: "good", ResultStatus.ABANDONED: "warn"}
+        out["level"] = levels.get(result.status, "bad")
     v = state.view
     if v is not None and v.outcome is not None:
         out["ended_by"] = words.ended_by(v.outcome.termination.value)
@@ -430,8 +433,8 @@ def lobby(model: LobbyModel) -> Json:
             row.update(name=s.name, fingerprint=s.fingerprint, you=s.seat == model.you, bot=s.bot,
                        state=seat_state(s, model.seats, model.you, level_of))
             if model.hosting:
-                row["controls"] = [k for k, ok in (("x", seat != 0), ("s", s.bot), ("l", level_of is not None))
-                                   if ok]
+                allowed = (("x", seat != 0), ("s", s.bot), ("l", level_of is not None))
+                row["controls"] = [k for k, ok in allowed if ok]
                 if level_of is not None:
                     row["level"] = level_of
         rows.append(row)

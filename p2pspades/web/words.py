@@ -117,7 +117,7 @@ HELP: tuple[tuple[str, str], ...] = (
 #: the page's buttons for playing again, by the kind of command the terminal prints for it
 AGAIN: dict[str, tuple[str, str]] = {
     "rematch": ("Rematch", "the same table, rules and bots; each player back in their seat"),
-    "carry_on": ("Carry on with a bot", "a new game from this one's scores, a bot of yours in the empty seat"),
+    "carry_on": ("Carry on with a bot", "a new game from this one's scores, your bot in the empty seat"),
     "join": ("Join again", "sit down again once the host opens the table again"),
     "new": ("New game", "another game against the bots, with the same options"),
 }
@@ -131,7 +131,7 @@ def tabs(open_tabs: int) -> str:
 def status_line(url: str, open_tabs: int, prompt: str) -> str:
     """The one line the terminal keeps while the page plays."""
     where = tabs(open_tabs) if open_tabs else f"no page open: {url}"
-    return f"{where} · {prompt} · Ctrl-C leaves"
+    return " · ".join(part for part in (where, prompt, "Ctrl-C leaves") if part)
 
 
 def url_lines(url: str, opened: bool) -> list[str]:
@@ -230,8 +230,8 @@ def bid_question(rules: RuleSet) -> str:
 
 def blind_question(trails_by: int, rules: RuleSet, blind_bids: Sequence[int]) -> list[str]:
     lines = [f"Your side trails by {trails_by}. Bid blind nil, before you see your cards?",
-             f"Blind nil scores +{rules.blind_nil_value} if you take no trick, -{rules.blind_nil_value} if you "
-             "take one."]
+             f"Blind nil scores +{rules.blind_nil_value} if you take no trick, -{rules.blind_nil_value} "
+             "if you take one."]
     if blind_bids:
         lines.append(f"Or bid {blind_bids[0]} or more tricks blind: your side's contract then scores double, "
                      "made or failed.")
