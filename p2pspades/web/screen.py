@@ -74,11 +74,15 @@ class StatusLine:
     written, as a line of its own."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
-        self.stream = stream or sys.stdout
+        self._stream = stream
         self.live = self.stream.isatty()
         self.text = ""
         self.steady = ""
         self._shown = False
+
+    @property
+    def stream(self) -> TextIO:
+        return self._stream or sys.stdout  # the process's output as it is now
 
     def show(self, text: str, steady: str = "") -> None:
         if self.live:

@@ -97,8 +97,8 @@ class PageServer:
 
     # ------------------------------------------------------------------------------------------ life
     async def start(self, sock: socket.socket) -> None:
-        app = web.Application(middlewares=[self._guard], client_max_size=MAX_MESSAGE)
-        app.router.add_route("*", "/{path:.*}", self._route)
+        app = web.Application(client_max_size=MAX_MESSAGE)
+        app.router.add_route("*", "/{path:.*}", self._handle)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         await web.SockSite(self._runner, sock).start()
@@ -130,8 +130,7 @@ class PageServer:
         tab.send(json.dumps(what))
 
     # ------------------------------------------------------------------------------------------ requests
-    @web.middleware
-    async def _guard(self, request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         """Nothing is answered to a request that does not name us or does not carry the token."""
         host = request.headers.get("Host")
         if not self.guard.host_ok(host):
@@ -144,16 +143,12 @@ class PageServer:
             if self.guard.token_ok(request.path.removeprefix("/")):
                 raise web.HTTPPermanentRedirect(request.path + "/", headers=headers(csp(str(host))))
             return self._refuse(404, "not found")
-        request["route"] = route
-        response: web.StreamResponse = await handler(request)
-        return response
+        return await self._route(request, route, str(host))
 
     def _refuse(self, status: int, text: str) -> web.Response:
         return web.Response(status=status, text=text + "\n", headers=headers(csp(LOOPBACK)))
 
-    async def _route(self, request: web.Request) -> web.StreamResponse:
-        route: str = request["route"]
-        host = request.headers["Host"]
+    async def _route(self, request: web.Request, route: str, host: str) -> web.StreamResponse:
         if route == "":
             labels = html.escape(json.dumps(dict(self.screen.labels())), quote=True).encode()
             index = self.files["index.html"].replace(b"%LABELS%", labels)

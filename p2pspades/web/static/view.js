@@ -113,7 +113,7 @@ export class GameView {
     sync(this.seats, s.seats, (seat) => seat.seat, () => {
       const el = h("div", { class: "seat" },
         h("div", { class: "plate" },
-          h("span", { class: "name" }), h("span", { class: "badge dealer", title: this.L.dealer }, "D"),
+          h("span", { class: "name" }), h("span", { class: "dealer", title: this.L.dealer }, "D"),
           h("span", { class: "line" }), h("span", { class: "contract" }), h("span", { class: "conn" })),
         h("div", { class: "backs", "aria-hidden": "true" }));
       return el;
@@ -201,7 +201,7 @@ export class GameView {
     const hadFocus = this.hand.contains(document.activeElement);
     let selected = null;
     sync(this.hand, hand.cards, (c) => c.card.c, (c) => {
-      const b = h("button", { type: "button", class: "card", "aria-label": c.card.g },
+      const b = h("button", { type: "button", class: "card", "aria-label": c.card.g, "data-card": c.card.c },
         face(c.card, this.L));
       b.addEventListener("click", () => this.send({ do: "card", card: c.card.c, d: this.d }));
       return h("li", {}, b);
