@@ -60,8 +60,8 @@ export class GameView {
       h("header", { class: "bar" }, this.title, this.scores,
         h("nav", { class: "tools", "aria-label": L.menu },
           tool("scores", L.scores, "s"), tool("played", L.tracker, "p"), tool("last", L.last_trick, "l"),
-          tool("help", L.help, "?"), this.coachButton, this.waitButton, this.leaveButton)),
-      this.watchBanner,
+          tool("help", L.help, "?"), this.coachButton, this.waitButton, this.leaveButton),
+        this.watchBanner),
       h("div", { class: "middle" }, this.felt,
         h("aside", { class: "side" },
           this.contracts,
@@ -83,6 +83,7 @@ export class GameView {
   update(s, plays) {
     this.d = s.d;
     this.overlay = s.overlay;
+    this.el.dataset.overlay = s.overlay || "";
     const L = this.L;
     setText(this.title, s.title);
     document.title = s.title;
@@ -151,7 +152,7 @@ export class GameView {
   }
 
   drawEvents(events) {
-    const box = this.events.parentElement;
+    const box = this.events;
     const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 8;
     if (redraw(this.events, events, (list) => list.map((e) => h("li", { class: `level-${e.level}` }, e.text)))
       && atEnd) {
