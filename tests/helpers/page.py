@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -167,24 +167,17 @@ class Table:
         self.wait_for("document.querySelector('.dialog').hidden")  # answered: the question goes
         return label
 
-    def play_until(self, done: Callable[[], bool], *, on_summary: Callable[[], None] | None = None,
-                   bid: str | None = None, timeout: float = 300) -> None:
-        """Do what a person does at each question (bid, play the first lit card, go on after a hand's
-        summary) until `done()`."""
-        deadline = time.monotonic() + timeout
-        while not done():
-            assert time.monotonic() < deadline, "the game did not get there in time"
-            self.wait_for(ACTIONABLE)
-            if done():
-                return
-            if self.page.locator(".w-over").count():
-                return
-            if self.page.locator(".w-summary").count():
-                if on_summary is not None:
-                    on_summary()
-                self.page.get_by_role("button", name=self.labels["continue"], exact=True).click()
-                self.wait_for("!document.querySelector('.w-summary')")
-            elif self.page.locator(".dialog:not([hidden]) .choice").count():
-                self.bid(bid)
-            elif self.legal_cards():
-                self.play_a_card()
+    def act(self, bid: str | None = None) -> bool:
+        """What a person does at the question on the screen now, if there is one: go on after a hand's
+        summary, bid (`bid`, or what the dialog chose), or play the first card lit. False if there is
+        nothing to do (the others' turn, or the game is over)."""
+        if not self.page.evaluate(ACTIONABLE) or self.page.locator(".w-over").count():
+            return False
+        if self.page.locator(".w-summary").count():
+            self.page.get_by_role("button", name=self.labels["continue"], exact=True).click()
+            self.wait_for("!document.querySelector('.w-summary')")
+        elif self.page.locator(".dialog:not([hidden]) .choice").count():
+            self.bid(bid)
+        elif self.legal_cards():
+            self.play_a_card()
+        return True
