@@ -53,12 +53,15 @@ def test_a_whole_hand_by_clicks_then_the_records_and_a_new_game_in_the_same_tab(
                     break
                 hand = page.locator(".hand button.card")
                 assert hand.count() == 13 - len(played)
+                def disabled(name: str) -> str | None:
+                    value: str | None = page.get_by_role("button", name=name, exact=True).get_attribute(
+                        "aria-disabled")
+                    return value
+
                 for code, name in table.legal_cards():
                     assert name == Card.parse(code).glyph  # "A♠", "10♥": the card's own name
-                    assert page.get_by_role("button", name=name, exact=True).get_attribute("aria-disabled") is None
-                dimmed = names_of(table, ".hand button.card.illegal")
-                assert all(page.get_by_role("button", name=n, exact=True).get_attribute("aria-disabled") == "true"
-                           for n in dimmed)
+                    assert disabled(name) is None
+                assert all(disabled(n) == "true" for n in names_of(table, ".hand button.card.illegal"))
                 assert page.locator("#turn").text_content() == "Your turn to play a card"
                 if page.locator(".trick .played").count() >= 2 and not played[3:4]:
                     assert table.all_on_screen()
@@ -69,7 +72,8 @@ def test_a_whole_hand_by_clicks_then_the_records_and_a_new_game_in_the_same_tab(
             assert any(re.fullmatch(r"trick \d+ to \w+: .+", t) for t in told), told
             summary = page.get_by_role("dialog", name="Hand 1 is over")
             assert summary.count() == 1
-            assert [r.inner_text() for r in summary.locator("tbody th").all()] == ["Ana", "West", "North", "East"]
+            players = [r.inner_text() for r in summary.locator("tbody th").all()]
+            assert players == ["Ana", "West", "North", "East"]
             table.shot("summary", tmp_path)
             page.get_by_role("button", name=table.labels["continue"], exact=True).click()
             over = page.get_by_role("dialog", name="Game over")
@@ -178,7 +182,8 @@ def test_the_nil_pass_by_clicks(tmp_path: Path) -> None:
 
 
 def test_keys_the_confirm_option_a_small_window_and_a_watching_tab(tmp_path: Path) -> None:
-    served = Served(tmp_path, "ana", "play", "--name", "Ana", "--bot", "random", "--seed", "5", "--confirm-card")
+    served = Served(tmp_path, "ana", "play", "--name", "Ana", "--bot", "random", "--seed", "5",
+                    "--confirm-card")
     try:
         with chromium() as browser:
             table = Table(browser, served.url(), 1024, 700)
@@ -199,7 +204,8 @@ def test_keys_the_confirm_option_a_small_window_and_a_watching_tab(tmp_path: Pat
             assert page.locator(".prompt").inner_text().startswith(f"play {Card.parse(str(chosen)).glyph}?")
             # a second tab watches: it sees the same table, and what it asks is refused
             watcher = Table(browser, table.url, 1024, 700)
-            watcher.wait_for("document.querySelector('.confirm') && !document.querySelector('.confirm').hidden")
+            watcher.wait_for("document.querySelector('.confirm') && "
+                             "!document.querySelector('.confirm').hidden")
             assert watcher.page.locator(".banner").first.is_visible()
             watcher.page.locator(".confirm button.primary").click()
             watcher.wait_for("document.getElementById('said').textContent.includes('watches')")
@@ -209,7 +215,7 @@ def test_keys_the_confirm_option_a_small_window_and_a_watching_tab(tmp_path: Pat
             watcher.wait_for(f"document.querySelector('.trick .played[data-card=\"{chosen}\"]')")
             # the windows the terminal's letters open
             for key, window in (("s", ".w-scores"), ("p", ".w-played"), ("l", ".w-last"), ("?", ".w-help")):
-                table.wait_for("document.querySelector('.game').dataset.overlay === ''")  # no held trick either
+                table.wait_for("document.querySelector('.game').dataset.overlay === ''")  # nor a held trick
                 page.keyboard.press(key)
                 table.wait_for(f"document.querySelector('{window}')")
                 page.keyboard.press("Escape")

@@ -71,7 +71,8 @@ def test_one_player_in_the_browser_one_in_the_terminal_the_same_log(tmp_path: Pa
             table = Table(browser, ana.url())
             table.wait_for("document.getElementById('app').dataset.screen === 'lobby'")
             ana.said(r"^lobby: tcp://127\.0\.0\.1:\d+")
-            bo = Person(profile(tmp_path, "bo"), "join", f"127.0.0.1:{port}", "--name", "bo", "--log", str(bo_log))
+            bo = Person(profile(tmp_path, "bo"), "join", f"127.0.0.1:{port}", "--name", "bo",
+                        "--log", str(bo_log))
             table.wait_for("document.querySelector('.seated').textContent.includes('bo')")
             table.wait_for("!document.querySelector('.lobby .buttons button').disabled")
             table.page.get_by_role("button", name=table.labels["start"], exact=True).click()
@@ -125,7 +126,8 @@ def test_resume_in_the_browser_after_the_program_was_killed(tmp_path: Path) -> N
                 table.wait_for("document.getElementById('app').dataset.screen === 'game'")
                 table.wait_for("document.querySelector('.seat.at0 .line').textContent.startsWith('bid 4')")
                 table.wait_for("Array.from(document.querySelectorAll('.events li')).some(li => "
-                               f"li.textContent.startsWith('ana played ') && li.textContent.includes('verified'))")
+                               "li.textContent.startsWith('ana played ') && "
+                               "li.textContent.includes('verified'))")
                 assert played not in [c for c, _ in table.legal_cards()]
                 table.wait_for("document.querySelector('.hand button.card.legal')")
                 table.play_a_card()

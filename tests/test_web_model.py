@@ -10,6 +10,7 @@ import dataclasses
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers.games import dealt, decision, shuffled
@@ -64,7 +65,7 @@ def to_our_play(seed: bytes = b"web") -> Game:
     return game
 
 
-def json_round_trip(state: UiState) -> dict[str, object]:
+def json_round_trip(state: UiState) -> dict[str, Any]:
     shown = snapshot.game(state)
     assert json.loads(json.dumps(shown)) == shown
     return shown
@@ -85,7 +86,7 @@ async def test_the_bids_offered_are_the_decisions_own_and_a_refused_one_says_why
     assert {action_of(c["a"]) for c in choices} == set(turn.legal)
     assert [c["label"] for c in choices] == ["nil", *map(str, range(1, 14))]
     assert [c["selected"] for c in choices].index(True) == 1, "the lowest real bid, as on the terminal"
-    assert shown["hand"]["mode"] == "" and len(shown["hand"]["cards"]) == 13  # type: ignore[index]
+    assert shown["hand"]["mode"] == "" and len(shown["hand"]["cards"]) == 13
     # a bid the rules do not allow is refused with the model's reason; a click meant for an earlier decision
     # is refused as stale; neither answers
     game_message(state, {"do": "choose", "a": "bid:14"}, current=True)
@@ -127,7 +128,8 @@ async def test_the_cards_lit_are_the_legal_ones_and_a_click_on_another_says_why(
     assert len(legal) < 13, "the deal makes some cards unplayable"
     # the trick on the table: three cards, the leader's first, each at its place round the table
     trick = shown["trick"]
-    assert isinstance(trick, dict) and trick["mode"] == "live" and [p["at"] for p in trick["plays"]] == [1, 2, 3]
+    assert isinstance(trick, dict) and trick["mode"] == "live"
+    assert [p["at"] for p in trick["plays"]] == [1, 2, 3]
     assert trick["caption"].startswith("led by Bob")
     illegal = next(c for c in turn.view.hand if c not in legal)
     card_clicked(state, illegal)
@@ -174,7 +176,8 @@ async def test_with_the_confirm_option_a_card_asks_first(finished_game: Wire) ->
     assert not answer.done() and state.confirming == legal[-1]
     shown = json_round_trip(state)
     assert shown["confirming"] == snapshot.card(legal[-1])
-    assert shown["prompt"] == {"text": f"play {legal[-1].glyph}? Enter plays, Esc chooses again", "level": "status"}
+    asked = f"play {legal[-1].glyph}? Enter plays, Esc chooses again"
+    assert shown["prompt"] == {"text": asked, "level": "status"}
     game_message(state, {"do": "cancel"}, current=True)
     assert state.confirming is None and not answer.done()
     card_clicked(state, legal[0])
@@ -257,10 +260,10 @@ def test_the_end_of_a_hand_and_of_the_game_as_the_page_shows_them(finished_game:
     assert [s["won"] for s in over["sides"]] == [k in state.result.winners for k in (0, 1)]  # type: ignore[union-attr]
     assert [s["total"] for s in over["sides"]] == [t.score for t in state.totals]
     state.summary_hand = state.history[-1].number
-    shown = snapshot.window(state, Overlay.SUMMARY)
-    assert shown is not None and shown["title"] == f"Hand {state.history[-1].number} is over"
-    assert [p["name"] for p in shown["players"]] == ["Ann", "Bob", "Cat", "Dan"]
-    assert shown["verdict"]["level"] == "good"
+    summary = snapshot.window(state, Overlay.SUMMARY)
+    assert summary is not None and summary["title"] == f"Hand {state.history[-1].number} is over"
+    assert [p["name"] for p in summary["players"]] == ["Ann", "Bob", "Cat", "Dan"]
+    assert summary["verdict"]["level"] == "good"
     sheet = snapshot.score_sheet(state)
     assert [r["hand"] for r in sheet["rows"]] == [h.number for h in state.history]
     assert sheet["rows"][-1]["cells"][0]["total"] == state.totals[0].score

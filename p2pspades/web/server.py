@@ -17,7 +17,7 @@ import html
 import json
 import logging
 import socket
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Protocol

@@ -24,8 +24,8 @@ from helpers.terminal import as_a_terminal_starts_it
 
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
 SKIP_REASON = "needs Debian's headless browser: apt-get install -y chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-               "--disable-sync", "--no-first-run"]
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
 URL = re.compile(r"the game is in your browser: (http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{43}/)")
 SHOTS = os.environ.get("P2PSPADES_SCREENSHOTS")
 WAIT = 60.0
@@ -55,8 +55,9 @@ class Served:
         """Wait until the program printed `pattern`; the match."""
         deadline = time.monotonic() + timeout
         while (found := re.search(pattern, self.text(), re.M)) is None:
-            assert self.proc.poll() is None, f"{self.name} ended ({self.proc.returncode}):\n{self.text()[-3000:]}"
-            assert time.monotonic() < deadline, f"{self.name} never printed {pattern!r}:\n{self.text()[-3000:]}"
+            tail = self.text()[-3000:]
+            assert self.proc.poll() is None, f"{self.name} ended ({self.proc.returncode}):\n{tail}"
+            assert time.monotonic() < deadline, f"{self.name} never printed {pattern!r}:\n{tail}"
             time.sleep(0.05)
         return found
 
@@ -95,7 +96,8 @@ class Table:
         self.page = browser.new_page(viewport={"width": width, "height": height})
         self.errors: list[str] = []
         self.requests: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+        self.page.on("console",
+                     lambda m: self.errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         self.page.on("request", lambda r: self.requests.append(r.url))
         self.page.goto(url)
@@ -135,9 +137,10 @@ class Table:
     def all_on_screen(self) -> bool:
         """Every card of the hand, every bid, seat and tool inside the window, and nothing wider than it."""
         fits: bool = self.page.evaluate(
-            "(() => { const w = innerWidth, h = innerHeight; const out = Array.from(document.querySelectorAll("
-            "'.hand button.card, .dialog .choice, .seat .plate, .tools button, .trick .played')).filter(e => {"
-            " const r = e.getBoundingClientRect(); return r.left < 0 || r.top < 0 || r.right > w || "
+            "(() => { const w = innerWidth, h = innerHeight; const out = Array.from("
+            "document.querySelectorAll('.hand button.card, .dialog .choice, .seat .plate, .tools button, "
+            ".trick .played')).filter(e => { const r = e.getBoundingClientRect(); return r.left < 0 || "
+            "r.top < 0 || r.right > w || "
             "r.bottom > h; }); return out.length === 0 && document.documentElement.scrollWidth <= w; })()")
         return fits
 
