@@ -12,6 +12,7 @@ from typing import Any
 
 from p2pspades.rules import Card, CardError, Play
 from p2pspades.table import DecisionKind
+from p2pspades.ui import keys
 from p2pspades.ui.lobby import LobbyModel
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.state import UiState
@@ -24,10 +25,8 @@ MAX_MESSAGE = 1024
 #: the keys the page passes on, by the name the browser gives them
 NAMED_KEYS = frozenset({"ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "Enter", " ",
                         "Escape", "Backspace", "Delete"})
-#: the letters that open (and close) a window over the game, as on the terminal
-KEY_WINDOWS = {"?": Overlay.HELP, "s": Overlay.SCORES, "l": Overlay.LAST, "p": Overlay.PLAYED}
-#: the windows a page's button may open
-WINDOWS = {overlay.value: overlay for overlay in KEY_WINDOWS.values()}
+#: the windows a page's button may open: those the terminal's letters open
+WINDOWS = {overlay.value: overlay for overlay in keys.KEY_OVERLAYS.values()}
 
 
 class Refused(ValueError):
@@ -71,27 +70,23 @@ def key_of(message: Message) -> str:
 
 # ------------------------------------------------------------------------------------------ the game
 def press(state: UiState, key: str) -> None:
-    """A key on the page, as the terminal's key bindings take it (but Enter on the game-over window, whose
-    buttons say what comes next)."""
+    """A key on the page, as the terminal's key bindings take it (`ui.keys`), but Enter on the game-over
+    window, whose buttons say what comes next."""
     top = state.top_overlay
-    if top is Overlay.QUIT:
-        if key in "yY":
-            state.confirm_quit(True)
-        elif key in ("n", "N", "q", "Q", "Escape"):
-            state.confirm_quit(False)
-        return
     if top is Overlay.TRICK:
         state.release_trick()  # any key ends the pause, and only that
-        return
-    if len(key) == 1 and key != " ":
-        _letter(state, key)
+    elif len(key) == 1 and key != " ":
+        _character(state, key)
+    elif top is Overlay.QUIT:
+        if key == "Escape":
+            state.confirm_quit(False)
     elif key == "Enter":
         if top is not Overlay.OVER:
             state.submit()
     elif key == " ":
         state.submit() if top is not None else state.mark()
     elif key == "Escape":
-        state.close_overlay() if top not in (None, Overlay.OVER) else state.clear_typed()
+        keys.escape(state)
     elif key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
         state.move(-1 if key in ("ArrowLeft", "ArrowUp") else 1)
     elif key in ("Home", "End"):
@@ -100,21 +95,14 @@ def press(state: UiState, key: str) -> None:
         state.backspace()
 
 
-def _letter(state: UiState, key: str) -> None:
-    if state.type_key(key):
-        return
-    lower = key.lower()
-    if lower in KEY_WINDOWS:
-        state.toggle_overlay(KEY_WINDOWS[lower])
-    elif lower == "w":
-        state.wait_longer()
-    elif lower == "h":
-        state.coach()
-    elif lower == "q":
-        if state.top_overlay is Overlay.OVER:
-            state.leave_requested = True
-        else:
+def _character(state: UiState, key: str) -> None:
+    """A letter, digit or `?`, as on the terminal; but a q that types nothing says how a page leaves (a
+    browser keeps Ctrl-Q for itself)."""
+    if key in "qQ" and state.top_overlay not in (Overlay.QUIT, Overlay.OVER):
+        if not state.type_key(key):
             state.say(words.queen_key(), "dim")
+        return
+    keys.press(state, key)
 
 
 def card_clicked(state: UiState, card: Card) -> None:
