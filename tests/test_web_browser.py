@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,9 @@ def test_a_whole_hand_by_clicks_then_the_records_and_a_new_game_in_the_same_tab(
                 told.add(str(page.locator("#told").text_content()))
             assert len(played) == 13 and len(set(played)) == 13
             assert any(re.fullmatch(r"trick \d+ to \w+: .+", t) for t in told), told
+            # the live region tells each trick with its cards, ours by name
+            said = " ".join(told)
+            assert any(f"you {Card.parse(code).glyph}" in said for code in played), said
             summary = page.get_by_role("dialog", name="Hand 1 is over")
             assert summary.count() == 1
             players = [r.inner_text() for r in summary.locator("tbody th").all()]
@@ -196,6 +200,10 @@ def test_keys_the_confirm_option_a_small_window_and_a_watching_tab(tmp_path: Pat
             table.wait_for("document.querySelector('.seat.at0 .line').textContent.startsWith('bid 10')")
             table.wait_for("document.querySelector('.hand button.card.legal')")
             assert table.all_on_screen()
+            # the coach: the expert's choice, on the prompt line, the cursor on its card
+            page.get_by_role("button", name=table.labels["coach"], exact=True).click()
+            table.wait_for("/^coach: (?!thinking)/.test(document.querySelector('.prompt').textContent)")
+            assert page.locator(".hand button.card.selected").count() == 1
             page.keyboard.press("End")
             table.wait_for("document.querySelector('.hand button.card.selected')")
             chosen = page.locator(".hand button.card.selected").get_attribute("data-card")
@@ -221,5 +229,36 @@ def test_keys_the_confirm_option_a_small_window_and_a_watching_tab(tmp_path: Pat
                 page.keyboard.press("Escape")
             table.check()
             watcher.check()
+    finally:
+        served.close()
+
+
+@pytest.mark.parametrize(("rules", "seats"), [("two", 2), ("cutthroat3", 3), ("five", 5)])
+def test_two_three_and_five_seats_round_the_table(tmp_path: Path, rules: str, seats: int) -> None:
+    served = Served(tmp_path, "ana", "play", "--rules", rules, "--name", "Ana", "--bot", "random",
+                    "--seed", "4", "--trick-pause", "0")
+    try:
+        with chromium() as browser:
+            table = Table(browser, served.url())
+            page = table.page
+            table.wait_for("document.getElementById('app').dataset.screen === 'game'")
+            table.wait_for(f"document.querySelectorAll('.seat .plate').length === {seats}")
+            places = page.evaluate("Array.from(document.querySelectorAll('.seat')).map(s => s.className)")
+            assert [f"at{k}" in place for k, place in enumerate(places)] == [True] * seats
+            deadline = time.monotonic() + 240
+            third = "document.querySelector('.trick-title').textContent.startsWith('Trick 3')"
+            while not page.evaluate(third):
+                assert time.monotonic() < deadline, "three tricks were not played in time"
+                if table.act():
+                    assert table.all_on_screen(), f"{rules}: a seat, a card or a bid is off the screen"
+                else:
+                    page.wait_for_timeout(20)
+            boxes = page.evaluate("Array.from(document.querySelectorAll('.seat .plate')).map(p => {"
+                                  " const r = p.getBoundingClientRect();"
+                                  " return [r.left, r.top, r.right, r.bottom]; })")
+            for i, a in enumerate(boxes):  # no seat covers another
+                for b in boxes[i + 1:]:
+                    assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (rules, a, b)
+            table.check()
     finally:
         served.close()

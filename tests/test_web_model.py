@@ -336,3 +336,58 @@ def test_the_page_script_knows_every_label_it_uses_and_holds_no_sentence_of_its_
             words_in_it = [token for token in tokens if re.fullmatch(r"[A-Za-z][a-z]*-?", token)]
             if len(words_in_it) > 1:  # two words or more: a phrase, unless every one is a style class
                 assert all(a_class(token) for token in words_in_it), (name, literal)
+
+
+async def test_blind_nil_and_the_draw_pile_are_dialogs_of_their_own(finished_game: Wire) -> None:
+    rules = preset("classic", blind_nil_margin=0)  # every side "trails" by 0: blind nil is offered at once
+    game = Game(rules, 3)
+    state = screen(0, game, finished_game)
+    turn = decision(game)
+    assert turn.kind is DecisionKind.BLIND_NIL
+    answer = state.publish(turn)
+    dialog = json_round_trip(state)["dialog"]
+    assert dialog["kind"] == "blind" and dialog["title"] == "Blind nil? (hand 1)"
+    assert [c["label"] for c in dialog["choices"]] == ["no, see my cards", "blind nil"]
+    assert dialog["lines"][0] == "Your side trails by 0. Bid blind nil, before you see your cards?"
+    assert json_round_trip(state)["hand"]["empty"] == words.no_cards("blind")
+    press(state, "y")
+    assert answer.done() and answer.result() == BlindNil(True)
+    two = preset("two")
+    game = Game(two, 1)
+    game.apply(deal_from_order(two, 1, shuffled(two, b"draw")))
+    while game.phase is not Phase.DRAW or game.current_seat != 0:
+        game.apply(game.legal_actions()[0])
+    setup = finished_game.tables[0].setup
+    state = UiState(0, dataclasses.replace(setup, rules=two, seats=setup.seats[:2]))
+    turn = decision(game)
+    answer = state.publish(turn)
+    dialog = json_round_trip(state)["dialog"]
+    assert dialog["kind"] == "draw" and [c["label"] for c in dialog["choices"]] == ["keep it", "discard it"]
+    top = game.view(0).draw_card
+    assert top is not None and dialog["top"] == snapshot.card(top)
+    game_message(state, {"do": "choose", "a": "draw:discard"}, current=True)
+    assert answer.done() and answer.result() == Draw(False)
+
+
+async def test_waiting_for_a_silent_seat_offers_to_wait_longer(finished_game: Wire) -> None:
+    game = to_our_play()
+    state = screen(0, game, finished_game)
+    state.update_view(game.view(0))
+    asked: list[int] = []
+
+    def wait_longer() -> int:  # the peer's: it adds one more timeout, and says how long
+        asked.append(1)
+        return 60
+
+    state.on_wait_longer = wait_longer
+    state.waiting = (1, "play")
+    state.set_countdown(1, 25)
+    shown = json_round_trip(state)
+    assert shown["waiting"] is True
+    assert "stopped answering in 25 s (w: wait longer)" in shown["prompt"]["text"]
+    game_message(state, {"do": "wait"}, current=True)
+    assert asked == [1]
+    assert state.events[-1].text == "you wait 60 s longer for Bob before claiming it stopped answering"
+    state.set_countdown(None, None)
+    state.waiting = None
+    assert json_round_trip(state)["waiting"] is False

@@ -158,7 +158,8 @@ def trick_title(rules: RuleSet, phase: str, number: int | None) -> str:
     """The table's caption: "Trick 3 of 13", "Bidding", "Blind nil", "Draw pile", "Table"."""
     if number is not None:
         return f"Trick {number} of {rules.tricks_per_hand}"
-    return {"bid": "Bidding", "blind": "Blind nil", "draw": "Draw pile"}.get(phase, "Table")
+    titles = {"bid": "Bidding", "blind": "Blind nil", "draw": "Draw pile", "pass": "Nil card pass"}
+    return titles.get(phase, "Table")
 
 
 def trick_caption(names: Sequence[str], me: int, trick: Trick | None, mode: str, turn: int | None) -> str:

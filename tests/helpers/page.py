@@ -152,11 +152,12 @@ class Table:
         return [(code, name) for code, name in found]
 
     def play_a_card(self) -> str:
-        """Click the first card the page lights, by its accessible name; wait until it is on the table.
-        Returns its code."""
+        """Click the first card the page lights, by its accessible name; wait until the table has taken
+        it (the event pane says it was verified). Returns its code."""
         (code, name), *_ = self.legal_cards()
         self.page.get_by_role("button", name=name, exact=True).click()
-        self.wait_for(f"document.querySelector('.trick .played[data-card=\"{code}\"]')")
+        self.wait_for("Array.from(document.querySelectorAll('.events li')).some(li => "
+                      f"li.textContent.endsWith(' played {name}: card verified'))")
         return code
 
     def bid(self, label: str | None = None) -> str:
@@ -166,8 +167,9 @@ class Table:
             label = str(self.page.locator(".dialog .choice.selected").first.inner_text())
         names = [choices.nth(i).inner_text() for i in range(choices.count())]
         assert label in names, (label, names)
+        asked = self.page.evaluate("document.querySelector('.game').dataset.decision")
         self.page.locator(".dialog").get_by_role("button", name=label, exact=True).click()
-        self.wait_for("document.querySelector('.dialog').hidden")  # answered: the question goes
+        self.wait_for(f"document.querySelector('.game').dataset.decision !== {asked!r}")  # answered
         return label
 
     def act(self, bid: str | None = None) -> bool:

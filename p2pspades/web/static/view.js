@@ -6,8 +6,14 @@ import { back, face, small, suitIcon } from "./cards.js";
 
 const live = (id) => document.getElementById(id);
 
+// A button; clicked with the mouse it gives the keyboard back to the page (so Enter plays the chosen card
+// rather than clicking the same button again); reached with Tab it keeps the focus.
 function button(label, onclick, props = {}) {
-  return h("button", { type: "button", onclick, ...props }, label);
+  const click = (event) => {
+    onclick(event);
+    if (event.detail > 0) event.currentTarget.blur();
+  };
+  return h("button", { type: "button", onclick: click, ...props }, label);
 }
 
 function table(caption, head, rows, cls = "") {
@@ -84,6 +90,7 @@ export class GameView {
     this.d = s.d;
     this.overlay = s.overlay;
     this.el.dataset.overlay = s.overlay || "";
+    this.el.dataset.decision = String(s.d);
     const L = this.L;
     setText(this.title, s.title);
     document.title = s.title;
