@@ -27,8 +27,10 @@ def graphical_browser() -> webbrowser.BaseBrowser | None:
         browser = webbrowser.get()
     except webbrowser.Error:
         return None
-    if isinstance(browser, webbrowser.GenericBrowser) and not getattr(browser, "background", False):
-        return None  # lynx, w3m, www-browser...: they would run in this terminal
+    if isinstance(browser, webbrowser.BackgroundBrowser):
+        return browser  # xdg-open, a browser started in the background: a window of its own
+    if isinstance(browser, webbrowser.GenericBrowser) or getattr(browser, "background", True) is False:
+        return None  # lynx, w3m, www-browser, elinks...: they would run in this terminal
     return browser
 
 
