@@ -83,12 +83,20 @@ def test_one_player_in_the_browser_one_in_the_terminal_the_same_log(tmp_path: Pa
                 if not table.act():
                     table.page.wait_for_timeout(20)
             result = table.page.locator(".w-over .result").inner_text()
-            table.page.get_by_role("button", name=table.labels["close"], exact=True).click()
-            assert ana.wait() == 0, ana.text()[-2000:]
-            while not bo.over:
+            while not bo.over:  # bo leaves the game-over screen (q), as the terminal asks
                 bo.turn()
             bo.proc.close()
             assert bo.proc.exitstatus == 0, bo.text()
+            # ana plays again from the page: the host's rematch, in the same tab, a lobby that says so
+            table.page.get_by_role("button", name="Rematch", exact=True).click()
+            ana.said(r"^starting: p2pspades host --rematch [0-9a-f]{12} --port \d+ .*--web --no-browser")
+            table.wait_for("document.getElementById('app').dataset.screen === 'lobby' && "
+                           "document.querySelector('.rules').textContent.includes('a rematch of game')")
+            # while the next program started, the page tried to reconnect and was refused: only that
+            table.errors = [e for e in table.errors if "ERR_CONNECTION_REFUSED" not in e]
+            table.page.get_by_role("button", name=table.labels["leave"], exact=True).click()
+            assert ana.wait() == 0, ana.text()[-2000:]
+            assert "you left the table before the game started" in ana.text()
             table.check()
         assert "final score: " in ana.text() and result
         ours, theirs = ana_log.read_bytes(), bo_log.read_bytes()
@@ -139,3 +147,36 @@ def test_resume_in_the_browser_after_the_program_was_killed(tmp_path: Path) -> N
         assert "restored " in again.text() and "carry on with: p2pspades resume" in again.text()
     finally:
         first.close()
+
+
+def test_a_joiner_accepts_the_table_in_the_browser(tmp_path: Path) -> None:
+    port = free_port()
+    host = Served(tmp_path, "ana", "host", "--name", "ana", "--address", "127.0.0.1", "--port", str(port),
+                  "--no-advertise", "--bots", "2", "--auto", "--bot", "random", env=profile(tmp_path, "ana"),
+                  web=False)
+    try:
+        host.said(r"^lobby: tcp://127\.0\.0\.1:\d+")
+        bo = Served(tmp_path, "bo", "join", f"127.0.0.1:{port}", "--name", "bo", env=profile(tmp_path, "bo"))
+        try:
+            with chromium() as browser:
+                table = Table(browser, bo.url())
+                page = table.page
+                table.wait_for("document.getElementById('app').dataset.screen === 'lobby'")
+                accept = page.get_by_role("button", name=table.labels["accept"], exact=True)
+                table.wait_for("!document.querySelector('.lobby .buttons button').disabled")
+                rows = page.locator(".seated tbody tr")
+                assert "bo (You)" in rows.nth(1).inner_text() or "bo (You)" in rows.nth(3).inner_text()
+                assert "bot · ana sees its cards" in page.locator(".seated").inner_text()
+                accept.click()
+                table.wait_for("document.querySelector('.dialog:not([hidden]) .choice')", timeout=120)
+                table.bid()
+                table.wait_for("document.querySelector('.hand button.card.legal')", timeout=120)
+                table.play_a_card()
+                table.check()
+                page.get_by_role("button", name=table.labels["leave"], exact=True).click()
+                page.get_by_role("dialog").get_by_role("button", name=table.labels["yes_leave"]).click()
+                assert bo.wait() == 0
+        finally:
+            bo.close()
+    finally:
+        host.close()

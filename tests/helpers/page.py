@@ -37,14 +37,16 @@ ACTIONABLE = ("document.querySelector('.w-over, .w-summary, .dialog:not([hidden]
 
 
 class Served:
-    """`p2pspades ARGS --web --no-browser` in a process of its own (Ctrl-C at its default, as a terminal
-    starts it), its output in `<root>/<name>.out`."""
+    """`p2pspades ARGS --web --no-browser` (`web`: else without the page) in a process of its own (Ctrl-C at
+    its default, as a terminal starts it), its output in `<root>/<name>.out`."""
 
-    def __init__(self, root: Path, name: str, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, root: Path, name: str, *args: str, env: dict[str, str] | None = None,
+                 web: bool = True) -> None:
         self.out = root / f"{name}.out"
         self.name = name
+        page = ["--web", "--no-browser"] if web else []
         with open(self.out, "ab") as out:
-            self.proc = subprocess.Popen([sys.executable, "-m", "p2pspades", *args, "--web", "--no-browser"],
+            self.proc = subprocess.Popen([sys.executable, "-m", "p2pspades", *args, *page],
                                          stdout=out, stderr=subprocess.STDOUT, env=env or dict(os.environ),
                                          preexec_fn=as_a_terminal_starts_it)
 
