@@ -235,7 +235,8 @@ def test_keys_the_confirm_option_a_small_window_and_a_watching_tab(tmp_path: Pat
 
 @pytest.mark.parametrize(("rules", "seats"), [("two", 2), ("cutthroat3", 3), ("five", 5)])
 def test_two_three_and_five_seats_round_the_table(tmp_path: Path, rules: str, seats: int) -> None:
-    served = Served(tmp_path, "ana", "play", "--rules", rules, "--name", "Ana", "--bot", "random",
+    name = "<b>Ana</b> & <img src=x>"  # a name is text on the page, never markup
+    served = Served(tmp_path, "ana", "play", "--rules", rules, "--name", name, "--bot", "random",
                     "--seed", "4", "--trick-pause", "0")
     try:
         with chromium() as browser:
@@ -243,6 +244,9 @@ def test_two_three_and_five_seats_round_the_table(tmp_path: Path, rules: str, se
             page = table.page
             table.wait_for("document.getElementById('app').dataset.screen === 'game'")
             table.wait_for(f"document.querySelectorAll('.seat .plate').length === {seats}")
+            assert page.locator(".seat.at0 .name").inner_text() == name
+            assert page.evaluate("document.querySelectorAll('#app b, #app img').length") == page.evaluate(
+                "document.querySelectorAll('#app .corner b, #app .court, #app .scores b').length")
             places = page.evaluate("Array.from(document.querySelectorAll('.seat')).map(s => s.className)")
             assert [f"at{k}" in place for k, place in enumerate(places)] == [True] * seats
             deadline = time.monotonic() + 240

@@ -12,6 +12,7 @@ from typing import Any
 
 from p2pspades.audit import seat_stats
 from p2pspades.describe import failed
+from p2pspades.printable import printable
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Phase, Trick
 from p2pspades.rules.options import described
 from p2pspades.table import DecisionKind
@@ -430,8 +431,8 @@ def lobby(model: LobbyModel) -> Json:
                 row["controls"] = ["b"]
         else:
             level_of = model.level_of(s)
-            row.update(name=s.name, fingerprint=s.fingerprint, you=s.seat == model.you, bot=s.bot,
-                       state=seat_state(s, model.seats, model.you, level_of))
+            row.update(name=printable(s.name), fingerprint=s.fingerprint, you=s.seat == model.you, bot=s.bot,
+                       state=printable(seat_state(s, model.seats, model.you, level_of)))
             if model.hosting:
                 allowed = (("x", seat != 0), ("s", s.bot), ("l", level_of is not None))
                 row["controls"] = [k for k, ok in allowed if ok]
@@ -443,10 +444,10 @@ def lobby(model: LobbyModel) -> Json:
              protocol_line(model.version)]
     return {
         "kind": "lobby",
-        "title": f"{model.table_name} · {rules_title(rules)}",
+        "title": printable(f"{model.table_name} · {rules_title(rules)}"),
         "rules": [list(line) for line in lines],
         "seats": rows,
-        "warnings": partner_warnings(model),
+        "warnings": [printable(line) for line in partner_warnings(model)],
         "hint": model.hint(),
         "hosting": model.hosting,
         "ready": model.ready,
