@@ -30,11 +30,12 @@ from p2pspades.rules import (
     Pass,
     Phase,
     Play,
+    RuleSet,
     deal_from_order,
     parse_cards,
     preset,
 )
-from p2pspades.table import DecisionKind
+from p2pspades.table import Decision, DecisionKind
 from p2pspades.table.harness import Wire
 from p2pspades.ui.lobby import LobbyModel
 from p2pspades.ui.overlays import Overlay
@@ -54,15 +55,30 @@ def screen(seat: int, game: Game, finished_game: Wire) -> UiState:
 
 def to_our_play(seed: bytes = b"web") -> Game:
     """A classic hand, dealer Ann (seat 0): Bob leads, and Ann is last to the first trick."""
-    rules = preset("classic")
-    game = Game(rules, 0)
-    game.apply(deal_from_order(rules, 0, shuffled(rules, seed)))
+    game = shuffled_hand(seed, dealer=0)
     while game.current_seat != 0 or game.phase is not Phase.PLAY:
         if game.phase is Phase.BID and game.current_seat == 0:
             game.apply(Bid(3))
         else:
             game.apply(game.legal_actions()[0])
     return game
+
+
+def shuffled_hand(seed: bytes, rules: RuleSet | None = None, dealer: int = 3) -> Game:
+    """A hand dealt from a shuffle of `seed` (classic, dealer Dan: Ann bids first)."""
+    rules = rules or preset("classic")
+    game = Game(rules, dealer)
+    game.apply(deal_from_order(rules, dealer, shuffled(rules, seed)))
+    return game
+
+
+def our_turn(game: Game, finished_game: Wire,
+             kind: DecisionKind | None = None) -> tuple[UiState, Decision, asyncio.Future[Action]]:
+    """Ann's screen with the decision (of `kind`) on it: the screen, the decision, its answer to come."""
+    state = screen(0, game, finished_game)
+    turn = decision(game)
+    assert kind is None or turn.kind is kind, turn.kind
+    return state, turn, state.publish(turn)
 
 
 def json_round_trip(state: UiState) -> dict[str, Any]:
@@ -72,13 +88,7 @@ def json_round_trip(state: UiState) -> dict[str, Any]:
 
 
 async def test_the_bids_offered_are_the_decisions_own_and_a_refused_one_says_why(finished_game: Wire) -> None:
-    rules = preset("classic")
-    game = Game(rules, 3)
-    game.apply(deal_from_order(rules, 3, shuffled(rules, b"bids")))
-    state = screen(0, game, finished_game)
-    turn = decision(game)
-    assert turn.kind is DecisionKind.BID
-    answer = state.publish(turn)
+    state, turn, answer = our_turn(shuffled_hand(b"bids"), finished_game, DecisionKind.BID)
     shown = json_round_trip(state)
     dialog = shown["dialog"]
     assert isinstance(dialog, dict)
@@ -102,23 +112,15 @@ async def test_the_bids_offered_are_the_decisions_own_and_a_refused_one_says_why
 
 
 async def test_digits_and_n_bid_as_on_the_terminal(finished_game: Wire) -> None:
-    rules = preset("classic")
     for keys, wanted in ((["1", "0", "Enter"], Bid(10)), (["n"], Bid(0)), (["ArrowRight", "Enter"], Bid(2))):
-        game = Game(rules, 3)
-        game.apply(deal_from_order(rules, 3, shuffled(rules, b"keys")))
-        state = screen(0, game, finished_game)
-        answer = state.publish(decision(game))
+        state, _, answer = our_turn(shuffled_hand(b"keys"), finished_game)
         for key in keys:
             press(state, key)
         assert answer.done() and answer.result() == wanted, keys
 
 
 async def test_the_cards_lit_are_the_legal_ones_and_a_click_on_another_says_why(finished_game: Wire) -> None:
-    game = to_our_play()
-    state = screen(0, game, finished_game)
-    turn = decision(game)
-    assert turn.kind is DecisionKind.PLAY
-    answer = state.publish(turn)
+    state, turn, answer = our_turn(to_our_play(), finished_game, DecisionKind.PLAY)
     shown = json_round_trip(state)
     hand = shown["hand"]
     assert isinstance(hand, dict) and hand["mode"] == "play"
@@ -143,10 +145,7 @@ async def test_the_cards_lit_are_the_legal_ones_and_a_click_on_another_says_why(
 
 
 async def test_the_arrows_move_over_the_legal_cards_and_a_typed_code_plays(finished_game: Wire) -> None:
-    game = to_our_play()
-    state = screen(0, game, finished_game)
-    turn = decision(game)
-    answer = state.publish(turn)
+    state, turn, answer = our_turn(to_our_play(), finished_game)
     legal = [c for c in state.hand_cards() if Play(c) in turn.legal]
     assert state.selected == legal[0]
     press(state, "ArrowRight")
@@ -165,10 +164,7 @@ async def test_the_arrows_move_over_the_legal_cards_and_a_typed_code_plays(finis
 
 
 async def test_with_the_confirm_option_a_card_asks_first(finished_game: Wire) -> None:
-    game = to_our_play()
-    state = screen(0, game, finished_game)
-    turn = decision(game)
-    answer = state.publish(turn)
+    state, turn, answer = our_turn(to_our_play(), finished_game)
     game_message(state, {"do": "confirm_card", "on": True}, current=True)
     assert state.confirm_card
     legal = [c for c in state.hand_cards() if Play(c) in turn.legal]
@@ -187,8 +183,7 @@ async def test_with_the_confirm_option_a_card_asks_first(finished_game: Wire) ->
 
 async def test_the_keys_open_the_windows_the_terminal_opens(finished_game: Wire) -> None:
     game = to_our_play()
-    state = screen(0, game, finished_game)
-    state.publish(decision(game))
+    state, _, _ = our_turn(game, finished_game)
     for key, window in (("s", "scores"), ("p", "played"), ("l", "last"), ("?", "help")):
         press(state, key)
         shown = json_round_trip(state)
@@ -224,10 +219,7 @@ async def test_the_nil_pass_marks_by_click_and_passes_exactly_the_rules_count(fi
     game = dealt(preset("classic", nil_pass=2), 3, hands)
     for tricks in (0, 3, 4, 3):
         game.apply(Bid(tricks))
-    state = screen(0, game, finished_game)
-    turn = decision(game)
-    assert turn.kind is DecisionKind.PASS
-    answer = state.publish(turn)
+    state, _, answer = our_turn(game, finished_game, DecisionKind.PASS)
     shown = json_round_trip(state)
     hand = shown["hand"]
     assert isinstance(hand, dict) and hand["mode"] == "pass" and hand["pass"]["ready"] is False
@@ -340,11 +332,7 @@ def test_the_page_script_knows_every_label_it_uses_and_holds_no_sentence_of_its_
 
 async def test_blind_nil_and_the_draw_pile_are_dialogs_of_their_own(finished_game: Wire) -> None:
     rules = preset("classic", blind_nil_margin=0)  # every side "trails" by 0: blind nil is offered at once
-    game = Game(rules, 3)
-    state = screen(0, game, finished_game)
-    turn = decision(game)
-    assert turn.kind is DecisionKind.BLIND_NIL
-    answer = state.publish(turn)
+    state, turn, answer = our_turn(Game(rules, 3), finished_game, DecisionKind.BLIND_NIL)
     dialog = json_round_trip(state)["dialog"]
     assert dialog["kind"] == "blind" and dialog["title"] == "Blind nil? (hand 1)"
     assert [c["label"] for c in dialog["choices"]] == ["no, see my cards", "blind nil"]
@@ -353,8 +341,7 @@ async def test_blind_nil_and_the_draw_pile_are_dialogs_of_their_own(finished_gam
     press(state, "y")
     assert answer.done() and answer.result() == BlindNil(True)
     two = preset("two")
-    game = Game(two, 1)
-    game.apply(deal_from_order(two, 1, shuffled(two, b"draw")))
+    game = shuffled_hand(b"draw", two, dealer=1)
     while game.phase is not Phase.DRAW or game.current_seat != 0:
         game.apply(game.legal_actions()[0])
     setup = finished_game.tables[0].setup

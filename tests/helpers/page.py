@@ -89,6 +89,18 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+@contextmanager
+def served_page(root: Path, *args: str, width: int = 1280,
+                height: int = 800) -> Iterator[tuple[Served, Table]]:
+    """`p2pspades ARGS --web` (played by "ana") and a tab of headless Chromium on its page; closed after."""
+    served = Served(root, "ana", *args)
+    try:
+        with chromium() as browser:
+            yield served, Table(browser, served.url(), width, height)
+    finally:
+        served.close()
+
+
 class Table:
     """A tab on the game's page, and what a person does there."""
 
@@ -128,7 +140,11 @@ class Table:
         strings, which the page's Content-Security-Policy forbids, as it should)."""
         deadline = time.monotonic() + timeout
         while not (value := self.page.evaluate(condition)):
-            assert time.monotonic() < deadline, f"never true on the page: {condition}"
+            if time.monotonic() > deadline:
+                shown = self.page.evaluate(
+                    "[document.getElementById('app').dataset.screen, (document.querySelector('.game') || "
+                    "{dataset: {}}).dataset.overlay, (document.querySelector('.prompt') || {}).textContent]")
+                raise AssertionError(f"never true on the page: {condition} (screen, window, prompt: {shown})")
             self.page.wait_for_timeout(25)
         return value
 
