@@ -95,7 +95,8 @@ async def served(command: str, args: argparse.Namespace, play: Callable[[], Coro
 
 
 def play_again(args: argparse.Namespace) -> None:
-    """Become the command of the way to play again the page asked for (never returns), if it asked."""
+    """Become the command of the way to play again the page asked for (never returns), if it asked; if that
+    cannot be done, say so in one line (the command to type is printed above it)."""
     chosen = getattr(args, "web_again", None)
     if chosen is None:
         return
@@ -113,4 +114,7 @@ def play_again(args: argparse.Namespace) -> None:
     print(f"starting: {shlex.join(['p2pspades', *words])}", flush=True)
     sys.stderr.flush()
     env = dict(os.environ, **{TOKEN_ENV: guard.token})
-    os.execve(sys.executable, [sys.executable, "-m", "p2pspades", *words], env)
+    try:
+        os.execve(sys.executable, [sys.executable, "-m", "p2pspades", *words], env)
+    except OSError as exc:
+        print(f"p2pspades: cannot start the next game: {exc.strerror or exc}", file=sys.stderr)
