@@ -208,7 +208,7 @@ class WebScreen:
         interrupt as Ctrl-C always does."""
         if self._interrupt is not None and not self._interrupted:
             self._interrupted = True
-            self.status.print("^C: leaving")
+            self.status.print(words.leaving())
             self._interrupt()
             return
         previous = self._previous_sigint

@@ -109,14 +109,8 @@ def game(state: UiState) -> Json:
 
 def title(state: UiState) -> str:
     v = state.view
-    table = state.table_name
-    parts = ["p2pspades", *([table] if table.strip().lower() not in ("", "p2pspades") else [])]
-    parts.append(rules_title(state.rules))
-    if v is not None:
-        parts.append(f"hand {v.hand_number}")
-        if v.spades_broken:
-            parts.append("♠ broken")
-    return " · ".join(parts)
+    return words.title(state.table_name, rules_title(state.rules), None if v is None else v.hand_number,
+                       v is not None and v.spades_broken)
 
 
 def _bidding(state: UiState) -> bool:
@@ -143,12 +137,11 @@ def seats(state: UiState) -> list[Json]:
                 bid = "…"
             won = v.tricks_won[seat] if v.phase in (Phase.PLAY, Phase.REVEAL) or v.tricks else None
             held = v.hand_sizes[seat]
-        bot = ""
-        if seat in state.bots:
-            owner = state.bots[seat]
-            bot = "your bot" if owner == state.seat else f"bot of {state.names[owner]}"
+        owner = state.bots.get(seat)
+        bot = "" if owner is None else words.bot_of(None if owner == state.seat else state.names[owner])
         row: Json = {
             "seat": seat, "at": k, "name": state.names[seat], "you": seat == state.seat,
+            # the seat's side as a style (its colour on the page), not a word
             "side": ("us" if rules.side_of(seat) == mine else "them") if rules.partnerships else "",
             "bid": bid, "won": won, "line": words.seat_line(bid, won), "held": held,
             "dealer": v is not None and seat == v.dealer,
@@ -296,10 +289,10 @@ def contracts(state: UiState) -> list[Json]:
     found = {c.side: c for c in state.contracts()}
     out = []
     for side in range(len(rules.sides)):
-        label = "us" if side == mine else "them"
+        label = words.side_word(side == mine)
         c = found.get(side)
         if c is None:
-            out.append({"text": f"{label}: " + ("bidding…" if _bidding(state) else "-"), "level": "dim"})
+            out.append({"text": words.no_contract(label, _bidding(state)), "level": "dim"})
         else:
             out.append({"text": state.words.contract_line(c, label), "level": level(c)})
     return out
@@ -389,7 +382,7 @@ def summary(state: UiState) -> Json:
 def over(state: UiState) -> Json:
     """The end: who won, the game in numbers per side and per player, the hands audited."""
     result, rules, names = state.result, state.rules, state.names
-    out: Json = {"title": "Game over", "text": "", "level": "info"}
+    out: Json = {"title": words.over_title(), "text": "", "level": "info"}
     if result is not None:
         out["text"] = result.text
         levels = {ResultStatus.COMPLETE: "good", ResultStatus.ABANDONED: "warn"}

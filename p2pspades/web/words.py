@@ -195,6 +195,39 @@ def trick_told(names: Sequence[str], me: int, trick: Trick, number: int) -> str:
     return f"trick {number} to {winner}: {plays}"
 
 
+def title(table: str, rules: str, hand: int | None, spades_broken: bool) -> str:
+    """The page's title: "p2pspades · Kitchen table · classic to 500 · hand 3 · ♠ broken"."""
+    parts = ["p2pspades", *([table] if table.strip().lower() not in ("", "p2pspades") else []), rules]
+    if hand is not None:
+        parts.append(f"hand {hand}")
+        if spades_broken:
+            parts.append("♠ broken")
+    return " · ".join(parts)
+
+
+def bot_of(owner: str | None) -> str:
+    """A bot's seat: whose machine runs it (None: ours), the player who can read its cards."""
+    return "your bot" if owner is None else f"bot of {owner}"
+
+
+def side_word(ours: bool) -> str:
+    return "us" if ours else "them"
+
+
+def no_contract(label: str, bidding: bool) -> str:
+    """A side's contract line before every bid is in."""
+    return f"{label}: " + ("bidding…" if bidding else "-")
+
+
+def over_title() -> str:
+    return "Game over"
+
+
+def leaving() -> str:
+    """The terminal's line when Ctrl-C leaves the game the page shows."""
+    return "^C: leaving"
+
+
 def seat_line(bid: str, won: int | None) -> str:
     """Under a seat's name: "bid 4 · won 1", "bid …" while it bids."""
     if bid == "-" and won is None:
