@@ -58,11 +58,11 @@ def offers_from(lines: Iterable[str], new_game: Sequence[str] | None = None) -> 
         _, sep, command = line.partition(": p2pspades ")
         if not sep:
             continue
-        words = ("p2pspades", *shlex.split(command))
-        kind = ("rematch" if "--rematch" in words else "carry_on" if "--carry-on" in words
-                else "join" if words[1] == "join" else None)
+        typed = ("p2pspades", *shlex.split(command))
+        kind = ("rematch" if "--rematch" in typed else "carry_on" if "--carry-on" in typed
+                else "join" if typed[1] == "join" else None)
         if kind is not None:
-            out.append(Offer(kind, words))
+            out.append(Offer(kind, typed))
     if new_game is not None:
         out.append(Offer("new", tuple(new_game)))
     return out
