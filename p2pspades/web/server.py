@@ -31,6 +31,8 @@ logger = logging.getLogger(__name__)
 
 MAX_TABS = 8
 """Tabs open at once; more are refused (each costs a socket and a copy of every snapshot)."""
+QUIET = 10.0
+"""Seconds between two warnings of one kind: a page that floods us with refused requests fills no disk."""
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".html": "text/html"}
 
 
@@ -94,6 +96,7 @@ class PageServer:
         self.tabs: list[Tab] = []
         self._runner: web.AppRunner | None = None
         self._writers: set[asyncio.Task[None]] = set()
+        self._warned: dict[str, float] = {}
 
     # ------------------------------------------------------------------------------------------ life
     async def start(self, sock: socket.socket) -> None:
@@ -129,12 +132,19 @@ class PageServer:
     def say(self, tab: Tab, what: dict[str, Any]) -> None:
         tab.send(json.dumps(what))
 
+    def _warn(self, kind: str, message: str, *args: object) -> None:
+        """Log a refusal, but one of each kind every `QUIET` seconds at most."""
+        now = asyncio.get_running_loop().time()
+        if now - self._warned.get(kind, -QUIET) >= QUIET:
+            self._warned[kind] = now
+            logger.warning(message, *args)
+
     # ------------------------------------------------------------------------------------------ requests
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         """Nothing is answered to a request that does not name us or does not carry the token."""
         host = request.headers.get("Host")
         if not self.guard.host_ok(host):
-            logger.warning("refused a request for host %r (only 127.0.0.1 and localhost are served)", host)
+            self._warn("host", "refused a request for host %r (only 127.0.0.1 and localhost served)", host)
             return self._refuse(421, "this server answers only for 127.0.0.1 and localhost")
         if request.method not in ("GET", "HEAD"):
             return self._refuse(405, "only GET")
@@ -176,7 +186,7 @@ class PageServer:
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         origin = request.headers.get("Origin")
         if not self.guard.origin_ok(origin):
-            logger.warning("refused a socket from origin %r", origin)
+            self._warn("origin", "refused a socket from origin %r", origin)
             return self._refuse(403, "a socket only from this page")
         if len(self.tabs) >= MAX_TABS:
             return self._refuse(503, f"at most {MAX_TABS} tabs")
@@ -197,7 +207,7 @@ class PageServer:
                 try:
                     await self.screen.message(tab, parse(message.data))
                 except Refused as exc:
-                    logger.warning("refused a message from the page: %s", exc)
+                    self._warn("message", "refused a message from the page: %s", exc)
         finally:
             self._gone(tab)
             writer.cancel()
