@@ -113,17 +113,23 @@ def add_profile_option(p: argparse.ArgumentParser) -> None:
 
 def run_as_profile(command: str, args: argparse.Namespace,
                    play: Callable[[], Coroutine[Any, Any, int]]) -> int:
-    """Run `play()` while this process holds the profile the options name (see `hold_profile`). Any failure,
-    the profile being in use among them, is one line on stderr and exit code 2."""
+    """Run `play()` while this process holds the profile the options name (see `hold_profile`), with its
+    page served if asked (`--web`; after the game, the page may ask for the next one). Any failure, the
+    profile being in use among them, is one line on stderr and exit code 2."""
+    from p2pspades.cli import page
+
     try:
+        page.check(args)
         profile = hold_profile(args)
     except LocalError as exc:
         return fail(command, str(exc))
     with profile:
         try:
-            return asyncio.run(play())
+            code = asyncio.run(page.served(command, args, play) if getattr(args, "web", False) else play())
         except (P2PSpadesError, ValueError, OSError) as exc:
             return fail(command, str(exc))
+    page.play_again(args)
+    return code
 
 
 def hold_profile(args: argparse.Namespace) -> FileLock:

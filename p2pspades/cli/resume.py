@@ -13,6 +13,7 @@ import argparse
 
 from p2pspades.cli.again import join_commands
 from p2pspades.cli.common import add_bot_option, add_profile_option, default_name, fail, run_as_profile
+from p2pspades.cli.page import add_web_options
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
@@ -36,6 +37,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_bot_option(p, "for --auto")
     add_timeout_options(p)
     add_screen_options(p)
+    add_web_options(p)
     add_profile_option(p)
     p.set_defaults(run=run)
 
