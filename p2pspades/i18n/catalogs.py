@@ -22,7 +22,7 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 OPEN, CLOSE = "⟦", "⟧"
 """The pseudo-locale's markers around every translated message."""
-CODE_CONTEXTS = frozenset({"card rank code", "card suit code"})
+CODE_CONTEXTS = frozenset({"card code"})
 """The contexts of messages that are typed, not read (the letters of a card code): the pseudo-locale leaves
 them as they are, so a card is typed the same way in it as in English."""
 
