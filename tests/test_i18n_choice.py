@@ -101,8 +101,8 @@ def test_an_unknown_language_in_a_real_process_is_one_line_and_no_traceback(tmp_
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
-        "p2pspades: --lang: unknown language 'tlh'; the languages are: en (English), de (Deutsch), fr (français), "
-        "pl (polski)"]
+        "p2pspades: --lang: unknown language 'tlh'; the languages are: en (English), de (Deutsch), "
+        "fr (français), pl (polski)"]
 
 
 @pytest.mark.parametrize("command", ["play", "host", "join", "tables", "resume", "verify", "export", "replay",
@@ -189,8 +189,8 @@ def test_a_bad_setting_is_refused_and_a_broken_file_is_one_line_of_warning(
     clean_locale(monkeypatch)
     assert main(["config", "lang", "xx"]) == 2
     assert capsys.readouterr().err == (
-        "p2pspades config: unknown language 'xx'; the languages are: en (English), de (Deutsch), fr (français), "
-        "pl (polski)\n")
+        "p2pspades config: unknown language 'xx'; the languages are: en (English), de (Deutsch), "
+        "fr (français), pl (polski)\n")
     assert main(["config", "colour", "red"]) == 2
     assert capsys.readouterr().err == "p2pspades config: unknown setting 'colour'; the settings are: lang\n"
     private_home.mkdir(parents=True, exist_ok=True)
