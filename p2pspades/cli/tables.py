@@ -46,8 +46,8 @@ async def with_spinner(work: Awaitable[T], seconds: float, *, quiet: bool = Fals
     if quiet:
         return await task
     if not sys.stderr.isatty():
-        print(_("listening for tables on the LAN for {seconds} s ...").format(seconds=number(seconds, 1)),
-              file=sys.stderr, flush=True)
+        print(_("listening for tables on the LAN for {seconds} s ...").format(
+            seconds=number(seconds, 1, fixed=False)), file=sys.stderr, flush=True)
         return await task
     start, k = time.monotonic(), 0
     try:
@@ -55,7 +55,7 @@ async def with_spinner(work: Awaitable[T], seconds: float, *, quiet: bool = Fals
             elapsed = min(time.monotonic() - start, seconds)
             sys.stderr.write(f"\r{SPINNER[k % len(SPINNER)]} " + _(
                 "listening for tables on the LAN {elapsed} / {seconds} s").format(
-                    elapsed=number(elapsed, 1), seconds=number(seconds, 1)))
+                    elapsed=number(elapsed, 1), seconds=number(seconds, 1, fixed=False)))
             sys.stderr.flush()
             k += 1
             await asyncio.wait([task], timeout=0.1)
@@ -91,28 +91,32 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.OK
     if not found:
         print(_("no table answered within {seconds} s (where multicast is blocked: join HOST:PORT)").format(
-            seconds=number(args.timeout, 1)))
+            seconds=number(args.timeout, 1, fixed=False)))
         return ExitCode.OK
     print("\n".join(listing(found)))
     return ExitCode.OK
 
 
 def listing(found: list[TableAd]) -> list[str]:
-    """The tables for people: a row each (name, rules, free seats, protocol, host key, the join command),
-    and the options in force below the row of a table that has some."""
+    """The tables for people: a row each (name, rules, free seats, protocol, host key), and below it the
+    options in force, if any, and the command that joins it."""
     # TRANSLATORS: the headings of the columns of `p2pspades tables`
-    head = [_("table"), _("rules"), _("free"), _("protocol"), _("host key"), _("join with")]
+    head = [_("table"), _("rules"), _("free"), _("protocol"), _("host key")]
     rows = [[printable(t.name), printable(t.rules),
              # TRANSLATORS: free seats of all seats: "2 of 4"
              _("{free} of {seats}").format(free=t.free, seats=t.players), str(t.protocol),
-             printable(t.host_fingerprint), f"p2pspades join {printable(t.address)}:{t.port}"] for t in found]
+             printable(t.host_fingerprint)] for t in found]
     widths = [max(width(row[i]) for row in (head, *rows)) for i in range(len(head))]
     lines = []
     for k, row in enumerate((head, *rows)):
         cells = [pad(cell, w) if i != 2 else " " * (w - width(cell)) + cell
                  for i, (cell, w) in enumerate(zip(row, widths, strict=True))]
         lines.append("  ".join(cells).rstrip())
-        said = options_text(found[k - 1]) if k else ""
-        if said:
-            lines.append(" " * (widths[0] + 2) + _("options: {options}").format(options=printable(said)))
+        if not k:
+            continue
+        t, indent = found[k - 1], " " * (widths[0] + 2)
+        if said := options_text(t):
+            lines.append(indent + _("options: {options}").format(options=printable(said)))
+        lines.append(indent + _("join with: {command}").format(
+            command=f"p2pspades join {printable(t.address)}:{t.port}"))
     return lines

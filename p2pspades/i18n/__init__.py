@@ -132,9 +132,10 @@ def N_plural(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
-def number(value: float, digits: int = 0) -> str:
-    """`value` as the language's locale writes it ("12.345,5" in German with one digit)."""
-    return formats.number(value, _chosen.locale, digits)
+def number(value: float, digits: int = 0, *, fixed: bool = True) -> str:
+    """`value` as the language's locale writes it ("12.345,5" in German with one digit; with `fixed` false,
+    at most `digits` digits: 3 seconds are "3", 0.5 are "0,5")."""
+    return formats.number(value, _chosen.locale, digits, fixed=fixed)
 
 
 def moment(when: float) -> str:

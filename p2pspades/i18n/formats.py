@@ -22,12 +22,13 @@ def babel_locale(tag: str) -> Locale:
         return Locale.parse(tag.split("_")[0])
 
 
-def number(value: float, locale: str, digits: int = 0) -> str:
-    """`value` with the locale's separators and `digits` digits after the decimal sign: 1234 is "1.234" in
-    German, -3.25 with one digit "-3,2" (rounded half to even, as Babel does)."""
+def number(value: float, locale: str, digits: int = 0, *, fixed: bool = True) -> str:
+    """`value` with the locale's separators and `digits` digits after the decimal sign (at most `digits`,
+    none for a whole number, unless `fixed`): 1234 is "1.234" in German, -3.25 with one digit "-3,2" (rounded
+    half to even, as Babel does)."""
     from babel.numbers import format_decimal
 
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    pattern = "#,##0" + ("." + ("0" if fixed else "#") * digits if digits else "")
     return format_decimal(value, pattern, locale=babel_locale(locale))
 
 

@@ -25,12 +25,14 @@ def help_lines() -> list[tuple[str, str]]:
     examples = ", ".join(typed_code(Card(rank, suit)) for rank, suit in (
         (Rank.QUEEN, Suit.HEARTS), (Rank.TEN, Suit.SPADES), (Rank.ACE, Suit.SPADES))) + ", " + typed_code(
             Card.parse("BJ")) + "…"
+    if typed_code(Card.parse("QH")) == "qh":
+        typing = _("type a card code, then Enter, to play that card")
+    else:  # the player's language has codes of its own: say that the English ones work too
+        typing = _("type a card code (or English: {codes}), then Enter").format(codes="qh, 10s")
     return [
         (_("←/→, Home/End"), _("choose a card (only legal cards when you are to play)")),
         ("Enter", _("play the chosen card; confirm a bid; close a window")),
-        (examples, _("type a card code, then Enter, to play that card")),
-        ("qh, 10s…", _("the English codes work too") if typed_code(Card.parse("QH")) != "qh" else
-         _("t for ten works too: ts")),
+        (examples, typing),
         (_("Backspace/Esc"), _("correct / clear a typed code; Esc: choose again")),
         (_("bid dialog"), _("←/→ and Enter, or type a number; n = nil")),
         (_("blind nil"), _("y declares blind nil, n says no (asked before the deal)")),
