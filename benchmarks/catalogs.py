@@ -58,8 +58,8 @@ def language(lang: str, repeat: int) -> dict[str, Any]:
         compile_ms.append(timed(ours))
         mo_ms.append(timed(lambda: gettext.GNUTranslations(io.BytesIO(mo))))
     best, bare = statistics.median(compile_ms), statistics.median(mo_ms)
-    return {"messages": sum(1 for m in catalog if m.id), "compile_ms": round(best, 2), "mo_ms": round(bare, 3),
-            "ratio": round(best / bare, 1)}
+    return {"messages": sum(1 for m in catalog if m.id), "compile_ms": round(best, 2),
+            "mo_ms": round(bare, 3), "ratio": round(best / bare, 1)}
 
 
 def process_ms(code: str) -> float:
