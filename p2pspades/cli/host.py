@@ -90,8 +90,8 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
     if args.rematch or args.carry_on:
         option = "--rematch" if args.rematch else "--carry-on"
         if args.players is not None or args.target is not None or args.rules != "classic" or args.bots:
-            raise LocalError(f"{option} plays the old game's rules with its bots: leave out --rules, "
-                             "--players, --target and --bots")
+            raise LocalError(_("{option} plays the old game's rules with its bots: leave out --rules, "
+                               "--players, --target and --bots").format(option=option))
         check_name(args.name)
         if args.table is not None:
             check_name(args.table)
@@ -104,9 +104,10 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
     except ValueError as exc:
         raise LocalError(str(exc)) from None
     if not 0 <= args.bots < rules.players:
-        raise LocalError(f"--bots must be 0..{rules.players - 1} for {rules.players} players")
+        raise LocalError(_("--bots must be 0..{most} for {players} players").format(
+            most=rules.players - 1, players=rules.players))
     if not 0 <= args.port <= 65535:
-        raise LocalError(f"--port {args.port} is not a port number")
+        raise LocalError(_("--port {port} is not a port number").format(port=args.port))
     return rules
 
 

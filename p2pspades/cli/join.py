@@ -78,15 +78,12 @@ def run(args: argparse.Namespace) -> int:
             args.name = default_name(args.profile)
         check_name(args.name)
         if not 0 <= args.bots <= 7:
-            raise LocalError(f"--bots must be 0..7, not {args.bots}")
+            raise LocalError(_("--bots must be 0..7, not {bots}").format(bots=args.bots))
         check_address(args.table)
         timeouts_from(args)
     except (LocalError, ValueError) as exc:
         return fail("join", str(exc))
     return run_as_profile("join", args, lambda: join(args, settings_from(args)))
-
-
-HOST_PORT = "give HOST:PORT, as the host printed it after 'others join with:'"
 
 
 def check_address(table: str) -> None:
@@ -101,11 +98,14 @@ def check_address(table: str) -> None:
     if not looks_like_address:
         return  # a table name
     if not colon or not port:
-        raise LocalError(f"{text} is an address without the lobby's port: {HOST_PORT}")
+        raise LocalError(_("{address} is an address without the lobby's port: give HOST:PORT, as the host "
+                           "printed it after 'others join with:'").format(address=text))
     if not port.isdigit():
-        raise LocalError(f"{text}: {port!r} is not a port number: {HOST_PORT}")
+        raise LocalError(_("{address}: {port!r} is not a port number: give HOST:PORT, as the host printed it "
+                           "after 'others join with:'").format(address=text, port=port))
     if not 1 <= int(port) <= 65535:
-        raise LocalError(f"{text}: {port} is not a port number (1..65535)")
+        raise LocalError(_("{address}: {port} is not a port number (1..65535)").format(address=text,
+                                                                                         port=port))
 
 
 def _is_ip(text: str) -> bool:

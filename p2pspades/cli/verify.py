@@ -114,7 +114,7 @@ def verify_with_progress(args: argparse.Namespace, path: str | None = None) -> V
 def run(args: argparse.Namespace) -> int:
     files: list[str] = args.file
     if args.after is not None and len(files) > 1:
-        return fail("verify", "--after checks one log against the old game's log: give one FILE")
+        return fail("verify", _("--after checks one log against the old game's log: give one FILE"))
     if len(files) > 1:
         dispute = settle(files, lambda path: verify_with_progress(args, path))
         if args.html and (problem := write_page(args.html, dispute_page(dispute))):
