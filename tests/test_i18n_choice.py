@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.terminal import Terminal
 
 from p2pspades import i18n
 from p2pspades.cli.main import main
@@ -205,3 +206,18 @@ def test_a_bad_setting_is_refused_and_a_broken_file_is_one_line_of_warning(
                                        "de (Deutsch), fr (français), pl (polski)\n")
     assert main(["config", "lang", "pl"]) == 0  # a setting of a newer version is kept as it is
     assert (private_home / "settings.json").read_text() == '{\n  "lang": "pl",\n  "theme": "dark"\n}\n'
+
+
+@pytest.mark.slow
+@pytest.mark.pty
+@pytest.mark.net
+def test_a_real_terminal_with_a_polish_locale_hears_polish(tmp_path: Path) -> None:
+    env = dict(os.environ, P2PSPADES_LANG="", LANGUAGE="pl_PL", P2PSPADES_HOME=str(tmp_path / "home"))
+    screen = Terminal(env, "ola", "tables", "--timeout", "1.5", "--interface", "127.0.0.1")
+    try:
+        screen.expect(r"nasłuchiwanie stołów w sieci lokalnej +\d,\d / 1,5 s")  # the spinner, in Polish
+        # nobody's table, or one another program on this machine advertises: either way, in Polish
+        shown = screen.expect(r"żaden stół nie odpowiedział w ciągu 1,5 s|stół +zasady +wolne +protokół", 20)
+        assert "Traceback" not in shown
+    finally:
+        screen.close()
