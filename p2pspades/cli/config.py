@@ -66,7 +66,12 @@ def save(settings: Mapping[str, object], profile: str | None = None) -> None:
 
 def saved_language(profile: str | None) -> str | None:
     """The language the profile keeps, for the choice of a process; None if it keeps none. A file that does
-    not read, or a language that is not ours, is one line of warning on stderr and counts as none."""
+    not read, or a language that is not ours, is one line of warning on stderr and counts as none; a profile
+    name that is no name counts as none too (the command says what is wrong with it)."""
+    try:
+        paths.profile_name(profile)
+    except paths.ProfileError:
+        return None
     try:
         value = load(profile).get("lang")
         if value is None:
@@ -75,7 +80,7 @@ def saved_language(profile: str | None) -> str | None:
             raise SettingsError(_("lang in {path} is not a language").format(
                 path=paths.settings_path(paths.data_home(profile=profile))))
         return _language(value)
-    except (SettingsError, paths.ProfileError) as exc:
+    except SettingsError as exc:
         print(f"p2pspades: {printable(exc)}", file=sys.stderr)
         return None
 
