@@ -223,7 +223,9 @@ def test_a_real_terminal_with_a_polish_locale_hears_polish(tmp_path: Path) -> No
         screen.close()
 
 
-def test_a_profile_name_that_is_no_name_is_said_once_by_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_profile_name_that_is_no_name_is_said_once_by_the_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["games", "--profile", "../x"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("p2pspades games: a profile name is")
