@@ -43,8 +43,13 @@ def game_exit_code(status: str, *, log_violation: bool = False) -> ExitCode:
     return ExitCode.LEFT
 
 
-def game_exit_help(failed: str = "failed to start") -> str:
-    """The "Exit codes: ..." sentence of a command that plays a game."""
-    return (f"Exit codes: {ExitCode.OK} complete (or you chose to leave), {ExitCode.VIOLATION} violation, "
-            f"{ExitCode.FAILED} {failed}, {ExitCode.INCOMPLETE} abandoned, {ExitCode.INTERRUPTED} "
-            "interrupted.")
+def game_exit_help(failed: str = "") -> str:
+    """The "Exit codes: ..." sentence of a command that plays a game, in the language spoken (`failed`: what
+    exit code 2 means for the command, in that language; "failed to start" if not given)."""
+    from p2pspades.i18n import _
+
+    return _("Exit codes: {ok} complete (or you chose to leave), {violation} violation, {failed_code} "
+             "{failed}, {abandoned} abandoned, {interrupted} interrupted.").format(
+                 ok=int(ExitCode.OK), violation=int(ExitCode.VIOLATION), failed_code=int(ExitCode.FAILED),
+                 failed=failed or _("failed to start"), abandoned=int(ExitCode.INCOMPLETE),
+                 interrupted=int(ExitCode.INTERRUPTED))

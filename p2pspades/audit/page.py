@@ -22,10 +22,10 @@ from p2pspades.audit.dispute import Dispute, Entry, upheld_words
 from p2pspades.audit.record import genesis_rules, hand_record
 from p2pspades.audit.verdict import Verdict, abandonment, describe, forfeit
 from p2pspades.describe import bonuses, failed
+from p2pspades.describe.rules import described
 from p2pspades.errors import RemoteError
 from p2pspades.printable import printable
 from p2pspades.rules import Card, HandResult, RuleSet, bid_notation
-from p2pspades.rules.options import described
 from p2pspades.table import PassShown, Table, TableStatus, Violation
 
 __all__ = ["dispute_page", "game_page"]

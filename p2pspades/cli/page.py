@@ -17,6 +17,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from p2pspades.errors import LocalError, P2PSpadesError
+from p2pspades.i18n import _
 
 WEB_OPTIONS = {"--web": 0, "--no-browser": 0, "--web-port": 1}
 """The options of the page, and how many values each takes: left out of a command started again, which
@@ -25,12 +26,12 @@ gets its own."""
 
 def add_web_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--web", action="store_true",
-                   help="play in your browser instead of the terminal: the page is served on 127.0.0.1 only, "
-                   "at a secret address that is printed (and opened in your browser)")
-    p.add_argument("--web-port", type=int, metavar="PORT",
-                   help="with --web, the page's port on 127.0.0.1 (default: any free port)")
+                   help=_("play in your browser instead of the terminal: the page is served on 127.0.0.1 "
+                          "only, at a secret address that is printed (and opened in your browser)"))
+    p.add_argument("--web-port", type=int, metavar=_("PORT"),
+                   help=_("with --web, the page's port on 127.0.0.1 (default: any free port)"))
     p.add_argument("--no-browser", action="store_true",
-                   help="with --web, print the page's address without opening a browser")
+                   help=_("with --web, print the page's address without opening a browser"))
 
 
 def check(args: argparse.Namespace) -> None:
@@ -39,16 +40,16 @@ def check(args: argparse.Namespace) -> None:
         for given, option in ((getattr(args, "web_port", None) is not None, "--web-port"),
                               (getattr(args, "no_browser", False), "--no-browser")):
             if given:
-                raise LocalError(f"{option} goes with --web")
+                raise LocalError(_("{option} goes with --web").format(option=option))
         return
     if getattr(args, "auto", False):
-        raise LocalError("--web shows the game to a person in the browser; --auto lets the bot play your "
-                         "seat: choose one")
+        raise LocalError(_("--web shows the game to a person in the browser; --auto lets the bot play your "
+                           "seat: choose one"))
     if getattr(args, "local", False):
-        raise LocalError("--web plays over the peers on 127.0.0.1; leave out --local")
+        raise LocalError(_("--web plays over the peers on 127.0.0.1; leave out --local"))
     port = args.web_port
     if port is not None and not 1 <= port <= 65535:
-        raise LocalError(f"--web-port {port} is not a port number (1..65535)")
+        raise LocalError(_("--web-port {port} is not a port number (1..65535)").format(port=port))
 
 
 def command_words(argv: Sequence[str] | None = None) -> list[str]:

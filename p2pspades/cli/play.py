@@ -39,8 +39,10 @@ from p2pspades.cli.common import (
 from p2pspades.cli.page import add_web_options
 from p2pspades.cli.page import check as check_web
 from p2pspades.describe import ending
+from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
+from p2pspades.i18n import _
 from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby_seats import LobbyResult, TableInfo
 from p2pspades.net.peer import Peer, Phase, Status
@@ -56,7 +58,6 @@ from p2pspades.net.store import StoreError
 from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
 from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
-from p2pspades.rules.options import described
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
@@ -67,15 +68,17 @@ UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play",
-        help="play a game against bots (the main job)",
-        description="You against bots. Every seat is a peer over ZeroMQ on 127.0.0.1 with its own keys "
-        "and signed log; --local plays in memory instead. " + game_exit_help(),
+        help=_("play a game against bots (the main job)"),
+        description=_("You against bots. Every seat is a peer over ZeroMQ on 127.0.0.1 with its own keys "
+                      "and signed log; --local plays in memory instead.") + " " + game_exit_help(),
     )
     add_game_options(p)
-    p.add_argument("--name", default="You", help="your name at the table")
-    p.add_argument("--seed", type=int, help="seed for the bots' choices (never the cryptography)")
+    p.add_argument("--name", default="You", metavar=_("NAME"), help=_("your name at the table"))
+    p.add_argument("--seed", type=int, metavar="N",
+                   help=_("seed for the bots' choices (never the cryptography)"))
     add_bot_option(p)
-    p.add_argument("--local", action="store_true", help="no sockets: every table in memory in this process")
+    p.add_argument("--local", action="store_true",
+                   help=_("no sockets: every table in memory in this process"))
     add_seat_options(p)
     p.set_defaults(run=run)
 
@@ -84,9 +87,9 @@ def add_seat_options(p: argparse.ArgumentParser) -> None:
     """Options of every command that plays a seat: --auto, --log, the step timeouts, the screen (the
     terminal's or the page's), --profile."""
     p.add_argument("--auto", action="store_true",
-                   help="the built-in bot plays your seat; no UI, progress on the terminal")
-    p.add_argument("--log", metavar="PATH", help="where to write the signed game log (default: under the "
-                   "data directory; the path is printed)")
+                   help=_("the built-in bot plays your seat; no UI, progress on the terminal"))
+    p.add_argument("--log", metavar=_("PATH"), help=_("where to write the signed game log (default: under "
+                                                      "the data directory; the path is printed)"))
     add_timeout_options(p)
     add_screen_options(p)
     add_web_options(p)
@@ -94,12 +97,12 @@ def add_seat_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_timeout_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--timeout-auto", type=float, metavar="S",
-                   help="seconds to wait for a seat's automatic step (shuffle, keys, ...) before we vote "
-                   "that it stopped answering (default 60)")
-    p.add_argument("--timeout-decision", type=float, metavar="S",
-                   help="seconds to wait for a seat's bid or card before we vote that it stopped answering "
-                   "(default 600)")
+    p.add_argument("--timeout-auto", type=float, metavar=_("S"),
+                   help=_("seconds to wait for a seat's automatic step (shuffle, keys, ...) before we vote "
+                          "that it stopped answering (default 60)"))
+    p.add_argument("--timeout-decision", type=float, metavar=_("S"),
+                   help=_("seconds to wait for a seat's bid or card before we vote that it stopped answering "
+                          "(default 600)"))
 
 
 def timeouts_from(args: argparse.Namespace) -> dict[str, float]:
@@ -109,7 +112,8 @@ def timeouts_from(args: argparse.Namespace) -> dict[str, float]:
         value = getattr(args, f"timeout_{key}", None)
         if value is not None:
             if not 0.5 <= value <= 86400:
-                raise LocalError(f"--timeout-{key} must be between 0.5 and 86400 seconds, not {value:g}")
+                raise LocalError(_("--timeout-{step} must be between 0.5 and 86400 seconds, not "
+                                   "{seconds}").format(step=key, seconds=f"{value:g}"))
             steps[key] = float(value)
     return steps
 

@@ -17,6 +17,7 @@ from p2pspades.cli.page import add_web_options
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
+from p2pspades.i18n import _
 from p2pspades.net.group import Settings
 from p2pspades.net.resume import find_resumable, resume_seats
 from p2pspades.net.seats import make_bot
@@ -26,15 +27,16 @@ from p2pspades.ui.prefs import add_screen_options
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "resume",
-        help="resume an unfinished game after a crash",
-        description="Resume a game from its log, secrets and seat map: the most recent unfinished one, or "
-        "the one given by its id (a prefix will do) or its log file. " + game_exit_help("nothing to resume"),
+        help=_("resume an unfinished game after a crash"),
+        description=_("Resume a game from its log, secrets and seat map: the most recent unfinished one, or "
+                      "the one given by its id (a prefix will do) or its log file.") + " " + game_exit_help(
+                          _("nothing to resume")),
     )
-    p.add_argument("game", nargs="?", metavar="GAME_ID|LOG_PATH", help="which game (default: the most recent "
-                   "unfinished one)")
-    p.add_argument("--seat", type=int, metavar="N", help="which of our seats, if this machine has several")
-    p.add_argument("--auto", action="store_true", help="the built-in bot plays our seat from now on")
-    add_bot_option(p, "for --auto")
+    p.add_argument("game", nargs="?", metavar=_("GAME_ID|LOG_PATH"),
+                   help=_("which game (default: the most recent unfinished one)"))
+    p.add_argument("--seat", type=int, metavar="N", help=_("which of our seats, if this machine has several"))
+    p.add_argument("--auto", action="store_true", help=_("the built-in bot plays our seat from now on"))
+    add_bot_option(p, _("for --auto"))
     add_timeout_options(p)
     add_screen_options(p)
     add_web_options(p)

@@ -12,9 +12,9 @@ from typing import Any
 
 from p2pspades.audit import seat_stats
 from p2pspades.describe import failed
+from p2pspades.describe.rules import described
 from p2pspades.printable import printable
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Phase, Trick
-from p2pspades.rules.options import described
 from p2pspades.table import DecisionKind
 from p2pspades.ui.derived import Contract, card_tracker
 from p2pspades.ui.lobby import SIDE_LETTERS, LobbyModel, partner_warnings, seat_state
