@@ -7,6 +7,7 @@ A *data home* holds everything of one player::
     games/<game id>/seat-<n>/ what a seat needs to resume: log, seat map, hand secrets (net/store.py)
     logs/<game id>.p2plog     the logs of in-memory games (`play --local`)
     p2pspades.log             warnings, while the full-screen UI holds the terminal
+    settings.json             what `p2pspades config` keeps: the language the profile speaks
     profile.lock              held by the process that uses this home, so no other one signs with its keys
 
 The default home is `$P2PSPADES_HOME`, else the platform's user data directory. A *profile* is another
@@ -140,6 +141,11 @@ def default_log_path(game_id: bytes, home: Home = None) -> Path:
 def diagnostics_log(home: Home = None) -> Path:
     """The file warnings go to while the full-screen UI holds the terminal."""
     return data_home(home) / "p2pspades.log"
+
+
+def settings_path(home: Home = None) -> Path:
+    """The profile's settings (`p2pspades config`): its language."""
+    return data_home(home) / "settings.json"
 
 
 def lock_profile(home: Home = None, *, profile: str | None = None) -> FileLock:

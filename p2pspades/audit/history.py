@@ -151,6 +151,8 @@ class Stats:
     blind_nils_made: int = 0
     blind_nils_failed: int = 0
     bags: int = 0
+    tricks: int = 0
+    """The tricks the profile's own seat took."""
     points: int = 0
     partners: list[Partner] = field(default_factory=list)
     """Most games together first."""
@@ -214,6 +216,7 @@ def _count_hand(totals: Stats, rules: RuleSet, hand: HandResult, seat: int, side
     totals.hands += 1
     totals.points += score.points
     totals.bags += score.bags
+    totals.tricks += hand.tricks_won[seat]
     if score.contract > 0:
         if score.made:
             totals.contracts_made += 1

@@ -28,6 +28,7 @@ from p2pspades.cli.play import (
 )
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
+from p2pspades.i18n import _
 from p2pspades.net.discovery import find_table, parse_endpoint
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
@@ -42,29 +43,32 @@ from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "join",
-        help="join a table on the LAN by name or HOST:PORT",
-        description="Take a seat at a table and play it. " + game_exit_help("failed to join"),
+        help=_("join a table on the LAN by name or HOST:PORT"),
+        description=_("Take a seat at a table and play it.") + " " + game_exit_help(_("failed to join")),
     )
-    p.add_argument("table", metavar="TABLE|HOST:PORT",
-                   help="the host's lobby address as it printed it, or a table name from 'p2pspades tables'")
-    p.add_argument("--name", help="your name at the table (default: the profile's name, or your user name "
-                   "for the default profile; your key is the profile's, whatever the name)")
+    p.add_argument("table", metavar=_("TABLE|HOST:PORT"),
+                   help=_("the host's lobby address as it printed it, or a table name from 'p2pspades "
+                          "tables'"))
+    p.add_argument("--name", metavar=_("NAME"), help=_(
+        "your name at the table (default: the profile's name, or your user name for the default profile; "
+        "your key is the profile's, whatever the name)"))
     p.add_argument("--bots", type=int, default=0, metavar="N",
-                   help="bring N bots of your own, seated on your side; they run on this machine, so you "
-                   "can see their cards (and nobody else can)")
-    add_bot_option(p, "for --bots and --auto")
-    p.add_argument("--fingerprint", metavar="FP", help="refuse the table unless the host's key has this "
-                   "fingerprint (as the host's screen shows it)")
-    p.add_argument("--address", metavar="ADDR",
-                   help="our own address for the game (default: the one that routes to the host)")
-    p.add_argument("--interface", action="append", metavar="ADDR",
-                   help="look for the table on this interface only (repeatable)")
-    p.add_argument("--wait", type=float, default=3.0, metavar="S",
-                   help="how long to look for a table by name (default 3)")
+                   help=_("bring N bots of your own, seated on your side; they run on this machine, so you "
+                          "can see their cards (and nobody else can)"))
+    add_bot_option(p, _("for --bots and --auto"))
+    p.add_argument("--fingerprint", metavar="FP", help=_("refuse the table unless the host's key has this "
+                                                         "fingerprint (as the host's screen shows it)"))
+    p.add_argument("--address", metavar=_("ADDR"),
+                   help=_("our own address for the game (default: the one that routes to the host)"))
+    p.add_argument("--interface", action="append", metavar=_("ADDR"),
+                   help=_("look for the table on this interface only (repeatable)"))
+    p.add_argument("--wait", type=float, default=3.0, metavar=_("S"),
+                   help=_("how long to look for a table by name, in seconds (default 3)"))
     p.add_argument("--allow-protocol", type=int, choices=SUPPORTED_VERSIONS, default=PROTOCOL_VERSION,
-                   metavar="V", help=f"also accept a table of protocol version V or newer (default: only "
-                   f"{PROTOCOL_VERSION}, the newest; version 1 proves no shuffle, lock or void claim as it "
-                   "is made, so a host proposing it is refused unless you allow it)")
+                   metavar="V", help=_("also accept a table of protocol version V or newer (default: "
+                                       "only {version}, the newest; version 1 proves no shuffle, lock or "
+                                       "void claim as it is made, so a host proposing it is refused unless "
+                                       "you allow it)").format(version=PROTOCOL_VERSION))
     add_seat_options(p)
     p.set_defaults(run=run)
 
@@ -75,15 +79,12 @@ def run(args: argparse.Namespace) -> int:
             args.name = default_name(args.profile)
         check_name(args.name)
         if not 0 <= args.bots <= 7:
-            raise LocalError(f"--bots must be 0..7, not {args.bots}")
+            raise LocalError(_("--bots must be 0..7, not {bots}").format(bots=args.bots))
         check_address(args.table)
         timeouts_from(args)
     except (LocalError, ValueError) as exc:
         return fail("join", str(exc))
     return run_as_profile("join", args, lambda: join(args, settings_from(args)))
-
-
-HOST_PORT = "give HOST:PORT, as the host printed it after 'others join with:'"
 
 
 def check_address(table: str) -> None:
@@ -98,11 +99,14 @@ def check_address(table: str) -> None:
     if not looks_like_address:
         return  # a table name
     if not colon or not port:
-        raise LocalError(f"{text} is an address without the lobby's port: {HOST_PORT}")
+        raise LocalError(_("{address} is an address without the lobby's port: give HOST:PORT, as the host "
+                           "printed it after 'others join with:'").format(address=text))
     if not port.isdigit():
-        raise LocalError(f"{text}: {port!r} is not a port number: {HOST_PORT}")
+        raise LocalError(_("{address}: {port!r} is not a port number: give HOST:PORT, as the host printed it "
+                           "after 'others join with:'").format(address=text, port=port))
     if not 1 <= int(port) <= 65535:
-        raise LocalError(f"{text}: {port} is not a port number (1..65535)")
+        raise LocalError(_("{address}: {port} is not a port number (1..65535)").format(address=text,
+                                                                                         port=port))
 
 
 def _is_ip(text: str) -> bool:

@@ -39,9 +39,13 @@ from p2pspades.cli.common import (
     rules_from_args,
     run_as_profile,
 )
+from p2pspades.cli.page import add_web_options
+from p2pspades.cli.page import check as check_web
 from p2pspades.describe import ending
+from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
+from p2pspades.i18n import _
 from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby_seats import TableInfo
 from p2pspades.net.peer import Peer, Phase, Status
@@ -57,7 +61,6 @@ from p2pspades.net.store import StoreError
 from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
 from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
-from p2pspades.rules.options import described
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
@@ -68,37 +71,41 @@ UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play",
-        help="play a game against bots (the main job)",
-        description="You against bots. Every seat is a peer over ZeroMQ on 127.0.0.1 with its own keys "
-        "and signed log; --local plays in memory instead. " + game_exit_help(),
+        help=_("play a game against bots (the main job)"),
+        description=_("You against bots. Every seat is a peer over ZeroMQ on 127.0.0.1 with its own keys "
+                      "and signed log; --local plays in memory instead.") + " " + game_exit_help(),
     )
     add_game_options(p)
-    p.add_argument("--name", default="You", help="your name at the table")
-    p.add_argument("--seed", type=int, help="seed for the bots' choices (never the cryptography)")
+    p.add_argument("--name", default="You", metavar=_("NAME"), help=_("your name at the table"))
+    p.add_argument("--seed", type=int, metavar="N",
+                   help=_("seed for the bots' choices (never the cryptography)"))
     add_bot_option(p)
-    p.add_argument("--local", action="store_true", help="no sockets: every table in memory in this process")
+    p.add_argument("--local", action="store_true",
+                   help=_("no sockets: every table in memory in this process"))
     add_seat_options(p)
     p.set_defaults(run=run)
 
 
 def add_seat_options(p: argparse.ArgumentParser) -> None:
-    """Options of every command that plays a seat: --auto, --log, the step timeouts, the screen, --profile."""
+    """Options of every command that plays a seat: --auto, --log, the step timeouts, the screen (the
+    terminal's or the page's), --profile."""
     p.add_argument("--auto", action="store_true",
-                   help="the built-in bot plays your seat; no UI, progress on the terminal")
-    p.add_argument("--log", metavar="PATH", help="where to write the signed game log (default: under the "
-                   "data directory; the path is printed)")
+                   help=_("the built-in bot plays your seat; no UI, progress on the terminal"))
+    p.add_argument("--log", metavar=_("PATH"), help=_("where to write the signed game log (default: under "
+                                                      "the data directory; the path is printed)"))
     add_timeout_options(p)
     add_screen_options(p)
+    add_web_options(p)
     add_profile_option(p)
 
 
 def add_timeout_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--timeout-auto", type=float, metavar="S",
-                   help="seconds to wait for a seat's automatic step (shuffle, keys, ...) before we vote "
-                   "that it stopped answering (default 60)")
-    p.add_argument("--timeout-decision", type=float, metavar="S",
-                   help="seconds to wait for a seat's bid or card before we vote that it stopped answering "
-                   "(default 600)")
+    p.add_argument("--timeout-auto", type=float, metavar=_("S"),
+                   help=_("seconds to wait for a seat's automatic step (shuffle, keys, ...) before we vote "
+                          "that it stopped answering (default 60)"))
+    p.add_argument("--timeout-decision", type=float, metavar=_("S"),
+                   help=_("seconds to wait for a seat's bid or card before we vote that it stopped answering "
+                          "(default 600)"))
 
 
 def timeouts_from(args: argparse.Namespace) -> dict[str, float]:
@@ -108,7 +115,8 @@ def timeouts_from(args: argparse.Namespace) -> dict[str, float]:
         value = getattr(args, f"timeout_{key}", None)
         if value is not None:
             if not 0.5 <= value <= 86400:
-                raise LocalError(f"--timeout-{key} must be between 0.5 and 86400 seconds, not {value:g}")
+                raise LocalError(_("--timeout-{step} must be between 0.5 and 86400 seconds, not "
+                                   "{seconds}").format(step=key, seconds=f"{value:g}"))
             steps[key] = float(value)
     return steps
 
@@ -128,10 +136,20 @@ def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
 
 
 def load_ui(args: argparse.Namespace) -> Any | None:
-    """The UI package if the seat is played by a person; None with --auto. LocalError if it cannot run."""
+    """The UI package if the seat is played by a person (the page's screen with --web); None with --auto.
+    LocalError if it cannot run."""
     setup_logging(args.auto, getattr(args, "home", None))
     if args.auto:
         return None
+    screen = getattr(args, "screen", None)
+    if screen is not None:
+        from p2pspades.ui.prefs import apply_screen_options
+
+        try:
+            apply_screen_options(args)
+        except ValueError as exc:
+            raise LocalError(str(exc)) from None
+        return screen
     try:
         from p2pspades import ui
         from p2pspades.ui import HumanPlayer, UiState, confirm_table, create_app  # noqa: F401
@@ -147,9 +165,22 @@ def load_ui(args: argparse.Namespace) -> Any | None:
     return ui
 
 
+_echo: list[Callable[[str], None]] = []
+
+
+def set_echo(echo: Callable[[str], None] | None) -> None:
+    """Where `say` prints while a page shows the game (`--web`): above its status line, and on the page
+    too; None: the terminal alone again."""
+    _echo[:] = [] if echo is None else [echo]
+
+
 def say(text: str) -> None:
     """Print a line for the person; names and reasons from the network in it are shown escaped."""
-    print(printable_lines(text), flush=True)
+    line = printable_lines(text)
+    if _echo:
+        _echo[0](line)
+    else:
+        print(line, flush=True)
 
 
 def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
@@ -157,6 +188,7 @@ def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
     they go to a file in the data directory instead (its path is returned), so the screen stays clean."""
     root = logging.getLogger("p2pspades")
     root.setLevel(logging.INFO)
+    server = logging.getLogger("aiohttp")  # the page's server (--web): its warnings go where ours go
     if auto:
         handler: logging.Handler = logging.StreamHandler(sys.stderr)
         handler.setLevel(logging.WARNING)
@@ -171,6 +203,8 @@ def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
         handler = logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
     root.addHandler(handler)
+    server.addHandler(handler)
+    server.propagate = False
     return path
 
 
@@ -370,7 +404,8 @@ async def run_group(group: LocalGroup, ui: Any | None, args: argparse.Namespace,
             peer.on_event, peer.on_status = progress.on_event, progress.on_status
             await group.run()
         else:
-            await _run_with_screen(group, ui, not args.no_color)
+            await _run_with_screen(group, ui, not args.no_color,
+                                   None if again is None else lambda: again(peer.table))
     except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels us, then raises KeyboardInterrupt)
         if not peer.table.finished:
             say(f"you stopped the game before the end; carry on with: {resume}")
@@ -424,8 +459,10 @@ def bot_owners(peer: Peer) -> dict[int, int]:
     return {s.seat: keys[s.owner] for s in seats if s.owner is not None and s.owner in keys}
 
 
-async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
-    """The full-screen game for our seat while the peers run; leaving the screen stops them."""
+async def _run_with_screen(group: LocalGroup, ui: Any, color: bool,
+                           again: Callable[[], list[str]] | None) -> None:
+    """The game screen for our seat (the terminal's, or the page's) while the peers run; leaving the screen
+    stops them. `again`: the lines that say how to play again, which the page makes buttons of."""
     peer = group.main
     state = ui.UiState(peer.seat, peer.table.setup)
     peer.player = ui.HumanPlayer(state)
@@ -458,6 +495,10 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
     state.refresh(peer.table)
     for each in group.peers:  # while the screen is open, a seat that comes back late still gets the end
         each.timing = dataclasses.replace(each.timing, linger=math.inf)
+    run_game = getattr(ui, "run_game", None)
+    if run_game is not None:  # the page (--web)
+        await run_game(state, group.run(), log=peer.store.log_path, again=again)
+        return
     app = ui.create_app(state, color=color)
 
     async def play() -> None:
@@ -475,6 +516,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
         timeouts_from(args)
+        check_web(args)
         if args.local:  # fresh keys for every seat, nothing to resume: only the log goes to the profile
             args.home = data_home(profile=args.profile)
     except LocalError as exc:

@@ -13,9 +13,11 @@ import argparse
 
 from p2pspades.cli.again import again_lines
 from p2pspades.cli.common import add_bot_option, add_profile_option, fail, run_as_profile
+from p2pspades.cli.page import add_web_options
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
+from p2pspades.i18n import _
 from p2pspades.net.group import Settings
 from p2pspades.net.peer import Timing
 from p2pspades.net.resume import Resumable, find_resumable, resume_seats
@@ -26,23 +28,25 @@ from p2pspades.ui.prefs import add_screen_options
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "resume",
-        help="resume an unfinished game after a crash",
-        description="Resume a game from its log, secrets and seat map: the most recent unfinished one, or "
-        "the one given by its id (a prefix will do) or its log file. It syncs with the other seats before it "
-        "moves; if no other player's program answers within --timeout-sync seconds, the game may have ended "
-        "without you: it says whose log tells how, and stops. "
-        + game_exit_help("nothing to resume", resumed=True),
+        help=_("resume an unfinished game after a crash"),
+        description=_("Resume a game from its log, secrets and seat map: the most recent unfinished one, or "
+                      "the one given by its id (a prefix will do) or its log file. It syncs with the other "
+                      "seats before it moves; if no other player's program answers within --timeout-sync "
+                      "seconds, the game may have ended without you: it says whose log tells how, and "
+                      "stops.") + " " + game_exit_help(_("nothing to resume"), resumed=True),
     )
-    p.add_argument("game", nargs="?", metavar="GAME_ID|LOG_PATH", help="which game (default: the most recent "
-                   "unfinished one)")
-    p.add_argument("--seat", type=int, metavar="N", help="which of our seats, if this machine has several")
-    p.add_argument("--auto", action="store_true", help="the built-in bot plays our seat from now on")
-    add_bot_option(p, "for --auto")
+    p.add_argument("game", nargs="?", metavar=_("GAME_ID|LOG_PATH"),
+                   help=_("which game (default: the most recent unfinished one)"))
+    p.add_argument("--seat", type=int, metavar="N", help=_("which of our seats, if this machine has several"))
+    p.add_argument("--auto", action="store_true", help=_("the built-in bot plays our seat from now on"))
+    add_bot_option(p, _("for --auto"))
     add_timeout_options(p)
-    p.add_argument("--timeout-sync", type=float, default=Timing.alone, metavar="S",
-                   help="seconds to wait for another player's program to answer before giving up (default "
-                   f"{Timing.alone:g}): nobody left means the game may have ended without you")
+    p.add_argument("--timeout-sync", type=float, default=Timing.alone, metavar=_("S"),
+                   help=_("seconds to wait for another player's program to answer before giving up (default "
+                          "{seconds}): nobody left means the game may have ended without you").format(
+                              seconds=f"{Timing.alone:g}"))
     add_screen_options(p)
+    add_web_options(p)
     add_profile_option(p)
     p.set_defaults(run=run)
 
