@@ -94,9 +94,9 @@ def identity_path(name: str = "default", home: Home = None) -> Path:
     return path
 
 
-PROFILE_MARKS = ("identities", "games", "logs")
-"""What a data home that has been played from holds (a directory that holds none of them, say one a
-mistyped name left behind with only its lock file, is no profile)."""
+PROFILE_MARKS = ("identities", "games", "logs", "settings.json")
+"""What a data home that has been played from (or set up with `p2pspades config`) holds: a directory that
+holds none of them, say one a mistyped name left behind with only its lock file, is no profile."""
 
 
 def profiles() -> list[str]:
@@ -110,7 +110,7 @@ def profiles() -> list[str]:
 
 
 def _played(home: Path) -> bool:
-    return any((home / mark).is_dir() for mark in PROFILE_MARKS)
+    return any((home / mark).exists() for mark in PROFILE_MARKS)
 
 
 def known_profile(profile: str | None = None) -> str:

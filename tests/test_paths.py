@@ -56,10 +56,12 @@ def test_a_profile_is_known_once_it_has_played_and_the_default_always_is(home: P
     (home / "profiles" / "ghost" / "profile.lock").touch()
     (home / "profiles" / "bea" / "identities").mkdir(parents=True)
     (home / "profiles" / "al" / "logs").mkdir(parents=True)
-    assert paths.profiles() == ["default", "al", "bea"]
+    (home / "profiles" / "cy").mkdir(parents=True)
+    (home / "profiles" / "cy" / "settings.json").write_text("{}")  # `p2pspades config` made it
+    assert paths.profiles() == ["default", "al", "bea", "cy"]
     assert paths.known_profile("bea") == "bea"
     for name in ("ghost", "nobody"):
         with pytest.raises(paths.UnknownProfile) as raised:
             paths.known_profile(name)
         assert str(raised.value) == (f"there is no profile {name!r} on this machine; the profiles here are: "
-                                     "default, al, bea")
+                                     "default, al, bea, cy")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import math
@@ -495,18 +496,21 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool,
     state.refresh(peer.table)
     for each in group.peers:  # while the screen is open, a seat that comes back late still gets the end
         each.timing = dataclasses.replace(each.timing, linger=math.inf)
-    run_game = getattr(ui, "run_game", None)
-    if run_game is not None:  # the page (--web)
-        await run_game(state, group.run(), log=peer.store.log_path, again=again)
-        return
-    app = ui.create_app(state, color=color)
-
     async def play() -> None:
         await group.run()
-        if peer.gave_up and app.is_running:  # nobody left to play with: `run_group` says so on the terminal
-            app.exit()
+        if peer.gave_up:  # resumed, and nobody left to play with: the screen ends, `run_group` says why
+            raise NobodyAnswered
 
-    await ui.run_alongside(app, play())
+    run_game = getattr(ui, "run_game", None)
+    with contextlib.suppress(NobodyAnswered):
+        if run_game is not None:  # the page (--web)
+            await run_game(state, play(), log=peer.store.log_path, again=again)
+        else:
+            await ui.run_alongside(ui.create_app(state, color=color), play())
+
+
+class NobodyAnswered(Exception):
+    """Out of the game screen: our resumed seat heard nobody and gave up (`Peer.gave_up`)."""
 
 
 # ------------------------------------------------------------------------------------------------ play
