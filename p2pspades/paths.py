@@ -49,6 +49,10 @@ class ProfileInUse(ProfileError):
     """Another running process holds this profile (its identity would sign twice)."""
 
 
+class UnknownProfile(ProfileError):
+    """A command that reads a profile (its games, its record) was given one that was never used here."""
+
+
 def check_name(name: str, what: str = "a profile name") -> str:
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise ProfileError(f"{what} is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), "
@@ -88,6 +92,36 @@ def identity_path(name: str = "default", home: Home = None) -> Path:
         if legacy.exists():
             return legacy
     return path
+
+
+PROFILE_MARKS = ("identities", "games", "logs", "settings.json")
+"""What a data home that has been played from (or set up with `p2pspades config`) holds: a directory that
+holds none of them, say one a mistyped name left behind with only its lock file, is no profile."""
+
+
+def profiles() -> list[str]:
+    """The profiles of this machine: "default" (always), then every other that has been played, by name."""
+    root = base_home() / "profiles"
+    try:
+        found = sorted(d.name for d in root.iterdir() if NAME.fullmatch(d.name) and _played(d))
+    except OSError:  # no profile but the default yet (or a directory that cannot be read)
+        found = []
+    return [DEFAULT_PROFILE, *(name for name in found if name != DEFAULT_PROFILE)]
+
+
+def _played(home: Path) -> bool:
+    return any((home / mark).exists() for mark in PROFILE_MARKS)
+
+
+def known_profile(profile: str | None = None) -> str:
+    """The selected profile's name (see `profile_name`), for a command that reads what it played:
+    `UnknownProfile`, in one line listing the profiles there are, if it was never used on this machine (a
+    typo would otherwise read as a profile with no games). The default profile is always known."""
+    name = profile_name(profile)
+    if name != DEFAULT_PROFILE and not _played(data_home(profile=name)):
+        raise UnknownProfile(f"there is no profile {name!r} on this machine; the profiles here are: "
+                             f"{', '.join(profiles())}")
+    return name
 
 
 def games_dir(home: Home = None) -> Path:

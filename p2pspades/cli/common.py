@@ -132,14 +132,18 @@ def add_profile_option(p: argparse.ArgumentParser) -> None:
 
 
 def run_as_profile(command: str, args: argparse.Namespace,
-                   play: Callable[[], Coroutine[Any, Any, int]]) -> int:
+                   play: Callable[[], Coroutine[Any, Any, int]], *, reads: bool = False) -> int:
     """Run `play()` while this process holds the profile the options name (see `hold_profile`), with its
     page served if asked (`--web`; after the game, the page may ask for the next one). Any failure, the
-    profile being in use among them, is one line on stderr and exit code 2."""
+    profile being in use among them, is one line on stderr and exit code 2. `reads`: the command reads what
+    the profile played (`resume`, a rematch), so a profile never used here is refused
+    (`paths.known_profile`) rather than made."""
     from p2pspades.cli import page
 
     try:
         page.check(args)
+        if reads:
+            paths.known_profile(args.profile)
         profile = hold_profile(args)
     except LocalError as exc:
         return fail(command, str(exc))
@@ -163,10 +167,13 @@ def hold_profile(args: argparse.Namespace) -> FileLock:
     return lock
 
 
-def resume_command(game_id: bytes, profile: str | None) -> str:
+def resume_command(game_id: bytes, profile: str | None, *, auto: bool = False, bot: str = DEFAULT_BOT) -> str:
     """The command that carries on this game, as it works when typed in the same shell: it names the
-    profile (unless it is the default one), since the game's seat directory is in that profile's home."""
+    profile (unless it is the default one), since the game's seat directory is in that profile's home, and
+    for a game without a screen (`auto`), `--auto` and the bot's level."""
     words = ["p2pspades", "resume", game_id.hex()[:12]]
+    if auto:
+        words += ["--auto", *(["--bot", bot] if bot != DEFAULT_BOT else [])]
     name = paths.profile_name(profile)
     if name != paths.DEFAULT_PROFILE:
         words += ["--profile", name]

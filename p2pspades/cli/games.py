@@ -45,14 +45,16 @@ def add_history_options(p: argparse.ArgumentParser) -> None:
 
 def played_games(profile: str | None) -> list[PlayedGame]:
     """Every log of the profile's games, verified (a seat directory that cannot be read: an unreadable
-    verdict saying why)."""
+    verdict saying why). `UnknownProfile` if the profile was never used here."""
+    paths.known_profile(profile)
     found = []
     for entry in our_logs(paths.data_home(profile=profile)):
         if entry.problem is not None:
             verdict = Verdict(Status.UNREADABLE, entry.problem)
         else:
             verdict = verify_file(entry.path)
-        found.append(PlayedGame(str(entry.path), verdict, entry.seat, entry.when, entry.running))
+        found.append(PlayedGame(str(entry.path), verdict, entry.seat, entry.when, entry.running,
+                                entry.unanswered))
     return found
 
 
@@ -102,6 +104,12 @@ def result_text(row: GameRow, profile: str | None) -> str:
     if ending is Ending.RUNNING:
         return ngettext("still being played ({n} hand so far)", "still being played ({n} hands so far)",
                         row.hands).format(n=row.hands)
+    if ending is Ending.UNANSWERED:
+        return ngettext("stopped after {n} hand; nobody answered its resume on {date}: it may have ended "
+                        "without you (verify with another player's log to know)",
+                        "stopped after {n} hands; nobody answered its resume on {date}: it may have ended "
+                        "without you (verify with another player's log to know)",
+                        row.hands).format(n=row.hands, date=date(row.unanswered or 0))
     if ending is Ending.UNFINISHED:
         text = ngettext("stopped after {n} hand", "stopped after {n} hands", row.hands).format(n=row.hands)
         if row.game_id is not None and Path(row.path).is_relative_to(paths.games_dir(

@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 
-from p2pspades.cli.again import Again, carry_on, host_commands, our_bot_keys, our_game, rematch
+from p2pspades.cli.again import Again, again_lines, carry_on, host_words, our_bot_keys, our_game, rematch
 from p2pspades.cli.common import (
     add_bot_option,
     add_game_options,
@@ -117,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
         timeouts_from(args)
     except LocalError as exc:
         return fail("host", str(exc))
-    return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)))
+    return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)),
+                          reads=bool(args.rematch or args.carry_on))
 
 
 def play_again(args: argparse.Namespace, me: bytes) -> Again | None:
@@ -167,9 +169,12 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
                          start_when=starter if ui is None else None,
                          on_change=lobby_printer() if ui is None else None,
                          sequel=sequel)
+    if ui is None:
+        hosted.on_wait = silence_printer(hosted)
     endpoint = await hosted.open()
     lobby = parse(endpoint)
     host_port = endpoint if lobby is None else lobby.host_port
+    main.again = host_words(args, 0 if lobby is None else lobby.port)  # kept for a resumed game too
     say(f"hosting table {args.table!r} ({described(rules)}, {rules.players} seats, target "
         f"{rules.target}, protocol version {args.protocol}) as {args.name}, key {main.identity.fingerprint}")
     if again is not None:
@@ -190,6 +195,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
                                   after=None if again is None else again.sequel.after)
             hosted.start_when = lambda info: model.ask()
             hosted.on_change = lambda info: model.set_seats(info.seated)
+            hosted.on_wait = model.set_waits
             group = await ui.run_lobby(model, hosted.seat_everyone(), color=not args.no_color)
     except BaseException:
         await hosted.close("the host stopped")
@@ -198,9 +204,24 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         await hosted.close("the host left")
         say("you left the table before the game started")
         return ExitCode.LEFT
-    port = 0 if lobby is None else lobby.port
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=lambda table: host_commands(args, table, port))
+    return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
+
+
+def silence_printer(hosted: HostedTable) -> Callable[[dict[int, int]], None]:
+    """With --auto: a line for each joiner whose program goes silent, with when its seat is freed."""
+    said: set[int] = set()
+
+    def show(silent: dict[int, int]) -> None:
+        seats = hosted.info()
+        for seat in sorted(set(silent) - said):
+            who = seats.at(seat)
+            name = who.name if who is not None else f"seat {seat}"
+            say(f"{name}'s program has not answered for a while: its seat is freed in {silent[seat]} s "
+                "unless it answers")
+        said.intersection_update(silent)
+        said.update(silent)
+
+    return show
 
 
 def starter(info: TableInfo) -> bool:

@@ -11,13 +11,13 @@ import argparse
 import asyncio
 import ipaddress
 import re
+from collections.abc import Callable
 from typing import Any
 
-from p2pspades.cli.again import CheckAfter, join_commands
+from p2pspades.cli.again import CheckAfter, again_lines, doubt_lines, doubts_heading, join_words, refusal
 from p2pspades.cli.common import add_bot_option, default_name, fail, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
-    confirmer,
     load_ui,
     lobby_printer,
     our_seat,
@@ -32,7 +32,8 @@ from p2pspades.i18n import _
 from p2pspades.net.discovery import find_table, parse_endpoint
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
-from p2pspades.net.lobby_seats import LobbyResult, TableInfo, check_name
+from p2pspades.net.lobby_machine import CONNECT_TIMEOUT
+from p2pspades.net.lobby_seats import LobbyError, LobbyResult, TableInfo, check_name
 from p2pspades.net.seats import bot_seats
 from p2pspades.net.session import join_game
 from p2pspades.paths import PLAYER_IDENTITY
@@ -131,15 +132,19 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
         say(f"found {ad}")
     bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
     main.lobby = host_port(lobby)
-    screen = JoinScreen()
-    say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} ...")
+    main.again = join_words(args, main.lobby)  # kept for a resumed game too
+    check = CheckAfter(args.home, auto=ui is None)
+    screen = JoinScreen(check)
+    say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} (no answer within "
+        f"{CONNECT_TIMEOUT:g} s gives up) ...")
     if bots:
         say(f"bringing {len(bots)} bot(s) of ours: they run on this machine, so you can see their cards")
     joining = asyncio.ensure_future(join_game(
         lobby, main, bots=bots, settings=settings, address=args.address, host_fingerprint=fingerprint,
-        allow_version=args.allow_protocol, check_after=CheckAfter(args.home),
-        confirm=confirmer(ui, not args.no_color) if ui is None else screen.ask,
-        on_change=lobby_printer(main.identity.public) if ui is None else screen.show))
+        allow_version=args.allow_protocol, check_after=check,
+        confirm=auto_confirm(check) if ui is None else screen.ask,
+        on_change=lobby_printer(main.identity.public) if ui is None else screen.show,
+        on_wait=host_silence() if ui is None else screen.wait))
     if ui is None:
         group = await joining
     else:
@@ -148,8 +153,35 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             say("you left the table before the game started")
             return ExitCode.LEFT
         group = left
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=lambda table: join_commands(args, host_port(lobby)))
+    return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
+
+
+def host_silence() -> Callable[[int | None], None]:
+    """With --auto: a line each time the host's program goes silent, with when we give up on it."""
+    silent = False
+
+    def show(left: int | None) -> None:
+        nonlocal silent
+        if left is not None and not silent:
+            say(f"the host's program has not answered for a while: we leave in {left} s unless it answers")
+        silent = left is not None
+
+    return show
+
+
+def auto_confirm(check: CheckAfter) -> Callable[[LobbyResult], bool]:
+    """With --auto: the proposal is printed, and accepted unless it follows another game in a way that needs
+    a person's yes (`CheckAfter`): then it is refused, in one line."""
+
+    def confirm(result: LobbyResult) -> bool:
+        say(result.describe())
+        doubts = check.proposal(result)
+        after = result.table.after
+        if doubts and after is not None:
+            raise LobbyError(refusal(after, doubt_lines(doubts, result.table.rules, result.seat)))
+        return True
+
+    return confirm
 
 
 def host_port(endpoint: str) -> str:
@@ -158,12 +190,19 @@ def host_port(endpoint: str) -> str:
 
 
 class JoinScreen:
-    """The joiner's lobby screen, shown from the host's first answer until the game starts."""
+    """The joiner's lobby screen, shown from the host's first answer until the game starts; with the
+    doubts about a game that follows another (`CheckAfter`), whose acceptance then needs an explicit yes."""
 
-    def __init__(self) -> None:
+    def __init__(self, check: CheckAfter) -> None:
+        self.check = check
         self.model: Any | None = None
         self.first: asyncio.Future[TableInfo] = asyncio.get_running_loop().create_future()
         self.you = b""
+
+    def wait(self, left: int | None) -> None:
+        """The countdown to giving up on a silent host, on its row."""
+        if self.model is not None:
+            self.model.set_waits({} if left is None else {0: left})
 
     def show(self, info: TableInfo) -> None:
         if self.model is None:
@@ -178,6 +217,8 @@ class JoinScreen:
             return False
         self.model.you = result.seat
         self.model.set_seats(result.table.seated)
+        doubts = self.check.proposal(result)
+        self.model.set_doubts(doubt_lines(doubts, result.table.rules, result.seat), doubts_heading(doubts))
         answer: bool = await self.model.ask()
         return answer
 
@@ -192,6 +233,9 @@ class JoinScreen:
         info = self.first.result()
         self.model = ui.LobbyModel(info.name, info.rules, info.seated, you=info.seat_of(you),
                                    version=info.version, after=info.after)
+        if info.after is not None:  # what can be checked before the seats are known: rules, scores, dealer
+            doubts = self.check.doubts(info.after, info.rules)
+            self.model.set_doubts(doubt_lines(doubts, info.rules, info.seat_of(you)), doubts_heading(doubts))
         self.show(info)
         group: LocalGroup | None = await ui.run_lobby(self.model, joining, color=color)
         return group

@@ -46,6 +46,7 @@ def stats_record(s: Stats, profile: str | None) -> dict[str, Any]:
         "points_per_hand": s.points_per_hand,
         "partners": [{"name": p.name, "fingerprint": p.fingerprint, "games": p.games, "wins": p.wins,
                       "losses": p.losses} for p in s.partners],
+        "unfinished": s.unfinished,
         "left_out": {"running": s.running, "unreadable": s.unreadable},
     }
 
@@ -58,6 +59,10 @@ def _record(games: int, wins: int, losses: int) -> tuple[str, str, str]:
 
 def stats_lines(s: Stats, profile: str | None) -> list[str]:
     games, wins, losses = _record(s.games, s.wins, s.losses)
+    if s.unfinished:
+        games = ngettext("{games} ({n} unfinished: no win or loss)",
+                         "{games} ({n} unfinished: no win or loss)", s.unfinished).format(
+                             games=games, n=number(s.unfinished))
     lines = [_("profile {name!r}: {games}, {wins}, {losses}").format(
         name=paths.profile_name(profile), games=games, wins=wins, losses=losses)]
     left = []

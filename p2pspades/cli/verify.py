@@ -14,8 +14,9 @@ from p2pspades.audit.dispute import dispute_lines, dispute_record, settle
 from p2pspades.audit.files import verify_log
 from p2pspades.audit.page import dispute_page, game_page
 from p2pspades.audit.parallel import available_jobs
-from p2pspades.audit.verdict import follow_problem
+from p2pspades.audit.verdict import follow_problem, sequel_changes
 from p2pspades.cli.common import fail
+from p2pspades.describe import change_text
 from p2pspades.exits import ExitCode
 from p2pspades.i18n import _
 from p2pspades.printable import printable
@@ -144,9 +145,10 @@ def run_after(args: argparse.Namespace, path: str, old_path: str) -> int:
     new = verify_with_progress(args, path)
     old = verify_with_progress(args, old_path)
     problem = follow_problem(old, new)
+    changed = [change_text(c) for c in sequel_changes(old, new)] if problem is None else []
     if args.json:
         record = hand_record(new)
-        record["follows"] = {"log": old_path, "ok": problem is None, "problem": problem}
+        record["follows"] = {"log": old_path, "ok": problem is None, "problem": problem, "changes": changed}
         print(json.dumps(record, indent=2))
     else:
         lines = summary_lines(new)
@@ -157,6 +159,9 @@ def run_after(args: argparse.Namespace, path: str, old_path: str) -> int:
                     if after.continues else "a rematch, which carries nothing over")
             old_game = f"game {after.game_id.hex()}, {printable(old.summary)}"
             lines.append(f"  follows {printable(old_path)}: {old_game}; {what}")
+            if changed:  # a rematch may change rules and seats: said, not refused
+                since = after.game_id.hex()[:12]
+                lines.append(f"  changed since game {since}: {printable('; '.join(changed))}")
         else:
             lines.append(f"  does not follow {printable(old_path)}: {printable(problem)}")
         print("\n".join(lines))
