@@ -17,6 +17,7 @@ from p2pspades.crypto import passing
 from p2pspades.errors import RemoteError
 from p2pspades.rules import Card, RuleSet, Suit
 
+DRAW_HAND = 0  # the "hand number" of the first-dealer draw's secret (hands count from 1)
 
 def check_scalar(seat: int, key: bytes) -> bytes:
     """A key from `seat` (a deal key or a play key), refused unless canonical and nonzero: a violation of the

@@ -113,7 +113,7 @@ def on_commit(t: Table, m: msg.Commit, seat: int, seq: int) -> None:
             raise RemoteError(Check.COMMIT, f"E is not a valid point: {exc.detail}", seat) from None
     d.commits[seat] = m.commitment
     d.commit_entries[seat] = seq
-    if t.next_turn():
+    if t.last_turn:
         engine_or_shuffle(t)
 
 
@@ -143,7 +143,7 @@ def on_shuffle(t: Table, m: msg.Shuffle, seat: int, seq: int) -> None:
             t.check_proof(check)
     d.shuffles.append((seat, list(m.deck)))
     d.shuffle_entries.append(seq)
-    if t.next_turn():
+    if t.last_turn:
         t.enter(Stage.LOCK, d.order)
 
 
@@ -164,7 +164,7 @@ def on_lock(t: Table, m: msg.Lock, seat: int, seq: int) -> None:
         d.key_commits[seat] = m.commitments
     d.locks.append((seat, list(m.deck)))
     d.lock_entries.append(seq)
-    if not t.next_turn():
+    if not t.last_turn:
         return
     if t.rules.deal == "all":
         t.enter(Stage.KEYS, d.order)
@@ -180,7 +180,7 @@ def on_keys(t: Table, m: msg.Keys, seat: int, seq: int) -> None:
     if t.version >= 2 and seat != t.seat:
         d.check_keys(seat, m.positions, m.keys)
     d.key_entries.update(((j, seat), seq) for j in m.positions)
-    if not t.next_turn():
+    if not t.last_turn:
         return
     if whole:
         deal_all(t)
@@ -372,7 +372,7 @@ def on_reveal(t: Table, m: msg.Reveal, seat: int, seq: int) -> None:
     if crypto.commitment(d.context(seat), m.seed) != d.commits[seat]:
         raise RemoteError(Check.REVEAL, "the revealed seed does not match the commitment", seat)
     d.seeds[seat] = m.seed
-    if t.next_turn():
+    if t.last_turn:
         audit_hand(t, seq)
 
 
@@ -384,7 +384,7 @@ def on_end(t: Table, m: msg.End, seat: int, seq: int) -> None:
     if list(m.winners) != winners or list(m.totals) != totals:
         claimed = f"claims winners {list(m.winners)} totals {list(m.totals)}"
         raise RemoteError(Check.END, f"{claimed}; the game gave {winners} {totals}", seat)
-    if t.next_turn():
+    if t.last_turn:
         t.complete()
 
 

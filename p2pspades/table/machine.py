@@ -27,7 +27,19 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.checks import Check
 from p2pspades.errors import LocalError, P2PSpadesError, RemoteError
-from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Game, IllegalAction, Pass, Play
+from p2pspades.rules import (
+    Action,
+    Bid,
+    BlindBid,
+    BlindNil,
+    Card,
+    Draw,
+    Game,
+    IllegalAction,
+    Pass,
+    Play,
+    RuleSet,
+)
 from p2pspades.table import drawpile, hand, opening
 from p2pspades.table import messages as msg
 from p2pspades.table.abandonment import TableView, apply, provisional, reopen
@@ -35,7 +47,6 @@ from p2pspades.table.chain import Chain, Frame, open_frame
 from p2pspades.table.claims import Claims, Role, Slot, ranked_without
 from p2pspades.table.deal import HandDeal
 from p2pspades.table.drawpile import DrawPile
-from p2pspades.table.effects import effect_of
 from p2pspades.table.endings import stronger
 from p2pspades.table.events import (
     Accepted,
@@ -53,9 +64,11 @@ from p2pspades.table.events import (
     Violation,
     Wanted,
 )
-from p2pspades.table.genesis import read_genesis
+from p2pspades.table.genesis import Setup, read_genesis
 from p2pspades.table.hand import LeadClaim, ProofCheck, ProofRunner, check_now
 from p2pspades.table.makers import Makers, make_play
+from p2pspades.table.opening import Opening
+from p2pspades.table.outputs import Begin, ChallengeDue, Complete, Enter, Halt, NewHand, Report
 from p2pspades.table.stages import ANY_SEAT, ENGINE_STAGES, TRANSITIONS, Expect, Stage, Step, Who, successors
 
 __all__ = [
@@ -73,7 +86,44 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUTS: Mapping[str, float] = {"auto": 60.0, "decision": 600.0}
-_MACHINES = (drawpile, hand, opening)  # each registers the effects of its message types
+
+Effect = Callable[["View", Any, int, int], "list[Any] | None"]
+
+
+def _on_table(fn: Callable[[Table, Any, int, int], None]) -> Effect:
+    """An effect still written against the whole table (until its machine gets a view of its own)."""
+
+    def effect(view: View, m: Any, seat: int, seq: int) -> None:
+        fn(view.table, m, seat, seq)
+
+    return effect
+
+#: The effect of each message type: the machine that checks an entry of it, records what it establishes and
+#: says where the table goes next (a version 2 form takes its version 1 type's). One table, here: no machine
+#: registers itself.
+EFFECTS: Mapping[type[msg.Message], Effect] = {
+    msg.Accept: opening.on_accept,
+    msg.DrawCommit: opening.on_draw_commit,
+    msg.DrawReveal: opening.on_draw_reveal,
+    msg.Commit: _on_table(hand.on_commit),
+    msg.Blind: _on_table(hand.on_blind),
+    msg.BlindBid: _on_table(hand.on_blind_bid),
+    msg.Shuffle: _on_table(hand.on_shuffle),
+    msg.Lock: _on_table(hand.on_lock),
+    msg.Keys: _on_table(hand.on_keys),
+    msg.Draw: _on_table(drawpile.on_draw),
+    msg.Bid: _on_table(hand.on_bid),
+    msg.Pass: _on_table(hand.on_pass),
+    msg.Play: _on_table(hand.on_play),
+    msg.Challenge: _on_table(hand.on_challenge),
+    msg.Reveal: _on_table(hand.on_reveal),
+    msg.End: _on_table(hand.on_end),
+}
+
+
+def effect_of(kind: type[msg.Message]) -> Effect:
+    """The effect of a message of type `kind` (a version 2 form takes its version 1 type's)."""
+    return next(EFFECTS[c] for c in kind.__mro__ if c in EFFECTS)
 
 
 class Table:
@@ -126,6 +176,8 @@ class Table:
         self.chain = Chain(genesis, env.hash)
         self.claims = Claims(self.seats, self.seat, self.version)
         self._view = TableView(self)
+        #: what the table's machines see of it
+        self._parts = View(self)
         self._outgoing: list[Outgoing] = []
         self._events: list[Event] = []
         #: a gap between two readings of the clock longer than this is a pause (a machine that slept, a
@@ -148,7 +200,7 @@ class Table:
         self._turn = 1  # the genesis is seat 0's acceptance
         #: the stage and message type of the entry being applied: the stages it may lead to are listed
         self._moving: tuple[Stage, type[msg.Message]] | None = None
-        self.opening = opening.Opening()
+        self.opening = Opening()
         self.first_dealer: int | None = None
         self.game: Game | None = None
         self.deal: HandDeal | None = None
@@ -467,9 +519,9 @@ class Table:
         self._order = tuple(order)
         self._turn = turn
 
-    def next_turn(self) -> bool:
-        """The seat in turn had its entry: whether that was the last of the stage."""
-        self._turn += 1
+    @property
+    def last_turn(self) -> bool:
+        """Whether the entry being applied was the last turn of its IN_TURN stage."""
         return self._turn >= len(self._order)
 
     def to_engine(self) -> None:
@@ -604,6 +656,28 @@ class Table:
             if name not in keep:
                 setattr(self, name, value)
         self._view = TableView(self)
+        self._parts = View(self)
+
+    # ================================================================= the one place outputs are applied
+    def _carry(self, outputs: Iterable[Any]) -> None:
+        """Carry out what a machine said, in order."""
+        for out in outputs:
+            if isinstance(out, Enter):
+                self.enter(out.stage, out.order)
+            elif isinstance(out, Report):
+                self._events.append(out.event)
+            elif isinstance(out, Begin):
+                self.game, self.first_dealer = out.game, out.game.dealer
+            elif isinstance(out, NewHand):
+                self.start_hand()
+            elif isinstance(out, ChallengeDue):
+                self.challenge_due = out.why
+            elif isinstance(out, Halt):
+                self.halt(out.violation, out.at)
+            elif isinstance(out, Complete):
+                self.complete()
+            else:  # pragma: no cover - every output of a machine is listed above
+                raise LocalError(f"no machine says {out!r}")
 
     # ================================================================= receiving
     def _flush(self) -> list[Event]:
@@ -797,7 +871,9 @@ class Table:
                 why = f"hand number {header.hand}, the game is in hand {self.hand_number}"
                 raise RemoteError(Check.HEADER, why, seat)
             self._moving = (self.stage, type(m))
-            effect_of(type(m))(self, m, seat, seq)
+            if TRANSITIONS[self.stage].who is Who.IN_TURN:
+                self._turn += 1  # the seat in turn has had it
+            self._carry(effect_of(type(m))(self._parts, m, seat, seq) or ())
         except RemoteError as exc:
             return Violation(seat, exc.check, exc.detail, seq, (raw,))
         except IllegalAction as exc:
@@ -873,3 +949,46 @@ def _seat_seq(raw: bytes) -> tuple[int, int] | None:
     except RemoteError:
         return None
     return header.seat, header.seq
+
+
+class View:
+    """What the table's machines see of table `t`: each machine's `Protocol` names the few members of this
+    it reads. Read only: a machine says what should happen, and the table does it (`Table._carry`)."""
+
+    def __init__(self, t: Table) -> None:
+        self._t = t
+
+    @property
+    def table(self) -> Table:
+        return self._t
+
+    @property
+    def seat(self) -> int | None:
+        return self._t.seat
+
+    @property
+    def seats(self) -> int:
+        return self._t.seats
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._t.rules
+
+    @property
+    def game_id(self) -> bytes:
+        return self._t.game_id
+
+    @property
+    def setup(self) -> Setup:
+        return self._t.setup
+
+    @property
+    def opening(self) -> Opening:
+        return self._t.opening
+
+    @property
+    def last_turn(self) -> bool:
+        return self._t.last_turn
+
+    def seed(self, number: int) -> bytes | None:
+        return self._t.secrets.get(number)

@@ -28,7 +28,7 @@ from p2pspades.errors import RemoteError
 from p2pspades.rules import Card
 from p2pspades.table import hand
 from p2pspades.table import messages as msg
-from p2pspades.table.opening import DRAW_HAND
+from p2pspades.table.deal import DRAW_HAND
 from p2pspades.table.stages import Step
 
 if TYPE_CHECKING:
