@@ -208,6 +208,23 @@ class HandDeal:
         self.opened.update(out)
         return out
 
+    def own_cards(self, seat: int, secrets: crypto.HandSecrets) -> tuple[Card | None, ...] | None:
+        """Our own cards (we are `seat`), opened with every deal key, in the order of our positions; None if
+        one does not open (an invalid point at one of our positions: a lock or a deal key is wrong)."""
+        positions = self.positions_of(seat)
+        try:
+            mine = self.open_own(seat, secrets, positions)
+        except RemoteError:  # an invalid point at one of our positions: a lock was poisoned
+            return None
+        return None if mine is None else tuple(mine[j] for j in positions)
+
+    def position_of(self, seat: int, card: Card) -> int | None:
+        """The position of `card` among the unplayed ones `seat` holds, as far as we opened them."""
+        for j, c in self.opened.items():
+            if c == card and self.holder(j) == seat and j not in self.played:
+                return j
+        return None
+
     _tables: ClassVar[dict[tuple[str, ...], Mapping[bytes, Card]]] = {}
 
     def table(self) -> Mapping[bytes, Card]:

@@ -65,11 +65,19 @@ from p2pspades.table.events import (
     Wanted,
 )
 from p2pspades.table.genesis import Setup, read_genesis
-from p2pspades.table.hand import LeadClaim, ProofCheck, ProofRunner, check_now
+from p2pspades.table.hand import (
+    LeadChallenged,
+    LeadClaim,
+    OwnSecrets,
+    ProofCheck,
+    ProofRunner,
+    PublicRecord,
+    check_now,
+)
 from p2pspades.table.makers import Makers, make_play
 from p2pspades.table.opening import Opening
 from p2pspades.table.outputs import Begin, ChallengeDue, Complete, Enter, Halt, NewHand, Report
-from p2pspades.table.stages import ANY_SEAT, ENGINE_STAGES, TRANSITIONS, Expect, Stage, Step, Who, successors
+from p2pspades.table.stages import ANY_SEAT, TRANSITIONS, Expect, Stage, Step, Who, engine_stage, successors
 
 __all__ = [
     "ANY_SEAT",
@@ -87,16 +95,7 @@ __all__ = [
 
 DEFAULT_TIMEOUTS: Mapping[str, float] = {"auto": 60.0, "decision": 600.0}
 
-Effect = Callable[["View", Any, int, int], "list[Any] | None"]
-
-
-def _on_table(fn: Callable[[Table, Any, int, int], None]) -> Effect:
-    """An effect still written against the whole table (until its machine gets a view of its own)."""
-
-    def effect(view: View, m: Any, seat: int, seq: int) -> None:
-        fn(view.table, m, seat, seq)
-
-    return effect
+Effect = Callable[["View", Any, int, int], "list[Any]"]
 
 #: The effect of each message type: the machine that checks an entry of it, records what it establishes and
 #: says where the table goes next (a version 2 form takes its version 1 type's). One table, here: no machine
@@ -105,19 +104,19 @@ EFFECTS: Mapping[type[msg.Message], Effect] = {
     msg.Accept: opening.on_accept,
     msg.DrawCommit: opening.on_draw_commit,
     msg.DrawReveal: opening.on_draw_reveal,
-    msg.Commit: _on_table(hand.on_commit),
-    msg.Blind: _on_table(hand.on_blind),
-    msg.BlindBid: _on_table(hand.on_blind_bid),
-    msg.Shuffle: _on_table(hand.on_shuffle),
-    msg.Lock: _on_table(hand.on_lock),
-    msg.Keys: _on_table(hand.on_keys),
-    msg.Draw: _on_table(drawpile.on_draw),
-    msg.Bid: _on_table(hand.on_bid),
-    msg.Pass: _on_table(hand.on_pass),
-    msg.Play: _on_table(hand.on_play),
-    msg.Challenge: _on_table(hand.on_challenge),
-    msg.Reveal: _on_table(hand.on_reveal),
-    msg.End: _on_table(hand.on_end),
+    msg.Commit: hand.on_commit,
+    msg.Blind: hand.on_blind,
+    msg.BlindBid: hand.on_blind_bid,
+    msg.Shuffle: hand.on_shuffle,
+    msg.Lock: hand.on_lock,
+    msg.Keys: hand.on_keys,
+    msg.Draw: drawpile.on_draw,
+    msg.Bid: hand.on_bid,
+    msg.Pass: hand.on_pass,
+    msg.Play: hand.on_play,
+    msg.Challenge: hand.on_challenge,
+    msg.Reveal: hand.on_reveal,
+    msg.End: hand.on_end,
 }
 
 
@@ -526,12 +525,7 @@ class Table:
 
     def to_engine(self) -> None:
         """The rules engine says whose move it is: the stage of its phase."""
-        g = self.game_now()
-        stage = ENGINE_STAGES[g.phase]
-        first_lead = self.rules.first_leader == "low_club" and self.deal is not None and not self.deal.played
-        if stage is Stage.PLAY and (g.current_seat is None or first_lead):
-            stage = Stage.LEAD  # rule "low_club": only the seat holding the lowest club knows it leads
-        self.enter(stage)
+        self.enter(engine_stage(self.game_now(), self.rules, self.deal))
 
     def start_hand(self) -> None:
         g = self.game_now()
@@ -676,6 +670,12 @@ class Table:
                 self.halt(out.violation, out.at)
             elif isinstance(out, Complete):
                 self.complete()
+            elif isinstance(out, OwnSecrets):
+                self.hand_secrets = out.secrets
+            elif isinstance(out, PublicRecord):
+                self.game = out.game
+            elif isinstance(out, LeadChallenged):
+                self.lead_claim = out.claim
             else:  # pragma: no cover - every output of a machine is listed above
                 raise LocalError(f"no machine says {out!r}")
 
@@ -873,7 +873,7 @@ class Table:
             self._moving = (self.stage, type(m))
             if TRANSITIONS[self.stage].who is Who.IN_TURN:
                 self._turn += 1  # the seat in turn has had it
-            self._carry(effect_of(type(m))(self._parts, m, seat, seq) or ())
+            self._carry(effect_of(type(m))(self._parts, m, seat, seq))
         except RemoteError as exc:
             return Violation(seat, exc.check, exc.detail, seq, (raw,))
         except IllegalAction as exc:
@@ -959,10 +959,6 @@ class View:
         self._t = t
 
     @property
-    def table(self) -> Table:
-        return self._t
-
-    @property
     def seat(self) -> int | None:
         return self._t.seat
 
@@ -992,3 +988,57 @@ class View:
 
     def seed(self, number: int) -> bytes | None:
         return self._t.secrets.get(number)
+
+    @property
+    def version(self) -> int:
+        return self._t.version
+
+    @property
+    def stage(self) -> Stage:
+        return self._t.stage
+
+    @property
+    def game(self) -> Game:
+        return self._t.game_now()
+
+    @property
+    def deal(self) -> HandDeal:
+        return self._t.hand_deal()
+
+    @property
+    def pile(self) -> DrawPile:
+        return self._t.pile
+
+    @property
+    def hand_secrets(self) -> crypto.HandSecrets | None:
+        return self._t.hand_secrets
+
+    @property
+    def last_progress(self) -> float:
+        return self._t.last_progress
+
+    @property
+    def timeouts(self) -> Mapping[str, float]:
+        return self._t.timeouts
+
+    @property
+    def lead_claim(self) -> LeadClaim | None:
+        return self._t.lead_claim
+
+    def entry(self, seq: int) -> bytes:
+        return self._t.entries[seq]
+
+    def check_proof(self, check: ProofCheck) -> None:
+        self._t.check_proof(check)
+
+    def own_cards(self) -> tuple[Card | None, ...] | None:
+        return self._t.makers.own_cards(self._t)
+
+    def keys_due(self, seat: int) -> list[int]:
+        return self.deal.keys_due(seat) if self._t.rules.deal == "all" else self._t.pile.keys_due()
+
+    def pile_dealt(self) -> list[hand.Output]:
+        return list(drawpile.dealt(self))
+
+    def pile_keys_in(self) -> list[hand.Output]:
+        return list(drawpile.keys_in(self))

@@ -26,7 +26,6 @@ from p2pspades import crypto
 from p2pspades.crypto import passing
 from p2pspades.errors import RemoteError
 from p2pspades.rules import Card
-from p2pspades.table import hand
 from p2pspades.table import messages as msg
 from p2pspades.table.deal import DRAW_HAND
 from p2pspades.table.stages import Step
@@ -57,7 +56,8 @@ class Makers:
     def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
         """The cards our engine is told we were dealt, in the order of our positions (None for a card it
         does not know); None if they do not open (a lock or a deal key is wrong: we challenge)."""
-        return hand.open_own_cards(table)
+        assert table.seat is not None and table.hand_secrets is not None
+        return table.hand_deal().own_cards(table.seat, table.hand_secrets)
 
 
 def _maker(cls: type[msg.Message]) -> Callable[[Maker], Maker]:

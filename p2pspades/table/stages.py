@@ -13,8 +13,9 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from p2pspades.rules import Phase
+from p2pspades.rules import Game, Phase, RuleSet
 from p2pspades.table import messages as msg
+from p2pspades.table.deal import HandDeal
 from p2pspades.table.events import DecisionKind
 
 
@@ -146,3 +147,13 @@ def successors(stage: Stage, kind: type[msg.Message]) -> tuple[Stage, ...]:
     """The stages that may follow an entry of type `kind` (or a subclass: a version 2 form) in `stage`."""
     then = TRANSITIONS[stage].then
     return next((then[c] for c in kind.__mro__ if c in then), ())
+
+
+def engine_stage(game: Game, rules: RuleSet, deal: HandDeal | None) -> Stage:
+    """The stage in which the rules engine says whose move it is: that of its phase; rule "low_club": the
+    first lead of a hand is LEAD (only the seat holding the lowest club knows that it leads)."""
+    stage = ENGINE_STAGES[game.phase]
+    first_lead = rules.first_leader == "low_club" and deal is not None and not deal.played
+    if stage is Stage.PLAY and (game.current_seat is None or first_lead):
+        return Stage.LEAD
+    return stage
