@@ -41,7 +41,7 @@ from p2pspades.table import (
 )
 from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
-from p2pspades.table.makers import Makers
+from p2pspades.table.makers import Makers, MakerView
 
 RULES = preset("classic", target=100, losing_threshold=-100)
 CHEATER = 1
@@ -262,10 +262,9 @@ def test_bad_points_in_a_shuffle(point: bytes) -> None:
 
 def test_false_challenge_names_the_challenger() -> None:
     class FalseAlarm(Makers):
-        def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
-            cards = super().own_cards(table)
-            table.challenge_next("I claim my cards do not open")
-            return cards
+        def own_cards(self, table: MakerView) -> tuple[Card | None, ...] | None:
+            super().own_cards(table)
+            return None  # they open, but it says they do not: it challenges
 
     wire, _ = seated(RULES, FalseAlarm)
     wire.run()
@@ -275,7 +274,7 @@ def test_false_challenge_names_the_challenger() -> None:
 class Unknowing(Makers):
     """Opens its own cards, and tells its engine nothing of them."""
 
-    def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
+    def own_cards(self, table: MakerView) -> tuple[Card | None, ...] | None:
         cards = super().own_cards(table)
         return None if cards is None else tuple(None for _ in cards)
 
@@ -731,7 +730,7 @@ class Confused(Makers):
     peer: Table | None = None
     believed: Card | None = None
 
-    def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
+    def own_cards(self, table: MakerView) -> tuple[Card | None, ...] | None:
         peer, d = self.peer, table.deal
         if self.believed is not None or peer is None or peer.hand_secrets is None or peer.seat is None:
             return super().own_cards(table)

@@ -23,7 +23,7 @@ from p2pspades.rules import Action, Bid, Phase, RuleSet, preset
 from p2pspades.table import Decision, DecisionKind, Table, TableStatus, Violation
 from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
-from p2pspades.table.makers import Makers
+from p2pspades.table.makers import Makers, MakerView
 
 RULES = preset("classic", nil_pass=2, target=100, losing_threshold=-100)
 NIL = 0  # the seat that bids nil whenever it may; seat 2 is its partner, 1 and 3 the opponents
@@ -296,7 +296,7 @@ def test_a_bad_pass_key_in_the_commit_is_named_at_the_commit(
 class OtherE(Makers):
     """Publishes a valid point as `E` that is not its pass key's: its own checks take it."""
 
-    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
+    def make(self, table: MakerView, kind: type[msg.Message]) -> msg.Message:
         made = super().make(table, kind)
         if isinstance(made, msg.CommitPass):
             other = crypto.mul(crypto.scalar_from_int(5), made.pass_public)

@@ -74,7 +74,7 @@ from p2pspades.table.hand import (
     PublicRecord,
     check_now,
 )
-from p2pspades.table.makers import Makers, make_play
+from p2pspades.table.makers import Makers, make_play, position_of
 from p2pspades.table.opening import Opening
 from p2pspades.table.outputs import Begin, ChallengeDue, Complete, Enter, Halt, NewHand, Report
 from p2pspades.table.stages import ANY_SEAT, TRANSITIONS, Expect, Stage, Step, Who, engine_stage, successors
@@ -175,8 +175,8 @@ class Table:
         self.chain = Chain(genesis, env.hash)
         self.claims = Claims(self.seats, self.seat, self.version)
         self._view = TableView(self)
-        #: what the table's machines see of it
-        self._parts = View(self)
+        #: what the table's machines (and our makers) see of it
+        self.view = View(self)
         self._outgoing: list[Outgoing] = []
         self._events: list[Event] = []
         #: a gap between two readings of the clock longer than this is a pause (a machine that slept, a
@@ -301,9 +301,9 @@ class Table:
         elif isinstance(action, Draw):
             self._send(msg.Draw(action.keep))
         elif isinstance(action, Play):
-            self._send(make_play(self, action.card))
+            self._send(make_play(self.view, action.card))
         elif isinstance(action, Pass):
-            self._send(self.makers.pass_cards(self, action.cards))
+            self._send(self.makers.pass_cards(self.view, action.cards))
         else:  # pragma: no cover - legal actions of a decision are never chance steps
             raise LocalError(f"{action} is not a player's decision")
         self._advance()
@@ -356,7 +356,7 @@ class Table:
             return 0.0
         if step.seat in (self.seat, ANY_SEAT) or (self.claim is not None and self.seat in self.claim.votes):
             return 0.0
-        added = self.makers.limit(self, step) if seconds is None else seconds
+        added = self.makers.limit(self.view, step) if seconds is None else seconds
         if not (0 < added < float("inf")):
             raise LocalError(f"a wait must be a positive number of seconds, not {added}")
         key = self._wait_key(step)
@@ -372,7 +372,7 @@ class Table:
         if self._patience is not None and self._patience[0] == self._wait_key(step):
             extra = self._patience[1]
         twice = 2 if step.types[0] is msg.Challenge else 1
-        return twice * self.makers.limit(self, step) + extra
+        return twice * self.makers.limit(self.view, step) + extra
 
     def _time(self, now: float) -> float:
         """A reading of the caller's clock, less the pauses so far (see `pause`)."""
@@ -445,9 +445,10 @@ class Table:
         return None if step is None else (step.seat, step.types[0].TYPE)
 
     # ----------------------------------------------------------------- for a modified peer (makers.py)
-    def honest_entry(self, kind: type[msg.Message]) -> msg.Message | None:
-        """The entry of type `kind` the honest peer would make now (None: a challenge is due instead)."""
-        return Makers().make(self, kind)
+    def honest_entry(self, kind: type[msg.Message]) -> msg.Message:
+        """The entry of type `kind` the honest peer would make now (a challenge, if what it would work on is
+        wrong)."""
+        return Makers().make(self.view, kind)
 
     def challenge_next(self, why: str) -> None:
         """Challenge at our next turn: something only we can see is wrong (the reveal will name who)."""
@@ -455,12 +456,7 @@ class Table:
 
     def position_of(self, card: Card) -> int:
         """The deck position of `card` in our hand, not yet played."""
-        d = self.deal
-        assert d is not None and self.seat is not None
-        for j, c in d.opened.items():
-            if c == card and d.holder(j) == self.seat and j not in d.played:
-                return j
-        raise LocalError(f"{card.code} is not in our hand")
+        return position_of(self.view, card)
 
     def sign(self, fields: Mapping[str, Any]) -> bytes:
         """Our signed entry of `fields` (its `t` and the type's fields) for the next slot, after our head."""
@@ -650,7 +646,7 @@ class Table:
             if name not in keep:
                 setattr(self, name, value)
         self._view = TableView(self)
-        self._parts = View(self)
+        self.view = View(self)
 
     # ================================================================= the one place outputs are applied
     def _carry(self, outputs: Iterable[Any]) -> None:
@@ -873,7 +869,7 @@ class Table:
             self._moving = (self.stage, type(m))
             if TRANSITIONS[self.stage].who is Who.IN_TURN:
                 self._turn += 1  # the seat in turn has had it
-            self._carry(effect_of(type(m))(self._parts, m, seat, seq))
+            self._carry(effect_of(type(m))(self.view, m, seat, seq))
         except RemoteError as exc:
             return Violation(seat, exc.check, exc.detail, seq, (raw,))
         except IllegalAction as exc:
@@ -900,10 +896,7 @@ class Table:
                 continue
             if step.seat != self.seat or step.decision is not None:
                 return
-            m = self.makers.make(self, step.types[0])
-            if m is None:
-                continue  # a problem was found: the loop sends a challenge instead
-            self._send(m)
+            self._send(self.makers.make(self.view, step.types[0]))
 
     @property
     def _open_lead_claim(self) -> LeadClaim | None:
@@ -1032,7 +1025,7 @@ class View:
         self._t.check_proof(check)
 
     def own_cards(self) -> tuple[Card | None, ...] | None:
-        return self._t.makers.own_cards(self._t)
+        return self._t.makers.own_cards(self)
 
     def keys_due(self, seat: int) -> list[int]:
         return self.deal.keys_due(seat) if self._t.rules.deal == "all" else self._t.pile.keys_due()
@@ -1042,3 +1035,10 @@ class View:
 
     def pile_keys_in(self) -> list[hand.Output]:
         return list(drawpile.keys_in(self))
+
+    @property
+    def next_seq(self) -> int:
+        return self._t.chain.next_seq
+
+    def secret(self, number: int) -> bytes:
+        return self._t.secret(number)
