@@ -31,12 +31,10 @@ from p2pspades.table.claims import (
     Awaited,
     Claims,
     End,
-    Halt,
     Held,
     Note,
     Output,
     Reopen,
-    Report,
     Role,
     Send,
     Signal,
@@ -48,6 +46,7 @@ from p2pspades.table.claims import (
     standing,
 )
 from p2pspades.table.events import Dropped, Rejected, Violation
+from p2pspades.table.outputs import Halt, Report
 
 GAME = hashlib.sha256(b"claims alone").digest()[:16]
 IDS = [crypto.Identity.from_seed(hashlib.sha256(b"claims seat" + bytes([i])).digest()) for i in range(5)]
@@ -187,6 +186,28 @@ def test_every_transition_of_what_an_honest_seat_does_is_walked(monkeypatch: pyt
     give(claims, view, refusal(3, a))
     claims.took(view, SLOT, a, own=False)
     give(claims, view, refusal(2, a))
+    # our own notes read back from our log, and our own entry: quiet and open
+    for first in (None, vote(2)):
+        claims, view = machine()
+        if first is not None:
+            give(claims, view, first)
+        give(claims, view, vote(0))
+        assert slot_of(claims).role is Role.VOTED
+        give(claims, view, stall(0, (3,)))
+        assert slot_of(claims).role is Role.STALLED
+        claims, view = machine()
+        claims.slot(SLOT)
+        if first is not None:
+            give(claims, view, first)
+        claims.took(view, SLOT, a, own=True)
+        assert slot_of(claims).role is Role.ANSWERED
+    # a provisional ending made void by its awaited entry, in every role
+    for role in Role:
+        claims, view = machine()
+        slot = claims.slot(SLOT)
+        slot.role = role
+        assert only(claims.void(slot, a, ended_here=False), Take) == [Take(a)]
+        assert slot.role is (Role.RELEASED if role in (Role.VOTED, Role.STALLED) else role)
     assert set(TRANSITIONS) - fired == set()
 
 

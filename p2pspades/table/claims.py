@@ -23,7 +23,7 @@ returns what should happen (`Output`); the table applies it in one place (`aband
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -32,7 +32,8 @@ from p2pspades.checks import Check
 from p2pspades.errors import RemoteError
 from p2pspades.rules import RuleSet
 from p2pspades.table import messages as msg
-from p2pspades.table.events import DropKind, Dropped, Event, Rejected, Violation
+from p2pspades.table.events import DropKind, Dropped, Rejected, Violation
+from p2pspades.table.outputs import Halt, Report
 
 #: how many notes ahead of our chain one seat may have us keep (an honest seat signs at most a vote or a
 #: refusal and a stall or two for a slot; they come early only by a little)
@@ -59,6 +60,10 @@ class Signal(enum.Enum):
     VOTE = "another seat's vote"
     ANSWER = "the awaited entry arrives"
     REFUSAL = "a seat that took the awaited entry before it voted says so, carrying it"
+    OUR_VOTE = "our own vote, read back from our log"
+    OUR_STALL = "our own stall, read back from our log"
+    OUR_ENTRY = "we made the awaited entry ourselves"
+    VOID = "a provisional ending of the slot is void: its awaited entry turned up"
 
 
 class Act(enum.Enum):
@@ -72,6 +77,7 @@ class Act(enum.Enum):
     HOLD = "keep the awaited entry off the chain"
     REFUSE = "sign a refusal carrying the entry we took, and send it"
     RELEASE = "put the awaited entry we hold (or that the refusal carries) on the chain"
+    CHECK = "take the entry a refusal carries as if it came: a copy of ours, or a second answer of its seat"
     NOTHING = "nothing"
 
 
@@ -83,21 +89,32 @@ TRANSITIONS: Mapping[tuple[Role, Signal], tuple[Role, Act]] = {
     (R.QUIET, G.TIMER): (R.VOTED, A.VOTE),
     (R.QUIET, G.ANSWER): (R.ANSWERED, A.TAKE),
     (R.QUIET, G.REFUSAL): (R.RELEASED, A.RELEASE),
+    (R.QUIET, G.OUR_VOTE): (R.VOTED, A.KEEP),
+    (R.QUIET, G.OUR_ENTRY): (R.ANSWERED, A.NOTHING),  # (it is on the chain)
+    (R.QUIET, G.VOID): (R.QUIET, A.TAKE),
     (R.OPEN, G.VOTE): (R.OPEN, A.KEEP),
     (R.OPEN, G.TIMER): (R.VOTED, A.VOTE),
     (R.OPEN, G.ANSWER): (R.ANSWERED, A.TAKE_AND_REFUSE),
     (R.OPEN, G.REFUSAL): (R.RELEASED, A.RELEASE),
+    (R.OPEN, G.OUR_VOTE): (R.VOTED, A.KEEP),
+    (R.OPEN, G.OUR_ENTRY): (R.ANSWERED, A.NOTHING),
+    (R.OPEN, G.VOID): (R.OPEN, A.TAKE),
     (R.VOTED, G.VOTE): (R.VOTED, A.KEEP),
     (R.VOTED, G.TIMER): (R.STALLED, A.STALL),
     (R.VOTED, G.ANSWER): (R.VOTED, A.HOLD),
     (R.VOTED, G.REFUSAL): (R.RELEASED, A.RELEASE),
+    (R.VOTED, G.OUR_STALL): (R.STALLED, A.KEEP),
+    (R.VOTED, G.VOID): (R.RELEASED, A.RELEASE),
     (R.STALLED, G.VOTE): (R.STALLED, A.STALL),  # a late vote: the seats we lack are fewer, stall again
     (R.STALLED, G.ANSWER): (R.STALLED, A.HOLD),
     (R.STALLED, G.REFUSAL): (R.RELEASED, A.RELEASE),
+    (R.STALLED, G.VOID): (R.RELEASED, A.RELEASE),
     (R.ANSWERED, G.VOTE): (R.ANSWERED, A.REFUSE),
-    (R.ANSWERED, G.REFUSAL): (R.ANSWERED, A.KEEP),
+    (R.ANSWERED, G.REFUSAL): (R.ANSWERED, A.CHECK),
+    (R.ANSWERED, G.VOID): (R.ANSWERED, A.TAKE),
     (R.RELEASED, G.ANSWER): (R.RELEASED, A.TAKE),
-    (R.RELEASED, G.REFUSAL): (R.RELEASED, A.KEEP),
+    (R.RELEASED, G.REFUSAL): (R.RELEASED, A.CHECK),
+    (R.RELEASED, G.VOID): (R.RELEASED, A.TAKE),
 }
 
 
@@ -334,21 +351,6 @@ class Reopen:
     raw: bytes
 
 
-@dataclass(frozen=True)
-class Halt:
-    """A fault proven by signed notes or entries: it ends the game at slot `at`."""
-
-    violation: Violation
-    at: int
-
-
-@dataclass(frozen=True)
-class Report:
-    """An event for our caller (a note dropped or refused)."""
-
-    event: Event
-
-
 Output = Note | Send | Held | Take | End | Reopen | Halt | Report
 
 
@@ -467,11 +469,11 @@ class Claims:
         if view.signed_after(seat, slot.seq):
             slot.void.add(seat)  # it took the answer: its vote counts for nothing
             return out + self._name_void(slot)
-        if seat == self.seat:  # our own, restored from our log: it locks us out of the answer as it did
-            slot.role = Role.VOTED if slot.role in (Role.QUIET, Role.OPEN) else slot.role
-        elif slot.fire(Signal.VOTE) is Act.REFUSE:
+        # our own, read back from our log, locks us out of the answer as it did
+        act = slot.fire(Signal.OUR_VOTE if seat == self.seat else Signal.VOTE)
+        if act is Act.REFUSE:
             out += self._refuse(view, slot)
-        elif slot.role is Role.STALLED:
+        elif act is Act.STALL:
             out += self._own_stall(view, slot)
         return out + self._name_void(slot) + self.judge(view, slot)
 
@@ -500,7 +502,7 @@ class Claims:
         known[missing] = raw
         out: list[Output] = [Note(slot.seq, raw, seat, msg.Stall.TYPE, seat == self.seat)]
         if seat == self.seat:
-            slot.role = Role.STALLED if slot.role is Role.VOTED else slot.role
+            slot.fire(Signal.OUR_STALL)  # (its act: keep the note, which `out` does)
         if view.signed_after(seat, slot.seq):
             slot.void.add(seat)
         return out + self.judge(view, slot)
@@ -515,10 +517,11 @@ class Claims:
         out: list[Output] = [Note(slot.seq, raw, seat, msg.Answered.TYPE, seat == self.seat)]
         if slot.ended is not None and (slot.ended[0] is Standing.STALLED or slot.at.anyone):
             return [*out, Reopen(slot, entry)]  # the answer came: a provisional ending is void
-        if seat != self.seat:
-            slot.fire(Signal.REFUSAL)  # a voter is released; whoever took the entry keeps it
+        # a voter is released (RELEASE); whoever took the entry checks it against its own (CHECK), as our own
+        # refusal, read back from our log, is checked against the entry we took
+        act = Act.CHECK if seat == self.seat else slot.fire(Signal.REFUSAL)
         slot.held.pop(log.entry_hash(entry), None)
-        return [*out, Take(entry)]  # the entry, as if it came itself: taken, a copy, or a second answer
+        return [*out, Take(entry)] if act in (Act.RELEASE, Act.CHECK) else out
 
     def _carried_problem(self, view: ClaimView, slot: Slot, seat: int, raw: bytes,
                          entry: bytes) -> Halt | None:
@@ -537,9 +540,8 @@ class Claims:
     def arriving(self, view: ClaimView, slot: Slot, raw: bytes) -> list[Output] | None:
         """The awaited entry of `slot` (the slot we wait for) arrives, checked for its turn: None to take it
         as usual, else what we do instead (we voted: hold it, after checking it as it would be checked)."""
-        if slot.role not in (Role.VOTED, Role.STALLED):
-            return None
-        slot.fire(Signal.ANSWER)
+        if slot.role not in (Role.VOTED, Role.STALLED) or slot.fire(Signal.ANSWER) is not Act.HOLD:
+            return None  # taken as usual (`took` moves our role once it is on the chain)
         digest = log.entry_hash(raw)
         if digest in slot.held:
             return []
@@ -582,7 +584,7 @@ class Claims:
         if slot is None:
             return []
         if own:
-            slot.role = Role.ANSWERED if slot.role in (Role.QUIET, Role.OPEN) else slot.role
+            slot.fire(Signal.OUR_ENTRY)  # (its act: nothing, the entry is on the chain)
             return []
         if slot.fire(Signal.ANSWER) is Act.TAKE_AND_REFUSE:
             return self._refuse(view, slot, raw)
@@ -630,6 +632,15 @@ class Claims:
         raw = view.seal(msg.Answered(slot.accused, taken), slot.at)
         slot.refusals[seat] = (raw, taken)
         return [Send(slot.seq, raw), Note(slot.seq, raw, seat, msg.Answered.TYPE, True)]
+
+    def void(self, slot: Slot, raw: bytes, ended_here: bool) -> list[Output]:
+        """A provisional ending of `slot` (a stalled ending, or any ending of rule "low_club"'s first lead) is
+        void: its awaited entry `raw` turned up (`ended_here`: that ending was our table's, and is undone).
+        The entry takes the slot: a voter is released, and every other seat takes it as usual."""
+        if ended_here:
+            slot.ended = None
+        act = slot.fire(Signal.VOID)
+        return [Take(raw)] if act in (Act.TAKE, Act.RELEASE) else []
 
     # ----------------------------------------------------------------- the standing, and its ending
     def judge(self, view: ClaimView, slot: Slot) -> list[Output]:
@@ -696,7 +707,3 @@ def _not_an_answer(view: ClaimView, slot: Slot, entry: bytes) -> str | None:
     return None
 
 
-def seats_named(seats: Iterable[int]) -> str:
-    """'seat 2' or 'seats 1, 3'."""
-    listed = sorted(seats)
-    return ("seat " if len(listed) == 1 else "seats ") + ", ".join(map(str, listed))

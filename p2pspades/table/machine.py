@@ -36,15 +36,28 @@ from p2pspades.rules import (
     Draw,
     Game,
     IllegalAction,
+    Outcome,
     Pass,
     Play,
     RuleSet,
 )
-from p2pspades.table import drawpile, hand, opening
+from p2pspades.table import claims, drawpile, hand, opening
 from p2pspades.table import messages as msg
-from p2pspades.table.abandonment import TableView, apply, provisional, reopen
+from p2pspades.table.abandonment import Ending, ended, provisional, settle
 from p2pspades.table.chain import Chain, Frame, open_frame
-from p2pspades.table.claims import Claims, Role, Slot, ranked_without
+from p2pspades.table.claims import (
+    Awaited,
+    Claims,
+    End,
+    Held,
+    Note,
+    Reopen,
+    Role,
+    Send,
+    Slot,
+    Take,
+    ranked_without,
+)
 from p2pspades.table.deal import HandDeal
 from p2pspades.table.drawpile import DrawPile
 from p2pspades.table.endings import stronger
@@ -56,6 +69,7 @@ from p2pspades.table.events import (
     Dropped,
     Event,
     GameEnded,
+    Noted,
     Outgoing,
     Rejected,
     SecretCreated,
@@ -94,6 +108,9 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUTS: Mapping[str, float] = {"auto": 60.0, "decision": 600.0}
+
+#: everything the table's machines say
+Output = hand.Output | Begin | claims.Output | Ending
 
 Effect = Callable[["View", Any, int, int], "list[Any]"]
 
@@ -174,7 +191,6 @@ class Table:
 
         self.chain = Chain(genesis, env.hash)
         self.claims = Claims(self.seats, self.seat, self.version)
-        self._view = TableView(self)
         #: what the table's machines (and our makers) see of it
         self.view = View(self)
         self._outgoing: list[Outgoing] = []
@@ -328,11 +344,11 @@ class Table:
     def _claim_timer(self, step: Step, waited: float) -> None:
         """Vote once we waited the timeout in force for the slot; stall once we waited it twice."""
         limit = self.wait_limit(step)
-        slot = self.claims.current(self._view)
+        slot = self.claims.current(self.view)
         role = Role.QUIET if slot is None else slot.role
         first = role in (Role.QUIET, Role.OPEN) and waited >= limit
         if first or (role is Role.VOTED and waited >= 2 * limit):
-            apply(self, self.claims.timer(self._view, round(limit)), self.clock)
+            self._carry(self.claims.timer(self.view, round(limit)), self.clock)
 
     def vote_due(self) -> float | None:
         """When (on the clock `tick` is given) we vote that the seat the table waits for stopped answering,
@@ -413,7 +429,7 @@ class Table:
         game), if any seat has voted on it."""
         if self.certified is not None:
             return self.certified
-        slot = self.claims.current(self._view)
+        slot = self.claims.current(self.view)
         return slot if slot is not None and slot.votes else None
 
     def claimed_step(self) -> Step | None:
@@ -584,14 +600,11 @@ class Table:
                 self.chain.note(raw)
         step = self._step_applied
         if at < self.chain.next_seq or self.finished:
-            superseded = tuple(self.entries[at:])
-            self.cut_back(at)
-            if superseded:
-                self._events.append(Superseded(at, superseded))
+            self._cut_to(at)
             step = self.claimed_step()
         self.ended_step = step
         self.violation = violation
-        self.stage = Stage.OVER
+        self.enter(Stage.OVER)
         self._events.append(violation)
         forfeit = self.rules.on_fault == "forfeit"
         side = self.rules.side_of(violation.seat)
@@ -632,6 +645,15 @@ class Table:
             return problem.detail
         return problem.reason if isinstance(problem, Dropped) else "an entry that does not apply there"
 
+    def _cut_to(self, seq: int) -> tuple[bytes, ...]:
+        """An ending takes slot `seq`: our chain is cut back to it; what it held from there on is superseded
+        (reported, kept in our records)."""
+        superseded = tuple(self.entries[seq:])
+        self.cut_back(seq)
+        if superseded:
+            self._events.append(Superseded(seq, superseded))
+        return superseded
+
     def cut_back(self, seq: int) -> None:
         """Cut our chain back to its first `seq` entries, rebuilt as on a resume (an ending took slot `seq`).
         What we keep of our own: the records, the claims, the events still to report, the clock."""
@@ -645,35 +667,93 @@ class Table:
         for name, value in vars(fresh).items():
             if name not in keep:
                 setattr(self, name, value)
-        self._view = TableView(self)
         self.view = View(self)
 
     # ================================================================= the one place outputs are applied
-    def _carry(self, outputs: Iterable[Any]) -> None:
-        """Carry out what a machine said, in order."""
+    def _carry(self, outputs: Iterable[Output], now: float) -> bool:
+        """Carry out what a machine said, in order: the one place where what a machine says changes the
+        table. Whether the frame that caused it was taken: noted (even if its signer is named for it), or
+        refused neither by a fault nor by a report."""
+        noted = refused = False
         for out in outputs:
-            if isinstance(out, Enter):
-                self.enter(out.stage, out.order)
-            elif isinstance(out, Report):
-                self._events.append(out.event)
-            elif isinstance(out, Begin):
-                self.game, self.first_dealer = out.game, out.game.dealer
-            elif isinstance(out, NewHand):
-                self.start_hand()
-            elif isinstance(out, ChallengeDue):
-                self.challenge_due = out.why
-            elif isinstance(out, Halt):
-                self.halt(out.violation, out.at)
-            elif isinstance(out, Complete):
-                self.complete()
-            elif isinstance(out, OwnSecrets):
-                self.hand_secrets = out.secrets
-            elif isinstance(out, PublicRecord):
-                self.game = out.game
-            elif isinstance(out, LeadChallenged):
-                self.lead_claim = out.claim
-            else:  # pragma: no cover - every output of a machine is listed above
-                raise LocalError(f"no machine says {out!r}")
+            noted = noted or isinstance(out, Note)
+            refused = refused or isinstance(out, Halt) or (isinstance(out, Report)
+                                                           and isinstance(out.event, Dropped | Rejected))
+            if isinstance(out, Note | Send | Held | Take | End | Reopen | Ending):
+                self._carry_claim(out, now)
+            else:
+                self._carry_move(out)
+        return noted or not refused
+
+    def _carry_move(self, out: Output) -> None:
+        """What the opening, the hand or the draw pile said (or a claim's fault, or a report)."""
+        if isinstance(out, Enter):
+            self.enter(out.stage, out.order)
+        elif isinstance(out, Report):
+            self._events.append(out.event)
+        elif isinstance(out, Halt):
+            self.halt(out.violation, out.at)
+        elif isinstance(out, Begin):
+            self.game, self.first_dealer = out.game, out.game.dealer
+        elif isinstance(out, NewHand):
+            self.start_hand()
+        elif isinstance(out, ChallengeDue):
+            self.challenge_due = out.why
+        elif isinstance(out, Complete):
+            self.complete()
+        elif isinstance(out, OwnSecrets):
+            self.hand_secrets = out.secrets
+        elif isinstance(out, PublicRecord):
+            self.game = out.game
+        elif isinstance(out, LeadChallenged):
+            self.lead_claim = out.claim
+        else:  # pragma: no cover - every output a machine returns is listed
+            raise LocalError(f"no machine says {out!r}")
+
+    def _carry_claim(self, out: Note | Send | Held | Take | End | Reopen | Ending, now: float) -> None:
+        """What the claims machine, or the endings of claims, said."""
+        if isinstance(out, Note):
+            self.chain.note(out.raw)
+            self._events.append(Noted(out.slot, out.raw, out.seat, out.type, out.own))
+        elif isinstance(out, Send):
+            self._outgoing.append(Outgoing(out.slot, out.raw))
+        elif isinstance(out, Held):
+            self._events.append(Noted(out.slot, out.raw, out.seat, _type(out.raw)))
+        elif isinstance(out, Take):
+            self.take(out.raw, now)
+        elif isinstance(out, End):
+            self._carry(settle(self.view, out), now)
+        elif isinstance(out, Reopen):
+            self._reopen(out.slot, out.raw, now)
+        else:
+            self._end(out, now)
+
+    def _end(self, ending: Ending, now: float) -> None:
+        """A claim's ending takes its slot on our chain, whatever we held from there on (the accused's own
+        answer, on its table) cut back; the game is over."""
+        slot = ending.slot
+        superseded: tuple[bytes, ...] = ()
+        if slot.seq < self.chain.next_seq or self.finished:
+            superseded = self._cut_to(slot.seq)
+        self.superseded = superseded
+        self.chain.append(ending.raw, log.entry_hash(ending.raw), slot.accused, self.claimed_step())
+        self.last_progress = now
+        self._events.append(Accepted(slot.seq, ending.raw, slot.accused, ending.type, False))
+        self.certified, self.abandoned_by = slot, slot.accused
+        result = ended(self.view, ending)
+        self.enter(Stage.OVER)
+        self.finish(result)
+
+    def _reopen(self, slot: Slot, raw: bytes, now: float) -> None:
+        """A provisional ending (`abandonment.provisional`) is void: the awaited entry `raw` turned up (it
+        came itself, or a refusal carried it). Such an ending says only that the seats still playing waited
+        in vain, so the entry takes the slot, every seat takes it (a voter too), and the game goes on; a seat
+        that never voted refuses the votes as usual."""
+        result = self.result
+        ours = result is not None and result.at == slot.seq and self.certified is slot
+        if ours:
+            self._cut_to(slot.seq)
+        self._carry(self.claims.void(slot, raw, ours), now)
 
     # ================================================================= receiving
     def _flush(self) -> list[Event]:
@@ -697,7 +777,7 @@ class Table:
             self._events.append(Dropped(DropKind.BAD_SIGNATURE, header.seat, header.seq))
             return False
         if header.type in msg.NOTES:
-            return apply(self, self.claims.note(self._view, env, header), now)
+            return self._carry(self.claims.note(self.view, env, header), now)
         return self._take_entry(frame, now)
 
     def _take_ending(self, frame: Frame, now: float) -> bool:
@@ -709,8 +789,8 @@ class Table:
             return False
         if header.seq > self.chain.next_seq:
             return self.keep_early(header.seq, env.raw, header.seat)
-        bundled, outputs = self.claims.ending(self._view, env, header)
-        apply(self, outputs, now)
+        bundled, outputs = self.claims.ending(self.view, env, header)
+        self._carry(outputs, now)
         seq = header.seq
         if bundled and seq < self.chain.next_seq and self.chain.entries[seq] == env.raw:
             return True
@@ -736,16 +816,16 @@ class Table:
             self._events.append(Dropped(DropKind.NOT_CHAINED, seat, seq, signed=True))
             self._events.append(Wanted(seq - 1))
             return False
-        at = self._view.now()
-        slot = self.claims.current(self._view)
+        at = self.view.now()
+        slot = self.claims.current(self.view)
         if at is not None and slot is not None and (seat == at.accused or at.anyone):
-            instead = self.claims.arriving(self._view, slot, frame.raw)
+            instead = self.claims.arriving(self.view, slot, frame.raw)
             if instead is not None:  # we voted: only a refusal releases it
-                return apply(self, instead, now)
+                return self._carry(instead, now)
         if not self._accept(frame, now, own=False):
             return False
         if at is not None and not self.finished:
-            apply(self, self.claims.took(self._view, at, frame.raw, own=False), now)
+            self._carry(self.claims.took(self.view, at, frame.raw, own=False), now)
         self._after_append(now)
         return True
 
@@ -760,9 +840,9 @@ class Table:
         if ending is not None and ending.seq == seq and (seat == ending.accused or ending.at.anyone):
             stalled = self.result is not None and bool(self.result.missing)
             if provisional(ending, stalled) and self.answer_problem(raw, seq) is None:
-                reopen(self, ending, raw, self.clock)  # the awaited entry after all: the ending is void
+                self._reopen(ending, raw, self.clock)  # the awaited entry after all: the ending is void
                 return
-            apply(self, self.claims.late(self._view, ending, raw), self.clock)  # a twin of it is a fault
+            self._carry(self.claims.late(self.view, ending, raw), self.clock)  # a twin of it is a fault
             return
         ours = self.chain.signed_by(seq, seat)
         if ours is not None:  # a second entry of its seat there: the fault it is by itself, or equivocation
@@ -841,7 +921,7 @@ class Table:
             return False
         mark = len(self._events)
         self._step_applied = self.claimed_step()
-        violation = self._apply(frame)
+        violation = self._effect(frame)
         if violation is not None:
             del self._events[mark:]
             self.halt(violation)
@@ -857,7 +937,7 @@ class Table:
             self.halt(Violation(lead.signer, Check.CHALLENGE, why, lead.entry, evidence))
         return True
 
-    def _apply(self, frame: Frame) -> Violation | None:
+    def _effect(self, frame: Frame) -> Violation | None:
         """Decode an entry and apply its effect: the violation it earns its signer, if it does not hold."""
         header, raw = frame.header, frame.raw
         seat, seq = header.seat, header.seq
@@ -869,7 +949,7 @@ class Table:
             self._moving = (self.stage, type(m))
             if TRANSITIONS[self.stage].who is Who.IN_TURN:
                 self._turn += 1  # the seat in turn has had it
-            self._carry(effect_of(type(m))(self.view, m, seat, seq))
+            self._carry(effect_of(type(m))(self.view, m, seat, seq), self.clock)
         except RemoteError as exc:
             return Violation(seat, exc.check, exc.detail, seq, (raw,))
         except IllegalAction as exc:
@@ -923,11 +1003,11 @@ class Table:
         raw = self.seal(m, self.chain.next_seq, self.head, self.hand_number)
         env = log.open_envelope(raw)
         frame = Frame(env, log.validate_header(env.payload))
-        at = self._view.now()
+        at = self.view.now()
         if self._accept(frame, self.clock, own=True):
             self._outgoing.append(Outgoing(self.chain.next_seq - 1, raw))
             if at is not None and not self.finished:
-                apply(self, self.claims.took(self._view, at, raw, own=True), self.clock)
+                self._carry(self.claims.took(self.view, at, raw, own=True), self.clock)
             self._after_append(self.clock)
 
 
@@ -1042,3 +1122,72 @@ class View:
 
     def secret(self, number: int) -> bytes:
         return self._t.secret(number)
+
+
+    # ----------------------------------------------------------------- for the claims (ClaimView)
+    @property
+    def restoring(self) -> bool:
+        return self._t.restoring
+
+    def now(self) -> Awaited | None:
+        t = self._t
+        if t.finished:
+            return None
+        step = t.claimed_step()
+        return None if step is None else self._awaited(t.chain.next_seq, t.head, step, t.hand_number)
+
+    def passed(self, seq: int, prev: bytes) -> Awaited | None:
+        t, chain = self._t, self._t.chain
+        if not 0 < seq <= chain.next_seq or log.entry_hash(chain.entries[seq - 1]) != prev:
+            return None
+        if seq == chain.next_seq:  # the slot a fault ended the game at
+            step = t.ended_step
+            return None if step is None else self._awaited(seq, prev, step, t.hand_number)
+        step = chain.steps[seq]
+        if step is None:
+            return None
+        hand = log.validate_header(log.open_envelope(chain.entries[seq]).payload).hand
+        if step.seat == ANY_SEAT:
+            step = t.lead_step(hand)
+        return self._awaited(seq, prev, step, hand)
+
+    def _awaited(self, seq: int, prev: bytes, step: Step, hand: int) -> Awaited:
+        lead = step.types[0] is msg.Challenge  # rule "low_club": the first lead, or its challenge
+        return Awaited(seq, prev, step.seat, hand, step.types[0].TYPE, round(self._t.wait_limit(step)), lead)
+
+    def signed_after(self, seat: int, seq: int) -> bool:
+        chain = self._t.chain  # (an ending's seat is the one it names, not a signer)
+        return any(s == seat and _type(chain.entries[n]) not in msg.ENDINGS
+                   for n, s in enumerate(chain.signers[seq + 1:], start=seq + 1))
+
+    def entry_at(self, seq: int) -> bytes | None:
+        entries = self._t.chain.entries
+        return entries[seq] if seq < len(entries) else None
+
+    def signed(self, env: log.Envelope, header: log.Header) -> bool:
+        keys = self._t.public_keys
+        return 0 <= header.seat < len(keys) and crypto.verify_signature(keys[header.seat], env.signature,
+                                                                         env.payload_raw)
+
+    def answer_problem(self, raw: bytes, at: Awaited) -> Violation | str | None:
+        return self._t.answer_problem(raw, at.seq)
+
+    def seal(self, m: msg.Message, at: Awaited) -> bytes:
+        return self._t.seal(m, at.seq, at.prev, at.hand)
+
+    # ----------------------------------------------------------------- for the endings of claims (EndingView)
+    @property
+    def result(self) -> GameEnded | None:
+        return self._t.result
+
+    @property
+    def outcome(self) -> Outcome | None:
+        g = self._t.game
+        return None if g is None else g.outcome
+
+    def totals(self) -> list[int]:
+        return self._t.totals()
+
+
+def _type(raw: bytes) -> str:
+    return str(log.validate_header(log.open_envelope(raw).payload).type)
