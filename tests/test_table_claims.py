@@ -1,5 +1,6 @@
-"""The claims machine alone (`table/claims.py`): no table, only the narrow view it asks (a fake chain here,
-with real keys and signatures), the notes it is given and the outputs it returns.
+"""The claims machine alone (`table/claims.py`, over the data of `table/slots.py`): no table, only the narrow
+view it asks (a fake chain here, with real keys and signatures), the notes it is given and the outputs it
+returns.
 
 - every transition of what an honest seat does (`TRANSITIONS`) is walked;
 - how a slot stands is a function of its notes: every order of the same notes gives the same standing, the
@@ -25,11 +26,12 @@ from p2pspades import crypto, log
 from p2pspades.checks import Check
 from p2pspades.rules import preset
 from p2pspades.table import messages as msg
-from p2pspades.table.claims import (
-    EARLY_PER_SEAT,
+from p2pspades.table.claims import EARLY_PER_SEAT, Claims
+from p2pspades.table.events import Dropped, Rejected, Violation
+from p2pspades.table.outputs import Halt, Report
+from p2pspades.table.slots import (
     TRANSITIONS,
     Awaited,
-    Claims,
     End,
     Held,
     Note,
@@ -45,8 +47,6 @@ from p2pspades.table.claims import (
     outcome,
     standing,
 )
-from p2pspades.table.events import Dropped, Rejected, Violation
-from p2pspades.table.outputs import Halt, Report
 
 GAME = hashlib.sha256(b"claims alone").digest()[:16]
 IDS = [crypto.Identity.from_seed(hashlib.sha256(b"claims seat" + bytes([i])).digest()) for i in range(5)]

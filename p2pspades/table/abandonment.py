@@ -1,6 +1,6 @@
 """What a claim's ending makes of the game (PROTOCOL.md §5).
 
-The claims machine (`claims.py`) says that a slot's notes end the game there (`claims.End`). This machine,
+The claims machine (`claims.py`) says that a slot's notes end the game there (`slots.End`). This machine,
 which knows no table either, decides from the narrow `EndingView` whether that ending holds on our table and
 what it is: a provisional ending (`provisional`) is void where its awaited entry is already held; an ending
 no stronger than the one the table holds changes nothing (`endings.py`); else its canonical entry takes the
@@ -16,9 +16,9 @@ from typing import Protocol
 from p2pspades import log
 from p2pspades.rules import Outcome, RuleSet
 from p2pspades.table import messages as msg
-from p2pspades.table.claims import End, Reopen, Slot, Standing, ending_entry, outcome
 from p2pspades.table.endings import stronger
 from p2pspades.table.events import GameEnded, TableStatus
+from p2pspades.table.slots import End, Reopen, Slot, Standing, ending_entry, outcome
 
 
 class EndingView(Protocol):

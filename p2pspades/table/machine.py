@@ -41,23 +41,11 @@ from p2pspades.rules import (
     Play,
     RuleSet,
 )
-from p2pspades.table import claims, drawpile, hand, opening
+from p2pspades.table import drawpile, hand, opening, slots
 from p2pspades.table import messages as msg
 from p2pspades.table.abandonment import Ending, ended, provisional, settle
 from p2pspades.table.chain import Chain, Frame, open_frame
-from p2pspades.table.claims import (
-    Awaited,
-    Claims,
-    End,
-    Held,
-    Note,
-    Reopen,
-    Role,
-    Send,
-    Slot,
-    Take,
-    ranked_without,
-)
+from p2pspades.table.claims import Claims
 from p2pspades.table.deal import HandDeal
 from p2pspades.table.drawpile import DrawPile
 from p2pspades.table.endings import stronger
@@ -91,6 +79,7 @@ from p2pspades.table.hand import (
 from p2pspades.table.makers import Makers, make_play, position_of
 from p2pspades.table.opening import Opening
 from p2pspades.table.outputs import Begin, ChallengeDue, Complete, Enter, Halt, NewHand, Report
+from p2pspades.table.slots import Awaited, End, Held, Note, Reopen, Role, Send, Slot, Take, ranked_without
 from p2pspades.table.stages import ANY_SEAT, TRANSITIONS, Expect, Stage, Step, Who, engine_stage, successors
 
 __all__ = [
@@ -110,7 +99,7 @@ __all__ = [
 DEFAULT_TIMEOUTS: Mapping[str, float] = {"auto": 60.0, "decision": 600.0}
 
 #: everything the table's machines say
-Output = hand.Output | Begin | claims.Output | Ending
+Output = hand.Output | Begin | slots.Output | Ending
 
 Effect = Callable[["View", Any, int, int], "list[Any]"]
 
