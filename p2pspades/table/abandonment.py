@@ -18,7 +18,7 @@ from p2pspades.rules import Outcome, RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.endings import stronger
 from p2pspades.table.events import GameEnded, TableStatus
-from p2pspades.table.slots import End, Reopen, Slot, Standing, ending_entry, outcome
+from p2pspades.table.slots import End, Reopen, Slot, Standing, ending_entry, outcome, provisional
 
 
 class EndingView(Protocol):
@@ -95,14 +95,6 @@ def ended(view: EndingView, ending: Ending) -> GameEnded:
     result = outcome(view.rules, slot.accused, signers, view.totals())
     return GameEnded(TableStatus.ABANDONED, result.winners, forfeit=result.forfeit,
                      contested=result.contested, **common)  # type: ignore[arg-type]
-
-
-def provisional(slot: Slot, stalled: bool) -> bool:
-    """Whether an ending of `slot` holds only until its awaited entry turns up: a stalled ending (the seats
-    it names as silent may not be), or any ending of the first lead of rule "low_club" (nobody knows whose
-    silence it is: the challenge, or the lead, answers it whenever it comes, and withholding it gains
-    nothing, since the reveal names the holder)."""
-    return stalled or slot.at.anyone
 
 
 def _answered(view: EndingView, slot: Slot) -> bool:

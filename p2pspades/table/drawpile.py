@@ -2,8 +2,8 @@
 drawer sees the top card and keeps it or discards it for the one under it. For each card a drawer opens, the
 other seats publish their keys of its position; a discarded card's drawer opens the next card too.
 
-A machine that knows no table: it keeps where the pile is (`DrawPile`), drives the rules engine through the
-draws, sees only the narrow `PileView`, and returns where the table goes next (`outputs.py`).
+A machine that knows no table: it keeps where the pile is (`deal.DrawPile`), drives the rules engine
+through the draws, sees only the narrow `PileView`, and returns where the table goes next (`outputs.py`).
 """
 
 from __future__ import annotations
@@ -14,22 +14,11 @@ from p2pspades import crypto
 from p2pspades.errors import RemoteError
 from p2pspades.rules import Card, Deal, Draw, Game, Phase, RuleSet
 from p2pspades.table import messages as msg
-from p2pspades.table.deal import HandDeal
+from p2pspades.table.deal import DrawPile, HandDeal
 from p2pspades.table.outputs import ChallengeDue, Enter
 from p2pspades.table.stages import Stage, engine_stage
 
 Outputs = list[Enter | ChallengeDue]
-
-
-class DrawPile:
-    """Where the pile is: the position of the card the next keys are for."""
-
-    def __init__(self) -> None:
-        self.position = 0
-
-    def keys_due(self) -> list[int]:
-        """The positions each key holder publishes now: the pile's next card."""
-        return [self.position]
 
 
 class PileView(Protocol):

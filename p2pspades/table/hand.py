@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -36,7 +36,7 @@ from p2pspades.rules import (
     RuleSet,
 )
 from p2pspades.table import messages as msg
-from p2pspades.table.deal import DealFault, HandDeal, PassRecord, check_scalar
+from p2pspades.table.deal import DealFault, HandDeal, PassRecord, ProofCheck, check_scalar
 from p2pspades.table.events import (
     CardVerified,
     ChallengeRaised,
@@ -46,19 +46,7 @@ from p2pspades.table.events import (
     Violation,
 )
 from p2pspades.table.outputs import ChallengeDue, Complete, Enter, Halt, NewHand, Report
-from p2pspades.table.stages import ANY_SEAT, Stage, Step, engine_stage
-
-#: One proof check of an entry: returns if the proof verifies, raises `crypto.BadProof` if it does not.
-ProofCheck = Callable[[], None]
-#: How a table runs its proof checks. The default, `check_now`, runs each one at once. The offline verifier
-#: may hand them to other processes and settle their outcomes later (`audit/parallel.py`); the table stays
-#: pure either way.
-ProofRunner = Callable[[ProofCheck], None]
-
-
-def check_now(check: ProofCheck) -> None:
-    """Run a proof check at once: a proof that does not verify raises while its entry is applied."""
-    check()
+from p2pspades.table.stages import ANY_SEAT, LeadClaim, Stage, Step, engine_stage
 
 
 @contextlib.contextmanager
@@ -69,20 +57,6 @@ def proof_of(seat: int) -> Iterator[None]:
         yield
     except crypto.BadProof as exc:
         raise RemoteError(exc.kind, f"bad {exc.kind} proof: {exc.detail}", seat) from None
-
-
-@dataclass
-class LeadClaim:
-    """Rule "low_club": seat `signer` challenged (entry `entry`) because nobody led the lowest club within
-    `limit` seconds of `since` on its clock. Until the last reveal its holder may still lead it, which makes
-    the challenge a violation by its signer."""
-
-    step: Step
-    entry: int
-    since: float
-    limit: float
-    signer: int
-    answered: int | None = None  # the sequence number of the lead that refuted the challenge
 
 
 @dataclass(frozen=True)
@@ -102,6 +76,22 @@ class PublicRecord:
 
 
 @dataclass(frozen=True)
+class Dealt:
+    """Rule deal "all": every deal key is out. Our makers say which cards our engine is told we hold, and the
+    hand deals (`deal_all`)."""
+
+
+@dataclass(frozen=True)
+class PileDealt:
+    """Rule deal "draw": every lock is in. The draw pile takes over (`drawpile.dealt`)."""
+
+
+@dataclass(frozen=True)
+class PileKeysIn:
+    """Rule deal "draw": every key of the pile's card is in (`drawpile.keys_in`)."""
+
+
+@dataclass(frozen=True)
 class LeadChallenged:
     """Rule "low_club": a seat challenged because nobody led the lowest club."""
 
@@ -109,7 +99,7 @@ class LeadChallenged:
 
 
 Output = (Enter | Report | Halt | ChallengeDue | NewHand | Complete
-          | OwnSecrets | PublicRecord | LeadChallenged)
+          | OwnSecrets | PublicRecord | LeadChallenged | Dealt | PileDealt | PileKeysIn)
 Outputs = list[Output]
 
 
@@ -167,17 +157,9 @@ class HandView(Protocol):
     def check_proof(self, check: ProofCheck) -> None:
         """Run one proof check of the entry being applied (through the table's runner)."""
 
-    def own_cards(self) -> tuple[Card | None, ...] | None:
-        """The cards our engine is told we were dealt (our `Makers` say); None: they do not open."""
-
     def keys_due(self, seat: int) -> list[int]:
         """The positions whose keys `seat` publishes now: all it does not own, or the draw pile's card."""
 
-    def pile_dealt(self) -> list[Output]:
-        """Rule deal "draw": every lock is in; the draw pile takes over."""
-
-    def pile_keys_in(self) -> list[Output]:
-        """Rule deal "draw": every key of the pile's card is in."""
 
 
 def to_engine(view: HandView) -> Enter:
@@ -261,7 +243,7 @@ def on_lock(view: HandView, m: msg.Lock, seat: int, seq: int) -> Outputs:
         return []
     if view.rules.deal == "all":
         return [Enter(Stage.KEYS, d.order)]
-    return view.pile_dealt()
+    return [PileDealt()]
 
 
 def on_keys(view: HandView, m: msg.Keys, seat: int, seq: int) -> Outputs:
@@ -273,17 +255,17 @@ def on_keys(view: HandView, m: msg.Keys, seat: int, seq: int) -> Outputs:
     if not view.last_turn:
         return []
     if view.rules.deal == "all":
-        return deal_all(view)
-    return view.pile_keys_in()
+        return [Dealt()]
+    return [PileKeysIn()]
 
 
-def deal_all(view: HandView) -> Outputs:
-    """Every deal key is out: our own cards open (as our makers tell our engine), others' stay unknown."""
+def deal_all(view: HandView, mine: tuple[Card | None, ...] | None) -> Outputs:
+    """Every deal key is out: our own cards open (`mine`, as our makers tell our engine: None if they do
+    not), others' stay unknown."""
     d = view.deal
     hands: list[tuple[Card | None, ...]] = [tuple(None for _ in d.positions_of(s)) for s in range(view.seats)]
     out: Outputs = []
     if view.seat is not None:
-        mine = view.own_cards()
         if mine is None:
             out.append(ChallengeDue("some of my cards do not open: a lock or a deal key is wrong"))
         else:

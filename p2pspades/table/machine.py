@@ -5,14 +5,17 @@ chain, turn, fields, cryptography, rules), appends the good ones to its chain, a
 own turns it writes its entries itself (commitments, shuffles, locks, keys, reveals) or, for a decision, waits
 for `decide()`. Time comes in as numbers; randomness comes from the injected `entropy` function.
 
-The machines it wires, each in its own file:
-- `chain.py`: the entries, their links and signers, the head, the entries that came early, the records;
-- `stages.py`: the stages and the transition table, as data: who speaks in each stage, and which stages may
-  follow each message type (the table refuses to enter any other);
-- `opening.py`, `hand.py`, `drawpile.py`: the effect of each message type (`effects.py`), from the
-  first-dealer draw through the deal, the bidding, the play and the audit;
-- `abandonment.py` over `claims.py`: the abandonment claims and their certificates;
+The machines it wires know no table: each sees the one `views.View` through its own narrow `Protocol` and
+returns what should happen (`outputs.py`); `Table._carry` is the one place where that changes the table.
+- `opening.py`, `hand.py`, `drawpile.py`: the effect of each message type (`EFFECTS`, one table here), from
+  the first-dealer draw through the deal, the bidding, the play and the audit;
+- `claims.py` (over the data of `slots.py`) and `abandonment.py`: the abandonment claims and their endings;
+- `late.py`: entries for a slot the chain holds already, or after its end;
+- `clock.py`: our timers; `own.py`: what our player decides, and which entry is ours to write;
 - `makers.py`: how this peer makes its own entries; the public seam for a modified peer.
+What holds the state the machines read: `chain.py` (the entries, the head, the early ones, the records),
+`stages.py` (the stages and the transition table, as data: the table refuses to enter a stage it does not
+list), `deal.py` (the crypto state of a hand), and this class.
 
 With `identity=None` the machine is an *observer*: it holds no seat and no cards, and is what the offline
 verifier replays a log through.
@@ -27,28 +30,15 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.checks import Check
 from p2pspades.errors import LocalError, P2PSpadesError, RemoteError
-from p2pspades.rules import (
-    Action,
-    Bid,
-    BlindBid,
-    BlindNil,
-    Card,
-    Draw,
-    Game,
-    IllegalAction,
-    Outcome,
-    Pass,
-    Play,
-    RuleSet,
-)
-from p2pspades.table import drawpile, hand, opening, slots
+from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Game, IllegalAction, Pass, Play
+from p2pspades.table import abandonment, drawpile, hand, late, opening, own, slots
 from p2pspades.table import messages as msg
-from p2pspades.table.abandonment import Ending, ended, provisional, settle
+from p2pspades.table import outputs as out
 from p2pspades.table.chain import Chain, Frame, open_frame
 from p2pspades.table.claims import Claims
-from p2pspades.table.deal import HandDeal
-from p2pspades.table.drawpile import DrawPile
-from p2pspades.table.endings import stronger
+from p2pspades.table.clock import Clock, Timer, Write
+from p2pspades.table.deal import DrawPile, HandDeal, Opening, ProofCheck, ProofRunner, check_now
+from p2pspades.table.endings import fault_ending, stronger
 from p2pspades.table.events import (
     Accepted,
     Decision,
@@ -66,42 +56,26 @@ from p2pspades.table.events import (
     Violation,
     Wanted,
 )
-from p2pspades.table.genesis import Setup, read_genesis
-from p2pspades.table.hand import (
-    LeadChallenged,
-    LeadClaim,
-    OwnSecrets,
-    ProofCheck,
-    ProofRunner,
-    PublicRecord,
-    check_now,
-)
+from p2pspades.table.genesis import read_genesis
 from p2pspades.table.makers import Makers, make_play, position_of
-from p2pspades.table.opening import Opening
-from p2pspades.table.outputs import Begin, ChallengeDue, Complete, Enter, Halt, NewHand, Report
-from p2pspades.table.slots import Awaited, End, Held, Note, Reopen, Role, Send, Slot, Take, ranked_without
-from p2pspades.table.stages import ANY_SEAT, TRANSITIONS, Expect, Stage, Step, Who, engine_stage, successors
-
-__all__ = [
-    "ANY_SEAT",
-    "TRANSITIONS",
-    "Expect",
-    "LeadClaim",
-    "ProofCheck",
-    "ProofRunner",
-    "Stage",
-    "Step",
-    "Table",
-    "Who",
-    "check_now",
-]
+from p2pspades.table.slots import Role, Slot
+from p2pspades.table.stages import (
+    ANY_SEAT,
+    TRANSITIONS,
+    LeadClaim,
+    Stage,
+    Step,
+    Who,
+    engine_stage,
+    successors,
+)
+from p2pspades.table.views import View
 
 DEFAULT_TIMEOUTS: Mapping[str, float] = {"auto": 60.0, "decision": 600.0}
 
 #: everything the table's machines say
-Output = hand.Output | Begin | slots.Output | Ending
-
-Effect = Callable[["View", Any, int, int], "list[Any]"]
+Output = hand.Output | out.Begin | out.Known | slots.Output | abandonment.Ending | late.Late | Timer | Write
+Effect = Callable[[View, Any, int, int], "list[Any]"]
 
 #: The effect of each message type: the machine that checks an entry of it, records what it establishes and
 #: says where the table goes next (a version 2 form takes its version 1 type's). One table, here: no machine
@@ -184,15 +158,11 @@ class Table:
         self.view = View(self)
         self._outgoing: list[Outgoing] = []
         self._events: list[Event] = []
-        #: a gap between two readings of the clock longer than this is a pause (a machine that slept, a
+        #: a gap between two readings of the clock longer than `pause` is a pause (a machine that slept, a
         #: process stopped): it does not count as waiting (the peer sets it from its tick; off by default)
-        self._pause = pause
-        self._reading = now
-        self._paused = 0.0
+        self._clock = Clock(now, pause, lambda step: self.makers.limit(self.view, step))
         self.last_progress = now
         self.clock = now
-        #: our player's choice to wait longer for the seat awaited now: (that wait, the seconds added)
-        self._patience: tuple[tuple[float, int, Step], float] | None = None
 
         self.status = TableStatus.RUNNING
         self.violation: Violation | None = None
@@ -262,7 +232,7 @@ class Table:
 
     def receive(self, raw: bytes, now: float = 0.0) -> list[Event]:
         """Take an entry from the network. Never raises on hostile input (LocalError: our own state)."""
-        now = self._time(now)
+        now = self._clock.read(now)
         self.clock = max(self.clock, now)
         try:
             self.take(raw, now)
@@ -275,20 +245,7 @@ class Table:
 
     def pending_decision(self) -> Decision | None:
         """Our player's turn, if it is one: what to decide, the seat's view, the legal choices."""
-        step = self._my_step(deciding=True)
-        if self.syncing or step is None or step.decision is None or self.challenge_due:
-            return None
-        if self.game is None or self.seat is None:
-            return None
-        if step.seat == ANY_SEAT:
-            low = self.rules.low_club
-            view = self.game.view(self.seat)
-            if low is None or low not in view.hand:
-                return None
-            return Decision(step.decision, view, (Play(low),))
-        if step.seat != self.seat:
-            return None
-        return Decision(step.decision, self.game.view(step.seat), tuple(self.game.legal_actions()))
+        return own.decision(self.view)
 
     def decide(self, action: Action) -> list[Event]:
         """Our player's choice. Raises LocalError if it is not our turn or not a legal choice."""
@@ -318,37 +275,17 @@ class Table:
         """Let time pass: once the seat the table waits for has kept us waiting past the timeout in force,
         we vote that it stopped answering, and a timeout later, if the claim cannot complete, we stall (§5);
         rule "low_club": nobody leads the low club: the seat at the dealer's left challenges."""
-        now = self._time(now)
+        now = self._clock.read(now)
         self.clock = max(self.clock, now)
-        step = self.claimed_step()
-        if self.finished or self.syncing or self.seat is None or step is None:
-            step = None
-        elif self.stage is Stage.LEAD and self._low_club_timer(now):
-            step = None  # the dealer's left: it challenges, it does not vote
-        if step is not None and step.seat != self.seat:
-            self._claim_timer(step, now - self.last_progress)
+        self._carry(self._clock.tick(self.view, now, self._role), now)
         self._advance()
         return self._flush()
-
-    def _claim_timer(self, step: Step, waited: float) -> None:
-        """Vote once we waited the timeout in force for the slot; stall once we waited it twice."""
-        limit = self.wait_limit(step)
-        slot = self.claims.current(self.view)
-        role = Role.QUIET if slot is None else slot.role
-        first = role in (Role.QUIET, Role.OPEN) and waited >= limit
-        if first or (role is Role.VOTED and waited >= 2 * limit):
-            self._carry(self.claims.timer(self.view, round(limit)), self.clock)
 
     def vote_due(self) -> float | None:
         """When (on the clock `tick` is given) we vote that the seat the table waits for stopped answering,
         unless it answers first; None if no such vote is ahead (our own turn, a lead of the lowest club, a
         claim already voted on, a resumed peer still syncing, the game over)."""
-        step = self.expected()
-        if self.finished or self.syncing or self.seat is None or step is None or self.stage is Stage.LEAD:
-            return None
-        if step.seat in (self.seat, ANY_SEAT) or self.claim is not None:
-            return None
-        return self.last_progress + self.wait_limit(step) + self._paused
+        return self._clock.due(self.view)
 
     def wait_longer(self, seconds: float | None = None) -> float:
         """Our player chooses to wait longer for the seat the table waits for before we vote that it stopped
@@ -356,54 +293,13 @@ class Table:
         with the chain's next progress. A choice passed in: the table reads no clock. Returns the seconds
         added (0 when no vote of ours is ahead: our own turn, our vote already cast, the game over). Our vote
         then states the timeout it waited, this included."""
-        step = self.expected()
-        if self.finished or self.syncing or self.seat is None or step is None or self.stage is Stage.LEAD:
-            return 0.0
-        if step.seat in (self.seat, ANY_SEAT) or (self.claim is not None and self.seat in self.claim.votes):
-            return 0.0
-        added = self.makers.limit(self.view, step) if seconds is None else seconds
-        if not (0 < added < float("inf")):
-            raise LocalError(f"a wait must be a positive number of seconds, not {added}")
-        key = self._wait_key(step)
-        before = self._patience[1] if self._patience is not None and self._patience[0] == key else 0.0
-        self._patience = (key, before + added)
-        return added
+        return self._clock.longer(self.view, seconds)
 
     def wait_limit(self, step: Step) -> float:
         """How long we wait for the seat of `step` before we vote: the timeout in force (`Makers.limit`;
         twice the decision timeout for the seat that challenges a lowest club nobody led), and what our
         player chose to add to this wait (`wait_longer`)."""
-        extra = 0.0
-        if self._patience is not None and self._patience[0] == self._wait_key(step):
-            extra = self._patience[1]
-        twice = 2 if step.types[0] is msg.Challenge else 1
-        return twice * self.makers.limit(self.view, step) + extra
-
-    def _time(self, now: float) -> float:
-        """A reading of the caller's clock, less the pauses so far (see `pause`)."""
-        gap = now - self._reading
-        if gap > self._pause:
-            self._paused += gap - self._pause
-        self._reading = max(self._reading, now)
-        return now - self._paused
-
-    def _wait_key(self, step: Step) -> tuple[float, int, Step]:
-        """This wait for `step`: it began at the last progress, with the chain as long as it is now."""
-        return (self.last_progress, self.chain.next_seq, step)
-
-    def _low_club_timer(self, now: float) -> bool:
-        """Rule "low_club": nobody leads the lowest club. The seat at the dealer's left (and it alone: a rule
-        every table computes alike, so simultaneous timers cannot split the tables) challenges after the
-        decision timeout; its holder will be named by the reveal. Whether that was our part: the others vote
-        against the challenger after twice the timeout (`_claim_timer`)."""
-        assert self.deal is not None and self.seat is not None
-        if self.seat != self.deal.order[0]:
-            return False
-        limit = self.timeouts["decision"]
-        if self.pending_decision() is None and now - self.last_progress >= limit:
-            why = f"nobody led the lowest club within {limit:.0f} s"
-            self._send(msg.Challenge(self.chain.next_seq - 1, why))
-        return True
+        return self._clock.limit(self.view, step)
 
     def synced(self) -> list[Event]:
         """A resumed peer has every peer's head (or waited long enough for it): it may write again."""
@@ -421,6 +317,11 @@ class Table:
         slot = self.claims.current(self.view)
         return slot if slot is not None and slot.votes else None
 
+    def _role(self) -> Role:
+        """Ours on the claim on the slot the table waits for (QUIET: no claim there)."""
+        slot = self.claims.current(self.view)
+        return Role.QUIET if slot is None else slot.role
+
     def claimed_step(self) -> Step | None:
         """The step a claim on the slot the table waits for is about (rule "low_club": the first lead, which
         the seat at the dealer's left answers by challenging, if its holder does not lead)."""
@@ -431,7 +332,7 @@ class Table:
 
     def lead_step(self, hand: int) -> Step:
         """Rule "low_club", hand `hand`: the claim's step of its first lead (the challenger's)."""
-        g = self.game_now()
+        g = self.view.game
         dealer = g.dealer if hand == g.hand_number else g.history[hand - 1].dealer
         return Step((dealer + 1) % self.seats, (msg.Challenge, msg.Play), DecisionKind.PLAY)
 
@@ -448,6 +349,31 @@ class Table:
         """Whose entry the table is waiting for, and of what type."""
         step = self.expected()
         return None if step is None else (step.seat, step.types[0].TYPE)
+
+    def expected(self) -> Step | None:
+        """Who may append the next entry, and of which types."""
+        expect = TRANSITIONS[self.stage]
+        if expect.who is Who.NOBODY:
+            return None
+        if expect.who is Who.IN_TURN:
+            seat = self._order[self._turn]
+        elif expect.who is Who.ANY:
+            seat = ANY_SEAT
+        else:
+            current = self.view.game.current_seat
+            assert current is not None
+            seat = current
+        return Step(seat, expect.types, expect.decision)
+
+    @property
+    def last_turn(self) -> bool:
+        """Whether the entry being applied was the last turn of its IN_TURN stage."""
+        return self._turn >= len(self._order)
+
+    def totals(self) -> list[int]:
+        """Every side's total score now (0 before the first hand)."""
+        g = self.game
+        return [0 for _ in self.rules.sides] if g is None else [t.score for t in g.totals]
 
     # ----------------------------------------------------------------- for a modified peer (makers.py)
     def honest_entry(self, kind: type[msg.Message]) -> msg.Message:
@@ -473,69 +399,9 @@ class Table:
     def emit(self, raw: bytes) -> None:
         """Send `raw` as it is, without our own checks: what a modified peer does with a move our engine would
         refuse. An honest table never calls this."""
-        self.post(Outgoing(self.chain.next_seq, raw))
+        self._outgoing.append(Outgoing(self.chain.next_seq, raw))
 
-    # ================================================================= for the table's own machines
-    def report(self, event: Event) -> None:
-        """An event for our caller."""
-        self._events.append(event)
-
-    def post(self, out: Outgoing) -> None:
-        """A frame of ours for the peers."""
-        self._outgoing.append(out)
-
-    def game_now(self) -> Game:
-        """The rules engine (once the first dealer is known)."""
-        assert self.game is not None
-        return self.game
-
-    def hand_deal(self) -> HandDeal:
-        """The cryptographic state of the hand in play."""
-        assert self.deal is not None
-        return self.deal
-
-    def expected(self) -> Step | None:
-        """Who may append the next entry, and of which types."""
-        expect = TRANSITIONS[self.stage]
-        if expect.who is Who.NOBODY:
-            return None
-        if expect.who is Who.IN_TURN:
-            seat = self._order[self._turn]
-        elif expect.who is Who.ANY:
-            seat = ANY_SEAT
-        else:
-            current = self.game_now().current_seat
-            assert current is not None
-            seat = current
-        return Step(seat, expect.types, expect.decision)
-
-    def enter(self, stage: Stage, order: Iterable[int] = (), turn: int = 0) -> None:
-        """Move to `stage`, which the transition table must list after the entry being applied; for an
-        IN_TURN stage, the seats in turn and how many have already had theirs."""
-        if self._moving is not None and stage is not Stage.OVER and stage not in successors(*self._moving):
-            was, kind = self._moving
-            raise LocalError(f"the transition table has no {was.name} --{kind.TYPE}--> {stage.name}")
-        self.stage = stage
-        self._order = tuple(order)
-        self._turn = turn
-
-    @property
-    def last_turn(self) -> bool:
-        """Whether the entry being applied was the last turn of its IN_TURN stage."""
-        return self._turn >= len(self._order)
-
-    def to_engine(self) -> None:
-        """The rules engine says whose move it is: the stage of its phase."""
-        self.enter(engine_stage(self.game_now(), self.rules, self.deal))
-
-    def start_hand(self) -> None:
-        g = self.game_now()
-        self.deal = HandDeal(self.rules, self.game_id, g.hand_number, g.dealer)
-        self.enter(Stage.COMMIT, self.deal.order)
-        self.pile = DrawPile()
-        self.hand_secrets = None
-        self.challenge_due = None
-
+    # ================================================================= what the view asks of the table
     def check_proof(self, check: ProofCheck) -> None:
         """Run one proof check of the entry being applied, unless it is a restored entry checked before."""
         if not (self.restoring and self._checked):
@@ -559,19 +425,123 @@ class Table:
         payload = {"g": self.game_id, "n": seq, "p": prev, "s": self.seat, "h": number, **m.to_fields()}
         return log.seal(payload, self.identity)
 
-    def keep_early(self, seq: int, raw: bytes, seat: int, signed: bool = False) -> bool:
-        """An entry (or an ending) for a slot beyond our chain: kept until we reach it, within the window,
-        and we ask the peers for the gap. Whether it was kept. (`signed`: `seat` signed it.)"""
-        if self.chain.keep_early(seq, raw):
-            self._events.append(Wanted(self.chain.next_seq))
-            return True
-        self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq, signed=signed))
-        return False
+    def answer_problem(self, raw: bytes, seq: int) -> Violation | str | None:
+        """What `raw`, a signed entry for slot `seq` of our chain, earns there, checked by an observer of
+        our chain up to that slot (its proofs were checked already) exactly as every peer that took it did:
+        None if it holds, the violation it earns its signer, or why it is no entry that slot takes."""
+        try:
+            observer = Table(self.entries[0], entries=self.entries[:seq], timeouts=self.timeouts,
+                             checked=True)
+        except P2PSpadesError:  # pragma: no cover - our own chain
+            return None
+        events = observer.receive(raw)
+        if observer.violation is not None:
+            return observer.violation
+        if any(isinstance(ev, Accepted) for ev in events):
+            return None
+        problem = next((ev for ev in events if isinstance(ev, Rejected | Dropped)), None)
+        if isinstance(problem, Rejected):
+            return problem.detail
+        return problem.reason if isinstance(problem, Dropped) else "an entry that does not apply there"
 
-    def totals(self) -> list[int]:
-        """Every side's total score now (0 before the first hand)."""
-        g = self.game
-        return [0 for _ in self.rules.sides] if g is None else [t.score for t in g.totals]
+    # ================================================================= the one place the table changes
+    def _carry(self, outputs: Iterable[Output], now: float) -> bool:
+        """Carry out what a machine said, in order: the one place where what a machine says changes the
+        table. Whether the frame that caused it was taken: noted (even if its signer is named for it), or
+        refused neither by a fault nor by a report."""
+        noted = refused = False
+        for said in outputs:
+            noted = noted or isinstance(said, slots.Note)
+            report = isinstance(said, out.Report) and isinstance(said.event, Dropped | Rejected)
+            refused = refused or report or isinstance(said, out.Halt)
+            if isinstance(said, _MOVES):
+                self._move(said, now)
+            else:
+                self._claimed(said, now)
+        return noted or not refused
+
+    def _move(self, said: Output, now: float) -> None:
+        """What the opening, the hand, the draw pile, the clock or the judge of late entries said."""
+        if isinstance(said, out.Enter):
+            self.enter(said.stage, said.order)
+        elif isinstance(said, out.Report):
+            self._events.append(said.event)
+        elif isinstance(said, out.Halt):
+            self.halt(said.violation, said.at)
+        elif isinstance(said, out.Begin):
+            self.game, self.first_dealer = said.game, said.game.dealer
+        elif isinstance(said, out.NewHand):
+            self._start_hand()
+        elif isinstance(said, out.ChallengeDue):
+            self.challenge_due = said.why
+        elif isinstance(said, out.Complete):
+            self._complete()
+        elif isinstance(said, hand.OwnSecrets):
+            self.hand_secrets = said.secrets
+        elif isinstance(said, hand.PublicRecord):
+            self.game = said.game
+        elif isinstance(said, hand.LeadChallenged):
+            self.lead_claim = said.claim
+        else:
+            self._wire(said, now)
+
+    def _wire(self, said: Output, now: float) -> None:
+        """An output that another machine takes up: the boss's wiring between them."""
+        if isinstance(said, hand.Dealt):
+            mine = None if self.seat is None else self.makers.own_cards(self.view)
+            self._carry(hand.deal_all(self.view, mine), now)
+        elif isinstance(said, hand.PileDealt):
+            self._carry(drawpile.dealt(self.view), now)
+        elif isinstance(said, hand.PileKeysIn):
+            self._carry(drawpile.keys_in(self.view), now)
+        elif isinstance(said, Timer):
+            self._carry(self.claims.timer(self.view, said.wait), self.clock)
+        elif isinstance(said, Write):
+            self._send(said.message)
+        elif isinstance(said, late.Late):
+            self._carry(self.claims.late(self.view, said.slot, said.raw), now)
+        elif isinstance(said, out.Known):
+            self.chain.known.update(said.raws)
+        else:  # pragma: no cover - every output a machine returns is listed
+            raise LocalError(f"no machine says {said!r}")
+
+    def _claimed(self, said: Output, now: float) -> None:
+        """What the claims machine, or the endings of claims, said."""
+        if isinstance(said, slots.Note):
+            self.chain.note(said.raw)
+            self._events.append(Noted(said.slot, said.raw, said.seat, said.type, said.own))
+        elif isinstance(said, slots.Send):
+            self._outgoing.append(Outgoing(said.slot, said.raw))
+        elif isinstance(said, slots.Held):
+            self._events.append(Noted(said.slot, said.raw, said.seat, _type(said.raw)))
+        elif isinstance(said, slots.Take):
+            self.take(said.raw, now)
+        elif isinstance(said, slots.End):
+            self._carry(abandonment.settle(self.view, said), now)
+        elif isinstance(said, slots.Reopen):
+            self._reopen(said.slot, said.raw, now)
+        elif isinstance(said, abandonment.Ending):
+            self._end(said, now)
+        else:  # pragma: no cover - every output a machine returns is listed
+            raise LocalError(f"no machine says {said!r}")
+
+    def enter(self, stage: Stage, order: Iterable[int] = ()) -> None:
+        """Move to `stage`, which the transition table must list after the entry being applied (any stage may
+        end: OVER); for an IN_TURN stage, the seats in turn."""
+        if self._moving is not None and stage is not Stage.OVER and stage not in successors(*self._moving):
+            was, kind = self._moving
+            raise LocalError(f"the transition table has no {was.name} --{kind.TYPE}--> {stage.name}")
+        self.stage = stage
+        self._order = tuple(order)
+        self._turn = 0
+
+    def _start_hand(self) -> None:
+        g = self.view.game
+        self.deal = HandDeal(self.rules, self.game_id, g.hand_number, g.dealer)
+        self.enter(Stage.COMMIT, self.deal.order)
+        self.pile = DrawPile()
+        self.hand_secrets = None
+        self.challenge_due = None
 
     def halt(self, violation: Violation, at: int | None = None) -> None:
         """A fault ends the game at slot `at` (by default where the chain stands: the entry that earned it is
@@ -595,129 +565,23 @@ class Table:
         self.violation = violation
         self.enter(Stage.OVER)
         self._events.append(violation)
-        forfeit = self.rules.on_fault == "forfeit"
-        side = self.rules.side_of(violation.seat)
-        winners = ranked_without(self.rules, side, self.totals()) if forfeit else ()
-        self.finish(GameEnded(TableStatus.VIOLATION, winners, violation.seat, forfeit, violation=violation,
-                              at=at))
+        self._finish(fault_ending(self.rules, violation, self.totals(), at))
 
-    def complete(self) -> None:
+    def _complete(self) -> None:
         """Every seat signed the result: the game is over, as the rules engine scored it (called as the last
         `end` is applied: the slot it takes is the next one)."""
-        g = self.game_now()
-        assert g.outcome is not None
+        outcome = self.view.game.outcome
+        assert outcome is not None
         self.enter(Stage.OVER)
-        self.finish(GameEnded(TableStatus.COMPLETE, tuple(g.outcome.winners), at=self.chain.next_seq))
+        self._finish(GameEnded(TableStatus.COMPLETE, tuple(outcome.winners), at=self.chain.next_seq))
 
-    def finish(self, ended: GameEnded) -> None:
+    def _finish(self, ended: GameEnded) -> None:
         """The game ends so (the callers check that it is the stronger ending: `endings.stronger`)."""
         self.status = ended.status
         self.result = ended
         self._events.append(ended)
 
-    def answer_problem(self, raw: bytes, seq: int) -> Violation | str | None:
-        """What `raw`, a signed entry for slot `seq` of our chain, earns there, checked by an observer of
-        our chain up to that slot (its proofs were checked already) exactly as every peer that took it did:
-        None if it holds, the violation it earns its signer, or why it is no entry that slot takes."""
-        try:
-            observer = Table(self.entries[0], entries=self.entries[:seq], timeouts=self.timeouts,
-                             checked=True)
-        except P2PSpadesError:  # pragma: no cover - our own chain
-            return None
-        events = observer.receive(raw)
-        if observer.violation is not None:
-            return observer.violation
-        if any(isinstance(ev, Accepted) for ev in events):
-            return None
-        problem = next((ev for ev in events if isinstance(ev, Rejected | Dropped)), None)
-        if isinstance(problem, Rejected):
-            return problem.detail
-        return problem.reason if isinstance(problem, Dropped) else "an entry that does not apply there"
-
-    def _cut_to(self, seq: int) -> tuple[bytes, ...]:
-        """An ending takes slot `seq`: our chain is cut back to it; what it held from there on is superseded
-        (reported, kept in our records)."""
-        superseded = tuple(self.entries[seq:])
-        self.cut_back(seq)
-        if superseded:
-            self._events.append(Superseded(seq, superseded))
-        return superseded
-
-    def cut_back(self, seq: int) -> None:
-        """Cut our chain back to its first `seq` entries, rebuilt as on a resume (an ending took slot `seq`).
-        What we keep of our own: the records, the claims, the events still to report, the clock."""
-        fresh = Table(
-            self.entries[0], self.identity, entropy=self._entropy, secrets=self.secrets,
-            entries=self.entries[:seq], timeouts=self.timeouts, now=self.clock, proofs=self._proofs,
-            checked=True, syncing=True, makers=self.makers, pause=self._pause,
-        )
-        fresh.chain.records, fresh.chain.known = self.chain.records, self.chain.known
-        keep = {"claims", "_events", "_outgoing", "syncing", "clock", "_reading", "_paused", "restoring"}
-        for name, value in vars(fresh).items():
-            if name not in keep:
-                setattr(self, name, value)
-        self.view = View(self)
-
-    # ================================================================= the one place outputs are applied
-    def _carry(self, outputs: Iterable[Output], now: float) -> bool:
-        """Carry out what a machine said, in order: the one place where what a machine says changes the
-        table. Whether the frame that caused it was taken: noted (even if its signer is named for it), or
-        refused neither by a fault nor by a report."""
-        noted = refused = False
-        for out in outputs:
-            noted = noted or isinstance(out, Note)
-            refused = refused or isinstance(out, Halt) or (isinstance(out, Report)
-                                                           and isinstance(out.event, Dropped | Rejected))
-            if isinstance(out, Note | Send | Held | Take | End | Reopen | Ending):
-                self._carry_claim(out, now)
-            else:
-                self._carry_move(out)
-        return noted or not refused
-
-    def _carry_move(self, out: Output) -> None:
-        """What the opening, the hand or the draw pile said (or a claim's fault, or a report)."""
-        if isinstance(out, Enter):
-            self.enter(out.stage, out.order)
-        elif isinstance(out, Report):
-            self._events.append(out.event)
-        elif isinstance(out, Halt):
-            self.halt(out.violation, out.at)
-        elif isinstance(out, Begin):
-            self.game, self.first_dealer = out.game, out.game.dealer
-        elif isinstance(out, NewHand):
-            self.start_hand()
-        elif isinstance(out, ChallengeDue):
-            self.challenge_due = out.why
-        elif isinstance(out, Complete):
-            self.complete()
-        elif isinstance(out, OwnSecrets):
-            self.hand_secrets = out.secrets
-        elif isinstance(out, PublicRecord):
-            self.game = out.game
-        elif isinstance(out, LeadChallenged):
-            self.lead_claim = out.claim
-        else:  # pragma: no cover - every output a machine returns is listed
-            raise LocalError(f"no machine says {out!r}")
-
-    def _carry_claim(self, out: Note | Send | Held | Take | End | Reopen | Ending, now: float) -> None:
-        """What the claims machine, or the endings of claims, said."""
-        if isinstance(out, Note):
-            self.chain.note(out.raw)
-            self._events.append(Noted(out.slot, out.raw, out.seat, out.type, out.own))
-        elif isinstance(out, Send):
-            self._outgoing.append(Outgoing(out.slot, out.raw))
-        elif isinstance(out, Held):
-            self._events.append(Noted(out.slot, out.raw, out.seat, _type(out.raw)))
-        elif isinstance(out, Take):
-            self.take(out.raw, now)
-        elif isinstance(out, End):
-            self._carry(settle(self.view, out), now)
-        elif isinstance(out, Reopen):
-            self._reopen(out.slot, out.raw, now)
-        else:
-            self._end(out, now)
-
-    def _end(self, ending: Ending, now: float) -> None:
+    def _end(self, ending: abandonment.Ending, now: float) -> None:
         """A claim's ending takes its slot on our chain, whatever we held from there on (the accused's own
         answer, on its table) cut back; the game is over."""
         slot = ending.slot
@@ -729,14 +593,14 @@ class Table:
         self.last_progress = now
         self._events.append(Accepted(slot.seq, ending.raw, slot.accused, ending.type, False))
         self.certified, self.abandoned_by = slot, slot.accused
-        result = ended(self.view, ending)
+        result = abandonment.ended(self.view, ending)
         self.enter(Stage.OVER)
-        self.finish(result)
+        self._finish(result)
 
     def _reopen(self, slot: Slot, raw: bytes, now: float) -> None:
-        """A provisional ending (`abandonment.provisional`) is void: the awaited entry `raw` turned up (it
-        came itself, or a refusal carried it). Such an ending says only that the seats still playing waited
-        in vain, so the entry takes the slot, every seat takes it (a voter too), and the game goes on; a seat
+        """A provisional ending (`slots.provisional`) is void: the awaited entry `raw` turned up (it came
+        itself, or a refusal carried it). Such an ending says only that the seats still playing waited in
+        vain, so the entry takes the slot, every seat takes it (a voter too), and the game goes on; a seat
         that never voted refuses the votes as usual."""
         result = self.result
         ours = result is not None and result.at == slot.seq and self.certified is slot
@@ -744,10 +608,31 @@ class Table:
             self._cut_to(slot.seq)
         self._carry(self.claims.void(slot, raw, ours), now)
 
+    def _cut_to(self, seq: int) -> tuple[bytes, ...]:
+        """An ending takes slot `seq`: our chain is cut back to it, rebuilt as on a resume; what it held from
+        there on is superseded (reported, kept in our records). What we keep of our own: the records, the
+        claims, the events still to report, the clock."""
+        superseded = tuple(self.entries[seq:])
+        fresh = Table(
+            self.entries[0], self.identity, entropy=self._entropy, secrets=self.secrets,
+            entries=self.entries[:seq], timeouts=self.timeouts, now=self.clock, proofs=self._proofs,
+            checked=True, syncing=True, makers=self.makers,
+        )
+        fresh.chain.records, fresh.chain.known = self.chain.records, self.chain.known
+        keep = {"claims", "_events", "_outgoing", "syncing", "clock", "_clock", "restoring"}
+        for name, value in vars(fresh).items():
+            if name not in keep:
+                setattr(self, name, value)
+        self.view = View(self)
+        self._clock.forget_patience()
+        if superseded:
+            self._events.append(Superseded(seq, superseded))
+        return superseded
+
     # ================================================================= receiving
     def _flush(self) -> list[Event]:
-        out, self._events = self._events, []
-        return out
+        events, self._events = self._events, []
+        return events
 
     def take(self, raw: bytes, now: float) -> bool:
         """Check one frame and take it if it holds: True if it is now ours (on the chain, a claim's note, an
@@ -777,7 +662,7 @@ class Table:
             self._events.append(Dropped(DropKind.BAD_SIGNATURE, header.seat, header.seq))
             return False
         if header.seq > self.chain.next_seq:
-            return self.keep_early(header.seq, env.raw, header.seat)
+            return self._keep_early(header.seq, env.raw, header.seat)
         bundled, outputs = self.claims.ending(self.view, env, header)
         self._carry(outputs, now)
         seq = header.seq
@@ -793,13 +678,13 @@ class Table:
         header = frame.header
         seat, seq = header.seat, header.seq
         if seq < self.chain.next_seq:
-            self._competing(frame)
+            self._carry(late.competing(self.view, header, frame.raw), self.clock)
             return False
         if self.finished:
-            self._after_the_end(frame)
+            self._carry(late.after_the_end(self.view, header, frame.raw), self.clock)
             return False
         if seq > self.chain.next_seq:
-            self.keep_early(seq, frame.raw, seat, signed=True)
+            self._keep_early(seq, frame.raw, seat, signed=True)
             return False
         if header.prev != self.head:
             self._events.append(Dropped(DropKind.NOT_CHAINED, seat, seq, signed=True))
@@ -818,59 +703,14 @@ class Table:
         self._after_append(now)
         return True
 
-    def _competing(self, frame: Frame) -> None:
-        """An entry for a slot our chain holds already. A second entry of the seat that signed ours there is
-        equivocation, a fault at that slot. Another seat's entry after the same entry as ours is judged too:
-        out of turn (named, the game goes on), or, at the first lead of rule "low_club" (any seat's), a lead
-        that does not hold (its signer's fault there). Anything else is stale: another branch."""
-        header, raw = frame.header, frame.raw
-        seat, seq = header.seat, header.seq
-        ending = self.certified
-        if ending is not None and ending.seq == seq and (seat == ending.accused or ending.at.anyone):
-            stalled = self.result is not None and bool(self.result.missing)
-            if provisional(ending, stalled) and self.answer_problem(raw, seq) is None:
-                self._reopen(ending, raw, self.clock)  # the awaited entry after all: the ending is void
-                return
-            self._carry(self.claims.late(self.view, ending, raw), self.clock)  # a twin of it is a fault
-            return
-        ours = self.chain.signed_by(seq, seat)
-        if ours is not None:  # a second entry of its seat there: the fault it is by itself, or equivocation
-            problem = self.answer_problem(raw, seq)
-            if not isinstance(problem, Violation):
-                detail = f"two different entries signed by seat {seat} for sequence number {seq}"
-                problem = Violation(seat, Check.EQUIVOCATION, detail, seq, tuple(sorted((ours, raw))))
-            self.halt(problem, seq)
-            return
-        step = self.chain.steps[seq]
-        if step is None or header.prev != log.entry_hash(self.entries[seq - 1]):
-            self._events.append(Dropped(DropKind.STALE, seat, seq, signed=True))
-            return
-        if step.seat != ANY_SEAT:
-            want = f"seat {step.seat}'s {step.types[0].TYPE}"
-            detail = f"entry {seq} from seat {seat} is a {header.type}; it was {want}'s turn"
-            self._events.append(Rejected(seat, Check.TURN, detail, raw))
-            return
-        problem = self.answer_problem(raw, seq)
-        if isinstance(problem, Violation):
-            self.halt(problem, seq)
-        else:
-            self.chain.known.add(raw)
-            self._events.append(Dropped(DropKind.STALE, seat, seq, signed=True))
-
-    def _after_the_end(self, frame: Frame) -> None:
-        """An entry for the slot after the end of our chain, the game over: a second entry of the seat whose
-        entry there is the evidence of our fault (the one that ended the game) is equivocation, else it is
-        too late."""
-        header, raw = frame.header, frame.raw
-        v = self.violation
-        if v is not None and self.result is not None and header.seq == self.result.at:
-            seat, seq = header.seat, header.seq
-            other = next((e for e in v.evidence if e != raw and _seat_seq(e) == (seat, seq)), None)
-            if other is not None:
-                detail = f"two different entries signed by seat {seat} for sequence number {seq}"
-                self.halt(Violation(seat, Check.EQUIVOCATION, detail, seq, tuple(sorted((other, raw)))), seq)
-                return
-        self._events.append(Dropped(DropKind.GAME_OVER, header.seat, header.seq, signed=True))
+    def _keep_early(self, seq: int, raw: bytes, seat: int, signed: bool = False) -> bool:
+        """An entry (or an ending) for a slot beyond our chain: kept until we reach it, within the window,
+        and we ask the peers for the gap. Whether it was kept. (`signed`: `seat` signed it.)"""
+        if self.chain.keep_early(seq, raw):
+            self._events.append(Wanted(self.chain.next_seq))
+            return True
+        self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq, signed=signed))
+        return False
 
     def _after_append(self, now: float) -> None:
         """The chain grew: take what was waiting for it (entries that came early, notes for the new slot)."""
@@ -891,10 +731,11 @@ class Table:
                 mine = claimed is not None and claimed.seat == header.seat
                 return (step, None) if mine else (None, None)
             return step, None
-        lead = self._open_lead_claim
+        lead = own.open_lead_claim(self.view)
         if step is not None and lead is not None and header.type in _types(lead.step):
-            self.to_engine()  # the lowest club led after all: it applies where it was due
-            return step, lead  # it is appended at the step the table was at
+            # the lowest club led after all: it applies where it was due, appended at the step we were at
+            self.enter(engine_stage(self.view.game, self.rules, self.deal))
+            return step, lead
         return None, None
 
     def _accept(self, frame: Frame, now: float, own: bool) -> bool:
@@ -956,36 +797,14 @@ class Table:
     def _advance(self) -> None:
         """Write every entry that is ours to write now, until a peer or our player must act."""
         while not self.finished and not self.restoring and not self.syncing and self.seat is not None:
-            step = self._my_step()
-            if step is None or step.seat not in (self.seat, ANY_SEAT) or self._holding_lead_claim():
+            due = own.next_entry(self.view)
+            if due is None:
                 return
-            if self.challenge_due and msg.Challenge in step.types:
-                self._send(msg.Challenge(self.chain.next_seq - 1, self.challenge_due[: msg.MAX_WHY]))
+            if isinstance(due, msg.Challenge):
                 self.challenge_due = None
-                continue
-            if step.seat != self.seat or step.decision is not None:
-                return
-            self._send(self.makers.make(self.view, step.types[0]))
-
-    @property
-    def _open_lead_claim(self) -> LeadClaim | None:
-        """Rule "low_club": the challenge that nobody led the lowest club, until every reveal is in."""
-        return self.lead_claim if self.stage is Stage.REVEAL else None
-
-    def _holding_lead_claim(self) -> bool:
-        """A low-club challenge we are to reveal on, when nobody led for that long by our own clock (yet)."""
-        lead = self._open_lead_claim
-        return lead is not None and self.clock - lead.since < lead.limit
-
-    def _my_step(self, deciding: bool = False) -> Step | None:
-        """What the table waits for, for our own entries (`deciding`: our player's). While a low-club
-        challenge is open, the holder of the lowest club may still lead it."""
-        lead = self._open_lead_claim if deciding else None
-        if lead is not None and self.game is not None and self.seat is not None:
-            low = self.rules.low_club
-            if low is not None and low in self.game.view(self.seat).hand:
-                return lead.step  # we hold the lowest club: we may still lead it
-        return self.expected()
+                self._send(due)
+            else:
+                self._send(self.makers.make(self.view, due))
 
     def _send(self, m: msg.Message) -> None:
         """Sign our entry `m` and apply it like any other; if it holds, it is ours to send."""
@@ -1000,182 +819,14 @@ class Table:
             self._after_append(self.clock)
 
 
+#: the outputs `Table._move` carries out (the rest are the claims' and their endings')
+_MOVES = (out.Enter, out.Report, out.Halt, out.Begin, out.NewHand, out.ChallengeDue, out.Complete, out.Known,
+          hand.OwnSecrets, hand.PublicRecord, hand.LeadChallenged, hand.Dealt, hand.PileDealt,
+          hand.PileKeysIn, Timer, Write, late.Late)
+
+
 def _types(step: Step) -> set[str]:
     return {t.TYPE for t in step.types}
-
-
-def _seat_seq(raw: bytes) -> tuple[int, int] | None:
-    """The signer and sequence number an entry's header names (None if it has none)."""
-    try:
-        header = log.validate_header(log.open_envelope(raw).payload)
-    except RemoteError:
-        return None
-    return header.seat, header.seq
-
-
-class View:
-    """What the table's machines see of table `t`: each machine's `Protocol` names the few members of this
-    it reads. Read only: a machine says what should happen, and the table does it (`Table._carry`)."""
-
-    def __init__(self, t: Table) -> None:
-        self._t = t
-
-    @property
-    def seat(self) -> int | None:
-        return self._t.seat
-
-    @property
-    def seats(self) -> int:
-        return self._t.seats
-
-    @property
-    def rules(self) -> RuleSet:
-        return self._t.rules
-
-    @property
-    def game_id(self) -> bytes:
-        return self._t.game_id
-
-    @property
-    def setup(self) -> Setup:
-        return self._t.setup
-
-    @property
-    def opening(self) -> Opening:
-        return self._t.opening
-
-    @property
-    def last_turn(self) -> bool:
-        return self._t.last_turn
-
-    def seed(self, number: int) -> bytes | None:
-        return self._t.secrets.get(number)
-
-    @property
-    def version(self) -> int:
-        return self._t.version
-
-    @property
-    def stage(self) -> Stage:
-        return self._t.stage
-
-    @property
-    def game(self) -> Game:
-        return self._t.game_now()
-
-    @property
-    def deal(self) -> HandDeal:
-        return self._t.hand_deal()
-
-    @property
-    def pile(self) -> DrawPile:
-        return self._t.pile
-
-    @property
-    def hand_secrets(self) -> crypto.HandSecrets | None:
-        return self._t.hand_secrets
-
-    @property
-    def last_progress(self) -> float:
-        return self._t.last_progress
-
-    @property
-    def timeouts(self) -> Mapping[str, float]:
-        return self._t.timeouts
-
-    @property
-    def lead_claim(self) -> LeadClaim | None:
-        return self._t.lead_claim
-
-    def entry(self, seq: int) -> bytes:
-        return self._t.entries[seq]
-
-    def check_proof(self, check: ProofCheck) -> None:
-        self._t.check_proof(check)
-
-    def own_cards(self) -> tuple[Card | None, ...] | None:
-        return self._t.makers.own_cards(self)
-
-    def keys_due(self, seat: int) -> list[int]:
-        return self.deal.keys_due(seat) if self._t.rules.deal == "all" else self._t.pile.keys_due()
-
-    def pile_dealt(self) -> list[hand.Output]:
-        return list(drawpile.dealt(self))
-
-    def pile_keys_in(self) -> list[hand.Output]:
-        return list(drawpile.keys_in(self))
-
-    @property
-    def next_seq(self) -> int:
-        return self._t.chain.next_seq
-
-    def secret(self, number: int) -> bytes:
-        return self._t.secret(number)
-
-
-    # ----------------------------------------------------------------- for the claims (ClaimView)
-    @property
-    def restoring(self) -> bool:
-        return self._t.restoring
-
-    def now(self) -> Awaited | None:
-        t = self._t
-        if t.finished:
-            return None
-        step = t.claimed_step()
-        return None if step is None else self._awaited(t.chain.next_seq, t.head, step, t.hand_number)
-
-    def passed(self, seq: int, prev: bytes) -> Awaited | None:
-        t, chain = self._t, self._t.chain
-        if not 0 < seq <= chain.next_seq or log.entry_hash(chain.entries[seq - 1]) != prev:
-            return None
-        if seq == chain.next_seq:  # the slot a fault ended the game at
-            step = t.ended_step
-            return None if step is None else self._awaited(seq, prev, step, t.hand_number)
-        step = chain.steps[seq]
-        if step is None:
-            return None
-        hand = log.validate_header(log.open_envelope(chain.entries[seq]).payload).hand
-        if step.seat == ANY_SEAT:
-            step = t.lead_step(hand)
-        return self._awaited(seq, prev, step, hand)
-
-    def _awaited(self, seq: int, prev: bytes, step: Step, hand: int) -> Awaited:
-        lead = step.types[0] is msg.Challenge  # rule "low_club": the first lead, or its challenge
-        return Awaited(seq, prev, step.seat, hand, step.types[0].TYPE, round(self._t.wait_limit(step)), lead)
-
-    def signed_after(self, seat: int, seq: int) -> bool:
-        chain = self._t.chain  # (an ending's seat is the one it names, not a signer)
-        return any(s == seat and _type(chain.entries[n]) not in msg.ENDINGS
-                   for n, s in enumerate(chain.signers[seq + 1:], start=seq + 1))
-
-    def entry_at(self, seq: int) -> bytes | None:
-        entries = self._t.chain.entries
-        return entries[seq] if seq < len(entries) else None
-
-    def signed(self, env: log.Envelope, header: log.Header) -> bool:
-        keys = self._t.public_keys
-        return 0 <= header.seat < len(keys) and crypto.verify_signature(keys[header.seat], env.signature,
-                                                                         env.payload_raw)
-
-    def answer_problem(self, raw: bytes, at: Awaited) -> Violation | str | None:
-        return self._t.answer_problem(raw, at.seq)
-
-    def seal(self, m: msg.Message, at: Awaited) -> bytes:
-        return self._t.seal(m, at.seq, at.prev, at.hand)
-
-    # ----------------------------------------------------------------- for the endings of claims (EndingView)
-    @property
-    def result(self) -> GameEnded | None:
-        return self._t.result
-
-    @property
-    def outcome(self) -> Outcome | None:
-        g = self._t.game
-        return None if g is None else g.outcome
-
-    def totals(self) -> list[int]:
-        return self._t.totals()
 
 
 def _type(raw: bytes) -> str:

@@ -1,13 +1,12 @@
 """The opening of a game: every seat accepts the genesis, then the first-dealer draw (commitments, then
 reveals) picks the first dealer, and the first hand begins (PROTOCOL.md §4.1).
 
-A machine that knows no table: each effect sees the narrow `OpeningView`, keeps the draw in its `Opening`,
-and returns what should happen (`outputs.py`).
+A machine that knows no table: each effect sees the narrow `OpeningView`, keeps the draw in its `Opening`
+(`deal.py`), and returns what should happen (`outputs.py`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from p2pspades import crypto
@@ -15,21 +14,13 @@ from p2pspades.checks import Check
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.rules import Game, RuleSet, choose_first_dealer
 from p2pspades.table import messages as msg
-from p2pspades.table.deal import DRAW_HAND
+from p2pspades.table.deal import DRAW_HAND, Opening
 from p2pspades.table.events import FirstDealer
 from p2pspades.table.genesis import Setup
 from p2pspades.table.outputs import Begin, Enter, NewHand, Report
 from p2pspades.table.stages import Stage
 
 Outputs = list[Enter | Begin | NewHand | Report]
-
-
-@dataclass
-class Opening:
-    """The first-dealer draw: each seat's commitment, then its revealed seed."""
-
-    commits: dict[int, bytes] = field(default_factory=dict)
-    reveals: dict[int, bytes] = field(default_factory=dict)
 
 
 class OpeningView(Protocol):

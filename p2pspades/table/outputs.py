@@ -60,5 +60,12 @@ class Halt:
 
 
 @dataclass(frozen=True)
+class Known:
+    """Frames we checked that change nothing: never check them again (nor log them)."""
+
+    raws: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
 class Complete:
     """Every seat signed the result: the game is over, as the rules engine scored it."""

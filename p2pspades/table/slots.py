@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from p2pspades import log
 from p2pspades.rules import RuleSet
 from p2pspades.table import messages as msg
+from p2pspades.table.endings import ranked_without
 from p2pspades.table.outputs import Halt, Report
 
 
@@ -221,13 +222,6 @@ class Outcome:
     contested: bool
 
 
-def ranked_without(rules: RuleSet, loser: int, totals: list[int]) -> tuple[int, ...]:
-    """The sides with the best total once side `loser` forfeited (all of them on equal totals)."""
-    sides = range(len(rules.sides))
-    top = max(totals[side] for side in sides if side != loser)
-    return tuple(side for side in sides if side != loser and totals[side] == top)
-
-
 def outcome(rules: RuleSet, accused: int, voters: tuple[int, ...], totals: list[int]) -> Outcome:
     """The result of a certificate against `accused`, signed by `voters`, with the sides' `totals` then.
 
@@ -243,6 +237,13 @@ def outcome(rules: RuleSet, accused: int, voters: tuple[int, ...], totals: list[
         return Outcome(winners, True, False)
     return Outcome((), False, True)
 
+
+def provisional(slot: Slot, stalled: bool) -> bool:
+    """Whether an ending of `slot` holds only until its awaited entry turns up: a stalled ending (the seats
+    it names as silent may not be), or any ending of the first lead of rule "low_club" (nobody knows whose
+    silence it is: the challenge, or the lead, answers it whenever it comes, and withholding it gains
+    nothing, since the reveal names the holder)."""
+    return stalled or slot.at.anyone
 
 
 def ending_entry(game_id: bytes, slot: Slot, standing_: Standing, missing: tuple[int, ...]) -> bytes:

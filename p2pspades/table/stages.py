@@ -73,6 +73,20 @@ class Step:
     decision: DecisionKind | None = None
 
 
+@dataclass
+class LeadClaim:
+    """Rule "low_club": seat `signer` challenged (entry `entry`) because nobody led the lowest club within
+    `limit` seconds of `since` on its clock. Until the last reveal its holder may still lead it, which makes
+    the challenge a violation by its signer."""
+
+    step: Step
+    entry: int
+    since: float
+    limit: float
+    signer: int
+    answered: int | None = None  # the sequence number of the lead that refuted the challenge
+
+
 #: the stage of each phase in which the rules engine says whose move it is
 ENGINE_STAGES: Mapping[Phase, Stage] = {
     Phase.BLIND: Stage.BLIND,
