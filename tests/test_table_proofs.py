@@ -25,7 +25,7 @@ from p2pspades.table import Event, Stage, Table, Violation, limits
 from p2pspades.table import messages as msg
 from p2pspades.table.genesis import make_genesis, read_genesis
 from p2pspades.table.harness import Wire, play_in_memory
-from p2pspades.table.makers import Makers, MakerView
+from p2pspades.table.makers import Makers, MakerView, position_of
 
 RULES = preset("classic", target=100, losing_threshold=-100)
 FIRST = b"copy7"  # with this seed the first dealer is seat 0: seat 1, the cheater, shuffles and locks first
@@ -340,7 +340,7 @@ class FalseVoid(Reneger):
         g, d = self.game, self.deal
         if not isinstance(action, Play) or g is None or d is None or self.seat is None:
             return super().decide(action)
-        j = self.position_of(action.card)
+        j = position_of(self.view, action.card)
         led = g.hand.trick.led_suit
         positions, cards = d.void_claim(self.seat, j, action.card, led)
         if not any(d.opened[p].suit == led for p in positions):

@@ -2,7 +2,8 @@
 
 A `Table` asks its `Makers` for each of its own automatic entries (`make`), for how long it waits for the seat
 it waits for before it votes that the seat stopped answering (`limit`), for the cards its engine is told
-it holds (`own_cards`), and for its `pass` of the cards its player chose (`pass_cards`, rule `nil_pass`).
+it holds (`own_cards`), for the entry of its player's choice (`entry_for`), and for its `pass` of the cards
+its player chose (`pass_cards`, rule `nil_pass`).
 Makers know no table: they read the narrow `MakerView` and return the entry to sign (a `challenge`, when what
 they were given to work on is wrong), which the table then checks like any other before it sends it.
 
@@ -27,7 +28,7 @@ from typing import Protocol
 from p2pspades import crypto
 from p2pspades.crypto import passing
 from p2pspades.errors import LocalError, RemoteError
-from p2pspades.rules import Card, Game, RuleSet
+from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Game, Pass, Play, RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.deal import DRAW_HAND, HandDeal
 from p2pspades.table.stages import Step
@@ -85,6 +86,22 @@ class Makers:
     def limit(self, view: MakerView, step: Step) -> float:
         """How long we wait for the seat of `step` before we vote that it stopped answering."""
         return view.timeouts["decision" if step.decision else "auto"]
+
+    def entry_for(self, view: MakerView, action: Action) -> msg.Message:
+        """Our entry for our player's choice `action` (a card with its key, a pass with its sealed keys)."""
+        if isinstance(action, Play):
+            return make_play(view, action.card)
+        if isinstance(action, Pass):
+            return self.pass_cards(view, action.cards)
+        if isinstance(action, BlindNil):
+            return msg.Blind(action.declare)
+        if isinstance(action, BlindBid):
+            return msg.BlindBid(action.tricks)
+        if isinstance(action, Bid):
+            return msg.Bid(action.tricks)
+        if isinstance(action, Draw):
+            return msg.Draw(action.keep)
+        raise LocalError(f"{action} is not a player's decision")
 
     def pass_cards(self, view: MakerView, cards: tuple[Card | None, ...]) -> msg.Message:
         """Our `pass` of these cards to our partner (rule `nil_pass`), as our player chose them."""

@@ -13,10 +13,11 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from p2pspades.checks import Check
 from p2pspades.rules import Game, Phase, RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.deal import HandDeal
-from p2pspades.table.events import DecisionKind
+from p2pspades.table.events import DecisionKind, Violation
 
 
 class Stage(enum.Enum):
@@ -85,6 +86,13 @@ class LeadClaim:
     limit: float
     signer: int
     answered: int | None = None  # the sequence number of the lead that refuted the challenge
+
+    def refuted(self, seat: int, seq: int, challenge: bytes, lead: bytes) -> Violation:
+        """Seat `seat` led the lowest club in time after all (entry `seq`, `lead`): the challenge (its entry
+        `challenge`) was its signer's fault."""
+        why = f"seat {self.signer} claimed that nobody led the lowest club in time, but seat {seat} led it in"
+        why += f" time (entry {seq})"
+        return Violation(self.signer, Check.CHALLENGE, why, self.entry, (challenge, lead))
 
 
 #: the stage of each phase in which the rules engine says whose move it is

@@ -10,22 +10,40 @@ table nor any machine.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Any, Protocol
 
 from p2pspades import crypto, log
+from p2pspades.checks import Check
+from p2pspades.errors import P2PSpadesError
 from p2pspades.rules import Game, Outcome, RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.chain import Chain
-from p2pspades.table.deal import DrawPile, HandDeal, Opening, ProofCheck
-from p2pspades.table.events import Decision, GameEnded, Violation
+from p2pspades.table.deal import DrawPile, HandDeal, Opening, ProofCheck, ProofRunner
+from p2pspades.table.events import (
+    Accepted,
+    Decision,
+    DecisionKind,
+    Dropped,
+    Event,
+    GameEnded,
+    Rejected,
+    Violation,
+)
 from p2pspades.table.genesis import Setup
-from p2pspades.table.slots import Awaited, Slot
-from p2pspades.table.stages import ANY_SEAT, LeadClaim, Stage, Step
+from p2pspades.table.slots import Awaited, Role, Slot
+from p2pspades.table.stages import ANY_SEAT, TRANSITIONS, LeadClaim, Stage, Step, Who
+
+
+class HeldClaims(Protocol):
+    """The claims machine, as the view asks it for the claim on the slot awaited."""
+
+    def current(self, view: View) -> Slot | None: ...
 
 
 class Board(Protocol):
     """The members of a table its view reads (`machine.Table` has them)."""
 
+    identity: crypto.Identity | None
     seat: int | None
     seats: int
     rules: RuleSet
@@ -53,6 +71,12 @@ class Board(Protocol):
     violation: Violation | None
     certified: Slot | None
 
+    order: tuple[int, ...]
+    turn: int
+
+    @property
+    def claims(self) -> HeldClaims: ...
+
     @property
     def finished(self) -> bool: ...
 
@@ -62,31 +86,20 @@ class Board(Protocol):
     @property
     def hand_number(self) -> int: ...
 
-    @property
-    def last_turn(self) -> bool: ...
-
-    @property
-    def claim(self) -> Slot | None: ...
-
-    def expected(self) -> Step | None: ...
-
-    def claimed_step(self) -> Step | None: ...
-
-    def lead_step(self, hand: int) -> Step: ...
-
     def wait_limit(self, step: Step) -> float: ...
 
     def pending_decision(self) -> Decision | None: ...
 
-    def check_proof(self, check: ProofCheck) -> None: ...
-
     def secret(self, number: int) -> bytes: ...
 
-    def seal(self, m: msg.Message, seq: int, prev: bytes, number: int) -> bytes: ...
+    proofs: ProofRunner
+    checked: bool
 
-    def answer_problem(self, raw: bytes, seq: int) -> Violation | str | None: ...
+    def observer(self, upto: int) -> Board:
+        """An observer of our chain's first `upto` entries (their proofs were checked already)."""
 
-    def totals(self) -> list[int]: ...
+    def receive(self, raw: bytes, now: float = 0.0) -> list[Event]: ...
+
 
 
 class View:
@@ -132,7 +145,8 @@ class View:
 
     @property
     def last_turn(self) -> bool:
-        return self._t.last_turn
+        """Whether the entry being applied was the last turn of its IN_TURN stage."""
+        return self._t.turn >= len(self._t.order)
 
     @property
     def finished(self) -> bool:
@@ -158,15 +172,77 @@ class View:
     def next_seq(self) -> int:
         return self._t.chain.next_seq
 
+    @property
+    def hand_number(self) -> int:
+        return self._t.hand_number
+
+    @property
+    def head(self) -> bytes:
+        return self._t.head
+
+    def known(self, raw: bytes) -> bool:
+        return raw in self._t.chain.known
+
     def expected(self) -> Step | None:
-        return self._t.expected()
+        """Who may append the next entry, and of which types."""
+        t = self._t
+        expect = TRANSITIONS[t.stage]
+        if expect.who is Who.NOBODY:
+            return None
+        if expect.who is Who.IN_TURN:
+            seat = t.order[t.turn]
+        elif expect.who is Who.ANY:
+            seat = ANY_SEAT
+        else:
+            current = self.game.current_seat
+            assert current is not None
+            seat = current
+        return Step(seat, expect.types, expect.decision)
 
     def claimed_step(self) -> Step | None:
-        return self._t.claimed_step()
+        """The step a claim on the slot the table waits for is about (rule "low_club": the first lead, which
+        the seat at the dealer's left answers by challenging, if its holder does not lead)."""
+        step = self.expected()
+        if step is None or step.seat != ANY_SEAT:
+            return step
+        return self.lead_step(self._t.hand_number) if self._t.deal is not None else None
+
+    def lead_step(self, hand: int) -> Step:
+        """Rule "low_club", hand `hand`: the claim's step of its first lead (the challenger's)."""
+        g = self.game
+        dealer = g.dealer if hand == g.hand_number else g.history[hand - 1].dealer
+        return Step((dealer + 1) % self._t.seats, (msg.Challenge, msg.Play), DecisionKind.PLAY)
 
     @property
     def deciding(self) -> bool:
         return self._t.pending_decision() is not None
+
+    def waiting_for(self) -> tuple[int, str] | None:
+        """Whose entry the table is waiting for, and of what type."""
+        step = self.expected()
+        return None if step is None else (step.seat, step.types[0].TYPE)
+
+    def step_for(self, header: log.Header) -> tuple[Step | None, LeadClaim | None]:
+        """The step an entry of this header is taken at (None: out of turn), and the low-club claim it answers
+        if it is the lowest club led after all (it applies where it was due, at the step we were at)."""
+        step = self.expected()
+        if step is not None and step.seat in (header.seat, ANY_SEAT) and header.type in _types(step):
+            if step.seat == ANY_SEAT and header.type == msg.Challenge.TYPE:  # the dealer's left alone
+                claimed = self.claimed_step()
+                mine = claimed is not None and claimed.seat == header.seat
+                return (step, None) if mine else (None, None)
+            return step, None
+        lead = self._t.lead_claim if self._t.stage is Stage.REVEAL else None
+        if step is not None and lead is not None and header.type in _types(lead.step):
+            return step, lead
+        return None, None
+
+    def out_of_turn(self, header: log.Header, raw: bytes) -> Rejected:
+        """Why an entry out of turn is refused (its seat named; the game goes on)."""
+        expected = self.expected()
+        want = "nothing" if expected is None else f"seat {expected.seat}'s {expected.types[0].TYPE}"
+        detail = f"entry {header.seq} from seat {header.seat} is a {header.type}; expected {want}"
+        return Rejected(header.seat, Check.TURN, detail, raw)
 
     # ----------------------------------------------------------------- the opening and the hand in play
     @property
@@ -215,7 +291,9 @@ class View:
         return self._t.chain.entries[seq]
 
     def check_proof(self, check: ProofCheck) -> None:
-        self._t.check_proof(check)
+        """Run one proof check of the entry being applied, unless it is a restored entry checked before."""
+        if not (self._t.restoring and self._t.checked):
+            self._t.proofs(check)
 
     def keys_due(self, seat: int) -> list[int]:
         return self.deal.keys_due(seat) if self._t.rules.deal == "all" else self._t.pile.keys_due()
@@ -223,13 +301,28 @@ class View:
     # ----------------------------------------------------------------- the claims (ClaimView, ClockView)
     @property
     def claim(self) -> Slot | None:
-        return self._t.claim
+        """The abandonment claim on the slot the table waits for (or the one whose certificate ended the
+        game), if any seat has voted on it."""
+        if self._t.certified is not None:
+            return self._t.certified
+        slot = self._t.claims.current(self)
+        return slot if slot is not None and slot.votes else None
+
+    def role(self) -> Role:
+        """Ours on the claim on the slot the table waits for (QUIET: no claim there)."""
+        slot = self._t.claims.current(self)
+        return Role.QUIET if slot is None else slot.role
+
+    def claim_notes(self) -> list[bytes]:
+        """The signed votes, stalls and refusals of the open claim: what a peer that comes back needs."""
+        slot = self.claim
+        return [] if slot is None or self._t.finished else slot.notes()
 
     def now(self) -> Awaited | None:
         t = self._t
         if t.finished:
             return None
-        step = t.claimed_step()
+        step = self.claimed_step()
         return None if step is None else self._awaited(t.chain.next_seq, t.head, step, t.hand_number)
 
     def passed(self, seq: int, prev: bytes) -> Awaited | None:
@@ -244,7 +337,7 @@ class View:
             return None
         hand = log.validate_header(log.open_envelope(chain.entries[seq]).payload).hand
         if step.seat == ANY_SEAT:
-            step = t.lead_step(hand)
+            step = self.lead_step(hand)
         return self._awaited(seq, prev, step, hand)
 
     def _awaited(self, seq: int, prev: bytes, step: Step, hand: int) -> Awaited:
@@ -266,10 +359,16 @@ class View:
                                                                          env.payload_raw)
 
     def answer_problem(self, raw: bytes, at: Awaited) -> Violation | str | None:
-        return self._t.answer_problem(raw, at.seq)
+        return self.problem_of(raw, at.seq)
 
     def seal(self, m: msg.Message, at: Awaited) -> bytes:
-        return self._t.seal(m, at.seq, at.prev, at.hand)
+        return self.sealed(m.to_fields(), at.seq, at.prev, at.hand)
+
+    def sealed(self, fields: Mapping[str, Any], seq: int, prev: bytes, number: int) -> bytes:
+        """Our signed envelope of `fields` for slot `seq` after the entry hashed `prev`, in hand `number`."""
+        t = self._t
+        assert t.identity is not None and t.seat is not None
+        return log.seal({"g": t.game_id, "n": seq, "p": prev, "s": t.seat, "h": number, **fields}, t.identity)
 
     # ----------------------------------------------------------------- the endings (EndingView, LateView)
     @property
@@ -290,7 +389,9 @@ class View:
         return None if g is None else g.outcome
 
     def totals(self) -> list[int]:
-        return self._t.totals()
+        """Every side's total score now (0 before the first hand)."""
+        g = self._t.game
+        return [0 for _ in self._t.rules.sides] if g is None else [t.score for t in g.totals]
 
     def signed_by(self, seq: int, seat: int) -> bytes | None:
         return self._t.chain.signed_by(seq, seat)
@@ -302,7 +403,26 @@ class View:
         return log.entry_hash(self._t.chain.entries[seq - 1])
 
     def problem_of(self, raw: bytes, seq: int) -> Violation | str | None:
-        return self._t.answer_problem(raw, seq)
+        """What `raw`, a signed entry for slot `seq` of our chain, earns there, checked by an observer of our
+        chain up to that slot exactly as every peer that took it did: None if it holds, the violation it
+        earns its signer, or why it is no entry that slot takes."""
+        try:
+            observer = self._t.observer(seq)
+        except P2PSpadesError:  # pragma: no cover - our own chain
+            return None
+        events = observer.receive(raw)
+        if observer.violation is not None:
+            return observer.violation
+        if any(isinstance(ev, Accepted) for ev in events):
+            return None
+        problem = next((ev for ev in events if isinstance(ev, Rejected | Dropped)), None)
+        if isinstance(problem, Rejected):
+            return problem.detail
+        return problem.reason if isinstance(problem, Dropped) else "an entry that does not apply there"
+
+
+def _types(step: Step) -> set[str]:
+    return {t.TYPE for t in step.types}
 
 
 def _type(raw: bytes) -> str:
