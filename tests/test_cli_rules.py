@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 
 from p2pspades.cli.main import main
+from p2pspades.describe.rules import _PHRASES, MEANINGS, described, options, summary, value_text
 from p2pspades.rules import PRESETS, RuleSet, preset
-from p2pspades.rules.options import _PHRASES, described, options, summary, value_text
-from p2pspades.rules.ruleset import MEANINGS
 
 FIELDS = [f.name for f in dataclasses.fields(RuleSet)]
 PROTOCOL_MD = Path(__file__).resolve().parent.parent / "protocol" / "PROTOCOL.md"

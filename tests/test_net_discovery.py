@@ -8,10 +8,11 @@ import pytest
 from helpers.net import loopback_multicast_works
 
 from p2pspades import crypto
+from p2pspades.describe.rules import summary
+from p2pspades.describe.tables import advertised
 from p2pspades.net.discovery import OPTIONS_LIMIT, Advertiser, browse, options_text, parse_ad, txt_record
 from p2pspades.net.lobby import LobbySeat, TableInfo
 from p2pspades.rules import preset
-from p2pspades.rules.options import summary
 
 pytestmark = [pytest.mark.net, pytest.mark.timeout(60)]
 LOOPBACK = ["127.0.0.1"]
@@ -71,7 +72,7 @@ def test_txt_record_round_trips_and_hostile_records_are_refused() -> None:
         "Tuesday", 2, info.host_fingerprint, "tcp://192.168.1.9:4242", info.version
     )
     old = parse_ad("x", {**props, b"pv": b"1"}, ["192.168.1.9"], 4242)
-    assert old.protocol == 1 and "protocol 1" in str(old)
+    assert old.protocol == 1 and "protocol 1" in advertised(old)
     for key, value in [(b"v", b"9"), (b"free", b"99"), (b"free", b"-1"), (b"fp", b"nope"),
                        (b"name", b""), (b"name", b"\x1b[2J"), (b"players", b"\xff"), (b"pv", b"3"),
                        (b"pv", b"")]:
@@ -90,7 +91,7 @@ def test_the_options_in_force_are_advertised_in_few_words() -> None:
     assert record["rules"] == "suicide"
     assert record["opts"] == "min team bid 4, Boston +200, deuces high, suicide bids"
     ad = parse_ad("x", {k.encode(): v.encode() for k, v in record.items()}, ["192.168.1.9"], 4242)
-    assert ad.options == record["opts"] and f"suicide ({record['opts']})" in str(ad)
+    assert ad.options == record["opts"] and f"suicide ({record['opts']})" in advertised(ad)
     classic = TableInfo("Plain", preset("classic"), host.public, bytes(16), seats)
     assert "opts" not in txt_record(classic)  # nothing to say: the key is left out, as older hosts do
     props = {k.encode(): v.encode() for k, v in txt_record(classic).items()}

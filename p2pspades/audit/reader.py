@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 
 from p2pspades import log
 from p2pspades.audit.parallel import ALL_SETTLED, ParallelProofs, available_jobs
-from p2pspades.audit.verdict import Status, Verdict, abandonment, describe, forfeit_suffix
-from p2pspades.describe import failed
+from p2pspades.audit.verdict import Status, Verdict, claim_facts, end_facts, unreadable, violation_data
 from p2pspades.errors import LocalError, RemoteError
+from p2pspades.reasons import Finding, Reason
 from p2pspades.rules import Card, HandResult
 from p2pspades.table import (
     Accepted,
@@ -180,20 +180,19 @@ def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor], jo
     try:
         read = log.read_log(path)
     except FileNotFoundError:
-        return Verdict(Status.UNREADABLE, f"{os.fspath(path)}: no such file")
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.NO_FILE, path=os.fspath(path)))
     except IsADirectoryError:
-        return Verdict(Status.UNREADABLE, f"{os.fspath(path)} is a directory, not a log file")
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.DIRECTORY, path=os.fspath(path)))
     except OSError as exc:
-        return Verdict(Status.UNREADABLE, f"{os.fspath(path)}: cannot read: {exc.strerror or exc}")
+        error = exc.strerror or str(exc)
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.CANNOT_READ, path=os.fspath(path), error=error))
     except LocalError as exc:
-        return Verdict(Status.UNREADABLE, str(exc))
+        return unreadable(str(exc))
     verdict = _replay(read.frames, visitors, jobs)
     verdict.torn = read.torn
     if read.torn is not None and verdict.status in (Status.VALID, Status.INCOMPLETE):
         verdict.status = Status.INCOMPLETE
-        verdict.summary += (
-            f"; the last frame (at byte {read.torn.offset}) is cut short, as a crash during a write leaves it"
-        )
+        verdict.finding = verdict.finding.plus(torn=read.torn.offset)
     return verdict
 
 
@@ -224,15 +223,15 @@ def _earlier_claim(raw: bytes) -> bool:
 
 def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None) -> Verdict:
     if not frames:
-        return Verdict(Status.INCOMPLETE, "the log holds no entry: nothing was recorded")
+        return Verdict(Status.INCOMPLETE, Reason.of(Finding.EMPTY))
     try:
         _, setup = read_genesis(frames[0])
     except log.DecodeError as exc:
-        return Verdict(Status.UNREADABLE, f"entry 0 is not a genesis entry: {exc.detail}")
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.NOT_GENESIS, detail=exc.detail))
     except RemoteError as exc:  # seat 0 signed (or failed to sign) a genesis no peer accepts
         refused = Violation(0, exc.check, exc.detail, 0, (frames[0],))
-        summary = f"entry 0 (the genesis) fails the {exc.check} check: {exc.detail}"
-        return Verdict(Status.VIOLATION, summary, violation=refused)
+        found = Reason.of(Finding.BAD_GENESIS, check=exc.check, detail=exc.detail)
+        return Verdict(Status.VIOLATION, found, violation=refused)
     table = Table(frames[0], proofs=check_now if parallel is None else parallel)
     teller.genesis(setup)
     penalised: list[Violation] = []
@@ -245,101 +244,64 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
         if parallel is not None:
             teller.flush(parallel.settled())
             if parallel.failed is not None:  # the serial replay will say what it was
-                return Verdict(Status.VIOLATION, f"entry {parallel.failed}: a proof does not verify")
+                return Verdict(Status.VIOLATION, Reason.of(Finding.PROOF, entry=parallel.failed))
         for ev in events:
+            if isinstance(ev, Violation) and ev.halts:
+                return _halted(table, ev, penalised, index)
             if isinstance(ev, Violation):
-                if ev.halts:
-                    summary = describe(ev) + forfeit_suffix(table)
-                    return Verdict(Status.VIOLATION, summary, table, ev, penalised, index)
                 penalised.append(ev)
         if len(table.entries) > before or any(isinstance(ev, Noted | Superseded) for ev in events):
             continue
         if table.certified is not None and raw == table.entries[table.certified.seq]:
             continue  # the certificate its votes, logged before it, already made
-        problem = next((ev for ev in events if isinstance(ev, Dropped | Rejected)), None)
-        if isinstance(problem, Rejected) and _earlier_claim(raw):
-            waiting = f" at entry {len(table.entries)}"
-            return Verdict(
-                Status.INCOMPLETE,
-                f"valid up to entry {len(table.entries) - 1}, then an abandonment claim of an earlier release"
-                f"{waiting} (on the chain, with `why`), which this verifier does not judge",
-                table,
-                None,
-                penalised,
-                index,
-            )
-        if isinstance(problem, Rejected):
-            return Verdict(
-                Status.VIOLATION,
-                f"entry {index}: {failed(problem.check, problem.detail, problem.seat)}",
-                table,
-                None,
-                penalised,
-                index,
-            )
-        if isinstance(problem, Dropped) and problem.kind is DropKind.MALFORMED:
-            return Verdict(
-                Status.UNREADABLE, f"entry {index}: {problem.reason}", table, None, penalised, index
-            )
-        if problem is not None:
-            return Verdict(
-                Status.VIOLATION, f"entry {index}: {problem.reason}", table, None, penalised, index
-            )
-        if any(isinstance(ev, Wanted) for ev in events):
-            return Verdict(
-                Status.VIOLATION,
-                f"entry {index} is out of sequence: the chain is broken",
-                table,
-                None,
-                penalised,
-                index,
-            )
-        if not any(isinstance(ev, Accepted) for ev in events):
-            return Verdict(
-                Status.VIOLATION, f"entry {index} repeats an earlier entry", table, None, penalised, index
-            )
+        status, stop = _refused(table, raw, index, events)
+        if stop is not None:
+            return Verdict(status, stop, table, None, penalised, index)
     return judge_end(table, penalised)
+
+
+def _halted(table: Table, v: Violation, penalised: list[Violation], entries: int) -> Verdict:
+    found = Reason.of(Finding.HALTED, ended=end_facts(table), **violation_data(v))
+    return Verdict(Status.VIOLATION, found, table, v, penalised, entries)
+
+
+def _refused(table: Table, raw: bytes, index: int, events: Sequence[Event]) -> tuple[Status, Reason | None]:
+    """What stops a replay at an entry the table neither took nor noted (None: nothing, it goes on)."""
+    problem = next((ev for ev in events if isinstance(ev, Dropped | Rejected)), None)
+    if isinstance(problem, Rejected) and _earlier_claim(raw):
+        last = len(table.entries) - 1
+        return Status.INCOMPLETE, Reason.of(Finding.EARLIER_CLAIM, last=last, at=last + 1)
+    if isinstance(problem, Rejected):
+        found = Reason.of(Finding.REJECTED, entry=index, check=problem.check, detail=problem.detail,
+                          seat=problem.seat)
+        return Status.VIOLATION, found
+    if isinstance(problem, Dropped):
+        malformed = problem.kind is DropKind.MALFORMED
+        return (Status.UNREADABLE if malformed else Status.VIOLATION), Reason.of(
+            Finding.DROPPED, entry=index, drop=problem)
+    if any(isinstance(ev, Wanted) for ev in events):
+        return Status.VIOLATION, Reason.of(Finding.BROKEN, entry=index)
+    if not any(isinstance(ev, Accepted) for ev in events):
+        return Status.VIOLATION, Reason.of(Finding.REPEATED, entry=index)
+    return Status.VALID, None
 
 
 def judge_end(table: Table, penalised: list[Violation]) -> Verdict:
     """The verdict on an observer `table` that has taken every entry it was given, with the violations a
     rule-set penalty settled: a halting violation, complete, abandoned, or valid so far."""
     n = len(table.entries)
+    last = n - 1
     v = table.violation
     if v is not None and v.halts:
-        return Verdict(Status.VIOLATION, describe(v) + forfeit_suffix(table), table, v, penalised, n)
+        return _halted(table, v, penalised, n)
     if table.status is TableStatus.COMPLETE:
         if penalised:
             first = penalised[0]
-            return Verdict(
-                Status.VIOLATION,
-                "the game is complete, but " + describe(first) + " (penalised)",
-                table,
-                first,
-                penalised,
-                n,
-            )
-        chain = len(table.entries)
-        return Verdict(Status.VALID, f"valid and complete: {chain} entries", table, None, penalised, n)
+            found = Reason.of(Finding.PENALISED, **violation_data(first))
+            return Verdict(Status.VIOLATION, found, table, first, penalised, n)
+        return Verdict(Status.VALID, Reason.of(Finding.COMPLETE, entries=n), table, None, penalised, n)
     if table.status is TableStatus.ABANDONED:
-        return Verdict(
-            Status.INCOMPLETE,
-            f"valid, but abandoned at entry {len(table.entries) - 1}: {abandonment(table)}"
-            + forfeit_suffix(table),
-            table,
-            None,
-            penalised,
-            n,
-        )
-    waiting = table.waiting_for()
-    where = f"; it waits for seat {waiting[0]}'s {waiting[1]}" if waiting else ""
-    if table.claim is not None and waiting is not None:
-        where = f"; it waits for seat {waiting[0]}'s {waiting[1]}, and {abandonment(table)}"
-    return Verdict(
-        Status.INCOMPLETE,
-        f"valid so far, but incomplete: it stops after entry {len(table.entries) - 1}{where}",
-        table,
-        None,
-        penalised,
-        n,
-    )
+        found = Reason.of(Finding.ABANDONED, last=last, claim=claim_facts(table), ended=end_facts(table))
+        return Verdict(Status.INCOMPLETE, found, table, None, penalised, n)
+    found = Reason.of(Finding.INCOMPLETE, last=last, waiting=table.waiting_for(), claim=claim_facts(table))
+    return Verdict(Status.INCOMPLETE, found, table, None, penalised, n)

@@ -1,4 +1,5 @@
-"""A verifier's verdict on a log, and the plain words it uses for abandonments and forfeits."""
+"""A verifier's verdict on a log, and the facts it states about abandonments, forfeits and games that follow
+others, as data (`reasons.Finding`, `ClaimFacts`, `EndFacts`, `Follows`): `describe.findings` words them."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import enum
 from dataclasses import dataclass, field
 
 from p2pspades import log
-from p2pspades.describe import ending, failed
+from p2pspades.describe import findings
 from p2pspades.exits import ExitCode
+from p2pspades.reasons import ClaimFacts, EndFacts, Finding, Follows, Reason
 from p2pspades.rules import HandResult
 from p2pspades.table import After, PassShown, Table, TableStatus, Violation
 
@@ -24,7 +26,8 @@ class Status(enum.IntEnum):
 @dataclass
 class Verdict:
     status: Status
-    summary: str
+    #: what the log proves: a `Finding` and its data (`summary` is its words)
+    finding: Reason
     table: Table | None = None
     #: the first violation: seat, sequence number, check and the evidence entries
     violation: Violation | None = None
@@ -41,109 +44,118 @@ class Verdict:
     def exit_code(self) -> int:
         return int(self.status)
 
+    @property
+    def summary(self) -> str:
+        """What the log proves, in one line (the describer's words for `finding`)."""
+        return findings.summary(self.finding)
 
-def describe(v: Violation) -> str:
-    return f"entry {v.seq}: {failed(v.check, v.detail, v.seat)}"
+
+def unreadable(detail: str) -> Verdict:
+    """The verdict on a file that is no log, `detail` saying why in the words of the layer that found it."""
+    return Verdict(Status.UNREADABLE, Reason.of(Finding.UNREADABLE, detail=detail))
 
 
-def _seats(seats: tuple[int, ...] | list[int]) -> str:
-    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
+def violation_data(v: Violation) -> dict[str, object]:
+    """The data of a finding about violation `v`: its entry, check, detail and seat."""
+    return {"entry": v.seq, "check": v.check, "detail": v.detail, "seat": v.seat}
+
+
+def claim_facts(table: Table) -> ClaimFacts | None:
+    """The abandonment claim the table holds, as facts: who voted that which seat kept the table waiting for
+    what, after how long by their clocks, and whether that made a certificate (None: no claim)."""
+    slot = table.claim
+    if slot is None:
+        return None
+    return ClaimFacts(
+        voters=tuple(slot.voters), accused=slot.accused, awaited=slot.awaited, seq=slot.seq,
+        waits=tuple(sorted(set(slot.waits.values()))), certified=table.certified is slot,
+        refusers=tuple(sorted(slot.refusals)), missing=tuple(slot.missing(table.seats)),
+    )
+
+
+def end_facts(table: Table) -> EndFacts | None:
+    """How the game ended for the sides, when it ended on a seat's fault (None otherwise)."""
+    result = table.result
+    if result is None or result.seat is None:
+        return None
+    v = table.violation
+    return EndFacts(
+        seat=result.seat, contested=result.contested, forfeit=result.forfeit, winners=tuple(result.winners),
+        abandoned=result.status is TableStatus.ABANDONED, signers=tuple(result.signers),
+        check=None if v is None else v.check, detail="" if v is None else v.detail,
+    )
 
 
 def abandonment(table: Table) -> str:
-    """What a log proves about an abandonment: who signed that which seat kept the table waiting, after how
-    long by their clocks, and whether that made a certificate (a claim of silence, never a proof of it)."""
-    slot = table.claim
-    if slot is None:
-        return "no seat was claimed to have stopped answering"
-    waits = sorted(set(slot.waits.values()))
-    after = " or ".join(f"{w} s" for w in waits)
-    said = (
-        f"{_seats(slot.voters)} signed that seat {slot.accused} kept the table waiting for its "
-        f"{slot.awaited or 'entry'} (entry {slot.seq}) past the timeout in force ({after})"
-    )
-    if table.certified is slot:
-        return said + f": a certificate at entry {slot.seq} (a claim of silence, not a proof)"
-    if slot.refusals:
-        return said + f"; {_seats(sorted(slot.refusals))} took its entry first: the claim is void"
-    return said + f"; no certificate: {_seats(slot.missing(table.seats))} signed nothing yet"
+    """What the log proves about an abandonment, in words."""
+    return findings.abandonment(claim_facts(table))
 
 
 def forfeit(table: Table) -> str | None:
     """'forfeit by seat X: reason' when the game ended on a fault and the rules make its side forfeit."""
-    result = table.result
-    if result is None or not result.forfeit or result.seat is None:
-        return None
-    if result.status is TableStatus.ABANDONED:
-        why = f"the certificate of {_seats(result.signers)} says it stopped answering"
-    elif table.violation is not None:
-        why = failed(table.violation.check, table.violation.detail)
-    else:  # pragma: no cover - a fault is an abandonment or a violation
-        why = ending(result)
-    return f"forfeit by seat {result.seat}: {why}"
+    return findings.forfeit(end_facts(table))
 
 
-def forfeit_suffix(table: Table) -> str:
-    result = table.result
-    if result is None or result.seat is None:
-        return ""
-    if result.contested:
-        return "; contested: every seat that signed the certificate wins by it, so nobody wins"
-    if not result.forfeit:
-        return "; the game is void (rule on_fault=void)"
-    winners = " and ".join(f"side {w}" for w in result.winners)
-    return f"; forfeit by seat {result.seat}: {winners} {'wins' if len(result.winners) == 1 else 'win'}"
-
-
-def follow_problem(old: Verdict, new: Verdict) -> str | None:
+def follows(old: Verdict, new: Verdict) -> Reason | None:
     """Why the game of `new` does not follow the game of `old` as its genesis `after` says, or None if it
     does (PROTOCOL.md §4.1.1): it names old's game id, old's game is over, and a continuation keeps old's
-    rules and every seat's key but the abandoned one's, and starts where old ended
-    (`continuation_problem`)."""
+    rules and every seat's key but the abandoned one's, and starts where old ended (`continues`)."""
     if new.table is None:
-        return "the new log has no readable genesis"
+        return Reason.of(Follows.NO_GENESIS)
     after = new.table.setup.after
     if after is None:
-        return f"game {new.table.game_id.hex()} follows no game: its genesis has no 'after'"
+        return Reason.of(Follows.NO_AFTER, game=new.table.game_id.hex())
     if old.table is None:
-        return f"the old log has no readable genesis: {old.summary}"
+        return Reason.of(Follows.OLD_UNREADABLE, old=old.finding)
     if after.game_id != old.table.game_id:
-        return f"it follows game {after.game_id.hex()}, not game {old.table.game_id.hex()} of the old log"
+        return Reason.of(Follows.OTHER_GAME, game=after.game_id.hex(), old=old.table.game_id.hex())
     if old.table.result is None:
-        return f"game {old.table.game_id.hex()} has not ended in the old log"
+        return Reason.of(Follows.NOT_OVER, game=old.table.game_id.hex())
     if not after.continues:
         return None
-    problem = continuation_problem(old.table, after)
+    problem = continues(old.table, after)
     if problem is not None:
         return problem
     if old.table.rules != new.table.rules:
-        return "its rules differ from the old game's"
+        return Reason.of(Follows.RULES)
     gone = old.table.result.seat
     old_keys, new_keys = old.table.setup.keys, new.table.setup.keys
     if len(old_keys) != len(new_keys) or any(
             seat != gone and old_keys[seat] != new_keys[seat] for seat in range(len(old_keys))):
-        return "a seat other than the abandoned one is held by another key than in the old game"
+        return Reason.of(Follows.KEYS)
     return None
 
 
-def continuation_problem(old: Table, after: After) -> str | None:
+def continues(old: Table, after: After) -> Reason | None:
     """Why the continuation `after` does not start where the game of `old` (a table that read its log)
     ended, or None: the game was abandoned, and `after` gives each side's score and bags after its last
     scored hand and the dealer of the hand it did not finish."""
     gid = old.game_id.hex()
     ended = old.result
     if ended is None:
-        return f"game {gid} has not ended"
+        return Reason.of(Follows.NOT_ENDED, game=gid)
     if ended.status is not TableStatus.ABANDONED:
-        return f"game {gid} was not abandoned ({ended.status.value}): it cannot be carried on"
+        return Reason.of(Follows.NOT_ABANDONED, game=gid, status=ended.status.value)
     game = old.game
     if game is None:
-        return f"game {gid} ended before its first hand: there are no scores to carry on"
+        return Reason.of(Follows.NO_SCORES, game=gid)
     if tuple(after.totals) != game.totals:
-        scores = "–".join(str(t.score) for t in game.totals)
-        bags = ", ".join(str(t.bags) for t in game.totals)
-        return (f"it starts from {after.scores_text()} (bags {', '.join(str(t.bags) for t in after.totals)}) "
-                f"but game {gid} ended at {scores} (bags {bags})")
+        return Reason.of(
+            Follows.SCORES, game=gid, claimed=tuple(t.score for t in after.totals),
+            claimed_bags=tuple(t.bags for t in after.totals), scores=tuple(t.score for t in game.totals),
+            bags=tuple(t.bags for t in game.totals))
     if after.dealer != game.dealer:
-        return f"seat {after.dealer} deals first, but seat {game.dealer} was to deal in game {gid}"
+        return Reason.of(Follows.DEALER, seat=after.dealer, expected=game.dealer, game=gid)
     return None
+
+
+def follow_problem(old: Verdict, new: Verdict) -> str | None:
+    """`follows` in words."""
+    problem = follows(old, new)
+    return None if problem is None else findings.said(problem)
+
+
+def continuation_problem(old: Table, after: After) -> str | None:
+    """`continues` in words (for `cli.again`, which checks a continuation a host announces)."""
+    problem = continues(old, after)
+    return None if problem is None else findings.said(problem)

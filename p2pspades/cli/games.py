@@ -12,8 +12,9 @@ from typing import Any
 from p2pspades import paths
 from p2pspades.audit import Status, verify_file
 from p2pspades.audit.history import Ending, GameRow, PlayedGame, game_rows
-from p2pspades.audit.verify import Verdict
+from p2pspades.audit.verdict import unreadable
 from p2pspades.cli.common import fail, resume_command
+from p2pspades.describe.findings import summary
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
 from p2pspades.net.store import our_logs
@@ -43,10 +44,7 @@ def played_games(profile: str | None) -> list[PlayedGame]:
     verdict saying why)."""
     found = []
     for entry in our_logs(paths.data_home(profile=profile)):
-        if entry.problem is not None:
-            verdict = Verdict(Status.UNREADABLE, entry.problem)
-        else:
-            verdict = verify_file(entry.path)
+        verdict = unreadable(entry.problem) if entry.problem is not None else verify_file(entry.path)
         found.append(PlayedGame(str(entry.path), verdict, entry.seat, entry.when, entry.running))
     return found
 
@@ -90,7 +88,7 @@ def result_text(row: GameRow, profile: str | None) -> str:
                 paths.data_home(profile=profile))):  # a seat directory: `resume` carries it on
             text += f"; carry on with: {resume_command(bytes.fromhex(row.game_id), profile)}"
         return text
-    return f"log unreadable: {printable(row.summary)}"
+    return f"log unreadable: {printable(summary(row.finding))}"
 
 
 def row_record(row: GameRow, profile: str | None) -> dict[str, Any]:
@@ -106,7 +104,7 @@ def row_record(row: GameRow, profile: str | None) -> dict[str, Any]:
         "won": row.won,
         "hands": row.hands,
         "result_text": result_text(row, profile),
-        "verdict": {"status": VERDICT[row.status], "summary": row.summary},
+        "verdict": {"status": VERDICT[row.status], "summary": summary(row.finding)},
         "log": row.path,
     }
 

@@ -31,6 +31,7 @@ from p2pspades.cli.play import (
     settings_from,
     timeouts_from,
 )
+from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
 from p2pspades.net.endpoints import parse
@@ -39,8 +40,8 @@ from p2pspades.net.lobby_seats import NAME_LIMIT, Sequel, TableInfo, check_name
 from p2pspades.net.seats import Seat, bot_seats
 from p2pspades.net.session import HostedTable
 from p2pspades.paths import PLAYER_IDENTITY
+from p2pspades.reasons import Closing
 from p2pspades.rules import RuleSet
-from p2pspades.rules.options import described
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 
@@ -189,10 +190,10 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
             hosted.on_change = lambda info: model.set_seats(info.seated)
             group = await ui.run_lobby(model, hosted.seat_everyone(), color=not args.no_color)
     except BaseException:
-        await hosted.close("the host stopped")
+        await hosted.close(Closing.STOPPED)
         raise
     if group is None:
-        await hosted.close("the host left")
+        await hosted.close(Closing.LEFT)
         say("you left the table before the game started")
         return ExitCode.LEFT
     port = 0 if lobby is None else lobby.port

@@ -26,6 +26,7 @@ from p2pspades.cli.play import (
     settings_from,
     timeouts_from,
 )
+from p2pspades.describe.tables import advertised
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
 from p2pspades.net.discovery import find_table, parse_endpoint
@@ -124,7 +125,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
         if fingerprint is not None and fingerprint != ad.host_fingerprint:
             raise LocalError(f"table {args.table!r} is hosted by {ad.host_fingerprint}, not {fingerprint}")
         fingerprint = ad.host_fingerprint
-        say(f"found {ad}")
+        say(f"found {advertised(ad)}")
     bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
     main.lobby = host_port(lobby)
     screen = JoinScreen()

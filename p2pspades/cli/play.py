@@ -37,6 +37,8 @@ from p2pspades.cli.common import (
     run_as_profile,
 )
 from p2pspades.describe import ending
+from p2pspades.describe.rules import described
+from p2pspades.describe.tables import proposal, seat_map
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.net.group import LocalGroup, Settings
@@ -54,7 +56,6 @@ from p2pspades.net.store import StoreError
 from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
 from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
-from p2pspades.rules.options import described
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
@@ -179,11 +180,7 @@ def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
     that the host is deciding once the table is full."""
 
     def show(info: TableInfo) -> None:
-        names = ", ".join(f"{s.seat}:{s.name}" + (f" (bot run by {info.owner_name(s)})" if s.bot else "")
-                          for s in info.seated)
-        follows = "" if info.after is None else f"; {info.after.describe(short=True)}"
-        say(f"table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}] "
-            f"(protocol version {info.version}{follows})")
+        say(seat_map(info))
         host = info.at(0)
         if you is not None and host is not None and info.seat_of(you) is not None and not info.free:
             say(f"waiting for {host.name} to accept you")
@@ -196,7 +193,7 @@ def confirmer(ui: Any | None, color: bool = True) -> Callable[[LobbyResult], Awa
 
     async def confirm(result: LobbyResult) -> bool:
         if ui is None:
-            say(result.describe())
+            say(proposal(result))
             return True
         answer: bool = await ui.confirm_table(result.table.name, result.table.rules, result.table.seated,
                                               you=result.seat, color=color, version=result.table.version,

@@ -7,9 +7,9 @@ import argparse
 import json
 
 from p2pspades.cli.common import fail
+from p2pspades.describe.rules import options, summary, value_text
 from p2pspades.exits import ExitCode
 from p2pspades.rules import PRESETS
-from p2pspades.rules.options import options, summary, value_text
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

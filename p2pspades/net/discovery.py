@@ -22,10 +22,10 @@ from typing import Any
 from zeroconf import BadTypeInNameException, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from p2pspades.describe.rules import summary
 from p2pspades.errors import LocalError
 from p2pspades.net import endpoints
 from p2pspades.net.lobby_seats import TableInfo, check_name
-from p2pspades.rules.options import summary
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 log = logging.getLogger(__name__)
@@ -66,10 +66,6 @@ class TableAd:
     def endpoint(self) -> str:
         return endpoints.tcp(self.address, self.port)
 
-    def __str__(self) -> str:
-        rules = f"{self.rules} ({self.options})" if self.options else self.rules
-        return (f"{self.name}  {rules}, {self.free} of {self.players} seats free, protocol "
-                f"{self.protocol}  host {self.host_fingerprint}  {self.address}:{self.port}")
 
 
 def txt_record(info: TableInfo) -> dict[str, str]:

@@ -39,16 +39,6 @@ from p2pspades.rules.tricks import Trick, trick_winner
 from p2pspades.rules.view import Phase, SeatView, seat_view
 
 _DRAW_CHOICES: tuple[Draw, Draw] = (Draw(True), Draw(False))
-_PHASE_WAITS = {
-    Phase.BLIND: "blind-nil answers",
-    Phase.DEAL: "the deal",
-    Phase.DRAW: "the draw",
-    Phase.BID: "bids",
-    Phase.PASS: "the nil card pass",
-    Phase.PLAY: "cards",
-    Phase.REVEAL: "the revealed hands",
-    Phase.GAME_OVER: "nothing: the game is over",
-}
 _PLAY = Phase.PLAY
 # Named tuples made straight from a tuple: their generated __new__ is a Python function, this is not.
 _new_trick = partial(tuple.__new__, Trick)
@@ -290,10 +280,7 @@ class Game:
         name = type(action).__name__
         if self.phase is Phase.GAME_OVER:
             return WrongPhase(f"{name}: the game is over", self.current_seat)
-        return WrongPhase(
-            f"{name} is not allowed in the {self.phase.value} phase (waiting for {_PHASE_WAITS[self.phase]})",
-            self.current_seat,
-        )
+        return WrongPhase(f"{name} is not allowed in the {self.phase.value} phase", self.current_seat)
 
     # ----- hand start, blind nil, deal, draw, bids -------------------------------------------------------
 

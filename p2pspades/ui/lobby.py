@@ -30,6 +30,7 @@ from prompt_toolkit.output import Output
 
 from p2pspades.bots import BOT_LEVELS
 from p2pspades.net.lobby_seats import LobbyError, LobbySeat
+from p2pspades.reasons import Trouble
 from p2pspades.rules import RuleSet
 from p2pspades.table.genesis import After
 from p2pspades.table.messages import PROTOCOL_VERSION
@@ -258,19 +259,19 @@ class LobbyModel:
                 await self.controls.add_bot(seat if here is None else None)
             elif key == "x":
                 if here is None or seat == 0:
-                    raise LobbyError("select a bot or a player to remove (↑/↓)")
+                    raise Hint("select a bot or a player to remove (↑/↓)")
                 await self.controls.remove(seat)
             elif key == "s":
                 to = self.other_side(seat) if here is not None and here.bot else None
                 if to is None:
-                    raise LobbyError("select a bot (↑/↓) with somewhere to go" if here is None or not here.bot
-                                     else "there is no free seat or bot on another side")
+                    raise Hint("select a bot (↑/↓) with somewhere to go" if here is None or not here.bot
+                               else "there is no free seat or bot on another side")
                 self.controls.move(seat, to)
                 self.selected = to
             elif key == "l":
                 level = self.level_of(here) if here is not None else None
                 if here is not None and level is None:
-                    raise LobbyError("select one of your bots, or a free seat for the next bot (↑/↓)")
+                    raise Hint("select one of your bots, or a free seat for the next bot (↑/↓)")
                 level = next_level(level or self.controls.level)
                 if here is None:
                     self.controls.level = level
@@ -284,6 +285,10 @@ class LobbyModel:
         except Exception as exc:  # shown, never a traceback: the lobby goes on
             self.status = str(exc)[:160]
         self._changed()
+
+
+class Hint(Exception):
+    """A key that means nothing for the selected seat: what to do instead, on the status line."""
 
 
 def next_level(level: str) -> str:
@@ -521,5 +526,5 @@ async def run_lobby(
     if model.left:
         return None
     if task.cancelled():
-        raise LobbyError("the lobby was stopped")
+        raise LobbyError(Trouble.STOPPED)
     return task.result()

@@ -9,9 +9,9 @@ import textwrap
 
 from p2pspades.audit import Stats, seat_stats
 from p2pspades.describe import failed
+from p2pspades.describe.rules import described
 from p2pspades.printable import pad, width
 from p2pspades.rules import BlindBid, Card, SeatView
-from p2pspades.rules.options import described
 from p2pspades.table import DecisionKind
 from p2pspades.ui.derived import card_tracker, played_cards
 from p2pspades.ui.keys import HELP_LINES
