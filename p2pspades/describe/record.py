@@ -5,12 +5,16 @@ so they show only what the signed log proves; names come from the log and are ma
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from p2pspades.audit.record import hand_record, record_status
 from p2pspades.audit.verdict import Verdict, abandonment, forfeit
 from p2pspades.describe import bonuses, failed
 from p2pspades.describe.rules import described, summary
 from p2pspades.printable import pad, plural, printable
-from p2pspades.rules import bid_notation, format_cards, sort_hand
+from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards, sort_hand
+from p2pspades.table import PassShown, Table
 
 
 def text_record(verdict: Verdict) -> str:
@@ -19,74 +23,68 @@ def text_record(verdict: Verdict) -> str:
     if table is None:
         return f'[Result "{record_status(verdict)}"]\n{{{printable(verdict.summary)}}}\n'
     rec = hand_record(verdict)
-    rules = table.rules
     names = [printable(s.name) for s in table.setup.seats]
-    out: list[str] = []
-
-    def tag(name: str, value: object) -> None:
-        text = printable(value).replace("\\", "\\\\").replace('"', '\\"')
-        out.append(f'[{name} "{text}"]')
-
-    tag("Event", table.setup.name)
-    tag("GameId", rec["game_id"])
-    tag("Rules", rules.preset or "custom")
-    if summary(rules):
-        tag("Options", summary(rules))
-    tag("Target", rules.target)
-    for s in table.setup.seats:
-        tag(f"Seat{s.seat}", f"{names[s.seat]} ({s.fingerprint})")
-    tag("Sides", " vs ".join("+".join(names[i] for i in side) for side in rules.sides))
-    tag("FirstDealer", names[table.first_dealer] if table.first_dealer is not None else "?")
-    tag("Result", rec["result"]["status"])
-    if rec["result"]["winners"]:
-        tag(
-            "Winners", ", ".join("+".join(names[i] for i in rules.sides[w]) for w in rec["result"]["winners"])
-        )
+    out = _game_tags(table, rec, names)
     out.append("")
     for h in verdict.hands:
-        out.append(f"{{Hand {h.number}, dealer {names[h.dealer]}}}")
-        tag("Hand", h.number)
-        tag("Dealer", names[h.dealer])
-        order = rules.order
-        hands = (f"{names[s]}: {format_cards(sort_hand(cards, order))}" for s, cards in enumerate(h.hands))
-        tag("Deal", " / ".join(hands))
-        tag(
-            "Bids",
-            ", ".join(
-                f"{names[s]} {bid_notation(h.bids[s], h.blind[s], rules)}"
-                for s in range(rules.players)
-            ),
-        )
-        passes = verdict.passes.get(h.number, ())
-        if passes:
-            out.append("{Passes, face down: while the hand was played only the two partners saw the cards}")
-        for p in passes:
-            tag("Pass", f"{names[p.seat]} to {names[p.to]}: {format_cards(sort_hand(p.cards, order))}")
-        out.append("{Play: leader first; * marks the winner}")
-        for i, t in enumerate(h.tricks, start=1):
-            plays = " ".join(f"{names[s]}:{c.code}{'*' if s == t.winner else ''}" for s, c in t.plays)
-            out.append(f"{i:2d}. {plays}")
-        tag("Tricks", ", ".join(f"{names[s]} {n}" for s, n in enumerate(h.tricks_won)))
-        tag(
-            "Score",
-            ", ".join(
-                f"{'+'.join(names[i] for i in rules.sides[sc.side])} {sc.points:+d} "
-                f"({'; '.join([plural(sc.bags, 'bag'), *bonuses(rules, sc)])})"
-                for sc in h.scores
-            ),
-        )
-        tag(
-            "Totals",
-            ", ".join(
-                f"{'+'.join(names[i] for i in rules.sides[i2])} {t.score} ({plural(t.bags, 'bag')})"
-                for i2, t in enumerate(h.totals)
-            ),
-        )
-        for v in h.violations:
-            tag("Violation", f"{names[v.seat]}: {failed(v.kind, v.detail)} (penalty: {rules.renege})")
+        out += _hand_tags(table.rules, h, names, verdict.passes.get(h.number, ()))
         out.append("")
     out.append(f"{{{printable(verdict.summary)}}}")
     return "\n".join(out) + "\n"
+
+
+def _tag(name: str, value: object) -> str:
+    text = printable(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{text}"]'
+
+
+def _game_tags(table: Table, rec: dict[str, Any], names: Sequence[str]) -> list[str]:
+    """The game's tag pairs: table, game, rules, seats, sides, first dealer, result and winners."""
+    rules = table.rules
+    out = [_tag("Event", table.setup.name), _tag("GameId", rec["game_id"]),
+           _tag("Rules", rules.preset or "custom")]
+    if summary(rules):
+        out.append(_tag("Options", summary(rules)))
+    out.append(_tag("Target", rules.target))
+    out += [_tag(f"Seat{s.seat}", f"{names[s.seat]} ({s.fingerprint})") for s in table.setup.seats]
+    out.append(_tag("Sides", " vs ".join("+".join(names[i] for i in side) for side in rules.sides)))
+    out.append(_tag("FirstDealer", names[table.first_dealer] if table.first_dealer is not None else "?"))
+    out.append(_tag("Result", rec["result"]["status"]))
+    if rec["result"]["winners"]:
+        winners = ", ".join("+".join(names[i] for i in rules.sides[w]) for w in rec["result"]["winners"])
+        out.append(_tag("Winners", winners))
+    return out
+
+
+def _hand_tags(rules: RuleSet, h: HandResult, names: Sequence[str], passes: Sequence[PassShown]) -> list[str]:
+    """One hand: its dealer, the deal, the bids, the passes, the play by trick, the tricks, the score."""
+    order = rules.order
+    hands = (f"{names[s]}: {format_cards(sort_hand(cards, order))}" for s, cards in enumerate(h.hands))
+    bids = (f"{names[s]} {bid_notation(h.bids[s], h.blind[s], rules)}" for s in range(rules.players))
+    out = [f"{{Hand {h.number}, dealer {names[h.dealer]}}}", _tag("Hand", h.number),
+           _tag("Dealer", names[h.dealer]), _tag("Deal", " / ".join(hands)), _tag("Bids", ", ".join(bids))]
+    if passes:
+        out.append("{Passes, face down: while the hand was played only the two partners saw the cards}")
+    out += [_tag("Pass", f"{names[p.seat]} to {names[p.to]}: {format_cards(sort_hand(p.cards, order))}")
+            for p in passes]
+    out.append("{Play: leader first; * marks the winner}")
+    for i, t in enumerate(h.tricks, start=1):
+        plays = " ".join(f"{names[s]}:{c.code}{'*' if s == t.winner else ''}" for s, c in t.plays)
+        out.append(f"{i:2d}. {plays}")
+    out.append(_tag("Tricks", ", ".join(f"{names[s]} {n}" for s, n in enumerate(h.tricks_won))))
+    scores = (f"{_side(rules, names, sc.side)} {sc.points:+d} "
+              f"({'; '.join([plural(sc.bags, 'bag'), *bonuses(rules, sc)])})" for sc in h.scores)
+    out.append(_tag("Score", ", ".join(scores)))
+    totals = (f"{_side(rules, names, side)} {t.score} ({plural(t.bags, 'bag')})"
+              for side, t in enumerate(h.totals))
+    out.append(_tag("Totals", ", ".join(totals)))
+    out += [_tag("Violation", f"{names[v.seat]}: {failed(v.kind, v.detail)} (penalty: {rules.renege})")
+            for v in h.violations]
+    return out
+
+
+def _side(rules: RuleSet, names: Sequence[str], side: int) -> str:
+    return "+".join(names[i] for i in rules.sides[side])
 
 
 def summary_lines(verdict: Verdict) -> list[str]:
@@ -105,22 +103,31 @@ def summary_lines(verdict: Verdict) -> list[str]:
     for s in table.setup.seats:
         name = pad(names[s.seat], 20)
         lines.append(f"  seat {s.seat}: {name} {s.fingerprint}  side {rules.side_of(s.seat)}")
-    for h in verdict.hands:
-        bids = " ".join(bid_notation(h.bids[s], h.blind[s], rules, short=True) for s in range(rules.players))
-        points = " ".join(f"{sc.points:+d}" for sc in h.scores)
-        totals = " ".join(str(t.score) for t in h.totals)
-        lines.append(
-            f"  hand {h.number:2d} dealer {h.dealer}: bids {bids}; tricks "
+    lines += [_hand_line(rules, h) for h in verdict.hands]
+    lines += _ending_lines(verdict, table, names)
+    return lines
+
+
+def _hand_line(rules: RuleSet, h: HandResult) -> str:
+    bids = " ".join(bid_notation(h.bids[s], h.blind[s], rules, short=True) for s in range(rules.players))
+    points = " ".join(f"{sc.points:+d}" for sc in h.scores)
+    totals = " ".join(str(t.score) for t in h.totals)
+    return (f"  hand {h.number:2d} dealer {h.dealer}: bids {bids}; tricks "
             f"{' '.join(map(str, h.tricks_won))}; points {points}; totals {totals}"
-            + (f"; {len(h.violations)} violation(s)" if h.violations else "")
-        )
+            + (f"; {len(h.violations)} violation(s)" if h.violations else ""))
+
+
+def _ending_lines(verdict: Verdict, table: Table, names: Sequence[str]) -> list[str]:
+    """The winner, a fault's forfeit, the abandonment claim and the first violation with its evidence."""
+    rules = table.rules
+    lines = []
     game = table.game
     if game is not None and game.outcome is not None:
-        win = ", ".join("+".join(names[i] for i in rules.sides[w]) for w in game.outcome.winners) or "nobody"
+        win = ", ".join(_side(rules, names, w) for w in game.outcome.winners) or "nobody"
         lines.append(f"  winner: {win} ({game.outcome.termination.value})")
     fault = forfeit(table)
     if fault is not None and table.result is not None:
-        win = ", ".join("+".join(names[i] for i in rules.sides[w]) for w in table.result.winners) or "nobody"
+        win = ", ".join(_side(rules, names, w) for w in table.result.winners) or "nobody"
         lines.append(f"  {printable(fault)}; winner: {win}")
     if table.claim is not None:
         lines.append(f"  abandonment {printable(abandonment(table))}")
@@ -129,6 +136,5 @@ def summary_lines(verdict: Verdict) -> list[str]:
         lines.append(
             f"  first violation: seat {v.seat} at entry {v.seq}: {printable(failed(v.check, v.detail))}"
         )
-        for raw in v.evidence:
-            lines.append(f"    evidence (signed entry, hex): {raw.hex()}")
+        lines += [f"    evidence (signed entry, hex): {raw.hex()}" for raw in v.evidence]
     return lines

@@ -31,6 +31,7 @@ from p2pspades.net.lobby_messages import (
     BadLobbyMessage,
     Closed,
     Decline,
+    Frame,
     Go,
     Info,
     Join,
@@ -298,15 +299,9 @@ class HostLobby:
     def receive(self, routing: bytes, raw: bytes, now: float) -> list[LobbyEvent]:
         if self.stage in (Stage.STARTED, Stage.CLOSED):
             return [Dropped.of(LobbyDrop.OVER)]
-        try:
-            frame = open_frame(raw)
-        except BadLobbyMessage as exc:
-            if exc.kind == Join.TYPE:  # a signed join with a bad name, endpoint, ...: say so to the joiner
-                self._send(routing, Refuse(BAD_FIELDS.get(exc.key or "", Refusal.BAD_JOIN)))
-                return []
-            return [Dropped.of(LobbyDrop.BAD_FRAME, detail=exc.detail)]
-        except LobbyDecodeError as exc:
-            return [Dropped.of(LobbyDrop.BAD_FRAME, detail=exc.detail)]
+        frame = self._open(routing, raw)
+        if not isinstance(frame, Frame):
+            return frame
         message, key = frame.message, frame.sender
         seat = self._seat_of_key(key)
         joiner = self._seats.get(seat) if seat is not None else None
@@ -323,15 +318,32 @@ class HostLobby:
                 return []
             case Join():
                 return self._join(routing, key, message, seat, now)
-            case Accept() if joiner is not None and self.proposal is not None:
-                if message.lobby == self.lobby_id and message.genesis_hash == self.proposal.genesis_hash:
-                    joiner.accepted = True
-                    return self._maybe_go()
-                return [Dropped.of(LobbyDrop.OTHER_GENESIS, seat=seat)]
+            case Accept() if joiner is not None and seat is not None and self.proposal is not None:
+                return self._accept(joiner, seat, message)
             case Decline() | Leave() if message.lobby == self.lobby_id:
                 if seat is not None and joiner is not None and joiner.routing is not None:
                     return self._unseat(seat, Refusal.LEFT)
         return [Dropped.of(LobbyDrop.UNEXPECTED, kind=message.TYPE)]
+
+    def _open(self, routing: bytes, raw: bytes) -> Frame | list[LobbyEvent]:
+        """The frame, checked; else what comes of it: a signed join with a bad field is refused, saying
+        which, anything else is dropped."""
+        try:
+            return open_frame(raw)
+        except BadLobbyMessage as exc:
+            if exc.kind == Join.TYPE:  # a signed join with a bad name, endpoint, ...: say so to the joiner
+                self._send(routing, Refuse(BAD_FIELDS.get(exc.key or "", Refusal.BAD_JOIN)))
+                return []
+            return [Dropped.of(LobbyDrop.BAD_FRAME, detail=exc.detail)]
+        except LobbyDecodeError as exc:
+            return [Dropped.of(LobbyDrop.BAD_FRAME, detail=exc.detail)]
+
+    def _accept(self, joiner: _Seated, seat: int, accept: Accept) -> list[LobbyEvent]:
+        assert self.proposal is not None
+        if accept.lobby == self.lobby_id and accept.genesis_hash == self.proposal.genesis_hash:
+            joiner.accepted = True
+            return self._maybe_go()
+        return [Dropped.of(LobbyDrop.OTHER_GENESIS, seat=seat)]
 
     # ------------------------------------------------------------------------------------- internals
 

@@ -25,6 +25,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Dimension, HSplit, Window
 from prompt_toolkit.output import Output
 
@@ -388,6 +389,15 @@ def create_lobby_app(
 ) -> Application[bool]:
     """The lobby screen. As a one-shot dialog (`stays` False) its result is True (accept) or False (decline,
     q, Ctrl-C); staying up, answers go to `model.ask()` and q / Ctrl-C leave the lobby."""
+    keys = create_lobby_keys(model, stays)
+    app: Application[bool] = full_screen_app(
+        create_lobby_layout(model, stays), keys, color=color, input=input, output=output)
+    model.on_change = app.invalidate
+    return app
+
+
+def create_lobby_layout(model: LobbyModel, stays: bool = False) -> HSplit:
+    """The lobby screen's windows: the title, the seats, the rules, the advice or status line, the buttons."""
 
     def title() -> StyleAndTextTuples:
         name = clip(model.table_name, 32)
@@ -405,7 +415,7 @@ def create_lobby_app(
             )
         ]
 
-    body = HSplit(
+    return HSplit(
         [
             text_window(title, height=1, style="class:title"),
             panel(
@@ -419,72 +429,45 @@ def create_lobby_app(
             text_window(lambda: buttons(model), height=1),
         ]
     )
+
+
+def create_lobby_keys(model: LobbyModel, stays: bool = False) -> KeyBindings:
+    """The lobby screen's keys: each calls a `LobbyModel` method (the host's seat keys run as tasks); every
+    other key is swallowed, so nothing echoes on the screen."""
     kb = KeyBindings()
 
-    def finish(event: KeyPressEvent, accept: bool) -> None:
-        if stays and not accept:
-            model.leave()  # declining (or the Leave button) ends our part in this lobby
-            return
-        if model.decide(accept) and not stays:
-            event.app.exit(result=accept)
+    def on(keys: tuple[str, ...], action: Callable[[KeyPressEvent], object]) -> None:
+        for key in keys:
+            kb.add(key)(action)
 
-    @kb.add("<any>")
-    def _ignore(event: KeyPressEvent) -> None:
-        """Every other key is swallowed: nothing echoes on the screen."""
+    on(("<any>",), lambda event: None)
+    on(("left", "s-tab"), lambda event: model.move(-1))
+    on(("right", "tab"), lambda event: model.move(1))
+    on(("up",), lambda event: model.select(-1))
+    on(("down",), lambda event: model.select(1))
+    on(("enter",), lambda event: _finish(model, stays, event, model.choice == 0))
+    on(("a", "y", "g"), lambda event: _finish(model, stays, event, True))
+    # the host leaves with q, never by a stray d
+    on(("d", "n"), lambda event: None if model.hosting else _finish(model, stays, event, False))
+    on(("q", "escape", "c-c"), lambda event: model.leave() if stays else _finish(model, stays, event, False))
+    on(("b", "x", "delete", "s", "l"), lambda event: _seat_key(model, event))
+    return kb
 
-    @kb.add("left")
-    @kb.add("s-tab")
-    def _left(event: KeyPressEvent) -> None:
-        model.move(-1)
 
-    @kb.add("right")
-    @kb.add("tab")
-    def _right(event: KeyPressEvent) -> None:
-        model.move(1)
+def _finish(model: LobbyModel, stays: bool, event: KeyPressEvent, accept: bool) -> None:
+    """Accept or decline the table; declining (or the Leave button) a lobby that stays up leaves it."""
+    if stays and not accept:
+        model.leave()
+        return
+    if model.decide(accept) and not stays:
+        event.app.exit(result=accept)
 
-    @kb.add("up")
-    def _up(event: KeyPressEvent) -> None:
-        model.select(-1)
 
-    @kb.add("down")
-    def _down(event: KeyPressEvent) -> None:
-        model.select(1)
-
-    @kb.add("enter")
-    def _enter(event: KeyPressEvent) -> None:
-        finish(event, model.choice == 0)
-
-    @kb.add("a")
-    @kb.add("y")
-    @kb.add("g")
-    def _accept(event: KeyPressEvent) -> None:
-        finish(event, True)
-
-    @kb.add("d")
-    @kb.add("n")
-    def _decline(event: KeyPressEvent) -> None:
-        if not model.hosting:  # the host leaves with q, never by a stray d
-            finish(event, False)
-
-    @kb.add("q")
-    @kb.add("escape")
-    @kb.add("c-c")
-    def _quit(event: KeyPressEvent) -> None:
-        if stays:
-            model.leave()
-        else:
-            finish(event, False)
-
-    for key in ("b", "x", "delete", "s", "l"):
-
-        @kb.add(key)
-        def _seat_key(event: KeyPressEvent, key: str = key) -> None:
-            if model.hosting:
-                event.app.create_background_task(model.act("x" if key == "delete" else key))
-
-    app: Application[bool] = full_screen_app(body, kb, color=color, input=input, output=output)
-    model.on_change = app.invalidate
-    return app
+def _seat_key(model: LobbyModel, event: KeyPressEvent) -> None:
+    """The host's seat keys (b, x or Delete, s, l): the model acts as a task, so the screen goes on."""
+    if model.hosting:
+        key = event.key_sequence[0].key
+        event.app.create_background_task(model.act("x" if key == Keys.Delete else str(key)))
 
 
 async def confirm_table(
