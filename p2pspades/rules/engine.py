@@ -168,7 +168,8 @@ class Game:
                     return plays
             return suits[0] + suits[1] + suits[2] + suits[3]
         if phase is Phase.BID:
-            return self._bidding.choices(self.hand, seat)
+            bidding = self._bidding  # every bid of `legal` unless a house rule or bid mode narrows them
+            return bidding.choices(self.hand, seat) if bidding.team_bids else bidding.legal
         if phase is Phase.BLIND:
             return self._bidding.blind_choices(self.hand, seat)
         if phase is Phase.DRAW:
@@ -374,9 +375,16 @@ class Game:
         if seat is not None and seat != current:
             raise NotYourTurn(f"it is seat {current}'s turn, not seat {seat}'s", seat)
         tricks = action.tricks
-        self._bidding.check_bid(self.hand, current, tricks)
+        bidding = self._bidding
+        if bidding.team_bids or tricks not in bidding.values:
+            bidding.check_bid(self.hand, current, tricks)
         self.hand._bids[current] = tricks
-        self._next_in_queue(self._after_bids)
+        queue = self._queue  # (inline: four times a hand)
+        queue.pop(0)
+        if queue:
+            self.current_seat = queue[0]
+        else:
+            self._after_bids()
 
     # ----- the nil card pass ------------------------------------------------------------------------------
 
