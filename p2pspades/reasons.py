@@ -129,15 +129,7 @@ class Follows(enum.StrEnum):
     NO_GENESIS = "no_genesis"  # the new log has no readable genesis
     NO_AFTER = "no_after"  # game `game` follows no game
     OLD_UNREADABLE = "old_unreadable"  # the old log has no readable genesis: `old`, its finding
-    OTHER_GAME = "other_game"  # it follows game `game`, not `old`
-    NOT_OVER = "not_over"  # game `game` has not ended in the old log
-    NOT_ENDED = "not_ended"  # game `game` has not ended
-    NOT_ABANDONED = "not_abandoned"  # game `game` ended `status`, not abandoned
-    NO_SCORES = "no_scores"  # game `game` ended before its first hand
-    SCORES = "scores"  # it starts from `claimed` (`claimed_bags`), game `game` ended at `scores` (`bags`)
-    DEALER = "dealer"  # `seat` deals first, but `expected` was to deal in game `game`
-    RULES = "rules"  # its rules differ from the old game's
-    KEYS = "keys"  # a seat but the abandoned one is held by another key
+    CHANGES = "changes"  # `changes`: what differs from the old game and breaks the promise of `after`
 
 
 class Settled(enum.StrEnum):

@@ -7,11 +7,12 @@ import enum
 from dataclasses import dataclass, field
 
 from p2pspades import log
+from p2pspades.audit.sequel import Change, broken, changes
 from p2pspades.describe import findings
 from p2pspades.exits import ExitCode
 from p2pspades.reasons import ClaimFacts, EndFacts, Finding, Follows, Reason
 from p2pspades.rules import HandResult
-from p2pspades.table import After, PassShown, Table, TableStatus, Violation
+from p2pspades.table import PassShown, Table, TableStatus, Violation
 
 
 class Status(enum.IntEnum):
@@ -99,7 +100,8 @@ def forfeit(table: Table) -> str | None:
 def follows(old: Verdict, new: Verdict) -> Reason | None:
     """Why the game of `new` does not follow the game of `old` as its genesis `after` says, or None if it
     does (PROTOCOL.md §4.1.1): it names old's game id, old's game is over, and a continuation keeps old's
-    rules and every seat's key but the abandoned one's, and starts where old ended (`continues`)."""
+    rules and every seat's key but the abandoned one's, and starts where old ended (`sequel.changes`: each
+    change that breaks the promise of `after`)."""
     if new.table is None:
         return Reason.of(Follows.NO_GENESIS)
     after = new.table.setup.after
@@ -107,46 +109,8 @@ def follows(old: Verdict, new: Verdict) -> Reason | None:
         return Reason.of(Follows.NO_AFTER, game=new.table.game_id.hex())
     if old.table is None:
         return Reason.of(Follows.OLD_UNREADABLE, old=old.finding)
-    if after.game_id != old.table.game_id:
-        return Reason.of(Follows.OTHER_GAME, game=after.game_id.hex(), old=old.table.game_id.hex())
-    if old.table.result is None:
-        return Reason.of(Follows.NOT_OVER, game=old.table.game_id.hex())
-    if not after.continues:
-        return None
-    problem = continues(old.table, after)
-    if problem is not None:
-        return problem
-    if old.table.rules != new.table.rules:
-        return Reason.of(Follows.RULES)
-    gone = old.table.result.seat
-    old_keys, new_keys = old.table.setup.keys, new.table.setup.keys
-    if len(old_keys) != len(new_keys) or any(
-            seat != gone and old_keys[seat] != new_keys[seat] for seat in range(len(old_keys))):
-        return Reason.of(Follows.KEYS)
-    return None
-
-
-def continues(old: Table, after: After) -> Reason | None:
-    """Why the continuation `after` does not start where the game of `old` (a table that read its log)
-    ended, or None: the game was abandoned, and `after` gives each side's score and bags after its last
-    scored hand and the dealer of the hand it did not finish."""
-    gid = old.game_id.hex()
-    ended = old.result
-    if ended is None:
-        return Reason.of(Follows.NOT_ENDED, game=gid)
-    if ended.status is not TableStatus.ABANDONED:
-        return Reason.of(Follows.NOT_ABANDONED, game=gid, status=ended.status.value)
-    game = old.game
-    if game is None:
-        return Reason.of(Follows.NO_SCORES, game=gid)
-    if tuple(after.totals) != game.totals:
-        return Reason.of(
-            Follows.SCORES, game=gid, claimed=tuple(t.score for t in after.totals),
-            claimed_bags=tuple(t.bags for t in after.totals), scores=tuple(t.score for t in game.totals),
-            bags=tuple(t.bags for t in game.totals))
-    if after.dealer != game.dealer:
-        return Reason.of(Follows.DEALER, seat=after.dealer, expected=game.dealer, game=gid)
-    return None
+    problems = tuple(c for c in sequel_changes(old, new) if broken(after, c))
+    return Reason.of(Follows.CHANGES, changes=problems) if problems else None
 
 
 def follow_problem(old: Verdict, new: Verdict) -> str | None:
@@ -155,7 +119,12 @@ def follow_problem(old: Verdict, new: Verdict) -> str | None:
     return None if problem is None else findings.said(problem)
 
 
-def continuation_problem(old: Table, after: After) -> str | None:
-    """`continues` in words (for `cli.again`, which checks a continuation a host announces)."""
-    problem = continues(old, after)
-    return None if problem is None else findings.said(problem)
+def sequel_changes(old: Verdict, new: Verdict) -> tuple[Change, ...]:
+    """How the game of `new` differs from the game of `old` it says it follows (none if either log has no
+    readable genesis, or `new` follows no game): what `verify --after` reports, and fails on where the
+    change breaks the promise of `after` (`follows`)."""
+    if new.table is None or old.table is None or new.table.setup.after is None:
+        return ()
+    setup = new.table.setup
+    assert setup.after is not None
+    return changes(old.table, setup.after, setup.rules, setup.seats)

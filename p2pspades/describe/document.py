@@ -41,7 +41,7 @@ code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overfl
 .verdict.complete{background:#e3f3e6;border-color:#1d6b33;color:#0c3d1a}
 .verdict.violation,.verdict.unreadable,.verdict.unsettled{background:#fde8ea;border-color:#a01228;color:#5c0714}
 .verdict.abandoned,.verdict.incomplete{background:#fff3d1;border-color:#8a6100;color:#4a3400}
-.summary{margin:.2rem 0;overflow-wrap:anywhere}
+.summary{margin:.2rem 0;overflow-wrap:anywhere}.outcome{margin:.2rem 0;font-size:1.15rem;font-weight:700}
 nav ul,.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.6rem 0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:var(--soft)}
 dd{margin:0;overflow-wrap:anywhere}

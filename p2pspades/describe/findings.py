@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from p2pspades.describe import dropped, failed
+from p2pspades.describe import change_text, dropped, failed
 from p2pspades.reasons import ClaimFacts, EndFacts, Finding, Follows, Reason, Settled
 
 FINDINGS: Mapping[Finding, str] = {
@@ -47,16 +47,7 @@ FOLLOWS: Mapping[Follows, str] = {
     Follows.NO_GENESIS: "the new log has no readable genesis",
     Follows.NO_AFTER: "game {game} follows no game: its genesis has no 'after'",
     Follows.OLD_UNREADABLE: "the old log has no readable genesis: {old}",
-    Follows.OTHER_GAME: "it follows game {game}, not game {old} of the old log",
-    Follows.NOT_OVER: "game {game} has not ended in the old log",
-    Follows.NOT_ENDED: "game {game} has not ended",
-    Follows.NOT_ABANDONED: "game {game} was not abandoned ({status}): it cannot be carried on",
-    Follows.NO_SCORES: "game {game} ended before its first hand: there are no scores to carry on",
-    Follows.SCORES: ("it starts from {claimed} (bags {claimed_bags}) but game {game} ended at {scores} "
-                     "(bags {bags})"),
-    Follows.DEALER: "seat {seat} deals first, but seat {expected} was to deal in game {game}",
-    Follows.RULES: "its rules differ from the old game's",
-    Follows.KEYS: "a seat other than the abandoned one is held by another key than in the old game",
+    Follows.CHANGES: "{changes}",
 }
 
 SETTLED: Mapping[Settled, str] = {
@@ -149,17 +140,12 @@ def said(reason: Reason) -> str:
     if isinstance(code, Follows):
         if code is Follows.OLD_UNREADABLE:
             data["old"] = said(data["old"])
-        if code is Follows.SCORES:
-            data = {**data, **{key: _numbers(data[key], sep) for key, sep in (
-                ("claimed", "–"), ("claimed_bags", ", "), ("scores", "–"), ("bags", ", "))}}
+        if code is Follows.CHANGES:
+            data["changes"] = "; ".join(change_text(c) for c in data["changes"])
         return FOLLOWS[code].format(**data)
     if isinstance(code, Settled):
         return SETTLED[code].format(**_settled_words(code, data))
     raise ValueError(f"not a finding: {code!r}")
-
-
-def _numbers(values: Sequence[int], sep: str) -> str:
-    return sep.join(str(v) for v in values)
 
 
 def _finding_words(code: Finding, data: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from p2pspades.audit.record import hand_record, record_status
 from p2pspades.audit.verdict import Verdict, abandonment, forfeit
-from p2pspades.describe import bonuses, failed
+from p2pspades.describe import after_text, bonuses, failed
 from p2pspades.describe.rules import described, summary
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards, sort_hand
@@ -99,7 +99,7 @@ def summary_lines(verdict: Verdict) -> list[str]:
         f"table '{printable(table.setup.name)}', game {table.game_id.hex()}, rules {described(rules)}"
     )
     if table.setup.after is not None:
-        lines.append(f"  {table.setup.after.describe()}")
+        lines.append(f"  {after_text(table.setup.after)}")
     for s in table.setup.seats:
         name = pad(names[s.seat], 20)
         lines.append(f"  seat {s.seat}: {name} {s.fingerprint}  side {rules.side_of(s.seat)}")

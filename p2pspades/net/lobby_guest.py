@@ -14,6 +14,7 @@ from p2pspades.net.lobby_machine import (
     CONNECT_TIMEOUT,
     IDLE_TIMEOUT,
     KEEPALIVE,
+    SILENCE_SHOWN,
     Changed,
     Dropped,
     LobbyEvent,
@@ -22,6 +23,7 @@ from p2pspades.net.lobby_machine import (
     Stage,
     Started,
     Withdrawn,
+    seconds_left,
 )
 from p2pspades.net.lobby_messages import (
     Accept,
@@ -51,7 +53,7 @@ from p2pspades.net.lobby_seats import (
     check_version,
 )
 from p2pspades.reasons import LobbyDrop, Objection, Trouble
-from p2pspades.table import After, read_genesis
+from p2pspades.table import read_genesis
 from p2pspades.table.messages import PROTOCOL_VERSION
 
 
@@ -75,9 +77,10 @@ class GuestLobby:
     connect_timeout: float = CONNECT_TIMEOUT
     idle_timeout: float = IDLE_TIMEOUT
     allow_version: int = PROTOCOL_VERSION
-    check_after: Callable[[After], str | None] | None = None
-    """Checks the game a table says it follows against what we know of it (the driver's: our own log of
-    it, if we have one): the one line it returns refuses the table before we take a seat."""
+    check_after: Callable[[TableInfo], str | None] | None = None
+    """Checks a table that says its game follows another (its `after` and its rules) against what we know
+    of that game (the driver's: our own log of it, if we have one): the one line it returns (in the reader's
+    words, made at the edge) refuses the table before we take a seat."""
     stage: Stage = Stage.OPEN
     info: TableInfo | None = None
     proposal: LobbyResult | None = None
@@ -107,6 +110,14 @@ class GuestLobby:
     def take_outgoing(self) -> list[Send]:
         out, self._out = self._out, []
         return out
+
+    def silent(self, now: float) -> int | None:
+        """Once the host has missed a keep-alive: the whole seconds until `tick` gives up on it (unless it
+        answers); else None. What the joiner's screen counts down. (Before its first answer, the wait is
+        `connect_timeout`, which the joiner says as it connects.)"""
+        if self.info is not None and now - self._heard > SILENCE_SHOWN and self.stage is not Stage.STARTED:
+            return seconds_left(self._heard, self.idle_timeout, now)
+        return None
 
     def tick(self, now: float) -> list[LobbyEvent]:
         """Send the keep-alive when due; `LobbyError` if the host is gone (or never answered)."""
@@ -186,7 +197,7 @@ class GuestLobby:
             if info.version < self.allow_version:
                 self.stage = Stage.CLOSED
                 raise Downgrade(info.version, self.allow_version)
-            problem = None if info.after is None or self.check_after is None else self.check_after(info.after)
+            problem = None if info.after is None or self.check_after is None else self.check_after(info)
             if problem is not None:
                 self.stage = Stage.CLOSED
                 raise LobbyError(Trouble.FOLLOWS, problem=problem)

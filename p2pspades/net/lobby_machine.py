@@ -21,6 +21,7 @@ really went away (silent for `idle_timeout`) is dropped or reported.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -66,6 +67,14 @@ IDLE_TIMEOUT = 6 * KEEPALIVE
 """A joiner (or a host) silent this long is gone."""
 CONNECT_TIMEOUT = 5.0
 """How long a joiner waits for the first answer before it says that no table answers."""
+SILENCE_SHOWN = KEEPALIVE + 1
+"""Silent this long (a keep-alive missed), a host or a joiner is counted down to being given up on."""
+
+
+def seconds_left(since: float, limit: float, now: float) -> int:
+    """Whole seconds until `limit` seconds have passed since `since` (0 at the latest)."""
+    return max(0, math.ceil(since + limit - now))
+
 
 #: the refusal of a join whose field failed its check, by the field's wire key
 BAD_FIELDS = {"name": Refusal.BAD_NAME, "e": Refusal.BAD_ENDPOINT, "o": Refusal.BAD_OWNER_KEY}
@@ -287,6 +296,13 @@ class HostLobby:
         self.stage = Stage.CLOSED
 
     # ------------------------------------------------------------------------------------- the network
+
+    def silent(self, now: float) -> dict[int, int]:
+        """The seats whose joiner has missed a keep-alive, each with the whole seconds until `tick` frees it
+        (unless it answers): what the host's screen counts down."""
+        return {seat: seconds_left(joiner.last_heard, self.idle_timeout, now)
+                for seat, joiner in self._seats.items()
+                if joiner.routing is not None and now - joiner.last_heard > SILENCE_SHOWN}
 
     def tick(self, now: float) -> list[LobbyEvent]:
         """Unseat every joiner silent for `idle_timeout` (its keep-alives stopped: it is gone)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import textwrap
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Protocol, TypeVar
 
@@ -117,6 +118,15 @@ class LobbyModel:
         self.on_leave: Callable[[], None] | None = None
         #: the status that says an early accept was refused: it goes once the seats change
         self._refusal = ""
+        self.doubts: list[str] = []
+        """How the game differs from the player's own log of the game it follows, or why that could not be
+        checked, a line each: shown with the rules, and accepting then needs an explicit yes."""
+        self.doubts_heading = ""
+        self.waits: dict[int, int] = {}
+        """The seats whose program went silent (on a joiner's screen, the host's), each with the seconds until
+        it is given up on: its row counts down."""
+        self.confirming = False
+        """Accept was chosen despite `doubts`: the status asks for that yes (y); n goes back."""
         self.set_seats(seats)
 
     # ------------------------------------------------------------------------------------- reading
@@ -172,6 +182,16 @@ class LobbyModel:
         self.selected = max(0, min(self.selected, self.rules.players - 1))
         self._changed()
 
+    def set_waits(self, waits: Mapping[int, int]) -> None:
+        self.waits = dict(waits)
+        self._changed()
+
+    def set_doubts(self, lines: Iterable[str], heading: str = "") -> None:
+        """The doubts, and what the question that asks for the yes says of them (`heading`, one line)."""
+        self.doubts = list(lines)
+        self.doubts_heading = heading
+        self._changed()
+
     def set_status(self, text: str, *, ready: bool | None = None) -> None:
         self.status = text
         self._refusal = ""
@@ -190,7 +210,7 @@ class LobbyModel:
     async def ask(self) -> bool:
         """The lobby's question to the person (start the table / accept it); cancelled if it goes stale."""
         self.asking = asyncio.get_running_loop().create_future()
-        self.ready, self.choice, self.status, self._refusal = True, 0, "", ""
+        self.ready, self.choice, self.status, self._refusal, self.confirming = True, 0, "", "", False
         self._changed()
         try:
             answer = await self.asking
@@ -201,8 +221,16 @@ class LobbyModel:
         self.answered = answer
         return answer
 
-    def decide(self, accept: bool) -> bool:
-        """Record the answer. Accepting is refused (False) while there is nothing to accept yet."""
+    def decide(self, accept: bool, *, sure: bool = False) -> bool:
+        """Record the answer. Accepting is refused (False) while there is nothing to accept yet; with
+        `doubts`, it first asks for an explicit yes, which `sure` (y, once asked) gives."""
+        if accept and self.ready and self.doubts and not (sure and self.confirming):
+            self.confirming = True
+            heading = self.doubts_heading or f"Read the {plural(len(self.doubts), 'line')} marked !."
+            self.status = f"{heading}\nAccept it all the same? y accepts · n goes back"
+            self._changed()
+            return False
+        self.confirming = False
         if accept and not self.ready:
             what = "start" if self.hosting else "accept"
             if self.free:
@@ -216,6 +244,14 @@ class LobbyModel:
         if self.asking is not None and not self.asking.done():
             self.asking.set_result(accept)
         self.answer = accept
+        self._changed()
+        return True
+
+    def back(self) -> bool:
+        """n while asked to accept despite the doubts: no answer yet (False: nothing was asked)."""
+        if not self.confirming:
+            return False
+        self.confirming, self.status = False, ""
         self._changed()
         return True
 
@@ -330,6 +366,12 @@ def partner_warnings(model: LobbyModel) -> list[str]:
     return found
 
 
+def wait_words(model: LobbyModel) -> str:
+    """What happens when a silent seat's countdown ends: the host frees a joiner's seat; a joiner leaves a
+    silent host's table."""
+    return "frees" if model.hosting else "we leave"
+
+
 def seats_table(model: LobbyModel) -> StyleAndTextTuples:
     sides = "side " if model.rules.partnerships else ""
     wide = NAME_WIDTH - len(sides)  # the side column takes its room from the names
@@ -351,17 +393,27 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
                 (style, f"{s.seat:<5} {side_column(model.rules, seat)}{name:<{wide}} "),
                 ("class:key", f"{s.fingerprint:<20}"),
                 ("class:hint", f" {seat_state(s, model.seats, model.you, model.level_of(s))}"),
+                *([("class:message.warn", f" · silent: {wait_words(model)} in {model.waits[seat]} s")]
+                  if seat in model.waits else []),
             ]
         )
     lines += [[("class:message.warn", line)] for line in partner_warnings(model)]
     return join_lines(lines)
 
 
+DOUBT_WIDTH = 69
+"""A doubt's lines, beside its mark, fit an 80-column screen's rules panel."""
+
+
 def rules_table(model: LobbyModel) -> StyleAndTextTuples:
+    follows = [after_line(model.after)] if model.after is not None else []
+    doubts: list[StyleAndTextTuples] = [
+        [("class:message.warn", f" {'!' if k == 0 else '':<8}{part}")]
+        for line in model.doubts for k, part in enumerate(textwrap.wrap(line, DOUBT_WIDTH) or [""])]
     return join_lines(
-        [[("class:key", f" {label:<8}"), ("", value)]
-         for label, value in [*([after_line(model.after)] if model.after is not None else []),
-                              *rules_lines(model.rules), protocol_line(model.version)]]
+        [*([[("class:key", f" {label:<8}"), ("", value)] for label, value in follows]), *doubts,
+         *([("class:key", f" {label:<8}"), ("", value)]
+           for label, value in [*rules_lines(model.rules), protocol_line(model.version)])]
     )
 
 
@@ -446,21 +498,29 @@ def create_lobby_keys(model: LobbyModel, stays: bool = False) -> KeyBindings:
     on(("up",), lambda event: model.select(-1))
     on(("down",), lambda event: model.select(1))
     on(("enter",), lambda event: _finish(model, stays, event, model.choice == 0))
-    on(("a", "y", "g"), lambda event: _finish(model, stays, event, True))
-    # the host leaves with q, never by a stray d
-    on(("d", "n"), lambda event: None if model.hosting else _finish(model, stays, event, False))
+    # y: the explicit yes a game that differs needs
+    on(("a", "y", "g"), lambda event: _finish(model, stays, event, True, sure=event.data == "y"))
+    # the host leaves with q, never by a stray d; n, asked to accept despite the doubts, goes back
+    on(("d", "n"), lambda event: _decline(model, stays, event))
     on(("q", "escape", "c-c"), lambda event: model.leave() if stays else _finish(model, stays, event, False))
     on(("b", "x", "delete", "s", "l"), lambda event: _seat_key(model, event))
     return kb
 
 
-def _finish(model: LobbyModel, stays: bool, event: KeyPressEvent, accept: bool) -> None:
+def _finish(model: LobbyModel, stays: bool, event: KeyPressEvent, accept: bool, sure: bool = False) -> None:
     """Accept or decline the table; declining (or the Leave button) a lobby that stays up leaves it."""
     if stays and not accept:
         model.leave()
         return
-    if model.decide(accept) and not stays:
+    if model.decide(accept, sure=sure) and not stays:
         event.app.exit(result=accept)
+
+
+def _decline(model: LobbyModel, stays: bool, event: KeyPressEvent) -> None:
+    """d or n: decline, unless hosting (the host leaves with q), or n goes back from the question that asks
+    for the explicit yes."""
+    if not model.hosting and not (event.data == "n" and model.back()):
+        _finish(model, stays, event, False)
 
 
 def _seat_key(model: LobbyModel, event: KeyPressEvent) -> None:
