@@ -45,13 +45,16 @@ def failed(check: Check, detail: str, seat: int | str | None = None) -> str:
     is not made printable."""
     if seat is None:
         return f"{check}: {detail}"
-    who = f"seat {seat}" if isinstance(seat, int) else seat
-    return f"{who} failed the {check} check: {detail}"
+    if isinstance(seat, int):
+        said = _("seat {seat} failed the {check} check: {detail}")
+        return said.format(seat=seat, check=check, detail=detail)
+    # TRANSLATORS: {who} is how the reader is named ("you")
+    return _("{who} failed the {check} check: {detail}").format(who=seat, check=check, detail=detail)
 
 
 def violation(v: Violation) -> str:
     """A violation with its entry: "entry 12: seat 2 failed the turn check: <detail>"."""
-    return f"entry {v.seq}: {failed(v.check, v.detail, v.seat)}"
+    return _("entry {seq}: {failed}").format(seq=v.seq, failed=failed(v.check, v.detail, v.seat))
 
 
 def ending(ended: GameEnded) -> str:
@@ -61,7 +64,7 @@ def ending(ended: GameEnded) -> str:
         v = ended.violation
         return failed(v.check, v.detail, v.seat)
     if ended.status == "abandoned" and ended.seat is not None:
-        return f"seat {ended.seat} stopped answering"
+        return _("seat {seat} stopped answering").format(seat=ended.seat)
     return ""
 
 
@@ -71,13 +74,13 @@ def bonuses(rules: RuleSet, score: HandScore) -> list[str]:
     trick wins."""
     out = []
     if score.penalty_points:
-        out.append(f"bag penalty {score.penalty_points:+d}")
+        out.append(_("bag penalty {points:+d}").format(points=score.penalty_points))
     if score.ten_for_200_points:
-        out.append(f"10 for 200 {score.ten_for_200_points:+d}")
+        out.append(_("10 for 200 {points:+d}").format(points=score.ten_for_200_points))
     if score.boston_points:
-        out.append(f"Boston {score.boston_points:+d}")
+        out.append(_("Boston {points:+d}").format(points=score.boston_points))
     if score.boston and rules.boston == "win":
-        out.append("Boston: wins the game")
+        out.append(_("Boston: wins the game"))
     return out
 
 
@@ -85,6 +88,8 @@ def dropped(ev: Dropped) -> str:
     """Why the table dropped an entry without blaming a seat (`Dropped.kind` and its data)."""
     words = _(DROPS[ev.kind.value])
     return words.format(size=ev.size, detail=ev.detail, seat=ev.seat, seq=ev.seq, previous=(ev.seq or 0) - 1)
+
+
 def after_text(after: After, short: bool = False) -> str:
     """What a game follows, in one line: "a rematch of game 3f2a…" or "continues game 3f2a… from 120–80
     (bags 3, 1), seat 2 deals"; `short`: the game id's first 12 digits (as `games` and `resume` take it)."""

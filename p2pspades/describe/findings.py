@@ -12,93 +12,103 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from p2pspades.describe import change_text, dropped, failed
+from p2pspades.i18n import N_, N_plural, _, ngettext
 from p2pspades.reasons import ClaimFacts, EndFacts, Finding, Follows, Reason, Settled
 
 FINDINGS: Mapping[Finding, str] = {
-    Finding.NO_FILE: "{path}: no such file",
-    Finding.DIRECTORY: "{path} is a directory, not a log file",
-    Finding.CANNOT_READ: "{path}: cannot read: {error}",
+    Finding.NO_FILE: N_("{path}: no such file"),
+    Finding.DIRECTORY: N_("{path} is a directory, not a log file"),
+    Finding.CANNOT_READ: N_("{path}: cannot read: {error}"),
     Finding.UNREADABLE: "{detail}",
-    Finding.HAND_RECORD: ("{path} is a hand record written by 'p2pspades export', not a game log: verify the "
-                          ".p2plog file it was exported from"),
-    Finding.EMPTY: "the log holds no entry: nothing was recorded",
-    Finding.NOT_GENESIS: "entry 0 is not a genesis entry: {detail}",
-    Finding.BAD_GENESIS: "entry 0 (the genesis) fails the {check} check: {detail}",
-    Finding.PROOF: "entry {entry}: a proof does not verify",
-    Finding.HALTED: "entry {entry}: {failed}{ended}",
-    Finding.EARLIER_CLAIM: ("valid up to entry {last}, then an abandonment claim of an earlier release at "
-                            "entry {at} (on the chain, with `why`), which this verifier does not judge"),
-    Finding.REJECTED: "entry {entry}: {failed}",
-    Finding.DROPPED: "entry {entry}: {dropped}",
-    Finding.BROKEN: "entry {entry} is out of sequence: the chain is broken",
-    Finding.REPEATED: "entry {entry} repeats an earlier entry",
-    Finding.PENALISED: "the game is complete, but entry {entry}: {failed} (penalised)",
-    Finding.COMPLETE: "valid and complete: {entries} entries",
-    Finding.ABANDONED: "valid, but abandoned at entry {last}: {claim}{ended}",
-    Finding.INCOMPLETE: "valid so far, but incomplete: it stops after entry {last}{waiting}",
+    Finding.HAND_RECORD: N_("{path} is a hand record written by 'p2pspades export', not a game log: verify "
+                            "the .p2plog file it was exported from"),
+    Finding.EMPTY: N_("the log holds no entry: nothing was recorded"),
+    Finding.NOT_GENESIS: N_("entry 0 is not a genesis entry: {detail}"),
+    Finding.BAD_GENESIS: N_("entry 0 (the genesis) fails the {check} check: {detail}"),
+    Finding.PROOF: N_("entry {entry}: a proof does not verify"),
+    Finding.HALTED: N_("entry {entry}: {failed}{ended}"),
+    Finding.EARLIER_CLAIM: N_("valid up to entry {last}, then an abandonment claim of an earlier release at "
+                              "entry {at} (on the chain, with `why`), which this verifier does not judge"),
+    Finding.REJECTED: N_("entry {entry}: {failed}"),
+    Finding.DROPPED: N_("entry {entry}: {dropped}"),
+    Finding.BROKEN: N_("entry {entry} is out of sequence: the chain is broken"),
+    Finding.REPEATED: N_("entry {entry} repeats an earlier entry"),
+    Finding.PENALISED: N_("the game is complete, but entry {entry}: {failed} (penalised)"),
+    Finding.COMPLETE: "{complete}",  # COMPLETE, by the count of entries
+    Finding.ABANDONED: N_("valid, but abandoned at entry {last}: {claim}{ended}"),
+    Finding.INCOMPLETE: N_("valid so far, but incomplete: it stops after entry {last}{waiting}"),
 }
+COMPLETE = N_plural("valid and complete: {entries} entry", "valid and complete: {entries} entries")
 #: what an incomplete log waits for, and the claim it waits with
-WAITING = "; it waits for seat {seat}'s {what}"
-WAITING_CLAIMED = "; it waits for seat {seat}'s {what}, and {claim}"
+WAITING = N_("; it waits for seat {seat}'s {what}")
+WAITING_CLAIMED = N_("; it waits for seat {seat}'s {what}, and {claim}")
 #: a log whose last frame a crash cut short
-TORN = "; the last frame (at byte {offset}) is cut short, as a crash during a write leaves it"
+TORN = N_("; the last frame (at byte {offset}) is cut short, as a crash during a write leaves it")
 
 FOLLOWS: Mapping[Follows, str] = {
-    Follows.NO_GENESIS: "the new log has no readable genesis",
-    Follows.NO_AFTER: "game {game} follows no game: its genesis has no 'after'",
-    Follows.OLD_UNREADABLE: "the old log has no readable genesis: {old}",
+    Follows.NO_GENESIS: N_("the new log has no readable genesis"),
+    Follows.NO_AFTER: N_("game {game} follows no game: its genesis has no 'after'"),
+    Follows.OLD_UNREADABLE: N_("the old log has no readable genesis: {old}"),
     Follows.CHANGES: "{changes}",
 }
 
 SETTLED: Mapping[Settled, str] = {
-    Settled.NO_LOG: "no file is a readable log",
-    Settled.SAME_ID: "{first} and {other} hold different genesis entries for one game id ({game})",
-    Settled.OTHER_GAMES: "{first} is game {game}, {other} is game {other_game}: give the logs of one game",
-    Settled.ORDER: "the outcome depends on the order the logs are read in ({orders})",
-    Settled.ONLY_LOG: "it is the only readable log",
-    Settled.PREFIX: "every other log is a prefix of it",
-    Settled.TAKEN: ("the observer that has seen everything every log holds takes it as entry {seq} whichever "
-                    "log it reads first, and refuses {refused}"),
-    Settled.HALTS: ("the observer that has seen everything every log holds halts, whichever log it reads "
-                    "first: entry {entry}: {failed}"),
-    Settled.EITHER: "the observer keeps whichever entry {seq} it reads first, and no rule refuses the other",
-    Settled.NONE_STANDS: "no forked entry stands as entry {seq}, and no violation settles the fork",
-    Settled.VIOLATION: "entry {entry}: {failed}",
+    Settled.NO_LOG: N_("no file is a readable log"),
+    Settled.SAME_ID: N_("{first} and {other} hold different genesis entries for one game id "
+                        "({game})"),
+    Settled.OTHER_GAMES: N_("{first} is game {game}, {other} is game {other_game}: give the logs of one "
+                            "game"),
+    Settled.ORDER: N_("the outcome depends on the order the logs are read in ({orders})"),
+    Settled.ONLY_LOG: N_("it is the only readable log"),
+    Settled.PREFIX: N_("every other log is a prefix of it"),
+    Settled.TAKEN: N_("the observer that has seen everything every log holds takes it as entry {seq} "
+                      "whichever log it reads first, and refuses {refused}"),
+    Settled.HALTS: N_("the observer that has seen everything every log holds halts, whichever log it reads "
+                      "first: entry {entry}: {failed}"),
+    Settled.EITHER: N_("the observer keeps whichever entry {seq} it reads first, and no rule refuses the "
+                       "other"),
+    Settled.NONE_STANDS: N_("no forked entry stands as entry {seq}, and no violation settles the fork"),
+    Settled.VIOLATION: N_("entry {entry}: {failed}"),
     Settled.REJECTED: "{failed}",
     Settled.DROPPED: "{dropped}",
-    Settled.NOT_TAKEN: "it was not taken",
+    Settled.NOT_TAKEN: N_("it was not taken"),
 }
 #: one reading of a dispute, for `Settled.ORDER`
-READ_FIRST = "read from {log} first: {verdict}"
+READ_FIRST = N_("read from {log} first: {verdict}")
 #: a forked entry the observer refused, for `Settled.TAKEN`
-REFUSED_ENTRY = "the entry {seq} of {logs}: {why}"
+REFUSED_ENTRY = N_("the entry {seq} of {logs}: {why}")
 
 
 def seats(numbers: Sequence[int]) -> str:
     """"seat 2", "seats 0, 1"."""
-    return ("seat " if len(numbers) == 1 else "seats ") + ", ".join(str(s) for s in numbers)
+    listed = ", ".join(str(s) for s in numbers)
+    return ngettext("seat {seats}", "seats {seats}", len(numbers)).format(seats=listed)
 
 
 def sides(numbers: Sequence[int]) -> str:
     """"side 0 and side 1"."""
-    return " and ".join(f"side {n}" for n in numbers)
+    # TRANSLATORS: the sides that win together: "side 0 and side 2"
+    return _(" and ").join(_("side {side}").format(side=n) for n in numbers)
 
 
 def abandonment(claim: ClaimFacts | None) -> str:
     """What a log proves about an abandonment: who signed that which seat kept the table waiting, after how
     long by their clocks, and whether that made a certificate (a claim of silence, never a proof of it)."""
     if claim is None:
-        return "no seat was claimed to have stopped answering"
-    after = " or ".join(f"{w} s" for w in claim.waits)
-    said = (
-        f"{seats(claim.voters)} signed that seat {claim.accused} kept the table waiting for its "
-        f"{claim.awaited or 'entry'} (entry {claim.seq}) past the timeout in force ({after})"
-    )
+        return _("no seat was claimed to have stopped answering")
+    # TRANSLATORS: between the timeouts the voters had: "30 s or 60 s"
+    after = _(" or ").join(_("{seconds} s").format(seconds=w) for w in claim.waits)
+    said = _("{voters} signed that seat {accused} kept the table waiting for its {awaited} (entry {seq}) "
+             "past the timeout in force ({after})").format(
+        voters=seats(claim.voters), accused=claim.accused, awaited=claim.awaited or _("entry"),
+        seq=claim.seq, after=after)
     if claim.certified:
-        return said + f": a certificate at entry {claim.seq} (a claim of silence, not a proof)"
-    if claim.refusers:
-        return said + f"; {seats(claim.refusers)} took its entry first: the claim is void"
-    return said + f"; no certificate: {seats(claim.missing)} signed nothing yet"
+        then = _(": a certificate at entry {seq} (a claim of silence, not a proof)").format(seq=claim.seq)
+    elif claim.refusers:
+        then = _("; {seats} took its entry first: the claim is void").format(seats=seats(claim.refusers))
+    else:
+        then = _("; no certificate: {seats} signed nothing yet").format(seats=seats(claim.missing))
+    return said + then
 
 
 def forfeit(ended: EndFacts | None) -> str | None:
@@ -106,12 +116,12 @@ def forfeit(ended: EndFacts | None) -> str | None:
     if ended is None or not ended.forfeit:
         return None
     if ended.abandoned:
-        why = f"the certificate of {seats(ended.signers)} says it stopped answering"
+        why = _("the certificate of {seats} says it stopped answering").format(seats=seats(ended.signers))
     elif ended.check is not None:
         why = failed(ended.check, ended.detail)
     else:  # pragma: no cover - a fault is an abandonment or a violation
-        why = f"seat {ended.seat} is at fault"
-    return f"forfeit by seat {ended.seat}: {why}"
+        why = _("seat {seat} is at fault").format(seat=ended.seat)
+    return _("forfeit by seat {seat}: {why}").format(seat=ended.seat, why=why)
 
 
 def ending(ended: EndFacts | None) -> str:
@@ -119,11 +129,12 @@ def ending(ended: EndFacts | None) -> str:
     if ended is None:
         return ""
     if ended.contested:
-        return "; contested: every seat that signed the certificate wins by it, so nobody wins"
+        return _("; contested: every seat that signed the certificate wins by it, so nobody wins")
     if not ended.forfeit:
-        return "; the game is void (rule on_fault=void)"
-    verb = "wins" if len(ended.winners) == 1 else "win"
-    return f"; forfeit by seat {ended.seat}: {sides(ended.winners)} {verb}"
+        return _("; the game is void (rule on_fault=void)")
+    won = ngettext("; forfeit by seat {seat}: {sides} wins", "; forfeit by seat {seat}: {sides} win",
+                   len(ended.winners))
+    return won.format(seat=ended.seat, sides=sides(ended.winners))
 
 
 def summary(finding: Reason) -> str:
@@ -135,16 +146,16 @@ def said(reason: Reason) -> str:
     """A finding, a problem of a game that follows another, or what a dispute found, in words."""
     code, data = reason.code, dict(reason.args)
     if isinstance(code, Finding):
-        text = FINDINGS[code].format(**_finding_words(code, data))
-        return text + (TORN.format(offset=data["torn"]) if data.get("torn") is not None else "")
+        text = _(FINDINGS[code]).format(**_finding_words(code, data))
+        return text + (_(TORN).format(offset=data["torn"]) if data.get("torn") is not None else "")
     if isinstance(code, Follows):
         if code is Follows.OLD_UNREADABLE:
             data["old"] = said(data["old"])
         if code is Follows.CHANGES:
-            data["changes"] = "; ".join(change_text(c) for c in data["changes"])
-        return FOLLOWS[code].format(**data)
+            data["changes"] = _("; ").join(change_text(c) for c in data["changes"])
+        return _(FOLLOWS[code]).format(**data)
     if isinstance(code, Settled):
-        return SETTLED[code].format(**_settled_words(code, data))
+        return _(SETTLED[code]).format(**_settled_words(code, data))
     raise ValueError(f"not a finding: {code!r}")
 
 
@@ -153,6 +164,8 @@ def _finding_words(code: Finding, data: dict[str, Any]) -> dict[str, Any]:
         data["failed"] = failed(data["check"], data["detail"], data.get("seat"))
     if code is Finding.DROPPED:
         data["dropped"] = dropped(data["drop"])
+    if code is Finding.COMPLETE:
+        data["complete"] = ngettext(*COMPLETE, data["entries"]).format(entries=data["entries"])
     if code in (Finding.HALTED, Finding.ABANDONED):
         data["ended"] = ending(data.get("ended"))
     if code in (Finding.ABANDONED, Finding.INCOMPLETE):
@@ -161,7 +174,7 @@ def _finding_words(code: Finding, data: dict[str, Any]) -> dict[str, Any]:
         data["claim"] = abandonment(claim)
         if code is Finding.INCOMPLETE:
             template = WAITING_CLAIMED if claim is not None else WAITING
-            data["waiting"] = "" if waiting is None else template.format(
+            data["waiting"] = "" if waiting is None else _(template).format(
                 seat=waiting[0], what=waiting[1], claim=data["claim"])
     return data
 
@@ -172,10 +185,11 @@ def _settled_words(code: Settled, data: dict[str, Any]) -> dict[str, Any]:
     if code is Settled.DROPPED:
         data["dropped"] = dropped(data["drop"])
     if code is Settled.ORDER:
-        data["orders"] = "; ".join(
-            READ_FIRST.format(log=log, verdict=said(found)) for log, found in data["orders"])
+        data["orders"] = _("; ").join(
+            _(READ_FIRST).format(log=log, verdict=said(found)) for log, found in data["orders"])
     if code is Settled.TAKEN:
-        data["refused"] = "; and ".join(
-            REFUSED_ENTRY.format(seq=data["seq"], logs=logs, why="not taken" if why is None else said(why))
+        data["refused"] = _("; and ").join(
+            _(REFUSED_ENTRY).format(seq=data["seq"], logs=logs,
+                                    why=_("not taken") if why is None else said(why))
             for logs, why in data["refused"])
     return data
