@@ -218,24 +218,14 @@ class ExpertBot:
             if isinstance(centre, Bid) and not (rules.nil and centre.tricks == 0)
             else (quick_bid(rules, mask_of(view.hand), True))
         )
-        counted = sorted(a.tricks for a in legal if isinstance(a, Bid) and not (rules.nil and a.tricks == 0))
-        # where bags cost nothing, all counted bids share a playout a deal (see `_score_bids`): search wider
-        low, high = (1, 1) if bags_hurt(rules) else (WIDE_BELOW, WIDE_ABOVE)
-        options = [b for b in counted if -low <= b - count <= high] or counted[:1]
-        if rules.nil and Bid(0) in legal:
-            options.append(0)
+        options = _bid_options(rules, legal, count)
         actions: list[Action] = [Bid(b) for b in options]
         if len(options) == 1:
             return Weighed(actions, [[]], [[]], [], 0, [(a,) for a in actions])
         world = World(view, self._seen.get(view.hand_number, 0))
         weighed = self._score_bids(view, world, [(b, False) for b in options], rng, deadline)
         if rules.nil and rules.partnerships and 0 in options and weighed.weights:
-            nil = options.index(0)
-            searched = weighed.holds(nil)
-            odds = nil_odds(rules, nil_danger_mask(rules, mask_of(view.hand)))
-            weighed.chances[nil] = chance = searched + NIL_BLEND * (odds - searched)
-            charge = (searched - chance) * 2 * rules.nil_value
-            weighed.values[nil] = [value - charge for value in weighed.values[nil]]
+            _blend_nil(weighed, options.index(0), view)
         usual = centre.tricks if isinstance(centre, Bid) else count
         weighed.actions = actions
         weighed.alike = [(a,) for a in actions]
@@ -262,7 +252,6 @@ class ExpertBot:
         options' actions and the default are left for the caller). A bid of -1 means "as the cards say" (for
         blind nil, whose alternative is a bid on cards not yet seen)."""
         rules = view.rules
-        n = rules.players
         seat = view.seat
         order = _bid_order(view)
         weighed = Weighed([], [[] for _ in options], [[] for _ in options], [], 0)
@@ -281,28 +270,7 @@ class ExpertBot:
             for mine, blind_bid in options:
                 if r >= 2 and time.perf_counter() > deadline:
                     break
-                bids = [b if b is not None else 0 for b in view.bids]
-                blind = list(view.blind)
-                decided = {s for s in range(n) if view.bids[s] is not None}
-                if mine < 0 and rules.bid_mode == "free":  # as the cards say
-                    mine = quick_bid(rules, hands[seat], None)
-                elif mine < 0:  # as the cards say, under the bid mode
-                    partner = (seat + 2) % 4 if rules.partnerships else None
-                    known = partner if partner in decided else None
-                    mine = rule_bid(rules, hands[seat], None if known is None else bids[known],
-                                    None if known is None else is_nil(rules, bids[known], blind[known]))
-                bids[seat] = mine
-                blind[seat] = blind_bid
-                decided.add(seat)
-                for other in order:
-                    if other in decided:
-                        continue
-                    partner = (other + 2) % 4 if rules.partnerships else None
-                    partner_nil = partner in decided and is_nil(rules, bids[partner], blind[partner])
-                    partner_bid = bids[partner] if partner is not None and partner in decided else None
-                    bids[other] = rule_bid(rules, hands[other], partner_bid, partner_nil)
-                    decided.add(other)
-                contract = Contract(rules, bids, blind)
+                contract = Contract(rules, *_deal_bids(view, order, hands, mine, blind_bid))
                 if sharing and shared is not None and not contract.nil[seat]:
                     won = shared
                 else:
@@ -315,6 +283,58 @@ class ExpertBot:
             if not weighed.add(deal, weight):
                 break  # out of time: this deal, cut short, is left out
         return weighed
+
+
+def _bid_options(rules: RuleSet, legal: Sequence[Action], count: int) -> list[int]:
+    """The bids the expert searches: the counted bids around `count` (the heuristic's), and nil if legal."""
+    counted = sorted(a.tricks for a in legal if isinstance(a, Bid) and not (rules.nil and a.tricks == 0))
+    # where bags cost nothing, all counted bids share a playout a deal (see `_score_bids`): search wider
+    low, high = (1, 1) if bags_hurt(rules) else (WIDE_BELOW, WIDE_ABOVE)
+    options = [b for b in counted if -low <= b - count <= high] or counted[:1]
+    if rules.nil and Bid(0) in legal:
+        options.append(0)
+    return options
+
+
+def _blend_nil(weighed: Weighed, nil: int, view: SeatView) -> None:
+    """A searched nil's chance taken `NIL_BLEND` of the way from its playouts' share to the bidding's odds of
+    its nil danger, and its values charged the difference (see `NIL_BLEND`)."""
+    rules = view.rules
+    searched = weighed.holds(nil)
+    odds = nil_odds(rules, nil_danger_mask(rules, mask_of(view.hand)))
+    weighed.chances[nil] = chance = searched + NIL_BLEND * (odds - searched)
+    charge = (searched - chance) * 2 * rules.nil_value
+    weighed.values[nil] = [value - charge for value in weighed.values[nil]]
+
+
+def _deal_bids(view: SeatView, order: Sequence[int], hands: Sequence[int], mine: int,
+               blind_bid: bool) -> tuple[list[int], list[bool]]:
+    """Every seat's bid in one sampled deal (`hands`): the bids made, ours (`mine`, blind or not; -1: as the
+    cards say), and each other seat's, in bidding `order`, as the rule bid of its sampled cards."""
+    rules = view.rules
+    seat = view.seat
+    bids = [b if b is not None else 0 for b in view.bids]
+    blind = list(view.blind)
+    decided = {s for s in range(rules.players) if view.bids[s] is not None}
+    if mine < 0 and rules.bid_mode == "free":  # as the cards say
+        mine = quick_bid(rules, hands[seat], None)
+    elif mine < 0:  # as the cards say, under the bid mode
+        partner = (seat + 2) % 4 if rules.partnerships else None
+        known = partner if partner in decided else None
+        mine = rule_bid(rules, hands[seat], None if known is None else bids[known],
+                        None if known is None else is_nil(rules, bids[known], blind[known]))
+    bids[seat] = mine
+    blind[seat] = blind_bid
+    decided.add(seat)
+    for other in order:
+        if other in decided:
+            continue
+        partner = (other + 2) % 4 if rules.partnerships else None
+        partner_nil = partner in decided and is_nil(rules, bids[partner], blind[partner])
+        partner_bid = bids[partner] if partner is not None and partner in decided else None
+        bids[other] = rule_bid(rules, hands[other], partner_bid, partner_nil)
+        decided.add(other)
+    return bids, blind
 
 
 @dataclass

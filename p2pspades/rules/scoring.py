@@ -90,7 +90,6 @@ def score_hand(
         raise IllegalAction(f"scoring needs a running total for each of the {len(sides)} sides")
     scores: list[HandScore] = []
     totals: list[SideTotal] = []
-    nil_rule, partner_counts = rules.nil, rules.nil_tricks_count_for_partner
     failed_factor = 0 if rules.failed_contract == "zero" else -10
     bag_limit, bag_penalty = rules.bag_limit, rules.bag_penalty
     nil_bags = rules.nil_bags
@@ -99,21 +98,8 @@ def score_hand(
     all_tricks = rules.tricks_per_hand
     for index, side in enumerate(sides):
         penalized = index in set_sides
-        contract = counted = nil_tricks = nil_points = taken = 0
-        doubled = False  # a blind bid (house rule blind_bid) doubles the side's contract, made or failed
-        for seat in side:
-            taken += tricks_won[seat]
-            if bids[seat] == 0 and (blind[seat] or nil_rule):  # is_nil(), inline
-                value = rules.blind_nil_value if blind[seat] else rules.nil_value
-                nil_points += value if tricks_won[seat] == 0 and not penalized else -value
-                if partner_counts:
-                    counted += tricks_won[seat]
-                else:
-                    nil_tricks += tricks_won[seat]
-            else:
-                contract += bids[seat]
-                counted += tricks_won[seat]
-                doubled = doubled or blind[seat]
+        contract, counted, nil_tricks, nil_points, taken, doubled = _count_side(
+            rules, side, bids, blind, tricks_won, penalized)
         made = counted >= contract and not penalized
         if not nil_bags:
             nil_tricks = 0
@@ -129,12 +115,7 @@ def score_hand(
         ten_points = ten_bonus if made and contract >= TEN_FOR_200_CONTRACT else 0
         boston_points = boston_bonus if boston else 0
         bag_points = rules.overtrick_points * bags
-        carried = before[index].bags + bags
-        penalty_points = 0
-        if bag_limit is not None:
-            while carried >= bag_limit:
-                carried -= bag_limit
-                penalty_points -= bag_penalty
+        carried, penalty_points = _carry(before[index].bags + bags, bag_limit, bag_penalty)
         points = contract_points + bag_points + penalty_points + nil_points + ten_points + boston_points
         scores.append(
             _new_score(
@@ -144,3 +125,37 @@ def score_hand(
         )
         totals.append(_new_total((before[index].score + points, carried)))
     return tuple(scores), tuple(totals)
+
+
+def _count_side(
+    rules: RuleSet, side: Sequence[int], bids: Sequence[int], blind: Sequence[bool],
+    tricks_won: Sequence[int], penalized: bool,
+) -> tuple[int, int, int, int, int, bool]:
+    """One side's bids and tricks: its contract, the tricks that count toward it, its nil bidders' tricks,
+    their nil points, every trick it took, and whether a blind bid (house rule blind_bid) doubles it."""
+    contract = counted = nil_tricks = nil_points = taken = 0
+    doubled = False  # a blind bid doubles the side's contract, made or failed
+    for seat in side:
+        taken += tricks_won[seat]
+        if bids[seat] == 0 and (blind[seat] or rules.nil):  # is_nil(), inline
+            value = rules.blind_nil_value if blind[seat] else rules.nil_value
+            nil_points += value if tricks_won[seat] == 0 and not penalized else -value
+            if rules.nil_tricks_count_for_partner:
+                counted += tricks_won[seat]
+            else:
+                nil_tricks += tricks_won[seat]
+        else:
+            contract += bids[seat]
+            counted += tricks_won[seat]
+            doubled = doubled or blind[seat]
+    return contract, counted, nil_tricks, nil_points, taken, doubled
+
+
+def _carry(carried: int, bag_limit: int | None, bag_penalty: int) -> tuple[int, int]:
+    """The bags a side carries on after this hand's, and the penalty points for each `bag_limit` reached."""
+    penalty_points = 0
+    if bag_limit is not None:
+        while carried >= bag_limit:
+            carried -= bag_limit
+            penalty_points -= bag_penalty
+    return carried, penalty_points
