@@ -1,7 +1,7 @@
 """The describer: every sentence a person reads about the game, made from data at the edge.
 
 The layers below the UI and the CLI report data (a `Check`, seats, cards, numbers, a `GameEnded`, a
-`reasons.Reason`, an `audit.sequel.Change`); the CLI, the UI, the records, the verdict and the replay put it
+`reasons.Reason`, a `reasons.Change`); the CLI, the UI, the records, the verdict and the replay put it
 into words with these, so the same fact reads the same everywhere, and the words have one place to be
 translated. Here: a failed check, how a game ended, the bonuses of a hand score, why an entry was dropped,
 and how a game that follows another differs from it. Beside it: `lobby` (the lobby's refusals, closings and
@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 
 from p2pspades.checks import Check
 from p2pspades.i18n import N_, _
+from p2pspades.reasons import Change, ChangeKind
+from p2pspades.rules.options import value_text
 
 if TYPE_CHECKING:
-    from p2pspades.audit.sequel import Change
     from p2pspades.rules import HandScore, RuleSet
     from p2pspades.table import After
     from p2pspades.table.events import Dropped, GameEnded, Violation
@@ -111,9 +112,6 @@ def _totals(totals: object) -> str:
 
 def _value(change: Change, value: object) -> str:
     """An old or new value of a change, as its sentence writes it."""
-    from p2pspades.audit.sequel import ChangeKind
-    from p2pspades.rules.options import value_text
-
     if change.kind is ChangeKind.SCORES:
         return _totals(value)
     if change.kind is ChangeKind.OTHER_GAME and isinstance(value, bytes):
