@@ -113,14 +113,17 @@ class Finding(enum.StrEnum):
     PROOF = "proof"  # a proof of `entry` does not verify
     HALTED = "halted"  # a violation halts the game: `entry`, `check`, `detail`, `seat`, `ended`
     EARLIER_CLAIM = "earlier_claim"  # valid up to `last`, then an earlier release's claim at `at`
+    EARLIER_REFUSAL = "earlier_refusal"  # valid up to `last`, then an earlier release's refusal (a hash)
     REJECTED = "rejected"  # `entry` was refused: `check`, `detail`, `seat`
     DROPPED = "dropped"  # `entry` was dropped: `drop`, the table's `Dropped` event
     BROKEN = "broken"  # `entry` is out of sequence
     REPEATED = "repeated"  # `entry` repeats an earlier one
-    PENALISED = "penalised"  # complete, but a violation was penalised: `entry`, `check`, `detail`, `seat`
+    PENALISED = "penalised"  # complete, but a fault that did not end the game: `entry`, `check`, `detail`,
+    # `seat`, and what it cost: the audit's penalty under rule `renege` (`audit`), or only its name (a note)
     COMPLETE = "complete"  # valid and complete: `entries`
-    ABANDONED = "abandoned"  # abandoned at entry `last`: `claim`, `ended`
+    ABANDONED = "abandoned"  # abandoned at entry `last`: `claim`, `ended` (and a `fault`, a PENALISED)
     INCOMPLETE = "incomplete"  # stops after entry `last`: `waiting` (seat, entry type) or None, `claim`
+    # (and a `fault`: a PENALISED reason, a fault that did not end the game)
 
 
 class Follows(enum.StrEnum):
@@ -155,7 +158,9 @@ class Settled(enum.StrEnum):
 class ClaimFacts:
     """An abandonment claim as a log proves it: the seats that voted that `accused` kept the table waiting
     for its `awaited` entry (`seq`) past the timeouts in force (`waits`, seconds), and what came of it: a
-    certificate, a claim made void by the seats that took the entry first, or the seats yet to sign."""
+    certificate (`claimed`: one that only seats who win by it signed; `stalled`: a stalled ending, with the
+    seats that signed nothing), a claim made void by the seats that took the entry first, or the seats yet
+    to sign (`missing`)."""
 
     voters: tuple[int, ...]
     accused: int
@@ -165,6 +170,8 @@ class ClaimFacts:
     certified: bool
     refusers: tuple[int, ...]
     missing: tuple[int, ...]
+    claimed: bool = False
+    stalled: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -181,6 +188,13 @@ class EndFacts:
     signers: tuple[int, ...] = ()
     check: Check | None = None
     detail: str = ""
+    scored: bool = False
+    """An ending at the game's `end` entry: the game was decided before it, and its result stands."""
+    missing: tuple[int, ...] = ()
+    """A stalled ending: the seats that signed nothing (contested: nobody wins)."""
+    answer: tuple[str, int, str] | None = None
+    """The accused's own answer that the ending took the slot from, where this log holds it: its entry type,
+    its sequence number and the first 16 hex digits of its hash (a claim against a signed answer)."""
 
 
 class ChangeKind(enum.Enum):

@@ -56,11 +56,6 @@ ALLOWED: dict[str, frozenset[str]] = {
                                    "array of str, or nil", "int or nil", "str or nil"}),
     # The detail of a failed check (a `Violation`'s or `Rejected`'s `detail`, a `RemoteError`'s message):
     # the specifics the describer puts after the check's name ("seat 2 failed the deal check: <detail>").
-    "table/abandonment.py": frozenset({
-        "a certificate for slot {} whose votes do not all hold", "hand number {}, slot {} is in hand {}",
-        "names seat {}, but slot {} waits for seat {}",
-        "seat {} signed a vote and a refusal (or two of either) for slot {}",
-        "two different entries signed by seat {} for sequence number {}"}),
     "table/deal.py": frozenset({
         "the deal does not add up although every step checks out",
         "the key for position {} does not match the seat's P_{}",
@@ -72,13 +67,16 @@ ALLOWED: dict[str, frozenset[str]] = {
                                    "protocol version {} is not supported (versions {} are)",
                                    "the first dealer {} is not a seat of a {}-seat table"}),
     "table/hand.py": frozenset({
-        "false challenge ({}): every step checks out", "seat {} held {} and did not lead it within {} s",
+        "false challenge ({}): every step checks out",
+        "seat {} held {} and did not lead it before seat {} challenged",
         "seat {} played {}, which my own cards say it cannot hold",
         "some of my cards do not open: a lock or a deal key is wrong",
         "the key that seat {} passed me for position {} does not open it",
         "{} positions and {} keys; the rule is {}"}),
     "table/machine.py": frozenset({
         " led it in time (entry {})", "hand number {}, the game is in hand {}",
+        "an ending for slot {} whose notes do not all hold", "an entry dropped as {}{}",
+        "an entry that does not apply there",
         "nobody led the lowest club within {} s",
         "seat {} claimed that nobody led the lowest club in time, but seat {}",
         "the entry cannot be applied ({})",
@@ -102,15 +100,26 @@ ALLOWED: dict[str, frozenset[str]] = {
     # described for the reader of the code (the value of each state, signal and act), never shown.
     "table/events.py": frozenset({"no such seat", "too far ahead"}),
     "table/claims.py": frozenset({
-        "a seat says it took the awaited entry before it voted", "another seat's vote",
-        "keep the awaited entry off the chain", "keep the vote or refusal with the slot",
-        "our own timer ran out, and we vote", "put the awaited entry on the chain",
+        # the machine's signals and acts described for the reader of its table
+        "our timer for the slot ran out (first after the last progress, then after our vote)",
+        "another seat's vote", "the awaited entry arrives",
+        "a seat that took the awaited entry before it voted says so, carrying it",
+        "keep the note with the slot", "sign our vote and send it",
+        "sign our stall, naming the seats whose votes we lack, and send it",
+        "put the awaited entry on the chain",
         "put the awaited entry on the chain, and refuse the votes already out",
-        "put the awaited entry we hold (or will receive) on the chain",
-        "put the certificate on the chain (cutting back what followed the slot): the game is over",
-        "sign a refusal and send it: we took the awaited entry before any vote of ours",
-        "sign our vote and send it", "the awaited entry arrives",
-        "the votes of every seat but the accused are in"}),
+        "keep the awaited entry off the chain", "sign a refusal carrying the entry we took, and send it",
+        "put the awaited entry we hold (or that the refusal carries) on the chain",
+        # the details of the abandon check's failures
+        "a refusal of slot {} carrying {}: no such entry took that slot",
+        "a stall naming seats {}: not the seats whose votes it can lack",
+        "a vote that seat {} never answered slot {}, but seat {} signed an entry after it on the chain: it "
+        "had taken the answer, and no seat could release it",
+        "an entry for another slot ({})", "an entry of seat {}, not of seat {}",
+        "an entry whose signature does not verify", "bytes that are no entry",
+        "hand number {}, but slot {} is in hand {}", "names seat {}, but slot {} waits for seat {}",
+        "seat {} signed contradicting notes (a vote, a stall, a refusal) for slot {}",
+        "two different entries signed by seat {} for sequence number {}"}),
     "table/stages.py": frozenset({"any seat (the only one able to make it)",
                                   "each seat of the stage's order, one after the other",
                                   "the seat whose move it is in the rules engine"}),

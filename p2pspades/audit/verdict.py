@@ -4,10 +4,12 @@ others, as data (`reasons.Finding`, `ClaimFacts`, `EndFacts`, `Follows`): `descr
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from p2pspades import log
 from p2pspades.audit.sequel import Change, broken, changes
+from p2pspades.checks import Check
 from p2pspades.describe import findings
 from p2pspades.exits import ExitCode
 from p2pspades.reasons import ClaimFacts, EndFacts, Finding, Follows, Reason
@@ -24,6 +26,17 @@ class Status(enum.IntEnum):
     INCOMPLETE = ExitCode.INCOMPLETE
 
 
+@dataclass(frozen=True)
+class Unattributed:
+    """A frame of a log that no seat can be blamed for (nobody signed it as it is): its position in the
+    file, the check it fails, and the frame itself."""
+
+    check: Check
+    detail: str
+    frame: int
+    raw: bytes
+
+
 @dataclass
 class Verdict:
     status: Status
@@ -36,6 +49,9 @@ class Verdict:
     penalised: list[Violation] = field(default_factory=list)
     entries: int = 0
     torn: log.TornTail | None = None
+    #: a fault of the log that no seat can be named for (a bad signature, a broken chain, a repeated frame):
+    #: its check, detail, the frame's position in the log and the frame
+    unattributed: Unattributed | None = None
     #: the hands the log proves were played and audited, in order (see `audit.reader`)
     hands: list[HandResult] = field(default_factory=list)
     #: rule `nil_pass`: the passes of each audited hand, by hand number, with the cards the reveal showed
@@ -63,15 +79,24 @@ def violation_data(v: Violation) -> dict[str, object]:
 
 def claim_facts(table: Table) -> ClaimFacts | None:
     """The abandonment claim the table holds, as facts: who voted that which seat kept the table waiting for
-    what, after how long by their clocks, and whether that made a certificate (None: no claim)."""
+    what, after how long by their clocks, and what came of it: a certificate (or one only seats who win by it
+    signed, or a stalled ending), a refusal that voided it, or the seats yet to sign (None: no claim)."""
     slot = table.claim
     if slot is None:
         return None
+    ended = table.result if table.certified is slot else None
     return ClaimFacts(
-        voters=tuple(slot.voters), accused=slot.accused, awaited=slot.awaited, seq=slot.seq,
-        waits=tuple(sorted(set(slot.waits.values()))), certified=table.certified is slot,
+        voters=tuple(slot.voters) or tuple(sorted(slot.votes)), accused=slot.accused, awaited=slot.awaited,
+        seq=slot.seq, waits=_waits(slot.waits, slot.voters), certified=table.certified is slot,
         refusers=tuple(sorted(slot.refusals)), missing=tuple(slot.missing(table.seats)),
+        claimed=ended is not None and ended.contested and not ended.missing,
+        stalled=() if ended is None else tuple(ended.missing),
     )
+
+
+def _waits(waits: Mapping[int, int], voters: Sequence[int]) -> tuple[int, ...]:
+    """The timeouts the voters stated (every seat's that stated one, where none voted), each once."""
+    return tuple(sorted({waits[v] for v in voters}) or sorted(set(waits.values())))
 
 
 def end_facts(table: Table) -> EndFacts | None:
@@ -80,11 +105,30 @@ def end_facts(table: Table) -> EndFacts | None:
     if result is None or result.seat is None:
         return None
     v = table.violation
+    answer = answer_held(table)
+    held = None
+    if answer is not None:
+        held = (answer.type, answer.seq, log.entry_hash(table.superseded[0]).hex()[:16])
     return EndFacts(
         seat=result.seat, contested=result.contested, forfeit=result.forfeit, winners=tuple(result.winners),
         abandoned=result.status is TableStatus.ABANDONED, signers=tuple(result.signers),
         check=None if v is None else v.check, detail="" if v is None else v.detail,
+        scored=result.scored, missing=tuple(result.missing),
+        answer=held,
     )
+
+
+def answer_held(table: Table) -> log.Header | None:
+    """The header of the accused's own answer that an ending took the slot from, if this log holds it (the
+    accused's log, say): then a two-player or colluders' claim stands against a signed answer."""
+    slot, result = table.certified, table.result
+    if slot is None or result is None:
+        return None
+    for raw in table.superseded[:1]:
+        header = log.validate_header(log.open_envelope(raw).payload)
+        if header.seat == slot.accused and header.seq == slot.seq:
+            return header
+    return None
 
 
 def abandonment(table: Table) -> str:

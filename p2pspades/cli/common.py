@@ -13,7 +13,7 @@ from typing import Any
 from p2pspades import paths
 from p2pspades.audit import GameVisitor
 from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, DEFAULT_THINK, THINK
-from p2pspades.describe import ending, failed
+from p2pspades.describe import abandoned, ending, failed
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
@@ -239,13 +239,8 @@ class ProgressLines(GameVisitor):
     def on_end(self, ended: GameEnded) -> None:
         text = f"game over: {ended.status}" + (f" ({why})" if (why := ending(ended)) else "")
         if ended.signers and ended.seat is not None:
-            waits = " or ".join(f"{w} s" for w in sorted(set(ended.waits)))
-            signers = ", ".join(self.names[s] for s in ended.signers)
-            text += f": {signers} signed that {self.names[ended.seat]} kept the table waiting past the "
-            text += f"timeout in force ({waits})"
-        if ended.contested:
-            text += "; contested: every signer wins by it, so nobody wins"
-        elif ended.forfeit and ended.seat is not None:
+            text += f": {abandoned(ended, lambda seat: self.names[seat])}"
+        if ended.forfeit and ended.seat is not None:
             winners = " and ".join(self.side(k) for k in ended.winners)
             verb = "wins" if len(ended.winners) == 1 else "win"
             text += f"; forfeit by {self.names[ended.seat]}: {winners} {verb}"

@@ -43,7 +43,7 @@ from p2pspades.cli.common import (
 from p2pspades.cli.echo import say
 from p2pspades.cli.page import add_web_options
 from p2pspades.cli.page import check as check_web
-from p2pspades.describe import ending
+from p2pspades.describe import ending, note, superseded
 from p2pspades.describe.rules import described
 from p2pspades.describe.tables import seat_map
 from p2pspades.errors import LocalError
@@ -64,6 +64,7 @@ from p2pspades.net.store import StoreError
 from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
 from p2pspades.rules import HandResult, RuleSet
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
+from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
 
@@ -226,18 +227,12 @@ class Progress(ProgressLines):
         self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
 
     def on_event(self, event: Event) -> None:
-        if isinstance(event, Noted):
+        if isinstance(event, Noted) and event.type in msg.NOTES:
             names = [s.name for s in self.peer.table.setup.seats]
             fields = log.open_envelope(event.raw).payload
-            accused = names[fields["a"]]
-            if event.type == "abandon":
-                say(f"{names[event.seat]} voted that {accused} stopped answering (after the timeout in "
-                    f"force, {fields['w']} s)")
-            else:
-                say(f"{names[event.seat]} took the entry of {accused} before voting: the claim is void")
+            say(note(event.type, names[event.seat], names[fields["a"]], fields))
         elif isinstance(event, Superseded):
-            say(f"a certificate takes entry {event.first}: the {len(event.raws)} entries we held from there "
-                f"on are off the chain")
+            say(superseded(event.first, len(event.raws)))
         tell(self.peer.table, [event], self)
 
     def on_hand(self, hand: HandResult, audit: HandAudited) -> None:

@@ -13,10 +13,11 @@ peer, so the caller escapes the text for a terminal.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from p2pspades.checks import Check
-from p2pspades.i18n import N_, _
+from p2pspades.i18n import N_, _, ngettext
 from p2pspades.reasons import Change, ChangeKind
 from p2pspades.rules.options import value_text
 
@@ -58,6 +59,16 @@ def violation(v: Violation) -> str:
     return _("entry {seq}: {failed}").format(seq=v.seq, failed=failed(v.check, v.detail, v.seat))
 
 
+def penalty(check: Check, renege: str) -> str:
+    """What a violation found by the end-of-hand audit cost, by the rule set's `renege` option: "penalised:
+    its side scored the hand as a failed contract". A false bid is always set (PROTOCOL.md §4.7)."""
+    if renege == "stop":
+        return _("the game stopped on it")
+    if check is Check.BAD_BID or renege == "set":
+        return _("penalised: its side scored the hand as a failed contract")
+    return _("penalised: three of its side's tricks went to the other side")
+
+
 def ending(ended: GameEnded) -> str:
     """Why the game ended, in a few words: "seat 2 failed the turn check: ...", "seat 1 stopped answering",
     or "" for a complete game."""
@@ -65,8 +76,77 @@ def ending(ended: GameEnded) -> str:
         v = ended.violation
         return failed(v.check, v.detail, v.seat)
     if ended.status == "abandoned" and ended.seat is not None:
+        if ended.contested and not ended.missing:
+            return _("{seats} claimed that seat {seat} stopped answering (contested)").format(
+                seats=seats_word(ended.signers), seat=ended.seat)
         return _("seat {seat} stopped answering").format(seat=ended.seat)
     return ""
+
+
+def seat_word(seat: int) -> str:
+    return _("seat {seat}").format(seat=seat)
+
+
+def seats_word(seats: Iterable[int], who: Callable[[int], str] | None = None) -> str:
+    """'seat 2', 'seats 1, 3' (or, with `who`, the names it gives: 'Ann and Bob')."""
+    listed = sorted(seats)
+    if who is not None:
+        names = [who(s) for s in listed]
+        # TRANSLATORS: the last of several names: "Ann, Bob and Cy"
+        return names[0] if len(names) == 1 else _("{names} and {last}").format(
+            names=", ".join(names[:-1]), last=names[-1])
+    return ngettext("seat {seats}", "seats {seats}", len(listed)).format(seats=", ".join(map(str, listed)))
+
+
+def abandoned(ended: GameEnded, who: Callable[[int], str] | None = None) -> str:
+    """An abandonment in words, as the screens and the CLI say it: who signed what against whom, after which
+    timeout, and what it proves (PROTOCOL.md §5.5). `who` names a seat ("seat 2" by default). Forfeits are
+    said by the caller."""
+    name = who or seat_word
+    assert ended.seat is not None
+    data = {"accused": name(ended.seat),
+            "signers": seats_word(ended.signers, who) if ended.signers else _("the other seats")}
+    # TRANSLATORS: between the timeouts the signers stated: "30 s or 60 s"
+    waits = _(" or ").join(_("{seconds} s").format(seconds=w) for w in sorted(set(ended.waits)))
+    data["timeout"] = _(" (the timeout in force: {waits})").format(waits=waits) if waits else ""
+    if ended.contested and not ended.missing:
+        return _("{signers} claimed that {accused} stopped answering{timeout}; a claim that only seats who "
+                 "win by it signed proves nothing: contested, nobody wins").format(**data)
+    said = _("{signers} signed that {accused} stopped answering{timeout}").format(**data)
+    if ended.scored:
+        return said + _("; the game was decided before, so its result stands")
+    if ended.missing:
+        missing = seats_word(ended.missing, who)
+        return said + _(", and a timeout later that {missing} signed nothing: the seats still playing ended "
+                        "the game, contested: nobody wins").format(missing=missing)
+    return said
+
+
+def superseded(first: int, count: int) -> str:
+    """Entries cut back from our chain: a certificate or a stalled ending took their slot, a fault found at
+    it ended the game there, or a stalled ending was void and the awaited entry took the slot."""
+    if count == 1:
+        return _("entry {first} is off the chain now (it stays in the log): an ending, a fault, or the "
+                 "awaited entry after all took that slot").format(first=first)
+    return ngettext(
+        "{count} entry from {first} on is off the chain now (it stays in the log): an ending, a fault, or "
+        "the awaited entry after all took that slot",
+        "the {count} entries from {first} on are off the chain now (they stay in the log): an ending, a "
+        "fault, or the awaited entry after all took that slot", count).format(first=first, count=count)
+
+
+def note(kind: str, signer: str, accused: str, fields: Mapping[str, Any]) -> str:
+    """A claim's note in words: a vote, a stall or a refusal (PROTOCOL.md §5.2), its fields checked."""
+    if kind == "abandon":
+        voted = _("{signer} voted that {accused} stopped answering (after the timeout in force, {wait} s)")
+        return voted.format(signer=signer, accused=accused, wait=fields.get("w"))
+    if kind == "stall":
+        missing = ", ".join(map(str, fields.get("m", ())))
+        return _("{signer} still lacks a vote of seats {missing} a timeout after its own against {accused}: "
+                 "the seats still playing may end the game").format(signer=signer, missing=missing,
+                                                                    accused=accused)
+    refused = _("{signer} took the entry of {accused} before voting: the claim against {accused} is void")
+    return refused.format(signer=signer, accused=accused)
 
 
 def bonuses(rules: RuleSet, score: HandScore) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from p2pspades.describe import change_text, dropped, failed
+from p2pspades.describe import change_text, dropped, failed, penalty, seats_word
 from p2pspades.i18n import N_, N_plural, _, ngettext
 from p2pspades.reasons import ClaimFacts, EndFacts, Finding, Follows, Reason, Settled
 
@@ -29,11 +29,13 @@ FINDINGS: Mapping[Finding, str] = {
     Finding.HALTED: N_("entry {entry}: {failed}{ended}"),
     Finding.EARLIER_CLAIM: N_("valid up to entry {last}, then an abandonment claim of an earlier release at "
                               "entry {at} (on the chain, with `why`), which this verifier does not judge"),
+    Finding.EARLIER_REFUSAL: N_("valid up to entry {last}, then a refusal of an earlier release (the hash of "
+                                "the entry it took, not the entry), which this verifier does not judge"),
     Finding.REJECTED: N_("entry {entry}: {failed}"),
     Finding.DROPPED: N_("entry {entry}: {dropped}"),
     Finding.BROKEN: N_("entry {entry} is out of sequence: the chain is broken"),
     Finding.REPEATED: N_("entry {entry} repeats an earlier entry"),
-    Finding.PENALISED: N_("the game is complete, but entry {entry}: {failed} (penalised)"),
+    Finding.PENALISED: N_("the game is complete, but entry {entry}: {failed} ({cost})"),
     Finding.COMPLETE: "{complete}",  # COMPLETE, by the count of entries
     Finding.ABANDONED: N_("valid, but abandoned at entry {last}: {claim}{ended}"),
     Finding.INCOMPLETE: N_("valid so far, but incomplete: it stops after entry {last}{waiting}"),
@@ -42,6 +44,8 @@ COMPLETE = N_plural("valid and complete: {entries} entry", "valid and complete: 
 #: what an incomplete log waits for, and the claim it waits with
 WAITING = N_("; it waits for seat {seat}'s {what}")
 WAITING_CLAIMED = N_("; it waits for seat {seat}'s {what}, and {claim}")
+#: a fault that did not end an abandoned or unfinished game (a `Finding.PENALISED` reason)
+AND_FAULT = N_("; and entry {entry}: {failed} ({cost})")
 #: a log whose last frame a crash cut short
 TORN = N_("; the last frame (at byte {offset}) is cut short, as a crash during a write leaves it")
 
@@ -79,12 +83,6 @@ READ_FIRST = N_("read from {log} first: {verdict}")
 REFUSED_ENTRY = N_("the entry {seq} of {logs}: {why}")
 
 
-def seats(numbers: Sequence[int]) -> str:
-    """"seat 2", "seats 0, 1"."""
-    listed = ", ".join(str(s) for s in numbers)
-    return ngettext("seat {seats}", "seats {seats}", len(numbers)).format(seats=listed)
-
-
 def sides(numbers: Sequence[int]) -> str:
     """"side 0 and side 1"."""
     # TRANSLATORS: the sides that win together: "side 0 and side 2"
@@ -93,21 +91,33 @@ def sides(numbers: Sequence[int]) -> str:
 
 def abandonment(claim: ClaimFacts | None) -> str:
     """What a log proves about an abandonment: who signed that which seat kept the table waiting, after how
-    long by their clocks, and whether that made a certificate (a claim of silence, never a proof of it)."""
+    long by their clocks, and whether that made a certificate or a stalled ending (a claim of silence, never
+    a proof of it), or a refusal voided it."""
     if claim is None:
         return _("no seat was claimed to have stopped answering")
     # TRANSLATORS: between the timeouts the voters had: "30 s or 60 s"
     after = _(" or ").join(_("{seconds} s").format(seconds=w) for w in claim.waits)
+    data = {"voters": seats_word(claim.voters), "accused": claim.accused, "seq": claim.seq, "after": after,
+            "awaited": claim.awaited or _("entry")}
+    if claim.claimed:  # only seats that win by it signed: a claim, no more
+        return ngettext(
+            "{voters} claimed that seat {accused} kept it waiting for its {awaited} (entry {seq}) past the "
+            "timeout in force ({after}): a certificate at entry {seq} that only seats who win by it signed",
+            "{voters} claimed that seat {accused} kept them waiting for its {awaited} (entry {seq}) past the "
+            "timeout in force ({after}): a certificate at entry {seq} that only seats who win by it signed",
+            len(claim.voters)).format(**data)
     said = _("{voters} signed that seat {accused} kept the table waiting for its {awaited} (entry {seq}) "
-             "past the timeout in force ({after})").format(
-        voters=seats(claim.voters), accused=claim.accused, awaited=claim.awaited or _("entry"),
-        seq=claim.seq, after=after)
-    if claim.certified:
+             "past the timeout in force ({after})").format(**data)
+    if claim.stalled:
+        then = _(", and, a timeout later, that {seats} signed nothing: a stalled ending at entry {seq} (the "
+                 "seats still playing ended it; a claim of silence, not a proof)").format(
+            seats=seats_word(claim.stalled), seq=claim.seq)
+    elif claim.certified:
         then = _(": a certificate at entry {seq} (a claim of silence, not a proof)").format(seq=claim.seq)
     elif claim.refusers:
-        then = _("; {seats} took its entry first: the claim is void").format(seats=seats(claim.refusers))
+        then = _("; {seats} took its entry first: the claim is void").format(seats=seats_word(claim.refusers))
     else:
-        then = _("; no certificate: {seats} signed nothing yet").format(seats=seats(claim.missing))
+        then = _("; no certificate: {seats} signed nothing yet").format(seats=seats_word(claim.missing))
     return said + then
 
 
@@ -116,7 +126,8 @@ def forfeit(ended: EndFacts | None) -> str | None:
     if ended is None or not ended.forfeit:
         return None
     if ended.abandoned:
-        why = _("the certificate of {seats} says it stopped answering").format(seats=seats(ended.signers))
+        signers = seats_word(ended.signers)
+        why = _("the certificate of {seats} says it stopped answering").format(seats=signers)
     elif ended.check is not None:
         why = failed(ended.check, ended.detail)
     else:  # pragma: no cover - a fault is an abandonment or a violation
@@ -128,8 +139,23 @@ def ending(ended: EndFacts | None) -> str:
     """What a fault makes of the game for the sides, after a verdict's summary ("" for no fault)."""
     if ended is None:
         return ""
+    if ended.scored:
+        if not ended.winners:
+            return _("; the game was decided before its end: the result stands, nobody wins")
+        return ngettext("; the game was decided before its end: the result stands, {sides} wins",
+                        "; the game was decided before its end: the result stands, {sides} win",
+                        len(ended.winners)).format(sides=sides(ended.winners))
+    if ended.missing:
+        missing = seats_word(ended.missing)
+        return _("; contested: {seats} signed nothing, so nobody wins").format(seats=missing)
     if ended.contested:
-        return _("; contested: every seat that signed the certificate wins by it, so nobody wins")
+        text = _("; contested: every seat that signed the certificate wins by it, so nobody wins")
+        if ended.answer is not None:
+            kind, seq, digest = ended.answer
+            text += _("; this log holds seat {seat}'s own {type} for entry {seq}, signed (hash {digest}…): a "
+                      "claim against a signed answer, a dispute, not a silence").format(
+                seat=ended.seat, type=kind, seq=seq, digest=digest)
+        return text
     if not ended.forfeit:
         return _("; the game is void (rule on_fault=void)")
     won = ngettext("; forfeit by seat {seat}: {sides} wins", "; forfeit by seat {seat}: {sides} win",
@@ -147,6 +173,9 @@ def said(reason: Reason) -> str:
     code, data = reason.code, dict(reason.args)
     if isinstance(code, Finding):
         text = _(FINDINGS[code]).format(**_finding_words(code, data))
+        fault = data.get("fault")
+        if fault is not None:
+            text += _(AND_FAULT).format(**_finding_words(Finding.PENALISED, dict(fault.args)))
         return text + (_(TORN).format(offset=data["torn"]) if data.get("torn") is not None else "")
     if isinstance(code, Follows):
         if code is Follows.OLD_UNREADABLE:
@@ -164,6 +193,9 @@ def _finding_words(code: Finding, data: dict[str, Any]) -> dict[str, Any]:
         data["failed"] = failed(data["check"], data["detail"], data.get("seat"))
     if code is Finding.DROPPED:
         data["dropped"] = dropped(data["drop"])
+    if code is Finding.PENALISED:
+        data["cost"] = penalty(data["check"], data["renege"]) if data["audit"] else _(
+            "named: it is not a claim, and the result stands")
     if code is Finding.COMPLETE:
         data["complete"] = ngettext(*COMPLETE, data["entries"]).format(entries=data["entries"])
     if code in (Finding.HALTED, Finding.ABANDONED):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pspades import log
-from p2pspades.describe import dropped, ending, failed
+from p2pspades.describe import abandoned, dropped, ending, failed, note, superseded
 from p2pspades.rules import Action, Bid, Card, HandResult, Play, RuleSet, SeatView, Suit, Trick
 from p2pspades.table import (
     Accepted,
@@ -29,6 +29,7 @@ from p2pspades.table import (
     TableStatus,
     Violation,
 )
+from p2pspades.table import messages as msg
 from p2pspades.ui.derived import Contract
 from p2pspades.ui.text import bid_text, bidding_order, side_name
 
@@ -116,11 +117,9 @@ class Words:
         if isinstance(ev, Dropped):
             return EventLine(f"ignored: {dropped(ev)}", "dim")
         if isinstance(ev, Noted):
-            return self.noted(ev)
+            return self.noted(ev) if ev.type in msg.NOTES else None  # (an answer held back: not news)
         if isinstance(ev, Superseded):
-            return EventLine(
-                f"a certificate takes entry {ev.first}: the entries from there on are off the chain", "warn"
-            )
+            return EventLine(superseded(ev.first, len(ev.raws)), "warn")
         return None
 
     # ----------------------------------------------------------------- the nil card pass
@@ -157,16 +156,11 @@ class Words:
         return f"Pass {size} cards to {self.who(partner)}{why}: {marked} of {size} marked · Space, Enter"
 
     def noted(self, ev: Noted) -> EventLine:
-        """A vote that a seat stopped answering, or a refusal of one (the table checked its fields)."""
+        """A vote that a seat stopped answering, a stall, or a refusal of one (the table checked it)."""
         fields = log.open_envelope(ev.raw).payload
         signer = "You" if ev.seat == self.seat else self.who(ev.seat)
-        accused = self.whom(fields.get("a"))
-        if ev.type == "abandon":
-            wait = fields.get("w")
-            return EventLine(f"{signer} voted that {accused} stopped answering (after the timeout in force, "
-                             f"{wait} s)", "warn")
-        return EventLine(f"{signer} took the entry of {accused} before voting: the claim against "
-                         f"{accused} is void", "info")
+        words = note(ev.type, signer, self.whom(fields.get("a")), fields)
+        return EventLine(words, "info" if ev.type == msg.Answered.TYPE else "warn")
 
     def audit(self, audit: HandAudited | None) -> EventLine:
         """A finished hand's audit verdict (text and level)."""
@@ -185,12 +179,7 @@ class Words:
             text = ("You win" if mine else f"{winners} win") + (f" ({winners})" if mine else "")
             level = "good" if mine else "info"
         elif ev.status is TableStatus.ABANDONED:
-            signers = self.several(ev.signers) if ev.signers else "the other seats"
-            waits = " or ".join(f"{w} s" for w in sorted(set(ev.waits)))
-            text = f"the game was abandoned: {signers} signed that {self.whom(ev.seat)} stopped answering"
-            text += f" (the timeout in force: {waits})" if waits else ""
-            if ev.contested:
-                text += "; contested: every signer wins by it, so nobody wins"
+            text = f"the game was abandoned: {abandoned(ev, self.whom)}"
             level = "warn"
         else:
             text = (
