@@ -20,7 +20,7 @@ from p2pspades.audit.sequel import Change, ChangeKind, changes, rule_changes, se
 from p2pspades.audit.verdict import Verdict
 from p2pspades.bots import DEFAULT_BOT
 from p2pspades.cli.common import default_name
-from p2pspades.describe import change_text
+from p2pspades.describe import after_text, change_text
 from p2pspades.errors import LocalError
 from p2pspades.net.lobby_seats import LobbyResult, Sequel, TableInfo
 from p2pspades.net.store import GameStore, StoreError, games_of
@@ -176,7 +176,7 @@ UNCHECKED = frozenset({ChangeKind.NO_LOG, ChangeKind.LOG_UNENDED})
 def refusal(after: After, doubts: Sequence[str]) -> str:
     """The one line that refuses, without a person to ask, a game that follows `after` with these doubts
     (`doubt_lines`)."""
-    game = after.describe(short=True)
+    game = after_text(after, short=True)
     return (f"refused: the host's game {game if after.continues else 'is ' + game}: {'; '.join(doubts)} (to "
             "see it and decide, join without --auto)")
 

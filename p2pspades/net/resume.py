@@ -80,36 +80,53 @@ def find_resumable(target: str | None = None, *, seat: int | None = None,
     """Which seats to resume: of the game `target` names (a game id prefix or a log file), or of the most
     recent unfinished game. `SessionError` says clearly why there is nothing to resume."""
     if target is not None and Path(target).expanduser().is_file():
-        path = Path(target).expanduser()
-        try:
-            frames = log.read_log(path).frames
-            _, setup = read_genesis(frames[0]) if frames else (None, None)
-        except (OSError, P2PSpadesError) as exc:
-            raise SessionError(f"{path} is not a game log: {exc}") from None
-        if setup is None:
-            raise SessionError(f"{path} holds no entries: nothing to resume")
-        stores = [s for s in games_of(home, setup.game_id.hex()) if _same_file(s.log_path, path)]
-        if not stores:
-            raise SessionError(f"no game directory on this machine writes {path} (game "
-                               f"{setup.game_id.hex()}): it can be verified, not resumed")
-        seat = stores[0].seat if seat is None else seat
-        candidates = _seats_of(list(games_of(home, setup.game_id.hex())))
+        candidates, seat = _games_writing(Path(target).expanduser(), seat, home)
     elif target is not None:
-        if not re.fullmatch(r"[0-9a-fA-F]{1,32}", target):
-            raise SessionError(f"{target!r} is neither a game id nor a log file")
-        candidates = _seats_of(list(games_of(home, target)))
-        if not candidates:
-            raise SessionError(f"no game with an id starting {target.lower()} on this machine")
-        if len(candidates) > 1:
-            ids = ", ".join(g.hex() for g in candidates)
-            raise SessionError(f"several games start with {target.lower()}: {ids}; give more of the id")
+        candidates = _games_named(target, home)
     else:
         candidates = _seats_of(list_games(home))
         if not candidates:
             raise SessionError("there is no game on this machine to resume")
+    return _choose(candidates, seat, target is not None)
+
+
+def _games_writing(path: Path, seat: int | None, home: str | os.PathLike[str] | None,
+                   ) -> tuple[dict[bytes, list[GameStore]], int]:
+    """The seat directories of the game whose log is `path`, and the seat to resume (that log's, unless
+    `seat` says)."""
+    try:
+        frames = log.read_log(path).frames
+        _, setup = read_genesis(frames[0]) if frames else (None, None)
+    except (OSError, P2PSpadesError) as exc:
+        raise SessionError(f"{path} is not a game log: {exc}") from None
+    if setup is None:
+        raise SessionError(f"{path} holds no entries: nothing to resume")
+    stores = [s for s in games_of(home, setup.game_id.hex()) if _same_file(s.log_path, path)]
+    if not stores:
+        raise SessionError(f"no game directory on this machine writes {path} (game "
+                           f"{setup.game_id.hex()}): it can be verified, not resumed")
+    return _seats_of(list(games_of(home, setup.game_id.hex()))), stores[0].seat if seat is None else seat
+
+
+def _games_named(target: str, home: str | os.PathLike[str] | None) -> dict[bytes, list[GameStore]]:
+    """The seat directories of the one game whose id starts with `target`."""
+    if not re.fullmatch(r"[0-9a-fA-F]{1,32}", target):
+        raise SessionError(f"{target!r} is neither a game id nor a log file")
+    candidates = _seats_of(list(games_of(home, target)))
+    if not candidates:
+        raise SessionError(f"no game with an id starting {target.lower()} on this machine")
+    if len(candidates) > 1:
+        ids = ", ".join(g.hex() for g in candidates)
+        raise SessionError(f"several games start with {target.lower()}: {ids}; give more of the id")
+    return candidates
+
+
+def _choose(candidates: dict[bytes, list[GameStore]], seat: int | None, named: bool) -> Resumable:
+    """The one group to resume among the candidate games, the most recently changed first (only the first,
+    when the game was `named`)."""
     reasons: list[str] = []
     for game_id in reversed(list(candidates)):  # the most recently changed game first
-        groups, why = _groups(candidates[game_id], target is not None)
+        groups, why = _groups(candidates[game_id], named)
         if seat is not None:
             groups = [g for g in groups if g.leader.seat == seat]
         if len(groups) == 1:
@@ -119,7 +136,7 @@ def find_resumable(target: str | None = None, *, seat: int | None = None,
             raise SessionError(f"game {game_id.hex()} has several seats to resume here ({seats}): "
                                f"say which with --seat")
         reasons.extend(f"game {game_id.hex()[:12]}, {w}" for w in why)
-        if target is not None:
+        if named:
             break
     detail = "; ".join(reasons[-6:]) if reasons else "no seat was started here"
     raise SessionError(f"nothing to resume: {detail}")

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from p2pspades.bots.coach import Advice, advise
 from p2pspades.describe import ending
+from p2pspades.describe.coach import advice_words
 from p2pspades.printable import printable
 from p2pspades.rules import (
     Action,
@@ -380,7 +381,7 @@ class UiState(Choosing):
         if advice is None:
             self.say("coach: there is nothing to weigh here", "dim")
             return
-        self.say("coach: " + advice.words(2))
+        self.say("coach: " + advice_words(advice, 2))
         choice = advice.choice
         if isinstance(choice, Play):
             self.selected = choice.card

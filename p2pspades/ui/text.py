@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from p2pspades.describe import bonuses
+from p2pspades.describe import after_text, bonuses
 from p2pspades.describe.rules import described
 from p2pspades.printable import clip as clip
 from p2pspades.printable import pad
@@ -96,7 +96,7 @@ def protocol_line(version: int) -> tuple[str, str]:
 def after_line(after: After) -> tuple[str, str]:
     """The game a table's game follows, as the lobby shows it with the rules: "continues game 3f2a1b0c9d8e
     from 120–80 (bags 3, 1), seat 2 deals", or "a rematch of game 3f2a1b0c9d8e"."""
-    return ("follows", after.describe(short=True))
+    return ("follows", after_text(after, short=True))
 
 
 def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pspades import log
-from p2pspades.describe import abandoned, ending, failed, note, superseded
+from p2pspades.describe import abandoned, dropped, ending, failed, note, superseded
 from p2pspades.rules import Action, Bid, Card, HandResult, Play, RuleSet, SeatView, Suit, Trick
 from p2pspades.table import (
     Accepted,
@@ -115,7 +115,7 @@ class Words:
         if isinstance(ev, Rejected):
             return EventLine(f"refused an entry from {self.who(ev.seat)}: {ev.detail}", "warn")
         if isinstance(ev, Dropped):
-            return EventLine(f"ignored: {ev.reason}", "dim")
+            return EventLine(f"ignored: {dropped(ev)}", "dim")
         if isinstance(ev, Noted):
             return self.noted(ev) if ev.type in msg.NOTES else None  # (an answer held back: not news)
         if isinstance(ev, Superseded):
