@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gettext as _gettext
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from p2pspades.i18n import formats
 from p2pspades.i18n.catalogs import translations
@@ -52,6 +52,7 @@ __all__ = [
     "current",
     "fallback",
     "gettext",
+    "listed",
     "listing",
     "moment",
     "ngettext",
@@ -120,6 +121,13 @@ def pgettext(context: str, message: str) -> str:
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return _catalog.npgettext(context, singular, plural, n)
+
+
+def listed(items: Sequence[str]) -> str:
+    """Names or phrases as one, in the language spoken: "ana", "ana and bo", "ana, bo and cy"."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + gettext(" and ") + items[-1]
 
 
 def N_(message: str) -> str:

@@ -30,11 +30,13 @@ from prompt_toolkit.layout import Dimension, HSplit, Window
 from prompt_toolkit.output import Output
 
 from p2pspades.bots import BOT_LEVELS
+from p2pspades.i18n import N_, _, ngettext
 from p2pspades.net.lobby_seats import LobbyError, LobbySeat
+from p2pspades.printable import pad, width
 from p2pspades.rules import RuleSet
 from p2pspades.table.genesis import After
 from p2pspades.table.messages import PROTOCOL_VERSION
-from p2pspades.ui.text import after_line, clip, plural, protocol_line, rules_lines, rules_of, rules_title
+from p2pspades.ui.text import after_line, clip, protocol_line, rules_lines, rules_of, rules_title
 from p2pspades.ui.widgets import full_screen_app, join_lines, panel, text_window
 
 T = TypeVar("T")
@@ -62,11 +64,25 @@ def seat_state(seat: LobbySeat, seats: Iterable[LobbySeat], you: int | None, lev
     """What a row says about a seat: host, joined, or a bot and who runs it (and so can see its cards); the
     host's screen also gives its own bots' levels."""
     if seat.owner is None:
-        return "host" if seat.seat == 0 else "joined"
+        return _("host") if seat.seat == 0 else _("joined")
     owner = next((s for s in seats if s.public_key == seat.owner), None)
     if owner is not None and owner.seat == you:
-        return f"{level + ' ' if level else ''}bot · you see its cards"
-    return f"bot · {clip(owner.name, 12) if owner is not None else 'its owner'} sees its cards"
+        if level:
+            return _("{level} bot · you see its cards").format(level=level_name(level))
+        return _("bot · you see its cards")
+    if owner is None:
+        return _("bot · its owner sees its cards")
+    return _("bot · {owner} sees its cards").format(owner=clip(owner.name, 12))
+
+
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert")}
+"""The bot levels a person chooses from, as the screen names them (the command line's words stay English)."""
+
+
+def level_name(level: str) -> str:
+    """A bot level in the language spoken: "easy", "leicht"."""
+    said = LEVEL_NAMES.get(level)
+    return _(said) if said else level
 
 
 class LobbyModel:
@@ -147,26 +163,32 @@ class LobbyModel:
             return self.status
         free = self.free
         host = self.at(0)
-        host_name = host.name if host is not None else "the host"
         if self.hosting:
             if free:
-                where = f": p2pspades join {self.join_with}" if self.join_with else ""
-                level = self.controls.level if self.controls is not None else ""
-                return (f"{plural(len(free), 'seat')} free. Others join{where}\n"
-                        f"b seats a bot ({level}; l: level) here; Enter starts once every seat is taken.")
+                level = level_name(self.controls.level) if self.controls is not None else ""
+                said = (ngettext("{n} seat free. Others join: p2pspades join {lobby}",
+                                 "{n} seats free. Others join: p2pspades join {lobby}", len(free))
+                        if self.join_with else
+                        ngettext("{n} seat free. Others join", "{n} seats free. Others join", len(free)))
+                return (said.format(n=len(free), lobby=self.join_with) + "\n"
+                        + _("b seats a bot ({level}; l: level) here; Enter starts once every seat is "
+                            "taken.").format(level=level))
             if self.asking is not None:
-                return ("Every seat is taken. Read each fingerprint with its owner,\n"
-                        "then press Enter to start.")
-            return "Waiting for every player to accept the table ..."
+                return _("Every seat is taken. Read each fingerprint with its owner,\nthen press Enter to "
+                         "start.")
+            return _("Waiting for every player to accept the table ...")
         if self.asking is not None:
-            return "Read each fingerprint with its owner, then accept (a) or decline (d)."
+            return _("Read each fingerprint with its owner, then accept (a) or decline (d).")
         if self.answered:
-            return "You accepted: waiting for the others to accept ..."
+            return _("You accepted: waiting for the others to accept ...")
         if self.you is None:
-            return "Joining ..."
+            return _("Joining ...")
         if free:
-            return f"Waiting for players: {plural(len(free), 'seat')} free."
-        return f"waiting for {host_name} to accept you"
+            return ngettext("Waiting for players: {n} seat free.", "Waiting for players: {n} seats free.",
+                            len(free)).format(n=len(free))
+        if host is None:
+            return _("waiting for the host to accept you")
+        return _("waiting for {host} to accept you").format(host=host.name)
 
     # ------------------------------------------------------------------------------------- changes
 
@@ -224,18 +246,20 @@ class LobbyModel:
         `doubts`, it first asks for an explicit yes, which `sure` (y, once asked) gives."""
         if accept and self.ready and self.doubts and not (sure and self.confirming):
             self.confirming = True
-            heading = self.doubts_heading or f"Read the {plural(len(self.doubts), 'line')} marked !."
-            self.status = f"{heading}\nAccept it all the same? y accepts · n goes back"
+            n = len(self.doubts)
+            heading = self.doubts_heading or ngettext(
+                "Read the line marked !.", "Read the {n} lines marked !.", n).format(n=n)
+            self.status = heading + "\n" + _("Accept it all the same? y accepts · n goes back")
             self._changed()
             return False
         self.confirming = False
         if accept and not self.ready:
-            what = "start" if self.hosting else "accept"
             if self.free:
-                self.status = f"not every seat is taken yet: nothing to {what}"
+                self.status = (_("not every seat is taken yet: nothing to start") if self.hosting
+                               else _("not every seat is taken yet: nothing to accept"))
             else:
-                self.status = f"nothing to {what} yet: " + (
-                    "waiting for every player to answer" if self.hosting else "the host starts the table")
+                self.status = (_("nothing to start yet: waiting for every player to answer") if self.hosting
+                               else _("nothing to accept yet: the host starts the table"))
             self._refusal = self.status
             self._changed()
             return False
@@ -354,31 +378,36 @@ def partner_warnings(model: LobbyModel) -> list[str]:
             continue
         partners = [s.name for s in model.seats if s.seat != bot.seat and rules.side_of(s.seat)
                     == rules.side_of(bot.seat)]
-        whom = f"partners {clip(partners[0], 12)}" if partners else "sits on the other side"
-        runner = clip(owner.name, 12)
-        found.append(f"! {clip(bot.name, 12)} is run by {runner} but {whom}: {runner} can see its cards")
+        said = (_("! {bot} is run by {runner} but partners {partner}: {runner} can see its cards") if partners
+                else _("! {bot} is run by {runner} but sits on the other side: {runner} can see its cards"))
+        found.append(said.format(bot=clip(bot.name, 12), runner=clip(owner.name, 12),
+                                 partner=clip(partners[0], 12) if partners else ""))
     return found
 
 
-def wait_words(model: LobbyModel) -> str:
-    """What happens when a silent seat's countdown ends: the host frees a joiner's seat; a joiner leaves a
-    silent host's table."""
-    return "frees" if model.hosting else "we leave"
+def wait_words(model: LobbyModel, seconds: int) -> str:
+    """A silent seat's countdown, and what happens when it ends: the host frees a joiner's seat; a joiner
+    leaves a silent host's table."""
+    said = _("silent: frees in {seconds} s") if model.hosting else _("silent: we leave in {seconds} s")
+    return said.format(seconds=seconds)
 
 
 def seats_table(model: LobbyModel) -> StyleAndTextTuples:
-    sides = "side " if model.rules.partnerships else ""
+    sides = pad(_("side"), 4) + " " if model.rules.partnerships else ""
     wide = NAME_WIDTH - len(sides)  # the side column takes its room from the names
-    header = f"  {'seat':<5} {sides}{'name':<{wide}} {'key fingerprint':<20} state"
+    # TRANSLATORS: the lobby's seat headings, each as wide as its column: seat (5), side (4), name (13 or 18),
+    # key fingerprint (20)
+    header = (f"  {pad(_('seat'), 5)} {sides}{pad(_('name'), wide)} {pad(_('key fingerprint'), 20)} "
+              f"{_('state')}")
     lines: list[StyleAndTextTuples] = [[("class:hint", header)]]
     for seat in range(model.rules.players):
         cursor = "▸ " if model.hosting and seat == model.selected else "  "
         s = model.at(seat)
         if s is None:
             lines.append([("class:choice.selected" if cursor.strip() else "", cursor),
-                          ("class:hint", f"{seat:<5} {side_column(model.rules, seat)}(free)")])
+                          ("class:hint", f"{seat:<5} {side_column(model.rules, seat)}({_('free')})")])
             continue
-        you = " (you)" if s.seat == model.you else ""
+        you = " (" + _("you") + ")" if s.seat == model.you else ""
         name = clip(s.name, wide - len(you)) + you
         style = "class:seat.me" if s.seat == model.you else ""
         lines.append(
@@ -387,7 +416,7 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
                 (style, f"{s.seat:<5} {side_column(model.rules, seat)}{name:<{wide}} "),
                 ("class:key", f"{s.fingerprint:<20}"),
                 ("class:hint", f" {seat_state(s, model.seats, model.you, model.level_of(s))}"),
-                *([("class:message.warn", f" · silent: {wait_words(model)} in {model.waits[seat]} s")]
+                *([("class:message.warn", f" · {wait_words(model, model.waits[seat])}")]
                   if seat in model.waits else []),
             ]
         )
@@ -404,28 +433,29 @@ def rules_table(model: LobbyModel) -> StyleAndTextTuples:
     doubts: list[StyleAndTextTuples] = [
         [("class:message.warn", f" {'!' if k == 0 else '':<8}{part}")]
         for line in model.doubts for k, part in enumerate(textwrap.wrap(line, DOUBT_WIDTH) or [""])]
+    rows = [*rules_lines(model.rules), protocol_line(model.version)]
+    column = max(8, *(width(label) + 1 for label, _value in [*follows, *rows]))
     return join_lines(
-        [*([[("class:key", f" {label:<8}"), ("", value)] for label, value in follows]), *doubts,
-         *([("class:key", f" {label:<8}"), ("", value)]
-           for label, value in [*rules_lines(model.rules), protocol_line(model.version)])]
+        [*([[("class:key", " " + pad(label, column)), ("", value)] for label, value in follows]), *doubts,
+         *([("class:key", " " + pad(label, column)), ("", value)] for label, value in rows)]
     )
 
 
 def buttons(model: LobbyModel) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("", "   ")]
-    labels = ("Start", "Leave") if model.hosting else ("Accept", "Decline")
+    labels = (_("Start"), _("Leave")) if model.hosting else (_("Accept"), _("Decline"))
     for i, label in enumerate(labels):
         if i == 0 and not model.ready:  # nothing to accept or start yet: no button for it
-            out += [("", " " * len(f"[ {label} ]")), ("", "   ")]
+            out += [("", " " * width(f"[ {label} ]")), ("", "   ")]
             continue
         style = "class:choice.selected" if i == model.choice else ""
         out += [(style, f"[ {label} ]"), ("", "   ")]
     if model.hosting:
-        out.append(("class:hint", "↑/↓ seat · b bot · x out · l level · s side · q quit"))
+        out.append(("class:hint", _("↑/↓ seat · b bot · x out · l level · s side · q quit")))
     elif model.ready:
-        out.append(("class:hint", "←/→ Enter · a accept · d decline"))
+        out.append(("class:hint", _("←/→ Enter · a accept · d decline")))
     else:
-        out.append(("class:hint", "d leaves · accept once the host starts the table"))
+        out.append(("class:hint", _("d leaves · accept once the host starts the table")))
     return out
 
 
@@ -438,7 +468,8 @@ def create_lobby_app(
 
     def title() -> StyleAndTextTuples:
         name = clip(model.table_name, 32)
-        table = name if "table" in name.lower() else f"table {name}"  # never "table ana's table"
+        # never "table ana's table"
+        table = name if _("table").lower() in name.lower() else _("table {name}").format(name=name)
         return [("class:title", f" p2pspades · {table} · {rules_title(model.rules)}")]
 
     def advice() -> StyleAndTextTuples:
@@ -447,8 +478,8 @@ def create_lobby_app(
         return [
             (
                 "class:hint",
-                " Read each fingerprint with its owner before you accept: "
-                "it is the key that will sign their moves.",
+                " " + _("Read each fingerprint with its owner before you accept: it is the key that will "
+                        "sign their moves."),
             )
         ]
 
@@ -457,10 +488,10 @@ def create_lobby_app(
             text_window(title, height=1, style="class:title"),
             panel(
                 text_window(lambda: seats_table(model)),
-                "Seated players",
+                _("Seated players"),
                 height=Dimension(min=4, preferred=model.rules.players + 3),
             ),
-            panel(text_window(lambda: rules_table(model), wrap=True), "Rules"),
+            panel(text_window(lambda: rules_table(model), wrap=True), _("Rules")),
             text_window(advice, height=Dimension(min=1, max=2), wrap=True),
             Window(height=1),
             text_window(lambda: buttons(model), height=1),

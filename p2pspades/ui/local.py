@@ -28,6 +28,7 @@ from p2pspades import log
 from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES, make_bot
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code
+from p2pspades.i18n import _
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, preset
 from p2pspades.table import DecisionKind, Event, Table
 from p2pspades.table.harness import Player, Wire, new_tables
@@ -70,7 +71,7 @@ class LocalGame:
         self.wire = Wire(tables, [None, *self.bots], on_events=self._on_events)
         self.state = UiState(HUMAN, self.table.setup)
         for seat in range(1, n):
-            self.state.set_connection(seat, "in memory")
+            self.state.set_connection(seat, _("in memory"))
         self.state.set_bots({seat: HUMAN for seat in range(1, n)})
         self.state.resumable = False
         self.player = HumanPlayer(self.state)
@@ -144,7 +145,7 @@ class LocalGame:
             pass
         if not self.table.finished:
             waiting = self.table.waiting_for()
-            self.state.stop(f"the game cannot go on (waiting for {waiting})")
+            self.state.stop(_("the game cannot go on (waiting for {what})").format(what=waiting))
 
     async def run(self, app: Application[None]) -> int:
         """Play with `app` on screen until the person leaves it. Returns the exit code."""

@@ -9,13 +9,14 @@ import textwrap
 from prompt_toolkit.application import get_app
 from prompt_toolkit.layout import Window
 
+from p2pspades.i18n import _, ngettext
 from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
 from p2pspades.table import DecisionKind
 from p2pspades.ui.derived import Contract
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.state import UiState
-from p2pspades.ui.text import bid_text, card_class, clip, plural, rules_title
+from p2pspades.ui.text import bid_text, card_class, clip, rules_title
 from p2pspades.ui.widgets import Line, join_lines, text_window
 
 TRICK_WIDTH = 34  # inside the trick panel's border
@@ -28,16 +29,27 @@ def title_text(state: UiState) -> Line:
     named = table.strip().lower() not in ("", "p2pspades")  # the default table name says nothing new
     parts = [" p2pspades", *([clip(table, 20)] if named else []), rules_title(state.rules)]
     if v is not None:
-        parts.append(f"hand {v.hand_number}")
+        parts.append(_("hand {number}").format(number=v.hand_number))
         if v.spades_broken:
-            parts.append("♠ broken")
+            parts.append(_("♠ broken"))
     elif state.first_dealer is None:
-        parts.append("starting")
+        parts.append(_("starting"))
     return [("class:title", " · ".join(parts))]
 
 
 def title_keys(state: UiState) -> Line:
-    return [("class:title", " ? help  ^Q quit ")]
+    # TRANSLATORS: the keys at the right end of the game screen's title: ? opens the help, Ctrl-Q leaves
+    return [("class:title", f" {_('? help  ^Q quit')} ")]
+
+
+def footer_keys_width() -> int:
+    """The columns of the footer's keys (`footer_keys`) in the language spoken."""
+    return width(_("s scores l last p played")) + 2
+
+
+def title_keys_width() -> int:
+    """The columns of the title's keys (`title_keys`) in the language spoken."""
+    return width(_("? help  ^Q quit")) + 2
 
 
 NAME_WIDTH = 16  # a name in the seats panel
@@ -49,9 +61,12 @@ def seats_text(state: UiState) -> Line:
     rules = state.rules
     partners = rules.partnerships
     contracts = {c.side: c for c in state.contracts()}
-    need = "" if partners else f"{'contract':<{CONTRACT_WIDTH}}  "
-    side_head = "side " if partners else ""
-    header = f"    # {'name':<{NAME_WIDTH}} {side_head}{'bid':<9}  won  {need}connection"
+    # TRANSLATORS: the seats panel's headings, each as wide as its column: name (16), side (4), bid (9),
+    # won (3), contract (14)
+    need = "" if partners else f"{pad(_('contract'), CONTRACT_WIDTH)}  "
+    side_head = pad(_("side"), 4) + " " if partners else ""
+    header = (f"    # {pad(_('name'), NAME_WIDTH)} {side_head}{pad(_('bid'), 9)}  {_('won'):>3}  {need}"
+              f"{_('connection')}")
     lines: list[Line] = [[("class:hint", header)]]
     for seat in range(rules.players):
         row: Line = [_seat_cells(state, seat)]
@@ -74,7 +89,8 @@ def _seat_cells(state: UiState, seat: int) -> tuple[str, str]:
     name = clip(state.names[seat], NAME_WIDTH)
     side = ""
     if rules.partnerships:
-        side = "us   " if rules.side_of(seat) == rules.side_of(state.seat) else "them "
+        # TRANSLATORS: a seat's side in the seats panel, ours or the other (at most 4 characters)
+        side = pad(_("us") if rules.side_of(seat) == rules.side_of(state.seat) else _("them"), 4) + " "
     bid, won = "-", "-"
     if v is not None:
         bid = bid_text(v.bids[seat], v.blind[seat], rules)
@@ -82,17 +98,18 @@ def _seat_cells(state: UiState, seat: int) -> tuple[str, str]:
         if seat == v.dealer:
             name = clip(name, NAME_WIDTH - 4) + " (d)"
     style = "class:seat.turn" if seat == turn else ("class:seat.me" if seat == state.seat else "")
-    return (style, f" {mark} {seat:>1} {pad(name, NAME_WIDTH)} {side}{bid:<9}  {won:>3}  ")
+    return (style, f" {mark} {seat:>1} {pad(name, NAME_WIDTH)} {side}{pad(bid, 9)}  {won:>3}  ")
 
 
 def _connection(state: UiState, seat: int) -> str:
     """A seat's last cell: whose bot it is, whether it is thinking, the network driver's word on it."""
     parts = []
     if seat in state.thinking:
-        parts.append("thinking…")
+        parts.append(_("thinking…"))
     if seat in state.bots:
         owner = state.bots[seat]
-        parts.append("your bot" if owner == state.seat else f"bot of {state.names[owner]}")
+        mine = owner == state.seat
+        parts.append(_("your bot") if mine else _("bot of {owner}").format(owner=state.names[owner]))
     conn = state.connection.get(seat, "")
     if conn:
         parts.append(conn)
@@ -101,12 +118,12 @@ def _connection(state: UiState, seat: int) -> str:
 
 def _side_contract(state: UiState, side: int, contract: Contract | None) -> Line:
     """A side's contract line under the seats: "us: bid 7 (...), 5 taken, 2 to go", or "them: bidding…"."""
-    label = "us" if side == state.rules.side_of(state.seat) else "them"
+    label = _("us") if side == state.rules.side_of(state.seat) else _("them")
     if contract is not None:
         return [(_contract_style(contract), " " + state.words.contract_line(contract, label))]
     v = state.view
     bidding = v is not None and v.phase in (Phase.BID, Phase.BLIND, Phase.DRAW)
-    return [("class:hint", f" {label}: " + ("bidding…" if bidding else "-"))]
+    return [("class:hint", f" {label}: " + (_("bidding…") if bidding else "-"))]
 
 
 def _contract_style(contract: Contract | None) -> str:
@@ -166,16 +183,18 @@ def _shown_trick(state: UiState) -> tuple[Trick | None, str]:
 
 
 def trick_title(state: UiState) -> str:
+    of = state.rules.tricks_per_hand
     if state.top_overlay is Overlay.TRICK and state.held is not None:
-        return f"Trick {state.held[1]} of {state.rules.tricks_per_hand}"
+        return _("Trick {number} of {of}").format(number=state.held[1], of=of)
     v = state.view
     if v is None or v.phase in (Phase.DEAL,):
-        return "Table"
+        return _("Table")
     if v.phase in (Phase.BID, Phase.BLIND, Phase.DRAW):
-        return "Bidding" if v.phase is Phase.BID else ("Blind nil" if v.phase is Phase.BLIND else "Draw pile")
+        return _("Bidding") if v.phase is Phase.BID else (_("Blind nil") if v.phase is Phase.BLIND
+                                                          else _("Draw pile"))
     if v.phase is Phase.PLAY:
-        return f"Trick {min(len(v.tricks) + 1, state.rules.tricks_per_hand)} of {state.rules.tricks_per_hand}"
-    return "Table"
+        return _("Trick {number} of {of}").format(number=min(len(v.tricks) + 1, of), of=of)
+    return _("Table")
 
 
 def trick_caption(state: UiState) -> Line:
@@ -185,26 +204,28 @@ def trick_caption(state: UiState) -> Line:
     if mode == "held":
         return [("class:seat.turn", clip(state.held_caption(), TRICK_WIDTH))]
     if v is None:
-        return [("class:hint", "waiting for the deal")]
+        return [("class:hint", _("waiting for the deal"))]
     if v.phase is not Phase.PLAY and trick is None:
         turn = state.turn
         if turn is None:
             return [("class:hint", "")]
-        return [("class:hint", "your turn" if turn == state.seat else f"{clip(names[turn], 16)}'s turn")]
+        return [("class:hint", _("your turn") if turn == state.seat else _("{who}'s turn").format(
+            who=clip(names[turn], 16)))]
     if trick is None:
         leader = v.current_seat
         if leader is None:
             return [("class:hint", "")]
-        return [("class:hint", "You lead" if leader == state.seat else f"{clip(names[leader], 20)} leads")]
+        return [("class:hint", _("You lead") if leader == state.seat else _("{who} leads").format(
+            who=clip(names[leader], 20)))]
     if mode == "last":
         winner = trick.winner
         who = names[winner] if winner is not None else "?"
-        return [("class:hint", clip(f"last trick to {who}", TRICK_WIDTH))]
+        return [("class:hint", clip(_("last trick to {who}").format(who=who), TRICK_WIDTH))]
     winner = trick.winner
-    led = f"led by {names[trick.leader]}"
+    led = _("led by {who}").format(who=names[trick.leader])
     if winner is None or len(trick.plays) < 2:
         return [("", clip(led, TRICK_WIDTH))]
-    winning = f"{names[winner]} winning"
+    winning = _("{who} winning").format(who=names[winner])
     if width(f"{led} · {winning}") <= TRICK_WIDTH:
         return [("", f"{led} · {winning}")]
     return [("", f"{clip(led, TRICK_WIDTH)}\n{clip(winning, TRICK_WIDTH)}")]  # long names: one line each
@@ -219,7 +240,7 @@ def trick_text(state: UiState) -> Line:
 
     def label(seat: int, width: int = 14) -> tuple[str, str]:
         mark = "▶" if seat == turn else ""
-        name = "You" if seat == state.seat else clip(names[seat], width)
+        name = clip(_("You"), width) if seat == state.seat else clip(names[seat], width)
         style = "class:seat.turn" if seat == turn else ""
         return (style, f"{mark}{name}")
 
@@ -256,7 +277,7 @@ def trick_text(state: UiState) -> Line:
         for seat in order:
             name_style, name = label(seat, 16)
             card_style, card = _trick_card(state, trick, seat, mode)
-            led = "  led" if trick is not None and seat == trick.leader and mode == "live" else ""
+            led = "  " + _("led") if trick is not None and seat == trick.leader and mode == "live" else ""
             lines.append([(name_style, f" {pad(name, 18)}"), (card_style, card), ("class:hint", led)])
     lines.append([])
     lines.append(trick_caption(state))
@@ -266,7 +287,7 @@ def trick_text(state: UiState) -> Line:
 def events_text(state: UiState, width: int = 0, height: int = 0) -> Line:
     """The newest event lines that fit in `width` x `height` (wrapped, continuation lines indented)."""
     if not state.events:
-        return [("class:hint", "nothing yet")]
+        return [("class:hint", _("nothing yet"))]
     lines: list[Line] = []
     for event in reversed(state.events):
         style = f"class:event.{event.level}"
@@ -291,10 +312,10 @@ def events_window(state: UiState) -> Window:
 def hand_title(state: UiState) -> str:
     v = state.view
     if v is None or not v.hand:
-        return "Your hand"
+        return _("Your hand")
     if state.kind is DecisionKind.PASS:
-        return f"Your hand ({len(v.hand)}) · *marked · Space marks, Enter passes, Esc clears"
-    return f"Your hand ({len(v.hand)})"
+        return _("Your hand ({n}) · *marked · Space marks, Enter passes, Esc clears").format(n=len(v.hand))
+    return _("Your hand ({n})").format(n=len(v.hand))
 
 
 def hand_text(state: UiState) -> Line:
@@ -331,10 +352,10 @@ def hand_text(state: UiState) -> Line:
 def _no_cards(state: UiState) -> str:
     v = state.view
     if v is not None and v.phase is Phase.BLIND:
-        return " not dealt yet: blind nil is decided before anybody sees a card"
+        return " " + _("not dealt yet: blind nil is decided before anybody sees a card")
     if v is not None and v.phase is Phase.DRAW:
-        return " no cards yet: draw from the pile"
-    return " no cards"
+        return " " + _("no cards yet: draw from the pile")
+    return " " + _("no cards")
 
 
 def _card_fragments(card: Card, *, chosen: bool, illegal: bool, marked: bool) -> Line:
@@ -371,10 +392,13 @@ def footer_scores(state: UiState) -> Line:
     for i, total in enumerate(state.totals):
         if i:
             out.append(("class:footer", " │ "))
-        bags = f" ({plural(total.bags, 'bag')})" if rules.bag_limit is not None else ""
+        bags = " (" + ngettext("{n} bag", "{n} bags", total.bags).format(n=total.bags) + ")" \
+            if rules.bag_limit is not None else ""
         out.append(("class:footer", f"{state.side_label(i, width)} {total.score}{bags}"))
     return out
 
 
 def footer_keys(state: UiState) -> Line:
-    return [("class:footer", " s scores l last p played")]
+    # TRANSLATORS: the footer's keys (at most 24 characters): s the score sheet, l the last trick, p the cards
+    # played; the letters are the keys
+    return [("class:footer", " " + _("s scores l last p played"))]

@@ -32,6 +32,7 @@ from prompt_toolkit.layout.dimension import AnyDimension
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
+from p2pspades.i18n import _
 from p2pspades.printable import printable_lines
 from p2pspades.ui.prefs import shown
 
@@ -210,11 +211,14 @@ def too_small(columns: int, rows: int, keys: str = "") -> Container:
     def text() -> StyleAndTextTuples:
         try:
             size = get_app().output.get_size()
-            have, fits = f" (this one is {size.columns}x{size.rows})", max(10, size.columns - 2)
+            need = _("Window too small: make the terminal at least {columns}x{rows} (this one is {have}).")
+            need = need.format(columns=columns, rows=rows, have=f"{size.columns}x{size.rows}")
+            fits = max(10, size.columns - 2)
         except Exception:  # no running app
-            have, fits = "", columns
-        need = f"Window too small: make the terminal at least {columns}x{rows}{have}." + (
-            f" {keys}" if keys else "")
+            need = _("Window too small: make the terminal at least {columns}x{rows}.").format(columns=columns,
+                                                                                             rows=rows)
+            fits = columns
+        need += f" {keys}" if keys else ""
         return [("class:message.bad", "\n".join(" " + line for line in textwrap.wrap(need, fits)))]
 
     return Window(FormattedTextControl(text), wrap_lines=True)
