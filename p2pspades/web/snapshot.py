@@ -25,9 +25,11 @@ from p2pspades.ui.text import (
     after_line,
     bid_text,
     protocol_line,
+    renege_words,
     rules_lines,
     rules_title,
     score_words,
+    termination_words,
 )
 from p2pspades.web import words
 
@@ -321,7 +323,7 @@ def window(state: UiState, top: Overlay) -> Json | None:
     if top is Overlay.QUIT:
         return {"lines": words.quit_question(state.only_our_bots, state.resumable)}
     if top is Overlay.HELP:
-        return {"keys": [list(k) for k in words.HELP],
+        return {"keys": [list(k) for k in words.help_keys()],
                 "rules": words.rules_help(described(state.rules), state.rules.target)}
     return None
 
@@ -374,7 +376,7 @@ def summary(state: UiState) -> Json:
                    "total": words.side_total(hand_result.totals[sc.side].score,
                                              hand_result.totals[sc.side].bags if rules.bag_limit else None)}
                   for sc in hand_result.scores],
-        "violations": [words.penalty(names[v.seat], failed(v.kind, v.detail), rules.renege)
+        "violations": [words.penalty(names[v.seat], failed(v.kind, v.detail), renege_words(rules))
                        for v in hand_result.violations],
     }
 
@@ -389,7 +391,7 @@ def over(state: UiState) -> Json:
         out["level"] = levels.get(result.status, "bad")
     v = state.view
     if v is not None and v.outcome is not None:
-        out["ended_by"] = words.ended_by(v.outcome.termination.value)
+        out["ended_by"] = words.ended_by(termination_words(v.outcome.termination))
     stats = [seat_stats(rules, state.history, seat) for seat in range(rules.players)]
     out["sides"] = []
     for side, total in enumerate(state.totals):
