@@ -8,7 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from p2pspades.describe import bonuses
-from p2pspades.describe.bids import bid_text as bid_text
+from p2pspades.describe.game import bid_text as bid_text
+from p2pspades.describe.game import renege_words as renege_words
+from p2pspades.describe.game import status_words as status_words
+from p2pspades.describe.game import termination_words as termination_words
 from p2pspades.describe.rules import described
 from p2pspades.i18n import N_, _, ngettext
 from p2pspades.printable import clip as clip
@@ -16,7 +19,6 @@ from p2pspades.printable import pad
 from p2pspades.printable import width as display_width
 from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit
 from p2pspades.rules import sort_hand as sort_hand
-from p2pspades.rules.results import Termination
 from p2pspades.rules.scoring import HandScore
 from p2pspades.table.genesis import After
 
@@ -84,11 +86,6 @@ _FIRST_LEADER = {
     "left": N_("first lead: dealer's left"),
     "dealer": N_("first lead: the dealer"),
     "low_club": N_("first lead: holder of the lowest club"),
-}
-_RENEGE = {
-    "set": N_("the side is set"),
-    "three_tricks": N_("3 tricks to the opponents"),
-    "stop": N_("the game stops"),
 }
 
 
@@ -170,39 +167,6 @@ def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:
         (_("game"), game),
         (_("renege"), renege_words(r)),
     ]
-
-
-_TERMINATION = {
-    "target": N_("target"),
-    "losing_threshold": N_("losing threshold"),
-    "violation": N_("violation"),
-    "boston": N_("Boston"),
-}
-
-
-def termination_words(termination: Termination) -> str:
-    """Why the game ended, in a word or two: "target", "losing threshold"."""
-    said = _TERMINATION.get(termination.value)
-    return _(said) if said else termination.value.replace("_", " ")
-
-
-_STATUS = {
-    "running": N_("running"),
-    "complete": N_("complete"),
-    "abandoned": N_("abandoned"),
-    "violation": N_("violation"),
-}
-
-
-def status_words(status: object) -> str:
-    """How a table stands or ended (`TableStatus`), in a word: "abandoned"."""
-    said = _STATUS.get(str(status))
-    return _(said) if said else str(status)
-
-
-def renege_words(rules: RuleSet) -> str:
-    """What a renege costs under `rules`, in words: "the side is set"."""
-    return _(_RENEGE[rules.renege])
 
 
 def rules_title(rules: RuleSet) -> str:
