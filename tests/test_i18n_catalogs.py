@@ -84,7 +84,8 @@ def test_every_catalog_is_complete_and_keeps_every_placeholder(lang: str) -> Non
             continue
         if len(english) > 1 and len(texts) != found.num_plurals:
             problems.append(f"{len(texts)} forms, not {found.num_plurals}: {m.id!r}")
-        for text in texts:
+        for text in texts if lang != i18n.DEFAULT else ():  # English is the code's own (its singular may say
+            # "the line" where the plural says "the {n} lines": a translation keeps the count in every form)
             if placeholders(text) != placeholders(english[-1]):
                 problems.append(f"placeholders {dict(placeholders(text))} for {m.id!r}: {text!r}")
         problems += [f"{m.id!r}: {error}" for _message, errors in [(m, m.check(found))] for error in errors]
