@@ -175,3 +175,18 @@ def test_no_layer_below_the_edge_asks_the_catalogs_for_words() -> None:
                 if any(name == "p2pspades.i18n" or name.startswith("p2pspades.i18n.") for name in names):
                     offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert offenders == []
+
+
+GETTEXT = frozenset({"_", "gettext", "ngettext", "pgettext", "npgettext", "N_", "N_plural"})
+
+
+def test_no_message_is_asked_for_inside_an_f_string() -> None:
+    # Babel's extractor does not look inside an f-string: a message asked for there never reaches the catalogs
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr):
+                found += [f"{path.relative_to(PACKAGE)}:{call.lineno}" for call in ast.walk(node)
+                          if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                          and call.func.id in GETTEXT]
+    assert found == []

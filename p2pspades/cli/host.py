@@ -32,6 +32,7 @@ from p2pspades.cli.play import (
     settings_from,
     timeouts_from,
 )
+from p2pspades.describe.game import bot_name
 from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
@@ -164,6 +165,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         rules = again.rules
     bots, sequel, next_bot = again_bots(again, args)
     hosted = HostedTable(main, table_name=args.table, rules=rules, bots=bots, settings=settings,
+                         bot_name=bot_name(),
                          address=args.address, port=args.port, advertise=not args.no_advertise,
                          version=args.protocol,
                          start_when=starter if ui is None else None,

@@ -26,7 +26,7 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.audit import Status as Verdict
 from p2pspades.audit import tell, verify_file
-from p2pspades.bots import DEFAULT_BOT, SEAT_NAMES
+from p2pspades.bots import DEFAULT_BOT
 from p2pspades.bots import make_bot as make_local_bot
 from p2pspades.cli.again import again_lines, play_words
 from p2pspades.cli.common import (
@@ -43,7 +43,7 @@ from p2pspades.cli.common import (
 from p2pspades.cli.page import add_web_options
 from p2pspades.cli.page import check as check_web
 from p2pspades.describe import ending
-from p2pspades.describe.game import status_words
+from p2pspades.describe.game import seat_names, status_words
 from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
@@ -575,7 +575,7 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     main = our_seat(args, seed=None if seed is None else seed * 10)
     bots = bot_seats(rules.players - 1, PLAYER_IDENTITY, args.bot, seed, home=args.home)
     hosted = HostedTable(main, table_name="p2pspades", rules=rules, bots=bots, settings=settings_from(args),
-                         address="127.0.0.1", advertise=False, compass_names=True)
+                         address="127.0.0.1", advertise=False, compass_names=seat_names(rules.players))
     await hosted.open()
     said = (_("p2pspades: {n} peers on 127.0.0.1, rules {rules}, target {target}; your seat is played by the "
               "bot") if args.auto else
@@ -594,7 +594,7 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     """A bots-only game over the in-memory wiring (`--local --auto`), with progress and a signed log."""
     seed = args.seed if args.seed is not None else int.from_bytes(crypto.new_seed()[:4], "big")
     n = rules.players
-    tables = new_tables(rules, names=SEAT_NAMES[:n], table_name="p2pspades auto game")
+    tables = new_tables(rules, names=seat_names(n), table_name="p2pspades auto game")
     wire = Wire(tables, [make_local_bot(args.bot, seed * 10 + i) for i in range(n)])
     path = Path(args.log) if args.log else default_log_path(tables[0].game_id, args.home)
     try:

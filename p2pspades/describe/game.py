@@ -66,3 +66,21 @@ def status_words(status: object) -> str:
 def renege_words(rules: RuleSet) -> str:
     """What a renege costs under `rules`, in words: "the side is set"."""
     return _(_RENEGE[rules.renege])
+
+
+SEAT_NAMES = (N_("South"), N_("West"), N_("North"), N_("East"), N_("Centre"), N_("Seat 5"), N_("Seat 6"),
+              N_("Seat 7"))
+"""The names a game against bots gives its seats, by seat (`table.harness.SEAT_NAMES`, in the player's
+language: a name, signed into the game's genesis as it is)."""
+
+
+def seat_names(n: int) -> list[str]:
+    """The first `n` seats' names in the language spoken: "South", "West", "North", "East"; "Süd", ..."""
+    return [_(name) for name in SEAT_NAMES[:n]]
+
+
+def bot_name() -> str:
+    """The name a host's bots take after it, in the host's language: "{owner}'s bot"."""
+    # TRANSLATORS: the name of a host's bot at a table (a name: every player sees it as the host's language
+    # writes it); at most 20 characters besides {owner}
+    return _("{owner}'s bot")

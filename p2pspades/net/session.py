@@ -12,7 +12,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from p2pspades.bots import SEAT_NAMES
 from p2pspades.errors import P2PSpadesError
 from p2pspades.net import endpoints
 from p2pspades.net.aio import settle
@@ -54,7 +53,8 @@ class HostedTable:
         interfaces: Sequence[str] | None = None,
         start_when: StartWhen | None = None,
         on_change: Callable[[TableInfo], None] | None = None,
-        compass_names: bool = False,
+        compass_names: Sequence[str] = (),
+        bot_name: str = "{owner}'s bot",
         version: int = PROTOCOL_VERSION,
         sequel: Sequel | None = None,
         on_wait: Callable[[dict[int, int]], None] | None = None,
@@ -74,9 +74,13 @@ class HostedTable:
         self.interfaces = interfaces
         self.start_when = start_when
         self.on_change = on_change
-        self.compass_names = compass_names
-        """Name our bots after their seats (West, North, East): only where we alone watch, from seat 0 at the
-        bottom of the screen, and no bot moves (`play`). Otherwise they are named after us."""
+        self.compass_names = tuple(compass_names)
+        """Names for our bots by seat (West, North, East, in the player's language): only where we alone
+        watch, from seat 0 at the bottom of the screen, and no bot moves (`play`). Otherwise (none given) they
+        are named after us, by `bot_name`."""
+        self.bot_name_template = bot_name
+        """Our bots' name after us: "{owner}'s bot" in the host's language (a name: every screen shows it as
+        it is), with a number from the second on."""
         self.version = version
         """The protocol version of the genesis: the newest, unless the host's player asked for older."""
         self.sequel = sequel
@@ -125,7 +129,8 @@ class HostedTable:
         seat = self.lobby.machine.seat_for_bot(bot.identity.public) if seat is None else seat
         mesh = await open_mesh(bot.identity, self.address, self.settings)
         try:
-            name = bot.name or (SEAT_NAMES[seat] if self.compass_names else self.bot_name())
+            name = bot.name or (self.compass_names[seat] if seat < len(self.compass_names)
+                                else self.bot_name())
             self.lobby.add_bot(name, bot.identity.public, mesh.endpoint, seat)
         except BaseException:
             await mesh.close()
@@ -150,7 +155,8 @@ class HostedTable:
         compass name would match seat 0's screen only, as every screen shows its own seat at the bottom)."""
         assert self.lobby is not None
         taken = {s.name for s in self.lobby.info().seated}
-        base = f"{(self.main.name or 'host')[:NAME_LIMIT - 9]}'s bot"
+        room = NAME_LIMIT - 3 - len(self.bot_name_template.format(owner=""))  # " 99" after it
+        base = self.bot_name_template.format(owner=(self.main.name or "host")[:max(1, room)])
         names = (base + (f" {k}" if k > 1 else "") for k in range(1, 100))
         return next(name for name in names if name not in taken)
 

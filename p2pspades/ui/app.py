@@ -59,6 +59,7 @@ from p2pspades.ui.panels import (
 from p2pspades.ui.screens import (
     dialog_text,
     dialog_title,
+    help_column,
     help_text,
     last_trick_text,
     over_text,
@@ -132,12 +133,14 @@ def create_layout(state: UiState) -> Layout:
     floats = [
         Float(
             content=ConditionalContainer(
-                panel(text_window(lambda: dialog_text(state)), lambda: dialog_title(state), pad=True),
+                panel(text_window(lambda: dialog_text(state), wrap=True, hang=2), lambda: dialog_title(state),
+                      pad=True),
                 filter=deciding,
             ),
             bottom=5,
         ),
-        overlay(text_window(lambda: help_text(state)), _("Keys"), lambda: showing(Overlay.HELP)),
+        overlay(text_window(lambda: help_text(state), wrap=True, hang=help_column()), _("Keys"),
+                lambda: showing(Overlay.HELP)),
         overlay(text_window(lambda: scores_text(state)), _("Score sheet"), lambda: showing(Overlay.SCORES)),
         overlay(text_window(lambda: last_trick_text(state)), _("Last trick"), lambda: showing(Overlay.LAST)),
         overlay(text_window(lambda: played_text(state)), lambda: played_title(state),

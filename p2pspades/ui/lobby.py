@@ -22,11 +22,12 @@ import textwrap
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Protocol, TypeVar
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Dimension, HSplit, Window
+from prompt_toolkit.layout import Dimension, HSplit
 from prompt_toolkit.output import Output
 
 from p2pspades.bots import BOT_LEVELS
@@ -37,7 +38,7 @@ from p2pspades.rules import RuleSet
 from p2pspades.table.genesis import After
 from p2pspades.table.messages import PROTOCOL_VERSION
 from p2pspades.ui.text import after_line, clip, protocol_line, rules_lines, rules_of, rules_title
-from p2pspades.ui.widgets import full_screen_app, join_lines, panel, text_window
+from p2pspades.ui.widgets import full_screen_app, join_lines, panel, text_window, word_wrap
 
 T = TypeVar("T")
 
@@ -361,9 +362,26 @@ NAME_WIDTH = 18
 """The name column of the seats, with the side column where there is one: every row fits 80 columns."""
 
 
+def seat_columns(rules: RuleSet) -> tuple[int, int, int, int]:
+    """The widths of the seats' columns in the language spoken, each at least as wide as its heading: the
+    seat, the side (0 where every player is a side of their own), the name, the key fingerprint. The state
+    follows them."""
+    seat = max(6, width(_("seat")) + 1)
+    side = max(5, width(_("side")) + 1) if rules.partnerships else 0
+    name = max(NAME_WIDTH + 1 - side - (seat - 6), width(_("name")) + 1, 10)
+    fingerprint = max(20, width(_("key fingerprint")) + 1)
+    return seat, side, name, fingerprint
+
+
+def state_column(rules: RuleSet) -> int:
+    """Where a seat's state starts on its row (the cursor's two columns first): a longer state goes on below,
+    from there."""
+    return 2 + sum(seat_columns(rules)) + 1
+
+
 def side_column(rules: RuleSet, seat: int) -> str:
     """The side letter of a seat's row ("A", "B"), or nothing where every player is a side of its own."""
-    return f"{SIDE_LETTERS[rules.side_of(seat)]:<5}" if rules.partnerships else ""
+    return pad(SIDE_LETTERS[rules.side_of(seat)], seat_columns(rules)[1]) if rules.partnerships else ""
 
 
 def partner_warnings(model: LobbyModel) -> list[str]:
@@ -393,28 +411,28 @@ def wait_words(model: LobbyModel, seconds: int) -> str:
 
 
 def seats_table(model: LobbyModel) -> StyleAndTextTuples:
-    sides = pad(_("side"), 4) + " " if model.rules.partnerships else ""
-    wide = NAME_WIDTH - len(sides)  # the side column takes its room from the names
-    # TRANSLATORS: the lobby's seat headings, each as wide as its column: seat (5), side (4), name (13 or 18),
-    # key fingerprint (20)
-    header = (f"  {pad(_('seat'), 5)} {sides}{pad(_('name'), wide)} {pad(_('key fingerprint'), 20)} "
-              f"{_('state')}")
+    seat_w, side_w, wide, fingerprint_w = seat_columns(model.rules)
+    sides = pad(_("side"), side_w) if side_w else ""
+    # TRANSLATORS: the lobby's seat headings: seat, side, name, key fingerprint, state (short: each is at
+    # most as wide as its column, which it widens otherwise)
+    seat_head, name, fingerprint, state = _("seat"), _("name"), _("key fingerprint"), _("state")
+    header = f"  {pad(seat_head, seat_w)}{sides}{pad(name, wide)}{pad(fingerprint, fingerprint_w)} {state}"
     lines: list[StyleAndTextTuples] = [[("class:hint", header)]]
     for seat in range(model.rules.players):
         cursor = "▸ " if model.hosting and seat == model.selected else "  "
         s = model.at(seat)
         if s is None:
-            lines.append([("class:choice.selected" if cursor.strip() else "", cursor),
-                          ("class:hint", f"{seat:<5} {side_column(model.rules, seat)}({_('free')})")])
+            free = f"{pad(str(seat), seat_w)}{side_column(model.rules, seat)}" + _("(free)")
+            lines.append([("class:choice.selected" if cursor.strip() else "", cursor), ("class:hint", free)])
             continue
         you = " (" + _("you") + ")" if s.seat == model.you else ""
-        name = clip(s.name, wide - len(you)) + you
+        name = clip(s.name, wide - 1 - width(you)) + you
         style = "class:seat.me" if s.seat == model.you else ""
         lines.append(
             [
                 ("class:choice.selected" if cursor.strip() else "", cursor),
-                (style, f"{s.seat:<5} {side_column(model.rules, seat)}{name:<{wide}} "),
-                ("class:key", f"{s.fingerprint:<20}"),
+                (style, f"{pad(str(s.seat), seat_w)}{side_column(model.rules, seat)}{pad(name, wide)}"),
+                ("class:key", pad(s.fingerprint, fingerprint_w)),
                 ("class:hint", f" {seat_state(s, model.seats, model.you, model.level_of(s))}"),
                 *([("class:message.warn", f" · {wait_words(model, model.waits[seat])}")]
                   if seat in model.waits else []),
@@ -424,8 +442,26 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
     return join_lines(lines)
 
 
+def seats_height(model: LobbyModel) -> int:
+    """The seats panel's rows: its border, the heading, and each seat's row and warning as the panel breaks
+    them between words at the terminal's width."""
+    try:
+        columns = get_app().output.get_size().columns
+    except Exception:  # no running app (captures): the smallest supported screen
+        columns = 80
+    rows = split_lines(seats_table(model))
+    return 2 + sum(len(word_wrap(row, columns - 2, state_column(model.rules))) for row in rows)
+
+
 DOUBT_WIDTH = 69
 """A doubt's lines, beside its mark, fit an 80-column screen's rules panel."""
+
+
+def rules_column(model: LobbyModel) -> int:
+    """The width of the rules panel's labels, in the language spoken: the values start one column after."""
+    rows = [*rules_lines(model.rules), protocol_line(model.version)]
+    follows = [after_line(model.after)] if model.after is not None else []
+    return max(8, *(width(label) + 1 for label, _value in [*follows, *rows]))
 
 
 def rules_table(model: LobbyModel) -> StyleAndTextTuples:
@@ -434,7 +470,7 @@ def rules_table(model: LobbyModel) -> StyleAndTextTuples:
         [("class:message.warn", f" {'!' if k == 0 else '':<8}{part}")]
         for line in model.doubts for k, part in enumerate(textwrap.wrap(line, DOUBT_WIDTH) or [""])]
     rows = [*rules_lines(model.rules), protocol_line(model.version)]
-    column = max(8, *(width(label) + 1 for label, _value in [*follows, *rows]))
+    column = rules_column(model)
     return join_lines(
         [*([[("class:key", " " + pad(label, column)), ("", value)] for label, value in follows]), *doubts,
          *([("class:key", " " + pad(label, column)), ("", value)] for label, value in rows)]
@@ -487,14 +523,14 @@ def create_lobby_app(
         [
             text_window(title, height=1, style="class:title"),
             panel(
-                text_window(lambda: seats_table(model)),
+                text_window(lambda: seats_table(model), wrap=True, hang=state_column(model.rules)),
                 _("Seated players"),
-                height=Dimension(min=4, preferred=model.rules.players + 3),
+                height=lambda: Dimension(min=4, preferred=seats_height(model)),
             ),
-            panel(text_window(lambda: rules_table(model), wrap=True), _("Rules")),
-            text_window(advice, height=Dimension(min=1, max=2), wrap=True),
-            Window(height=1),
-            text_window(lambda: buttons(model), height=1),
+            panel(text_window(lambda: rules_table(model), wrap=True, hang=rules_column(model) + 1),
+                  _("Rules")),
+            text_window(advice, height=Dimension(min=1, max=4), wrap=True, hang=1),
+            text_window(lambda: buttons(model), height=Dimension(min=1, max=2), wrap=True, hang=3),
         ]
     )
     kb = KeyBindings()

@@ -46,7 +46,7 @@ def default_bots(n: int, seed: int, level: str = DEFAULT_BOT) -> list[Player]:
 
 class LocalGame:
     """One in-memory game: N tables on the harness's `Wire`, a `UiState` for seat 0 and its `HumanPlayer`,
-    bots for the others."""
+    bots for the others (named by seat after `names`, but seat 0, which is `name`)."""
 
     def __init__(
         self,
@@ -58,6 +58,7 @@ class LocalGame:
         bot_delay: float = 0.0,
         log_path: str | Path | None = None,
         table_name: str = "local table",
+        names: Sequence[str] = SEAT_NAMES,
     ) -> None:
         n = rules.players
         if bots is not None and len(bots) != n - 1:
@@ -66,7 +67,7 @@ class LocalGame:
             bot_seed = secrets.randbelow(1 << 30)
         else:
             bot_seed = int.from_bytes(hashlib.sha256(seed + b"bots").digest()[:4], "big")
-        tables = new_tables(rules, seed=seed, names=[name, *SEAT_NAMES[1:n]], table_name=table_name)
+        tables = new_tables(rules, seed=seed, names=[name, *names[1:n]], table_name=table_name)
         self.bots: list[Player] = list(bots) if bots is not None else default_bots(n, bot_seed)
         self.wire = Wire(tables, [None, *self.bots], on_events=self._on_events)
         self.state = UiState(HUMAN, self.table.setup)

@@ -4,12 +4,10 @@ hand, the prompt line and the footer. Each is a function of the `UiState` alone,
 
 from __future__ import annotations
 
-import textwrap
-
 from prompt_toolkit.application import get_app
 from prompt_toolkit.layout import Window
 
-from p2pspades.i18n import _, ngettext
+from p2pspades.i18n import _, npgettext
 from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
 from p2pspades.table import DecisionKind
@@ -24,22 +22,39 @@ CONTRACT_WIDTH = 14  # "nil failed (1)", "made, 3 over"
 
 
 def title_text(state: UiState) -> Line:
+    """" p2pspades · table · rules · hand 3 · ♠ broken": as much as fits beside the keys, the program's name
+    and then the table's name given up first."""
     v = state.view
     table = state.table_name
     named = table.strip().lower() not in ("", "p2pspades")  # the default table name says nothing new
-    parts = [" p2pspades", *([clip(table, 20)] if named else []), rules_title(state.rules)]
+    game = [rules_title(state.rules)]
     if v is not None:
-        parts.append(_("hand {number}").format(number=v.hand_number))
+        game.append(_("hand {number}").format(number=v.hand_number))
         if v.spades_broken:
-            parts.append(_("♠ broken"))
+            game.append(_("♠ broken"))
     elif state.first_dealer is None:
-        parts.append(_("starting"))
-    return [("class:title", " · ".join(parts))]
+        game.append(_("starting"))
+    room = columns() - title_keys_width() - 1
+    said = " " + " · ".join(["p2pspades", *([clip(table, 20)] if named else []), *game])
+    if width(said) > room:
+        said = " " + " · ".join([*([clip(table, 20)] if named else []), *game])
+    if width(said) > room and named:
+        rest = " · ".join(game)
+        said = f" {clip(table, max(6, room - width(rest) - 4))} · {rest}"
+    return [("class:title", said)]
+
+
+def columns() -> int:
+    """The terminal's width (80, the smallest supported, where no application runs: captures)."""
+    try:
+        return get_app().output.get_size().columns
+    except Exception:
+        return 80
 
 
 def title_keys(state: UiState) -> Line:
     # TRANSLATORS: the keys at the right end of the game screen's title: ? opens the help, Ctrl-Q leaves
-    return [("class:title", f" {_('? help  ^Q quit')} ")]
+    return [("class:title", " " + _("? help  ^Q quit") + " ")]
 
 
 def footer_keys_width() -> int:
@@ -63,10 +78,12 @@ def seats_text(state: UiState) -> Line:
     contracts = {c.side: c for c in state.contracts()}
     # TRANSLATORS: the seats panel's headings, each as wide as its column: name (16), side (4), bid (9),
     # won (3), contract (14)
-    need = "" if partners else f"{pad(_('contract'), CONTRACT_WIDTH)}  "
-    side_head = pad(_("side"), 4) + " " if partners else ""
-    header = (f"    # {pad(_('name'), NAME_WIDTH)} {side_head}{pad(_('bid'), 9)}  {_('won'):>3}  {need}"
-              f"{_('connection')}")
+    heads = {"name": _("name"), "side": _("side"), "bid": _("bid"), "won": _("won"),
+             "contract": _("contract")}
+    need = "" if partners else pad(heads["contract"], CONTRACT_WIDTH) + "  "
+    side_head = pad(heads["side"], 4) + " " if partners else ""
+    header = (f"    # {pad(heads['name'], NAME_WIDTH)} {side_head}{pad(heads['bid'], 9)}  {heads['won']:>3}  "
+              f"{need}" + _("connection"))
     lines: list[Line] = [[("class:hint", header)]]
     for seat in range(rules.players):
         row: Line = [_seat_cells(state, seat)]
@@ -284,29 +301,17 @@ def trick_text(state: UiState) -> Line:
     return join_lines(lines)
 
 
-def events_text(state: UiState, width: int = 0, height: int = 0) -> Line:
-    """The newest event lines that fit in `width` x `height` (wrapped, continuation lines indented)."""
+def events_text(state: UiState) -> Line:
+    """The event lines, oldest first (the window breaks them between words, continuations indented)."""
     if not state.events:
         return [("class:hint", _("nothing yet"))]
-    lines: list[Line] = []
-    for event in reversed(state.events):
-        style = f"class:event.{event.level}"
-        rows = textwrap.wrap(event.text, width, subsequent_indent="  ") if width > 4 else [event.text]
-        lines[:0] = [[(style, row)] for row in rows or [""]]
-        if height and len(lines) >= height:
-            break
-    return join_lines(lines[-height:] if height else lines)
+    return join_lines([[(f"class:event.{event.level}", event.text)] for event in state.events])
 
 
 def events_window(state: UiState) -> Window:
-    """The event pane: wrapped to the width of the last drawing, scrolled to keep the newest line in view."""
-
-    def text() -> Line:
-        info = window.render_info
-        return events_text(state, info.window_width if info is not None else 0, 0)
-
-    window = text_window(text, follow_end=True)
-    return window
+    """The event pane: each line broken between words to the pane's width, scrolled to keep the newest line in
+    view."""
+    return text_window(lambda: events_text(state), wrap=True, hang=2, follow_end=True)
 
 
 def hand_title(state: UiState) -> str:
@@ -371,12 +376,8 @@ def _card_fragments(card: Card, *, chosen: bool, illegal: bool, marked: bool) ->
 
 def hand_height(state: UiState) -> int:
     """One line of cards, two when the hand is wider than the terminal (large hands, narrow screens)."""
-    try:
-        columns = get_app().output.get_size().columns
-    except Exception:  # no running app (captures): assume the smallest supported screen
-        columns = 80
     used = sum(width(text) for _, text, *_ in hand_text(state))
-    return 1 if used <= columns - 2 else 2
+    return 1 if used <= columns() - 2 else 2
 
 
 def status_fragments(state: UiState) -> Line:
@@ -386,16 +387,26 @@ def status_fragments(state: UiState) -> Line:
 
 
 def footer_scores(state: UiState) -> Line:
+    """Each side's score (and bags), its name as long as the footer leaves room for beside the keys."""
     rules = state.rules
     out: Line = [("class:footer", " ")]
-    width = 18 if len(rules.sides) <= 2 else 8
-    for i, total in enumerate(state.totals):
+    sides = len(state.totals)
+    room = (columns() - footer_keys_width() - 1 - 3 * (sides - 1)) // max(1, sides)
+    said = [f" {total.score}" + (f" ({_footer_bags(total.bags)})" if rules.bag_limit is not None else "")
+            for total in state.totals]
+    if any(room - width(text) < 3 for text in said):  # no room for the word: the count alone
+        said = [f" {total.score}" + (f" ({total.bags})" if rules.bag_limit is not None else "")
+                for total in state.totals]
+    for i, text in enumerate(said):
         if i:
             out.append(("class:footer", " │ "))
-        bags = " (" + ngettext("{n} bag", "{n} bags", total.bags).format(n=total.bags) + ")" \
-            if rules.bag_limit is not None else ""
-        out.append(("class:footer", f"{state.side_label(i, width)} {total.score}{bags}"))
+        out.append(("class:footer", state.side_label(i, max(3, min(18, room - width(text)))) + text))
     return out
+
+
+def _footer_bags(n: int) -> str:
+    # TRANSLATORS: a side's bags in the game screen's footer, as short as the language allows
+    return npgettext("footer", "{n} bag", "{n} bags", n).format(n=n)
 
 
 def footer_keys(state: UiState) -> Line:

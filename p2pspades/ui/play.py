@@ -14,6 +14,7 @@ from pathlib import Path
 from p2pspades import crypto
 from p2pspades.audit import verify_file
 from p2pspades.bots import DEFAULT_BOT
+from p2pspades.describe.game import seat_names
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
 from p2pspades.i18n import _
@@ -47,8 +48,8 @@ def run_play(rules: RuleSet, args: argparse.Namespace) -> int:
         seed = int.from_bytes(crypto.new_seed()[:4], "big")
     bots = _bots(rules, getattr(args, "bot", DEFAULT_BOT), int(seed))
     game = LocalGame(
-        rules, name=getattr(args, "name", None) or _("You"), bots=bots, bot_delay=0.3, table_name="p2pspades"
-    )
+        rules, name=getattr(args, "name", None) or _("You"), bots=bots, bot_delay=0.3, table_name="p2pspades",
+        names=seat_names(rules.players))
     home = getattr(args, "home", None)
     path = Path(args.log) if getattr(args, "log", None) else default_log_path(game.table.game_id, home)
     try:

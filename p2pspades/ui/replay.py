@@ -247,13 +247,15 @@ def hands_text(model: ReplayModel) -> Line:
     trick, _number = model.trick_on_table()
     to_play = _next_to_play(model, trick)
     lines: list[Line] = []
+    # TRANSLATORS: the tricks a seat has won, beside its bid in the replay viewer (at most 4 characters)
+    won_word = _("won")
     for seat in range(rules.players):
         mark = "▶" if seat == to_play else " "
         bid = bid_text(hand.bids[seat], hand.blind[seat], rules)
         style = "class:seat.turn" if seat == to_play else ""
         line: Line = [
             (style, f"{mark}{pad(clip(model.names[seat], 11), 11)} "),
-            ("", f"{pad(bid, 9)} {pad(_('won'), 4)}{won[seat]:>2} "),
+            ("", f"{pad(bid, 9)} {pad(won_word, 4)}{won[seat]:>2} "),
         ]
         previous: Card | None = None
         for card in model.cards_left(seat):
@@ -376,8 +378,8 @@ def help_text(model: ReplayModel) -> Line:
         side = model.rules.side_of(s.seat)
         lines.append(
             [
-                ("", f" {pad(_('seat {seat}').format(seat=s.seat), 7)} "
-                     f"{pad(clip(model.names[s.seat], 20), 21)}"),
+                ("", " " + pad(_("seat {seat}").format(seat=s.seat), 7) + " " + pad(clip(model.names[s.seat],
+                                                                                         20), 21)),
                 ("class:key", s.fingerprint),
                 ("class:hint", "  " + _("side {side}").format(side=side)),
             ]
@@ -416,15 +418,15 @@ def create_replay_app(
     body = HSplit(
         [
             text_window(lambda: title_text(model), height=1, style="class:title"),
-            text_window(lambda: verdict_text(model), wrap=True, fit=True),
+            text_window(lambda: verdict_text(model), wrap=True, fit=True, hang=3),
             panel(
                 text_window(lambda: hands_text(model)),
                 lambda: hand_title(model),
                 height=Dimension.exact(n + 2),
             ),
-            panel(text_window(lambda: trick_text(model), wrap=True, fit=True), _("Trick")),
+            panel(text_window(lambda: trick_text(model), wrap=True, fit=True, hang=1), _("Trick")),
             panel(text_window(lambda: scores_text(model)), _("Score"), height=Dimension(min=5, weight=1)),
-            text_window(lambda: audit_text(model), wrap=True, fit=True),
+            text_window(lambda: audit_text(model), wrap=True, fit=True, hang=1),
             text_window(lambda: keys_text(model), height=1, style="class:footer"),
         ]
     )

@@ -121,10 +121,14 @@ def _dialog_keys(state: UiState) -> str:
     return _("k keep · d discard · or ←/→ and Enter")
 
 
+def help_column() -> int:
+    """The width of the help window's keys, in the language spoken: what each does starts one column after."""
+    return max(17, *(width(key) + 1 for key, _text in help_lines()))
+
+
 def help_text(state: UiState) -> Line:
-    rows = help_lines()
-    column = max(17, *(width(key) + 1 for key, _text in rows))
-    lines: list[Line] = [[("class:key", pad(key, column)), ("", text)] for key, text in rows]
+    column = help_column()
+    lines: list[Line] = [[("class:key", pad(key, column)), ("", text)] for key, text in help_lines()]
     lines.append([])
     lines.append([("class:heading", _("Rules: ")), ("", _("{rules}, to {target}").format(
         rules=described(state.rules), target=state.rules.target))])
@@ -175,7 +179,7 @@ def played_text(state: UiState) -> Line:
     if not rows:
         return [("class:hint", _("No hand has been dealt yet.  (Esc closes)"))]
     column = max(12, width(_("played")), *(width(_ranks(gone)) for _suit, gone, _out in rows))
-    heading = f"   {pad(_('played'), column)}   {_('still out (not in your hand)')}"
+    heading = "   " + pad(_("played"), column) + "   " + _("still out (not in your hand)")
     lines: list[Line] = [[("class:hint", heading)]]
     for suit, gone, out in rows:
         lines.append(
@@ -205,7 +209,7 @@ def summary_text(state: UiState) -> Line:
     rules, names = state.rules, state.names
     verdict, level = state.audit_text(hand.number)
     lines: list[Line] = [[(f"class:verdict.{level}", verdict)], []]
-    lines.append([("class:hint", f"{'':2}{pad(_('player'), 17)}{pad(_('bid'), 11)}{_('won')}")])
+    lines.append([("class:hint", "  " + pad(_("player"), 17) + pad(_("bid"), 11) + _("won"))])
     for seat in range(rules.players):
         bid = bid_text(hand.bids[seat], hand.blind[seat], rules)
         won = hand.tricks_won[seat]
@@ -291,17 +295,17 @@ def game_summary(state: UiState) -> list[Line]:
     head = right(tuple(h for h, _w in columns), widths)
     nil_head = "  " + right(tuple(h for h, _w in nil_columns), nil_widths, "  ")
     if not rules.partnerships:  # one row per player, narrower names so the nils fit beside
-        heading = f"  {pad(_('player'), 14)}{head}" + (nil_head if rules.nil else "")
+        heading = "  " + pad(_("player"), 14) + head + (nil_head if rules.nil else "")
         lines: list[Line] = [[("class:hint", heading)]]
         for seat in range(rules.players):
             cells = side_cells(rules.side_of(seat)) + (nil_cells(seat) if rules.nil else "")
             lines.append([("", f"  {pad(clip(names[seat], 13), 14)}{cells}")])
         return lines
-    lines = [[("class:hint", f"  {pad(_('side'), 20)}{head}")]]
+    lines = [[("class:hint", "  " + pad(_("side"), 20) + head)]]
     for side in range(len(rules.sides)):
         lines.append([("", f"  {pad(state.side_label(side, 18), 20)}{side_cells(side)}")])
     if rules.nil:
-        lines.append([("class:hint", f"  {pad(_('player'), 20)}{nil_head}")])
+        lines.append([("class:hint", "  " + pad(_("player"), 20) + nil_head)])
         for seat in range(rules.players):
             lines.append([("", f"  {pad(clip(names[seat], 18), 20)}{nil_cells(seat)}")])
     return lines

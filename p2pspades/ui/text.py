@@ -158,14 +158,13 @@ def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:
     # TRANSLATORS: the labels of the lobby's rules panel (at most 9 characters each)
     return [
         (_("rules"), described(r)),
-        (_("table"), seating.format(n=r.players)),
-        (_("deck"), _("{deck}; {deal}").format(deck=deck, deal=deal)),
+        (_("table"), _("{seating}; {deck}; {deal}").format(seating=seating.format(n=r.players), deck=deck,
+                                                          deal=deal)),
         (_("bids"), bids),
         (_("lead"), _("{first}; {spades}").format(first=_(_FIRST_LEADER[r.first_leader]),
                                                   spades=_(_SPADE_LEAD[r.spade_lead]))),
         (_("scoring"), _("{bags}; {failed}").format(bags=bags, failed=failed)),
-        (_("game"), game),
-        (_("renege"), renege_words(r)),
+        (_("game"), _("{game}; a renege: {penalty}").format(game=game, penalty=renege_words(r))),
     ]
 
 
