@@ -147,13 +147,33 @@ def forged_first_lead() -> tuple[int, bytes]:
     return n, signed(seat, n, t="play", j=j, k=crypto.scalar_from_int(5))
 
 
-def test_a_fork_whose_outcome_depends_on_the_order_is_not_settled(tmp_path: Path) -> None:
+def test_a_forged_first_lead_sent_to_one_player_is_settled_whichever_log_comes_first(tmp_path: Path) -> None:
+    """A seat sends a first lead of rule low_club that opens no card to one player alone. The observer judges
+    an entry for a slot its chain holds already when it comes from another seat at a step any seat may take,
+    so the forged lead is a fault at its slot whichever log it reads first (PROTOCOL.md §5.6)."""
     entries, _ = game()
     n, forged = forged_first_lead()
     d = settle(logs(tmp_path, honest=entries, forged=[*entries[:n], forged]))
-    # read first, the forged lead halts the game; read second, it is a stale entry of a slot already taken
-    outcomes = {r.verdict.status for r in d.readings}
-    assert outcomes == {Status.VALID, Status.VIOLATION}
+    assert {r.verdict.status for r in d.readings} == {Status.VIOLATION}
+    assert d.ruling is Ruling.NEITHER and d.exit_code == ExitCode.VIOLATION, d.why
+    verdict = d.verdict
+    assert verdict is not None and verdict.violation is not None
+    forger = log.open_envelope(forged).payload["s"]
+    assert (verdict.violation.seat, verdict.violation.seq) == (forger, n)
+
+
+def test_a_lead_and_a_challenge_that_cross_are_a_fork_the_rules_cannot_settle(tmp_path: Path) -> None:
+    """The one fork the rules leave open (PROTOCOL.md §5.9): the holder leads the lowest club as the seat at
+    the dealer's left challenges that nobody did, both in time, each entry valid. Whichever the observer reads
+    first stands, so `verify` says the fork cannot be settled."""
+    entries, _ = game()
+    n = first("play")
+    before = Table(entries[0], entries=entries[:n], checked=True)
+    challenger = before.lead_step(before.hand_number).seat
+    assert log.open_envelope(entries[n]).payload["s"] != challenger, "the holder is another seat"
+    challenge = signed(challenger, n, t="challenge", e=n - 1, why="nobody led the lowest club within 600 s")
+    d = settle(logs(tmp_path, honest=entries, crossed=[*entries[:n], challenge]))
+    assert {r.verdict.status for r in d.readings} == {Status.VALID, Status.INCOMPLETE}
     assert d.ruling is Ruling.UNSETTLED and d.verdict is None and d.exit_code == ExitCode.UNSETTLED
     assert "depends on the order" in d.why
     assert dispute_record(d)["result"] is None
@@ -185,9 +205,12 @@ def test_cli_settles_a_dispute_with_exit_codes_and_json(tmp_path: Path) -> None:
     n = first("bid")
     bid = log.open_envelope(entries[n]).payload
     other = signed(bid["s"], n, t="bid", b=(bid["b"] + 1) % 14)
-    lead, forged = forged_first_lead()
+    lead = first("play")
+    before = Table(entries[0], entries=entries[:lead], checked=True)
+    challenger = before.lead_step(before.hand_number).seat
+    crossed = signed(challenger, lead, t="challenge", e=lead - 1, why="nobody led the lowest club")
     full, cut, twice, odd = logs(
-        tmp_path, full=entries, cut=entries[:50], twice=[*entries[:n], other], odd=[*entries[:lead], forged]
+        tmp_path, full=entries, cut=entries[:50], twice=[*entries[:n], other], odd=[*entries[:lead], crossed]
     )
     same = run_cli("verify", full, cut)
     assert same.returncode == 0, same.stdout + same.stderr

@@ -24,13 +24,14 @@ from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.audit.files import verify_log
-from p2pspades.audit.reader import judge_end
+from p2pspades.audit.reader import judge_end, not_ending
 from p2pspades.audit.record import hand_record, summary_lines
 from p2pspades.audit.verdict import Status, Verdict, describe
 from p2pspades.describe import failed
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.exits import ExitCode
 from p2pspades.printable import printable
+from p2pspades.rules import VIOLATION_KINDS as AUDIT_KINDS
 from p2pspades.table import Accepted, Dropped, Event, Rejected, Table, Violation
 
 __all__ = [
@@ -299,7 +300,8 @@ def _read(agreement: _Agreement, cases: list[LogCase], readable: list[int], firs
     refused: dict[bytes, str] = {}
     for raw in itertools.chain(rounds, again):
         events = table.receive(raw)
-        penalised += [e for e in events if isinstance(e, Violation) and not e.halts and e.seq >= restored]
+        found = not_ending(events, raw)  # (an audit's penalty in the entries agreed on is counted already)
+        penalised += [v for v in found if v.check not in AUDIT_KINDS or v.seq >= restored]
         taken = any(isinstance(ev, Accepted) and ev.raw == raw for ev in events)
         if raw in forked and forked[raw] not in refused and not taken:
             refused[forked[raw]] = _refusal(events)

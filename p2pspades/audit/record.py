@@ -36,7 +36,7 @@ def _status(verdict: Verdict) -> str:
 
 def _violation(v: Violation) -> dict[str, Any]:
     return {"seat": v.seat, "seq": v.seq, "check": v.check, "detail": v.detail,
-            "evidence": [raw.hex() for raw in v.evidence]}
+            "evidence": [raw.hex() for raw in v.evidence], "ends_game": v.halts}
 
 
 def genesis_rules(table: Table) -> dict[str, Any]:
@@ -71,6 +71,10 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
         result["forfeit"] = {"seat": table.result.seat, "text": fault}
     if verdict.violation is not None:
         result["violation"] = _violation(verdict.violation)
+    elif verdict.unattributed is not None:
+        u = verdict.unattributed
+        result["violation"] = {"seat": None, "seq": None, "frame": u.frame, "check": u.check,
+                               "detail": u.detail, "evidence": [u.raw.hex()], "ends_game": False}
     if table.abandoned_by is not None:
         result["abandoned_by"] = table.abandoned_by
     slot = table.claim
@@ -85,6 +89,8 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
             "missing": list(slot.missing(table.seats)),
             "refused_by": sorted(slot.refusals),
             "contested": bool(table.result is not None and table.result.contested),
+            "stalled": bool(table.result is not None and table.result.missing),
+            "scored": bool(table.result is not None and table.result.scored),
             "text": abandonment(table),
         }
     record: dict[str, Any] = {

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from p2pspades import log
 from p2pspades.audit.sequel import Change, broken, changes
-from p2pspades.describe import change_text, ending, failed
+from p2pspades.checks import Check
+from p2pspades.describe import change_text, ending, failed, seats_word
 from p2pspades.exits import ExitCode
 from p2pspades.rules import HandResult
 from p2pspades.table import PassShown, Table, TableStatus, Violation
@@ -22,6 +23,17 @@ class Status(enum.IntEnum):
     INCOMPLETE = ExitCode.INCOMPLETE
 
 
+@dataclass(frozen=True)
+class Unattributed:
+    """A frame of a log that no seat can be blamed for (nobody signed it as it is): its position in the
+    file, the check it fails, and the frame itself."""
+
+    check: Check
+    detail: str
+    frame: int
+    raw: bytes
+
+
 @dataclass
 class Verdict:
     status: Status
@@ -33,6 +45,9 @@ class Verdict:
     penalised: list[Violation] = field(default_factory=list)
     entries: int = 0
     torn: log.TornTail | None = None
+    #: a fault of the log that no seat can be named for (a bad signature, a broken chain, a repeated frame):
+    #: its check, detail, the frame's position in the log and the frame
+    unattributed: Unattributed | None = None
     #: the hands the log proves were played and audited, in order (see `audit.reader`)
     hands: list[HandResult] = field(default_factory=list)
     #: rule `nil_pass`: the passes of each audited hand, by hand number, with the cards the reveal showed
@@ -48,21 +63,33 @@ def describe(v: Violation) -> str:
 
 
 def _seats(seats: tuple[int, ...] | list[int]) -> str:
-    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
+    return seats_word(seats)
 
 
 def abandonment(table: Table) -> str:
     """What a log proves about an abandonment: who signed that which seat kept the table waiting, after how
-    long by their clocks, and whether that made a certificate (a claim of silence, never a proof of it)."""
+    long by their clocks, and whether that made a certificate or a stalled ending (a claim of silence, never
+    a proof of it), or a refusal voided it."""
     slot = table.claim
     if slot is None:
         return "no seat was claimed to have stopped answering"
-    waits = sorted(set(slot.waits.values()))
+    waits = sorted(set(slot.waits[v] for v in slot.voters)) or sorted(set(slot.waits.values()))
     after = " or ".join(f"{w} s" for w in waits)
+    voters = slot.voters or tuple(sorted(slot.votes))
     said = (
-        f"{_seats(slot.voters)} signed that seat {slot.accused} kept the table waiting for its "
+        f"{_seats(voters)} signed that seat {slot.accused} kept the table waiting for its "
         f"{slot.awaited or 'entry'} (entry {slot.seq}) past the timeout in force ({after})"
     )
+    result = table.result
+    if table.certified is slot and result is not None and result.contested and not result.missing:
+        them = "it" if len(voters) == 1 else "them"  # only seats that win by it signed: a claim, no more
+        return (f"{_seats(voters)} claimed that seat {slot.accused} kept {them} waiting for its "
+                f"{slot.awaited or 'entry'} (entry {slot.seq}) past the timeout in force ({after}): a "
+                f"certificate at entry {slot.seq} that only seats who win by it signed")
+    if table.certified is slot and result is not None and result.missing:
+        return (said + f", and, a timeout later, that {_seats(result.missing)} signed nothing: a "
+                f"stalled ending at entry {slot.seq} (the seats still playing ended it; a claim of silence, "
+                "not a proof)")
     if table.certified is slot:
         return said + f": a certificate at entry {slot.seq} (a claim of silence, not a proof)"
     if slot.refusals:
@@ -84,16 +111,44 @@ def forfeit(table: Table) -> str | None:
     return f"forfeit by seat {result.seat}: {why}"
 
 
+def answer_held(table: Table) -> log.Header | None:
+    """The header of the accused's own answer that an ending took the slot from, if this log holds it (the
+    accused's log, say): then a two-player or colluders' claim stands against a signed answer."""
+    slot, result = table.certified, table.result
+    if slot is None or result is None:
+        return None
+    for raw in table.superseded[:1]:
+        header = log.validate_header(log.open_envelope(raw).payload)
+        if header.seat == slot.accused and header.seq == slot.seq:
+            return header
+    return None
+
+
 def forfeit_suffix(table: Table) -> str:
     result = table.result
     if result is None or result.seat is None:
         return ""
+    if result.scored:
+        winners = " and ".join(f"side {w}" for w in result.winners) or "nobody"
+        return f"; the game was decided before its end: the result stands, {winners} {_wins(result.winners)}"
+    if result.missing:
+        return f"; contested: {_seats(result.missing)} signed nothing, so nobody wins"
     if result.contested:
-        return "; contested: every seat that signed the certificate wins by it, so nobody wins"
+        text = "; contested: every seat that signed the certificate wins by it, so nobody wins"
+        answer = answer_held(table)
+        if answer is not None:
+            digest = log.entry_hash(table.superseded[0]).hex()[:16]
+            text += (f"; this log holds seat {result.seat}'s own {answer.type} for entry {answer.seq}, "
+                     f"signed (hash {digest}…): a claim against a signed answer, a dispute, not a silence")
+        return text
     if not result.forfeit:
         return "; the game is void (rule on_fault=void)"
     winners = " and ".join(f"side {w}" for w in result.winners)
-    return f"; forfeit by seat {result.seat}: {winners} {'wins' if len(result.winners) == 1 else 'win'}"
+    return f"; forfeit by seat {result.seat}: {winners} {_wins(result.winners)}"
+
+
+def _wins(winners: tuple[int, ...]) -> str:
+    return "wins" if len(winners) == 1 else "win"
 
 
 def follow_problem(old: Verdict, new: Verdict) -> str | None:

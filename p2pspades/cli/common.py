@@ -13,7 +13,7 @@ from typing import Any
 from p2pspades import paths
 from p2pspades.audit import GameVisitor
 from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, DEFAULT_THINK, THINK
-from p2pspades.describe import ending, failed
+from p2pspades.describe import abandoned, ending, failed
 from p2pspades.describe.game import bid_text, status_words
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
@@ -244,13 +244,8 @@ class ProgressLines(GameVisitor):
         text = (_("game over: {status} ({why})") if why else _("game over: {status}")).format(status=status,
                                                                                             why=why)
         if ended.signers and ended.seat is not None:
-            waits = _(" or ").join(_("{seconds} s").format(seconds=w) for w in sorted(set(ended.waits)))
-            signers = ", ".join(self.names[s] for s in ended.signers)
-            text = _("{said}: {signers} signed that {who} kept the table waiting past the timeout in force "
-                     "({waits})").format(said=text, signers=signers, who=self.names[ended.seat], waits=waits)
-        if ended.contested:
-            text = _("{said}; contested: every signer wins by it, so nobody wins").format(said=text)
-        elif ended.forfeit and ended.seat is not None:
+            text = _("{said}: {how}").format(said=text, how=abandoned(ended, lambda seat: self.names[seat]))
+        if ended.forfeit and ended.seat is not None:
             seats = sum(len(self.rules.sides[k]) for k in ended.winners)
             forfeit = ngettext("forfeit by {who}: {winners} wins", "forfeit by {who}: {winners} win", seats)
             text = _("{said}; {forfeit}").format(said=text, forfeit=forfeit.format(

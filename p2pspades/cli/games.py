@@ -100,7 +100,10 @@ def result_text(row: GameRow, profile: str | None) -> str:
             return _("abandoned: nobody won") if ending is Ending.ABANDONED else _("violation: nobody won")
         return _won(row, winners, forfeit=_("abandoned") if ending is Ending.ABANDONED else _("violation"))
     if ending is Ending.CONTESTED:
-        return _("abandoned, contested: nobody won")
+        if not row.claimed_by:
+            return _("abandoned, contested: nobody won")
+        claimed = _(" and ").join(printable(n) for n in row.claimed_by)
+        return _("abandoned, contested: nobody won (claimed by {names})").format(names=claimed)
     if ending is Ending.RUNNING:
         return ngettext("still being played ({n} hand so far)", "still being played ({n} hands so far)",
                         row.hands).format(n=row.hands)

@@ -42,7 +42,7 @@ from p2pspades.cli.common import (
 )
 from p2pspades.cli.page import add_web_options
 from p2pspades.cli.page import check as check_web
-from p2pspades.describe import ending
+from p2pspades.describe import ending, note, superseded
 from p2pspades.describe.game import seat_names, status_words
 from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
@@ -64,6 +64,7 @@ from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagno
 from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
+from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
 
@@ -248,22 +249,12 @@ class Progress(ProgressLines):
         self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
 
     def on_event(self, event: Event) -> None:
-        if isinstance(event, Noted):
+        if isinstance(event, Noted) and event.type in msg.NOTES:
             names = [s.name for s in self.peer.table.setup.seats]
             fields = log.open_envelope(event.raw).payload
-            accused = names[fields["a"]]
-            if event.type == "abandon":
-                say(_("{signer} voted that {accused} stopped answering (after the timeout in force, "
-                      "{seconds} s)").format(signer=names[event.seat], accused=accused, seconds=fields["w"]))
-            else:
-                say(_("{signer} took the entry of {accused} before voting: the claim is void").format(
-                    signer=names[event.seat], accused=accused))
+            say(note(event.type, names[event.seat], names[fields["a"]], fields))
         elif isinstance(event, Superseded):
-            held = len(event.raws)
-            say(ngettext("a certificate takes entry {entry}: the {n} entry we held from there on is off "
-                         "the chain",
-                         "a certificate takes entry {entry}: the {n} entries we held from there on are off "
-                         "the chain", held).format(entry=event.first, n=held))
+            say(superseded(event.first, len(event.raws)))
         tell(self.peer.table, [event], self)
 
     def on_hand(self, hand: HandResult, audit: HandAudited) -> None:

@@ -8,9 +8,11 @@ is made printable: a detail may come from a peer, so the caller escapes the text
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from p2pspades.checks import Check
+from p2pspades.i18n import _, listed, ngettext
 
 if TYPE_CHECKING:
     from p2pspades.audit.sequel import Change
@@ -21,11 +23,21 @@ if TYPE_CHECKING:
 def failed(check: Check, detail: str, seat: int | str | None = None) -> str:
     """A failed check in words, the one sentence every report uses: "seat 2 failed the turn check: <detail>"
     (`seat` a number, or how the reader names it, "you"), or "turn: <detail>" when no seat is named. The text
-    is not made printable."""
+    is not made printable. The check's name is the code the records carry (`Check`), said as it is."""
     if seat is None:
-        return f"{check}: {detail}"
-    who = f"seat {seat}" if isinstance(seat, int) else seat
-    return f"{who} failed the {check} check: {detail}"
+        return _("{check}: {detail}").format(check=check, detail=detail)
+    who = seat_word(seat) if isinstance(seat, int) else seat
+    return _("{who} failed the {check} check: {detail}").format(who=who, check=check, detail=detail)
+
+
+def penalty(check: Check, renege: str) -> str:
+    """What a violation found by the end-of-hand audit cost, by the rule set's `renege` option: "penalised:
+    its side scored the hand as a failed contract". A false bid is always set (PROTOCOL.md §4.7)."""
+    if renege == "stop":
+        return _("the game stopped on it")
+    if check is Check.BAD_BID or renege == "set":
+        return _("penalised: its side scored the hand as a failed contract")
+    return _("penalised: three of its side's tricks went to the other side")
 
 
 def ending(ended: GameEnded) -> str:
@@ -35,8 +47,97 @@ def ending(ended: GameEnded) -> str:
         v = ended.violation
         return failed(v.check, v.detail, v.seat)
     if ended.status == "abandoned" and ended.seat is not None:
-        return f"seat {ended.seat} stopped answering"
+        if ended.contested and not ended.missing:
+            return _("{signers} claimed that seat {seat} stopped answering (contested)").format(
+                signers=seats_word(ended.signers), seat=ended.seat)
+        return _("seat {seat} stopped answering").format(seat=ended.seat)
     return ""
+
+
+def seat_word(seat: int) -> str:
+    return _("seat {seat}").format(seat=seat)
+
+
+def seats_word(seats: Iterable[int], who: Callable[[int], str] | None = None) -> str:
+    """'seat 2', 'seats 1, 3' (or, with `who`, the names it gives: 'Ann and Bob')."""
+    ordered = sorted(seats)
+    if who is not None:
+        return listed([who(s) for s in ordered])
+    return ngettext("seat {seats}", "seats {seats}", len(ordered)).format(seats=", ".join(map(str, ordered)))
+
+
+def abandoned(ended: GameEnded, who: Callable[[int], str] | None = None, *, you: int | None = None) -> str:
+    """An abandonment in words, as the screens and the CLI say it: who signed what against whom, after which
+    timeout, and what it proves (PROTOCOL.md §5.5). `who` names a seat ("seat 2" by default); `you`: the
+    reader's seat, whom the sentence then addresses. Forfeits are said by the caller."""
+    name = who or seat_word
+    assert ended.seat is not None
+    accused, mine = name(ended.seat), ended.seat == you
+    signers = seats_word(ended.signers, who) if ended.signers else _("the other seats")
+    waits = _(" or ").join(_("{seconds} s").format(seconds=w) for w in sorted(set(ended.waits)))
+    if ended.contested and not ended.missing:
+        said = (_("{signers} claimed that you stopped answering") if mine
+                else _("{signers} claimed that {accused} stopped answering"))
+        said = _timeout(said.format(signers=signers, accused=accused), waits)
+        return _("{said}; a claim that only seats who win by it signed proves nothing: contested, nobody "
+                 "wins").format(said=said)
+    said = (_("{signers} signed that you stopped answering") if mine
+            else _("{signers} signed that {accused} stopped answering"))
+    said = _timeout(said.format(signers=signers, accused=accused), waits)
+    if ended.scored:
+        return _("{said}; the game was decided before, so its result stands").format(said=said)
+    if ended.missing:
+        return _("{said}, and a timeout later that {seats} signed nothing: the seats still playing ended the "
+                 "game, contested: nobody wins").format(said=said, seats=seats_word(ended.missing, who))
+    return said
+
+
+def _timeout(said: str, waits: str) -> str:
+    return _("{said} (the timeout in force: {waits})").format(said=said, waits=waits) if waits else said
+
+
+def superseded(first: int, count: int) -> str:
+    """Entries cut back from our chain: a certificate or a stalled ending took their slot, a fault found at
+    it ended the game there, or a stalled ending was void and the awaited entry took the slot."""
+    said = ngettext("entry {first} is off the chain now (it stays in the log): an ending, a fault, or the "
+                    "awaited entry after all took that slot",
+                    "the {n} entries from {first} on are off the chain now (they stay in the log): an "
+                    "ending, a fault, or the awaited entry after all took that slot", count)
+    return said.format(first=first, n=count)
+
+
+def note(kind: str, signer: str, accused: str, fields: Mapping[str, Any], *, mine: bool = False,
+         against_me: bool = False) -> str:
+    """A claim's note in words: a vote, a stall or a refusal (PROTOCOL.md §5.2), its fields checked. `mine`:
+    the reader signed it; `against_me`: it is about the reader (the sentence then addresses them)."""
+    if kind == "abandon":
+        if mine:
+            said = _("You voted that {accused} stopped answering (after the timeout in force, {seconds} s)")
+        elif against_me:
+            said = _("{signer} voted that you stopped answering (after the timeout in force, {seconds} s)")
+        else:
+            said = _("{signer} voted that {accused} stopped answering (after the timeout in force, "
+                     "{seconds} s)")
+        return said.format(signer=signer, accused=accused, seconds=fields.get("w"))
+    if kind == "stall":
+        missing = ", ".join(map(str, fields.get("m", ())))
+        if mine:
+            said = _("You still lack a vote of seats {missing} a timeout after your own against {accused}: "
+                     "the seats still playing may end the game")
+        elif against_me:
+            said = _("{signer} still lacks a vote of seats {missing} a timeout after its own against you: "
+                     "the seats still playing may end the game")
+        else:
+            said = _("{signer} still lacks a vote of seats {missing} a timeout after its own against "
+                     "{accused}: the seats still playing may end the game")
+        return said.format(signer=signer, accused=accused, missing=missing)
+    if mine:
+        said = _("You took the entry of {accused} before voting: the claim against {accused} is void")
+    elif against_me:
+        said = _("{signer} took your entry before voting: the claim against you is void")
+    else:
+        said = _("{signer} took the entry of {accused} before voting: the claim against {accused} is void")
+    return said.format(signer=signer, accused=accused)
 
 
 def bonuses(rules: RuleSet, score: HandScore) -> list[str]:
@@ -45,13 +146,13 @@ def bonuses(rules: RuleSet, score: HandScore) -> list[str]:
     trick wins."""
     out = []
     if score.penalty_points:
-        out.append(f"bag penalty {score.penalty_points:+d}")
+        out.append(_("bag penalty {points}").format(points=f"{score.penalty_points:+d}"))
     if score.ten_for_200_points:
-        out.append(f"10 for 200 {score.ten_for_200_points:+d}")
+        out.append(_("10 for 200 {points}").format(points=f"{score.ten_for_200_points:+d}"))
     if score.boston_points:
-        out.append(f"Boston {score.boston_points:+d}")
+        out.append(_("Boston {points}").format(points=f"{score.boston_points:+d}"))
     if score.boston and rules.boston == "win":
-        out.append("Boston: wins the game")
+        out.append(_("Boston: wins the game"))
     return out
 
 

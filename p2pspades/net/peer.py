@@ -28,7 +28,14 @@ The table decides everything about the game; this module only moves bytes and ke
   keep failing their checks has its entries ignored for a while, with a logged reason, and the mesh does not
   even decode its entry frames meanwhile: the honest entries it may also have sent reach us forwarded by the
   others, or fetched once the penalty is over; and the mesh hands out HELLO and GET ahead of every queued
-  entry frame, so a flood delays nobody's sync.
+  entry frame, so a flood delays nobody's sync. A refused statement whose signature checked (a stale vote,
+  a note refused against its slot) counts against its signer, whoever passed it on or whatever entry moved
+  the chain past it; unsigned junk counts against the seat that sent it;
+- the evidence of a fault (the signed entries or notes that prove it) goes into the log with the rest of
+  the table's records, and to each peer once;
+- time goes into the table less the pauses of our own loop (a process stopped, a machine that slept: a gap
+  between two ticks longer than `Timing.pause`), so waiting that nobody did is never counted against a
+  seat.
 """
 
 from __future__ import annotations
@@ -242,6 +249,12 @@ class Timing:
     alone: float = 60.0
     """After a resume, how long to wait for a first HELLO from a seat of another process before giving up:
     nobody is left to play with, and the game may have ended without us."""
+    settle: float = 1.0
+    """After the end (or a stronger ending), how long we keep listening at least, however soon the others
+    hold our chain: the evidence of a fault found late is on its way, ours to the others as theirs to us."""
+    pause: float = 5.0
+    """A gap between two readings of the clock longer than this is a pause of our own (the process was
+    stopped, the machine slept): the table's timers do not count it (`Table(pause=...)`)."""
 
 
 class Peer:
@@ -297,6 +310,8 @@ class Peer:
         self._finished_at: float | None = None
         """When the game ended here: we serve the seats that lack the end for `Timing.linger` from then."""
         self._forwards: list[Accepted | Noted] = []
+        self._evidence_sent: set[tuple[int, bytes]] = set()
+        """(seat, frame) of the evidence we sent: each piece goes to each peer once."""
         self._asked: dict[int, float] = {}
         self._served: dict[int, deque[float]] = {}
         self._strikes = Strikes()
@@ -308,13 +323,16 @@ class Peer:
     # ------------------------------------------------------------------------------------------ running
 
     async def run(self) -> GameEnded | None:
-        """Play until the game ends and the others have our last entry (or `linger` runs out)."""
+        """Play until the game ends and the others have our last entry (or `linger` runs out). After the end
+        we still listen for `Timing.settle` seconds at least: evidence that moves the ending (a fault another
+        seat found) may still come, and ours must reach the others; a new ending starts that wait again."""
         loop = asyncio.get_running_loop()
         self._process(self.table.tick(loop.time()))  # entries the table wrote on start-up
         self._from_disk = set()
         self._hello_all()
         next_tick = next_hello = loop.time()
         self._resumed_at = next_tick if self.table.syncing else None
+        ended: GameEnded | None = None
         while True:
             now = loop.time()
             if self._alone(now):
@@ -325,12 +343,14 @@ class Peer:
                 self._publish_status(now)
                 return None
             if self.table.finished:
-                if self._finished_at is None:
-                    self._finished_at = now
+                if self._finished_at is None or self.ended is not ended:
+                    self._finished_at, ended = now, self.ended
                     self._writer.sync()
                     self._mark_ended()
                     self._hello_all()  # tell the others at once that we hold the whole chain
-                if self._everyone_caught_up() or now - self._finished_at > self.timing.linger:
+                settled = now - self._finished_at >= self.timing.settle
+                if (settled and self._everyone_caught_up()) or now - self._finished_at > self.timing.linger:
+                    self._writer.sync()
                     self._publish_status()
                     return self.ended
             if now >= next_tick:
@@ -439,24 +459,18 @@ class Peer:
         self._forwards = [e for e in self._forwards if not (isinstance(e, Accepted) and e.seq >= event.first)]
 
     def _keep_evidence(self, violation: Violation) -> None:
-        """A halting violation ends the chain: the signed entries that prove it go into the log after it."""
+        """A halting violation ends the chain (the table keeps its evidence in its records, the log): the
+        signed entries and notes that prove it go to every peer, once each. One that holds the offending
+        entry off its chain (it voted on that slot), or never got it, checks it too and ends the same way."""
         logger.warning("%s", failed(violation.check, violation.detail, violation.seat))
         if not violation.halts:
             return
-        self._write_records()
-        taken = set(self.table.records)
-        for raw in violation.evidence:
-            if raw not in taken:
-                try:
-                    self._writer.append(raw)
-                except LocalError as exc:  # not even an envelope: nothing a verifier could use
-                    logger.warning("evidence not kept: %s", exc)
-        # and to every peer: one that holds the offending entry off its chain (it voted on that slot), or
-        # never got it, checks it too and halts with the same verdict
-        signed = tuple(raw for raw in violation.evidence if _header(raw) is not None)
-        if signed:
-            for seat in self.mesh.peers:
-                self.mesh.send(seat, Entries(violation.seq, signed))
+        for seat in self.mesh.peers:
+            fresh = tuple(raw for raw in violation.evidence
+                          if _header(raw) is not None and (seat, raw) not in self._evidence_sent)
+            if fresh:
+                self._evidence_sent.update((seat, raw) for raw in fresh)
+                self.mesh.send(seat, Entries(violation.seq, fresh))
 
     def _flush_forwards(self) -> None:
         """Pass on the frames taken from others since the last tick, to each seat not known to hold them.
@@ -596,10 +610,11 @@ class Peer:
         events = self.table.receive(raw, now)
         self._strikes.refused.note(digest, events)
         for event in events:
-            if isinstance(event, Rejected):
-                self._strike(seat, now, f"{event.check} check failed")
+            if isinstance(event, Rejected):  # signed: its signer's fault, whoever passed it on
+                self._strike(event.seat, now, f"{event.check} check failed")
             elif isinstance(event, Dropped) and event.kind is not DropKind.GAME_OVER:
-                self._strike(seat, now, event.kind.value)
+                culprit = event.seat if event.signed and event.seat is not None else seat
+                self._strike(culprit, now, event.kind.value)
         self._process(events)
         self._holds(seat, raw, None if header is None else header.seq)
 
@@ -810,7 +825,9 @@ async def start_game(
     `local` (how this machine runs the seat: identity file, player, log path) is saved for `resume`.
     """
     loop = asyncio.get_running_loop()
-    table = Table(result.genesis, identity, entropy=secrets.token_bytes, timeouts=timeouts, now=loop.time())
+    timing = timing or Timing()
+    table = Table(result.genesis, identity, entropy=secrets.token_bytes, timeouts=timeouts, now=loop.time(),
+                  pause=timing.pause)
     store = GameStore(result.game_id, result.seat, home)
     store.save_peers(PeersFile(result.game_id, result.seat, result.table.name, result.table.seated))
     if local is not None:
@@ -843,9 +860,10 @@ async def resume_game(
     # every entry of our own log was checked, proofs included, before we wrote it: the rebuild skips the
     # proofs (the rest, signatures, chain, rules and each hand's audit, is checked again); later entries are
     # checked in full
-    table = Table(entries[0], identity, entropy=secrets.token_bytes, secrets=store.load_secrets(),
-                  entries=entries, timeouts=timeouts, now=loop.time(), checked=True, syncing=True)
     timing = timing or Timing()
+    table = Table(entries[0], identity, entropy=secrets.token_bytes, secrets=store.load_secrets(),
+                  entries=entries, timeouts=timeouts, now=loop.time(), checked=True, syncing=True,
+                  pause=timing.pause)
     mesh = Mesh(transport_keys(identity), bind=own.endpoint, heartbeat=timing.heartbeat)
     await mesh.start()
     mesh.admit(peers.seat, [PeerAddress(s.seat, s.endpoint, s.public_key) for s in peers.seats])

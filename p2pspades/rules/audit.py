@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import NamedTuple
 
 from p2pspades.checks import Check
 from p2pspades.rules.cards import SUITS, Card, cards_of
@@ -42,6 +43,8 @@ class Violation:
     card: Card | None
     kind: Check
     detail: str
+    #: a false mirror or whiz bid: the bid the seat's hand called for (the spades it held)
+    honest: int | None = None
 
 
 def first_leader(rules: RuleSet, dealer: int, holder_of_low_club: int | None) -> int:
@@ -216,7 +219,7 @@ def _check_spade_bids(rules: RuleSet, bids: Sequence[int], hands: Sequence[int])
         also = " or nil" if rules.bid_mode == "whiz" else ""
         found.append(Violation(seat, None, None, Check.BAD_BID,
                                f"seat {seat} bid {bid} holding {held_text}: under {rules.bid_mode} bids a "
-                               f"seat bids the spades it holds{also}"))
+                               f"seat bids the spades it holds{also}", count))
     return found
 
 
@@ -250,21 +253,47 @@ def _check_side_bids(rules: RuleSet, bids: Sequence[int], dealer: int) -> list[V
     return found
 
 
+class Penalty(NamedTuple):
+    """What the audit's violations cost a hand: the tricks won per seat as scored, the sides scored as a
+    failed contract, and the bid each false mirror or whiz bidder's hand called for (`score_hand` scores a
+    set side at the worse of its bids and these)."""
+
+    tricks: tuple[int, ...]
+    set_sides: frozenset[int] = frozenset()
+    honest: tuple[tuple[int, int], ...] = ()
+
+
 def renege_penalty(
     rules: RuleSet, violations: Sequence[Violation], tricks_won: Sequence[int], trick_winners: Sequence[int]
-) -> tuple[tuple[int, ...], frozenset[int]]:
-    """Apply the rule set's renege penalty: (tricks won per seat for scoring, sides to score as set).
+) -> Penalty:
+    """Apply the rule set's renege penalty to the violations of the play, and the penalty of a false bid.
 
-    "set": every offending side is scored as a failed contract. "three_tricks": for each violation, 3 tricks
-    (or as many as the offending side has) move from the offender (then its partner) to the seat that won the
-    trick of the violation, or, if that seat is on the offending side, to the next seat clockwise that is not.
-    "stop" changes nothing here: the engine ends the game instead.
+    A bid the audit finds false (`bad_bid`) never pays, whatever `renege` says: the bidder's side is scored
+    as a failed contract (every nil of the side failed, no bags), and for a false mirror or whiz bid at the
+    worse of the bid made and the bid its hand called for (the spades it held), so the side never scores
+    more than failing the honest bid would have. The play's violations follow `renege`: "set" scores every
+    offending side as a failed contract; "three_tricks" moves, for each violation, 3 tricks (or as many as
+    the offending side has) from the offender (then its partner) to the seat that won the trick of the
+    violation, or, if that seat is on the offending side, to the next seat clockwise that is not. "stop"
+    changes nothing here: the engine ends the game instead.
     """
     tricks = list(tricks_won)
     if not violations or rules.renege == "stop":
-        return tuple(tricks), frozenset()
+        return Penalty(tuple(tricks))
+    bids = [v for v in violations if v.kind is Check.BAD_BID]
+    plays = [v for v in violations if v.kind is not Check.BAD_BID]
+    set_sides = {rules.side_of(v.seat) for v in bids}
+    honest = tuple(sorted((v.seat, v.honest) for v in bids if v.honest is not None))
     if rules.renege == "set":
-        return tuple(tricks), frozenset(rules.side_of(v.seat) for v in violations)
+        set_sides |= {rules.side_of(v.seat) for v in plays}
+    else:
+        _three_tricks(rules, plays, tricks, trick_winners)
+    return Penalty(tuple(tricks), frozenset(set_sides), honest)
+
+
+def _three_tricks(rules: RuleSet, violations: Sequence[Violation], tricks: list[int],
+                  trick_winners: Sequence[int]) -> None:
+    """Rule renege "three_tricks": for each violation, move 3 tricks (as many as the side has) away."""
     n = rules.players
     for violation in violations:
         offender = violation.seat
@@ -282,4 +311,3 @@ def renege_penalty(
                 tricks[giver] -= 1
                 tricks[receiver] += 1
                 moved += 1
-    return tuple(tricks), frozenset()

@@ -532,13 +532,13 @@ class Game:
             scores, totals = score_hand(rules, bids, hand._blind, won, self.totals, _NO_SIDES)
             return violations, won, scores, totals
         winners = [trick_winner(trick.plays, self._order) for trick in tricks]
-        scored, set_sides = renege_penalty(rules, violations, won, winners)
+        scored, set_sides, honest = renege_penalty(rules, violations, won, winners)
         if rules.renege == "stop":
             nothing = tuple(
                 HandScore(side, 0, 0, False, 0, 0, 0, 0, 0, True, 0) for side in range(len(rules.sides))
             )
             return violations, scored, nothing, self.totals
-        scores, totals = score_hand(rules, bids, hand._blind, scored, self.totals, set_sides)
+        scores, totals = score_hand(rules, bids, hand._blind, scored, self.totals, set_sides, honest)
         return violations, scored, scores, totals
 
     def _game_end(self, hand_scores: Sequence[HandScore] = ()) -> Outcome | None:

@@ -1,21 +1,38 @@
-"""Abandonment claims on one table (PROTOCOL.md §5): the votes and refusals off the chain, the entries held
-back from a slot we voted on, and the certificate that ends the game. What a claim does on each signal is the
-data of `claims.TRANSITIONS`; this is the machine that feeds it frames and carries out its acts.
+"""Abandonment claims on one table (PROTOCOL.md §5): the table's narrow view for the claims machine
+(`claims.py`, which knows nothing of the table), and the one place that carries out what it says.
+
+The machine is told of notes, of the awaited entry, of our timers; it answers with outputs (`claims.Output`):
+a note to keep and pass on, one of ours to send, an entry to take or to hold back, an ending, a fault. `apply`
+is where they change the table: its records, its chain (cut back for an ending at an earlier slot), its
+result (only ever to a stronger one, `endings.py`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from p2pspades import log
-from p2pspades.checks import Check
-from p2pspades.errors import RemoteError
+from p2pspades import crypto, log
 from p2pspades.table import messages as msg
-from p2pspades.table.chain import WINDOW, Frame
-from p2pspades.table.claims import Act, ClaimState, Signal, Slot, outcome
+from p2pspades.table.claims import (
+    Awaited,
+    End,
+    Halt,
+    Held,
+    Note,
+    Output,
+    Reopen,
+    Role,
+    Send,
+    Slot,
+    Standing,
+    Take,
+    ending_entry,
+    outcome,
+)
+from p2pspades.table.endings import stronger
 from p2pspades.table.events import (
     Accepted,
-    DropKind,
     Dropped,
     GameEnded,
     Noted,
@@ -24,7 +41,6 @@ from p2pspades.table.events import (
     Superseded,
     TableStatus,
     Violation,
-    Wanted,
 )
 from p2pspades.table.stages import ANY_SEAT, Stage, Step
 
@@ -32,268 +48,187 @@ if TYPE_CHECKING:
     from p2pspades.table.machine import Table
 
 
-class Claims:
-    """The claims of table `t`, by slot (sequence number), and the votes that came before their slot."""
+class TableView:
+    """What the claims machine sees of table `t`: its seats, its slots, its signer, and how an entry fares
+    there. Read only."""
 
     def __init__(self, t: Table) -> None:
-        self.t = t
-        self.slots: dict[int, Slot] = {}
-        self.early: dict[int, list[bytes]] = {}
-
-    # ----------------------------------------------------------------- the slots
-    def now(self, step: Step) -> Slot:
-        """The claim on the slot the table waits for now (a new one if nobody voted on it yet)."""
-        t = self.t
-        seq = t.chain.next_seq
-        slot = self.slots.get(seq)
-        if slot is None or slot.prev != t.head:
-            wait = round(t.makers.limit(t, step))
-            slot = Slot(seq, t.head, step.seat, t.hand_number, wait, step.types[0].TYPE)
-            self.slots[seq] = slot
-            for old in [k for k in self.slots if k < seq - WINDOW]:
-                del self.slots[old]
-        return slot
-
-    def past(self, seq: int, prev: bytes) -> Slot | None:
-        """The claim on slot `seq` that our chain has passed already: its entry is on our chain, made by the
-        seat awaited there. None if that slot is not on our chain after `prev`, or holds a certificate."""
-        t, chain = self.t, self.t.chain
-        if not 0 < seq < chain.next_seq or log.entry_hash(chain.entries[seq - 1]) != prev:
-            return None
-        if t.certified is not None and t.certified.seq == seq:
-            return None
-        step = chain.steps[seq]
-        if step is None or step.seat != chain.signers[seq]:
-            return None
-        slot = self.slots.get(seq)
-        if slot is None or slot.prev != prev:
-            hand = log.validate_header(log.open_envelope(chain.entries[seq]).payload).hand
-            wait, awaited = round(t.makers.limit(t, step)), step.types[0].TYPE
-            slot = Slot(seq, prev, step.seat, hand, wait, awaited, ClaimState.ANSWERED)
-            self.slots[seq] = slot
-        return slot
-
-    def awaiting(self, header: log.Header) -> Slot | None:
-        """The claim that an entry of the accused for its slot answers, if there is one."""
-        slot = self.slots.get(header.seq)
-        if slot is None or slot.prev != header.prev or header.seat != slot.accused:
-            return None
-        return slot
+        self._t = t
 
     @property
-    def open(self) -> Slot | None:
-        """The claim on the slot the table waits for, if any seat has voted on it."""
-        slot = self.slots.get(self.t.chain.next_seq)
-        return slot if slot is not None and slot.prev == self.t.head and slot.votes else None
+    def seats(self) -> int:
+        return self._t.seats
 
-    # ----------------------------------------------------------------- the frames
-    def receive_note(self, frame: Frame, now: float) -> bool:
-        """A vote or a refusal, signed by its seat, off the chain: check it against its slot and take it."""
-        t, header = self.t, frame.header
-        seat, seq = header.seat, header.seq
-        # a game that ended complete may still end by certificate: the last `end` was ours, made in time for
-        # nobody else (a certificate beats any entry of the accused for its slot, §5.3)
-        if t.finished and not (t.status is TableStatus.COMPLETE and seq < t.chain.next_seq):
-            t.report(Dropped(DropKind.GAME_OVER, seat, seq))
-            return False
-        if seq > t.chain.next_seq:  # a slot we have not reached yet: kept until we do
-            return self._keep_early(frame)
-        slot = self._slot_of(header)
-        if slot is None:
-            t.report(Dropped(DropKind.STALE, seat, seq))
-            return False
-        try:
-            m = self._read_note(frame, slot)
-        except RemoteError as exc:
-            t.report(Rejected(seat, exc.check, exc.detail, frame.raw))
-            return False
-        if isinstance(m, msg.Abandon):
-            return self.take_vote(slot, seat, frame.raw, m.wait, now)
-        return self._take_refusal(slot, seat, frame.raw, m.entry, now)
+    @property
+    def seat(self) -> int | None:
+        return self._t.seat
 
-    def _keep_early(self, frame: Frame) -> bool:
-        t, seq = self.t, frame.header.seq
-        early = self.early.setdefault(seq, [])
-        if seq - t.chain.next_seq <= WINDOW and sum(map(len, self.early.values())) < WINDOW:
-            early.append(frame.raw)
-            t.report(Wanted(t.chain.next_seq))
-            return True
-        t.report(Dropped(DropKind.TOO_FAR_AHEAD, frame.header.seat, seq))
-        return False
+    @property
+    def next_seq(self) -> int:
+        return self._t.chain.next_seq
 
-    def take_early(self) -> list[bytes]:
-        """The votes and refusals that came before the slot the chain has now reached."""
-        return self.early.pop(self.t.chain.next_seq, [])
+    @property
+    def restoring(self) -> bool:
+        return self._t.restoring
 
-    def _slot_of(self, header: log.Header) -> Slot | None:
-        t = self.t
-        step = t.expected()
-        if header.seq == t.chain.next_seq and header.prev == t.head and step is not None:
-            return self.now(step) if step.seat != ANY_SEAT else None
-        return self.past(header.seq, header.prev)
+    def now(self) -> Awaited | None:
+        t = self._t
+        if t.finished:
+            return None
+        step = t.claimed_step()
+        return None if step is None else self._awaited(t.chain.next_seq, t.head, step, t.hand_number)
 
-    def _read_note(self, frame: Frame, slot: Slot) -> msg.Abandon | msg.Answered:
-        header, seat = frame.header, frame.header.seat
-        m = msg.decode(frame.env.payload, seat, self.t.version)
-        assert isinstance(m, msg.Abandon | msg.Answered)
-        if m.seat != slot.accused or seat == slot.accused:
-            why = f"names seat {m.seat}, but slot {header.seq} waits for seat {slot.accused}"
-            raise RemoteError(Check.ABANDON, why, seat)
-        if header.hand != slot.hand:
-            why = f"hand number {header.hand}, slot {header.seq} is in hand {slot.hand}"
-            raise RemoteError(Check.HEADER, why, seat)
-        return m
+    def passed(self, seq: int, prev: bytes) -> Awaited | None:
+        t, chain = self._t, self._t.chain
+        if not 0 < seq <= chain.next_seq or log.entry_hash(chain.entries[seq - 1]) != prev:
+            return None
+        if seq == chain.next_seq:  # the slot a fault ended the game at
+            step = t.ended_step
+            return None if step is None else self._awaited(seq, prev, step, t.hand_number)
+        step = chain.steps[seq]
+        if step is None:
+            return None
+        hand = log.validate_header(log.open_envelope(chain.entries[seq]).payload).hand
+        if step.seat == ANY_SEAT:
+            step = t.lead_step(hand)
+        return self._awaited(seq, prev, step, hand)
 
-    def _twice(self, slot: Slot, seat: int, raw: bytes) -> bool:
-        """Whether `seat` already signed another vote or refusal for `slot`: equivocation, which halts."""
-        signed = [v for s, v in slot.votes.items() if s == seat]
-        signed += [r for s, (r, _) in slot.refusals.items() if s == seat]
-        other = next((r for r in signed if r != raw), None)
-        if other is None:
-            return False
-        detail = f"seat {seat} signed a vote and a refusal (or two of either) for slot {slot.seq}"
-        self.t.halt(Violation(seat, Check.EQUIVOCATION, detail, slot.seq, (other, raw)))
-        return True
+    def _awaited(self, seq: int, prev: bytes, step: Step, hand: int) -> Awaited:
+        t = self._t
+        lead = step.types[0] is msg.Challenge  # rule "low_club": the first lead, or its challenge
+        return Awaited(seq, prev, step.seat, hand, step.types[0].TYPE, round(t.wait_limit(step)), lead)
 
-    def _note(self, slot: Slot, seat: int, raw: bytes, kind: str, own: bool) -> None:
-        self.t.chain.note(raw)
-        self.t.report(Noted(slot.seq, raw, seat, kind, own))
+    def signed_after(self, seat: int, seq: int) -> bool:
+        chain = self._t.chain  # (an ending's seat is the one it names, not a signer)
+        return any(s == seat and _type(chain.entries[n]) not in msg.ENDINGS
+                   for n, s in enumerate(chain.signers[seq + 1:], start=seq + 1))
 
-    def take_vote(self, slot: Slot, seat: int, raw: bytes, wait: int, now: float, own: bool = False) -> bool:
-        t = self.t
-        if self._twice(slot, seat, raw):
-            return False
-        slot.votes[seat] = raw
-        slot.waits[seat] = wait
-        self._note(slot, seat, raw, msg.Abandon.TYPE, own)
-        # our own vote, restored from our log on resume, locks us out of the answer as it did before
-        if slot.fire(Signal.OWN_VOTE if seat == t.seat else Signal.VOTE) is Act.REFUSE:
-            self.refuse(slot, log.entry_hash(t.chain.entries[slot.seq]))
-        if slot.complete(t.seats) and slot.fire(Signal.COMPLETE) is Act.CERTIFY:
-            self._certify(slot, now)
-        return True
+    def entry_at(self, seq: int) -> bytes | None:
+        entries = self._t.chain.entries
+        return entries[seq] if seq < len(entries) else None
 
-    def _take_refusal(self, slot: Slot, seat: int, raw: bytes, taken: bytes, now: float) -> bool:
-        if self._twice(slot, seat, raw):
-            return False
-        slot.refusals[seat] = (raw, taken)
-        self._note(slot, seat, raw, msg.Answered.TYPE, own=False)
-        if slot.fire(Signal.REFUSAL) is Act.RELEASE:
-            held = slot.held.pop(taken, None)
-            if held is not None:
-                self.t.chain.known.discard(held)
-                self.t.take(held, now)
-        return True
+    def signed(self, env: log.Envelope, header: log.Header) -> bool:
+        keys = self._t.public_keys
+        return 0 <= header.seat < len(keys) and crypto.verify_signature(keys[header.seat], env.signature,
+                                                                         env.payload_raw)
 
-    def hold(self, slot: Slot, digest: bytes, raw: bytes) -> bool:
-        """We voted on this slot: keep the accused's entry off the chain; a refusal may release it."""
-        t = self.t
-        other = next((r for h, r in slot.held.items() if h != digest), None)
-        if other is not None:
-            detail = f"two different entries signed by seat {slot.accused} for sequence number {slot.seq}"
-            t.halt(Violation(slot.accused, Check.EQUIVOCATION, detail, slot.seq, (other, raw)))
-            return False
-        trial = t.trial(raw)
-        if trial is not None:  # it breaks the rules: a violation by its signer, whatever the claim says
-            t.halt(trial)
-            return False
-        slot.held[digest] = raw
-        t.chain.known.add(raw)
-        return True
+    def answer_problem(self, raw: bytes, at: Awaited) -> Violation | str | None:
+        return self._t.answer_problem(raw, at.seq)
 
-    def vote(self, slot: Slot) -> None:
-        """Our own timer for the slot ran out: sign our vote against the seat the table waits for."""
-        t = self.t
-        assert t.seat is not None
-        step = t.expected()
-        if step is not None:  # the timeout in force now, with what our player chose to wait longer
-            slot.wait = round(t.wait_limit(step))
-        raw = t.seal(msg.Abandon(slot.accused, slot.wait), slot.seq, slot.prev, slot.hand)
-        t.post(Outgoing(slot.seq, raw))
-        self.take_vote(slot, t.seat, raw, slot.wait, t.clock, own=True)
+    def seal(self, m: msg.Message, at: Awaited) -> bytes:
+        return self._t.seal(m, at.seq, at.prev, at.hand)
 
-    def refuse(self, slot: Slot, taken: bytes) -> None:
-        """We took the accused's entry before any vote of ours, and votes are out: say so, once."""
-        t = self.t
-        if t.seat is None or t.seat == slot.accused or slot.refused or t.seat in slot.votes:
-            return
-        if t.restoring:
-            return  # our refusal, if we sent one, is in the log after this
-        raw = t.seal(msg.Answered(slot.accused, taken), slot.seq, slot.prev, slot.hand)
-        slot.refused = True
-        slot.refusals[t.seat] = (raw, taken)
-        self._note(slot, t.seat, raw, msg.Answered.TYPE, own=True)
-        t.post(Outgoing(slot.seq, raw))
 
-    # ----------------------------------------------------------------- the certificate
-    def receive_certificate(self, frame: Frame, now: float) -> bool:
-        """A certificate from a peer: a bundle of votes. We take each vote; once they make the certificate,
-        we put it on the chain (the same bytes: it is canonical). Nobody signs the bundle itself."""
-        t, env, header = self.t, frame.env, frame.header
-        seat, seq = header.seat, header.seq
-        if env.signature != log.NO_SIGNATURE:
-            t.report(Dropped(DropKind.BAD_SIGNATURE, seat, seq))
-            return False
-        try:
-            cert = msg.decode(env.payload, None, t.version)
-            assert isinstance(cert, msg.Certificate)
-        except RemoteError as exc:
-            t.report(Dropped(DropKind.MALFORMED, seat, seq, detail=exc.detail))
-            return False
-        if seq > t.chain.next_seq:
-            return t.keep_early(seq, env.raw, seat)
-        if not self._take_votes(cert, header, now):
-            return False
-        if t.certified is not None and t.certified.seq == seq and t.chain.entries[seq] == env.raw:
-            return True
-        if not t.finished:
-            detail = f"a certificate for slot {seq} whose votes do not all hold"
-            t.report(Dropped(DropKind.REFUSED, seat, seq, detail=detail))
-        return False
+def apply(t: Table, outputs: Iterable[Output], now: float) -> bool:
+    """Carry out what the claims machine said, in order. Whether the frame that caused it was taken: noted
+    (even if its signer is named for it), or refused neither by a fault nor by a report."""
+    outputs = list(outputs)
+    noted = refused = False
+    for out in outputs:
+        if isinstance(out, Note):
+            t.chain.note(out.raw)
+            t.report(Noted(out.slot, out.raw, out.seat, out.type, out.own))
+            noted = True
+        elif isinstance(out, Send):
+            t.post(Outgoing(out.slot, out.raw))
+        elif isinstance(out, Held):
+            t.report(Noted(out.slot, out.raw, out.seat, _type(out.raw)))
+        elif isinstance(out, Take):
+            t.take(out.raw, now)
+        elif isinstance(out, End):
+            _end(t, out, now)
+        elif isinstance(out, Reopen):
+            _reopen(t, out, now)
+        elif isinstance(out, Halt):
+            t.halt(out.violation, out.at)
+            refused = True
+        else:
+            t.report(out.event)
+            refused = refused or isinstance(out.event, Dropped | Rejected)
+    return noted or not refused
 
-    def _take_votes(self, cert: msg.Certificate, header: log.Header, now: float) -> bool:
-        t = self.t
-        for vote in cert.votes:
-            try:
-                inner = log.validate_header(log.open_envelope(vote).payload)
-            except RemoteError as exc:
-                t.report(Dropped(DropKind.MALFORMED, header.seat, header.seq, detail=f"a vote: {exc.detail}"))
-                return False
-            if (inner.type, inner.seq, inner.prev) != (msg.Abandon.TYPE, header.seq, header.prev):
-                t.report(Dropped(DropKind.REFUSED, header.seat, header.seq, detail="a vote of another slot"))
-                return False
-            t.take(vote, now)
-            if t.finished:
-                break
-        return True
 
-    def _certify(self, slot: Slot, now: float) -> None:
-        """Every seat but the accused voted: the certificate goes on the chain at the slot and ends the game.
-        Whatever our chain held from that slot on (the accused's own answer, on its table) is cut back."""
-        t = self.t
-        payload = {
-            "g": t.game_id,
-            "n": slot.seq,
-            "p": slot.prev,
-            "s": slot.accused,
-            "h": slot.hand,
-            **msg.Certificate(tuple(raw for _, raw in sorted(slot.votes.items()))).to_fields(),
-        }
-        raw = log.seal(payload, log.UNSIGNED)
-        if slot.seq < t.chain.next_seq:
-            superseded = tuple(t.chain.entries[slot.seq :])
-            t.cut_back(slot.seq)
+def _type(raw: bytes) -> str:
+    return str(log.validate_header(log.open_envelope(raw).payload).type)
+
+
+def _end(t: Table, out: End, now: float) -> None:
+    """The slot's notes end the game there: its certificate (or stalled ending) takes the slot on our chain,
+    whatever we held from there on (the accused's own answer, on its table) is cut back, and the game is
+    over, unless a stronger ending holds already."""
+    slot = out.slot
+    stalled = out.standing is Standing.STALLED
+    if provisional(slot, stalled) and (t.seat == slot.accused or _answered(t, slot)):
+        if slot.held:  # we voted and hold the awaited entry: it voids the ending, so we take it after all
+            reopen(t, slot, min(slot.held.values()), now)
+        return  # the awaited entry is there (or, ours, about to be): a provisional ending is void by it
+    missing = out.missing if stalled else ()
+    probe = GameEnded(TableStatus.ABANDONED, (), slot.accused, at=slot.seq, missing=missing)
+    if not stronger(probe, t.result):
+        return
+    raw = ending_entry(t.game_id, slot, out.standing, out.missing)
+    superseded: tuple[bytes, ...] = ()
+    if slot.seq < t.chain.next_seq or t.finished:
+        superseded = tuple(t.chain.entries[slot.seq:])
+        t.cut_back(slot.seq)
+        if superseded:
             t.report(Superseded(slot.seq, superseded))
-        t.chain.append(raw, log.entry_hash(raw), slot.accused, t.expected())
-        t.last_progress = now
-        t.report(Accepted(slot.seq, raw, slot.accused, msg.Certificate.TYPE, False))
-        t.certified, t.abandoned_by = slot, slot.accused
-        t.enter(Stage.OVER)
-        result = outcome(t.rules, slot.accused, slot.voters, t.totals())
-        waits = tuple(slot.waits[v] for v in slot.voters)
-        t.finish(
-            GameEnded(
-                TableStatus.ABANDONED, result.winners, seat=slot.accused, forfeit=result.forfeit,
-                contested=result.contested, signers=slot.voters, waits=waits,
-            )
-        )
+    t.superseded = superseded
+    kind = msg.Stalled.TYPE if stalled else msg.Certificate.TYPE
+    t.chain.append(raw, log.entry_hash(raw), slot.accused, t.claimed_step())
+    t.last_progress = now
+    t.report(Accepted(slot.seq, raw, slot.accused, kind, False))
+    t.certified, t.abandoned_by = slot, slot.accused
+    scored = t.game is not None and t.game.outcome is not None  # an `end` slot: the result was decided
+    t.enter(Stage.OVER)
+    signers = slot.voters if not stalled else tuple(s for s in slot.voters if s not in out.missing)
+    waits = tuple(slot.waits[v] for v in signers)
+    common = {"seat": slot.accused, "signers": signers, "waits": waits, "at": slot.seq}
+    if scored:
+        assert t.game is not None and t.game.outcome is not None
+        ended = GameEnded(TableStatus.ABANDONED, tuple(t.game.outcome.winners), scored=True,
+                          missing=probe.missing, **common)  # type: ignore[arg-type]
+    elif stalled:
+        ended = GameEnded(TableStatus.ABANDONED, (), contested=True, missing=out.missing,
+                          **common)  # type: ignore[arg-type]
+    else:
+        result = outcome(t.rules, slot.accused, signers, t.totals())
+        ended = GameEnded(TableStatus.ABANDONED, result.winners, forfeit=result.forfeit,
+                          contested=result.contested, **common)  # type: ignore[arg-type]
+    t.finish(ended)
+
+
+def provisional(slot: Slot, stalled: bool) -> bool:
+    """Whether an ending of `slot` holds only until its awaited entry turns up: a stalled ending (the seats
+    it names as silent may not be), or any ending of the first lead of rule "low_club" (nobody knows whose
+    silence it is: the challenge, or the lead, answers it whenever it comes, and withholding it gains
+    nothing, since the reveal names the holder)."""
+    return stalled or slot.at.anyone
+
+
+def _answered(t: Table, slot: Slot) -> bool:
+    """Whether we hold an entry for `slot`: on our chain (its writer's, not an ending), or held back."""
+    if slot.held:
+        return True
+    entry = t.chain.entries[slot.seq] if slot.seq < t.chain.next_seq else None
+    return entry is not None and _type(entry) not in msg.ENDINGS
+
+
+def _reopen(t: Table, out: Reopen, now: float) -> None:
+    reopen(t, out.slot, out.raw, now)
+
+
+def reopen(t: Table, slot: Slot, raw: bytes, now: float) -> None:
+    """A provisional ending (`provisional`) is void: the awaited entry `raw` turned up (it came itself, or a
+    refusal carried it). Such an ending says only that the seats still playing waited in vain, so the entry
+    takes the slot, every seat takes it (a voter too), and the game goes on; a seat that never voted refuses
+    the votes as usual."""
+    result = t.result
+    if result is not None and result.at == slot.seq and t.certified is slot:
+        superseded = tuple(t.chain.entries[slot.seq:])
+        t.cut_back(slot.seq)
+        t.report(Superseded(slot.seq, superseded))
+        slot.ended = None
+    if slot.role in (Role.VOTED, Role.STALLED):
+        slot.role = Role.RELEASED
+    t.take(raw, now)

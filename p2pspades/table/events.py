@@ -108,7 +108,8 @@ class Dropped:
     """Input that could not be attributed to a seat (or harmless noise): logged and ignored.
 
     `seat` and `seq` are what the entry's header claims (None when it could not be read); `size` is the
-    size of an oversized entry; `detail` says what is malformed.
+    size of an oversized entry; `detail` says what is malformed. `signed`: its signature was checked, so
+    `seat` signed it (a flood of signed statements is its signer's, not the seat's that passed it on).
     """
 
     kind: DropKind
@@ -116,6 +117,7 @@ class Dropped:
     seq: int | None = None
     size: int = 0
     detail: str = ""
+    signed: bool = False
 
     @property
     def reason(self) -> str:
@@ -216,8 +218,11 @@ class GameEnded:
     After a fault, `forfeit` says whether `seat`'s side forfeited (rule `on_fault`): `winners` are then the
     best of the other sides; otherwise the game is void and nobody wins. An abandonment names the seats that
     signed its certificate (`signers`) and the timeout each stated (`waits`, seconds); it is `contested`
-    when every signer wins by it, which proves nothing, so nobody wins. A halt carries its `violation`.
-    It is data: `describe.ending` puts it into words.
+    when every signer wins by it, which proves nothing, so nobody wins; a stalled ending also names the seats
+    that signed nothing (`missing`), and is always contested. An abandonment at an `end` entry leaves the
+    game's own result (`scored`): it was decided before. A halt carries its `violation`. `at` is the slot
+    where the chain stops (PROTOCOL.md §5.6: the order of endings). It is data: `describe.ending` puts it
+    into words.
     """
 
     status: TableStatus
@@ -228,6 +233,9 @@ class GameEnded:
     signers: tuple[int, ...] = ()
     waits: tuple[int, ...] = ()
     violation: Violation | None = None
+    at: int = 0
+    missing: tuple[int, ...] = ()
+    scored: bool = False
 
 
 Event = (

@@ -9,6 +9,7 @@ proof runner, so the offline verifier may run it in another process.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -402,7 +403,8 @@ def challenge_verdict(t: Table, d: HandDeal, fault: DealFault | None, cards: Seq
     low = t.rules.low_club
     if fault is None and t.lead_claim is not None and low is not None:
         holder = next(s for s in range(t.seats) if low in (cards[j] for j in d.positions_of(s)))
-        detail = f"seat {holder} held {low.code} and did not lead it within {t.lead_claim.limit:.0f} s"
+        # (in words every table says alike: not its own timeout, which is local)
+        detail = f"seat {holder} held {low.code} and did not lead it before seat {challenger} challenged"
         return Violation(holder, Check.LEAD, detail, challenged, evidence)
     if fault is not None:
         return fault_violation(t, fault, challenged)
@@ -430,6 +432,9 @@ def audit_hand(t: Table, seq: int) -> None:
     found = tuple(Violation(v.seat, v.kind, v.detail, seq, halts=False) for v in g.history[-1].violations)
     passes = tuple(PassShown(p.seat, p.partner, tuple(cards[j] for j in p.positions)) for p in d.passes)
     t.report(HandAudited(number, found, passes))
+    if found and t.rules.renege == "stop":  # the game ends with the violation: a fault, as any other
+        t.halt(dataclasses.replace(found[0], halts=True))
+        return
     for v in found:
         t.report(v)
     if g.phase is Phase.GAME_OVER:

@@ -20,6 +20,7 @@ verifier replays a log through.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -29,15 +30,17 @@ from p2pspades.errors import LocalError, P2PSpadesError, RemoteError
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Game, IllegalAction, Pass, Play
 from p2pspades.table import drawpile, hand, opening
 from p2pspades.table import messages as msg
-from p2pspades.table.abandonment import Claims
+from p2pspades.table.abandonment import TableView, apply, provisional, reopen
 from p2pspades.table.chain import Chain, Frame, open_frame
-from p2pspades.table.claims import Act, ClaimState, Signal, Slot, ranked_without
+from p2pspades.table.claims import Claims, Role, Slot, ranked_without
 from p2pspades.table.deal import HandDeal
 from p2pspades.table.drawpile import DrawPile
 from p2pspades.table.effects import effect_of
+from p2pspades.table.endings import stronger
 from p2pspades.table.events import (
     Accepted,
     Decision,
+    DecisionKind,
     DropKind,
     Dropped,
     Event,
@@ -45,6 +48,7 @@ from p2pspades.table.events import (
     Outgoing,
     Rejected,
     SecretCreated,
+    Superseded,
     TableStatus,
     Violation,
     Wanted,
@@ -89,6 +93,7 @@ class Table:
         checked: bool = False,
         syncing: bool = False,
         makers: Makers | None = None,
+        pause: float = math.inf,
     ) -> None:
         env, self.setup = read_genesis(genesis)
         self.rules = self.setup.rules
@@ -119,9 +124,15 @@ class Table:
         self.syncing = syncing
 
         self.chain = Chain(genesis, env.hash)
-        self.claims = Claims(self)
+        self.claims = Claims(self.seats, self.seat, self.version)
+        self._view = TableView(self)
         self._outgoing: list[Outgoing] = []
         self._events: list[Event] = []
+        #: a gap between two readings of the clock longer than this is a pause (a machine that slept, a
+        #: process stopped): it does not count as waiting (the peer sets it from its tick; off by default)
+        self._pause = pause
+        self._reading = now
+        self._paused = 0.0
         self.last_progress = now
         self.clock = now
         #: our player's choice to wait longer for the seat awaited now: (that wait, the seconds added)
@@ -147,8 +158,14 @@ class Table:
         #: why we challenge at our next turn, if something we alone can see is wrong
         self.challenge_due: str | None = None
         self.abandoned_by: int | None = None
-        #: the slot whose certificate ended the game
+        #: the slot whose certificate (or stalled ending) ended the game
         self.certified: Slot | None = None
+        #: what that ending cut back from our chain (the accused's own answer, on its table)
+        self.superseded: tuple[bytes, ...] = ()
+        #: the step a fault ended the game at (the slot the chain stops before), for the notes of that slot
+        self.ended_step: Step | None = None
+        #: the claimed step of the entry being applied (`_accept`)
+        self._step_applied: Step | None = None
         #: rule "low_club": the claim that nobody led the lowest club in time (its holder is unknown)
         self.lead_claim: LeadClaim | None = None
 
@@ -189,6 +206,7 @@ class Table:
 
     def receive(self, raw: bytes, now: float = 0.0) -> list[Event]:
         """Take an entry from the network. Never raises on hostile input (LocalError: our own state)."""
+        now = self._time(now)
         self.clock = max(self.clock, now)
         try:
             self.take(raw, now)
@@ -242,19 +260,28 @@ class Table:
 
     def tick(self, now: float) -> list[Event]:
         """Let time pass: once the seat the table waits for has kept us waiting past the timeout in force,
-        we vote that it stopped answering (§5); rule "low_club": nobody leads the low club: we challenge."""
+        we vote that it stopped answering, and a timeout later, if the claim cannot complete, we stall (§5);
+        rule "low_club": nobody leads the low club: the seat at the dealer's left challenges."""
+        now = self._time(now)
         self.clock = max(self.clock, now)
-        step = self.expected()
+        step = self.claimed_step()
         if self.finished or self.syncing or self.seat is None or step is None:
-            pass
-        elif self.stage is Stage.LEAD and self.deal is not None:
-            self._low_club_timer(now)
-        elif step.seat not in (self.seat, ANY_SEAT) and now - self.last_progress >= self.wait_limit(step):
-            slot = self.claims.now(step)
-            if slot.state in (ClaimState.QUIET, ClaimState.OPEN):
-                self.claims.vote(slot)
+            step = None
+        elif self.stage is Stage.LEAD and self._low_club_timer(now):
+            step = None  # the dealer's left: it challenges, it does not vote
+        if step is not None and step.seat != self.seat:
+            self._claim_timer(step, now - self.last_progress)
         self._advance()
         return self._flush()
+
+    def _claim_timer(self, step: Step, waited: float) -> None:
+        """Vote once we waited the timeout in force for the slot; stall once we waited it twice."""
+        limit = self.wait_limit(step)
+        slot = self.claims.current(self._view)
+        role = Role.QUIET if slot is None else slot.role
+        first = role in (Role.QUIET, Role.OPEN) and waited >= limit
+        if first or (role is Role.VOTED and waited >= 2 * limit):
+            apply(self, self.claims.timer(self._view, round(limit)), self.clock)
 
     def vote_due(self) -> float | None:
         """When (on the clock `tick` is given) we vote that the seat the table waits for stopped answering,
@@ -265,7 +292,7 @@ class Table:
             return None
         if step.seat in (self.seat, ANY_SEAT) or self.claim is not None:
             return None
-        return self.last_progress + self.wait_limit(step)
+        return self.last_progress + self.wait_limit(step) + self._paused
 
     def wait_longer(self, seconds: float | None = None) -> float:
         """Our player chooses to wait longer for the seat the table waits for before we vote that it stopped
@@ -287,26 +314,40 @@ class Table:
         return added
 
     def wait_limit(self, step: Step) -> float:
-        """How long we wait for the seat of `step` before we vote: the timeout in force (`Makers.limit`), and
-        what our player chose to add to this wait (`wait_longer`)."""
+        """How long we wait for the seat of `step` before we vote: the timeout in force (`Makers.limit`;
+        twice the decision timeout for the seat that challenges a lowest club nobody led), and what our
+        player chose to add to this wait (`wait_longer`)."""
         extra = 0.0
         if self._patience is not None and self._patience[0] == self._wait_key(step):
             extra = self._patience[1]
-        return self.makers.limit(self, step) + extra
+        twice = 2 if step.types[0] is msg.Challenge else 1
+        return twice * self.makers.limit(self, step) + extra
+
+    def _time(self, now: float) -> float:
+        """A reading of the caller's clock, less the pauses so far (see `pause`)."""
+        gap = now - self._reading
+        if gap > self._pause:
+            self._paused += gap - self._pause
+        self._reading = max(self._reading, now)
+        return now - self._paused
 
     def _wait_key(self, step: Step) -> tuple[float, int, Step]:
         """This wait for `step`: it began at the last progress, with the chain as long as it is now."""
         return (self.last_progress, self.chain.next_seq, step)
 
-    def _low_club_timer(self, now: float) -> None:
-        """Nobody leads the lowest club: its holder will be named by a reveal. The seat at the dealer's left
-        asks for it after one timeout, the next one after two, and so on."""
+    def _low_club_timer(self, now: float) -> bool:
+        """Rule "low_club": nobody leads the lowest club. The seat at the dealer's left (and it alone: a rule
+        every table computes alike, so simultaneous timers cannot split the tables) challenges after the
+        decision timeout; its holder will be named by the reveal. Whether that was our part: the others vote
+        against the challenger after twice the timeout (`_claim_timer`)."""
         assert self.deal is not None and self.seat is not None
+        if self.seat != self.deal.order[0]:
+            return False
         limit = self.timeouts["decision"]
-        k = 1 + (self.seat - self.deal.order[0]) % self.seats
-        if self.pending_decision() is None and now - self.last_progress >= limit * k:
+        if self.pending_decision() is None and now - self.last_progress >= limit:
             why = f"nobody led the lowest club within {limit:.0f} s"
             self._send(msg.Challenge(self.chain.next_seq - 1, why))
+        return True
 
     def synced(self) -> list[Event]:
         """A resumed peer has every peer's head (or waited long enough for it): it may write again."""
@@ -319,10 +360,27 @@ class Table:
     def claim(self) -> Slot | None:
         """The abandonment claim on the slot the table waits for (or the one whose certificate ended the
         game), if any seat has voted on it."""
-        return self.certified if self.certified is not None else self.claims.open
+        if self.certified is not None:
+            return self.certified
+        slot = self.claims.current(self._view)
+        return slot if slot is not None and slot.votes else None
+
+    def claimed_step(self) -> Step | None:
+        """The step a claim on the slot the table waits for is about (rule "low_club": the first lead, which
+        the seat at the dealer's left answers by challenging, if its holder does not lead)."""
+        step = self.expected()
+        if step is None or step.seat != ANY_SEAT:
+            return step
+        return self.lead_step(self.hand_number) if self.deal is not None else None
+
+    def lead_step(self, hand: int) -> Step:
+        """Rule "low_club", hand `hand`: the claim's step of its first lead (the challenger's)."""
+        g = self.game_now()
+        dealer = g.dealer if hand == g.hand_number else g.history[hand - 1].dealer
+        return Step((dealer + 1) % self.seats, (msg.Challenge, msg.Play), DecisionKind.PLAY)
 
     def claim_notes(self) -> list[bytes]:
-        """The signed votes and refusals of the open claim: what a peer that comes back needs to see."""
+        """The signed votes, stalls and refusals of the open claim: what a peer that comes back needs."""
         slot = self.claim
         return [] if slot is None or self.finished else slot.notes()
 
@@ -454,13 +512,13 @@ class Table:
         payload = {"g": self.game_id, "n": seq, "p": prev, "s": self.seat, "h": number, **m.to_fields()}
         return log.seal(payload, self.identity)
 
-    def keep_early(self, seq: int, raw: bytes, seat: int) -> bool:
-        """An entry (or certificate) for a slot beyond our chain: kept until we reach it, within the window,
-        and we ask the peers for the gap. Whether it was kept."""
+    def keep_early(self, seq: int, raw: bytes, seat: int, signed: bool = False) -> bool:
+        """An entry (or an ending) for a slot beyond our chain: kept until we reach it, within the window,
+        and we ask the peers for the gap. Whether it was kept. (`signed`: `seat` signed it.)"""
         if self.chain.keep_early(seq, raw):
             self._events.append(Wanted(self.chain.next_seq))
             return True
-        self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq))
+        self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq, signed=signed))
         return False
 
     def totals(self) -> list[int]:
@@ -468,51 +526,84 @@ class Table:
         g = self.game
         return [0 for _ in self.rules.sides] if g is None else [t.score for t in g.totals]
 
-    def halt(self, violation: Violation) -> None:
-        """A violation ends the game: after a fault, the culprit's side forfeits unless the rules say void."""
+    def halt(self, violation: Violation, at: int | None = None) -> None:
+        """A fault ends the game at slot `at` (by default where the chain stands: the entry that earned it is
+        not on it): after a fault, the culprit's side forfeits unless the rules say void, the others ranked at
+        that slot. A fault at an earlier slot than our chain's end (equivocation: a second entry or note for a
+        slot we passed) cuts the chain back to it. Its evidence goes into our records (the log) and is never
+        checked twice. An ending as strong or stronger holds already: nothing more (`endings.py`)."""
+        at = self.chain.next_seq if at is None else at
+        probe = GameEnded(TableStatus.VIOLATION, (), violation.seat, violation=violation, at=at)
+        if not stronger(probe, self.result):
+            self.chain.known.update(violation.evidence)  # it changes nothing: not checked again, not logged
+            return
+        for raw in violation.evidence:
+            if raw not in self.chain.known:
+                self.chain.note(raw)
+        step = self._step_applied
+        if at < self.chain.next_seq or self.finished:
+            superseded = tuple(self.entries[at:])
+            self.cut_back(at)
+            if superseded:
+                self._events.append(Superseded(at, superseded))
+            step = self.claimed_step()
+        self.ended_step = step
         self.violation = violation
         self.stage = Stage.OVER
         self._events.append(violation)
         forfeit = self.rules.on_fault == "forfeit"
         side = self.rules.side_of(violation.seat)
         winners = ranked_without(self.rules, side, self.totals()) if forfeit else ()
-        self.finish(GameEnded(TableStatus.VIOLATION, winners, violation.seat, forfeit, violation=violation))
+        self.finish(GameEnded(TableStatus.VIOLATION, winners, violation.seat, forfeit, violation=violation,
+                              at=at))
 
     def complete(self) -> None:
-        """Every seat signed the result: the game is over, as the rules engine scored it."""
+        """Every seat signed the result: the game is over, as the rules engine scored it (called as the last
+        `end` is applied: the slot it takes is the next one)."""
         g = self.game_now()
         assert g.outcome is not None
         self.enter(Stage.OVER)
-        self.finish(GameEnded(TableStatus.COMPLETE, tuple(g.outcome.winners)))
+        self.finish(GameEnded(TableStatus.COMPLETE, tuple(g.outcome.winners), at=self.chain.next_seq))
 
     def finish(self, ended: GameEnded) -> None:
+        """The game ends so (the callers check that it is the stronger ending: `endings.stronger`)."""
         self.status = ended.status
         self.result = ended
         self._events.append(ended)
 
-    def trial(self, raw: bytes) -> Violation | None:
-        """The violation that `raw` earns as our next entry, checked by an observer of our chain (its proofs
-        were checked already) exactly as every peer that took it did; None if it would be accepted."""
+    def answer_problem(self, raw: bytes, seq: int) -> Violation | str | None:
+        """What `raw`, a signed entry for slot `seq` of our chain, earns there, checked by an observer of
+        our chain up to that slot (its proofs were checked already) exactly as every peer that took it did:
+        None if it holds, the violation it earns its signer, or why it is no entry that slot takes."""
         try:
-            observer = Table(self.entries[0], entries=self.entries, timeouts=self.timeouts, checked=True)
-        except P2PSpadesError:
+            observer = Table(self.entries[0], entries=self.entries[:seq], timeouts=self.timeouts,
+                             checked=True)
+        except P2PSpadesError:  # pragma: no cover - our own chain
             return None
-        observer.receive(raw)
-        return observer.violation
+        events = observer.receive(raw)
+        if observer.violation is not None:
+            return observer.violation
+        if any(isinstance(ev, Accepted) for ev in events):
+            return None
+        problem = next((ev for ev in events if isinstance(ev, Rejected | Dropped)), None)
+        if isinstance(problem, Rejected):
+            return problem.detail
+        return problem.reason if isinstance(problem, Dropped) else "an entry that does not apply there"
 
     def cut_back(self, seq: int) -> None:
-        """Cut our chain back to its first `seq` entries, rebuilt as on a resume (a certificate took slot
-        `seq`). What we keep of our own: the records, the claims, the events still to report."""
+        """Cut our chain back to its first `seq` entries, rebuilt as on a resume (an ending took slot `seq`).
+        What we keep of our own: the records, the claims, the events still to report, the clock."""
         fresh = Table(
             self.entries[0], self.identity, entropy=self._entropy, secrets=self.secrets,
             entries=self.entries[:seq], timeouts=self.timeouts, now=self.clock, proofs=self._proofs,
-            checked=True, syncing=True, makers=self.makers,
+            checked=True, syncing=True, makers=self.makers, pause=self._pause,
         )
         fresh.chain.records, fresh.chain.known = self.chain.records, self.chain.known
-        keep = {"claims", "_events", "_outgoing", "syncing", "clock"}
+        keep = {"claims", "_events", "_outgoing", "syncing", "clock", "_reading", "_paused", "restoring"}
         for name, value in vars(fresh).items():
             if name not in keep:
                 setattr(self, name, value)
+        self._view = TableView(self)
 
     # ================================================================= receiving
     def _flush(self) -> list[Event]:
@@ -520,8 +611,8 @@ class Table:
         return out
 
     def take(self, raw: bytes, now: float) -> bool:
-        """Check one frame and take it if it holds: True if it is now ours (on the chain, a claim's vote or
-        refusal, an entry held for a claim, or a copy we hold already)."""
+        """Check one frame and take it if it holds: True if it is now ours (on the chain, a claim's note, an
+        entry held for a claim, or a copy we hold already)."""
         if raw in self.chain.known:
             return True  # a copy we already hold (peers forward every entry): nothing to check twice
         frame = open_frame(raw, self.game_id, self.seats)
@@ -529,68 +620,137 @@ class Table:
             self._events.append(frame)
             return False
         header = frame.header
-        if header.type == msg.Certificate.TYPE:
-            return self.claims.receive_certificate(frame, now)
+        if header.type in msg.ENDINGS:
+            return self._take_ending(frame, now)
         env = frame.env
         if not crypto.verify_signature(self.public_keys[header.seat], env.signature, env.payload_raw):
             self._events.append(Dropped(DropKind.BAD_SIGNATURE, header.seat, header.seq))
             return False
-        if header.type in (msg.Abandon.TYPE, msg.Answered.TYPE):
-            return self.claims.receive_note(frame, now)
+        if header.type in msg.NOTES:
+            return apply(self, self.claims.note(self._view, env, header), now)
         return self._take_entry(frame, now)
+
+    def _take_ending(self, frame: Frame, now: float) -> bool:
+        """A certificate or a stalled ending from a peer: a bundle of notes, which we take one by one; it
+        holds if they end the game at its slot with exactly its bytes (it is canonical). Nobody signs it."""
+        env, header = frame.env, frame.header
+        if env.signature != log.NO_SIGNATURE:
+            self._events.append(Dropped(DropKind.BAD_SIGNATURE, header.seat, header.seq))
+            return False
+        if header.seq > self.chain.next_seq:
+            return self.keep_early(header.seq, env.raw, header.seat)
+        bundled, outputs = self.claims.ending(self._view, env, header)
+        apply(self, outputs, now)
+        seq = header.seq
+        if bundled and seq < self.chain.next_seq and self.chain.entries[seq] == env.raw:
+            return True
+        if not self.finished:
+            detail = f"an ending for slot {seq} whose notes do not all hold"
+            self._events.append(Dropped(DropKind.REFUSED, header.seat, seq, detail=detail))
+        return False
 
     def _take_entry(self, frame: Frame, now: float) -> bool:
         """A signed entry for the chain: in sequence, chained to our head, in turn, and holding."""
         header = frame.header
         seat, seq = header.seat, header.seq
         if seq < self.chain.next_seq:
-            self._stale_or_twin(frame)
+            self._competing(frame)
             return False
         if self.finished:
-            self._events.append(Dropped(DropKind.GAME_OVER, seat, seq))
+            self._after_the_end(frame)
             return False
         if seq > self.chain.next_seq:
-            self.keep_early(seq, frame.raw, seat)
+            self.keep_early(seq, frame.raw, seat, signed=True)
             return False
         if header.prev != self.head:
-            self._events.append(Dropped(DropKind.NOT_CHAINED, seat, seq))
+            self._events.append(Dropped(DropKind.NOT_CHAINED, seat, seq, signed=True))
             self._events.append(Wanted(seq - 1))
             return False
-        slot = self.claims.awaiting(header)
-        if slot is not None and slot.state is ClaimState.VOTED:
-            slot.fire(Signal.ANSWER)
-            return self.claims.hold(slot, frame.env.hash, frame.raw)  # we voted: only a refusal releases it
+        at = self._view.now()
+        slot = self.claims.current(self._view)
+        if at is not None and slot is not None and (seat == at.accused or at.anyone):
+            instead = self.claims.arriving(self._view, slot, frame.raw)
+            if instead is not None:  # we voted: only a refusal releases it
+                return apply(self, instead, now)
         if not self._accept(frame, now, own=False):
             return False
-        if slot is not None and not self.finished and slot.fire(Signal.ANSWER) is Act.TAKE_AND_REFUSE:
-            self.claims.refuse(slot, frame.env.hash)
+        if at is not None and not self.finished:
+            apply(self, self.claims.took(self._view, at, frame.raw, own=False), now)
         self._after_append(now)
         return True
 
-    def _stale_or_twin(self, frame: Frame) -> None:
-        """An entry for a slot our chain holds already: a second entry of its signer there is equivocation."""
-        seat, seq = frame.header.seat, frame.header.seq
+    def _competing(self, frame: Frame) -> None:
+        """An entry for a slot our chain holds already. A second entry of the seat that signed ours there is
+        equivocation, a fault at that slot. Another seat's entry after the same entry as ours is judged too:
+        out of turn (named, the game goes on), or, at the first lead of rule "low_club" (any seat's), a lead
+        that does not hold (its signer's fault there). Anything else is stale: another branch."""
+        header, raw = frame.header, frame.raw
+        seat, seq = header.seat, header.seq
+        ending = self.certified
+        if ending is not None and ending.seq == seq and (seat == ending.accused or ending.at.anyone):
+            stalled = self.result is not None and bool(self.result.missing)
+            if provisional(ending, stalled) and self.answer_problem(raw, seq) is None:
+                reopen(self, ending, raw, self.clock)  # the awaited entry after all: the ending is void
+                return
+            apply(self, self.claims.late(self._view, ending, raw), self.clock)  # a twin of it is a fault
+            return
         ours = self.chain.signed_by(seq, seat)
-        if ours is not None and (self.certified is None or self.certified.seq != seq):
-            detail = f"two different entries signed by seat {seat} for sequence number {seq}"
-            self.halt(Violation(seat, Check.EQUIVOCATION, detail, seq, (ours, frame.raw)))
+        if ours is not None:  # a second entry of its seat there: the fault it is by itself, or equivocation
+            problem = self.answer_problem(raw, seq)
+            if not isinstance(problem, Violation):
+                detail = f"two different entries signed by seat {seat} for sequence number {seq}"
+                problem = Violation(seat, Check.EQUIVOCATION, detail, seq, tuple(sorted((ours, raw))))
+            self.halt(problem, seq)
+            return
+        step = self.chain.steps[seq]
+        if step is None or header.prev != log.entry_hash(self.entries[seq - 1]):
+            self._events.append(Dropped(DropKind.STALE, seat, seq, signed=True))
+            return
+        if step.seat != ANY_SEAT:
+            want = f"seat {step.seat}'s {step.types[0].TYPE}"
+            detail = f"entry {seq} from seat {seat} is a {header.type}; it was {want}'s turn"
+            self._events.append(Rejected(seat, Check.TURN, detail, raw))
+            return
+        problem = self.answer_problem(raw, seq)
+        if isinstance(problem, Violation):
+            self.halt(problem, seq)
         else:
-            self._events.append(Dropped(DropKind.STALE, seat, seq))
+            self.chain.known.add(raw)
+            self._events.append(Dropped(DropKind.STALE, seat, seq, signed=True))
+
+    def _after_the_end(self, frame: Frame) -> None:
+        """An entry for the slot after the end of our chain, the game over: a second entry of the seat whose
+        entry there is the evidence of our fault (the one that ended the game) is equivocation, else it is
+        too late."""
+        header, raw = frame.header, frame.raw
+        v = self.violation
+        if v is not None and self.result is not None and header.seq == self.result.at:
+            seat, seq = header.seat, header.seq
+            other = next((e for e in v.evidence if e != raw and _seat_seq(e) == (seat, seq)), None)
+            if other is not None:
+                detail = f"two different entries signed by seat {seat} for sequence number {seq}"
+                self.halt(Violation(seat, Check.EQUIVOCATION, detail, seq, tuple(sorted((other, raw)))), seq)
+                return
+        self._events.append(Dropped(DropKind.GAME_OVER, header.seat, header.seq, signed=True))
 
     def _after_append(self, now: float) -> None:
-        """The chain grew: take what was waiting for it (entries that came early, votes for the new slot)."""
+        """The chain grew: take what was waiting for it (entries that came early, notes for the new slot)."""
         nxt = self.chain.take_next()
         if nxt is not None and not self.finished:
             self.take(nxt, now)
-        for raw in self.claims.take_early():
-            if not self.finished:
-                self.take(raw, now)
+        for raw in self.claims.take_early(self.chain.next_seq):
+            self.take(raw, now)
+        self.claims.forget_behind(self.chain.next_seq)
 
     def _in_turn(self, header: log.Header) -> tuple[Step | None, LeadClaim | None]:
         """The step an entry of this header is taken at (None: out of turn), and the low-club claim it
         answers, if it is the lowest club led after all."""
         step = self.expected()
         if step is not None and step.seat in (header.seat, ANY_SEAT) and header.type in _types(step):
+            if step.seat == ANY_SEAT and header.type == msg.Challenge.TYPE:  # the dealer's left alone
+                claimed = self.claimed_step()
+                mine = claimed is not None and claimed.seat == header.seat
+                return (step, None) if mine else (None, None)
             return step, None
         lead = self._open_lead_claim
         if step is not None and lead is not None and header.type in _types(lead.step):
@@ -610,6 +770,7 @@ class Table:
             self._events.append(Rejected(seat, Check.TURN, detail, raw))
             return False
         mark = len(self._events)
+        self._step_applied = self.claimed_step()
         violation = self._apply(frame)
         if violation is not None:
             del self._events[mark:]
@@ -693,13 +854,22 @@ class Table:
         raw = self.seal(m, self.chain.next_seq, self.head, self.hand_number)
         env = log.open_envelope(raw)
         frame = Frame(env, log.validate_header(env.payload))
-        slot = self.claims.slots.get(frame.header.seq)
+        at = self._view.now()
         if self._accept(frame, self.clock, own=True):
             self._outgoing.append(Outgoing(self.chain.next_seq - 1, raw))
-            if slot is not None and slot.prev == frame.header.prev and slot.accused == self.seat:
-                slot.fire(Signal.ANSWER)  # our own answer to a claim against us: it may still stand
+            if at is not None and not self.finished:
+                apply(self, self.claims.took(self._view, at, raw, own=True), self.clock)
             self._after_append(self.clock)
 
 
 def _types(step: Step) -> set[str]:
     return {t.TYPE for t in step.types}
+
+
+def _seat_seq(raw: bytes) -> tuple[int, int] | None:
+    """The signer and sequence number an entry's header names (None if it has none)."""
+    try:
+        header = log.validate_header(log.open_envelope(raw).payload)
+    except RemoteError:
+        return None
+    return header.seat, header.seq

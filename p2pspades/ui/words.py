@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pspades import log
-from p2pspades.describe import ending, failed
+from p2pspades.describe import abandoned, ending, failed, note, superseded
 from p2pspades.i18n import N_, _, listed, ngettext
 from p2pspades.rules import Action, Bid, Card, HandResult, Play, RuleSet, SeatView, Suit, Trick
 from p2pspades.table import (
@@ -30,6 +30,7 @@ from p2pspades.table import (
     TableStatus,
     Violation,
 )
+from p2pspades.table import messages as msg
 from p2pspades.ui.derived import Contract
 from p2pspades.ui.text import bid_text, bidding_order, side_name
 
@@ -142,10 +143,9 @@ class Words:
         if isinstance(ev, Dropped):
             return EventLine(_("ignored: {why}").format(why=ev.reason), "dim")
         if isinstance(ev, Noted):
-            return self.noted(ev)
+            return self.noted(ev) if ev.type in msg.NOTES else None  # (an answer held back: not news)
         if isinstance(ev, Superseded):
-            return EventLine(_("a certificate takes entry {entry}: the entries from there on are off the "
-                               "chain").format(entry=ev.first), "warn")
+            return EventLine(superseded(ev.first, len(ev.raws)), "warn")
         return None
 
     def first_dealer(self, seat: int, given: bool) -> EventLine:
@@ -201,31 +201,12 @@ class Words:
         return _("{prompt}: {marked} of {n} marked · Space, Enter").format(prompt=text, marked=marked, n=size)
 
     def noted(self, ev: Noted) -> EventLine:
-        """A vote that a seat stopped answering, or a refusal of one (the table checked its fields)."""
+        """A vote that a seat stopped answering, a stall, or a refusal of one (the table checked it)."""
         fields = log.open_envelope(ev.raw).payload
         accused = fields.get("a")
-        mine, against_me = ev.seat == self.seat, accused == self.seat
-        who, them = self.who(ev.seat), self.who(accused)
-        if ev.type == "abandon":
-            wait = fields.get("w")
-            if mine:
-                text = _("You voted that {accused} stopped answering (after the timeout in force, "
-                         "{seconds} s)")
-            elif against_me:
-                text = _("{signer} voted that you stopped answering (after the timeout in force, "
-                         "{seconds} s)")
-            else:
-                text = _("{signer} voted that {accused} stopped answering (after the timeout in force, "
-                         "{seconds} s)")
-            return EventLine(text.format(signer=who, accused=them, seconds=wait), "warn")
-        if mine:
-            text = _("You took the entry of {accused} before voting: the claim against {accused} is void")
-        elif against_me:
-            text = _("{signer} took your entry before voting: the claim against you is void")
-        else:
-            text = _("{signer} took the entry of {accused} before voting: the claim against {accused} is "
-                     "void")
-        return EventLine(text.format(signer=who, accused=them), "info")
+        words = note(ev.type, self.who(ev.seat), self.who(accused), fields, mine=ev.seat == self.seat,
+                     against_me=accused == self.seat)
+        return EventLine(words, "info" if ev.type == msg.Answered.TYPE else "warn")
 
     def audit(self, audit: HandAudited | None) -> EventLine:
         """A finished hand's audit verdict (text and level)."""
@@ -257,17 +238,7 @@ class Words:
                 text = ngettext("{winners} wins", "{winners} win", seats).format(winners=winners)
             level = "good" if mine else "info"
         elif ev.status is TableStatus.ABANDONED:
-            signers = self.several(ev.signers) if ev.signers else _("the other seats")
-            waits = _(" or ").join(_("{seconds} s").format(seconds=w) for w in sorted(set(ev.waits)))
-            if ev.seat == self.seat:
-                text = _("the game was abandoned: {signers} signed that you stopped answering")
-            else:
-                text = _("the game was abandoned: {signers} signed that {who} stopped answering")
-            text = text.format(signers=signers, who=self.who(ev.seat))
-            if waits:
-                text = _("{said} (the timeout in force: {waits})").format(said=text, waits=waits)
-            if ev.contested:
-                text = _("{said}; contested: every signer wins by it, so nobody wins").format(said=text)
+            text = _("the game was abandoned: {how}").format(how=abandoned(ev, self.whom, you=self.seat))
             level = "warn"
         else:
             why = (failed(halted.check, halted.detail, self.who(halted.seat)) if halted is not None
