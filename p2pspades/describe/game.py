@@ -8,7 +8,7 @@ reads goes through here.
 from __future__ import annotations
 
 from p2pspades.i18n import N_, _, pgettext
-from p2pspades.rules import RuleSet
+from p2pspades.rules import Card, Rank, RuleSet
 from p2pspades.rules.results import Termination
 
 
@@ -84,3 +84,24 @@ def bot_name() -> str:
     # TRANSLATORS: the name of a host's bot at a table (a name: every player sees it as the host's language
     # writes it); at most 20 characters besides {owner}
     return _("{owner}'s bot")
+
+
+_FACE_CODES = {Rank.JACK: "j", Rank.QUEEN: "q", Rank.KING: "k", Rank.ACE: "a", Rank.LITTLE_JOKER: "lj",
+               Rank.BIG_JOKER: "bj"}
+"""The English letters of the faces, as the catalogs' "card code" context holds them (`ui.cardinput`)."""
+
+
+def card_glyph(card: Card) -> str:
+    """A card as the reader's language writes it, in the letters it is typed with: "Q♥" in English, "D♥" in
+    German, French and Polish; "B♠", "V♠", "W♠" for the jack of spades; the jokers "BJ", "GJ", "DJ"."""
+    code = _FACE_CODES.get(card.rank)
+    if code is None:
+        return card.glyph
+    letters = pgettext("card code", code).upper()  # the code a player types for this face
+    return letters if card.is_joker else letters + card.suit.glyph
+
+
+def rank_glyph(card: Card) -> str:
+    """A card's rank alone, as `card_glyph` writes it ("10", "D"; a joker whole)."""
+    glyph = card_glyph(card)
+    return glyph if card.is_joker else glyph[:-1]

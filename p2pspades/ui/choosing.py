@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import _, ngettext
 from p2pspades.printable import printable
 from p2pspades.rules import Action, Bid, BlindNil, Card, Draw, Pass, Play
@@ -244,7 +245,7 @@ class Choosing(Derived):
             self.say(cardinput.why_not_a_card(code) if code else _("no card to mark"), "warn")
             return False
         if card not in self.hand_cards():
-            self.say(_("{card} is not in your hand").format(card=card.glyph), "warn")
+            self.say(_("{card} is not in your hand").format(card=card_glyph(card)), "warn")
             return False
         self.selected = card
         if card in self.marked:
@@ -254,7 +255,7 @@ class Choosing(Derived):
                 why = _("{card} may not be passed: it was passed to you, and a card received stays")
             else:
                 why = _("{card} may not be passed: not now")
-            self.say(why.format(card=card.glyph), "warn")
+            self.say(why.format(card=card_glyph(card)), "warn")
             return False
         else:
             self.marked.append(card)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from prompt_toolkit.application import get_app
 from prompt_toolkit.layout import Window
 
+from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import _, npgettext
 from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
@@ -113,7 +114,9 @@ def _seat_cells(state: UiState, seat: int) -> tuple[str, str]:
         bid = bid_text(v.bids[seat], v.blind[seat], rules)
         won = str(v.tricks_won[seat]) if v.phase in (Phase.PLAY, Phase.REVEAL) or v.tricks else "-"
         if seat == v.dealer:
-            name = clip(name, NAME_WIDTH - 4) + " (d)"
+            # TRANSLATORS: after the dealer's name in the seats panel: (d), the first letter of "dealer"
+            mark = _("(d)")
+            name = clip(name, NAME_WIDTH - 1 - width(mark)) + " " + mark
     style = "class:seat.turn" if seat == turn else ("class:seat.me" if seat == state.seat else "")
     return (style, f" {mark} {seat:>1} {pad(name, NAME_WIDTH)} {side}{pad(bid, 9)}  {won:>3}  ")
 
@@ -180,7 +183,7 @@ def _trick_card(state: UiState, trick: Trick | None, seat: int, mode: str) -> tu
                     extra = "class:card.winning"
                 else:
                     extra = ""
-                return (f"{card_class(card)} {extra}".strip(), card.glyph)
+                return (f"{card_class(card)} {extra}".strip(), card_glyph(card))
     return ("class:hint", "··")
 
 
@@ -370,7 +373,7 @@ def _card_fragments(card: Card, *, chosen: bool, illegal: bool, marked: bool) ->
     if marked:
         out.append(("class:card.marked", "*"))
         extra += " class:card.marked"
-    out.append((f"{card_class(card)} {extra}".strip(), card.glyph))
+    out.append((f"{card_class(card)} {extra}".strip(), card_glyph(card)))
     return out
 
 

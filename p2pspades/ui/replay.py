@@ -22,6 +22,7 @@ from prompt_toolkit.output import Output
 from p2pspades.audit import Status, Verdict, winning_sides
 from p2pspades.audit.files import verify_log
 from p2pspades.describe import failed
+from p2pspades.describe.game import card_glyph
 from p2pspades.describe.rules import described
 from p2pspades.i18n import _, listed, ngettext
 from p2pspades.printable import pad, printable, width
@@ -260,7 +261,7 @@ def hands_text(model: ReplayModel) -> Line:
         previous: Card | None = None
         for card in model.cards_left(seat):
             gap = " " if previous is None or previous.suit is card.suit else "  "
-            line += [("", gap), (card_class(card), card.glyph)]
+            line += [("", gap), (card_class(card), card_glyph(card))]
             previous = card
         lines.append(line)
     return join_lines(lines)
@@ -285,7 +286,7 @@ def trick_text(model: ReplayModel) -> Line:
         passes = model.verdict.passes.get(hand.number, ())
         passed = "; ".join(_("{who} to {partner} {cards}").format(
             who=clip(names[p.seat], 10), partner=clip(names[p.to], 10),
-            cards=" ".join(c.glyph for c in p.cards)) for p in passes)
+            cards=" ".join(card_glyph(c) for c in p.cards)) for p in passes)
         said: Line = [("", " " + _("Bids: {bids}").format(bids=bids))]
         if not passed:
             return said
@@ -296,7 +297,8 @@ def trick_text(model: ReplayModel) -> Line:
         wins = complete and seat == trick.winner
         out += [
             ("", f"  {clip(names[seat], 10)} "),
-            (card_class(card) + (" class:card.winning" if wins else ""), card.glyph + ("*" if wins else "")),
+            (card_class(card) + (" class:card.winning" if wins else ""),
+             card_glyph(card) + ("*" if wins else "")),
         ]
     if complete and trick.winner is not None:
         out.append(("class:hint", f"   → {clip(names[trick.winner], 10)}"))

@@ -9,6 +9,7 @@ import textwrap
 
 from p2pspades.audit import seat_stats
 from p2pspades.describe import failed
+from p2pspades.describe.game import card_glyph, rank_glyph
 from p2pspades.describe.rules import described
 from p2pspades.i18n import _, ngettext, number
 from p2pspades.printable import pad, width
@@ -99,7 +100,7 @@ def _draw_lines(v: SeatView) -> list[Line]:
     return [
         [
             ("", _("Top card of the pile:") + " "),
-            *([(card_class(top), top.glyph)] if top else [("", "?")]),
+            *([(card_class(top), card_glyph(top))] if top else [("", "?")]),
             ("class:hint", "   (" + ngettext("{n} card left", "{n} cards left", v.stock_left).format(
                 n=v.stock_left) + ")"),
         ],
@@ -155,7 +156,8 @@ def last_trick_text(state: UiState) -> Line:
     for seat, card in trick.plays:
         won = "  " + _("← won the trick") if seat == trick.winner else ""
         lines.append(
-            [("", f"  {pad(clip(names[seat], 16), 17)}"), (card_class(card), card.glyph), ("class:hint", won)]
+            [("", f"  {pad(clip(names[seat], 16), 17)}"), (card_class(card), card_glyph(card)),
+             ("class:hint", won)]
         )
     lines.append([])
     lines.append([("class:hint", _("Esc or l closes"))])
@@ -170,7 +172,7 @@ def played_title(state: UiState) -> str:
 
 
 def _ranks(cards: list[Card]) -> str:
-    return " ".join(card.glyph if card.is_joker else card.glyph[:-1] for card in cards)
+    return " ".join(rank_glyph(card) for card in cards)
 
 
 def played_text(state: UiState) -> Line:

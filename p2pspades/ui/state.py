@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from p2pspades.bots.coach import Advice, advise
 from p2pspades.describe import ending
+from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import _
 from p2pspades.printable import printable
 from p2pspades.rules import (
@@ -466,7 +467,7 @@ class UiState(Choosing):
             return _("{caption} · any key continues").format(caption=self.held_caption())
         kind = self.kind
         if kind is DecisionKind.PLAY and self.confirming is not None:
-            return _("play {card}? Enter plays, Esc chooses again").format(card=self.confirming.glyph)
+            return _("play {card}? Enter plays, Esc chooses again").format(card=card_glyph(self.confirming))
         if kind is DecisionKind.PLAY:
             code = f"  > {self.typed}_" if self.typed else ""
             example = typed_code(Card(Rank.QUEEN, Suit.HEARTS))

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from p2pspades.describe import bonuses
 from p2pspades.describe.game import bid_text as bid_text
+from p2pspades.describe.game import card_glyph
 from p2pspades.describe.game import renege_words as renege_words
 from p2pspades.describe.game import status_words as status_words
 from p2pspades.describe.game import termination_words as termination_words
@@ -33,7 +34,7 @@ def card_class(card: Card) -> str:
 
 
 def card_fragment(card: Card, extra: str = "") -> StyleAndText:
-    return (f"{card_class(card)} {extra}".strip(), card.glyph)
+    return (f"{card_class(card)} {extra}".strip(), card_glyph(card))
 
 
 def bidding_order(rules: RuleSet, dealer: int) -> list[int]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from p2pspades import log
 from p2pspades.describe import abandoned, ending, failed, note, superseded
+from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import N_, _, listed, ngettext
 from p2pspades.rules import Action, Bid, Card, HandResult, Play, RuleSet, SeatView, Suit, Trick
 from p2pspades.table import (
@@ -122,9 +123,9 @@ class Words:
         and of the game have their own, see `audit` and `game_over`)."""
         if isinstance(ev, CardVerified):
             if ev.seat == self.seat:
-                return EventLine(_("You played {card}: card verified").format(card=ev.card.glyph))
+                return EventLine(_("You played {card}: card verified").format(card=card_glyph(ev.card)))
             return EventLine(_("{who} played {card}: card verified").format(who=self.who(ev.seat),
-                                                                            card=ev.card.glyph))
+                                                                            card=card_glyph(ev.card)))
         if isinstance(ev, FirstDealer):
             return self.first_dealer(ev.seat, ev.given)
         if isinstance(ev, ChallengeRaised):
@@ -178,10 +179,10 @@ class Words:
         lines = []
         if gave:
             lines.append(EventLine(_("You passed {cards} to {partner}").format(
-                cards=" ".join(c.glyph for c in gave), partner=partner)))
+                cards=" ".join(card_glyph(c) for c in gave), partner=partner)))
         if received:
             lines.append(EventLine(_("{partner} passed you {cards}").format(
-                partner=partner, cards=" ".join(c.glyph for c in received)), "good"))
+                partner=partner, cards=" ".join(card_glyph(c) for c in received)), "good"))
         return lines
 
     def pass_prompt(self, view: SeatView | None, marked: int) -> str:
@@ -404,7 +405,7 @@ class Words:
         if isinstance(action, Play) and view is not None:
             card = action.card
             if card not in view.hand:
-                return _("{card} is not in your hand").format(card=card.glyph)
+                return _("{card} is not in your hand").format(card=card_glyph(card))
             led = view.trick.led_suit
             suit = rules.order.suit(card)  # deuces high: the 2D is a spade
             if led is not None and suit is not led:
@@ -413,7 +414,7 @@ class Words:
                 if rules.spade_lead == "not_first_trick" and not view.tricks:
                     return _("no spade may lead the first trick while you hold another suit")
                 return _("spades are not broken yet: lead another suit")
-            return _("{card} may not be played now").format(card=card.glyph)
+            return _("{card} may not be played now").format(card=card_glyph(card))
         if isinstance(action, Bid):
             if not bid_labels:
                 return _("no bid is wanted now")

@@ -12,6 +12,7 @@ from typing import Any
 
 from p2pspades.audit import seat_stats
 from p2pspades.describe import failed
+from p2pspades.describe.game import card_glyph, rank_glyph
 from p2pspades.describe.rules import described
 from p2pspades.printable import printable
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Phase, Trick
@@ -40,8 +41,9 @@ EVENTS_SHOWN = 80
 
 def card(c: Card) -> Json:
     """A card for the page: its code, its name (the accessible name: "A♠", "10♥"), rank and suit to draw."""
-    out: Json = {"c": c.code, "g": c.glyph, "s": c.suit.value, "red": c.suit in RED_SUITS and not c.is_joker}
-    out["r"] = c.glyph if c.is_joker else c.glyph[:-1]
+    red = c.suit in RED_SUITS and not c.is_joker
+    out: Json = {"c": c.code, "g": card_glyph(c), "s": c.suit.value, "red": red}
+    out["r"] = rank_glyph(c)
     if c.is_joker:
         out["j"] = "big" if c.code == "BJ" else "little"
     return out

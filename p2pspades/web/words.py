@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import DEFAULT, LANGUAGES, N_, _, current, ngettext
 from p2pspades.rules import Card, RuleSet, Trick
 from p2pspades.ui.screens import quit_question as _quit_question
@@ -227,7 +228,7 @@ def trick_told(names: Sequence[str], me: int, trick: Trick, number: int) -> str:
         return _("you") if seat == me else names[seat]
 
     winner = _("nobody") if trick.winner is None else who(trick.winner)
-    plays = ", ".join(f"{who(seat)} {card.glyph}" for seat, card in trick.plays)
+    plays = ", ".join(f"{who(seat)} {card_glyph(card)}" for seat, card in trick.plays)
     return _("trick {number} to {who}: {plays}").format(number=number, who=winner, plays=plays)
 
 
@@ -330,7 +331,7 @@ def pass_button(size: int, marked: int) -> str:
 
 
 def confirm_question(card: Card) -> str:
-    return _("Play {card}?").format(card=card.glyph)
+    return _("Play {card}?").format(card=card_glyph(card))
 
 
 def summary_title(number: int | None) -> str:
