@@ -525,7 +525,7 @@ def create_lobby_app(
             panel(
                 text_window(lambda: seats_table(model), wrap=True, hang=state_column(model.rules)),
                 _("Seated players"),
-                height=lambda: Dimension(min=4, preferred=seats_height(model)),
+                height=lambda: Dimension(min=4, preferred=seats_height(model), max=seats_height(model)),
             ),
             panel(text_window(lambda: rules_table(model), wrap=True, hang=rules_column(model) + 1),
                   _("Rules")),

@@ -115,8 +115,8 @@ def _seat_cells(state: UiState, seat: int) -> tuple[str, str]:
         won = str(v.tricks_won[seat]) if v.phase in (Phase.PLAY, Phase.REVEAL) or v.tricks else "-"
         if seat == v.dealer:
             # TRANSLATORS: after the dealer's name in the seats panel: (d), the first letter of "dealer"
-            mark = _("(d)")
-            name = clip(name, NAME_WIDTH - 1 - width(mark)) + " " + mark
+            dealer = _("(d)")
+            name = clip(name, NAME_WIDTH - 1 - width(dealer)) + " " + dealer
     style = "class:seat.turn" if seat == turn else ("class:seat.me" if seat == state.seat else "")
     return (style, f" {mark} {seat:>1} {pad(name, NAME_WIDTH)} {side}{pad(bid, 9)}  {won:>3}  ")
 
