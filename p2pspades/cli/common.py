@@ -18,7 +18,7 @@ from p2pspades.describe.game import bid_text, status_words
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
-from p2pspades.i18n import _, listed, ngettext
+from p2pspades.i18n import _, listed, ngettext, said
 from p2pspades.printable import printable_lines
 from p2pspades.rules import PRESETS, HandResult, RuleSet, RuleSetError, preset
 from p2pspades.rules.ruleset import value_type
@@ -88,7 +88,7 @@ def rules_from_args(args: argparse.Namespace) -> RuleSet:
     try:
         return preset(args.rules, **overrides)
     except (RuleSetError, TypeError, ValueError) as exc:
-        raise LocalError(_("these options do not make a valid game: {why}").format(why=exc)) from None
+        raise LocalError(_("these options do not make a valid game: {why}").format(why=said(exc))) from None
 
 
 def _players_problem(name: str, base: RuleSet, players: int, fits: list[str]) -> str:
@@ -147,12 +147,12 @@ def run_as_profile(command: str, args: argparse.Namespace,
             paths.known_profile(args.profile)
         profile = hold_profile(args)
     except LocalError as exc:
-        return fail(command, str(exc))
+        return fail(command, said(exc))
     with profile:
         try:
             code = asyncio.run(page.served(command, args, play) if getattr(args, "web", False) else play())
         except (P2PSpadesError, ValueError, OSError) as exc:
-            return fail(command, str(exc))
+            return fail(command, said(exc))
     page.play_again(args)
     return code
 

@@ -36,7 +36,7 @@ from p2pspades.describe.game import bot_name
 from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
-from p2pspades.i18n import _, ngettext
+from p2pspades.i18n import _, ngettext, said
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import Settings
 from p2pspades.net.lobby_seats import NAME_LIMIT, Sequel, TableInfo, check_name
@@ -104,7 +104,7 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
         check_name(args.name)
         check_name(args.table)
     except ValueError as exc:
-        raise LocalError(str(exc)) from None
+        raise LocalError(said(exc)) from None
     if not 0 <= args.bots < rules.players:
         raise LocalError(_("--bots must be 0..{most} for {players} players").format(
             most=rules.players - 1, players=rules.players))
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         rules = check_host_args(args)
         timeouts_from(args)
     except LocalError as exc:
-        return fail("host", str(exc))
+        return fail("host", said(exc))
     return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)),
                           reads=bool(args.rematch or args.carry_on))
 

@@ -28,7 +28,7 @@ from p2pspades.cli.play import (
 )
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
-from p2pspades.i18n import _, ngettext
+from p2pspades.i18n import _, ngettext, said
 from p2pspades.net.discovery import find_table, parse_endpoint
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         check_address(args.table)
         timeouts_from(args)
     except (LocalError, ValueError) as exc:
-        return fail("join", str(exc))
+        return fail("join", said(exc))
     return run_as_profile("join", args, lambda: join(args, settings_from(args)))
 
 

@@ -47,7 +47,7 @@ from p2pspades.describe.game import seat_names, status_words
 from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
-from p2pspades.i18n import N_, _, listed, ngettext
+from p2pspades.i18n import N_, _, listed, ngettext, said
 from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby_seats import TableInfo
 from p2pspades.net.peer import Peer, Phase, Status
@@ -151,18 +151,18 @@ def load_ui(args: argparse.Namespace) -> Any | None:
         try:
             apply_screen_options(args)
         except ValueError as exc:
-            raise LocalError(str(exc)) from None
+            raise LocalError(said(exc)) from None
         return screen
     try:
         from p2pspades import ui
         from p2pspades.ui import HumanPlayer, UiState, confirm_table, create_app  # noqa: F401
         from p2pspades.ui.prefs import apply_screen_options
     except ImportError as exc:
-        raise LocalError(_(UI_MISSING).format(why=exc)) from None
+        raise LocalError(_(UI_MISSING).format(why=said(exc))) from None
     try:
         apply_screen_options(args)
     except ValueError as exc:
-        raise LocalError(str(exc)) from None
+        raise LocalError(said(exc)) from None
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise LocalError(_("the game screen needs a terminal; use --auto for a game without one"))
     return ui
@@ -543,7 +543,7 @@ def run(args: argparse.Namespace) -> int:
         if args.local:  # fresh keys for every seat, nothing to resume: only the log goes to the profile
             args.home = data_home(profile=args.profile)
     except LocalError as exc:
-        return fail("play", str(exc))
+        return fail("play", said(exc))
     if not args.local:
         return run_as_profile("play", args, lambda: play_over_zeromq(rules, args))
     if args.auto:
@@ -551,7 +551,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from p2pspades.ui.play import run_play
     except ImportError as exc:
-        return fail("play", _(UI_MISSING).format(why=exc))
+        return fail("play", _(UI_MISSING).format(why=said(exc)))
     code = int(run_play(rules, args))
     if code != ExitCode.FAILED:
         for line in again_lines(play_words(args), None, args):
@@ -591,7 +591,7 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     try:
         writer = log.LogWriter(path)
     except (OSError, LocalError) as exc:
-        return fail("play", _("cannot write the log {path}: {why}").format(path=path, why=exc))
+        return fail("play", _("cannot write the log {path}: {why}").format(path=path, why=said(exc)))
     say(_("p2pspades: {n} bots in memory, rules {rules}, target {target}; log: {path}").format(
         n=n, rules=described(rules), target=rules.target, path=path))
     watched = tables[0]

@@ -20,6 +20,7 @@ import contextlib
 import gettext as _gettext
 from collections.abc import Iterator, Sequence
 
+from p2pspades.errors import shown
 from p2pspades.i18n import formats
 from p2pspades.i18n.catalogs import translations
 from p2pspades.i18n.choice import (
@@ -60,6 +61,7 @@ __all__ = [
     "number",
     "parse_tag",
     "pgettext",
+    "said",
     "speaking",
     "use",
 ]
@@ -121,6 +123,16 @@ def pgettext(context: str, message: str) -> str:
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return _catalog.npgettext(context, singular, plural, n)
+
+
+def said(error: BaseException) -> str:
+    """An error's message in the language spoken: its template (`errors.P2PSpadesError`) translated, with its
+    fields (the errors among them said the same way); else the message as it is."""
+    template = getattr(error, "template", None)
+    fields = getattr(error, "fields", None)
+    if not isinstance(template, str) or not isinstance(fields, dict):
+        return str(error)
+    return gettext(template).format(**{k: shown(v, said) for k, v in fields.items()})
 
 
 def listed(items: Sequence[str]) -> str:

@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from p2pspades.errors import P2PSpadesError
+from p2pspades.errors import N_, P2PSpadesError
 from p2pspades.net import endpoints
 from p2pspades.net.aio import settle
 from p2pspades.net.discovery import Advertiser, DiscoveryError, address_towards
@@ -60,9 +60,10 @@ class HostedTable:
         on_wait: Callable[[dict[int, int]], None] | None = None,
     ) -> None:
         if len(bots) >= rules.players:
-            raise SessionError(f"a {rules.players}-seat table has room for at most {rules.players - 1} bots")
+            raise SessionError(N_("a {seats}-seat table has room for at most {bots} bots"),
+                               seats=rules.players, bots=rules.players - 1)
         if not 0 <= port <= 65535:
-            raise SessionError(f"port {port} is out of range")
+            raise SessionError(N_("port {port} is out of range"), port=port)
         self.main = main
         self.table_name = table_name
         self.rules = rules
