@@ -99,7 +99,8 @@ def test_the_events_pane_tells_the_earlier_hands_after_a_resume() -> None:
     said = ["You" if s == 0 else state.names[s] for s in order]  # our own seat is "you" on our screen
     assert [b.split(" bid ")[0] for b in bids] == said, "bids in bidding order"
     tricks_1 = [line for line in lines if line.startswith("trick ")][: table.rules.tricks_per_hand]
-    assert tricks_1 == [f"trick {k + 1} to {state.names[t.winner or 0]}" for k, t in enumerate(first.tricks)]
+    assert tricks_1 == [f"trick {k + 1} to {'you' if t.winner == 0 else state.names[t.winner or 0]}"
+                        for k, t in enumerate(first.tricks)]
     assert any(line.startswith("hand 1 scored: ") for line in lines)
     assert any(line.startswith("hand 2: ") for line in lines)
     view = state.view
@@ -107,7 +108,7 @@ def test_the_events_pane_tells_the_earlier_hands_after_a_resume() -> None:
     assert sum(line.startswith("trick ") for line in lines) == table.rules.tricks_per_hand + len(view.tricks)
     assert state.top_overlay is None, "no summary pops up for hands told from the record"
     assert state.audit_text(1)[0].startswith("audit passed"), "a recorded hand was audited"
-    assert "hand 1 audit passed" in " ".join(lines)
+    assert "hand 1: audit passed" in " ".join(lines)
 
 
 @pytest.mark.slow
