@@ -20,7 +20,7 @@ from p2pspades.audit.sequel import Change, ChangeKind, changes, rule_changes, se
 from p2pspades.audit.verdict import Verdict
 from p2pspades.bots import DEFAULT_BOT
 from p2pspades.cli.common import default_name
-from p2pspades.describe import change_text
+from p2pspades.describe import after_text, change_text
 from p2pspades.describe.game import status_words
 from p2pspades.errors import LocalError
 from p2pspades.i18n import N_, _, ngettext
@@ -191,7 +191,7 @@ def refusal(after: After, doubts: Sequence[str]) -> str:
     said = (_("refused: the host's game {after}: {doubts} (to see it and decide, join without --auto)")
             if after.continues else
             _("refused: the host's game is {after}: {doubts} (to see it and decide, join without --auto)"))
-    return said.format(after=after.describe(short=True), doubts="; ".join(doubts))
+    return said.format(after=after_text(after, short=True), doubts="; ".join(doubts))
 
 
 def doubts_heading(doubts: Sequence[Change]) -> str:

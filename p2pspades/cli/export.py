@@ -7,10 +7,11 @@ import argparse
 import json
 import sys
 
-from p2pspades.audit import Status, hand_record, text_record
-from p2pspades.audit.page import game_page
+from p2pspades.audit import Status, hand_record
 from p2pspades.cli.common import fail
 from p2pspades.cli.verify import add_jobs_option, verify_with_progress
+from p2pspades.describe.page import game_page
+from p2pspades.describe.record import text_record
 from p2pspades.exits import ExitCode
 from p2pspades.i18n import _
 from p2pspades.printable import printable

@@ -22,16 +22,17 @@ from p2pspades.cli.common import (
     rules_from_args,
     run_as_profile,
 )
+from p2pspades.cli.echo import say
 from p2pspades.cli.play import (
     add_seat_options,
     load_ui,
     lobby_printer,
     our_seat,
     run_group,
-    say,
     settings_from,
     timeouts_from,
 )
+from p2pspades.describe import after_text
 from p2pspades.describe.game import bot_name
 from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
@@ -43,6 +44,7 @@ from p2pspades.net.lobby_seats import NAME_LIMIT, Sequel, TableInfo, check_name
 from p2pspades.net.seats import Seat, bot_seats
 from p2pspades.net.session import HostedTable
 from p2pspades.paths import PLAYER_IDENTITY
+from p2pspades.reasons import Closing
 from p2pspades.rules import RuleSet
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
@@ -185,7 +187,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         after = again.sequel.after
         said = (_("the game at this table {after}") if after.continues
                 else _("the game at this table is {after}"))
-        say(said.format(after=after.describe()))
+        say(said.format(after=after_text(after)))
     say(_("lobby: {endpoint}  (others join with: {command})").format(endpoint=endpoint,
                                                                      command=f"p2pspades join {host_port}"))
     if bots:
@@ -207,10 +209,10 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
             hosted.on_wait = model.set_waits
             group = await ui.run_lobby(model, hosted.seat_everyone(), color=not args.no_color)
     except BaseException:
-        await hosted.close("the host stopped")
+        await hosted.close(Closing.STOPPED)
         raise
     if group is None:
-        await hosted.close("the host left")
+        await hosted.close(Closing.LEFT)
         say(_("you left the table before the game started"))
         return ExitCode.LEFT
     return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))

@@ -16,16 +16,17 @@ from typing import Any
 
 from p2pspades.cli.again import CheckAfter, again_lines, doubt_lines, doubts_heading, join_words, refusal
 from p2pspades.cli.common import add_bot_option, default_name, fail, run_as_profile
+from p2pspades.cli.echo import say
 from p2pspades.cli.play import (
     add_seat_options,
     load_ui,
     lobby_printer,
     our_seat,
     run_group,
-    say,
     settings_from,
     timeouts_from,
 )
+from p2pspades.describe.tables import advertised, proposal
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
 from p2pspades.i18n import _, ngettext, said
@@ -37,6 +38,7 @@ from p2pspades.net.lobby_seats import LobbyError, LobbyResult, TableInfo, check_
 from p2pspades.net.seats import bot_seats
 from p2pspades.net.session import join_game
 from p2pspades.paths import PLAYER_IDENTITY
+from p2pspades.reasons import Trouble
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 
@@ -130,7 +132,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             raise LocalError(_("table {table!r} is hosted by {found}, not {fingerprint}").format(
                 table=args.table, found=ad.host_fingerprint, fingerprint=fingerprint))
         fingerprint = ad.host_fingerprint
-        say(f"found {ad}")
+        say(f"found {advertised(ad)}")
     bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
     main.lobby = host_port(lobby)
     main.again = join_words(args, main.lobby)  # kept for a resumed game too
@@ -180,11 +182,12 @@ def auto_confirm(check: CheckAfter) -> Callable[[LobbyResult], bool]:
     a person's yes (`CheckAfter`): then it is refused, in one line."""
 
     def confirm(result: LobbyResult) -> bool:
-        say(result.describe())
+        say(proposal(result))
         doubts = check.proposal(result)
         after = result.table.after
         if doubts and after is not None:
-            raise LobbyError(refusal(after, doubt_lines(doubts, result.table.rules, result.seat)))
+            raise LobbyError(Trouble.FOLLOWS, problem=refusal(after, doubt_lines(doubts, result.table.rules,
+                                                                                  result.seat)))
         return True
 
     return confirm

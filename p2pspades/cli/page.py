@@ -72,14 +72,14 @@ def command_words(argv: Sequence[str] | None = None) -> list[str]:
 async def served(command: str, args: argparse.Namespace, play: Callable[[], Coroutine[Any, Any, int]]) -> int:
     """Run `play()` with its page served: `args.screen` is the page while it runs (what `load_ui` gives the
     command). The way to play again the person chose is left in `args.web_again`."""
-    from p2pspades.cli import play as play_cli
+    from p2pspades.cli.echo import set_echo
     from p2pspades.web import WebScreen, token_from
 
     screen = WebScreen(port=args.web_port or 0, browser=not args.no_browser, token=token_from(os.environ),
                        new_game=command_words() if command == "play" else None)
     args.screen = screen
     await screen.start()
-    play_cli.set_echo(screen.say)
+    set_echo(screen.say)
     restarting = None
     try:
         code = await play()
@@ -91,7 +91,7 @@ async def served(command: str, args: argparse.Namespace, play: Callable[[], Coro
         screen.tell(f"p2pspades {command}: {exc}")
         raise
     finally:
-        play_cli.set_echo(None)
+        set_echo(None)
         await screen.close(restarting=restarting)
 
 

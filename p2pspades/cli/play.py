@@ -40,11 +40,13 @@ from p2pspades.cli.common import (
     rules_from_args,
     run_as_profile,
 )
+from p2pspades.cli.echo import say
 from p2pspades.cli.page import add_web_options
 from p2pspades.cli.page import check as check_web
 from p2pspades.describe import ending, note, superseded
 from p2pspades.describe.game import seat_names, status_words
 from p2pspades.describe.rules import described
+from p2pspades.describe.tables import seat_map
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.i18n import N_, _, listed, ngettext, said
@@ -61,7 +63,6 @@ from p2pspades.net.seats import (
 from p2pspades.net.session import HostedTable
 from p2pspades.net.store import StoreError
 from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
-from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
 from p2pspades.table import messages as msg
@@ -168,24 +169,6 @@ def load_ui(args: argparse.Namespace) -> Any | None:
     return ui
 
 
-_echo: list[Callable[[str], None]] = []
-
-
-def set_echo(echo: Callable[[str], None] | None) -> None:
-    """Where `say` prints while a page shows the game (`--web`): above its status line, and on the page
-    too; None: the terminal alone again."""
-    _echo[:] = [] if echo is None else [echo]
-
-
-def say(text: str) -> None:
-    """Print a line for the person; names and reasons from the network in it are shown escaped."""
-    line = printable_lines(text)
-    if _echo:
-        _echo[0](line)
-    else:
-        print(line, flush=True)
-
-
 def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
     """Warnings (a refused stranger, a dropped frame) go to stderr with --auto; under the full-screen UI
     they go to a file in the data directory instead (its path is returned), so the screen stays clean."""
@@ -219,11 +202,7 @@ def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
     that the host is deciding once the table is full."""
 
     def show(info: TableInfo) -> None:
-        names = ", ".join(f"{s.seat}:{s.name}" + (f" (bot run by {info.owner_name(s)})" if s.bot else "")
-                          for s in info.seated)
-        follows = "" if info.after is None else f"; {info.after.describe(short=True)}"
-        say(f"table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}] "
-            f"(protocol version {info.version}{follows})")
+        say(seat_map(info))
         host = info.at(0)
         if you is not None and host is not None and info.seat_of(you) is not None and not info.free:
             say(f"waiting for {host.name} to accept you")

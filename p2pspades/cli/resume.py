@@ -13,8 +13,9 @@ import argparse
 
 from p2pspades.cli.again import again_lines
 from p2pspades.cli.common import add_bot_option, add_profile_option, fail, run_as_profile
+from p2pspades.cli.echo import say
 from p2pspades.cli.page import add_web_options
-from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
+from p2pspades.cli.play import add_timeout_options, load_ui, run_group, timeouts_from
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
 from p2pspades.i18n import _, ngettext, said

@@ -9,14 +9,16 @@ import json
 import sys
 from typing import TextIO
 
-from p2pspades.audit import GameVisitor, Verdict, hand_record, summary_lines
-from p2pspades.audit.dispute import dispute_lines, dispute_record, settle
+from p2pspades.audit import GameVisitor, Verdict, hand_record
+from p2pspades.audit.dispute import dispute_record, settle
 from p2pspades.audit.files import verify_log
-from p2pspades.audit.page import dispute_page, game_page
 from p2pspades.audit.parallel import available_jobs
 from p2pspades.audit.verdict import follow_problem, sequel_changes
 from p2pspades.cli.common import fail
 from p2pspades.describe import change_text
+from p2pspades.describe.dispute import dispute_lines
+from p2pspades.describe.page import dispute_page, game_page
+from p2pspades.describe.record import summary_lines
 from p2pspades.exits import ExitCode
 from p2pspades.i18n import _
 from p2pspades.printable import printable

@@ -1,9 +1,14 @@
-"""The sentences that every report shares: a failed check, how a game ended, how a game that follows another
-differs from it.
+"""The describer: every sentence a person reads about the game, made from data at the edge.
 
-The table and the peer report data (a `Check`, seats, a `GameEnded`); the CLI, the UI, the records, the
-verdict and the replay put it into words with these, so the same fact reads the same everywhere. Nothing here
-is made printable: a detail may come from a peer, so the caller escapes the text for a terminal.
+The layers below the UI and the CLI report data (a `Check`, seats, cards, numbers, a `GameEnded`, a
+`reasons.Reason`, a `reasons.Change`); the CLI, the UI, the records, the verdict and the replay put it
+into words with these, so the same fact reads the same everywhere, and the words have one place to be
+translated. Here: a failed check, how a game ended, the bonuses of a hand score, why an entry was dropped,
+and how a game that follows another differs from it. Beside it: `lobby` (the lobby's refusals, closings and
+troubles), `findings` (what a log proves), `tables` (a networked table's seat map), `rules` (a rule set), and
+the documents made of them: `record` (a game's text record), `dispute` (several logs of one game), `page`
+(the page for a browser, its frame in `document`). Nothing here is made printable: a detail may come from a
+peer, so the caller escapes the text for a terminal.
 """
 
 from __future__ import annotations
@@ -12,12 +17,28 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from p2pspades.checks import Check
-from p2pspades.i18n import _, listed, ngettext
+from p2pspades.i18n import N_, _, ngettext
+from p2pspades.reasons import Change, ChangeKind
+from p2pspades.rules.options import value_text
 
 if TYPE_CHECKING:
-    from p2pspades.audit.sequel import Change
     from p2pspades.rules import HandScore, RuleSet
-    from p2pspades.table.events import GameEnded
+    from p2pspades.table import After
+    from p2pspades.table.events import Dropped, GameEnded, Violation
+
+#: why an entry was dropped without blaming a seat, by `table.DropKind` value
+DROPS = {
+    "oversized": N_("oversized entry ({size} bytes)"),
+    "malformed": N_("malformed entry: {detail}"),
+    "other game": N_("an entry of another game"),
+    "no such seat": N_("an entry from seat {seat}, which does not exist"),
+    "bad signature": N_("an entry claiming seat {seat} with a bad signature"),
+    "stale": N_("stale entry {seq} from seat {seat}"),
+    "too far ahead": N_("entry {seq} is too far ahead"),
+    "not chained": N_("entry {seq} does not chain to our entry {previous}"),
+    "game over": N_("the game is over"),
+    "refused": N_("refused: {detail}"),
+}
 
 
 def failed(check: Check, detail: str, seat: int | str | None = None) -> str:
@@ -25,9 +46,17 @@ def failed(check: Check, detail: str, seat: int | str | None = None) -> str:
     (`seat` a number, or how the reader names it, "you"), or "turn: <detail>" when no seat is named. The text
     is not made printable. The check's name is the code the records carry (`Check`), said as it is."""
     if seat is None:
-        return _("{check}: {detail}").format(check=check, detail=detail)
-    who = seat_word(seat) if isinstance(seat, int) else seat
-    return _("{who} failed the {check} check: {detail}").format(who=who, check=check, detail=detail)
+        return f"{check}: {detail}"
+    if isinstance(seat, int):
+        said = _("seat {seat} failed the {check} check: {detail}")
+        return said.format(seat=seat, check=check, detail=detail)
+    # TRANSLATORS: {who} is how the reader is named ("you")
+    return _("{who} failed the {check} check: {detail}").format(who=seat, check=check, detail=detail)
+
+
+def violation(v: Violation) -> str:
+    """A violation with its entry: "entry 12: seat 2 failed the turn check: <detail>"."""
+    return _("entry {seq}: {failed}").format(seq=v.seq, failed=failed(v.check, v.detail, v.seat))
 
 
 def penalty(check: Check, renege: str) -> str:
@@ -48,8 +77,8 @@ def ending(ended: GameEnded) -> str:
         return failed(v.check, v.detail, v.seat)
     if ended.status == "abandoned" and ended.seat is not None:
         if ended.contested and not ended.missing:
-            return _("{signers} claimed that seat {seat} stopped answering (contested)").format(
-                signers=seats_word(ended.signers), seat=ended.seat)
+            return _("{seats} claimed that seat {seat} stopped answering (contested)").format(
+                seats=seats_word(ended.signers), seat=ended.seat)
         return _("seat {seat} stopped answering").format(seat=ended.seat)
     return ""
 
@@ -60,10 +89,13 @@ def seat_word(seat: int) -> str:
 
 def seats_word(seats: Iterable[int], who: Callable[[int], str] | None = None) -> str:
     """'seat 2', 'seats 1, 3' (or, with `who`, the names it gives: 'Ann and Bob')."""
-    ordered = sorted(seats)
+    listed = sorted(seats)
     if who is not None:
-        return listed([who(s) for s in ordered])
-    return ngettext("seat {seats}", "seats {seats}", len(ordered)).format(seats=", ".join(map(str, ordered)))
+        names = [who(s) for s in listed]
+        # TRANSLATORS: the last of several names: "Ann, Bob and Cy"
+        return names[0] if len(names) == 1 else _("{names} and {last}").format(
+            names=", ".join(names[:-1]), last=names[-1])
+    return ngettext("seat {seats}", "seats {seats}", len(listed)).format(seats=", ".join(map(str, listed)))
 
 
 def abandoned(ended: GameEnded, who: Callable[[int], str] | None = None, *, you: int | None = None) -> str:
@@ -99,11 +131,14 @@ def _timeout(said: str, waits: str) -> str:
 def superseded(first: int, count: int) -> str:
     """Entries cut back from our chain: a certificate or a stalled ending took their slot, a fault found at
     it ended the game there, or a stalled ending was void and the awaited entry took the slot."""
-    said = ngettext("entry {first} is off the chain now (it stays in the log): an ending, a fault, or the "
-                    "awaited entry after all took that slot",
-                    "the {n} entries from {first} on are off the chain now (they stay in the log): an "
-                    "ending, a fault, or the awaited entry after all took that slot", count)
-    return said.format(first=first, n=count)
+    if count == 1:
+        return _("entry {first} is off the chain now (it stays in the log): an ending, a fault, or the "
+                 "awaited entry after all took that slot").format(first=first)
+    return ngettext(
+        "{count} entry from {first} on is off the chain now (it stays in the log): an ending, a fault, or "
+        "the awaited entry after all took that slot",
+        "the {count} entries from {first} on are off the chain now (they stay in the log): an ending, a "
+        "fault, or the awaited entry after all took that slot", count).format(first=first, count=count)
 
 
 def note(kind: str, signer: str, accused: str, fields: Mapping[str, Any], *, mine: bool = False,
@@ -146,14 +181,32 @@ def bonuses(rules: RuleSet, score: HandScore) -> list[str]:
     trick wins."""
     out = []
     if score.penalty_points:
-        out.append(_("bag penalty {points}").format(points=f"{score.penalty_points:+d}"))
+        out.append(_("bag penalty {points:+d}").format(points=score.penalty_points))
     if score.ten_for_200_points:
-        out.append(_("10 for 200 {points}").format(points=f"{score.ten_for_200_points:+d}"))
+        out.append(_("10 for 200 {points:+d}").format(points=score.ten_for_200_points))
     if score.boston_points:
-        out.append(_("Boston {points}").format(points=f"{score.boston_points:+d}"))
+        out.append(_("Boston {points:+d}").format(points=score.boston_points))
     if score.boston and rules.boston == "win":
         out.append(_("Boston: wins the game"))
     return out
+
+
+def dropped(ev: Dropped) -> str:
+    """Why the table dropped an entry without blaming a seat (`Dropped.kind` and its data)."""
+    words = _(DROPS[ev.kind.value])
+    return words.format(size=ev.size, detail=ev.detail, seat=ev.seat, seq=ev.seq, previous=(ev.seq or 0) - 1)
+
+
+def after_text(after: After, short: bool = False) -> str:
+    """What a game follows, in one line: "a rematch of game 3f2a…" or "continues game 3f2a… from 120–80
+    (bags 3, 1), seat 2 deals"; `short`: the game id's first 12 digits (as `games` and `resume` take it)."""
+    game = after.game_id.hex()[:12] if short else after.game_id.hex()
+    if not after.continues:
+        return _("a rematch of game {game}").format(game=game)
+    scores = "–".join(str(t.score) for t in after.totals)
+    bags = ", ".join(str(t.bags) for t in after.totals)
+    return _("continues game {game} from {scores} (bags {bags}), seat {dealer} deals").format(
+        game=game, scores=scores, bags=bags, dealer=after.dealer)
 
 
 def _totals(totals: object) -> str:
@@ -165,9 +218,6 @@ def _totals(totals: object) -> str:
 
 def _value(change: Change, value: object) -> str:
     """An old or new value of a change, as its sentence writes it."""
-    from p2pspades.audit.sequel import ChangeKind
-    from p2pspades.rules.options import value_text
-
     if change.kind is ChangeKind.SCORES:
         return _totals(value)
     if change.kind is ChangeKind.OTHER_GAME and isinstance(value, bytes):

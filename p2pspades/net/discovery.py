@@ -74,10 +74,6 @@ class TableAd:
     def endpoint(self) -> str:
         return endpoints.tcp(self.address, self.port)
 
-    def __str__(self) -> str:  # for logs: the listing for people is `p2pspades tables`
-        return (f"{self.name}  {self.rules}, {self.free} of {self.players} seats free, protocol "
-                f"{self.protocol}  host {self.host_fingerprint}  {self.address}:{self.port}")
-
 
 def txt_record(info: TableInfo) -> dict[str, str]:
     """The TXT properties that advertise a table."""

@@ -18,9 +18,10 @@ from p2pspades.net.aio import settle
 from p2pspades.net.discovery import Advertiser, DiscoveryError, address_towards
 from p2pspades.net.group import LocalGroup, Settings, bind_for, open_mesh, start_group
 from p2pspades.net.lobby import Confirm, LobbyHost, StartWhen, join_table, peers_of
-from p2pspades.net.lobby_seats import NAME_LIMIT, LobbyResult, Sequel, TableInfo
+from p2pspades.net.lobby_seats import NAME_LIMIT, LobbyError, LobbyResult, Sequel, TableInfo
 from p2pspades.net.mesh import Mesh, announced
 from p2pspades.net.seats import Seat, SessionError
+from p2pspades.reasons import Closing, Trouble
 from p2pspades.rules import RuleSet
 from p2pspades.table.messages import PROTOCOL_VERSION
 
@@ -213,7 +214,8 @@ class HostedTable:
         try:
             result = await self.lobby.run()
         except P2PSpadesError as exc:
-            await self.close(str(exc))
+            cancelled = isinstance(exc, LobbyError) and exc.reason.code is Trouble.CANCELLED
+            await self.close(Closing.CANCELLED if cancelled else Closing.FAILED)
             raise SessionError(str(exc)) from None
         try:
             group = await start_group(result, self.main, self._main_mesh, list(self._bots.values()),
@@ -225,7 +227,7 @@ class HostedTable:
         await self._close_lobby()  # after our peers started: the others connect as soon as they hear "go"
         return group
 
-    async def _close_lobby(self, why: str = "") -> None:
+    async def _close_lobby(self, why: Closing | None = None) -> None:
         if self._advertiser is not None:
             advertiser, self._advertiser = self._advertiser, None
             await advertiser.close()
@@ -233,7 +235,7 @@ class HostedTable:
             lobby, self.lobby = self.lobby, None
             await lobby.close(why)
 
-    async def close(self, why: str = "") -> None:
+    async def close(self, why: Closing | None = None) -> None:
         """Close the lobby (telling the joiners `why`) and, unless a started game took them over, our
         sockets."""
         await self._close_lobby(why)

@@ -80,19 +80,6 @@ class After:
             return f"the first dealer {self.dealer} is not a seat of a {rules.players}-seat table"
         return start_problem(rules, self.totals)
 
-    def scores_text(self) -> str:
-        """The starting scores as the screens say them: "120–80" (side 0 first)."""
-        return "–".join(str(t.score) for t in self.totals)
-
-    def describe(self, short: bool = False) -> str:
-        """One line: "a rematch of game 3f2a…" or "continues game 3f2a… from 120–80 (bags 3, 1), seat 2
-        deals"; `short`: the game id's first 12 digits (as `games` and `resume` take it)."""
-        game = self.game_id.hex()[:12] if short else self.game_id.hex()
-        if not self.continues:
-            return f"a rematch of game {game}"
-        bags = ", ".join(str(t.bags) for t in self.totals)
-        return f"continues game {game} from {self.scores_text()} (bags {bags}), seat {self.dealer} deals"
-
 
 def _whole(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)

@@ -588,7 +588,10 @@ class Table:
         problem = next((ev for ev in events if isinstance(ev, Rejected | Dropped)), None)
         if isinstance(problem, Rejected):
             return problem.detail
-        return problem.reason if isinstance(problem, Dropped) else "an entry that does not apply there"
+        if isinstance(problem, Dropped):  # a check's detail: the drop's code (`describe.dropped` words it)
+            detail = f": {problem.detail}" if problem.detail else ""
+            return f"an entry dropped as {problem.kind.value}{detail}"
+        return "an entry that does not apply there"
 
     def cut_back(self, seq: int) -> None:
         """Cut our chain back to its first `seq` entries, rebuilt as on a resume (an ending took slot `seq`).

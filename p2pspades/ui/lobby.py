@@ -27,6 +27,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Dimension, HSplit
 from prompt_toolkit.output import Output
 
@@ -34,6 +35,7 @@ from p2pspades.bots import BOT_LEVELS
 from p2pspades.i18n import N_, _, ngettext
 from p2pspades.net.lobby_seats import LobbyError, LobbySeat
 from p2pspades.printable import pad, width
+from p2pspades.reasons import Trouble
 from p2pspades.rules import RuleSet
 from p2pspades.table.genesis import After
 from p2pspades.table.messages import PROTOCOL_VERSION
@@ -319,19 +321,19 @@ class LobbyModel:
                 await self.controls.add_bot(seat if here is None else None)
             elif key == "x":
                 if here is None or seat == 0:
-                    raise LobbyError("select a bot or a player to remove (↑/↓)")
+                    raise Hint("select a bot or a player to remove (↑/↓)")
                 await self.controls.remove(seat)
             elif key == "s":
                 to = self.other_side(seat) if here is not None and here.bot else None
                 if to is None:
-                    raise LobbyError("select a bot (↑/↓) with somewhere to go" if here is None or not here.bot
-                                     else "there is no free seat or bot on another side")
+                    raise Hint("select a bot (↑/↓) with somewhere to go" if here is None or not here.bot
+                               else "there is no free seat or bot on another side")
                 self.controls.move(seat, to)
                 self.selected = to
             elif key == "l":
                 level = self.level_of(here) if here is not None else None
                 if here is not None and level is None:
-                    raise LobbyError("select one of your bots, or a free seat for the next bot (↑/↓)")
+                    raise Hint("select one of your bots, or a free seat for the next bot (↑/↓)")
                 level = next_level(level or self.controls.level)
                 if here is None:
                     self.controls.level = level
@@ -345,6 +347,10 @@ class LobbyModel:
         except Exception as exc:  # shown, never a traceback: the lobby goes on
             self.status = str(exc)[:160]
         self._changed()
+
+
+class Hint(Exception):
+    """A key that means nothing for the selected seat: what to do instead, on the status line."""
 
 
 def next_level(level: str) -> str:
@@ -501,6 +507,15 @@ def create_lobby_app(
 ) -> Application[bool]:
     """The lobby screen. As a one-shot dialog (`stays` False) its result is True (accept) or False (decline,
     q, Ctrl-C); staying up, answers go to `model.ask()` and q / Ctrl-C leave the lobby."""
+    keys = create_lobby_keys(model, stays)
+    app: Application[bool] = full_screen_app(
+        create_lobby_layout(model, stays), keys, color=color, input=input, output=output)
+    model.on_change = app.invalidate
+    return app
+
+
+def create_lobby_layout(model: LobbyModel, stays: bool = False) -> HSplit:
+    """The lobby screen's windows: the title, the seats, the rules, the advice or status line, the buttons."""
 
     def title() -> StyleAndTextTuples:
         name = clip(model.table_name, 32)
@@ -519,7 +534,7 @@ def create_lobby_app(
             )
         ]
 
-    body = HSplit(
+    return HSplit(
         [
             text_window(title, height=1, style="class:title"),
             panel(
@@ -533,73 +548,53 @@ def create_lobby_app(
             text_window(lambda: buttons(model), height=Dimension(min=1, max=2), wrap=True, hang=3),
         ]
     )
+
+
+def create_lobby_keys(model: LobbyModel, stays: bool = False) -> KeyBindings:
+    """The lobby screen's keys: each calls a `LobbyModel` method (the host's seat keys run as tasks); every
+    other key is swallowed, so nothing echoes on the screen."""
     kb = KeyBindings()
 
-    def finish(event: KeyPressEvent, accept: bool, sure: bool = False) -> None:
-        if stays and not accept:
-            model.leave()  # declining (or the Leave button) ends our part in this lobby
-            return
-        if model.decide(accept, sure=sure) and not stays:
-            event.app.exit(result=accept)
+    def on(keys: tuple[str, ...], action: Callable[[KeyPressEvent], object]) -> None:
+        for key in keys:
+            kb.add(key)(action)
 
-    @kb.add("<any>")
-    def _ignore(event: KeyPressEvent) -> None:
-        """Every other key is swallowed: nothing echoes on the screen."""
+    on(("<any>",), lambda event: None)
+    on(("left", "s-tab"), lambda event: model.move(-1))
+    on(("right", "tab"), lambda event: model.move(1))
+    on(("up",), lambda event: model.select(-1))
+    on(("down",), lambda event: model.select(1))
+    on(("enter",), lambda event: _finish(model, stays, event, model.choice == 0))
+    # y: the explicit yes a game that differs needs
+    on(("a", "y", "g"), lambda event: _finish(model, stays, event, True, sure=event.data == "y"))
+    # the host leaves with q, never by a stray d; n, asked to accept despite the doubts, goes back
+    on(("d", "n"), lambda event: _decline(model, stays, event))
+    on(("q", "escape", "c-c"), lambda event: model.leave() if stays else _finish(model, stays, event, False))
+    on(("b", "x", "delete", "s", "l"), lambda event: _seat_key(model, event))
+    return kb
 
-    @kb.add("left")
-    @kb.add("s-tab")
-    def _left(event: KeyPressEvent) -> None:
-        model.move(-1)
 
-    @kb.add("right")
-    @kb.add("tab")
-    def _right(event: KeyPressEvent) -> None:
-        model.move(1)
+def _finish(model: LobbyModel, stays: bool, event: KeyPressEvent, accept: bool, sure: bool = False) -> None:
+    """Accept or decline the table; declining (or the Leave button) a lobby that stays up leaves it."""
+    if stays and not accept:
+        model.leave()
+        return
+    if model.decide(accept, sure=sure) and not stays:
+        event.app.exit(result=accept)
 
-    @kb.add("up")
-    def _up(event: KeyPressEvent) -> None:
-        model.select(-1)
 
-    @kb.add("down")
-    def _down(event: KeyPressEvent) -> None:
-        model.select(1)
+def _decline(model: LobbyModel, stays: bool, event: KeyPressEvent) -> None:
+    """d or n: decline, unless hosting (the host leaves with q), or n goes back from the question that asks
+    for the explicit yes."""
+    if not model.hosting and not (event.data == "n" and model.back()):
+        _finish(model, stays, event, False)
 
-    @kb.add("enter")
-    def _enter(event: KeyPressEvent) -> None:
-        finish(event, model.choice == 0)
 
-    @kb.add("a")
-    @kb.add("y")
-    @kb.add("g")
-    def _accept(event: KeyPressEvent) -> None:
-        finish(event, True, sure=event.data == "y")  # y: the explicit yes a game that differs needs
-
-    @kb.add("d")
-    @kb.add("n")
-    def _decline(event: KeyPressEvent) -> None:
-        # the host leaves with q, never by a stray d; n, asked to accept despite the doubts, goes back
-        if not model.hosting and not (event.data == "n" and model.back()):
-            finish(event, False)
-
-    @kb.add("q")
-    @kb.add("escape")
-    @kb.add("c-c")
-    def _quit(event: KeyPressEvent) -> None:
-        if stays:
-            model.leave()
-        else:
-            finish(event, False)
-
-    for key in ("b", "x", "delete", "s", "l"):
-
-        @kb.add(key)
-        def _seat_key(event: KeyPressEvent, key: str = key) -> None:
-            if model.hosting:
-                event.app.create_background_task(model.act("x" if key == "delete" else key))
-
-    app: Application[bool] = full_screen_app(body, kb, color=color, input=input, output=output)
-    model.on_change = app.invalidate
-    return app
+def _seat_key(model: LobbyModel, event: KeyPressEvent) -> None:
+    """The host's seat keys (b, x or Delete, s, l): the model acts as a task, so the screen goes on."""
+    if model.hosting:
+        key = event.key_sequence[0].key
+        event.app.create_background_task(model.act("x" if key == Keys.Delete else str(key)))
 
 
 async def confirm_table(
@@ -641,5 +636,5 @@ async def run_lobby(
     if model.left:
         return None
     if task.cancelled():
-        raise LobbyError("the lobby was stopped")
+        raise LobbyError(Trouble.STOPPED)
     return task.result()

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from p2pspades.bots.coach import Advice, advise
 from p2pspades.describe import ending
+from p2pspades.describe.coach import advice_words
 from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import _
 from p2pspades.printable import printable
@@ -361,15 +362,15 @@ class UiState(Choosing):
         worker thread, so the screen goes on), said on the prompt line; the cursor moves to it."""
         decision = self.decision
         if decision is None or decision.kind not in (DecisionKind.BID, DecisionKind.PLAY):
-            self.say("the coach (h) answers when it is your turn to bid or play", "dim")
+            self.say(_("the coach (h) answers when it is your turn to bid or play"), "dim")
             return
         if len(decision.legal) < 2:
-            self.say("coach: there is only one thing you may do", "dim")
+            self.say(_("coach: there is only one thing you may do"), "dim")
             return
         if self.coaching is decision:
             return
         self.coaching = decision
-        self.say("coach: thinking…", "dim")
+        self.say(_("coach: thinking…"), "dim")
         future = asyncio.get_running_loop().run_in_executor(None, advise, decision)
         future.add_done_callback(lambda done: self._coached(decision, done))
 
@@ -380,13 +381,13 @@ class UiState(Choosing):
             return  # the moment passed
         error = done.exception()
         if error is not None:
-            self.say(f"the coach could not search: {error}", "warn")
+            self.say(_("the coach could not search: {error}").format(error=error), "warn")
             return
         advice = done.result()
         if advice is None:
-            self.say("coach: there is nothing to weigh here", "dim")
+            self.say(_("coach: there is nothing to weigh here"), "dim")
             return
-        self.say("coach: " + advice.words(2))
+        self.say(_("coach: {advice}").format(advice=advice_words(advice, 2)))
         choice = advice.choice
         if isinstance(choice, Play):
             self.selected = choice.card

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from p2pspades.describe import bonuses
+from p2pspades.describe import after_text, bonuses
 from p2pspades.describe.game import bid_text as bid_text
 from p2pspades.describe.game import card_glyph
 from p2pspades.describe.game import renege_words as renege_words
@@ -113,7 +113,7 @@ def after_line(after: After) -> tuple[str, str]:
     """The game a table's game follows, as the lobby shows it with the rules: "continues game 3f2a1b0c9d8e
     from 120–80 (bags 3, 1), seat 2 deals", or "a rematch of game 3f2a1b0c9d8e"."""
     # TRANSLATORS: a label of the lobby's rules panel (at most 9 characters)
-    return (_("follows"), after.describe(short=True))
+    return (_("follows"), after_text(after, short=True))
 
 
 def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:

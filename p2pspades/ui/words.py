@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pspades import log
-from p2pspades.describe import abandoned, ending, failed, note, superseded
+from p2pspades.describe import abandoned, dropped, ending, failed, note, superseded
 from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import N_, _, listed, ngettext
 from p2pspades.rules import Action, Bid, Card, HandResult, Play, RuleSet, SeatView, Suit, Trick
@@ -142,7 +142,7 @@ class Words:
             return EventLine(_("refused an entry from {who}: {why}").format(who=self.who(ev.seat),
                                                                             why=ev.detail), "warn")
         if isinstance(ev, Dropped):
-            return EventLine(_("ignored: {why}").format(why=ev.reason), "dim")
+            return EventLine(_("ignored: {why}").format(why=dropped(ev)), "dim")
         if isinstance(ev, Noted):
             return self.noted(ev) if ev.type in msg.NOTES else None  # (an answer held back: not news)
         if isinstance(ev, Superseded):

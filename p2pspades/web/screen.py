@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from p2pspades.audit import verify_file
-from p2pspades.audit.page import game_page
+from p2pspades.describe.page import game_page
 from p2pspades.errors import LocalError
 from p2pspades.i18n import _
 from p2pspades.net.lobby_seats import LobbyError
+from p2pspades.reasons import Trouble
 from p2pspades.ui import lobby as ui_lobby
 from p2pspades.ui import state as ui_state
 from p2pspades.web import snapshot, words
@@ -360,7 +361,7 @@ class WebScreen:
         if model.left:
             return None
         if task.cancelled():
-            raise LobbyError("the lobby was stopped")
+            raise LobbyError(Trouble.STOPPED)
         return task.result()
 
     async def run_game(self, state: ui_state.UiState, game: Awaitable[Any], *, log: Path | None = None,
