@@ -132,7 +132,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             raise LocalError(_("table {table!r} is hosted by {found}, not {fingerprint}").format(
                 table=args.table, found=ad.host_fingerprint, fingerprint=fingerprint))
         fingerprint = ad.host_fingerprint
-        say(f"found {advertised(ad)}")
+        say(_("found {table}").format(table=advertised(ad)))
     bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
     main.lobby = host_port(lobby)
     main.again = join_words(args, main.lobby)  # kept for a resumed game too

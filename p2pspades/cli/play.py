@@ -205,7 +205,7 @@ def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
         say(seat_map(info))
         host = info.at(0)
         if you is not None and host is not None and info.seat_of(you) is not None and not info.free:
-            say(f"waiting for {host.name} to accept you")
+            say(_("waiting for {host} to accept you").format(host=host.name))
 
     return show
 

@@ -32,7 +32,7 @@ from prompt_toolkit.layout import Dimension, HSplit
 from prompt_toolkit.output import Output
 
 from p2pspades.bots import BOT_LEVELS
-from p2pspades.i18n import N_, _, ngettext
+from p2pspades.i18n import N_, _, ngettext, said
 from p2pspades.net.lobby_seats import LobbyError, LobbySeat
 from p2pspades.printable import pad, width
 from p2pspades.reasons import Trouble
@@ -321,19 +321,19 @@ class LobbyModel:
                 await self.controls.add_bot(seat if here is None else None)
             elif key == "x":
                 if here is None or seat == 0:
-                    raise Hint("select a bot or a player to remove (↑/↓)")
+                    raise Hint(_("select a bot or a player to remove (↑/↓)"))
                 await self.controls.remove(seat)
             elif key == "s":
                 to = self.other_side(seat) if here is not None and here.bot else None
                 if to is None:
-                    raise Hint("select a bot (↑/↓) with somewhere to go" if here is None or not here.bot
-                               else "there is no free seat or bot on another side")
+                    raise Hint(_("select a bot (↑/↓) with somewhere to go") if here is None or not here.bot
+                               else _("there is no free seat or bot on another side"))
                 self.controls.move(seat, to)
                 self.selected = to
             elif key == "l":
                 level = self.level_of(here) if here is not None else None
                 if here is not None and level is None:
-                    raise Hint("select one of your bots, or a free seat for the next bot (↑/↓)")
+                    raise Hint(_("select one of your bots, or a free seat for the next bot (↑/↓)"))
                 level = next_level(level or self.controls.level)
                 if here is None:
                     self.controls.level = level
@@ -345,7 +345,7 @@ class LobbyModel:
                 return
             self.status = ""
         except Exception as exc:  # shown, never a traceback: the lobby goes on
-            self.status = str(exc)[:160]
+            self.status = said(exc)[:160]
         self._changed()
 
 
