@@ -167,13 +167,14 @@ ALLOWED: dict[str, frozenset[str]] = {
         "ignored for {} s"}),
     "net/auth.py": frozenset({"not seated at this table"}),
     # The message of an error a command prints and stops on (`SessionError`, `CannotReview`), built before
-    # its raise.
+    # its raise (a `SessionError`'s as its template, marked with `N_`: the command says it in the reader's
+    # language, `i18n.said`).
     "net/resume.py": frozenset({
-        "no seat was started here", "seat {}: a running p2pspades process is playing it",
-        "seat {}: its log holds nothing",
-        "seat {}: nobody answered its resume on {}, so it may have ended without you (give its id to resume "
-        "it all the same)",
-        "seat {}: the game is over ({})"}),
+        "game {game}, seat {seat}: a running p2pspades process is playing it",
+        "game {game}, seat {seat}: its log holds nothing",
+        "game {game}, seat {seat}: nobody answered its resume on {when}, so it may have ended without you "
+        "(give its id to resume it all the same)",
+        "game {game}, seat {seat}: the game is over ({ended})"}),
     "bots/review.py": frozenset({"hand {} does not replay from seat {}'s view: {}"}),
 }
 

@@ -50,5 +50,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     if verdict.status is not Status.VALID:
-        print(f"p2pspades export: note: {printable(verdict.summary)}", file=sys.stderr)
+        print("p2pspades export: " + _("note: {verdict}").format(verdict=printable(verdict.summary)),
+              file=sys.stderr)
     return ExitCode.OK

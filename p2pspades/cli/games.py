@@ -19,7 +19,7 @@ from p2pspades.cli.common import fail, resume_command
 from p2pspades.describe.findings import summary
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
-from p2pspades.i18n import N_, _, moment, ngettext
+from p2pspades.i18n import N_, _, moment, ngettext, said
 from p2pspades.net.store import our_logs
 from p2pspades.printable import pad, printable, width
 
@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rows = game_rows(played_games(args.profile))
     except (LocalError, OSError) as exc:
-        return fail("games", str(exc))
+        return fail("games", said(exc))
     if args.json:
         print(json.dumps({"profile": paths.profile_name(args.profile),
                           "games": [row_record(r, args.profile) for r in rows]}, indent=2))

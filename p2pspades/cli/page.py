@@ -112,10 +112,14 @@ def play_again(args: argparse.Namespace) -> None:
         flag = "--" + option.replace("_", "-")
         if value is not None and flag not in words:
             words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
-    print(f"starting: {shlex.join(['p2pspades', *words])}", flush=True)
+    lang = getattr(args, "lang", None)
+    if lang is not None and "--lang" not in words:  # the next game speaks as this one did
+        words += ["--lang", lang.lang]
+    print(_("starting: {command}").format(command=shlex.join(["p2pspades", *words])), flush=True)
     sys.stderr.flush()
     env = dict(os.environ, **{TOKEN_ENV: guard.token})
     try:
         os.execve(sys.executable, [sys.executable, "-m", "p2pspades", *words], env)
     except OSError as exc:
-        print(f"p2pspades: cannot start the next game: {exc.strerror or exc}", file=sys.stderr)
+        print("p2pspades: " + _("cannot start the next game: {why}").format(why=exc.strerror or exc),
+              file=sys.stderr)

@@ -44,7 +44,7 @@ DROPS = {
 def failed(check: Check, detail: str, seat: int | str | None = None) -> str:
     """A failed check in words, the one sentence every report uses: "seat 2 failed the turn check: <detail>"
     (`seat` a number, or how the reader names it, "you"), or "turn: <detail>" when no seat is named. The text
-    is not made printable."""
+    is not made printable. The check's name is the code the records carry (`Check`), said as it is."""
     if seat is None:
         return f"{check}: {detail}"
     if isinstance(seat, int):
@@ -98,28 +98,34 @@ def seats_word(seats: Iterable[int], who: Callable[[int], str] | None = None) ->
     return ngettext("seat {seats}", "seats {seats}", len(listed)).format(seats=", ".join(map(str, listed)))
 
 
-def abandoned(ended: GameEnded, who: Callable[[int], str] | None = None) -> str:
+def abandoned(ended: GameEnded, who: Callable[[int], str] | None = None, *, you: int | None = None) -> str:
     """An abandonment in words, as the screens and the CLI say it: who signed what against whom, after which
-    timeout, and what it proves (PROTOCOL.md §5.5). `who` names a seat ("seat 2" by default). Forfeits are
-    said by the caller."""
+    timeout, and what it proves (PROTOCOL.md §5.5). `who` names a seat ("seat 2" by default); `you`: the
+    reader's seat, whom the sentence then addresses. Forfeits are said by the caller."""
     name = who or seat_word
     assert ended.seat is not None
-    data = {"accused": name(ended.seat),
-            "signers": seats_word(ended.signers, who) if ended.signers else _("the other seats")}
-    # TRANSLATORS: between the timeouts the signers stated: "30 s or 60 s"
+    accused, mine = name(ended.seat), ended.seat == you
+    signers = seats_word(ended.signers, who) if ended.signers else _("the other seats")
     waits = _(" or ").join(_("{seconds} s").format(seconds=w) for w in sorted(set(ended.waits)))
-    data["timeout"] = _(" (the timeout in force: {waits})").format(waits=waits) if waits else ""
     if ended.contested and not ended.missing:
-        return _("{signers} claimed that {accused} stopped answering{timeout}; a claim that only seats who "
-                 "win by it signed proves nothing: contested, nobody wins").format(**data)
-    said = _("{signers} signed that {accused} stopped answering{timeout}").format(**data)
+        said = (_("{signers} claimed that you stopped answering") if mine
+                else _("{signers} claimed that {accused} stopped answering"))
+        said = _timeout(said.format(signers=signers, accused=accused), waits)
+        return _("{said}; a claim that only seats who win by it signed proves nothing: contested, nobody "
+                 "wins").format(said=said)
+    said = (_("{signers} signed that you stopped answering") if mine
+            else _("{signers} signed that {accused} stopped answering"))
+    said = _timeout(said.format(signers=signers, accused=accused), waits)
     if ended.scored:
-        return said + _("; the game was decided before, so its result stands")
+        return _("{said}; the game was decided before, so its result stands").format(said=said)
     if ended.missing:
-        missing = seats_word(ended.missing, who)
-        return said + _(", and a timeout later that {missing} signed nothing: the seats still playing ended "
-                        "the game, contested: nobody wins").format(missing=missing)
+        return _("{said}, and a timeout later that {seats} signed nothing: the seats still playing ended the "
+                 "game, contested: nobody wins").format(said=said, seats=seats_word(ended.missing, who))
     return said
+
+
+def _timeout(said: str, waits: str) -> str:
+    return _("{said} (the timeout in force: {waits})").format(said=said, waits=waits) if waits else said
 
 
 def superseded(first: int, count: int) -> str:
@@ -135,18 +141,38 @@ def superseded(first: int, count: int) -> str:
         "fault, or the awaited entry after all took that slot", count).format(first=first, count=count)
 
 
-def note(kind: str, signer: str, accused: str, fields: Mapping[str, Any]) -> str:
-    """A claim's note in words: a vote, a stall or a refusal (PROTOCOL.md §5.2), its fields checked."""
+def note(kind: str, signer: str, accused: str, fields: Mapping[str, Any], *, mine: bool = False,
+         against_me: bool = False) -> str:
+    """A claim's note in words: a vote, a stall or a refusal (PROTOCOL.md §5.2), its fields checked. `mine`:
+    the reader signed it; `against_me`: it is about the reader (the sentence then addresses them)."""
     if kind == "abandon":
-        voted = _("{signer} voted that {accused} stopped answering (after the timeout in force, {wait} s)")
-        return voted.format(signer=signer, accused=accused, wait=fields.get("w"))
+        if mine:
+            said = _("You voted that {accused} stopped answering (after the timeout in force, {seconds} s)")
+        elif against_me:
+            said = _("{signer} voted that you stopped answering (after the timeout in force, {seconds} s)")
+        else:
+            said = _("{signer} voted that {accused} stopped answering (after the timeout in force, "
+                     "{seconds} s)")
+        return said.format(signer=signer, accused=accused, seconds=fields.get("w"))
     if kind == "stall":
         missing = ", ".join(map(str, fields.get("m", ())))
-        return _("{signer} still lacks a vote of seats {missing} a timeout after its own against {accused}: "
-                 "the seats still playing may end the game").format(signer=signer, missing=missing,
-                                                                    accused=accused)
-    refused = _("{signer} took the entry of {accused} before voting: the claim against {accused} is void")
-    return refused.format(signer=signer, accused=accused)
+        if mine:
+            said = _("You still lack a vote of seats {missing} a timeout after your own against {accused}: "
+                     "the seats still playing may end the game")
+        elif against_me:
+            said = _("{signer} still lacks a vote of seats {missing} a timeout after its own against you: "
+                     "the seats still playing may end the game")
+        else:
+            said = _("{signer} still lacks a vote of seats {missing} a timeout after its own against "
+                     "{accused}: the seats still playing may end the game")
+        return said.format(signer=signer, accused=accused, missing=missing)
+    if mine:
+        said = _("You took the entry of {accused} before voting: the claim against {accused} is void")
+    elif against_me:
+        said = _("{signer} took your entry before voting: the claim against you is void")
+    else:
+        said = _("{signer} took the entry of {accused} before voting: the claim against {accused} is void")
+    return said.format(signer=signer, accused=accused)
 
 
 def bonuses(rules: RuleSet, score: HandScore) -> list[str]:
