@@ -214,6 +214,12 @@ def _answered(t: Table, slot: Slot) -> bool:
     return entry is not None and _type(entry) not in msg.ENDINGS
 
 
+def end_again(t: Table, slot: Slot, standing: Standing, missing: tuple[int, ...], now: float) -> None:
+    """The claim on `slot` ends the game once more: a stronger ending there was taken back (a goodbye whose
+    signer signed on, PROTOCOL.md §5.10)."""
+    _end(t, End(slot, standing, missing), now)
+
+
 def _reopen(t: Table, out: Reopen, now: float) -> None:
     reopen(t, out.slot, out.raw, now)
 
@@ -232,3 +238,4 @@ def reopen(t: Table, slot: Slot, raw: bytes, now: float) -> None:
     if slot.role in (Role.VOTED, Role.STALLED):
         slot.role = Role.RELEASED
     t.take(raw, now)
+    t.parted_again(slot.seq, now)  # a goodbye for the slot, weaker than the void ending, ends it now

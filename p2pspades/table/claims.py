@@ -687,7 +687,8 @@ def _not_an_answer(view: ClaimView, slot: Slot, entry: bytes) -> str | None:
         header = log.validate_header(env.payload)
     except RemoteError:
         return "bytes that are no entry"
-    if (header.seq, header.prev) != (slot.seq, slot.prev) or header.type in (*msg.NOTES, *msg.ENDINGS):
+    kinds = (*msg.NOTES, *msg.PARTINGS, *msg.ENDINGS)
+    if (header.seq, header.prev) != (slot.seq, slot.prev) or header.type in kinds:
         return f"an entry for another slot ({header.seq})"
     if header.seat != slot.accused and not slot.at.anyone:
         return f"an entry of seat {header.seat}, not of seat {slot.accused}"

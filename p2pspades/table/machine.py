@@ -12,6 +12,7 @@ The machines it wires, each in its own file:
 - `opening.py`, `hand.py`, `drawpile.py`: the effect of each message type (`effects.py`), from the
   first-dealer draw through the deal, the bidding, the play and the audit;
 - `abandonment.py` over `claims.py`: the abandonment claims and their certificates;
+- `leaving.py` over `partings.py`: the players' own word, a signed goodbye and a stop by agreement;
 - `makers.py`: how this peer makes its own entries; the public seam for a modified peer.
 
 With `identity=None` the machine is an *observer*: it holds no seat and no cards, and is what the offline
@@ -55,7 +56,10 @@ from p2pspades.table.events import (
 )
 from p2pspades.table.genesis import read_genesis
 from p2pspades.table.hand import LeadClaim, ProofCheck, ProofRunner, check_now
+from p2pspades.table.leaving import PartingTableView, rejudge
+from p2pspades.table.leaving import apply as part
 from p2pspades.table.makers import Makers, make_play
+from p2pspades.table.partings import STOP_WAIT, Parting, Partings, Proposal
 from p2pspades.table.stages import ANY_SEAT, ENGINE_STAGES, TRANSITIONS, Expect, Stage, Step, Who, successors
 
 __all__ = [
@@ -72,7 +76,7 @@ __all__ = [
     "check_now",
 ]
 
-DEFAULT_TIMEOUTS: Mapping[str, float] = {"auto": 60.0, "decision": 600.0}
+DEFAULT_TIMEOUTS: Mapping[str, float] = {"auto": 60.0, "decision": 600.0, "stop": STOP_WAIT}
 _MACHINES = (drawpile, hand, opening)  # each registers the effects of its message types
 
 
@@ -126,6 +130,10 @@ class Table:
         self.chain = Chain(genesis, env.hash)
         self.claims = Claims(self.seats, self.seat, self.version)
         self._view = TableView(self)
+        self.partings = Partings(self.seats, self.seat, self.version, self.timeouts["stop"])
+        self.parting_view = PartingTableView(self)
+        #: the slot whose goodbyes (or stops) ended the game
+        self.parted: Parting | None = None
         self._outgoing: list[Outgoing] = []
         self._events: list[Event] = []
         #: a gap between two readings of the clock longer than this is a pause (a machine that slept, a
@@ -220,7 +228,7 @@ class Table:
     def pending_decision(self) -> Decision | None:
         """Our player's turn, if it is one: what to decide, the seat's view, the legal choices."""
         step = self._my_step(deciding=True)
-        if self.syncing or step is None or step.decision is None or self.challenge_due:
+        if self.syncing or step is None or step.decision is None or self.challenge_due or self.pausing:
             return None
         if self.game is None or self.seat is None:
             return None
@@ -264,6 +272,10 @@ class Table:
         rule "low_club": nobody leads the low club: the seat at the dealer's left challenges."""
         now = self._time(now)
         self.clock = max(self.clock, now)
+        part(self, self.partings.tick(self.parting_view, now), now)
+        if self.pausing:  # a proposal to stop is open: no time counts against anyone
+            self.last_progress = max(self.last_progress, now)
+            return self._flush()
         step = self.claimed_step()
         if self.finished or self.syncing or self.seat is None or step is None:
             step = None
@@ -380,9 +392,56 @@ class Table:
         return Step((dealer + 1) % self.seats, (msg.Challenge, msg.Play), DecisionKind.PLAY)
 
     def claim_notes(self) -> list[bytes]:
-        """The signed votes, stalls and refusals of the open claim: what a peer that comes back needs."""
+        """The signed votes, stalls and refusals of the open claim, and the goodbyes, stops and declines of
+        the slot we wait for: what a peer that comes back needs."""
         slot = self.claim
-        return [] if slot is None or self.finished else slot.notes()
+        claim = [] if slot is None or self.finished else slot.notes()
+        return claim + ([] if self.finished else self.partings.notes_now(self.parting_view))
+
+    # ----------------------------------------------------------------- the players' own word (§5.10, §5.11)
+    def leave(self) -> list[Event]:
+        """Our goodbye: we leave the game at the slot we wait for. It ends the game here at once, and on every
+        table it reaches; our side forfeits (PROTOCOL.md §5.10). Nothing if the game is over."""
+        if self.seat is not None and not self.finished:
+            part(self, self.partings.leave(self.parting_view), self.clock)
+        self._advance()
+        return self._flush()
+
+    def stop_here(self) -> list[Event]:
+        """Our stop at the slot we wait for: a proposal to stop the game there, the scores standing and nobody
+        winning, or our agreement to the one there. The stops of every seat end the game (§5.11)."""
+        if self.seat is not None and not self.finished and not self.syncing:
+            part(self, self.partings.stop(self.parting_view, self.clock), self.clock)
+        self._advance()
+        return self._flush()
+
+    def decline_stop(self) -> list[Event]:
+        """We will not stop at the slot we wait for: the proposal there lapses, and the game goes on."""
+        if self.seat is not None and not self.finished and not self.syncing:
+            part(self, self.partings.decline(self.parting_view), self.clock)
+        self._advance()
+        return self._flush()
+
+    def stop_proposal(self) -> Proposal | None:
+        """The proposal to stop at the slot we wait for, as the screen shows it (None: none there)."""
+        return None if self.finished else self.partings.proposal(self.parting_view, self.clock)
+
+    @property
+    def pausing(self) -> bool:
+        """A proposal to stop at the slot we wait for is open: we write nothing for it, and count no time."""
+        return not self.finished and self.partings.pausing(self.parting_view)
+
+    def totals_at(self, seq: int) -> tuple[int, ...]:
+        """Every side's score after the first `seq` entries of our chain."""
+        if seq >= self.chain.next_seq:
+            return tuple(self.totals())
+        observer = Table(self.entries[0], entries=self.entries[:seq], timeouts=self.timeouts, checked=True)
+        return tuple(observer.totals())
+
+    def parted_again(self, seq: int, now: float) -> None:
+        """A provisional ending at slot `seq` was void and the awaited entry took the slot: a goodbye for that
+        slot, weaker than that ending, ends the game there now (§5.6)."""
+        rejudge(self, seq, now)
 
     def take_outgoing(self) -> list[Outgoing]:
         out, self._outgoing = self._outgoing, []
@@ -593,17 +652,25 @@ class Table:
     def cut_back(self, seq: int) -> None:
         """Cut our chain back to its first `seq` entries, rebuilt as on a resume (an ending took slot `seq`).
         What we keep of our own: the records, the claims, the events still to report, the clock."""
+        self.rebuild(self.entries[:seq])
+
+    def rebuild(self, entries: list[bytes]) -> None:
+        """Our chain made of `entries` (entries we took before), rebuilt as on a resume: cut back for an
+        ending, or given back what an ending that turned out void had cut. What we keep of our own: the
+        records, the claims and partings, the events still to report, the clock."""
         fresh = Table(
             self.entries[0], self.identity, entropy=self._entropy, secrets=self.secrets,
-            entries=self.entries[:seq], timeouts=self.timeouts, now=self.clock, proofs=self._proofs,
+            entries=entries, timeouts=self.timeouts, now=self.clock, proofs=self._proofs,
             checked=True, syncing=True, makers=self.makers, pause=self._pause,
         )
         fresh.chain.records, fresh.chain.known = self.chain.records, self.chain.known
-        keep = {"claims", "_events", "_outgoing", "syncing", "clock", "_reading", "_paused", "restoring"}
+        keep = {"claims", "partings", "_events", "_outgoing", "syncing", "clock", "_reading", "_paused",
+                "restoring"}
         for name, value in vars(fresh).items():
             if name not in keep:
                 setattr(self, name, value)
         self._view = TableView(self)
+        self.parting_view = PartingTableView(self)
 
     # ================================================================= receiving
     def _flush(self) -> list[Event]:
@@ -628,6 +695,9 @@ class Table:
             return False
         if header.type in msg.NOTES:
             return apply(self, self.claims.note(self._view, env, header), now)
+        if header.type in msg.PARTINGS:
+            return part(self, self.partings.note(self.parting_view, env, header, now), now)
+        part(self, self.partings.signed(header.seat, header.seq), now)  # a goodbye it contradicts is void
         return self._take_entry(frame, now)
 
     def _take_ending(self, frame: Frame, now: float) -> bool:
@@ -639,8 +709,16 @@ class Table:
             return False
         if header.seq > self.chain.next_seq:
             return self.keep_early(header.seq, env.raw, header.seat)
-        bundled, outputs = self.claims.ending(self._view, env, header)
-        apply(self, outputs, now)
+        if header.type in msg.PARTING_ENDINGS:
+            bundled, notes = self.partings.ending(self.parting_view, env, header)
+            if isinstance(notes, list):
+                for raw in notes:
+                    self.take(raw, now)
+            else:
+                part(self, [notes], now)
+        else:
+            bundled, outputs = self.claims.ending(self._view, env, header)
+            apply(self, outputs, now)
         seq = header.seq
         if bundled and seq < self.chain.next_seq and self.chain.entries[seq] == env.raw:
             return True
@@ -686,6 +764,15 @@ class Table:
         that does not hold (its signer's fault there). Anything else is stale: another branch."""
         header, raw = frame.header, frame.raw
         seat, seq = header.seat, header.seq
+        parted = self.parted
+        if parted is not None and parted.seq <= seq:  # an entry where the players' word ended the game
+            awaited = seat == parted.at.accused or parted.at.anyone
+            if parted.seq == seq and awaited and self.answer_problem(raw, seq) is None:
+                part(self, self.partings.answer(parted, raw), self.clock)  # a stop is void by it
+            if raw not in self.chain.known:
+                self.chain.known.add(raw)
+                self._events.append(Dropped(DropKind.STALE, seat, seq, signed=True))
+            return
         ending = self.certified
         if ending is not None and ending.seq == seq and (seat == ending.accused or ending.at.anyone):
             stalled = self.result is not None and bool(self.result.missing)
@@ -741,6 +828,10 @@ class Table:
         for raw in self.claims.take_early(self.chain.next_seq):
             self.take(raw, now)
         self.claims.forget_behind(self.chain.next_seq)
+        part(self, self.partings.moved(self.chain.next_seq), now)
+        for raw in self.partings.take_early(self.chain.next_seq):
+            self.take(raw, now)
+        self.partings.forget_behind(self.chain.next_seq)
 
     def _in_turn(self, header: log.Header) -> tuple[Step | None, LeadClaim | None]:
         """The step an entry of this header is taken at (None: out of turn), and the low-club claim it
@@ -815,6 +906,8 @@ class Table:
     def _advance(self) -> None:
         """Write every entry that is ours to write now, until a peer or our player must act."""
         while not self.finished and not self.restoring and not self.syncing and self.seat is not None:
+            if self.pausing:
+                return  # a proposal to stop at this slot is open: we hold our entry for it
             step = self._my_step()
             if step is None or step.seat not in (self.seat, ANY_SEAT) or self._holding_lead_claim():
                 return
