@@ -21,7 +21,7 @@ from p2pspades import log
 from p2pspades.audit.dispute import Dispute, Entry, upheld_words
 from p2pspades.audit.record import genesis_rules, hand_record
 from p2pspades.audit.verdict import Verdict, abandonment, describe, forfeit
-from p2pspades.describe import bonuses, failed
+from p2pspades.describe import bonuses, failed, parted
 from p2pspades.describe.rules import described
 from p2pspades.errors import RemoteError
 from p2pspades.printable import printable
@@ -31,7 +31,8 @@ from p2pspades.table import PassShown, Table, TableStatus, Violation
 __all__ = ["dispute_page", "game_page"]
 
 #: the status words of the hand record (`verify --json`'s `result.status`), with the banner's mark
-_MARK = {"complete": "✓", "violation": "✗", "unreadable": "✗", "abandoned": "…", "incomplete": "…"}
+_MARK = {"complete": "✓", "violation": "✗", "unreadable": "✗", "abandoned": "…", "incomplete": "…",
+         "left": "…", "stopped": "…"}
 _TEXT = "\ufe0e"  # text presentation: a suit glyph is never drawn as an emoji
 _RED = ("H", "D")
 #: the entry types whose count the page shows per hand, in the order of a hand, with their label
@@ -91,6 +92,9 @@ class Names:
             return f"{winners} won the game{scores}" if winners else f"Nobody won the game{scores}"
         if result.contested:
             return "Nobody won: every seat that signed the certificate wins by it, so it proves nothing"
+        if result.status in (TableStatus.LEFT, TableStatus.STOPPED):
+            words = parted(result, self.seat)
+            return f"{winners} won: {words}{scores}" if winners else f"Nobody won: {words}{scores}"
         fault = self.seat(result.seat) if result.seat is not None else "a seat"
         why = "stopped answering" if result.status is TableStatus.ABANDONED else "broke the rules"
         if result.forfeit and winners:
@@ -598,7 +602,7 @@ code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overfl
 .verdict{border:2px solid;border-radius:.4rem;padding:.8rem 1rem}
 .verdict.complete{background:#e3f3e6;border-color:#1d6b33;color:#0c3d1a}
 .verdict.violation,.verdict.unreadable,.verdict.unsettled{background:#fde8ea;border-color:#a01228;color:#5c0714}
-.verdict.abandoned,.verdict.incomplete{background:#fff3d1;border-color:#8a6100;color:#4a3400}
+.verdict.abandoned,.verdict.incomplete,.verdict.left,.verdict.stopped{background:#fff3d1;border-color:#8a6100;color:#4a3400}
 .summary{margin:.2rem 0;overflow-wrap:anywhere}.outcome{margin:.2rem 0;font-size:1.15rem;font-weight:700}
 nav ul,.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.6rem 0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:var(--soft)}
@@ -633,7 +637,7 @@ min-height:2.6rem;cursor:pointer}button:disabled{color:#777;border-color:#aaa;cu
 .logs{display:grid;gap:.6rem;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr))}
 .log{border:2px solid var(--line);border-radius:.4rem;padding:.5rem;overflow-wrap:anywhere}
 .log.complete{border-color:#1d6b33}.log.violation,.log.unreadable{border-color:#a01228}
-.log.abandoned,.log.incomplete{border-color:#8a6100}
+.log.abandoned,.log.incomplete,.log.left,.log.stopped{border-color:#8a6100}
 .chains tr.fork{background:#fff3d1}.chains td.upheld{background:#e3f3e6}
 @media (max-width:40rem){main{padding:.5rem}
 .deal.players-4{grid-template-columns:1fr 1fr;grid-template-areas:"n n" "w e" "c c" "s s"}}

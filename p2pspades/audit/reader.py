@@ -20,7 +20,7 @@ from p2pspades import log
 from p2pspades.audit.parallel import ALL_SETTLED, ParallelProofs, available_jobs
 from p2pspades.audit.verdict import Status, Unattributed, Verdict, abandonment, describe, forfeit_suffix
 from p2pspades.checks import Check
-from p2pspades.describe import failed, penalty
+from p2pspades.describe import failed, parting_verdict, penalty
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.rules import VIOLATION_KINDS as AUDIT_KINDS
 from p2pspades.rules import Card, HandResult
@@ -291,7 +291,14 @@ def not_ending(events: list[Event], raw: bytes) -> list[Violation]:
         slot = log.validate_header(log.open_envelope(raw).payload).seq
         found += [Violation(ev.seat, ev.check, ev.detail, slot, (ev.raw,), halts=False)
                   for ev in events if isinstance(ev, Rejected)]
+    else:  # a goodbye its signer's later entry makes void: named at the goodbye's slot, when the entry comes
+        found += [Violation(ev.seat, ev.check, ev.detail, _seq(ev.raw), (ev.raw,), halts=False)
+                  for ev in events if isinstance(ev, Rejected) and ev.check is Check.LEAVE and ev.raw != raw]
     return found
+
+
+def _seq(raw: bytes) -> int:
+    return int(log.validate_header(log.open_envelope(raw).payload).seq)
 
 
 def _taken(table: Table, raw: bytes, before: int, events: list[Event]) -> bool:
@@ -300,6 +307,8 @@ def _taken(table: Table, raw: bytes, before: int, events: list[Event]) -> bool:
     if len(table.entries) > before or any(isinstance(ev, Noted | Superseded) for ev in events):
         return True
     if any(isinstance(ev, Violation) and ev.halts for ev in events):
+        return True
+    if table.parted is not None and raw == table.entries[table.parted.seq]:
         return True
     return table.certified is not None and raw == table.entries[table.certified.seq]
 
@@ -357,6 +366,8 @@ def judge_end(table: Table, penalised: list[Violation], stopped: int = 0) -> Ver
     elif table.status is TableStatus.ABANDONED:
         summary = (f"valid, but abandoned at entry {len(table.entries) - 1}: {abandonment(table)}"
                    + forfeit_suffix(table))
+    elif table.status in (TableStatus.LEFT, TableStatus.STOPPED) and table.result is not None:
+        summary = parting_verdict(len(table.entries) - 1, table.result) + forfeit_suffix(table)
     else:
         waiting = table.waiting_for()
         where = f"; it waits for seat {waiting[0]}'s {waiting[1]}" if waiting else ""

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from p2pspades import log
 from p2pspades.audit.sequel import Change, broken, changes
 from p2pspades.checks import Check
-from p2pspades.describe import change_text, ending, failed, seats_word
+from p2pspades.describe import change_text, ending, failed, left_forfeit, seats_word
 from p2pspades.exits import ExitCode
 from p2pspades.rules import HandResult
 from p2pspades.table import PassShown, Table, TableStatus, Violation
@@ -104,6 +104,8 @@ def forfeit(table: Table) -> str | None:
         return None
     if result.status is TableStatus.ABANDONED:
         why = f"the certificate of {_seats(result.signers)} says it stopped answering"
+    elif result.status is TableStatus.LEFT:
+        why = left_forfeit()
     elif table.violation is not None:
         why = failed(table.violation.check, table.violation.detail)
     else:  # pragma: no cover - a fault is an abandonment or a violation
@@ -128,6 +130,8 @@ def forfeit_suffix(table: Table) -> str:
     result = table.result
     if result is None or result.seat is None:
         return ""
+    if result.status is TableStatus.LEFT and not result.forfeit:
+        return ""  # its words say it: the result stands, or nobody wins
     if result.scored:
         winners = " and ".join(f"side {w}" for w in result.winners) or "nobody"
         return f"; the game was decided before its end: the result stands, {winners} {_wins(result.winners)}"

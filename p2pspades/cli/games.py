@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -99,6 +100,21 @@ def result_text(row: GameRow, profile: str | None) -> str:
         if not winners:
             return _("abandoned: nobody won") if ending is Ending.ABANDONED else _("violation: nobody won")
         return _won(row, winners, forfeit=_("abandoned") if ending is Ending.ABANDONED else _("violation"))
+    if ending is Ending.LEFT:
+        leavers = _(" and ").join(printable(n) for n in row.left_by)
+        if not winners:
+            return _("{names} left: nobody won").format(names=leavers)
+        return _won(row, winners, forfeit=_("{names} left").format(names=leavers))
+    if ending is Ending.STOPPED:
+        text = ngettext("stopped by agreement after {n} hand: nobody won, the scores stand",
+                        "stopped by agreement after {n} hands: nobody won, the scores stand",
+                        row.hands).format(n=row.hands)
+        if row.seat == 0 and row.game_id is not None:  # the host carries it on
+            words = ["p2pspades", "host", "--carry-on", row.game_id[:12]]
+            if paths.profile_name(profile) != paths.DEFAULT_PROFILE:
+                words += ["--profile", paths.profile_name(profile)]
+            text = _("{stopped}; carry on with: {command}").format(stopped=text, command=shlex.join(words))
+        return text
     if ending is Ending.CONTESTED:
         if not row.claimed_by:
             return _("abandoned, contested: nobody won")

@@ -137,9 +137,9 @@ def play_again(args: argparse.Namespace, me: bytes) -> Again | None:
 
 def again_bots(again: Again | None, args: argparse.Namespace) -> tuple[list[Seat], Sequel | None, int]:
     """The bot seats of our table: for a table that plays again, the old game's bots of ours (the same
-    keys, back in their seats) and, for a continuation, one more for the abandoned seat; else `--bots` new
-    ones. With the lobby's sequel (that bot's seat kept for it), and the number of the next bot the lobby
-    screen would add."""
+    keys, back in their seats) and, for a continuation, one more for each seat gone (abandoned, or left);
+    else `--bots` new ones. With the lobby's sequel (each such bot's seat kept for it), and the number of the
+    next bot the lobby screen would add."""
     if again is None:
         return bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home), None, args.bots + 1
     ours = our_bot_keys(args.home, PLAYER_IDENTITY)
@@ -148,10 +148,10 @@ def again_bots(again: Again | None, args: argparse.Namespace) -> tuple[list[Seat
             for bot in bot_seats(1, PLAYER_IDENTITY, args.bot, first=ours[key], home=args.home)]
     unused = (k for k in itertools.count(1) if k not in {ours[key] for key in held})
     sequel = again.sequel
-    if again.bot_for is not None:
+    for seat in again.bots_for:
         (extra,) = bot_seats(1, PLAYER_IDENTITY, args.bot, first=next(unused), home=args.home)
         bots.append(extra)
-        sequel = dataclasses.replace(sequel, places={**sequel.places, extra.identity.public: again.bot_for})
+        sequel = dataclasses.replace(sequel, places={**sequel.places, extra.identity.public: seat})
     return bots, sequel, next(unused)
 
 

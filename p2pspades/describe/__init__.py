@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from p2pspades.checks import Check
+from p2pspades.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from p2pspades.audit.sequel import Change
@@ -49,7 +50,76 @@ def ending(ended: GameEnded) -> str:
         if ended.contested and not ended.missing:
             return f"{seats_word(ended.signers)} claimed that seat {ended.seat} stopped answering (contested)"
         return f"seat {ended.seat} stopped answering"
+    if ended.status == "left":
+        return _("{seats} left the game").format(seats=seats_named(ended.leavers))
+    if ended.status == "stopped":
+        return _("stopped by agreement")
     return ""
+
+
+def seats_named(seats: Iterable[int], who: Callable[[int], str] | None = None) -> str:
+    """'seat 2', 'seats 1, 3', or with `who` the names it gives ('ana and bo'), in the language spoken."""
+    listed = sorted(seats)
+    if who is not None:
+        names = [who(s) for s in listed]
+        if len(names) == 1:
+            return names[0]
+        return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    return ngettext("seat {seats}", "seats {seats}", len(listed)).format(seats=", ".join(map(str, listed)))
+
+
+def parted(ended: GameEnded, who: Callable[[int], str] | None = None) -> str:
+    """A game ended by the players' own word, in words (PROTOCOL.md §5.10, §5.11): who left, by a signed
+    goodbye, and what that did (a forfeit is said by the caller, as for an abandonment); or that every seat
+    agreed to stop, the scores standing. `who` names a seat ("seat 2" by default)."""
+    if ended.status == "stopped":
+        if ended.scored:
+            return _("stopped by agreement at its end: every seat signed to stop there, and as the game was "
+                     "decided before, its result stands")
+        return _("stopped by agreement: every seat signed to stop here, so the scores stand and nobody wins; "
+                 "the game can be carried on from them another day")
+    leavers = seats_named(ended.leavers, who)
+    if ended.scored:
+        return _("{leavers} left the game at its end (a signed goodbye): it was decided before, so its "
+                 "result stands").format(leavers=leavers)
+    if ended.forfeit:
+        count = len(ended.leavers)
+        return ngettext("{leavers} left the game (a signed goodbye)",
+                        "{leavers} left the game (signed goodbyes)", count).format(leavers=leavers)
+    return ngettext("{leavers} left the game (a signed goodbye): nobody wins",
+                    "{leavers} left the game (signed goodbyes): nobody wins",
+                    len(ended.leavers)).format(leavers=leavers)
+
+
+def left_forfeit() -> str:
+    """Why a side forfeits when one of its seats left (after "forfeit by seat N: ")."""
+    return _("it left the game (a signed goodbye)")
+
+
+def parting_verdict(entry: int, ended: GameEnded) -> str:
+    """The verifier's sentence on a log whose game ended by the players' word at entry `entry` (a forfeit is
+    added by the caller)."""
+    return _("valid, ended at entry {entry}: {words}").format(entry=entry, words=parted(ended))
+
+
+def parting_note(kind: str, signer: str, first: bool = False) -> str:
+    """A goodbye, a stop or a decline in words (PROTOCOL.md §5.10, §5.11): `signer` is how the reader names
+    its seat; `first`: the stop is the first for its slot, a proposal."""
+    if kind == "leave":
+        return _("{signer} left the game (a signed goodbye)").format(signer=signer)
+    if kind == "stop" and first:
+        return _("{signer} proposes to stop here: the scores stand, nobody wins, and the game can be carried "
+                 "on another day").format(signer=signer)
+    if kind == "stop":
+        return _("{signer} agrees to stop here").format(signer=signer)
+    return _("{signer} wants to play on: the proposal to stop lapses").format(signer=signer)
+
+
+def lapsed(by: str | None) -> str:
+    """A proposal to stop that lapsed: declined by `by` (how the reader names it), or not agreed in time."""
+    if by is not None:
+        return _("{who} declined to stop: the game goes on").format(who=by)
+    return _("the proposal to stop lapsed (not every seat agreed in time): the game goes on")
 
 
 def seat_word(seat: int) -> str:
@@ -146,7 +216,7 @@ def _value(change: Change, value: object) -> str:
 _CHANGE_WORDS = {
     "other game": "it follows game {new}, not {game} of the old log",
     "not over": "{game} has not ended",
-    "not abandoned": "{game} was not abandoned ({old}): it cannot be carried on",
+    "not abandoned": "{game} was not abandoned, left or stopped ({old}): it cannot be carried on",
     "no scores": "{game} ended before its first hand: there are no scores to carry on",
     "no log": "you have no log of {game} here: nothing of it can be checked",
     "log unended": "your log of {game} stops before its end: the scores cannot be checked",

@@ -16,7 +16,7 @@ from p2pspades.rules import BlindBid, Card, SeatView
 from p2pspades.table import DecisionKind
 from p2pspades.ui.derived import card_tracker, played_cards
 from p2pspades.ui.keys import help_lines
-from p2pspades.ui.result import ResultStatus
+from p2pspades.ui.result import result_level
 from p2pspades.ui.state import UiState
 from p2pspades.ui.text import bid_text, bidding_order, card_class, clip, plural, score_sheet, score_words
 from p2pspades.ui.widgets import Line, join_lines
@@ -212,8 +212,9 @@ def summary_text(state: UiState) -> Line:
 
 def quit_text(state: UiState) -> Line:
     if not state.only_our_bots:
-        said = ["Leave the game now? The others wait for your seat, then vote that you",
-                "stopped answering, which ends the game; resume before that to play on."]
+        said = [_("Leave the game now? Your goodbye, signed, ends it at once on every"),
+                _("table, and your side forfeits. To end it with nobody losing, x asks"),
+                _("the others to stop here instead: the scores stand for another day.")]
     elif state.resumable:
         said = ["Leave the game now? Every other seat is your bot: they stop with you,",
                 "and the command printed as you leave carries the game on later."]
@@ -227,6 +228,30 @@ def quit_text(state: UiState) -> Line:
             [("class:key", "y"), ("", " leave    "), ("class:key", "n"), ("", " or Esc: keep playing")],
         ]
     )
+
+
+def stop_title(state: UiState) -> str:
+    return _("Stop here?")
+
+
+def stop_text(state: UiState) -> Line:
+    """The question of a stop by agreement: ours to propose (`x`), or another's to answer."""
+    p = state.proposal
+    totals = " – ".join(str(t.score) for t in state.totals)
+    if state.proposing or p is None:
+        said = [_("Propose to stop the game here? If every player agrees within a"),
+                _("minute, it ends with the scores standing ({totals}) and nobody").format(totals=totals),
+                _("winning, and the host can carry it on from them another day.")]
+        keys = [("class:key", "y"), ("", _(" propose    ")), ("class:key", "n"), ("", _(" or Esc: play on"))]
+    else:
+        who = state.words.who(p.proposer)
+        said = [_("{who} proposes to stop here: the scores stand ({totals}),").format(who=who, totals=totals),
+                _("nobody wins, and the host can carry the game on another day."),
+                _("It ends once every player agrees; it lapses in {seconds} s.").format(
+                    seconds=f"{p.lapses_in:.0f}" if p.lapses_in is not None else "?")]
+        keys = [("class:key", "y"), ("", _(" agree    ")), ("class:key", "n"), ("", _(" play on    ")),
+                ("class:key", "Esc"), ("", _(" later"))]
+    return join_lines([*([("", line)] for line in said), [], keys])
 
 
 def game_summary(state: UiState) -> list[Line]:
@@ -281,8 +306,8 @@ def over_text(state: UiState) -> Line:
     rules = state.rules
     lines: list[Line] = []
     if result is not None:
-        level = {ResultStatus.COMPLETE: "good", ResultStatus.ABANDONED: "warn"}.get(result.status, "bad")
-        lines.extend([(f"class:verdict.{level}", part)] for part in textwrap.wrap(result.text, 70))
+        shade = result_level(result.status)
+        lines.extend([(f"class:verdict.{shade}", part)] for part in textwrap.wrap(result.text, 70))
     v = state.view
     if v is not None and v.outcome is not None:
         lines.append([("class:hint", f"ended by: {v.outcome.termination.value.replace('_', ' ')}")])

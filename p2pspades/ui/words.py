@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pspades import log
-from p2pspades.describe import abandoned, ending, failed, note, superseded
+from p2pspades.describe import abandoned, ending, failed, lapsed, note, parted, parting_note, superseded
+from p2pspades.i18n import _
 from p2pspades.rules import Action, Bid, Card, HandResult, Play, RuleSet, SeatView, Suit, Trick
 from p2pspades.table import (
     Accepted,
@@ -24,6 +25,7 @@ from p2pspades.table import (
     GameEnded,
     HandAudited,
     Noted,
+    Proposal,
     Rejected,
     Superseded,
     TableStatus,
@@ -181,6 +183,10 @@ class Words:
         elif ev.status is TableStatus.ABANDONED:
             text = f"the game was abandoned: {abandoned(ev, self.whom)}"
             level = "warn"
+        elif ev.status in (TableStatus.LEFT, TableStatus.STOPPED):
+            said = parted(ev, self.whom)
+            text = said[:1].upper() + said[1:]
+            level = "warn" if ev.status is TableStatus.LEFT else "info"
         else:
             text = (
                 f"the game stopped: {failed(halted.check, halted.detail, self.who(halted.seat))}"
@@ -193,6 +199,32 @@ class Words:
             verb = "wins" if len(ev.winners) == 1 else "win"
             text += f"; forfeit by {self.who(ev.seat)}: {winners} {verb}"
         return EventLine(text, level)
+
+    # ----------------------------------------------------------------- the players' own word
+    def parting(self, ev: Noted, first: bool) -> EventLine:
+        """A goodbye, a stop (`first`: a proposal) or a decline, as the pane tells it."""
+        signer = _("You") if ev.seat == self.seat else self.who(ev.seat)
+        level = "warn" if ev.type == msg.Leave.TYPE else "info"
+        return EventLine(parting_note(ev.type, signer, first), level)
+
+    def lapsed(self) -> str:
+        return lapsed(None)
+
+    def stop_alone(self) -> str:
+        """What `x` says where every other seat is our bot: there is nobody to agree with."""
+        return _("every other seat is your bot: to stop here, leave (Ctrl-Q) and carry on later with resume")
+
+    def proposal_status(self, p: Proposal) -> str:
+        """The prompt line while a proposal to stop is open: who has not agreed yet, and when it lapses."""
+        waiting = [s for s in range(len(self.names)) if s not in p.agreed]
+        seconds = f"{p.lapses_in:.0f}" if p.lapses_in is not None else "?"
+        if not waiting:
+            return _("Stop here: every seat agreed")
+        if self.seat in waiting:
+            return _("{who} proposes to stop here: x answers (lapses in {seconds} s)").format(
+                who=self.who(p.proposer), seconds=seconds)
+        return _("Stop here? waiting for {names} to agree (lapses in {seconds} s)").format(
+            names=self.several(waiting), seconds=seconds)
 
     # ----------------------------------------------------------------- what the snapshots show
     def deal(self, number: int, dealer: int) -> EventLine:

@@ -19,7 +19,8 @@ from p2pspades.table import DecisionKind
 from p2pspades.ui.derived import Contract, card_tracker
 from p2pspades.ui.lobby import SIDE_LETTERS, LobbyModel, partner_warnings, seat_state
 from p2pspades.ui.overlays import Overlay
-from p2pspades.ui.state import ResultStatus, UiState
+from p2pspades.ui.result import result_level
+from p2pspades.ui.state import UiState
 from p2pspades.ui.text import (
     RED_SUITS,
     after_line,
@@ -385,8 +386,7 @@ def over(state: UiState) -> Json:
     out: Json = {"title": words.over_title(), "text": "", "level": "info"}
     if result is not None:
         out["text"] = result.text
-        levels = {ResultStatus.COMPLETE: "good", ResultStatus.ABANDONED: "warn"}
-        out["level"] = levels.get(result.status, "bad")
+        out["level"] = result_level(result.status)
     v = state.view
     if v is not None and v.outcome is not None:
         out["ended_by"] = words.ended_by(v.outcome.termination.value)
