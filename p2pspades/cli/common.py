@@ -13,7 +13,7 @@ from typing import Any
 from p2pspades import paths
 from p2pspades.audit import GameVisitor
 from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, DEFAULT_THINK, THINK
-from p2pspades.describe import abandoned, ending, failed
+from p2pspades.describe import abandoned, ending, failed, parted
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
@@ -238,7 +238,9 @@ class ProgressLines(GameVisitor):
 
     def on_end(self, ended: GameEnded) -> None:
         text = f"game over: {ended.status}" + (f" ({why})" if (why := ending(ended)) else "")
-        if ended.signers and ended.seat is not None:
+        if ended.status in ("left", "stopped"):
+            text = f"game over: {parted(ended, lambda seat: self.names[seat])}"
+        elif ended.signers and ended.seat is not None:
             text += f": {abandoned(ended, lambda seat: self.names[seat])}"
         if ended.forfeit and ended.seat is not None:
             winners = " and ".join(self.side(k) for k in ended.winners)

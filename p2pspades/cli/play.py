@@ -482,32 +482,31 @@ async def farewell(group: LocalGroup) -> None:
 
 class Hangup:
     """Closing the terminal (SIGHUP) or a polite `kill` (SIGTERM) while others play: the game we play is
-    cancelled as Ctrl-C cancels it, so that we leave it with a goodbye; what we print goes nowhere (there is
-    no terminal to print to)."""
-
-    SIGNALS = ("SIGHUP", "SIGTERM")
+    cancelled as Ctrl-C cancels it, so that we leave it with a goodbye. After SIGHUP what we print goes
+    nowhere: there is no terminal to print to."""
 
     def __init__(self) -> None:
         self.happened = False
         self._task = asyncio.current_task()
         self._installed: list[int] = []
         loop = asyncio.get_running_loop()
-        for name in self.SIGNALS:
+        for name in ("SIGHUP", "SIGTERM"):
             number = getattr(signal, name, None)
             if number is None:
                 continue
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(number, self._hang_up)
+                loop.add_signal_handler(number, self._hang_up, number == getattr(signal, "SIGHUP", None))
                 self._installed.append(number)
 
-    def _hang_up(self) -> None:
+    def _hang_up(self, terminal_gone: bool) -> None:
         if self.happened:
             return
         self.happened = True
-        devnull = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            with contextlib.suppress(OSError):
-                os.dup2(devnull, fd)
+        if terminal_gone:
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                with contextlib.suppress(OSError):
+                    os.dup2(devnull, fd)
         if self._task is not None:
             self._task.cancel()
 

@@ -1,0 +1,161 @@
+"""Leaving on purpose, as people do, with real processes on 127.0.0.1 and the person in a real terminal: bo
+leaves by the leave dialog, by Ctrl-C, or by closing his terminal, and his program signs a goodbye. ana's
+table (her seat and her two bots, another process) ends at once with "bo left", never "stopped answering":
+her program says so within seconds, with the carry-on command; every log of the game verifies to the same
+result, alone and together (PROTOCOL.md §5.10)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+from helpers.lan import Lan
+from helpers.terminal import Terminal
+
+from p2pspades.audit import verify_file
+from p2pspades.exits import ExitCode
+from p2pspades.table import TableStatus
+
+pytestmark = [pytest.mark.net, pytest.mark.pty, pytest.mark.slow, pytest.mark.timeout(240)]
+
+ENDS_WITHIN = 10.0
+"""How soon ana's program must say the game is over once bo has left (polled, against this deadline)."""
+
+
+def ana_hosts(lan: Lan) -> None:
+    """ana hosts with two bots of hers, a long game, her seat played by her bot (`--auto`)."""
+    lan.host(4, "--name", "ana", "--bots", "2", "--target", "3000", name="ana")
+    lan.wait_for("ana", "lobby: ")
+
+
+def bo_joins(lan: Lan, *extra: str) -> Terminal:
+    bo = Terminal(lan.env("bo"), "bo", "join", lan.lobby, "--name", "bo", "--address", "127.0.0.1", "--log",
+                  str(lan.log("bo")), *extra, rows=30, cols=100)
+    if "--auto" not in extra:
+        bo.expect(r"accept \(a\) or decline \(d\)", 60)
+        bo.proc.send("a")
+    return bo
+
+
+def play_until(bo: Terminal, lan: Lan, entries: int) -> None:
+    """bo plays his own turns at once (the default bid, the chosen card, no blind nil) until his log holds
+    `entries` entries."""
+    deadline = time.monotonic() + 120
+    while lan.entries("bo") < entries:
+        assert time.monotonic() < deadline, bo.text()
+        bo.pump()
+        prompt = bo.screen.display[-2]
+        if re.search(r"Your (bid|turn)", prompt):
+            bo.proc.send("\r")
+        elif "Blind nil?" in prompt:
+            bo.proc.send("n")
+
+
+def ana_sees_bo_leave(lan: Lan) -> str:
+    """ana's program says, within `ENDS_WITHIN` seconds, that bo left: his side forfeits, and she may carry
+    the game on with a bot in his seat. Then it ends, exit code 3 (a game that stopped short)."""
+    out = lan.wait_for("ana", "game over: ", timeout=ENDS_WITHIN)
+    assert "game over: bo left the game (a signed goodbye); forfeit by bo: ana+ana's bot wins" in out, out[-2000:]
+    assert lan.finish("ana")["ana"] == ExitCode.INCOMPLETE, lan.out("ana")[-2000:]
+    out = lan.out("ana")
+    assert "stopped answering" not in out and "voted" not in out, out[-2000:]
+    assert re.search(r"^carry on with a bot: p2pspades host --carry-on [0-9a-f]{12} ", out, re.M), out[-2000:]
+    return out
+
+
+def logs_agree(lan: Lan) -> None:
+    """Every log of the game (bo's, ana's, her bots') verifies to the same result: bo (seat 1) left, his side
+    forfeits; and `verify` of them all together says the same, exit code 3."""
+    logs = [lan.log("bo"), lan.log("ana"), *sorted((lan.root / "ana" / "data" / "games").glob("*/seat-*/game.p2plog"))]
+    results = []
+    for path in logs:
+        verdict = verify_file(path)
+        assert verdict.table is not None and verdict.table.status is TableStatus.LEFT, (path, verdict.summary)
+        assert "seat 1 left the game (a signed goodbye)" in verdict.summary, verdict.summary
+        results.append((verdict.table.result, verdict.table.entries))
+    assert all(r == results[0] for r in results), results
+    result = results[0][0]
+    assert result is not None and result.leavers == (1,) and result.winners == (0,) and result.forfeit
+    done = subprocess.run([sys.executable, "-m", "p2pspades", "verify", *map(str, logs)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == ExitCode.INCOMPLETE, done.stdout + done.stderr
+    assert "seat 1 left the game (a signed goodbye)" in done.stdout, done.stdout
+
+
+def bo_said_goodbye(out: str) -> None:
+    assert "you left the game: your goodbye ends it on every table, and your side forfeits" in out, out
+    assert "valid, ended at entry" in out and "seat 1 left the game (a signed goodbye)" in out, out
+
+
+def test_a_joiner_who_leaves_by_the_dialog_ends_the_game_at_once_on_every_table(lan: Lan) -> None:
+    """bo, mid-game, presses Ctrl-Q: the dialog says what leaving does (his goodbye ends the game for
+    everyone, his side forfeits; x would ask to stop instead); he answers y. His program signs the goodbye,
+    sends it, and ends (exit 0: he chose to leave)."""
+    ana_hosts(lan)
+    bo = bo_joins(lan)
+    try:
+        play_until(bo, lan, 40)
+        bo.proc.send("\x11")  # Ctrl-Q
+        screen = bo.expect("Leave the game now?")
+        assert "ends it at once on every" in screen and "forfeits" in screen and "x asks" in screen, screen
+        bo.proc.send("y")
+        out = ana_sees_bo_leave(lan)
+        bo.proc.expect(pexpect.EOF, timeout=30)
+        said = (bo.proc.before or b"").decode(errors="replace")
+        bo.proc.close()
+        assert bo.proc.exitstatus == ExitCode.LEFT, said
+        bo_said_goodbye(said)
+    finally:
+        bo.close()
+    assert "bo left the game (a signed goodbye)" in out
+    logs_agree(lan)
+
+
+def test_a_joiner_who_presses_ctrl_c_leaves_with_a_goodbye(lan: Lan) -> None:
+    """bo plays with --auto and presses Ctrl-C in his terminal: a signal, not a key of the game screen. His
+    program signs the goodbye before it stops (exit 130, interrupted, as Ctrl-C always is)."""
+    ana_hosts(lan)
+    bo = bo_joins(lan, "--auto")
+    try:
+        deadline = time.monotonic() + 60
+        while lan.entries("bo") < 40:
+            assert time.monotonic() < deadline, bo.text()
+            bo.pump()
+        bo.proc.send("\x03")  # Ctrl-C: the terminal sends SIGINT
+        ana_sees_bo_leave(lan)
+        bo.proc.expect(pexpect.EOF, timeout=30)
+        said = (bo.proc.before or b"").decode(errors="replace")
+        bo.proc.close()
+        assert bo.proc.exitstatus == ExitCode.INTERRUPTED, said
+        bo_said_goodbye(bo.text().replace("\n", "") + said)
+    finally:
+        bo.close()
+    logs_agree(lan)
+
+
+def test_a_joiner_who_closes_his_terminal_leaves_with_a_goodbye(lan: Lan) -> None:
+    """bo closes the window of his terminal mid-game (SIGHUP): nobody is left to ask, and his program signs
+    the goodbye and ends."""
+    ana_hosts(lan)
+    bo = bo_joins(lan)
+    try:
+        play_until(bo, lan, 40)
+        bo.hang_up()
+        ana_sees_bo_leave(lan)
+        deadline = time.monotonic() + 30
+        while (status := bo.ended()) is None:
+            assert time.monotonic() < deadline, "bo's program did not end after its terminal closed"
+            time.sleep(0.05)
+        assert status == ExitCode.LEFT, status
+    finally:
+        bo.close()
+    logs_agree(lan)
+
+
+def _paths(root: Path) -> list[Path]:
+    return sorted(root.glob("*/seat-*/game.p2plog"))
