@@ -387,7 +387,10 @@ class Claims:
         if now is not None and (now.seq, now.prev) == (seq, prev):
             return self.slot(now)
         at = view.passed(seq, prev)
-        return None if at is None else self.slot(at, passed=seq < view.next_seq)
+        if at is None:
+            return None
+        entry = view.entry_at(seq)  # an ending took the slot (a goodbye, say): we took no answer there
+        return self.slot(at, passed=entry is not None and _type(entry) not in msg.ENDINGS)
 
     # ----------------------------------------------------------------- a note from a peer (or our log)
     def note(self, view: ClaimView, env: log.Envelope, header: log.Header) -> list[Output]:
@@ -674,6 +677,10 @@ def ending_entry(game_id: bytes, slot: Slot, standing_: Standing, missing: tuple
         body = msg.Stalled(tuple(slot.votes[v] for v in still),
                            tuple(slot.stalls[v][missing] for v in still)).to_fields()
     return log.seal({**header, **body}, log.UNSIGNED)
+
+
+def _type(raw: bytes) -> str:
+    return str(log.validate_header(log.open_envelope(raw).payload).type)
 
 
 def _signer(raw: bytes) -> int:
