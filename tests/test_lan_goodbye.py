@@ -60,7 +60,8 @@ def ana_sees_bo_leave(lan: Lan) -> str:
     """ana's program says, within `ENDS_WITHIN` seconds, that bo left: his side forfeits, and she may carry
     the game on with a bot in his seat. Then it ends, exit code 3 (a game that stopped short)."""
     out = lan.wait_for("ana", "game over: ", timeout=ENDS_WITHIN)
-    assert "game over: bo left the game (a signed goodbye); forfeit by bo: ana+ana's bot wins" in out, out[-2000:]
+    said = "game over: bo left the game (a signed goodbye); forfeit by bo: ana+ana's bot wins"
+    assert said in out, out[-2000:]
     assert lan.finish("ana")["ana"] == ExitCode.INCOMPLETE, lan.out("ana")[-2000:]
     out = lan.out("ana")
     assert "stopped answering" not in out and "voted" not in out, out[-2000:]
@@ -71,7 +72,7 @@ def ana_sees_bo_leave(lan: Lan) -> str:
 def logs_agree(lan: Lan) -> None:
     """Every log of the game (bo's, ana's, her bots') verifies to the same result: bo (seat 1) left, his side
     forfeits; and `verify` of them all together says the same, exit code 3."""
-    logs = [lan.log("bo"), lan.log("ana"), *sorted((lan.root / "ana" / "data" / "games").glob("*/seat-*/game.p2plog"))]
+    logs = [lan.log("bo"), lan.log("ana"), *_paths(lan.root / "ana" / "data" / "games")]
     results = []
     for path in logs:
         verdict = verify_file(path)

@@ -154,7 +154,8 @@ def check(schedule: Schedule, subset_seed: int = 0) -> GameEnded:
         assert not sides & set(result.winners), "a cheat never pays"
     if result.status is TableStatus.LEFT:
         assert schedule.drawn.kind in ("leave", "leave-late") and set(result.leavers) == {schedule.drawn.seat}
-        assert result.scored or not {side(s) for s in result.leavers} & set(result.winners), "leaving never pays"
+        leaving = {side(s) for s in result.leavers}
+        assert result.scored or not leaving & set(result.winners), "leaving never pays"
     if result.status is TableStatus.STOPPED:
         assert schedule.drawn.kind == "stop", "a stop needs every seat"
         assert result.scored or result.winners == ()

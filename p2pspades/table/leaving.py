@@ -134,8 +134,10 @@ def _revive(t: Table, out: Revive, now: float) -> None:
         t.rebuild(keep)
         t.report(Superseded(spot.seq, (ending,)))
         t.parted = None
+        if out.answer is not None:
+            t.take(out.answer, now)
         rejudge(t, spot.seq, now)
-    if out.answer is not None:
+    elif out.answer is not None:
         t.take(out.answer, now)
 
 

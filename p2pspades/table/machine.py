@@ -870,6 +870,8 @@ class Table:
         self.chain.append(raw, frame.env.hash, seat, step)
         self.last_progress = now
         self._events.insert(mark, Accepted(seq, raw, seat, kind, own))
+        if own:
+            self.partings.signed(seat, seq)  # our own goodbye for this slot or an earlier one is void now
         if lead is not None and not self.finished:
             lead.answered = seq
             why = f"seat {lead.signer} claimed that nobody led the lowest club in time, but seat {seat}"
