@@ -298,8 +298,9 @@ def test_a_stop_every_seat_signs_ends_the_game_with_the_scores_standing(tmp_path
 
 def test_a_stop_the_awaited_seat_signs_then_plays_through_is_void_everywhere() -> None:
     """Seat a, awaited, signs its stop with the others' (a modified peer), and then sends its entry for the
-    slot anyway, to one table first. The tables that ended the game on the stops take the entry: a stop is
-    void when the awaited entry comes. Every table plays on, on one chain, to the game's own end."""
+    slot anyway. The tables that ended the game on the stops take the entry: a stop is void when the awaited
+    entry comes. Their agreement holds for the hand: they sign again for the next slot, where seat a never
+    does, so that proposal lapses in its time, and every table plays on, on one chain, to the game's end."""
     wire = seated("classic", b"played through", target=10)
     quiet(wire, 20)
     awaited = wire.tables[0].waiting_for()
@@ -321,6 +322,9 @@ def test_a_stop_the_awaited_seat_signs_then_plays_through_is_void_everywhere() -
         if dest != a:
             wire._record(dest, wire.tables[dest].receive(raw, wire.now))
     assert all(t.status is TableStatus.STOPPED for t in others)
+    wire.run()  # the others take its entry: the stop is void; their agreement holds, for the next slot
+    assert not any(t.finished for t in wire.tables) and all(t.pausing for t in others)
+    wire.advance_time(61)  # it never agrees there: the proposal lapses
     wire.run()
     final = agree(wire.tables)
     assert final.status is TableStatus.COMPLETE

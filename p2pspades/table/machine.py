@@ -828,7 +828,7 @@ class Table:
         for raw in self.claims.take_early(self.chain.next_seq):
             self.take(raw, now)
         self.claims.forget_behind(self.chain.next_seq)
-        part(self, self.partings.moved(self.chain.next_seq), now)
+        part(self, self.partings.moved(self.parting_view, now), now)
         for raw in self.partings.take_early(self.chain.next_seq):
             self.take(raw, now)
         self.partings.forget_behind(self.chain.next_seq)

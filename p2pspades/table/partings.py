@@ -13,8 +13,11 @@ about one *slot* (the entry the table waits for, as a claim's notes are), and en
 - a **decline** (`go`) says its signer will not stop there: the proposal lapses. No result depends on it.
 
 While a proposal is open on the slot a table waits for, an honest table holds its own entry for that slot
-and counts no time against anyone (a *pause*), for at most `wait` seconds on its own clock, once per proposer
-and hand; then the proposal lapses and the game goes on.
+and counts no time against anyone (a *pause*), for at most `wait` seconds on its own clock; a proposer whose
+proposal lapsed so (its wait ran out, or a seat declined) pauses nobody again in that hand. A proposal that
+reached some table only once it had passed its slot lapses there as the game goes on: each seat that signed
+it signs again, at once, for the slot it waits for then (the scores are the same within a hand), so that an
+agreement holds for the rest of the hand.
 
 How a slot ends is a function of its notes and of the entries seen, not of their order (`standing`). This
 module holds no reference to the table: it sees the chain through the narrow `PartingView` and returns what
@@ -114,6 +117,10 @@ class PartingView(Protocol):
     @property
     def next_seq(self) -> int: ...
 
+    @property
+    def restoring(self) -> bool:
+        """Whether the table is replaying its own log: a note of ours it signed then is in the log after."""
+
     def now(self) -> Awaited | None:
         """The slot the table waits for (None: the game is over)."""
 
@@ -170,7 +177,8 @@ class Partings:
         #: the latest slot of a chain entry each seat signed that we have seen (any branch): a goodbye for
         #: that slot or an earlier one is void
         self.latest: dict[int, int] = {}
-        #: (seat, hand) of the proposals that paused us: one pause per proposer and hand
+        #: (hand, seat) of the proposers whose pause lapsed here (its wait ran out, or a seat declined): one
+        #: such pause per proposer and hand
         self.paused_by: set[tuple[int, int]] = set()
 
     # ----------------------------------------------------------------- the slots
@@ -276,7 +284,6 @@ class Partings:
             pause = (spot.at.hand, seat)
             current = here is not None and here.seq == spot.seq
             if current and not spot.declines and pause not in self.paused_by:
-                self.paused_by.add(pause)
                 spot.since = now
         return out + self.judge(view, spot)
 
@@ -287,8 +294,14 @@ class Partings:
         out: list[Output] = [Note(spot.seq, raw, seat, msg.GoOn.TYPE, seat == self.seat)]
         if spot.since is not None and not spot.lapsed:
             spot.lapsed = True
+            self._spent(spot)
             out.append(Lapse(spot, seat))
         return out
+
+    def _spent(self, spot: Parting) -> None:
+        """The proposal on `spot` paused us to no end: its proposer pauses nobody again in this hand."""
+        if spot.proposer is not None:
+            self.paused_by.add((spot.at.hand, spot.proposer))
 
     # ----------------------------------------------------------------- entries, our own notes, our clock
     def signed(self, seat: int, seq: int) -> list[Output]:
@@ -349,15 +362,23 @@ class Partings:
         if now - spot.since < self.wait:
             return []
         spot.lapsed = True
+        self._spent(spot)
         return [Lapse(spot)]
 
-    def moved(self, next_seq: int) -> list[Output]:
-        """The chain grew past a slot whose proposal paused us: the game went on, the proposal lapsed."""
+    def moved(self, view: PartingView, now: float) -> list[Output]:
+        """The chain grew past a slot whose proposal paused us (it reached a table only once it had passed
+        that slot): the proposal lapsed there; if we signed it, we sign again for the slot we wait for now,
+        as long as the scores there are the same: our agreement holds for the rest of the hand."""
         out: list[Output] = []
-        for spot in self.spots.values():
-            if spot.since is not None and not spot.lapsed and spot.seq < next_seq and spot.ended is None:
-                spot.lapsed = True
-                out.append(Lapse(spot))
+        here = view.now()
+        for spot in list(self.spots.values()):
+            if spot.since is None or spot.lapsed or spot.seq >= view.next_seq or spot.ended is not None:
+                continue
+            spot.lapsed = True
+            out.append(Lapse(spot))
+            same = here is not None and here.hand == spot.at.hand and not view.restoring
+            if same and self.seat in spot.stops and view.totals_at(view.next_seq) == view.totals_at(spot.seq):
+                out += self.stop(view, now)
         return out
 
     def pausing(self, view: PartingView) -> bool:
