@@ -1,12 +1,14 @@
-"""Leaving on purpose, as people do, with real processes on 127.0.0.1 and the person in a real terminal: bo
-leaves by the leave dialog, by Ctrl-C, or by closing his terminal, and his program signs a goodbye. ana's
-table (her seat and her two bots, another process) ends at once with "bo left", never "stopped answering":
-her program says so within seconds, with the carry-on command; every log of the game verifies to the same
-result, alone and together (PROTOCOL.md §5.10)."""
+"""Leaving and stopping on purpose, as people do, with real processes on 127.0.0.1 and the person in a real
+terminal: bo leaves by the leave dialog, by Ctrl-C, or by closing his terminal, and his program signs a
+goodbye. ana's table (her seat and her two bots, another process) ends at once with "bo left", never
+"stopped answering": her program says so within seconds, with the carry-on command; every log of the game
+verifies to the same result, alone and together (PROTOCOL.md §5.10). And bo proposes to stop, everybody
+agrees, and they carry the game on from its scores another day (§5.11)."""
 
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -160,3 +162,65 @@ def test_a_joiner_who_closes_his_terminal_leaves_with_a_goodbye(lan: Lan) -> Non
 
 def _paths(root: Path) -> list[Path]:
     return sorted(root.glob("*/seat-*/game.p2plog"))
+
+
+# ------------------------------------------------------------------ a stop by agreement, and another day
+def printed(out: str, label: str) -> list[str]:
+    """The command printed after `label: `, as words."""
+    found = re.findall(rf"^{re.escape(label)}: (p2pspades .*)$", out, re.M)
+    assert len(found) == 1, f"{label!r} printed {len(found)} times:\n{out[-3000:]}"
+    return shlex.split(found[0].strip())
+
+
+def test_a_stop_by_agreement_ends_the_game_with_its_scores_and_carries_on_another_day(lan: Lan) -> None:
+    """bo, at his turn after a hand or so, presses x and proposes to stop: ana's program (--auto) and her
+    bots agree, and the game ends on every table, stopped by agreement: nobody wins, the scores stand. ana's
+    program prints the command that carries it on, bo's the one that joins; another day they type them (bo
+    with --auto), and the new game continues the old one from its scores, as `verify --after` confirms."""
+    lan.host(4, "--name", "ana", "--bots", "2", "--target", "200", name="ana")
+    lan.wait_for("ana", "lobby: ")
+    bo = bo_joins(lan)
+    try:
+        play_until(bo, lan, 140)  # past the first hand: scores to carry on
+        deadline = time.monotonic() + 60
+        while not re.search(r"Your (bid|turn)", bo.screen.display[-2]):
+            assert time.monotonic() < deadline, bo.text()
+            bo.pump()
+        bo.proc.send("x")
+        screen = bo.expect("Propose to stop the game here?")
+        assert "scores standing" in screen and "nobody" in screen and "carry it on" in screen, screen
+        bo.proc.send("y")
+        screen = bo.expect("Game over", 30)
+        assert "Stopped by agreement" in screen, screen
+        bo.proc.send("\r")
+        bo.proc.expect(pexpect.EOF, timeout=30)
+        said = (bo.proc.before or b"").decode(errors="replace")
+        bo.proc.close()
+        assert bo.proc.exitstatus == ExitCode.INCOMPLETE, said
+    finally:
+        bo.close()
+    assert lan.finish("ana")["ana"] == ExitCode.INCOMPLETE, lan.out("ana")[-2000:]
+    out = lan.out("ana")
+    assert "bo proposes to stop here" in out and "game over: stopped by agreement" in out, out[-2000:]
+    old = verify_file(lan.log("ana"))
+    assert old.table is not None and old.table.status is TableStatus.STOPPED and old.table.game is not None
+    totals, dealer = old.table.game.totals, old.table.game.dealer
+    assert any(t.score for t in totals), "a hand was scored: there are scores to carry on"
+    assert verify_file(lan.log("bo")).table.result == old.table.result  # type: ignore[union-attr]
+    carry = printed(out, "carry on")  # no seat is gone: no bot to add
+    join = printed(said.replace("\r", ""), "join with")
+    assert carry[:3] == ["p2pspades", "host", "--carry-on"], carry
+    # another day: ana types what her program printed, bo his (letting his bot play, --auto)
+    lan.p2pspades("ana", *carry[1:], "--log", str(lan.root / "ana2.p2plog"))
+    lan.wait_for("ana", "the game at this table continues game")
+    lan.p2pspades("bo", *join[1:], "--auto", "--log", str(lan.root / "bo2.p2plog"))
+    codes = lan.finish("ana", "bo", timeout=180)
+    assert codes == {"ana": ExitCode.OK, "bo": ExitCode.OK}, (lan.out("ana")[-3000:], lan.out("bo")[-3000:])
+    new = verify_file(lan.root / "ana2.p2plog")
+    assert new.table is not None and new.table.setup.after is not None, new.summary
+    after = new.table.setup.after
+    assert after.continues and after.game_id == old.table.game_id
+    assert after.totals == totals and after.dealer == dealer
+    check = subprocess.run([sys.executable, "-m", "p2pspades", "verify", str(lan.root / "bo2.p2plog"), "--after",
+                            str(lan.log("bo"))], capture_output=True, text=True, timeout=120)
+    assert check.returncode == ExitCode.OK and "continues game" in check.stdout, check.stdout + check.stderr
