@@ -99,6 +99,7 @@ def game(state: UiState) -> Json:
         "waiting": state.countdown is not None or (state.waiting is not None and state.decision is None
                                                    and state.result is None),
         "coach": state.kind in (DecisionKind.BID, DecisionKind.PLAY),
+        "stop": state.result is None and not state.only_our_bots and state.on_stop is not None,
         "confirm_card": state.confirm_card,
         "confirming": None if state.confirming is None else card(state.confirming),
         "over": state.result is not None,
@@ -321,6 +322,13 @@ def window(state: UiState, top: Overlay) -> Json | None:
         return over(state)
     if top is Overlay.QUIT:
         return {"lines": words.quit_question(state.only_our_bots, state.resumable)}
+    if top is Overlay.STOP:
+        p = state.proposal
+        proposing = state.proposing or p is None
+        who = "" if p is None else state.words.who(p.proposer)
+        totals = " – ".join(str(t.score) for t in state.totals)
+        return {"lines": words.stop_question(proposing, who, totals, None if p is None else p.lapses_in),
+                "proposing": proposing}
     if top is Overlay.HELP:
         return {"keys": [list(k) for k in words.HELP],
                 "rules": words.rules_help(described(state.rules), state.rules.target)}

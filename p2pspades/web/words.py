@@ -45,6 +45,11 @@ LABELS: dict[str, str] = {
     "clear_marks": "Clear the marks",
     "yes_leave": "Leave",
     "no_stay": "Keep playing",
+    "stop_here": "Stop here",
+    "propose": "Propose",
+    "agree": "Agree",
+    "play_on": "Play on",
+    "later": "Later",
     "dealer": "dealer",
     "your_turn_mark": "to play",
     "thinking": "thinking…",
@@ -322,13 +327,35 @@ def penalty(name: str, what: str, renege: str) -> str:
 def quit_question(only_bots: bool, resumable: bool) -> list[str]:
     """The question before leaving a game, in the page's words (the terminal's own, less its keys)."""
     if not only_bots:
-        return ["Leave the game now? The others wait for your seat, then vote that you stopped answering, "
-                "which ends the game; resume before that to play on."]
+        return ["Leave the game now? Your goodbye, signed, ends it at once on every table, and your side "
+                "forfeits. To end it with nobody losing, Stop here asks the others to stop instead: the "
+                "scores stand for another day."]
     if resumable:
         return ["Leave the game now? Every other seat is your bot: they stop with you, and the command "
                 "printed as you leave carries the game on later."]
     return ["Leave the game now? Every other seat is your bot, in memory: the game ends here, and its log "
             "keeps what was played so far."]
+
+
+def stop_question(proposing: bool, who: str, totals: str, lapses_in: float | None) -> list[str]:
+    """The question of a stop by agreement, in the page's words: ours to propose, or another's to answer."""
+    if proposing:
+        return [f"Propose to stop the game here? If every player agrees within a minute, it ends with the "
+                f"scores standing ({totals}) and nobody winning, and the host can carry it on from them "
+                "another day."]
+    seconds = "?" if lapses_in is None else f"{lapses_in:.0f}"
+    return [f"{who} proposes to stop here: the scores stand ({totals}), nobody wins, and the host can carry "
+            f"the game on another day. It ends once every player agrees; it lapses in {seconds} s."]
+
+
+def page_closed(seconds: int) -> str:
+    """The terminal's line while no tab shows the game: when we leave it, unless a tab opens again."""
+    return (f"the page was closed: you leave the game in {seconds} s unless it is opened again "
+            "(Ctrl-C leaves now)")
+
+
+def left_with_the_page() -> str:
+    return "the page stayed closed: you leave the game"
 
 
 def rules_help(described: str, target_points: int) -> str:
