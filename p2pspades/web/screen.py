@@ -296,16 +296,17 @@ class WebScreen:
             if self._closing is not None:
                 self._closing.cancel()
                 self._closing = None
-        elif self._seen and self._closing is None and self.state is not None and self.state.result is None:
+        elif self._seen and self._closing is None and self.state is not None:
             self._closing = asyncio.ensure_future(self._page_closed())
 
     async def _page_closed(self) -> None:
-        """Every tab of the page closed while the game goes on: closing the browser tab is leaving, so unless
-        a tab opens again within `PAGE_GRACE` seconds (a reload does), we leave as the Leave button does (a
-        goodbye, where others play). The terminal counts it down."""
+        """Every tab of the page closed while the game is shown: closing the browser tab is leaving, so
+        unless a tab opens again within `PAGE_GRACE` seconds (a reload does), we leave as the Leave button
+        does (a goodbye, where others still play). The terminal counts it down."""
         try:
+            self.status.print(words.page_closed(math.ceil(PAGE_GRACE)))
             for left in range(math.ceil(PAGE_GRACE), 0, -1):
-                self.status.show(words.page_closed(left), words.tabs(0))
+                self.status.show(words.page_closed(left), words.tabs(0))  # (a terminal: counted down)
                 await asyncio.sleep(1.0)
         except asyncio.CancelledError:
             self.changed()
