@@ -221,6 +221,7 @@ def test_a_stop_by_agreement_ends_the_game_with_its_scores_and_carries_on_anothe
     after = new.table.setup.after
     assert after.continues and after.game_id == old.table.game_id
     assert after.totals == totals and after.dealer == dealer
-    check = subprocess.run([sys.executable, "-m", "p2pspades", "verify", str(lan.root / "bo2.p2plog"), "--after",
-                            str(lan.log("bo"))], capture_output=True, text=True, timeout=120)
+    words = ["verify", str(lan.root / "bo2.p2plog"), "--after", str(lan.log("bo"))]
+    check = subprocess.run([sys.executable, "-m", "p2pspades", *words], capture_output=True, text=True,
+                           timeout=120)
     assert check.returncode == ExitCode.OK and "continues game" in check.stdout, check.stdout + check.stderr

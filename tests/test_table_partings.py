@@ -359,5 +359,6 @@ def test_a_goodbye_crossing_a_certificate_ends_every_table_the_same(who: str, tm
 
 
 def _as_read(table: Table) -> Table:
-    """`table`, its status read again by the type checker (a test looks at it before and after more frames)."""
+    """`table`, its status read again by the type checker (a test looks at it before and after more
+    frames)."""
     return table

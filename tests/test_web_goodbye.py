@@ -1,6 +1,6 @@
-"""Leaving and stopping from the browser, as people do: bo joins ana's table with `--web` and plays in headless
-Chromium (his own process and profile, on 127.0.0.1); ana hosts with two bots of hers, her seat played by
-her bot. bo proposes to stop with the page's Stop here button, and everybody agrees; or he closes the tab,
+"""Leaving and stopping from the browser, as people do: bo joins ana's table with `--web` and plays in
+headless Chromium (his own process and profile, on 127.0.0.1); ana hosts with two bots of hers, her seat
+played by her bot. bo proposes to stop with the page's Stop here button, and everybody agrees; or he closes the tab,
 and his program, seeing no tab open again, leaves with a goodbye: ana's program says "bo left"."""
 
 from __future__ import annotations
@@ -70,7 +70,8 @@ def test_stop_here_on_the_page_ends_the_game_by_agreement(tmp_path: Path) -> Non
             over = table.page.locator(".w-over").inner_text()
             assert "Stopped by agreement" in over, over
             table.check()
-            table.page.locator(".w-over").get_by_role("button", name=table.labels["close"], exact=True).click()
+            done = table.page.locator(".w-over").get_by_role("button", name=table.labels["close"], exact=True)
+            done.click()
         assert lan.finish("ana")["ana"] == ExitCode.INCOMPLETE
         assert bo.wait(60) == ExitCode.INCOMPLETE, bo.text()[-2000:]
     finally:
