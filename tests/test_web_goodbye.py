@@ -1,7 +1,8 @@
 """Leaving and stopping from the browser, as people do: bo joins ana's table with `--web` and plays in
 headless Chromium (his own process and profile, on 127.0.0.1); ana hosts with two bots of hers, her seat
-played by her bot. bo proposes to stop with the page's Stop here button, and everybody agrees; or he closes the tab,
-and his program, seeing no tab open again, leaves with a goodbye: ana's program says "bo left"."""
+played by her bot. bo proposes to stop with the page's Stop here button, and everybody agrees; or he
+closes the tab, and his program, seeing no tab open again, leaves with a goodbye: ana's program says "bo
+left"."""
 
 from __future__ import annotations
 
