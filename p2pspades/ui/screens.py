@@ -212,9 +212,9 @@ def summary_text(state: UiState) -> Line:
 
 def quit_text(state: UiState) -> Line:
     if not state.only_our_bots:
-        said = [_("Leave the game now? Your goodbye, signed, ends it at once on every"),
-                _("table, and your side forfeits. To end it with nobody losing, x asks"),
-                _("the others to stop here instead: the scores stand for another day.")]
+        said = textwrap.wrap(_("Leave the game now? Your goodbye, signed, ends it at once on every table, "
+                               "and your side forfeits. To end it with nobody losing, x asks the others to "
+                               "stop here instead: the scores stand for another day."), WINDOW)
     elif state.resumable:
         said = ["Leave the game now? Every other seat is your bot: they stop with you,",
                 "and the command printed as you leave carries the game on later."]
@@ -230,6 +230,10 @@ def quit_text(state: UiState) -> Line:
     )
 
 
+WINDOW = 70
+"""The width of a question's text in its window."""
+
+
 def stop_title(state: UiState) -> str:
     return _("Stop here?")
 
@@ -239,19 +243,19 @@ def stop_text(state: UiState) -> Line:
     p = state.proposal
     totals = " – ".join(str(t.score) for t in state.totals)
     if state.proposing or p is None:
-        said = [_("Propose to stop the game here? If every player agrees within a"),
-                _("minute, it ends with the scores standing ({totals}) and nobody").format(totals=totals),
-                _("winning, and the host can carry it on from them another day.")]
-        keys = [("class:key", "y"), ("", _(" propose    ")), ("class:key", "n"), ("", _(" or Esc: play on"))]
+        text = _("Propose to stop the game here? If every player agrees within a minute, it ends with the "
+                 "scores standing ({totals}) and nobody winning, and the host can carry it on from them "
+                 "another day.").format(totals=totals)
+        keys = [("class:key", "y"), ("", " " + _("propose") + "    "), ("class:key", "n"),
+                ("", " " + _("or Esc: play on"))]
     else:
-        who = state.words.who(p.proposer)
-        said = [_("{who} proposes to stop here: the scores stand ({totals}),").format(who=who, totals=totals),
-                _("nobody wins, and the host can carry the game on another day."),
-                _("It ends once every player agrees; it lapses in {seconds} s.").format(
-                    seconds=f"{p.lapses_in:.0f}" if p.lapses_in is not None else "?")]
-        keys = [("class:key", "y"), ("", _(" agree    ")), ("class:key", "n"), ("", _(" play on    ")),
-                ("class:key", "Esc"), ("", _(" later"))]
-    return join_lines([*([("", line)] for line in said), [], keys])
+        seconds = f"{p.lapses_in:.0f}" if p.lapses_in is not None else "?"
+        text = _("{who} proposes to stop here: the scores stand ({totals}), nobody wins, and the host can "
+                 "carry the game on another day. It ends once every player agrees; it lapses in {seconds} "
+                 "s.").format(who=state.words.who(p.proposer), totals=totals, seconds=seconds)
+        keys = [("class:key", "y"), ("", " " + _("agree") + "    "), ("class:key", "n"),
+                ("", " " + _("play on") + "    "), ("class:key", "Esc"), ("", " " + _("later"))]
+    return join_lines([*([("", line)] for line in textwrap.wrap(text, WINDOW)), [], keys])
 
 
 def game_summary(state: UiState) -> list[Line]:
