@@ -191,7 +191,7 @@ def test_a_stop_by_agreement_ends_the_game_with_its_scores_and_carries_on_anothe
         assert "scores standing" in screen and "nobody" in screen and "carry it on" in screen, screen
         bo.proc.send("y")
         screen = bo.expect("Game over", 30)
-        assert "Stopped by agreement" in screen, screen
+        assert "Game over: stopped by agreement" in screen, screen
         bo.proc.send("\r")
         bo.proc.expect(pexpect.EOF, timeout=30)
         said = (bo.proc.before or b"").decode(errors="replace")

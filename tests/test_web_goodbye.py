@@ -69,7 +69,7 @@ def test_stop_here_on_the_page_ends_the_game_by_agreement(tmp_path: Path) -> Non
             table.page.get_by_role("button", name=table.labels["propose"], exact=True).click()
             table.wait_for("!!document.querySelector('.w-over')", timeout=60)
             over = table.page.locator(".w-over").inner_text()
-            assert "Stopped by agreement" in over, over
+            assert "stopped by agreement" in over, over
             table.check()
             done = table.page.locator(".w-over").get_by_role("button", name=table.labels["close"], exact=True)
             done.click()

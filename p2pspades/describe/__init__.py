@@ -102,9 +102,11 @@ def parting_verdict(entry: int, ended: GameEnded) -> str:
     return _("valid, ended at entry {entry}: {words}").format(entry=entry, words=parted(ended))
 
 
-def parting_note(kind: str, signer: str, first: bool = False) -> str:
+def parting_note(kind: str, signer: str, first: bool = False, own: bool = False) -> str:
     """A goodbye, a stop or a decline in words (PROTOCOL.md §5.10, §5.11): `signer` is how the reader names
-    its seat; `first`: the stop is the first for its slot, a proposal."""
+    its seat; `first`: the stop is the first for its slot, a proposal; `own`: the reader signed it."""
+    if own:
+        return _own_parting(kind, first)
     if kind == "leave":
         return _("{signer} left the game (a signed goodbye)").format(signer=signer)
     if kind == "stop" and first:
@@ -113,6 +115,17 @@ def parting_note(kind: str, signer: str, first: bool = False) -> str:
     if kind == "stop":
         return _("{signer} agrees to stop here").format(signer=signer)
     return _("{signer} wants to play on: the proposal to stop lapses").format(signer=signer)
+
+
+def _own_parting(kind: str, first: bool) -> str:
+    if kind == "leave":
+        return _("You left the game (a signed goodbye)")
+    if kind == "stop" and first:
+        return _("You propose to stop here: the scores stand, nobody wins, and the game can be carried on "
+                 "another day")
+    if kind == "stop":
+        return _("You agree to stop here")
+    return _("You want to play on: the proposal to stop lapses")
 
 
 def lapsed(by: str | None) -> str:

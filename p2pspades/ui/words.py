@@ -184,8 +184,7 @@ class Words:
             text = f"the game was abandoned: {abandoned(ev, self.whom)}"
             level = "warn"
         elif ev.status in (TableStatus.LEFT, TableStatus.STOPPED):
-            said = parted(ev, self.whom)
-            text = said[:1].upper() + said[1:]
+            text = parted(ev, self.whom)
             level = "warn" if ev.status is TableStatus.LEFT else "info"
         else:
             text = (
@@ -203,9 +202,8 @@ class Words:
     # ----------------------------------------------------------------- the players' own word
     def parting(self, ev: Noted, first: bool) -> EventLine:
         """A goodbye, a stop (`first`: a proposal) or a decline, as the pane tells it."""
-        signer = _("You") if ev.seat == self.seat else self.who(ev.seat)
         level = "warn" if ev.type == msg.Leave.TYPE else "info"
-        return EventLine(parting_note(ev.type, signer, first), level)
+        return EventLine(parting_note(ev.type, self.who(ev.seat), first, own=ev.seat == self.seat), level)
 
     def lapsed(self) -> str:
         return lapsed(None)
