@@ -77,9 +77,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                               "the same table, rules and bots, each player back in their seat if they join "
                               "again; its genesis names the game it follows"))
     again.add_argument("--carry-on", metavar=_("GAME_ID"),
-                       help=_("carry game GAME_ID on after a player was dropped (its abandonment): a new "
-                              "game from its scores and bags, the same players in the same seats and a bot "
-                              "of yours in the empty one; you must have hosted it"))
+                       help=_("carry game GAME_ID on after a player was dropped (its abandonment) or left, "
+                              "or everybody agreed to stop: a new game from its scores and bags, the same "
+                              "players in the same seats and a bot of yours in each empty one; you must have "
+                              "hosted it"))
     add_seat_options(p)
     p.set_defaults(run=run)
 
