@@ -43,9 +43,8 @@ def help_lines() -> list[tuple[str, str]]:
         ("h", _("the coach: the expert's choice, from your own cards only")),
         (_("any key"), _("after a trick: go on at once (it stays a moment)")),
         ("w", _("wait longer for a seat that stopped answering")),
-        ("x", _("propose to stop here, the scores standing (every player must agree)")),
+        ("x", _("propose to stop here, scores standing (all must agree)")),
         ("Ctrl-G", _("bell on/off: a beep when it is your turn")),
-        ("?", _("this help")),
         ("Ctrl-Q, Ctrl-C", _("leave the game (asks first) · Ctrl-L redraws the screen")),
     ]
 

@@ -116,13 +116,14 @@ HELP: tuple[tuple[str, str], ...] = (
     ("h", "the coach: the expert's choice, from your own cards only"),
     ("any key or click", "after a trick: go on at once (it stays a moment)"),
     ("w", "wait longer for a seat that stopped answering"),
+    ("x, Stop here", "propose to stop here, the scores standing (every player must agree)"),
     ("?", "this help · Esc closes a window"),
 )
 
 #: the page's buttons for playing again, by the kind of command the terminal prints for it
 AGAIN: dict[str, tuple[str, str]] = {
     "rematch": ("Rematch", "the same table, rules and bots; each player back in their seat"),
-    "carry_on": ("Carry on with a bot", "a new game from this one's scores, your bot in the empty seat"),
+    "carry_on": ("Carry on", "a new game from this one's scores, a bot of yours in each seat left empty"),
     "join": ("Join again", "sit down again once the host opens the table again"),
     "new": ("New game", "another game against the bots, with the same options"),
 }
