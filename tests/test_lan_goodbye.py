@@ -18,6 +18,7 @@ import pexpect
 import pytest
 from helpers.lan import Lan
 from helpers.terminal import Terminal
+from test_lan_leaving import play_until
 
 from p2pspades.audit import verify_file
 from p2pspades.exits import ExitCode
@@ -42,20 +43,6 @@ def bo_joins(lan: Lan, *extra: str) -> Terminal:
         bo.expect(r"accept \(a\) or decline \(d\)", 60)
         bo.proc.send("a")
     return bo
-
-
-def play_until(bo: Terminal, lan: Lan, entries: int) -> None:
-    """bo plays his own turns at once (the default bid, the chosen card, no blind nil) until his log holds
-    `entries` entries."""
-    deadline = time.monotonic() + 120
-    while lan.entries("bo") < entries:
-        assert time.monotonic() < deadline, bo.text()
-        bo.pump()
-        prompt = bo.screen.display[-2]
-        if re.search(r"Your (bid|turn)", prompt):
-            bo.proc.send("\r")
-        elif "Blind nil?" in prompt:
-            bo.proc.send("n")
 
 
 def ana_sees_bo_leave(lan: Lan) -> str:

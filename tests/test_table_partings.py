@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 from helpers import claims
-from helpers.logs import write_log
+from test_table_final_endings import agree, union
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, verify_frames
-from p2pspades.audit.dispute import Ruling, settle
 from p2pspades.bots import RandomBot
 from p2pspades.checks import Check
 from p2pspades.rules import preset
@@ -60,24 +59,6 @@ def quiet(wire: Wire, decisions: int) -> None:
 def settled(wire: Wire) -> None:
     while wire.deliver():
         pass
-
-
-def agree(tables: list[Table]) -> Table:
-    """Every one of `tables` ended, with the same chain and result, and `verify` of each log says the same."""
-    first = tables[0]
-    for t in tables:
-        assert t.finished and t.entries == first.entries and t.result == first.result, (t.seat, t.result)
-        verdict = verify_frames(t.records)
-        assert verdict.table is not None and verdict.table.result == first.result, verdict.summary
-    return first
-
-
-def union(tmp_path: Path, tables: list[Table]) -> tuple[int, str]:
-    """`verify A B ...` of these tables' logs: its exit code and the result's words."""
-    paths = [str(write_log(tmp_path / f"seat{t.seat}.p2plog", t.records)) for t in tables]
-    dispute = settle(paths)
-    assert dispute.ruling is not Ruling.UNSETTLED and dispute.verdict is not None, dispute.why
-    return dispute.exit_code, dispute.verdict.summary
 
 
 def goodbye_of(table: Table) -> bytes:

@@ -22,6 +22,7 @@ from p2pspades.table.claims import (
     Note,
     Output,
     Reopen,
+    Report,
     Role,
     Send,
     Slot,
@@ -125,12 +126,9 @@ def apply(t: Table, outputs: Iterable[Output], now: float) -> bool:
     outputs = list(outputs)
     noted = refused = False
     for out in outputs:
-        if isinstance(out, Note):
-            t.chain.note(out.raw)
-            t.report(Noted(out.slot, out.raw, out.seat, out.type, out.own))
-            noted = True
-        elif isinstance(out, Send):
-            t.post(Outgoing(out.slot, out.raw))
+        if isinstance(out, Note | Send | Report):
+            took, refusal = carry_out(t, out)
+            noted, refused = noted or took, refused or refusal
         elif isinstance(out, Held):
             t.report(Noted(out.slot, out.raw, out.seat, _type(out.raw)))
         elif isinstance(out, Take):
@@ -139,13 +137,26 @@ def apply(t: Table, outputs: Iterable[Output], now: float) -> bool:
             _end(t, out, now)
         elif isinstance(out, Reopen):
             _reopen(t, out, now)
-        elif isinstance(out, Halt):
+        else:
+            assert isinstance(out, Halt)
             t.halt(out.violation, out.at)
             refused = True
-        else:
-            t.report(out.event)
-            refused = refused or isinstance(out.event, Dropped | Rejected)
     return noted or not refused
+
+
+def carry_out(t: Table, out: Note | Send | Report) -> tuple[bool, bool]:
+    """What the machines of notes (the claims', the partings') all say: a note to keep in the records and pass
+    on, one of ours to send, an event to report. Whether a note was taken, and whether the frame was
+    refused."""
+    if isinstance(out, Note):
+        t.chain.note(out.raw)
+        t.report(Noted(out.slot, out.raw, out.seat, out.type, out.own))
+        return True, False
+    if isinstance(out, Send):
+        t.post(Outgoing(out.slot, out.raw))
+        return False, False
+    t.report(out.event)
+    return False, isinstance(out.event, Dropped | Rejected)
 
 
 def _type(raw: bytes) -> str:

@@ -127,21 +127,10 @@ class Awaited:
 
 
 @dataclass
-class Slot:
-    """What one table knows of the claim on one slot: each seat's signed notes, the awaited entries it holds
-    off its chain (by hash), and our own role."""
+class OnSlot:
+    """What a table knows about one slot (`at`): the claims' and the partings' records share it."""
 
     at: Awaited
-    role: Role = Role.QUIET
-    votes: dict[int, bytes] = field(default_factory=dict)
-    waits: dict[int, int] = field(default_factory=dict)  # each vote's stated timeout
-    stalls: dict[int, dict[tuple[int, ...], bytes]] = field(default_factory=dict)  # seat -> missing -> raw
-    refusals: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (raw, entry carried)
-    held: dict[bytes, bytes] = field(default_factory=dict)
-    void: set[int] = field(default_factory=set)  # voters with an entry after the slot on our chain
-    named: set[int] = field(default_factory=set)  # void voters named already
-    #: the ending its notes made last (CERTIFIED, or STALLED with the seats it names)
-    ended: tuple[Standing, tuple[int, ...]] | None = None
 
     @property
     def seq(self) -> int:
@@ -162,6 +151,23 @@ class Slot:
     @property
     def awaited(self) -> str:
         return self.at.awaited
+
+
+@dataclass
+class Slot(OnSlot):
+    """What one table knows of the claim on one slot: each seat's signed notes, the awaited entries it holds
+    off its chain (by hash), and our own role."""
+
+    role: Role = Role.QUIET
+    votes: dict[int, bytes] = field(default_factory=dict)
+    waits: dict[int, int] = field(default_factory=dict)  # each vote's stated timeout
+    stalls: dict[int, dict[tuple[int, ...], bytes]] = field(default_factory=dict)  # seat -> missing -> raw
+    refusals: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (raw, entry carried)
+    held: dict[bytes, bytes] = field(default_factory=dict)
+    void: set[int] = field(default_factory=set)  # voters with an entry after the slot on our chain
+    named: set[int] = field(default_factory=set)  # void voters named already
+    #: the ending its notes made last (CERTIFIED, or STALLED with the seats it names)
+    ended: tuple[Standing, tuple[int, ...]] | None = None
 
     @property
     def voters(self) -> tuple[int, ...]:
@@ -241,8 +247,9 @@ def outcome(rules: RuleSet, accused: int, voters: tuple[int, ...], totals: list[
 
 
 # ================================================================= what the machine asks and says
-class ClaimView(Protocol):
-    """What the claims machine sees of its table: the seats, its own, and the chain's slots."""
+class SlotView(Protocol):
+    """What a machine of notes about slots (the claims', the partings') sees of its table: the seats, its
+    own, the chain's slots, and its signer."""
 
     @property
     def seats(self) -> int: ...
@@ -263,6 +270,14 @@ class ClaimView(Protocol):
     def passed(self, seq: int, prev: bytes) -> Awaited | None:
         """A slot our chain holds (or ended at), after the entry hashed `prev`; None if it does not."""
 
+    def seal(self, m: msg.Message, at: Awaited) -> bytes:
+        """Our signed envelope of the note `m` for slot `at`."""
+
+
+class ClaimView(SlotView, Protocol):
+    """What the claims machine sees of its table besides: who signed what on the chain, and how an entry
+    fares at a slot."""
+
     def signed_after(self, seat: int, seq: int) -> bool:
         """Whether our chain holds an entry signed by `seat` after slot `seq`."""
 
@@ -277,8 +292,26 @@ class ClaimView(Protocol):
         an entry at that slot: None if it holds; the violation it earns its signer; or (a string) why it is
         not an entry the slot could take at all (out of turn, say)."""
 
-    def seal(self, m: msg.Message, at: Awaited) -> bytes:
-        """Our signed envelope of the note `m` for slot `at`."""
+
+class EarlyNotes:
+    """The notes that came before their slot: kept until the chain reaches it, a few per signer (the flood is
+    its signer's: a seat that sends more is refused, and charged)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[int, list[tuple[int, bytes]]] = {}  # slot -> [(signer, raw)]
+
+    def keep(self, next_seq: int, seat: int, seq: int, raw: bytes) -> list[Report]:
+        """Keep a note of `seat` for slot `seq`, beyond the chain of length `next_seq`; else why not."""
+        mine = sum(1 for kept in self.kept.values() for s, _ in kept if s == seat)
+        if seq - next_seq <= KEPT_BEHIND and mine < EARLY_PER_SEAT:
+            self.kept.setdefault(seq, []).append((seat, raw))
+            return []
+        return [Report(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq, signed=True))]
+
+    def due(self, next_seq: int) -> list[bytes]:
+        """The notes that came before the slot the chain has now reached (and those for slots passed)."""
+        due = [seq for seq in self.kept if seq <= next_seq]
+        return [raw for seq in sorted(due) for _, raw in self.kept.pop(seq)]
 
 
 @dataclass(frozen=True)
@@ -359,7 +392,7 @@ class Claims:
     def __init__(self, seats: int, seat: int | None, version: int) -> None:
         self.seats, self.seat, self.version = seats, seat, version
         self.slots: dict[tuple[int, bytes], Slot] = {}
-        self.early: dict[int, list[tuple[int, bytes]]] = {}  # slot -> [(signer, raw)]
+        self.early = EarlyNotes()
 
     # ----------------------------------------------------------------- the slots
     def slot(self, at: Awaited, passed: bool = False) -> Slot:
@@ -397,7 +430,7 @@ class Claims:
         """A vote, refusal or stall, its signature checked: take it against its slot, or keep it for later."""
         seat, seq = header.seat, header.seq
         if seq > view.next_seq:
-            return self._keep_early(view, seat, seq, env.raw)
+            return list(self.early.keep(view.next_seq, seat, seq, env.raw))
         slot = self._slot_of(view, seq, header.prev)
         if slot is None:
             return [Report(Dropped(DropKind.STALE, seat, seq, signed=True))]
@@ -412,19 +445,9 @@ class Claims:
         assert isinstance(m, msg.Answered)
         return self._refusal(view, slot, seat, env.raw, m.entry)
 
-    def _keep_early(self, view: ClaimView, seat: int, seq: int, raw: bytes) -> list[Output]:
-        """A note for a slot beyond our chain: kept until we reach it, a few per signer (the flood is its
-        signer's: a seat that sends more is refused, and charged)."""
-        mine = sum(1 for kept in self.early.values() for s, _ in kept if s == seat)
-        if seq - view.next_seq <= KEPT_BEHIND and mine < EARLY_PER_SEAT:
-            self.early.setdefault(seq, []).append((seat, raw))
-            return []
-        return [Report(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq, signed=True))]
-
     def take_early(self, next_seq: int) -> list[bytes]:
         """The notes that came before the slot the chain has now reached (and those for slots passed)."""
-        due = [seq for seq in self.early if seq <= next_seq]
-        return [raw for seq in sorted(due) for _, raw in self.early.pop(seq)]
+        return self.early.due(next_seq)
 
     def _read(self, env: log.Envelope, header: log.Header, slot: Slot) -> msg.Message:
         seat = header.seat

@@ -15,16 +15,12 @@ from typing import TYPE_CHECKING
 
 from p2pspades import log
 from p2pspades.table import messages as msg
-from p2pspades.table.abandonment import TableView, end_again
+from p2pspades.table.abandonment import TableView, carry_out, end_again
 from p2pspades.table.claims import Note, Report, Send, Standing, standing
 from p2pspades.table.endings import stronger
 from p2pspades.table.events import (
     Accepted,
-    Dropped,
     GameEnded,
-    Noted,
-    Outgoing,
-    Rejected,
     StopLapsed,
     Superseded,
     TableStatus,
@@ -52,23 +48,17 @@ def apply(t: Table, outputs: Iterable[Output], now: float) -> bool:
     even if its signer is named for it), or refused by nothing."""
     noted = refused = False
     for out in outputs:
-        if isinstance(out, Note):
-            t.chain.note(out.raw)
-            t.report(Noted(out.slot, out.raw, out.seat, out.type, out.own))
-            noted = True
-        elif isinstance(out, Send):
-            t.post(Outgoing(out.slot, out.raw))
+        if isinstance(out, Note | Send | Report):
+            took, refusal = carry_out(t, out)
+            noted, refused = noted or took, refused or refusal
         elif isinstance(out, Part):
             _part(t, out, now)
         elif isinstance(out, Revive):
             _revive(t, out, now)
-        elif isinstance(out, Lapse):
+        else:
+            assert isinstance(out, Lapse)
             t.last_progress = max(t.last_progress, now)  # the pause is over: every wait starts again
             t.report(StopLapsed(out.parting.seq, out.by))
-        else:
-            assert isinstance(out, Report)
-            t.report(out.event)
-            refused = refused or isinstance(out.event, Dropped | Rejected)
     return noted or not refused
 
 

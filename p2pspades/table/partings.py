@@ -35,7 +35,7 @@ from p2pspades import log
 from p2pspades.checks import Check
 from p2pspades.errors import RemoteError
 from p2pspades.table import messages as msg
-from p2pspades.table.claims import EARLY_PER_SEAT, KEPT_BEHIND, Awaited, Note, Report, Send
+from p2pspades.table.claims import KEPT_BEHIND, Awaited, EarlyNotes, Note, OnSlot, Report, Send, SlotView
 from p2pspades.table.events import DropKind, Dropped, Rejected
 
 #: how long, by default, a proposal to stop pauses a table that waits for the slot it names (seconds)
@@ -50,10 +50,9 @@ class Parted(enum.Enum):
 
 
 @dataclass
-class Parting:
+class Parting(OnSlot):
     """What one table knows of the goodbyes, stops and declines about one slot."""
 
-    at: Awaited
     goodbyes: dict[int, bytes] = field(default_factory=dict)
     #: the leavers whose goodbye is void: they signed an entry for this slot or a later one
     void: set[int] = field(default_factory=set)
@@ -67,14 +66,6 @@ class Parting:
     ended: tuple[Parted, tuple[int, ...]] | None = None
     #: what that ending cut back from our chain (to take again if it turns out void)
     cut: tuple[bytes, ...] = ()
-
-    @property
-    def seq(self) -> int:
-        return self.at.seq
-
-    @property
-    def prev(self) -> bytes:
-        return self.at.prev
 
     @property
     def leavers(self) -> tuple[int, ...]:
@@ -105,36 +96,15 @@ class Proposal:
 
 
 # ================================================================= what the machine asks and says
-class PartingView(Protocol):
-    """What the machine sees of its table: the seats, its own, the chain's slots and scores."""
-
-    @property
-    def seats(self) -> int: ...
-
-    @property
-    def seat(self) -> int | None: ...
-
-    @property
-    def next_seq(self) -> int: ...
-
-    @property
-    def restoring(self) -> bool:
-        """Whether the table is replaying its own log: a note of ours it signed then is in the log after."""
-
-    def now(self) -> Awaited | None:
-        """The slot the table waits for (None: the game is over)."""
-
-    def passed(self, seq: int, prev: bytes) -> Awaited | None:
-        """A slot our chain holds (or ended at), after the entry hashed `prev`; None if it does not."""
+class PartingView(SlotView, Protocol):
+    """What the machine sees of its table besides the slots: whether a slot's awaited entry is on the chain,
+    and the scores at a slot."""
 
     def answered(self, seq: int) -> bool:
         """Whether our chain holds the awaited entry of slot `seq` (an entry its seat signed, no ending)."""
 
     def totals_at(self, seq: int) -> tuple[int, ...]:
         """Every side's score after our chain's first `seq` entries."""
-
-    def seal(self, m: msg.Message, at: Awaited) -> bytes:
-        """Our signed envelope of the note `m` for slot `at`."""
 
 
 @dataclass(frozen=True)
@@ -173,7 +143,7 @@ class Partings:
     def __init__(self, seats: int, seat: int | None, version: int, wait: float = STOP_WAIT) -> None:
         self.seats, self.seat, self.version, self.wait = seats, seat, version, wait
         self.spots: dict[tuple[int, bytes], Parting] = {}
-        self.early: dict[int, list[tuple[int, bytes]]] = {}  # slot -> [(signer, raw)]
+        self.early = EarlyNotes()
         #: the latest slot of a chain entry each seat signed that we have seen (any branch): a goodbye for
         #: that slot or an earlier one is void
         self.latest: dict[int, int] = {}
@@ -203,8 +173,7 @@ class Partings:
 
     def take_early(self, next_seq: int) -> list[bytes]:
         """The notes that came before the slot the chain has now reached (and those for slots passed)."""
-        due = [seq for seq in self.early if seq <= next_seq]
-        return [raw for seq in sorted(due) for _, raw in self.early.pop(seq)]
+        return self.early.due(next_seq)
 
     def forget_behind(self, next_seq: int) -> None:
         """Forget the slots far behind the chain that ended nothing and hold nothing of ours."""
@@ -218,7 +187,7 @@ class Partings:
         later."""
         seat, seq = header.seat, header.seq
         if seq > view.next_seq:
-            return self._keep_early(view, seat, seq, env.raw)
+            return list(self.early.keep(view.next_seq, seat, seq, env.raw))
         spot = self._slot_of(view, seq, header.prev)
         if spot is None:
             return [Report(Dropped(DropKind.STALE, seat, seq, signed=True))]
@@ -231,13 +200,6 @@ class Partings:
         if isinstance(m, msg.Stop):
             return self._stop(view, spot, seat, env.raw, now)
         return self._decline(view, spot, seat, env.raw)
-
-    def _keep_early(self, view: PartingView, seat: int, seq: int, raw: bytes) -> list[Output]:
-        mine = sum(1 for kept in self.early.values() for s, _ in kept if s == seat)
-        if seq - view.next_seq <= KEPT_BEHIND and mine < EARLY_PER_SEAT:
-            self.early.setdefault(seq, []).append((seat, raw))
-            return []
-        return [Report(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq, signed=True))]
 
     def _read(self, view: PartingView, env: log.Envelope, header: log.Header, spot: Parting) -> msg.Message:
         seat = header.seat
