@@ -582,6 +582,7 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool,
     peer.on_status = connection
     state.on_wait_longer = peer.wait_longer
     state.on_stop = peer.stop
+    state.again = again  # the game-over screen says at once how to play again (or carry on)
     peer.agrees_to_stop = False  # the person is asked
     state.set_bots(bot_owners(peer))
     state.refresh(peer.table)

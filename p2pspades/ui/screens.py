@@ -323,5 +323,7 @@ def over_text(state: UiState) -> Line:
     if audited:
         word = "passed" if not failed else f"passed, {failed} with violations"
         lines.append([("class:hint", f"{plural(audited, 'hand')} audited: {audited - failed} {word}")])
+    for said in state.again() if state.again is not None else ():  # printed again as the screen closes
+        lines.extend([("class:hint", part)] for part in textwrap.wrap(said, 70, subsequent_indent="  "))
     lines.append([("class:hint", f"target {rules.target} · s score sheet · Enter or q leaves")])
     return join_lines(lines)

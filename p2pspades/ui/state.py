@@ -132,6 +132,8 @@ class UiState(Choosing):
         #: the person asked to propose a stop (x): the question is open in that form
         self.proposing = False
         self._proposals: set[int] = set()  # the slots whose proposal the pane told already
+        #: the lines that say how to play again once the game is over (`p2pspades host --carry-on ...`)
+        self.again: Callable[[], list[str]] | None = None
         #: tells the network driver that the person proposes or agrees to stop here (True), or declines it
         self.on_stop: Callable[[bool], None] | None = None
 
