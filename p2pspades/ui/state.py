@@ -457,9 +457,9 @@ class UiState(Choosing):
         """`x`: propose to stop here (the question asks first), or answer the proposal on the table."""
         self.message = None
         p = self.proposal
-        if self.result is not None or self.on_stop is None:
+        if self.result is not None:
             return
-        if self.only_our_bots:
+        if self.only_our_bots or self.on_stop is None:  # nobody else to agree with
             self.say(self.words.stop_alone(), "dim")
         elif p is not None and p.open and (self.seat in p.agreed or self.seat in p.declined):
             self.say(self.words.proposal_status(p), "dim")
