@@ -354,7 +354,7 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument(
         "--deals", type=int, default=4, help="duplicate deals per comparison and preset (default 4)"
@@ -386,7 +386,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--minutes", type=float, default=None, help="start no new deal after this many minutes (wall clock)"
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _presets(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """The presets to play, once every option is checked (`parser.error` otherwise)."""
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     if args.playouts is not None and args.playouts < 1:
@@ -403,6 +407,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in names:
         if name not in PRESETS:
             parser.error(f"unknown preset {name!r}; the presets are {', '.join(PRESETS)}")
+    return names
+
+
+def _pairs(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
+    """Which bots each comparison sets against each other, in every preset."""
+    pairs = {} if args.skip_heuristic else {"expert_over_heuristic": ("expert", "normal")}
+    if not args.skip_pimc:
+        pairs["expert_over_pimc"] = ("expert", "pimc")
+    if args.split:
+        pairs["expert_bids_over_heuristic"] = ("expert-bids", "normal")
+        if not args.skip_pimc:
+            pairs["expert_play_over_pimc"] = ("expert-play", "pimc")
+    if not args.skip_random:
+        pairs["heuristic_over_random"] = ("normal", "random")
+    return pairs
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    names = _presets(parser, args)
 
     def progress(text: str) -> None:
         if not args.quiet:
@@ -420,16 +445,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "pimc_budget": None if args.skip_pimc else args.pimc_budget,
         "minutes": args.minutes,
     }
-    # which bots each comparison sets against each other, in every preset
-    pairs = {} if args.skip_heuristic else {"expert_over_heuristic": ("expert", "normal")}
-    if not args.skip_pimc:
-        pairs["expert_over_pimc"] = ("expert", "pimc")
-    if args.split:
-        pairs["expert_bids_over_heuristic"] = ("expert-bids", "normal")
-        if not args.skip_pimc:
-            pairs["expert_play_over_pimc"] = ("expert-play", "pimc")
-    if not args.skip_random:
-        pairs["heuristic_over_random"] = ("normal", "random")
+    pairs = _pairs(args)
     if not pairs:
         parser.error("every comparison is skipped: nothing to measure")
     comparisons = {

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 
 from p2pspades.bots import HeuristicBot
 from p2pspades.bots.bidding import estimate_mask, nil_danger_mask
-from p2pspades.bots.expert import World
 from p2pspades.bots.simulate import Contract, Playout
+from p2pspades.bots.world import World
 from p2pspades.rules import Action, Play, RuleSet, SeatView, is_nil, score_hand
 from p2pspades.table.events import Decision, DecisionKind
 

@@ -16,8 +16,9 @@ from helpers.logs import write_log
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status
-from p2pspades.audit.dispute import Ruling, dispute_lines, dispute_record, settle
+from p2pspades.audit.dispute import Ruling, dispute_record, settle
 from p2pspades.bots import RandomBot
+from p2pspades.describe.dispute import because, dispute_lines, problem
 from p2pspades.exits import ExitCode
 from p2pspades.rules import preset
 from p2pspades.table import Stage, Table
@@ -92,7 +93,8 @@ def test_logs_of_different_games_are_refused_as_such(tmp_path: Path) -> None:
     d = settle([*ours, str(GAME_LOG)])
     assert not d.one_game and d.exit_code == ExitCode.FAILED
     theirs = log.open_envelope(log.read_log(GAME_LOG).frames[0]).payload["g"].hex()
-    assert theirs in d.problem and log.open_envelope(entries[0]).payload["g"].hex() in d.problem
+    said = problem(d)
+    assert theirs in said and log.open_envelope(entries[0]).payload["g"].hex() in said
     assert dispute_lines(d)[-1].startswith("one game: no: ")
     assert dispute_record(d)["one_game"] is False
 
@@ -128,7 +130,7 @@ def test_an_entry_out_of_turn_loses_the_fork_to_the_seat_in_turn(tmp_path: Path)
     assert d.logs[0].verdict.status is Status.VIOLATION
     assert d.fork is not None and d.fork.seq == n
     assert d.ruling is Ruling.BRANCH and d.upheld is not None and d.upheld.logs == (1,)
-    assert d.upheld.entry.raw == entries[n] and "turn check" in d.why
+    assert d.upheld.entry.raw == entries[n] and "turn check" in because(d)
     assert d.verdict is not None and d.verdict.status is Status.VALID and d.exit_code == ExitCode.OK
     record = dispute_record(d)
     assert record["upheld"]["ruling"] == "branch" and record["upheld"]["logs"] == [d.logs[1].path]
@@ -169,13 +171,13 @@ def test_a_lead_and_a_challenge_that_cross_are_a_fork_the_rules_cannot_settle(tm
     entries, _ = game()
     n = first("play")
     before = Table(entries[0], entries=entries[:n], checked=True)
-    challenger = before.lead_step(before.hand_number).seat
+    challenger = before.view.lead_step(before.hand_number).seat
     assert log.open_envelope(entries[n]).payload["s"] != challenger, "the holder is another seat"
     challenge = signed(challenger, n, t="challenge", e=n - 1, why="nobody led the lowest club within 600 s")
     d = settle(logs(tmp_path, honest=entries, crossed=[*entries[:n], challenge]))
     assert {r.verdict.status for r in d.readings} == {Status.VALID, Status.INCOMPLETE}
     assert d.ruling is Ruling.UNSETTLED and d.verdict is None and d.exit_code == ExitCode.UNSETTLED
-    assert "depends on the order" in d.why
+    assert "depends on the order" in because(d)
     assert dispute_record(d)["result"] is None
 
 
@@ -207,7 +209,7 @@ def test_cli_settles_a_dispute_with_exit_codes_and_json(tmp_path: Path) -> None:
     other = signed(bid["s"], n, t="bid", b=(bid["b"] + 1) % 14)
     lead = first("play")
     before = Table(entries[0], entries=entries[:lead], checked=True)
-    challenger = before.lead_step(before.hand_number).seat
+    challenger = before.view.lead_step(before.hand_number).seat
     crossed = signed(challenger, lead, t="challenge", e=lead - 1, why="nobody led the lowest club")
     full, cut, twice, odd = logs(
         tmp_path, full=entries, cut=entries[:50], twice=[*entries[:n], other], odd=[*entries[:lead], crossed]

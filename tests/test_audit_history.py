@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from p2pspades.audit import hand_record, verify_frames
 from p2pspades.audit.history import Ending, PlayedGame, game_rows, stats
-from p2pspades.audit.verify import Status, Verdict
+from p2pspades.audit.verify import Status, Verdict, unreadable
+from p2pspades.describe.findings import summary
 from p2pspades.table.harness import Wire
 
 
@@ -66,11 +67,11 @@ def test_a_stopped_game_is_unfinished_and_counts_no_result(halfway: Verdict) -> 
 
 
 def test_running_and_unreadable_logs_are_listed_but_left_out_of_the_totals(whole: Verdict) -> None:
-    broken = Verdict(Status.UNREADABLE, "not a p2pspades log")
+    broken = unreadable("not a p2pspades log")
     games = [PlayedGame("a", whole, 0, 3.0, running=True), PlayedGame("b", broken, None, 2.0)]
     rows = game_rows(games)
     assert [r.ending for r in rows] == [Ending.RUNNING, Ending.UNREADABLE]
-    assert rows[0].won is None and rows[1].summary == "not a p2pspades log"
+    assert rows[0].won is None and summary(rows[1].finding) == "not a p2pspades log"
     s = stats(games)
     assert (s.games, s.hands, s.running, s.unreadable) == (0, 0, 1, 1)
 

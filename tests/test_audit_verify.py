@@ -12,8 +12,9 @@ import pytest
 from helpers.logs import write_log
 
 from p2pspades import crypto, log
-from p2pspades.audit import Status, hand_record, text_record, verify_file, verify_frames
+from p2pspades.audit import Status, hand_record, verify_file, verify_frames
 from p2pspades.bots import RandomBot
+from p2pspades.describe.record import text_record
 from p2pspades.rules import preset
 from p2pspades.table.harness import play_in_memory
 

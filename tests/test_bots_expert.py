@@ -17,8 +17,9 @@ from helpers.positions import RISKY_NIL, SAFE_NIL
 from p2pspades.bots import BOT_KINDS, BOT_LEVELS, ExpertBot, HeuristicBot, UnknownBot, make_bot
 from p2pspades.bots import expert as expert_module
 from p2pspades.bots.bidding import choose_bid, count_mask, estimate_mask, estimate_tricks, nil_danger
-from p2pspades.bots.expert import Weighed, World
+from p2pspades.bots.expert import Weighed
 from p2pspades.bots.simulate import Contract, Playout, bags_hurt
+from p2pspades.bots.world import World
 from p2pspades.rules import (
     PRESETS,
     Action,

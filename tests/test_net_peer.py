@@ -19,6 +19,7 @@ from p2pspades.audit.verify import verify_file
 from p2pspades.bots import RandomBot
 from p2pspades.checks import Check
 from p2pspades.cli.play import status_text
+from p2pspades.describe import dropped
 from p2pspades.net import (
     Entries,
     Entry,
@@ -82,7 +83,7 @@ async def test_hostile_traffic_from_a_seated_peer_is_dropped_and_the_game_goes_o
     assert victim.table.entries == cheat.table.entries
     assert victim.store.read_entries() == cheat.store.read_entries() == victim.table.entries
     assert verify_file(victim.store.log_path).status is Verdict.VALID
-    reasons = " | ".join(e.reason for e in seen if isinstance(e, Dropped))
+    reasons = " | ".join(dropped(e) for e in seen if isinstance(e, Dropped))
     assert "another game" in reasons and "bad signature" in reasons and "malformed" in reasons
     assert "presented as its own but signed by seat 0" in caplog.text
     assert "HELLO from seat 1 for game 9999" in caplog.text

@@ -93,7 +93,7 @@ def test_a_table_given_the_notes_ends_with_that_entry_and_result(case: str) -> N
     want = vector["result"]
     assert (str(result.status), list(result.winners), result.forfeit, list(result.leavers)) == (
         want["status"], want["winners"], want["forfeit"], want["leavers"])
-    assert list(table.totals()) == want["totals"]
+    assert list(table.view.totals()) == want["totals"]
 
 
 def test_on_the_whole_game_the_same_notes_change_nothing() -> None:

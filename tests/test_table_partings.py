@@ -108,7 +108,7 @@ def test_a_goodbye_forged_for_another_seat_changes_nothing_and_a_forged_ending_m
     wire = seated("classic", b"forged")
     quiet(wire, 6)
     cheat, victim = wire.tables[2], wire.tables[1]
-    honest = victim.seal(msg.Leave(), len(victim.entries), victim.head, victim.hand_number)  # never sent
+    honest = victim.sign(msg.Leave().to_fields())  # never sent
     assert cheat.identity is not None
     forged = signed(cheat.identity, honest)  # seat 1's header, seat 2's signature
     ending = log.seal({**{k: v for k, v in log.open_envelope(honest).payload.items() if k != "t"},
@@ -193,11 +193,11 @@ def test_a_goodbye_sent_after_the_end_changes_nothing_even_where_it_comes_first(
     rules = first.rules
     loser = next(s for s in range(rules.players) if rules.side_of(s) not in first.result.winners)
     cheat = wire.tables[loser]
-    late = cheat.seal(msg.Leave(), len(cheat.entries), cheat.head, cheat.hand_number)
+    late = cheat.sign(msg.Leave().to_fields())
     payloads = [log.open_envelope(raw).payload for raw in first.entries]
     last_bid = max(n for n, p in enumerate(payloads) if p["t"] == "bid" and p["s"] == loser)
-    back = cheat.seal(msg.Leave(), last_bid, log.entry_hash(first.entries[last_bid - 1]),
-                      payloads[last_bid]["h"])
+    back = cheat.view.sealed(msg.Leave().to_fields(), last_bid, log.entry_hash(first.entries[last_bid - 1]),
+                             payloads[last_bid]["h"])
     for table in wire.tables:
         assert any(isinstance(e, Dropped) and e.kind is DropKind.STALE for e in table.receive(late))
         named = [e for e in table.receive(back) if isinstance(e, Rejected)]
@@ -208,7 +208,8 @@ def test_a_goodbye_sent_after_the_end_changes_nothing_even_where_it_comes_first(
     ends = [n for n, p in enumerate(payloads) if p["t"] == "end"]
     mine = next(n for n in ends if payloads[n]["s"] == loser)
     after = max(n for n, p in enumerate(payloads[:mine]) if p["s"] == loser) + 1
-    close = cheat.seal(msg.Leave(), after, log.entry_hash(first.entries[after - 1]), payloads[after]["h"])
+    close = cheat.view.sealed(msg.Leave().to_fields(), after, log.entry_hash(first.entries[after - 1]),
+                              payloads[after]["h"])
     reader = Table(first.entries[0])
     for raw in first.entries[1:mine]:
         reader.receive(raw)
@@ -251,9 +252,9 @@ def test_a_stop_with_other_scores_is_refused_and_names_its_signer() -> None:
     wire = seated("classic", b"other scores", target=10)
     quiet(wire, 20)
     cheat = wire.tables[1]
-    totals = list(cheat.totals())
+    totals = list(cheat.view.totals())
     totals[cheat.rules.side_of(1)] += 200
-    lie = cheat.seal(msg.Stop(tuple(totals)), len(cheat.entries), cheat.head, cheat.hand_number)
+    lie = cheat.sign(msg.Stop(tuple(totals)).to_fields())
     for seat in (0, 2, 3):
         named = [e for e in wire.tables[seat].receive(lie) if isinstance(e, Rejected)]
         assert named and (named[0].seat, named[0].check) == (1, Check.STOP), named
@@ -266,13 +267,13 @@ def test_a_stop_every_seat_signs_ends_the_game_with_the_scores_standing(tmp_path
     scores stand; every log and the logs together say it was stopped by agreement."""
     wire = seated("classic", b"agreed")
     quiet(wire, 30)
-    totals = wire.tables[0].totals()
+    totals = wire.tables[0].view.totals()
     for seat in (3, 0, 1, 2):
         wire._record(seat, wire.tables[seat].stop_here())
         settled(wire)
     final = agree(wire.tables)
     assert final.status is TableStatus.STOPPED and final.result is not None
-    assert final.result.winners == () and final.totals() == totals
+    assert final.result.winners == () and final.view.totals() == totals
     code, words = union(tmp_path, wire.tables)
     assert code == Status.INCOMPLETE and "stopped by agreement" in words, words
 
@@ -291,7 +292,7 @@ def test_a_stop_the_awaited_seat_signs_then_plays_through_is_void_everywhere() -
     # the modified peer's own table never takes the proposal: it plays through as if there were none
     through = Table(cheat.entries[0], cheat.identity, entropy=seeded_entropy(b"through"),
                     secrets=cheat.secrets, entries=cheat.entries, checked=True)
-    stop = cheat.seal(msg.Stop(tuple(cheat.totals())), len(cheat.entries), cheat.head, cheat.hand_number)
+    stop = cheat.sign(msg.Stop(tuple(cheat.view.totals())).to_fields())
     wire.tables[a] = through
     others = [t for t in wire.tables if t.seat != a]
     for t in others:

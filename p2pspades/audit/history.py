@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from p2pspades.audit.record import winning_sides
 from p2pspades.audit.verify import Status, Verdict
+from p2pspades.reasons import Reason
 from p2pspades.rules import HandResult, RuleSet, is_nil
 from p2pspades.table import GameEnded, TableStatus
 
@@ -65,8 +66,8 @@ class GameRow:
     ending: Ending
     status: Status
     """The verdict on the log."""
-    summary: str
-    """The verdict's own sentence."""
+    finding: Reason
+    """What the verdict found (`describe.findings.summary` words it)."""
     game_id: str | None = None
     table: str | None = None
     seat: int | None = None
@@ -109,7 +110,7 @@ def game_row(game: PlayedGame) -> GameRow:
     verdict, table = game.verdict, game.verdict.table
     ending = ending_of(game)
     claimants = table.result.signers if table is not None and table.result is not None else ()
-    row = GameRow(game.path, game.when, ending, verdict.status, verdict.summary, seat=game.seat)
+    row = GameRow(game.path, game.when, ending, verdict.status, verdict.finding, seat=game.seat)
     if table is None:
         return row
     rules = table.rules
@@ -120,7 +121,7 @@ def game_row(game: PlayedGame) -> GameRow:
     if sides and game.seat is not None and 0 <= game.seat < rules.players:
         won = rules.side_of(game.seat) in sides
     return GameRow(
-        game.path, game.when, ending, verdict.status, verdict.summary, game_id=table.game_id.hex(),
+        game.path, game.when, ending, verdict.status, verdict.finding, game_id=table.game_id.hex(),
         table=table.setup.name, seat=game.seat, players=players,
         winners=tuple(tuple(names[i] for i in rules.sides[k]) for k in sides), won=won,
         hands=len(verdict.hands), unanswered=game.unanswered if ending is Ending.UNANSWERED else None,

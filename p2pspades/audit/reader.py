@@ -18,10 +18,19 @@ from dataclasses import dataclass, field
 
 from p2pspades import log
 from p2pspades.audit.parallel import ALL_SETTLED, ParallelProofs, available_jobs
-from p2pspades.audit.verdict import Status, Unattributed, Verdict, abandonment, describe, forfeit_suffix
+from p2pspades.audit.verdict import (
+    Status,
+    Unattributed,
+    Verdict,
+    claim_facts,
+    end_facts,
+    unreadable,
+    violation_data,
+)
 from p2pspades.checks import Check
-from p2pspades.describe import failed, parting_verdict, penalty
+from p2pspades.describe import dropped
 from p2pspades.errors import LocalError, RemoteError
+from p2pspades.reasons import Finding, Reason
 from p2pspades.rules import VIOLATION_KINDS as AUDIT_KINDS
 from p2pspades.rules import Card, HandResult
 from p2pspades.table import (
@@ -45,7 +54,7 @@ from p2pspades.table import (
     Wanted,
     read_genesis,
 )
-from p2pspades.table.hand import check_now
+from p2pspades.table.deal import check_now
 
 
 class GameVisitor:
@@ -182,20 +191,19 @@ def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor], jo
     try:
         read = log.read_log(path)
     except FileNotFoundError:
-        return Verdict(Status.UNREADABLE, f"{os.fspath(path)}: no such file")
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.NO_FILE, path=os.fspath(path)))
     except IsADirectoryError:
-        return Verdict(Status.UNREADABLE, f"{os.fspath(path)} is a directory, not a log file")
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.DIRECTORY, path=os.fspath(path)))
     except OSError as exc:
-        return Verdict(Status.UNREADABLE, f"{os.fspath(path)}: cannot read: {exc.strerror or exc}")
+        error = exc.strerror or str(exc)
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.CANNOT_READ, path=os.fspath(path), error=error))
     except LocalError as exc:
-        return Verdict(Status.UNREADABLE, str(exc))
+        return unreadable(str(exc))
     verdict = _replay(read.frames, visitors, jobs)
     verdict.torn = read.torn
     if read.torn is not None and verdict.status in (Status.VALID, Status.INCOMPLETE):
         verdict.status = Status.INCOMPLETE
-        verdict.summary += (
-            f"; the last frame (at byte {read.torn.offset}) is cut short, as a crash during a write leaves it"
-        )
+        verdict.finding = verdict.finding.plus(torn=read.torn.offset)
     return verdict
 
 
@@ -237,15 +245,15 @@ def _earlier_refusal(raw: bytes) -> bool:
 
 def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None) -> Verdict:
     if not frames:
-        return Verdict(Status.INCOMPLETE, "the log holds no entry: nothing was recorded")
+        return Verdict(Status.INCOMPLETE, Reason.of(Finding.EMPTY))
     try:
         _, setup = read_genesis(frames[0])
     except log.DecodeError as exc:
-        return Verdict(Status.UNREADABLE, f"entry 0 is not a genesis entry: {exc.detail}")
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.NOT_GENESIS, detail=exc.detail))
     except RemoteError as exc:  # seat 0 signed (or failed to sign) a genesis no peer accepts
         refused = Violation(0, exc.check, exc.detail, 0, (frames[0],))
-        summary = f"entry 0 (the genesis) fails the {exc.check} check: {exc.detail}"
-        return Verdict(Status.VIOLATION, summary, violation=refused)
+        found = Reason.of(Finding.BAD_GENESIS, check=exc.check, detail=exc.detail)
+        return Verdict(Status.VIOLATION, found, violation=refused)
     table = Table(frames[0], proofs=check_now if parallel is None else parallel)
     teller.genesis(setup)
     faults: list[Violation] = []
@@ -255,12 +263,8 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
         carried = raw in table.chain.known and raw not in seen  # a refusal brought it: its copy is no repeat
         seen.add(raw)
         if _earlier_refusal(raw) and not table.finished:
-            return Verdict(
-                Status.INCOMPLETE,
-                f"valid up to entry {len(table.entries) - 1}, then a refusal of an earlier release (the hash "
-                "of the entry it took, not the entry), which this verifier does not judge",
-                table, None, faults, index,
-            )
+            found = Reason.of(Finding.EARLIER_REFUSAL, last=len(table.entries) - 1)
+            return Verdict(Status.INCOMPLETE, found, table, None, faults, index)
         before = len(table.entries)
         if parallel is not None:
             parallel.entry = index
@@ -269,7 +273,7 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
         if parallel is not None:
             teller.flush(parallel.settled())
             if parallel.failed is not None:  # the serial replay will say what it was
-                return Verdict(Status.VIOLATION, f"entry {parallel.failed}: a proof does not verify")
+                return Verdict(Status.VIOLATION, Reason.of(Finding.PROOF, entry=parallel.failed))
         faults += not_ending(events, raw)
         if table.violation is not None and any(ev is table.violation for ev in events):
             stopped = index
@@ -317,35 +321,37 @@ def _problem(table: Table, raw: bytes, events: list[Event], index: int) -> Verdi
     """The verdict on a log with a frame the table did not take (a log holds only what its peer took)."""
     problem = next((ev for ev in events if isinstance(ev, Dropped | Rejected)), None)
     if isinstance(problem, Rejected) and _earlier_claim(raw):
-        return Verdict(
-            Status.INCOMPLETE,
-            f"valid up to entry {len(table.entries) - 1}, then an abandonment claim of an earlier release at "
-            f"entry {len(table.entries)} (on the chain, with `why`), which this verifier does not judge",
-            table, None, [], index,
-        )
+        last = len(table.entries) - 1
+        return Verdict(Status.INCOMPLETE, Reason.of(Finding.EARLIER_CLAIM, last=last, at=last + 1), table,
+                       None, [], index)
     if isinstance(problem, Rejected):
         named = Violation(problem.seat, problem.check, problem.detail, index, (raw,), halts=False)
-        why = failed(problem.check, problem.detail, problem.seat)
-        return Verdict(Status.VIOLATION, f"entry {index}: {why}", table, named, [], index)
-    if isinstance(problem, Dropped) and problem.kind is DropKind.MALFORMED:
-        return Verdict(Status.UNREADABLE, f"entry {index}: {problem.reason}", table, None, [], index)
-    if problem is not None:
+        found = Reason.of(Finding.REJECTED, entry=index, check=problem.check, detail=problem.detail,
+                          seat=problem.seat)
+        return Verdict(Status.VIOLATION, found, table, named, [], index)
+    if isinstance(problem, Dropped):
+        found = Reason.of(Finding.DROPPED, entry=index, drop=problem)
+        if problem.kind is DropKind.MALFORMED:
+            return Verdict(Status.UNREADABLE, found, table, None, [], index)
         check = Check.SIGNATURE if problem.kind is DropKind.BAD_SIGNATURE else Check.HEADER
-        return _unattributed(table, index, raw, check, problem.reason, f"entry {index}: {problem.reason}")
+        return _unattributed(table, index, raw, check, found, detail=dropped(problem))
     if any(isinstance(ev, Wanted) for ev in events):
-        why = "out of sequence: the chain is broken"
-        return _unattributed(table, index, raw, Check.CHAIN, why, f"entry {index} is {why}")
+        broken = Reason.of(Finding.BROKEN, entry=index)
+        return _unattributed(table, index, raw, Check.CHAIN, broken,
+                             detail="out of sequence: the chain is broken")
     if not any(isinstance(ev, Accepted) for ev in events):
-        why = "repeats an earlier entry"
-        return _unattributed(table, index, raw, Check.FRAME_REPEAT, why, f"entry {index} {why}")
+        repeated = Reason.of(Finding.REPEATED, entry=index)
+        return _unattributed(table, index, raw, Check.FRAME_REPEAT, repeated,
+                             detail="repeats an earlier entry")
     return None
 
 
-def _unattributed(table: Table, index: int, raw: bytes, check: Check, why: str, summary: str) -> Verdict:
+def _unattributed(table: Table, index: int, raw: bytes, check: Check, found: Reason, *,
+                  detail: str) -> Verdict:
     """The verdict on a log with a frame no seat is named for: a violation of the log itself (its record
-    names no seat, PROTOCOL.md §6)."""
-    return Verdict(Status.VIOLATION, summary, table, None, [], index,
-                   unattributed=Unattributed(check, why, index, raw))
+    names no seat, PROTOCOL.md §6), `detail` the failed check's."""
+    return Verdict(Status.VIOLATION, found, table, None, [], index,
+                   unattributed=Unattributed(check, detail, index, raw))
 
 
 def judge_end(table: Table, penalised: list[Violation], stopped: int = 0) -> Verdict:
@@ -355,37 +361,31 @@ def judge_end(table: Table, penalised: list[Violation], stopped: int = 0) -> Ver
     not end the game still proves a tampered client whatever the ending: it is said, and the verdict is a
     violation."""
     n = len(table.entries)
+    last = n - 1
     v = table.violation
     if v is not None and v.halts:
-        summary = describe(v) + forfeit_suffix(table)
-        return Verdict(Status.VIOLATION, summary, table, v, penalised, stopped or n)
+        found = Reason.of(Finding.HALTED, ended=end_facts(table), **violation_data(v))
+        return Verdict(Status.VIOLATION, found, table, v, penalised, stopped or n)
+    fault = _fault(penalised[0], table) if penalised else None
     if table.status is TableStatus.COMPLETE:
-        summary = f"valid and complete: {len(table.entries)} entries"
-        if penalised:
-            summary = "the game is complete"
-    elif table.status is TableStatus.ABANDONED:
-        summary = (f"valid, but abandoned at entry {len(table.entries) - 1}: {abandonment(table)}"
-                   + forfeit_suffix(table))
+        if fault is not None:
+            return Verdict(Status.VIOLATION, fault, table, penalised[0], penalised, n)
+        return Verdict(Status.VALID, Reason.of(Finding.COMPLETE, entries=n), table, None, penalised, n)
+    if table.status is TableStatus.ABANDONED:
+        found = Reason.of(Finding.ABANDONED, last=last, claim=claim_facts(table), ended=end_facts(table))
     elif table.status in (TableStatus.LEFT, TableStatus.STOPPED) and table.result is not None:
-        summary = parting_verdict(len(table.entries) - 1, table.result) + forfeit_suffix(table)
+        forfeit = end_facts(table) if table.result.forfeit else None  # (else its words say it)
+        found = Reason.of(Finding.PARTED, last=last, parted=table.result, ended=forfeit)
     else:
         waiting = table.waiting_for()
-        where = f"; it waits for seat {waiting[0]}'s {waiting[1]}" if waiting else ""
-        if table.claim is not None and waiting is not None:
-            where = f"; it waits for seat {waiting[0]}'s {waiting[1]}, and {abandonment(table)}"
-        summary = f"valid so far, but incomplete: it stops after entry {len(table.entries) - 1}{where}"
-    if penalised:
-        first = penalised[0]
-        lie = f"{describe(first)} ({_what_it_cost(first, table)})"
-        summary += f", but {lie}" if table.status is TableStatus.COMPLETE else f"; and {lie}"
-        return Verdict(Status.VIOLATION, summary, table, first, penalised, n)
-    status = Status.VALID if table.status is TableStatus.COMPLETE else Status.INCOMPLETE
-    return Verdict(status, summary, table, None, penalised, n)
+        found = Reason.of(Finding.INCOMPLETE, last=last, waiting=waiting, claim=claim_facts(table))
+    if fault is not None:
+        return Verdict(Status.VIOLATION, found.plus(fault=fault), table, penalised[0], penalised, n)
+    return Verdict(Status.INCOMPLETE, found, table, None, penalised, n)
 
 
-def _what_it_cost(v: Violation, table: Table) -> str:
-    """What a fault that did not end the game cost: the audit's penalty, or (a named note) nothing but the
-    name: it was no claim."""
-    if v.check in AUDIT_KINDS:
-        return penalty(v.check, table.rules.renege)
-    return "named: it is not a claim, and the result stands"
+def _fault(v: Violation, table: Table) -> Reason:
+    """A fault that did not end the game, and what it cost: the audit's penalty under the rule set's
+    `renege`, or (a named note) nothing but the name: it was no claim."""
+    return Reason.of(Finding.PENALISED, audit=v.check in AUDIT_KINDS, renege=table.rules.renege,
+                     **violation_data(v))

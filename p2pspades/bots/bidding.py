@@ -299,17 +299,10 @@ def choose_bid(view: SeatView, legal: Sequence[Action], jitter: float) -> Action
     `jitter` (a small seeded amount, within +/- 0.1); nil when it is worth more."""
     rules = view.rules
     hand = view.hand
-    n = rules.players
-    tricks = rules.tricks_per_hand
     partner = (view.seat + 2) % 4 if rules.partnerships else None
     estimate = estimate_tricks(rules, hand)
-
-    def bid_is_nil(seat: int) -> bool:
-        bid = view.bids[seat]
-        return bid is not None and is_nil(rules, bid, view.blind[seat])
-
     partner_bid = view.bids[partner] if partner is not None else None
-    partner_nil = partner is not None and bid_is_nil(partner)
+    partner_nil = partner is not None and _bid_is_nil(view, partner)
 
     # Suicide bids: the side's first bidder chooses which partner bids nil. It nils when its hand is safer
     # than a typical one (the partner's, unseen), else bids and leaves the nil to the partner.
@@ -329,25 +322,38 @@ def choose_bid(view: SeatView, legal: Sequence[Action], jitter: float) -> Action
         if nil_value > bid_value + 10:
             return Bid(0)
 
+    estimate = _shaded(view, estimate, None if partner_nil else partner_bid)
+    estimate += _table_bias(view)
+    lean = _lean(view)
+    want = math.floor(estimate + lean + jitter)
+    return _closest_bid(legal, want, rules)
+
+
+def _bid_is_nil(view: SeatView, seat: int) -> bool:
+    bid = view.bids[seat]
+    return bid is not None and is_nil(view.rules, bid, view.blind[seat])
+
+
+def _shaded(view: SeatView, estimate: float, partner_bid: int | None) -> float:
+    """The tricks counted, shaded for the bids made: the partner's (`partner_bid`, None for none or a nil)
+    and ours share the same tricks, and the table may have bid more tricks than there are."""
+    rules = view.rules
+    tricks = rules.tricks_per_hand
     # Partnership: the partner's bid and ours share the same tricks; shade a total that is too high.
-    if partner_bid is not None and not partner_nil:
+    if partner_bid is not None:
         team = partner_bid + estimate
         if team > tricks - 1:
             estimate -= (team - (tricks - 1)) * 0.5
     known = sum(
         bid * _bid_trust(view, seat)
         for seat, bid in enumerate(view.bids)
-        if bid is not None and seat != view.seat and not bid_is_nil(seat)
+        if bid is not None and seat != view.seat and not _bid_is_nil(view, seat)
     )
     if known + estimate > tricks:
         # the table has bid more tricks than there are: some of ours are spoken for, but not many (a
         # seat bidding wildly should not talk us out of our own tricks)
-        estimate -= min(1.5, (known + estimate - tricks) * 0.5 * (1.0 if n > 2 else 0.5))
-
-    estimate += _table_bias(view)
-    lean = _lean(view)
-    want = math.floor(estimate + lean + jitter)
-    return _closest_bid(legal, want, rules)
+        estimate -= min(1.5, (known + estimate - tricks) * 0.5 * (1.0 if rules.players > 2 else 0.5))
+    return estimate
 
 
 def _lean(view: SeatView) -> float:

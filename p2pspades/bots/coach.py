@@ -57,20 +57,6 @@ class Advice:
         """The option that `action` was searched as (a card as good as the one searched counts as it)."""
         return next((o for o in self.options if action in o.alike), None)
 
-    def words(self, limit: int = 3) -> str:
-        """One line: "Q♠: makes the contract in 71% of deals, +38 net; 4♦: 58%, +21 net" (the choice first,
-        then the best of the rest; net: the side's points from the hand less the other sides')."""
-        first = self.option(self.choice)
-        rest = [o for o in self.options if o.action != self.choice]
-        shown = ([first] if first is not None else []) + rest[: max(0, limit - 1)]
-        parts = []
-        for i, o in enumerate(shown):
-            what = "the nil holds" if o.nil else "makes the contract"
-            said = i == 0 or o.nil != shown[i - 1].nil
-            head = f"{o.label}: {what} in {o.holds:.0%} of deals" if said else f"{o.label}: {o.holds:.0%}"
-            parts.append(f"{head}, {o.points:+.0f} net")
-        return "; ".join(parts)
-
 
 def action_text(action: Action, rules: RuleSet) -> str:
     """A card as the screen shows it (Q♠), a bid as the score sheet writes it (bid 4, bid nil)."""

@@ -38,8 +38,9 @@ from p2pspades.bots.bidding import (
 from p2pspades.bots.passing import choose_pass
 from p2pspades.bots.play import choose_card
 from p2pspades.bots.simulate import SUIT_MASKS, SUIT_OF, Contract, Playout, Relabel, bags_hurt
+from p2pspades.bots.world import World
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Draw, Play, RuleSet, SeatView, SideTotal, is_nil
-from p2pspades.rules.cards import FULL_DECK, mask_of
+from p2pspades.rules.cards import mask_of
 from p2pspades.table.events import Decision, DecisionKind
 
 DEFAULT_BUDGET = 0.5
@@ -51,8 +52,6 @@ the clock, ends a decision unless the machine is loaded (measured with four expe
 deal per core: 0.23 s a decision on average, 0.43 s at the 95th percentile)."""
 BID_COST = 3
 """A whole-hand playout (for a bid) costs about this many mid-hand ones."""
-BID_SPREAD = 1.5
-"""How far, in tricks, a seat's bid is expected to miss the heuristic count of its hand."""
 CAP = 0.9
 """The share of the budget after which a decision stops starting new deals (the rest covers the deal in
 progress and the choice itself)."""
@@ -218,24 +217,14 @@ class ExpertBot:
             if isinstance(centre, Bid) and not (rules.nil and centre.tricks == 0)
             else (quick_bid(rules, mask_of(view.hand), True))
         )
-        counted = sorted(a.tricks for a in legal if isinstance(a, Bid) and not (rules.nil and a.tricks == 0))
-        # where bags cost nothing, all counted bids share a playout a deal (see `_score_bids`): search wider
-        low, high = (1, 1) if bags_hurt(rules) else (WIDE_BELOW, WIDE_ABOVE)
-        options = [b for b in counted if -low <= b - count <= high] or counted[:1]
-        if rules.nil and Bid(0) in legal:
-            options.append(0)
+        options = _bid_options(rules, legal, count)
         actions: list[Action] = [Bid(b) for b in options]
         if len(options) == 1:
             return Weighed(actions, [[]], [[]], [], 0, [(a,) for a in actions])
         world = World(view, self._seen.get(view.hand_number, 0))
         weighed = self._score_bids(view, world, [(b, False) for b in options], rng, deadline)
         if rules.nil and rules.partnerships and 0 in options and weighed.weights:
-            nil = options.index(0)
-            searched = weighed.holds(nil)
-            odds = nil_odds(rules, nil_danger_mask(rules, mask_of(view.hand)))
-            weighed.chances[nil] = chance = searched + NIL_BLEND * (odds - searched)
-            charge = (searched - chance) * 2 * rules.nil_value
-            weighed.values[nil] = [value - charge for value in weighed.values[nil]]
+            _blend_nil(weighed, options.index(0), view)
         usual = centre.tricks if isinstance(centre, Bid) else count
         weighed.actions = actions
         weighed.alike = [(a,) for a in actions]
@@ -262,7 +251,6 @@ class ExpertBot:
         options' actions and the default are left for the caller). A bid of -1 means "as the cards say" (for
         blind nil, whose alternative is a bid on cards not yet seen)."""
         rules = view.rules
-        n = rules.players
         seat = view.seat
         order = _bid_order(view)
         weighed = Weighed([], [[] for _ in options], [[] for _ in options], [], 0)
@@ -281,28 +269,7 @@ class ExpertBot:
             for mine, blind_bid in options:
                 if r >= 2 and time.perf_counter() > deadline:
                     break
-                bids = [b if b is not None else 0 for b in view.bids]
-                blind = list(view.blind)
-                decided = {s for s in range(n) if view.bids[s] is not None}
-                if mine < 0 and rules.bid_mode == "free":  # as the cards say
-                    mine = quick_bid(rules, hands[seat], None)
-                elif mine < 0:  # as the cards say, under the bid mode
-                    partner = (seat + 2) % 4 if rules.partnerships else None
-                    known = partner if partner in decided else None
-                    mine = rule_bid(rules, hands[seat], None if known is None else bids[known],
-                                    None if known is None else is_nil(rules, bids[known], blind[known]))
-                bids[seat] = mine
-                blind[seat] = blind_bid
-                decided.add(seat)
-                for other in order:
-                    if other in decided:
-                        continue
-                    partner = (other + 2) % 4 if rules.partnerships else None
-                    partner_nil = partner in decided and is_nil(rules, bids[partner], blind[partner])
-                    partner_bid = bids[partner] if partner is not None and partner in decided else None
-                    bids[other] = rule_bid(rules, hands[other], partner_bid, partner_nil)
-                    decided.add(other)
-                contract = Contract(rules, bids, blind)
+                contract = Contract(rules, *_deal_bids(view, order, hands, mine, blind_bid))
                 if sharing and shared is not None and not contract.nil[seat]:
                     won = shared
                 else:
@@ -315,6 +282,58 @@ class ExpertBot:
             if not weighed.add(deal, weight):
                 break  # out of time: this deal, cut short, is left out
         return weighed
+
+
+def _bid_options(rules: RuleSet, legal: Sequence[Action], count: int) -> list[int]:
+    """The bids the expert searches: the counted bids around `count` (the heuristic's), and nil if legal."""
+    counted = sorted(a.tricks for a in legal if isinstance(a, Bid) and not (rules.nil and a.tricks == 0))
+    # where bags cost nothing, all counted bids share a playout a deal (see `_score_bids`): search wider
+    low, high = (1, 1) if bags_hurt(rules) else (WIDE_BELOW, WIDE_ABOVE)
+    options = [b for b in counted if -low <= b - count <= high] or counted[:1]
+    if rules.nil and Bid(0) in legal:
+        options.append(0)
+    return options
+
+
+def _blend_nil(weighed: Weighed, nil: int, view: SeatView) -> None:
+    """A searched nil's chance taken `NIL_BLEND` of the way from its playouts' share to the bidding's odds of
+    its nil danger, and its values charged the difference (see `NIL_BLEND`)."""
+    rules = view.rules
+    searched = weighed.holds(nil)
+    odds = nil_odds(rules, nil_danger_mask(rules, mask_of(view.hand)))
+    weighed.chances[nil] = chance = searched + NIL_BLEND * (odds - searched)
+    charge = (searched - chance) * 2 * rules.nil_value
+    weighed.values[nil] = [value - charge for value in weighed.values[nil]]
+
+
+def _deal_bids(view: SeatView, order: Sequence[int], hands: Sequence[int], mine: int,
+               blind_bid: bool) -> tuple[list[int], list[bool]]:
+    """Every seat's bid in one sampled deal (`hands`): the bids made, ours (`mine`, blind or not; -1: as the
+    cards say), and each other seat's, in bidding `order`, as the rule bid of its sampled cards."""
+    rules = view.rules
+    seat = view.seat
+    bids = [b if b is not None else 0 for b in view.bids]
+    blind = list(view.blind)
+    decided = {s for s in range(rules.players) if view.bids[s] is not None}
+    if mine < 0 and rules.bid_mode == "free":  # as the cards say
+        mine = quick_bid(rules, hands[seat], None)
+    elif mine < 0:  # as the cards say, under the bid mode
+        partner = (seat + 2) % 4 if rules.partnerships else None
+        known = partner if partner in decided else None
+        mine = rule_bid(rules, hands[seat], None if known is None else bids[known],
+                        None if known is None else is_nil(rules, bids[known], blind[known]))
+    bids[seat] = mine
+    blind[seat] = blind_bid
+    decided.add(seat)
+    for other in order:
+        if other in decided:
+            continue
+        partner = (other + 2) % 4 if rules.partnerships else None
+        partner_nil = partner in decided and is_nil(rules, bids[partner], blind[partner])
+        partner_bid = bids[partner] if partner is not None and partner in decided else None
+        bids[other] = rule_bid(rules, hands[other], partner_bid, partner_nil)
+        decided.add(other)
+    return bids, blind
 
 
 @dataclass
@@ -493,101 +512,3 @@ def rule_bid(rules: RuleSet, hand: int, partner_bid: int | None, partner_nil: bo
             return max(bid, lowest)
         return bid if bid == 0 else max(bid, lowest)
     return bid
-
-
-class World:
-    """What one seat knows of where the cards are, and how to deal the rest consistently with it."""
-
-    def __init__(self, view: SeatView, seen: int) -> None:
-        rules = view.rules
-        self.rules = rules
-        self.view = view
-        self.n = rules.players
-        self.seat = view.seat
-        played = [0] * self.n
-        for trick in (*view.tricks, view.trick):
-            for s, card in trick.plays:
-                played[s] |= 1 << card.index
-        self.played = played
-        mine = mask_of(view.hand)
-        gone = mine
-        for mask in played:
-            gone |= mask
-        self.mine = mine
-        self.unseen = rules.deck_mask & ~gone
-        # the draw pile: cards we saw and did not keep are discarded, not in the other hand
-        self.discarded = seen & self.unseen & ~mine
-        if view.hand:
-            self.sizes = list(view.hand_sizes)
-        else:  # blind nil: no cards dealt yet; deal ours too
-            self.sizes = [rules.hand_size] * self.n
-        self.sizes[self.seat] = 0 if view.hand else rules.hand_size
-        self.others = [s for s in range(self.n) if s != self.seat and self.sizes[s] > 0] + (
-            [] if view.hand else [self.seat]
-        )
-        self.voids = [sum(1 << suit.index for suit in view.voids[s]) for s in range(self.n)]
-        held = sum(self.sizes[s] for s in self.others)
-        self.pile = self.unseen.bit_count() - held
-        free = self.unseen & ~self.discarded
-        self.free = [i for i in range(len(FULL_DECK)) if free >> i & 1]
-        suit_of = rules.order.suit_of  # deuces high: the 2D is a spade, for the voids too
-        #: per card: how many seats to deal to have shown void in its suit (such cards are dealt first)
-        self.shunned = [
-            sum(1 for s in self.others if self.voids[s] >> suit_of[c] & 1) for c in range(len(FULL_DECK))
-        ]
-
-    def sample(self, rng: random.Random) -> list[int]:
-        """Every seat's cards: ours as they are, the others dealt from the unseen cards at random, no seat
-        given a suit it has shown void in (the draw pile's discards and unseen rest go to no one)."""
-        for _ in range(20):
-            hands = self._try(rng, True)
-            if hands is not None:
-                return hands
-        hands = self._try(rng, False)
-        assert hands is not None
-        return hands
-
-    def _try(self, rng: random.Random, voids: bool) -> list[int] | None:
-        room = {s: self.sizes[s] for s in self.others}
-        pile = self.pile - self.discarded.bit_count()
-        suit_of = self.rules.order.suit_of  # deuces high: the 2D is a spade, for the voids too
-        cards = self.free.copy()
-        rng.shuffle(cards)
-        if voids:
-            cards.sort(key=self.shunned.__getitem__, reverse=True)
-        hands = [0] * self.n
-        hands[self.seat] = self.mine
-        for card in cards:
-            suit_bit = 1 << suit_of[card]
-            options = [s for s in self.others if room[s] and not (voids and self.voids[s] & suit_bit)]
-            total = sum(room[s] for s in options) + pile
-            if total == 0:
-                return None
-            pick = rng.randrange(total)
-            for s in options:
-                pick -= room[s]
-                if pick < 0:
-                    hands[s] |= 1 << card
-                    room[s] -= 1
-                    break
-            else:
-                pile -= 1
-        return hands
-
-    def weight(self, hands: Sequence[int]) -> float:
-        """How well the deal explains the bids made so far: the heuristic count of each bidder's hand (as it
-        was when it bid) against its bid, and the danger of a nil bidder's hand."""
-        view = self.view
-        rules = self.rules
-        weight = 1.0
-        for s in range(self.n):
-            bid = view.bids[s]
-            if bid is None or s == self.seat or view.blind[s]:
-                continue
-            held = hands[s] | self.played[s]
-            if is_nil(rules, bid, False):
-                weight *= max(0.02, math.exp(-((nil_danger_mask(rules, held) / 1.45) ** 2)))
-            else:
-                miss = estimate_mask(rules, held) - bid
-                weight *= math.exp(-(miss * miss) / (2 * BID_SPREAD * BID_SPREAD))
-        return weight

@@ -117,6 +117,21 @@ class DealShape:
 # ----- what a seat can work out during play ---------------------------------------------------------------
 
 
+def _shares(view: SeatView, others: list[int], pile: int) -> dict[tuple[int, Suit], float]:
+    """P(seat s holds a given unseen card of a suit), for each other seat and suit: its share among the seats
+    that may hold that suit (and the draw pile's `pile` discarded cards)."""
+    shares: dict[tuple[int, Suit], float] = {}
+    for suit in ALL_SUITS:
+        holders = [s for s in others if suit not in view.voids[s]]
+        room = sum(view.hand_sizes[s] for s in holders) + pile
+        for s in others:
+            share = 0.0
+            if s in holders and room > 0:
+                share = min(1.0, view.hand_sizes[s] / room)
+            shares[(s, suit)] = share
+    return shares
+
+
 class Reading:
     """The seat's reading of the hand in progress: unseen cards, who may hold them, contracts and needs."""
 
@@ -140,16 +155,7 @@ class Reading:
         self.others = others
         held = sum(view.hand_sizes[s] for s in others)
         self.pile = max(0, len(self.unseen) - held)  # draw pile: unseen cards discarded face down
-        # P(seat s holds a given unseen card of a suit): its share among the seats that may hold that suit
-        self._share: dict[tuple[int, Suit], float] = {}
-        for suit in ALL_SUITS:
-            holders = [s for s in others if suit not in view.voids[s]]
-            room = sum(view.hand_sizes[s] for s in holders) + self.pile
-            for s in others:
-                share = 0.0
-                if s in holders and room > 0:
-                    share = min(1.0, view.hand_sizes[s] / room)
-                self._share[(s, suit)] = share
+        self._share = _shares(view, others, self.pile)
         # the trick in progress as (seat, card) plays: the leader first, then clockwise
         leader = view.trick.leader
         plays = [((leader + i) % self.n, card) for i, card in enumerate(view.trick.cards)]

@@ -396,16 +396,43 @@ class Playout:
         return self.follow(seat, legal)
 
     def lead(self, seat: int, legal: int) -> int:
+        """A card to lead: where a nil bid is still alive, what it calls for; else, while the side wants
+        tricks, a card that stands (a side suit's before a spade), else the lowest."""
+        if self.contract.any_nil:
+            card = self._lead_nils(seat, legal)
+            if card >= 0:
+                return card
+        if self.wants(seat):
+            others = self._others(seat)
+            winners = [
+                x
+                for x in _tops(legal)
+                if not others & SUIT_MASKS[SUIT_OF[x]] & above(x)
+                and (SUIT_OF[x] == 0 or not self._void_ruffer(seat, SUIT_OF[x]))
+            ]
+            if winners:
+                sides = [x for x in winners if SUIT_OF[x] != 0]
+                return max(sides or winners, key=RANK_OF.__getitem__)
+        return lowest_rank(legal)
+
+    def _others(self, seat: int) -> int:
+        """The cards every other seat holds."""
+        others = 0
+        for s in range(self.contract.n):
+            if s != seat:
+                others |= self.hands[s]
+        return others
+
+    def _lead_nils(self, seat: int, legal: int) -> int:
+        """The lead a nil bid still alive calls for (-1: none does): our own nil leads low, a partner's nil
+        is covered with our cards that stand, an opponent's nil is led under in a suit it holds."""
         c = self.contract
         if self.nil_alive(seat):
             return lowest_rank(legal)
-        others = 0
-        for s in range(c.n):
-            if s != seat:
-                others |= self.hands[s]
         partner = c.partner[seat]
         if partner >= 0 and self.nil_alive(partner):
             # cover: our highest cards, the ones that stand first
+            others = self._others(seat)
             return max(
                 _tops(legal), key=lambda x: (not others & SUIT_MASKS[SUIT_OF[x]] & above(x), RANK_OF[x])
             )
@@ -418,18 +445,7 @@ class Playout:
                     mine = legal & m
                     if mine and nil_hand & m and low(mine) < low(nil_hand & m):
                         return low(mine)
-        if self.wants(seat):
-            winners = [
-                x
-                for x in _tops(legal)
-                if not others & SUIT_MASKS[SUIT_OF[x]] & above(x)
-                and (SUIT_OF[x] == 0 or not self._void_ruffer(seat, SUIT_OF[x]))
-            ]
-            if winners:
-                sides = [x for x in winners if SUIT_OF[x] != 0]
-                return max(sides or winners, key=RANK_OF.__getitem__)
-            return lowest_rank(legal)
-        return lowest_rank(legal)
+        return -1
 
     def _void_ruffer(self, seat: int, suit: int) -> bool:
         """Is some opponent of `seat` void in `suit` and holding a spade?"""
@@ -484,12 +500,21 @@ class Playout:
             if partner in later:
                 following = legal & SUIT_MASKS[led]
                 return top(following) if following else _win_low(win, lose, led)
+        return self._under_nils(seat, legal, led, win, later)
+
+    def _under_nils(self, seat: int, legal: int, led: int, win: int, later: list[int]) -> int:
+        """Keep an opponent's nil still alive under (-1: there is none): where it is winning the trick, stay
+        under it with our highest card that loses; where it is still to play, lose cheaply."""
+        c = self.contract
+        nil, won = c.nil, self.won
         side = c.side_of[seat]
         nils = [s for s in range(c.n) if nil[s] and not won[s] and c.side_of[s] != side]
         if nils:
+            lose = legal & ~win
+            winner = self.winner
             if winner in nils and lose:
                 return _dump(lose, led)
-            if winner != partner and any(s in later for s in nils):
+            if winner != c.partner[seat] and any(s in later for s in nils):
                 return _discard(legal, led) if not win or lose else low(win)
         return -1
 

@@ -14,6 +14,7 @@ from p2pspades.audit import Status
 from p2pspades.audit.files import verify_log
 from p2pspades.bots.review import CannotReview, Review, Weighed, review
 from p2pspades.cli.common import add_think_option, fail
+from p2pspades.describe.coach import advice_words
 from p2pspades.exits import ExitCode
 from p2pspades.i18n import _
 from p2pspades.printable import printable
@@ -143,7 +144,7 @@ def _weighed_text(i: int, w: Weighed, rules: RuleSet, names: list[str]) -> list[
         trick = ", ".join(f"{printable(names[s])} {c.glyph}" for s, c in view.trick.plays) or "you lead"
         out.append(f"    on the table: {trick}")
     out.append(f"    bids: {_bids(view, rules, names)}")
-    out.append(f"    {w.advice.words()}")
+    out.append(f"    {advice_words(w.advice)}")
     return out
 
 

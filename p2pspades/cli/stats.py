@@ -13,7 +13,7 @@ from p2pspades.cli.common import fail
 from p2pspades.cli.games import add_history_options, played_games
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
-from p2pspades.i18n import _, ngettext, number
+from p2pspades.i18n import _, ngettext, number, said
 from p2pspades.printable import printable
 
 
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         totals = stats(played_games(args.profile))
     except (LocalError, OSError) as exc:
-        return fail("stats", str(exc))
+        return fail("stats", said(exc))
     if args.json:
         print(json.dumps(stats_record(totals, args.profile), indent=2))
     else:

@@ -59,7 +59,7 @@ from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.describe import ending, failed
-from p2pspades.errors import LocalError, RemoteError
+from p2pspades.errors import N_, LocalError, RemoteError
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import MAX_BATCH, MAX_FRAME, PROTOCOL_VERSION, Entries, Entry, Get, Hello, Message
 from p2pspades.net.lobby import peers_of
@@ -297,8 +297,8 @@ class Peer:
         on_disk = store.read_entries()
         records = table.records
         if on_disk and (on_disk[0] != records[0] or on_disk[: len(records)] != records[: len(on_disk)]):
-            raise StoreError(f"{store.log_path} holds the log of another game (or a different chain): "
-                             f"refusing to append to it")
+            raise StoreError(N_("{path} holds the log of another game (or a different chain): refusing to "
+                                "append to it"), path=store.log_path)
         self._writer = store.open_log()
         self._recorded = min(len(on_disk), len(records))
         """How many of the table's records are in the log (it may hold more: evidence after a violation)."""
@@ -887,11 +887,11 @@ async def resume_game(
     peers = store.load_peers()
     entries = store.read_entries()
     if not entries:
-        raise LocalError(f"{store.log_path} holds no entries: nothing to resume")
+        raise LocalError(N_("{path} holds no entries: nothing to resume"), path=store.log_path)
     own = peers.seats[peers.seat]
     if own.public_key != identity.public:
-        raise LocalError(f"seat {peers.seat} of that game belongs to {crypto.fingerprint(own.public_key)}, "
-                         f"not to this identity ({identity.fingerprint})")
+        raise LocalError(N_("seat {seat} of that game belongs to {key}, not to this identity ({ours})"),
+                         seat=peers.seat, key=crypto.fingerprint(own.public_key), ours=identity.fingerprint)
     loop = asyncio.get_running_loop()
     # every entry of our own log was checked, proofs included, before we wrote it: the rebuild skips the
     # proofs (the rest, signatures, chain, rules and each hand's audit, is checked again); later entries are

@@ -119,21 +119,8 @@ def _side_score(
     tricks_won: Sequence[int], carried: int, penalized: bool,
 ) -> HandScore:
     """One side's hand score (`score_hand`)."""
-    contract = counted = nil_tricks = nil_points = taken = 0
-    doubled = False  # a blind bid (house rule blind_bid) doubles the side's contract, made or failed
-    for seat in side:
-        taken += tricks_won[seat]
-        if bids[seat] == 0 and (blind[seat] or rules.nil):  # is_nil(), inline
-            value = rules.blind_nil_value if blind[seat] else rules.nil_value
-            nil_points += value if tricks_won[seat] == 0 and not penalized else -value
-            if rules.nil_tricks_count_for_partner:
-                counted += tricks_won[seat]
-            else:
-                nil_tricks += tricks_won[seat]
-        else:
-            contract += bids[seat]
-            counted += tricks_won[seat]
-            doubled = doubled or blind[seat]
+    contract, counted, nil_tricks, nil_points, taken, doubled = _count_side(
+        rules, side, bids, blind, tricks_won, penalized)
     made = counted >= contract and not penalized
     if not rules.nil_bags:
         nil_tricks = 0
@@ -156,3 +143,27 @@ def _side_score(
         (index, contract, counted, made, contract_points, bags, bag_points, penalty_points,
          nil_points, penalized, points, ten_points, boston_points, boston)
     )
+
+
+def _count_side(
+    rules: RuleSet, side: Sequence[int], bids: Sequence[int], blind: Sequence[bool],
+    tricks_won: Sequence[int], penalized: bool,
+) -> tuple[int, int, int, int, int, bool]:
+    """One side's bids and tricks: its contract, the tricks that count toward it, its nil bidders' tricks,
+    their nil points, every trick it took, and whether a blind bid (house rule blind_bid) doubles it."""
+    contract = counted = nil_tricks = nil_points = taken = 0
+    doubled = False  # a blind bid doubles the side's contract, made or failed
+    for seat in side:
+        taken += tricks_won[seat]
+        if bids[seat] == 0 and (blind[seat] or rules.nil):  # is_nil(), inline
+            value = rules.blind_nil_value if blind[seat] else rules.nil_value
+            nil_points += value if tricks_won[seat] == 0 and not penalized else -value
+            if rules.nil_tricks_count_for_partner:
+                counted += tricks_won[seat]
+            else:
+                nil_tricks += tricks_won[seat]
+        else:
+            contract += bids[seat]
+            counted += tricks_won[seat]
+            doubled = doubled or blind[seat]
+    return contract, counted, nil_tricks, nil_points, taken, doubled

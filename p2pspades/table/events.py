@@ -112,6 +112,7 @@ class Dropped:
     `seat` and `seq` are what the entry's header claims (None when it could not be read); `size` is the
     size of an oversized entry; `detail` says what is malformed. `signed`: its signature was checked, so
     `seat` signed it (a flood of signed statements is its signer's, not the seat's that passed it on).
+    `describe.dropped` puts it into words.
     """
 
     kind: DropKind
@@ -120,23 +121,6 @@ class Dropped:
     size: int = 0
     detail: str = ""
     signed: bool = False
-
-    @property
-    def reason(self) -> str:
-        """A plain-English account, for logs."""
-        k = DropKind
-        return {
-            k.OVERSIZED: f"oversized entry ({self.size} bytes)",
-            k.MALFORMED: f"malformed entry: {self.detail}",
-            k.OTHER_GAME: "an entry of another game",
-            k.NO_SUCH_SEAT: f"an entry from seat {self.seat}, which does not exist",
-            k.BAD_SIGNATURE: f"an entry claiming seat {self.seat} with a bad signature",
-            k.STALE: f"stale entry {self.seq} from seat {self.seat}",
-            k.TOO_FAR_AHEAD: f"entry {self.seq} is too far ahead",
-            k.NOT_CHAINED: f"entry {self.seq} does not chain to our entry {(self.seq or 0) - 1}",
-            k.GAME_OVER: "the game is over",
-            k.REFUSED: f"refused: {self.detail}",
-        }[self.kind]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ agreement holds for the rest of the hand.
 
 How a slot ends is a function of its notes and of the entries seen, not of their order (`standing`). This
 module holds no reference to the table: it sees the chain through the narrow `PartingView` and returns what
-should happen (`Output`); the table applies it in one place (`leaving.apply`).
+should happen (`Output`); the table carries it out in one place (`machine.CARRY`).
 """
 
 from __future__ import annotations
@@ -34,9 +34,12 @@ from typing import Protocol
 from p2pspades import log
 from p2pspades.checks import Check
 from p2pspades.errors import RemoteError
+from p2pspades.rules import RuleSet
 from p2pspades.table import messages as msg
-from p2pspades.table.claims import KEPT_BEHIND, Awaited, EarlyNotes, Note, OnSlot, Report, Send, SlotView
-from p2pspades.table.events import DropKind, Dropped, Rejected
+from p2pspades.table.claims import KEPT_BEHIND
+from p2pspades.table.events import DropKind, Dropped, GameEnded, Rejected, TableStatus, Violation
+from p2pspades.table.outputs import Known, Report
+from p2pspades.table.slots import Awaited, Note, Send
 
 #: how long, by default, a proposal to stop pauses a table that waits for the slot it names (seconds)
 STOP_WAIT = 60.0
@@ -50,9 +53,10 @@ class Parted(enum.Enum):
 
 
 @dataclass
-class Parting(OnSlot):
-    """What one table knows of the goodbyes, stops and declines about one slot."""
+class Parting:
+    """What one table knows of the goodbyes, stops and declines about one slot (`at`)."""
 
+    at: Awaited
     goodbyes: dict[int, bytes] = field(default_factory=dict)
     #: the leavers whose goodbye is void: they signed an entry for this slot or a later one
     void: set[int] = field(default_factory=set)
@@ -66,6 +70,14 @@ class Parting(OnSlot):
     ended: tuple[Parted, tuple[int, ...]] | None = None
     #: what that ending cut back from our chain (to take again if it turns out void)
     cut: tuple[bytes, ...] = ()
+
+    @property
+    def seq(self) -> int:
+        return self.at.seq
+
+    @property
+    def prev(self) -> bytes:
+        return self.at.prev
 
     @property
     def leavers(self) -> tuple[int, ...]:
@@ -96,15 +108,40 @@ class Proposal:
 
 
 # ================================================================= what the machine asks and says
-class PartingView(SlotView, Protocol):
-    """What the machine sees of its table besides the slots: whether a slot's awaited entry is on the chain,
-    and the scores at a slot."""
+class PartingView(Protocol):
+    """What the partings machine sees of its table: the seats, its own, the chain's slots, whether a slot's
+    awaited entry is on the chain, and the scores at a slot."""
+
+    @property
+    def seats(self) -> int: ...
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def next_seq(self) -> int: ...
+
+    @property
+    def restoring(self) -> bool:
+        """Whether the table is replaying its own log."""
+
+    def now(self) -> Awaited | None:
+        """The slot the table waits for (None: nobody is awaited, or the game is over before it)."""
+
+    def passed(self, seq: int, prev: bytes) -> Awaited | None:
+        """A slot our chain holds (or ended at), after the entry hashed `prev`; None if it does not."""
+
+    def seal(self, m: msg.Message, at: Awaited) -> bytes:
+        """Our signed envelope of the note `m` for slot `at`."""
 
     def answered(self, seq: int) -> bool:
         """Whether our chain holds the awaited entry of slot `seq` (an entry its seat signed, no ending)."""
 
     def totals_at(self, seq: int) -> tuple[int, ...]:
         """Every side's score after our chain's first `seq` entries."""
+
+    def problem_of(self, raw: bytes, seq: int) -> Violation | str | None:
+        """What `raw` earns at slot `seq` of our chain: None if it holds there."""
 
 
 @dataclass(frozen=True)
@@ -133,7 +170,16 @@ class Lapse:
     by: int | None = None
 
 
-Output = Note | Send | Report | Part | Revive | Lapse
+@dataclass(frozen=True)
+class Early:
+    """A note for a slot beyond our chain: kept with the claims' early notes (one allowance per signer)."""
+
+    seat: int
+    seq: int
+    raw: bytes
+
+
+Output = Note | Send | Report | Known | Part | Revive | Lapse | Early
 
 
 # ================================================================= the machine
@@ -143,7 +189,6 @@ class Partings:
     def __init__(self, seats: int, seat: int | None, version: int, wait: float = STOP_WAIT) -> None:
         self.seats, self.seat, self.version, self.wait = seats, seat, version, wait
         self.spots: dict[tuple[int, bytes], Parting] = {}
-        self.early = EarlyNotes()
         #: the latest slot of a chain entry each seat signed that we have seen (any branch): a goodbye for
         #: that slot or an earlier one is void
         self.latest: dict[int, int] = {}
@@ -171,10 +216,6 @@ class Partings:
         at = view.passed(seq, prev)
         return None if at is None else self._spot(at)
 
-    def take_early(self, next_seq: int) -> list[bytes]:
-        """The notes that came before the slot the chain has now reached (and those for slots passed)."""
-        return self.early.due(next_seq)
-
     def forget_behind(self, next_seq: int) -> None:
         """Forget the slots far behind the chain that ended nothing and hold nothing of ours."""
         for key in [k for k, p in self.spots.items() if k[0] < next_seq - KEPT_BEHIND and p.ended is None
@@ -187,7 +228,7 @@ class Partings:
         later."""
         seat, seq = header.seat, header.seq
         if seq > view.next_seq:
-            return list(self.early.keep(view.next_seq, seat, seq, env.raw))
+            return [Early(seat, seq, env.raw)]
         spot = self._slot_of(view, seq, header.prev)
         if spot is None:
             return [Report(Dropped(DropKind.STALE, seat, seq, signed=True))]
@@ -207,14 +248,12 @@ class Partings:
         assert isinstance(m, msg.Leave | msg.Stop | msg.GoOn)
         check = Check.LEAVE if isinstance(m, msg.Leave) else Check.STOP
         if header.hand != spot.at.hand:
-            why = f"hand number {header.hand}, but slot {header.seq} is in hand {spot.at.hand}"
-            raise RemoteError(check, why, seat)
-        if isinstance(m, msg.Stop):
-            totals = view.totals_at(spot.seq)
-            if tuple(m.totals) != totals:
-                why = (f"a stop at slot {spot.seq} with the scores {list(m.totals)}, but they are "
-                       f"{list(totals)} there")
-                raise RemoteError(check, why, seat)
+            raise RemoteError(check, f"hand number {header.hand}, but slot {header.seq} is in hand "
+                                     f"{spot.at.hand}", seat)
+        totals = view.totals_at(spot.seq) if isinstance(m, msg.Stop) else ()
+        if isinstance(m, msg.Stop) and tuple(m.totals) != totals:
+            raise RemoteError(check, f"a stop at slot {spot.seq} with the scores {list(m.totals)}, but they "
+                                     f"are {list(totals)} there", seat)
         return m
 
     def _goodbye(self, view: PartingView, spot: Parting, seat: int, raw: bytes) -> list[Output]:
@@ -231,9 +270,9 @@ class Partings:
         (an honest leaver signs nothing after it; a goodbye for a slot before its own entries changes
         nothing)."""
         spot.void.add(seat)
-        why = (f"a goodbye at slot {spot.seq}, but seat {seat} signed an entry for that slot or a later one: "
-               "it did not leave there, and the goodbye changes nothing")
-        return [Report(Rejected(seat, Check.LEAVE, why, spot.goodbyes[seat]))]
+        return [Report(Rejected(seat, Check.LEAVE, f"a goodbye at slot {spot.seq}, but seat {seat} signed an "
+                                "entry for that slot or a later one: it did not leave there, and the goodbye "
+                                "changes nothing", spot.goodbyes[seat]))]
 
     def _stop(self, view: PartingView, spot: Parting, seat: int, raw: bytes, now: float) -> list[Output]:
         if spot.stops.get(seat) == raw:
@@ -279,12 +318,21 @@ class Partings:
                 out += self._rejudge(spot)
         return out
 
-    def answer(self, spot: Parting, raw: bytes) -> list[Output]:
-        """The awaited entry of a slot whose stop ended the game here came after all: the stop is void."""
-        if spot.ended is None or spot.ended[0] is not Parted.STOPPED:
-            return []
-        spot.ended = None
-        return [Revive(spot, raw)]
+    def behind(self, view: PartingView, parted: Parting | None, header: log.Header,
+               raw: bytes) -> list[Output] | None:
+        """A signed entry for a slot our chain holds, the players' word having ended the game at `parted`'s
+        slot: one at or after that slot is stale, but the awaited entry of a slot whose stop ended the game
+        voids the stop (the seat it waited for played on). None: it is not after such an ending (the judge of
+        late entries, `late.competing`, has it)."""
+        seat, seq = header.seat, header.seq
+        if parted is None or seq < parted.seq:
+            return None
+        awaited = seat == parted.at.accused or parted.at.anyone
+        stopped = parted.ended is not None and parted.ended[0] is Parted.STOPPED
+        if seq == parted.seq and awaited and stopped and view.problem_of(raw, seq) is None:
+            parted.ended = None
+            return [Revive(parted, raw)]
+        return [Known((raw,)), Report(Dropped(DropKind.STALE, seat, seq, signed=True))]
 
     def leave(self, view: PartingView) -> list[Output]:
         """Our goodbye, for the slot we wait for: it ends the game here at once."""
@@ -418,6 +466,25 @@ def standing(spot: Parting, seats: int, answered: bool) -> tuple[Parted, tuple[i
     return None
 
 
+def result(rules: RuleSet, spot: Parting, kind: Parted, leavers: tuple[int, ...], totals: Sequence[int],
+           scored: tuple[int, ...] | None) -> GameEnded:
+    """How the game ends by `spot`'s notes (`totals`: the sides' scores at the slot; `scored`: the game's own
+    winners at an `end` slot, where the result was decided before). A goodbye: each leaver's side forfeits,
+    the other sides ranked by their totals (nobody wins if every side has a leaver, or under rule `on_fault`
+    "void"). A stop: the scores stand, nobody wins."""
+    winners = () if scored is None else scored
+    if kind is Parted.STOPPED:
+        return GameEnded(TableStatus.STOPPED, winners, at=spot.seq, signers=tuple(sorted(spot.stops)),
+                         scored=scored is not None)
+    if scored is None and rules.on_fault == "forfeit":
+        losing = {rules.side_of(s) for s in leavers}
+        others = [side for side in range(len(rules.sides)) if side not in losing]
+        top = max((totals[side] for side in others), default=0)
+        winners = tuple(side for side in others if totals[side] == top)
+    return GameEnded(TableStatus.LEFT, winners, leavers[0], forfeit=bool(winners) and scored is None,
+                     at=spot.seq, scored=scored is not None, leavers=leavers)
+
+
 def parting_entry(game_id: bytes, spot: Parting, kind: Parted, seats: Sequence[int]) -> bytes:
     """The canonical bytes of a slot's ending by the players' word: every peer that holds the same notes makes
     the same entry. `s` is the seat the slot awaits, as in a certificate."""
@@ -440,5 +507,6 @@ __all__ = [
     "Proposal",
     "Revive",
     "parting_entry",
+    "result",
     "standing",
 ]

@@ -63,7 +63,7 @@ def result(table: Table) -> dict[str, Any]:
     r = table.result
     assert r is not None
     return {"status": str(r.status), "winners": list(r.winners), "forfeit": r.forfeit,
-            "leavers": list(r.leavers), "totals": list(table.totals())}
+            "leavers": list(r.leavers), "totals": list(table.view.totals())}
 
 
 def build() -> dict[str, Any]:
@@ -74,7 +74,7 @@ def build() -> dict[str, Any]:
     middle = plays[2]  # seat 2's third card is awaited there
     last = max(n for n, p in enumerate(payloads) if p["t"] == "end")  # the last `end`: the game decided
     observer = Table(entries[0], entries=entries[1:second], checked=True)
-    totals = list(observer.totals())
+    totals = list(observer.view.totals())
     stops = [log.seal({**header(entries, second, s), "t": "stop", "z": totals}, identity(s))
              for s in range(4)]
     decline = log.seal({**header(entries, second, 3), "t": "go"}, identity(3))
