@@ -36,13 +36,14 @@ from p2pspades.checks import Check
 from p2pspades.errors import RemoteError
 from p2pspades.rules import RuleSet
 from p2pspades.table import messages as msg
-from p2pspades.table.claims import KEPT_BEHIND
 from p2pspades.table.events import DropKind, Dropped, GameEnded, Rejected, TableStatus, Violation
 from p2pspades.table.outputs import Known, Report
 from p2pspades.table.slots import Awaited, Note, Send
 
 #: how long, by default, a proposal to stop pauses a table that waits for the slot it names (seconds)
 STOP_WAIT = 60.0
+#: how far behind our chain a slot that ended nothing and holds nothing of ours is kept (as the claims do)
+KEPT_BEHIND = 256
 
 
 class Parted(enum.Enum):
