@@ -32,6 +32,7 @@ from p2pspades.table.slots import (
     Send,
     Signal,
     Slot,
+    SlotView,
     Standing,
     Take,
     standing,
@@ -45,27 +46,9 @@ KEPT_BEHIND = 256
 
 
 # ================================================================= what the machine sees
-class ClaimView(Protocol):
-    """What the claims machine sees of its table: the seats, its own, and the chain's slots."""
-
-    @property
-    def seats(self) -> int: ...
-
-    @property
-    def seat(self) -> int | None: ...
-
-    @property
-    def next_seq(self) -> int: ...
-
-    @property
-    def restoring(self) -> bool:
-        """Whether the table is replaying its own log: a note of ours it signed then is in the log after."""
-
-    def now(self) -> Awaited | None:
-        """The slot the table waits for (None: nobody is awaited, or the game is over before it)."""
-
-    def passed(self, seq: int, prev: bytes) -> Awaited | None:
-        """A slot our chain holds (or ended at), after the entry hashed `prev`; None if it does not."""
+class ClaimView(SlotView, Protocol):
+    """What the claims machine sees of its table: the seats, its own, and the chain's slots (`SlotView`), and
+    who signed what on the chain."""
 
     def signed_after(self, seat: int, seq: int) -> bool:
         """Whether our chain holds an entry signed by `seat` after slot `seq`."""
@@ -80,9 +63,6 @@ class ClaimView(Protocol):
         """What `raw`, an entry validly signed for slot `at`, is there, checked exactly as every peer checks
         an entry at that slot: None if it holds; the violation it earns its signer; or (a string) why it is
         not an entry the slot could take at all (out of turn, say)."""
-
-    def seal(self, m: msg.Message, at: Awaited) -> bytes:
-        """Our signed envelope of the note `m` for slot `at`."""
 
 
 

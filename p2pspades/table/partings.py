@@ -38,7 +38,7 @@ from p2pspades.rules import RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.events import DropKind, Dropped, GameEnded, Rejected, TableStatus, Violation
 from p2pspades.table.outputs import Known, Report
-from p2pspades.table.slots import Awaited, Note, Send
+from p2pspades.table.slots import Awaited, Note, Send, SlotView
 
 #: how long, by default, a proposal to stop pauses a table that waits for the slot it names (seconds)
 STOP_WAIT = 60.0
@@ -109,31 +109,9 @@ class Proposal:
 
 
 # ================================================================= what the machine asks and says
-class PartingView(Protocol):
-    """What the partings machine sees of its table: the seats, its own, the chain's slots, whether a slot's
-    awaited entry is on the chain, and the scores at a slot."""
-
-    @property
-    def seats(self) -> int: ...
-
-    @property
-    def seat(self) -> int | None: ...
-
-    @property
-    def next_seq(self) -> int: ...
-
-    @property
-    def restoring(self) -> bool:
-        """Whether the table is replaying its own log."""
-
-    def now(self) -> Awaited | None:
-        """The slot the table waits for (None: nobody is awaited, or the game is over before it)."""
-
-    def passed(self, seq: int, prev: bytes) -> Awaited | None:
-        """A slot our chain holds (or ended at), after the entry hashed `prev`; None if it does not."""
-
-    def seal(self, m: msg.Message, at: Awaited) -> bytes:
-        """Our signed envelope of the note `m` for slot `at`."""
+class PartingView(SlotView, Protocol):
+    """What the partings machine sees of its table: the seats, its own, the chain's slots (`SlotView`),
+    whether a slot's awaited entry is on the chain, and the scores at a slot."""
 
     def answered(self, seq: int) -> bool:
         """Whether our chain holds the awaited entry of slot `seq` (an entry its seat signed, no ending)."""
