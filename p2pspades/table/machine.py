@@ -554,7 +554,8 @@ class Table:
             return self._take_ending(route.frame, now)
         elif isinstance(route, intake.Behind):
             after = self.partings.behind(self.view, self.parted, route.frame.header, raw)
-            self._carry(late.competing(self.view, route.frame.header, raw) if after is None else after, now)
+            self._carry(late.competing(self.view, route.frame.header, raw) if after is None else after,
+                        self.clock)
         elif isinstance(route, intake.AfterEnd):
             self._carry(late.after_the_end(self.view, route.frame.header, raw), self.clock)
         elif isinstance(route, intake.Next):
