@@ -49,7 +49,7 @@ def ana_sees_bo_leave(lan: Lan) -> str:
     """ana's program says, within `ENDS_WITHIN` seconds, that bo left: his side forfeits, and she may carry
     the game on with a bot in his seat. Then it ends, exit code 3 (a game that stopped short)."""
     out = lan.wait_for("ana", "game over: ", timeout=ENDS_WITHIN)
-    said = "game over: bo left the game (a signed goodbye); forfeit by bo: ana+ana's bot wins"
+    said = "game over: bo left the game (a signed goodbye); forfeit by bo: ana+ana's bot win"
     assert said in out, out[-2000:]
     assert lan.finish("ana")["ana"] == ExitCode.INCOMPLETE, lan.out("ana")[-2000:]
     out = lan.out("ana")
