@@ -312,6 +312,66 @@ def test_a_stop_the_awaited_seat_signs_then_plays_through_is_void_everywhere() -
     assert final.status is TableStatus.COMPLETE
 
 
+def test_a_proposer_that_plays_through_its_own_proposal_pauses_nobody_again_in_that_hand() -> None:
+    """Seat a, a modified peer, proposes to stop at its own turn (every table pauses: no time counts against
+    it), and plays its card before the wait runs out, again at its next turn of the hand: a pause for each
+    of its turns. It played through its own stop: its pause is spent as if the proposal had lapsed, so its
+    next proposal in that hand pauses nobody (it is shown, and taken, and the game goes on); in the next hand
+    it pauses the tables again, once."""
+    wire = seated("classic", b"stalls", target=1000)
+    quiet(wire, 8)
+    awaited = wire.tables[0].waiting_for()
+    assert awaited is not None
+    a = awaited[0]
+    cheat = wire.tables[a]
+    # the modified peer's own table never takes its own proposals: it plays through them
+    wire.tables[a] = Table(cheat.entries[0], cheat.identity, entropy=seeded_entropy(b"stalls"),
+                           secrets=cheat.secrets, entries=cheat.entries, checked=True)
+    others = [t for t in wire.tables if t.seat != a]
+
+    def propose() -> int:
+        """Seat a's stop for the slot it is awaited at, sent to the others; the hand it is in."""
+        own = wire.tables[a]
+        at = own.view.now()
+        assert at is not None and at.accused == a
+        stop = own.view.sealed(msg.Stop(own.view.totals_at(at.seq)).to_fields(), at.seq, at.prev, at.hand)
+        for t in others:
+            assert t.seat is not None
+            wire._record(t.seat, t.receive(stop, wire.now))
+        while wire._queue:  # its own table never takes it back from the others
+            dest, raw = wire._queue.popleft()
+            if raw != stop:
+                wire._record(dest, wire.tables[dest].receive(raw, wire.now))
+        return at.hand
+
+    def until_awaited(seat: int) -> None:
+        """Until every table waits for `seat`'s bid or card."""
+        while True:
+            settled(wire)
+            slots = [t.view.now() for t in wire.tables]
+            if all(at is not None and at.accused == seat and at.awaited in ("bid", "play") for at in slots):
+                return
+            assert wire.step(), "the game ended before that"
+
+    hand = propose()
+    assert all(t.pausing for t in others), "a first proposal pauses every table"
+    assert wire.step()  # seat a plays through its own stop
+    settled(wire)
+    until_awaited(a)
+    assert propose() == hand
+    assert not any(t.pausing for t in others), "its pause was spent in this hand"
+    assert all(t.stop_proposal() is not None for t in others), "the proposal is taken all the same"
+    while (now := wire.tables[0].view.now()) is not None and now.hand == hand:
+        assert wire.step(), "the game ended in that hand"
+    until_awaited(a)
+    propose()
+    assert all(t.pausing for t in others), "in the next hand it pauses the tables again"
+    wire.advance_time(61)
+    wire.run()
+    final = agree(wire.tables)
+    assert final.status is TableStatus.COMPLETE
+
+
 # ------------------------------------------------------------------ 8. a goodbye crossing a certificate
 @pytest.mark.parametrize("who", ["the silent seat", "a voter"])
 def test_a_goodbye_crossing_a_certificate_ends_every_table_the_same(who: str, tmp_path: Path) -> None:
