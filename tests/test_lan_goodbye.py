@@ -78,6 +78,7 @@ def logs_agree(lan: Lan) -> None:
 
 
 def bo_said_goodbye(out: str) -> None:
+    assert "leaving: your goodbye is on its way; staying up to 5 s until every seat holds it" in out, out
     assert "you left the game: your goodbye ends it on every table, and your side forfeits" in out, out
     assert "valid, ended at entry" in out and "seat 1 left the game (a signed goodbye)" in out, out
 

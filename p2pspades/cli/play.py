@@ -477,6 +477,8 @@ async def farewell(group: LocalGroup) -> None:
     for each in group.peers:
         each.timing = dataclasses.replace(each.timing, linger=each.timing.farewell)
     group.main.leave()
+    say(_("leaving: your goodbye is on its way; staying up to {seconds} s until every seat holds it").format(
+        seconds=math.ceil(group.main.timing.farewell)))
     with contextlib.suppress(asyncio.TimeoutError):
         await asyncio.wait_for(group.run(), group.main.timing.farewell + 1.0)
 
