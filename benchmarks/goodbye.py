@@ -26,14 +26,13 @@ import asyncio
 import hashlib
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from net import SEATS, Clock, card_latencies, free_ports, identities, summary
+from net import SEATS, Clock, card_latencies, identities, play, summary
 
 from p2pspades import log
 from p2pspades.bots import RandomBot
@@ -103,23 +102,9 @@ def one_game(seed: bytes, target: int, at: int) -> list[dict[str, Any]]:
         ids = identities(seed)
         rules = preset("classic", target=target, losing_threshold=-target)
         genesis = new_game(rules, ids, game_id=hashlib.sha256(seed + b"game").digest()[:16], version=2)
-        endpoints = [f"tcp://127.0.0.1:{p}" for p in free_ports(SEATS)]
-        (Path(tmp) / "game.json").write_text(json.dumps(
-            {"seed": seed.hex(), "genesis": genesis.hex(), "endpoints": endpoints, "at": at}))
-        procs = [subprocess.Popen([sys.executable, __file__, "--peer", str(s), "--dir", tmp],
-                                  stdout=subprocess.PIPE, text=True) for s in range(SEATS)]
-        try:
-            outs = [p.communicate(timeout=600)[0] for p in procs]
-        finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.kill()
-        if any(p.returncode != 0 for p in procs):
-            raise SystemExit("a peer failed")
-    clocks = [json.loads(out.strip().splitlines()[-1]) for out in outs]
-    for c in clocks:  # JSON turned the int keys into strings; put them back
-        for key in ("created", "sent", "applied", "kind"):
-            c[key] = {int(k): v for k, v in c[key].items()}
+        clocks = play(__file__, Path(tmp), {"seed": seed.hex(), "genesis": genesis.hex(), "at": at})
+    if clocks is None:
+        raise SystemExit("a peer failed")
     return clocks
 
 

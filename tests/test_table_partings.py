@@ -278,6 +278,19 @@ def test_a_stop_every_seat_signs_ends_the_game_with_the_scores_standing(tmp_path
     assert code == Status.INCOMPLETE and "stopped by agreement" in words, words
 
 
+def plays_through(wire: Wire) -> tuple[int, Table]:
+    """The seat the tables wait for becomes a modified peer: its own table, made again from its chain, never
+    takes a proposal, its own or another's, and plays on as if there were none. Its seat, and its table as
+    it was (to sign with)."""
+    awaited = wire.tables[0].waiting_for()
+    assert awaited is not None
+    a = awaited[0]
+    cheat = wire.tables[a]
+    wire.tables[a] = Table(cheat.entries[0], cheat.identity, entropy=seeded_entropy(b"plays through"),
+                           secrets=cheat.secrets, entries=cheat.entries, checked=True)
+    return a, cheat
+
+
 def test_a_stop_the_awaited_seat_signs_then_plays_through_is_void_everywhere() -> None:
     """Seat a, awaited, signs its stop with the others' (a modified peer), and then sends its entry for the
     slot anyway. The tables that ended the game on the stops take the entry: a stop is void when the awaited
@@ -285,15 +298,8 @@ def test_a_stop_the_awaited_seat_signs_then_plays_through_is_void_everywhere() -
     does, so that proposal lapses in its time, and every table plays on, on one chain, to the game's end."""
     wire = seated("classic", b"played through", target=10)
     quiet(wire, 20)
-    awaited = wire.tables[0].waiting_for()
-    assert awaited is not None
-    a = awaited[0]
-    cheat = wire.tables[a]
-    # the modified peer's own table never takes the proposal: it plays through as if there were none
-    through = Table(cheat.entries[0], cheat.identity, entropy=seeded_entropy(b"through"),
-                    secrets=cheat.secrets, entries=cheat.entries, checked=True)
+    a, cheat = plays_through(wire)
     stop = cheat.sign(msg.Stop(tuple(cheat.view.totals())).to_fields())
-    wire.tables[a] = through
     others = [t for t in wire.tables if t.seat != a]
     for t in others:
         assert t.seat is not None
@@ -320,13 +326,7 @@ def test_a_proposer_that_plays_through_its_own_proposal_pauses_nobody_again_in_t
     it pauses the tables again, once."""
     wire = seated("classic", b"stalls", target=1000)
     quiet(wire, 8)
-    awaited = wire.tables[0].waiting_for()
-    assert awaited is not None
-    a = awaited[0]
-    cheat = wire.tables[a]
-    # the modified peer's own table never takes its own proposals: it plays through them
-    wire.tables[a] = Table(cheat.entries[0], cheat.identity, entropy=seeded_entropy(b"stalls"),
-                           secrets=cheat.secrets, entries=cheat.entries, checked=True)
+    a, _ = plays_through(wire)
     others = [t for t in wire.tables if t.seat != a]
 
     def propose() -> int:
