@@ -77,6 +77,14 @@ def logs_agree(lan: Lan) -> None:
     assert "seat 1 left the game (a signed goodbye)" in done.stdout, done.stdout
 
 
+def history(lan: Lan, name: str, command: str) -> str:
+    """What `p2pspades COMMAND` says in `name`'s profile."""
+    done = subprocess.run([sys.executable, "-m", "p2pspades", command], env=lan.env(name),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
 def bo_said_goodbye(out: str) -> None:
     assert "leaving: your goodbye is on its way; staying up to 5 s until every seat holds it" in out, out
     assert "you left the game: your goodbye ends it on every table, and your side forfeits" in out, out
@@ -105,6 +113,12 @@ def test_a_joiner_who_leaves_by_the_dialog_ends_the_game_at_once_on_every_table(
         bo.close()
     assert "bo left the game (a signed goodbye)" in out
     logs_agree(lan)
+    # games and stats of each profile say who left, and count it for the leaver and against the others
+    for name, end, count in [("ana", "you won", "0 left by you, 1 by another player"),
+                             ("bo", "you lost", "1 left by you, 0 by another player")]:
+        games, stats = history(lan, name, "games"), history(lan, name, "stats")
+        assert f"bo left: ana+ana's bot won by forfeit ({end})  valid  " in games, games
+        assert f"games ended by a goodbye (the leaver's side forfeits): {count}" in stats, stats
 
 
 def test_a_joiner_who_presses_ctrl_c_leaves_with_a_goodbye(lan: Lan) -> None:
@@ -178,8 +192,7 @@ def test_a_stop_by_agreement_ends_the_game_with_its_scores_and_carries_on_anothe
         screen = bo.expect("Propose to stop the game here?")
         assert "scores standing" in screen and "nobody" in screen and "carry it on" in screen, screen
         bo.proc.send("y")
-        screen = bo.expect("Game over", 30)
-        assert "Game over: stopped by agreement" in screen, screen
+        bo.expect("Game over: stopped by agreement", 30)  # the prompt line (the box may come first)
         bo.proc.send("\r")
         bo.proc.expect(pexpect.EOF, timeout=30)
         said = (bo.proc.before or b"").decode(errors="replace")
@@ -196,6 +209,10 @@ def test_a_stop_by_agreement_ends_the_game_with_its_scores_and_carries_on_anothe
     assert any(t.score for t in totals), "a hand was scored: there are scores to carry on"
     assert verify_file(lan.log("bo")).table.result == old.table.result  # type: ignore[union-attr]
     carry = printed(out, "carry on")  # no seat is gone: no bot to add
+    games = history(lan, "ana", "games")  # the host's list offers the same command
+    assert re.search(r"stopped by agreement after \d+ hands?: nobody won, the scores stand; carry on with: "
+                     rf"{re.escape(shlex.join(carry[:4]))}  valid  ", games), games
+    assert "1 game stopped by agreement (nobody won: the scores stand)" in history(lan, "bo", "stats")
     join = printed(said.replace("\r", ""), "join with")
     assert carry[:3] == ["p2pspades", "host", "--carry-on"], carry
     # another day: ana types what her program printed, bo his (letting his bot play, --auto)

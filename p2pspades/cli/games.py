@@ -170,11 +170,22 @@ def row_record(row: GameRow, profile: str | None) -> dict[str, Any]:
     }
 
 
+OVER = frozenset({Ending.ABANDONED, Ending.CONTESTED, Ending.LEFT, Ending.STOPPED})
+"""The endings of a game that stopped short and is over: its log is valid, not valid so far."""
+
+
+def verdict_words(row: GameRow) -> str:
+    """The verdict of a game's log in the list: a game that ended short (abandoned, left, stopped) has a
+    valid log, though `verify` exits 3 for it as for one that stops mid-game."""
+    status = Status.VALID if row.status is Status.INCOMPLETE and row.ending in OVER else row.status
+    return _(VERDICT_WORDS[status])
+
+
 def table_lines(rows: list[GameRow], profile: str | None) -> list[str]:
     # TRANSLATORS: the headings of the columns of `p2pspades games`
     header = [_("date"), _("table"), _("players (* you)"), _("result"), _("log verdict"), _("log")]
     cells = [[date(r.when), printable(r.table or "?"), sides_text(r) or "?", result_text(r, profile),
-              _(VERDICT_WORDS[r.status]), printable(r.path)] for r in rows]
+              verdict_words(r), printable(r.path)] for r in rows]
     widths = [max(width(line[i]) for line in [header, *cells]) for i in range(len(header) - 1)]
     return ["  ".join([*(pad(c, w) for c, w in zip(line, widths, strict=False)), line[-1]])
             for line in [header, *cells]]
