@@ -203,6 +203,8 @@ def test_a_stop_by_agreement_ends_the_game_with_its_scores_and_carries_on_anothe
     assert lan.finish("ana")["ana"] == ExitCode.INCOMPLETE, lan.out("ana")[-2000:]
     out = lan.out("ana")
     assert "bo proposes to stop here" in out and "game over: stopped by agreement" in out, out[-2000:]
+    paused = r"the game pauses for the proposal to stop: every seat has up to \d+ s to agree"
+    assert re.search(paused, out), out[-2000:]
     old = verify_file(lan.log("ana"))
     assert old.table is not None and old.table.status is TableStatus.STOPPED and old.table.game is not None
     totals, dealer = old.table.game.totals, old.table.game.dealer
