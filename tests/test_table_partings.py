@@ -321,7 +321,7 @@ def test_a_stop_the_awaited_seat_signs_then_plays_through_is_void_everywhere() -
 def test_a_proposer_that_plays_through_its_own_proposal_pauses_nobody_again_in_that_hand() -> None:
     """Seat a, a modified peer, proposes to stop at its own turn (every table pauses: no time counts against
     it), and plays its card before the wait runs out, again at its next turn of the hand: a pause for each
-    of its turns. It played through its own stop: its pause is spent as if the proposal had lapsed, so its
+    of its turns. It played through its own proposal: its pause is spent as if it had lapsed, so its
     next proposal in that hand pauses nobody (it is shown, and taken, and the game goes on); in the next hand
     it pauses the tables again, once."""
     wire = seated("classic", b"stalls", target=1000)

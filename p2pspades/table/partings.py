@@ -14,11 +14,11 @@ about one *slot* (the entry the table waits for, as a claim's notes are), and en
 
 While a proposal is open on the slot a table waits for, an honest table holds its own entry for that slot
 and counts no time against anyone (a *pause*), for at most `wait` seconds on its own clock; a proposer whose
-proposal lapsed so (its wait ran out, or a seat declined), or a seat that played through its own stop (the
-chain moved past the slot by its own entry), pauses nobody again in that hand. A proposal that reached some
-table only once it had passed its slot lapses there as the game goes on: each seat that signed it signs again,
-at once, for the slot it waits for then (the scores are the same within a hand), so that an agreement holds
-for the rest of the hand.
+proposal lapsed so (its wait ran out, or a seat declined), or that played through its own proposal (the chain
+moved past the slot by the proposer's own entry), pauses nobody again in that hand. A proposal that reached
+some table only once it had passed its slot lapses there as the game goes on: each seat that signed it signs
+again, at once, for the slot it waits for then (the scores are the same within a hand), so that an agreement
+holds for the rest of the hand.
 
 How a slot ends is a function of its notes and of the entries seen, not of their order (`standing`). This
 module holds no reference to the table: it sees the chain through the narrow `PartingView` and returns what
@@ -366,8 +366,8 @@ class Partings:
                 continue
             spot.lapsed = True
             out.append(Lapse(spot))
-            if not spot.at.anyone and spot.at.accused in spot.stops and view.answered(spot.seq):
-                self.paused_by.add((spot.at.hand, spot.at.accused))  # it played through its own stop
+            if spot.proposer == spot.at.accused and not spot.at.anyone and view.answered(spot.seq):
+                self._spent(spot)  # its proposer played through its own proposal
             same = here is not None and here.hand == spot.at.hand and not view.restoring
             if same and self.seat in spot.stops and view.totals_at(view.next_seq) == view.totals_at(spot.seq):
                 out += self.stop(view, now)
