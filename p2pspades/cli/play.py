@@ -230,7 +230,6 @@ class Progress(ProgressLines):
         self._lingering = False
         self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
         self._proposals: set[int] = set()  # the slots with a proposal to stop said already
-        self._paused: set[int] = set()  # the slots whose pause for a proposal was said
 
     def on_event(self, event: Event) -> None:
         names = [s.name for s in self.peer.table.setup.seats]
@@ -241,6 +240,10 @@ class Progress(ProgressLines):
             first = event.type == msg.Stop.TYPE and event.slot not in self._proposals
             self._proposals.add(event.slot)
             say(parting_note(event.type, names[event.seat], first))
+            proposal = self.peer.table.stop_proposal()
+            if first and proposal is not None and proposal.open and proposal.lapses_in is not None:
+                say(_("the game pauses for the proposal to stop: every seat has up to {seconds} s to agree, "
+                      "or the game goes on").format(seconds=math.ceil(proposal.lapses_in)))
         elif isinstance(event, StopLapsed) and event.by is None:
             say(lapsed(None))
         elif isinstance(event, Superseded):
@@ -255,11 +258,6 @@ class Progress(ProgressLines):
 
     def on_status(self, status: Status) -> None:
         self._say_sync(status)
-        proposal = status.proposal
-        if proposal is not None and proposal.open and proposal.slot not in self._paused:
-            self._paused.add(proposal.slot)
-            say(_("the game pauses for the proposal to stop: every seat has up to {seconds} s to agree, or "
-                  "the game goes on").format(seconds=proposal.lapses_in))
         if status.linger_in is not None and not self._lingering:
             self._lingering = True
             names = [s.name for s in self.peer.table.setup.seats]
