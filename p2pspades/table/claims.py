@@ -108,7 +108,11 @@ class Claims:
     def current(self, view: ClaimView) -> Slot | None:
         """The claim on the slot the table waits for, if one was made or noted."""
         at = view.now()
-        return None if at is None else self.slots.get((at.seq, at.prev))
+        return None if at is None else self.on(at)
+
+    def on(self, at: Awaited) -> Slot | None:
+        """The claim on slot `at`, if one was made or noted."""
+        return self.slots.get((at.seq, at.prev))
 
     def forget_behind(self, next_seq: int) -> None:
         """Forget the slots far behind the chain that hold nothing of ours and ended nothing."""
