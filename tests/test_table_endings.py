@@ -171,7 +171,7 @@ def check(schedule: Schedule, subset_seed: int = 0) -> GameEnded:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schedules())
-# the holder of the lowest club is the seat at the dealer's left, and never leads: its own table ends too
+# the holder of the lowest club is the seat at the dealer's left and never leads: its table is left its lead
 @example(("low_club", Faults(0, "hold-lead", 1), 372))
 def test_every_schedule_ends_the_same_on_every_honest_table(case: tuple[str, Faults, int]) -> None:
     check(run(*case), case[2])
