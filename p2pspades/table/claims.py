@@ -88,7 +88,11 @@ class Claims:
     def current(self, view: ClaimView) -> Slot | None:
         """The claim on the slot the table waits for, if one was made or noted."""
         at = view.now()
-        return None if at is None else self.slots.get((at.seq, at.prev))
+        return None if at is None else self.on(at)
+
+    def on(self, at: Awaited) -> Slot | None:
+        """The claim on slot `at`, if one was made or noted."""
+        return self.slots.get((at.seq, at.prev))
 
     def forget_behind(self, next_seq: int) -> None:
         """Forget the slots far behind the chain that hold nothing of ours and ended nothing."""
@@ -258,6 +262,12 @@ class Claims:
         as usual, else what we do instead (we voted: hold it, after checking it as it would be checked)."""
         if slot.role not in (Role.VOTED, Role.STALLED) or slot.fire(Signal.ANSWER) is not Act.HOLD:
             return None  # taken as usual (`took` moves our role once it is on the chain)
+        kept = self._keep(view, slot, raw)
+        return [Held(slot.seq, raw, _signer(raw))] if kept is None else kept
+
+    def _keep(self, view: ClaimView, slot: Slot, raw: bytes) -> list[Output] | None:
+        """Keep an answer of `slot` with it, off the chain: None once kept; [] if we hold it already; [its
+        fault] if it proves one (`_answer_fault`)."""
         digest = log.entry_hash(raw)
         if digest in slot.held:
             return []
@@ -265,7 +275,7 @@ class Claims:
         if fault is not None:
             return [fault]
         slot.held[digest] = raw
-        return [Held(slot.seq, raw, _signer(raw))]
+        return None
 
     def _answer_fault(self, view: ClaimView, slot: Slot, raw: bytes) -> Halt | None:
         """The fault an answer of `slot` proves: it breaks the rules (its signer's fault, whatever the claim
@@ -285,18 +295,13 @@ class Claims:
         """An answer for a slot whose ending (a certificate) took it: it changes nothing, unless it shows a
         fault (a second, different answer of the same seat; one that breaks the rules), stronger than the
         ending at that slot. Kept with the slot, so that a later twin of it is caught."""
-        digest = log.entry_hash(raw)
-        if digest in slot.held:
-            return []
-        fault = self._answer_fault(view, slot, raw)
-        if fault is not None:
-            return [fault]
-        slot.held[digest] = raw
-        return [Report(Dropped(DropKind.STALE, _signer(raw), slot.seq, signed=True))]
+        kept = self._keep(view, slot, raw)
+        stale = Dropped(DropKind.STALE, _signer(raw), slot.seq, signed=True)
+        return [Report(stale)] if kept is None else kept
 
     def took(self, view: ClaimView, at: Awaited, raw: bytes, own: bool) -> list[Output]:
         """The entry `raw` took slot `at` on our chain: if votes are out, and we never voted, we refuse."""
-        slot = self.slots.get((at.seq, at.prev))
+        slot = self.on(at)
         if slot is None:
             return []
         if own:

@@ -591,7 +591,7 @@ class Table:
         """The next entry of the chain, chained to our head (`own`: ours, to send if it holds): in turn, and
         holding (or held for a claim)."""
         at = self.view.now()
-        slot = None if own else self.claims.current(self.view)
+        slot = None if own or at is None else self.claims.on(at)
         if at is not None and slot is not None and (frame.header.seat == at.accused or at.anyone):
             instead = self.claims.arriving(self.view, slot, frame.raw)
             if instead is not None:  # we voted: only a refusal releases it

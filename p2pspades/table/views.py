@@ -70,9 +70,10 @@ class Board(Protocol):
     result: GameEnded | None
     violation: Violation | None
     certified: Slot | None
-
     order: tuple[int, ...]
     turn: int
+    proofs: ProofRunner
+    checked: bool
 
     @property
     def claims(self) -> HeldClaims: ...
@@ -92,14 +93,10 @@ class Board(Protocol):
 
     def secret(self, number: int) -> bytes: ...
 
-    proofs: ProofRunner
-    checked: bool
-
     def observer(self, upto: int) -> Board:
         """An observer of our chain's first `upto` entries (their proofs were checked already)."""
 
     def receive(self, raw: bytes, now: float = 0.0) -> list[Event]: ...
-
 
 
 class View:
@@ -194,8 +191,8 @@ class View:
         elif expect.who is Who.ANY:
             seat = ANY_SEAT
         else:
-            current = self.game.current_seat
-            assert current is not None
+            current = None if t.game is None else t.game.current_seat
+            assert current is not None, "the rules engine says whose move it is"
             seat = current
         return Step(seat, expect.types, expect.decision)
 
