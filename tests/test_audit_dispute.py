@@ -171,7 +171,7 @@ def test_a_lead_and_a_challenge_that_cross_are_a_fork_the_rules_cannot_settle(tm
     entries, _ = game()
     n = first("play")
     before = Table(entries[0], entries=entries[:n], checked=True)
-    challenger = before.lead_step(before.hand_number).seat
+    challenger = before.view.lead_step(before.hand_number).seat
     assert log.open_envelope(entries[n]).payload["s"] != challenger, "the holder is another seat"
     challenge = signed(challenger, n, t="challenge", e=n - 1, why="nobody led the lowest club within 600 s")
     d = settle(logs(tmp_path, honest=entries, crossed=[*entries[:n], challenge]))
@@ -209,7 +209,7 @@ def test_cli_settles_a_dispute_with_exit_codes_and_json(tmp_path: Path) -> None:
     other = signed(bid["s"], n, t="bid", b=(bid["b"] + 1) % 14)
     lead = first("play")
     before = Table(entries[0], entries=entries[:lead], checked=True)
-    challenger = before.lead_step(before.hand_number).seat
+    challenger = before.view.lead_step(before.hand_number).seat
     crossed = signed(challenger, lead, t="challenge", e=lead - 1, why="nobody led the lowest club")
     full, cut, twice, odd = logs(
         tmp_path, full=entries, cut=entries[:50], twice=[*entries[:n], other], odd=[*entries[:lead], crossed]

@@ -41,7 +41,7 @@ from p2pspades.table import (
 )
 from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
-from p2pspades.table.makers import Makers
+from p2pspades.table.makers import Makers, MakerView, position_of
 
 RULES = preset("classic", target=100, losing_threshold=-100)
 CHEATER = 1
@@ -262,10 +262,9 @@ def test_bad_points_in_a_shuffle(point: bytes) -> None:
 
 def test_false_challenge_names_the_challenger() -> None:
     class FalseAlarm(Makers):
-        def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
-            cards = super().own_cards(table)
-            table.challenge_next("I claim my cards do not open")
-            return cards
+        def own_cards(self, table: MakerView) -> tuple[Card | None, ...] | None:
+            super().own_cards(table)
+            return None  # they open, but it says they do not: it challenges
 
     wire, _ = seated(RULES, FalseAlarm)
     wire.run()
@@ -275,7 +274,7 @@ def test_false_challenge_names_the_challenger() -> None:
 class Unknowing(Makers):
     """Opens its own cards, and tells its engine nothing of them."""
 
-    def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
+    def own_cards(self, table: MakerView) -> tuple[Card | None, ...] | None:
         cards = super().own_cards(table)
         return None if cards is None else tuple(None for _ in cards)
 
@@ -303,7 +302,7 @@ class Reneger(HandUnknown):
         if decision is not None and isinstance(action, Play) and action not in decision.legal:
             # its own engine would refuse the card: sign and send it regardless
             assert self.identity is not None and self.hand_secrets is not None
-            j = self.position_of(action.card)
+            j = position_of(self.view, action.card)
             send_unchecked(self, {"t": "play", "j": j, "k": self.hand_secrets.lock_keys[j]})
             self.stage = Stage.OVER  # it has nothing more to say: the honest peers decide now
             return []
@@ -731,7 +730,7 @@ class Confused(Makers):
     peer: Table | None = None
     believed: Card | None = None
 
-    def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
+    def own_cards(self, table: MakerView) -> tuple[Card | None, ...] | None:
         peer, d = self.peer, table.deal
         if self.believed is not None or peer is None or peer.hand_secrets is None or peer.seat is None:
             return super().own_cards(table)
@@ -813,8 +812,8 @@ def test_a_premature_low_club_claim_is_refuted_by_the_lead() -> None:
     at once; the holder leads the lowest club after all, before the last reveal: a false challenge."""
     wire, _ = seated(LOW_CLUB, ImpatientChallenger, seed=b"impatient lead 16")
     holder = until_the_low_club_lead(wire)
-    assert holder != CHEATER and wire.tables[0].claimed_step() is not None
-    assert wire.tables[0].lead_step(1).seat == CHEATER, "the cheater sits at the dealer's left"
+    assert holder != CHEATER and wire.tables[0].view.claimed_step() is not None
+    assert wire.tables[0].view.lead_step(1).seat == CHEATER, "the cheater sits at the dealer's left"
     wire._record(CHEATER, wire.tables[CHEATER].tick(wire.now))
     wire.run()
     for table in honest(wire):

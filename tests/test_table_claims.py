@@ -1,5 +1,6 @@
-"""The claims machine alone (`table/claims.py`): no table, only the narrow view it asks (a fake chain here,
-with real keys and signatures), the notes it is given and the outputs it returns.
+"""The claims machine alone (`table/claims.py`, over the data of `table/slots.py`): no table, only the narrow
+view it asks (a fake chain here, with real keys and signatures), the notes it is given and the outputs it
+returns.
 
 - every transition of what an honest seat does (`TRANSITIONS`) is walked;
 - how a slot stands is a function of its notes: every order of the same notes gives the same standing, the
@@ -25,18 +26,17 @@ from p2pspades import crypto, log
 from p2pspades.checks import Check
 from p2pspades.rules import preset
 from p2pspades.table import messages as msg
-from p2pspades.table.claims import (
-    EARLY_PER_SEAT,
+from p2pspades.table.claims import EARLY_PER_SEAT, Claims
+from p2pspades.table.events import Dropped, Rejected, Violation
+from p2pspades.table.outputs import Halt, Report
+from p2pspades.table.slots import (
     TRANSITIONS,
     Awaited,
-    Claims,
     End,
-    Halt,
     Held,
     Note,
     Output,
     Reopen,
-    Report,
     Role,
     Send,
     Signal,
@@ -47,7 +47,6 @@ from p2pspades.table.claims import (
     outcome,
     standing,
 )
-from p2pspades.table.events import Dropped, Rejected, Violation
 
 GAME = hashlib.sha256(b"claims alone").digest()[:16]
 IDS = [crypto.Identity.from_seed(hashlib.sha256(b"claims seat" + bytes([i])).digest()) for i in range(5)]
@@ -187,6 +186,28 @@ def test_every_transition_of_what_an_honest_seat_does_is_walked(monkeypatch: pyt
     give(claims, view, refusal(3, a))
     claims.took(view, SLOT, a, own=False)
     give(claims, view, refusal(2, a))
+    # our own notes read back from our log, and our own entry: quiet and open
+    for first in (None, vote(2)):
+        claims, view = machine()
+        if first is not None:
+            give(claims, view, first)
+        give(claims, view, vote(0))
+        assert slot_of(claims).role is Role.VOTED
+        give(claims, view, stall(0, (3,)))
+        assert slot_of(claims).role is Role.STALLED
+        claims, view = machine()
+        claims.slot(SLOT)
+        if first is not None:
+            give(claims, view, first)
+        claims.took(view, SLOT, a, own=True)
+        assert slot_of(claims).role is Role.ANSWERED
+    # a provisional ending made void by its awaited entry, in every role
+    for role in Role:
+        claims, view = machine()
+        slot = claims.slot(SLOT)
+        slot.role = role
+        assert only(claims.void(slot, a, ended_here=False), Take) == [Take(a)]
+        assert slot.role is (Role.RELEASED if role in (Role.VOTED, Role.STALLED) else role)
     assert set(TRANSITIONS) - fired == set()
 
 

@@ -40,8 +40,8 @@ from p2pspades.table import (
     Table,
     TableStatus,
 )
-from p2pspades.table.claims import Role
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
+from p2pspades.table.slots import Role
 
 pytestmark = pytest.mark.slow
 

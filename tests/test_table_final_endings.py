@@ -71,7 +71,12 @@ def seal_note(table: Table, m: msg.Message, n: int) -> bytes:
     prev = log.entry_hash(table.entries[n - 1])
     hand = log.validate_header(log.open_envelope(table.entries[n]).payload).hand if n < len(table.entries) \
         else table.hand_number
-    return table.seal(m, n, prev, hand)
+    return seal(table, m, n, prev, hand)
+
+
+def seal(table: Table, m: msg.Message, n: int, prev: bytes, hand: int) -> bytes:
+    """`m` signed by `table`'s seat for slot `n` after the entry hashed `prev`, in hand `hand`."""
+    return table.view.sealed(m.to_fields(), n, prev, hand)
 
 
 # ------------------------------------------------------------------ 1. a loser rewrites a finished game
@@ -145,8 +150,8 @@ def test_a_refusal_carrying_no_answer_is_its_signers_fault_and_nothing_hangs() -
     votes = [claims.vote(wire, s) for s in (0, 2)]
     partner = wire.tables[1]
     n = len(partner.entries)
-    fake = partner.seal(msg.Bid(4), n, partner.head, partner.hand_number)
-    phantom = partner.seal(msg.Answered(3, fake), n, partner.head, partner.hand_number)
+    fake = seal(partner, msg.Bid(4), n, partner.head, partner.hand_number)
+    phantom = seal(partner, msg.Answered(3, fake), n, partner.head, partner.hand_number)
     for seat in (0, 2, 3):
         claims.give(wire, seat, *votes, phantom)
     wire.run()
@@ -165,7 +170,7 @@ def test_two_late_answers_are_named_once_per_table_however_often_they_come() -> 
     claims.until_waiting_for(wire, 1, "bid")
     one = wire.tables[1]
     n = len(one.entries)
-    bids = [one.seal(msg.Bid(b), n, one.head, one.hand_number) for b in (3, 4)]
+    bids = [seal(one, msg.Bid(b), n, one.head, one.hand_number) for b in (3, 4)]
     votes = [claims.vote(wire, s) for s in (0, 2, 3)]
     events: dict[int, list[Event]] = {s: [] for s in (0, 2, 3)}
     for seat in (0, 2, 3):
@@ -192,7 +197,7 @@ def test_junk_votes_are_kept_a_few_per_signer_and_every_refusal_names_their_sign
     claims.until_waiting_for(wire, 1, "bid")
     cheat = wire.tables[2]
     base = len(cheat.entries)
-    junk = [cheat.seal(msg.Abandon(k % 4, 600), base + k, crypto.H("nowhere", bytes([k]))[:32],
+    junk = [seal(cheat, msg.Abandon(k % 4, 600), base + k, crypto.H("nowhere", bytes([k]))[:32],
                        cheat.hand_number) for k in range(2, 42)]
     events = [e for raw in junk for e in wire.tables[0].receive(raw, wire.now)]
     assert sum(1 for e in events if isinstance(e, Dropped) and e.kind is DropKind.TOO_FAR_AHEAD) == 40 - 16
@@ -281,7 +286,7 @@ def test_simultaneous_low_club_timers_end_every_table_on_one_chain_naming_the_ho
         assert wire.step()
     holder = next(s for s, t in enumerate(wire.tables) if t.pending_decision() is not None)
     wire.players[holder] = None
-    challenger = wire.tables[0].lead_step(wire.tables[0].hand_number).seat
+    challenger = wire.tables[0].view.lead_step(wire.tables[0].hand_number).seat
     wire.advance_time(3 * wire.tables[0].timeouts["decision"])
     wire.run()
     wire.advance_time(3 * wire.tables[0].timeouts["decision"])

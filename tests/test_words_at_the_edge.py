@@ -56,33 +56,94 @@ ALLOWED: dict[str, frozenset[str]] = {
                                    "array of str, or nil", "int or nil", "str or nil"}),
     # The detail of a failed check (a `Violation`'s or `Rejected`'s `detail`, a `RemoteError`'s message):
     # the specifics the describer puts after the check's name ("seat 2 failed the deal check: <detail>").
+    "table/claims.py": frozenset({
+        'a refusal of slot {} carrying {}: no such entry took that slot',
+        'a stall naming seats {}: not the seats whose votes it can lack',
+        'a vote that seat {} never answered slot {}, but seat {} signed an entry after it on the '
+        'chain: it had taken the answer, and no seat could release it',
+        'an entry for another slot ({})',
+        'an entry of seat {}, not of seat {}',
+        'an entry whose signature does not verify',
+        'bytes that are no entry',
+        'hand number {}, but slot {} is in hand {}',
+        'names seat {}, but slot {} waits for seat {}',
+        'seat {} signed contradicting notes (a vote, a stall, a refusal) for slot {}',
+        'two different entries signed by seat {} for sequence number {}',
+    }),
+    "table/clock.py": frozenset({
+        'nobody led the lowest club within {} s',
+    }),
     "table/deal.py": frozenset({
-        "the deal does not add up although every step checks out",
+        'the deal does not add up although every step checks out',
         "the key for position {} does not match the seat's P_{}",
         "the key passed for position {} is not the seat's lock key",
-        "the key published for position {} is wrong", "the pass key E is not the one the revealed seed gives",
-        "the {} is not what the revealed seed gives"}),
-    "table/drawpile.py": frozenset({"stock card {} does not open: a lock or a key is wrong"}),
-    "table/genesis.py": frozenset({"a game cannot follow itself",
-                                   "protocol version {} is not supported (versions {} are)",
-                                   "the first dealer {} is not a seat of a {}-seat table"}),
+        'the key published for position {} is wrong',
+        'the pass key E is not the one the revealed seed gives',
+        'the {} is not what the revealed seed gives',
+    }),
+    "table/drawpile.py": frozenset({
+        'stock card {} does not open: a lock or a key is wrong',
+    }),
+    "table/events.py": frozenset({
+        'no such seat',
+        'too far ahead',
+    }),
+    "table/genesis.py": frozenset({
+        'a game cannot follow itself',
+        'protocol version {} is not supported (versions {} are)',
+        'the first dealer {} is not a seat of a {}-seat table',
+    }),
     "table/hand.py": frozenset({
-        "false challenge ({}): every step checks out",
-        "seat {} held {} and did not lead it before seat {} challenged",
-        "seat {} played {}, which my own cards say it cannot hold",
-        "some of my cards do not open: a lock or a deal key is wrong",
-        "the key that seat {} passed me for position {} does not open it",
-        "{} positions and {} keys; the rule is {}"}),
+        'false challenge ({}): every step checks out',
+        'seat {} held {} and did not lead it before seat {} challenged',
+        'seat {} played {}, which my own cards say it cannot hold',
+        'some of my cards do not open: a lock or a deal key is wrong',
+        'the key that seat {} passed me for position {} does not open it',
+        '{} positions and {} keys; the rule is {}',
+    }),
+    "table/intake.py": frozenset({
+        'hand number {}, the game is in hand {}',
+    }),
+    "table/late.py": frozenset({
+        'two different entries signed by seat {} for sequence number {}',
+    }),
     "table/machine.py": frozenset({
-        " led it in time (entry {})", "hand number {}, the game is in hand {}",
-        "an ending for slot {} whose notes do not all hold", "an entry dropped as {}{}",
-        "an entry that does not apply there",
-        "nobody led the lowest club within {} s",
-        "seat {} claimed that nobody led the lowest club in time, but seat {}",
-        "the entry cannot be applied ({})",
-        "two different entries signed by seat {} for sequence number {}"}),
-    "table/makers.py": frozenset({"the deck I received for my lock holds invalid points",
-                                  "the deck I received for my shuffle holds invalid points"}),
+        'an ending for slot {} whose notes do not all hold',
+        'the entry cannot be applied ({})',
+    }),
+    "table/makers.py": frozenset({
+        'the deck I received for my lock holds invalid points',
+        'the deck I received for my shuffle holds invalid points',
+    }),
+    "table/slots.py": frozenset({
+        'a provisional ending of the slot is void: its awaited entry turned up',
+        'a seat that took the awaited entry before it voted says so, carrying it',
+        "another seat's vote",
+        'keep the awaited entry off the chain',
+        'keep the note with the slot',
+        'our own stall, read back from our log',
+        'our own vote, read back from our log',
+        'our timer for the slot ran out (first after the last progress, then after our vote)',
+        'put the awaited entry on the chain',
+        'put the awaited entry on the chain, and refuse the votes already out',
+        'put the awaited entry we hold (or that the refusal carries) on the chain',
+        'sign a refusal carrying the entry we took, and send it',
+        'sign our stall, naming the seats whose votes we lack, and send it',
+        'sign our vote and send it',
+        'take the entry a refusal carries as if it came: a copy of ours, or a second answer of its seat',
+        'the awaited entry arrives',
+        'we made the awaited entry ourselves',
+    }),
+    "table/stages.py": frozenset({
+        'any seat (the only one able to make it)',
+        "each seat of the stage's order, one after the other",
+        'seat {} claimed that nobody led the lowest club in time, but seat {} led it in',
+        'the seat whose move it is in the rules engine',
+    }),
+    "table/views.py": frozenset({
+        'an entry dropped as {}{}',
+        'an entry that does not apply there',
+    }),
     "net/lobby_messages.py": frozenset({"a genesis hash", "the lobby id"}),  # the field a bad frame names
     "crypto/group.py": frozenset({
         "a point is {} bytes, got {}", "a point of small order", "a scalar is {} bytes, got {}",
@@ -98,31 +159,6 @@ ALLOWED: dict[str, frozenset[str]] = {
                                  "no envelope is {} bytes long"}),
     # Codes that hold spaces (a `DropKind`'s value, written as it is in the records), and the machines' tables
     # described for the reader of the code (the value of each state, signal and act), never shown.
-    "table/events.py": frozenset({"no such seat", "too far ahead"}),
-    "table/claims.py": frozenset({
-        # the machine's signals and acts described for the reader of its table
-        "our timer for the slot ran out (first after the last progress, then after our vote)",
-        "another seat's vote", "the awaited entry arrives",
-        "a seat that took the awaited entry before it voted says so, carrying it",
-        "keep the note with the slot", "sign our vote and send it",
-        "sign our stall, naming the seats whose votes we lack, and send it",
-        "put the awaited entry on the chain",
-        "put the awaited entry on the chain, and refuse the votes already out",
-        "keep the awaited entry off the chain", "sign a refusal carrying the entry we took, and send it",
-        "put the awaited entry we hold (or that the refusal carries) on the chain",
-        # the details of the abandon check's failures
-        "a refusal of slot {} carrying {}: no such entry took that slot",
-        "a stall naming seats {}: not the seats whose votes it can lack",
-        "a vote that seat {} never answered slot {}, but seat {} signed an entry after it on the chain: it "
-        "had taken the answer, and no seat could release it",
-        "an entry for another slot ({})", "an entry of seat {}, not of seat {}",
-        "an entry whose signature does not verify", "bytes that are no entry",
-        "hand number {}, but slot {} is in hand {}", "names seat {}, but slot {} waits for seat {}",
-        "seat {} signed contradicting notes (a vote, a stall, a refusal) for slot {}",
-        "two different entries signed by seat {} for sequence number {}"}),
-    "table/stages.py": frozenset({"any seat (the only one able to make it)",
-                                  "each seat of the stage's order, one after the other",
-                                  "the seat whose move it is in the rules engine"}),
     # For the log file and libzmq, not for a person: the peer's flood diagnostic and the tally it counts, the
     # status text of a refused CURVE handshake (ZAP).
     "net/peer.py": frozenset({

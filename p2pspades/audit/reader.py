@@ -54,7 +54,7 @@ from p2pspades.table import (
     Wanted,
     read_genesis,
 )
-from p2pspades.table.hand import check_now
+from p2pspades.table.deal import check_now
 
 
 class GameVisitor:

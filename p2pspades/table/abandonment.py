@@ -1,234 +1,109 @@
-"""Abandonment claims on one table (PROTOCOL.md §5): the table's narrow view for the claims machine
-(`claims.py`, which knows nothing of the table), and the one place that carries out what it says.
+"""What a claim's ending makes of the game (PROTOCOL.md §5).
 
-The machine is told of notes, of the awaited entry, of our timers; it answers with outputs (`claims.Output`):
-a note to keep and pass on, one of ours to send, an entry to take or to hold back, an ending, a fault. `apply`
-is where they change the table: its records, its chain (cut back for an ending at an earlier slot), its
-result (only ever to a stronger one, `endings.py`).
+The claims machine (`claims.py`) says that a slot's notes end the game there (`slots.End`). This machine,
+which knows no table either, decides from the narrow `EndingView` whether that ending holds on our table and
+what it is: a provisional ending (`provisional`) is void where its awaited entry is already held; an ending
+no stronger than the one the table holds changes nothing (`endings.py`); else its canonical entry takes the
+slot (`Ending`), and once the table has put it there (cutting its chain back to the slot if it went further)
+`ended` says how the game ended: a forfeit, contested, or, at an `end`, the game's own result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Protocol
 
-from p2pspades import crypto, log
+from p2pspades import log
+from p2pspades.rules import Outcome, RuleSet
 from p2pspades.table import messages as msg
-from p2pspades.table.claims import (
-    Awaited,
-    End,
-    Halt,
-    Held,
-    Note,
-    Output,
-    Reopen,
-    Role,
-    Send,
-    Slot,
-    Standing,
-    Take,
-    ending_entry,
-    outcome,
-)
 from p2pspades.table.endings import stronger
-from p2pspades.table.events import (
-    Accepted,
-    Dropped,
-    GameEnded,
-    Noted,
-    Outgoing,
-    Rejected,
-    Superseded,
-    TableStatus,
-    Violation,
-)
-from p2pspades.table.stages import ANY_SEAT, Stage, Step
-
-if TYPE_CHECKING:
-    from p2pspades.table.machine import Table
+from p2pspades.table.events import GameEnded, TableStatus
+from p2pspades.table.slots import End, Reopen, Slot, Standing, ending_entry, outcome, provisional
 
 
-class TableView:
-    """What the claims machine sees of table `t`: its seats, its slots, its signer, and how an entry fares
-    there. Read only."""
-
-    def __init__(self, t: Table) -> None:
-        self._t = t
+class EndingView(Protocol):
+    """What the endings of claims read of their table."""
 
     @property
-    def seats(self) -> int:
-        return self._t.seats
+    def seat(self) -> int | None: ...
 
     @property
-    def seat(self) -> int | None:
-        return self._t.seat
+    def rules(self) -> RuleSet: ...
 
     @property
-    def next_seq(self) -> int:
-        return self._t.chain.next_seq
+    def game_id(self) -> bytes: ...
 
     @property
-    def restoring(self) -> bool:
-        return self._t.restoring
+    def result(self) -> GameEnded | None:
+        """How the game ended on our table so far (None: it has not)."""
 
-    def now(self) -> Awaited | None:
-        t = self._t
-        if t.finished:
-            return None
-        step = t.claimed_step()
-        return None if step is None else self._awaited(t.chain.next_seq, t.head, step, t.hand_number)
-
-    def passed(self, seq: int, prev: bytes) -> Awaited | None:
-        t, chain = self._t, self._t.chain
-        if not 0 < seq <= chain.next_seq or log.entry_hash(chain.entries[seq - 1]) != prev:
-            return None
-        if seq == chain.next_seq:  # the slot a fault ended the game at
-            step = t.ended_step
-            return None if step is None else self._awaited(seq, prev, step, t.hand_number)
-        step = chain.steps[seq]
-        if step is None:
-            return None
-        hand = log.validate_header(log.open_envelope(chain.entries[seq]).payload).hand
-        if step.seat == ANY_SEAT:
-            step = t.lead_step(hand)
-        return self._awaited(seq, prev, step, hand)
-
-    def _awaited(self, seq: int, prev: bytes, step: Step, hand: int) -> Awaited:
-        t = self._t
-        lead = step.types[0] is msg.Challenge  # rule "low_club": the first lead, or its challenge
-        return Awaited(seq, prev, step.seat, hand, step.types[0].TYPE, round(t.wait_limit(step)), lead)
-
-    def signed_after(self, seat: int, seq: int) -> bool:
-        chain = self._t.chain  # (an ending's seat is the one it names, not a signer)
-        return any(s == seat and _type(chain.entries[n]) not in msg.ENDINGS
-                   for n, s in enumerate(chain.signers[seq + 1:], start=seq + 1))
+    @property
+    def outcome(self) -> Outcome | None:
+        """The rules engine's result, once the game is decided (an ending at an `end` slot)."""
 
     def entry_at(self, seq: int) -> bytes | None:
-        entries = self._t.chain.entries
-        return entries[seq] if seq < len(entries) else None
+        """Our chain's entry at `seq` (None beyond it)."""
 
-    def signed(self, env: log.Envelope, header: log.Header) -> bool:
-        keys = self._t.public_keys
-        return 0 <= header.seat < len(keys) and crypto.verify_signature(keys[header.seat], env.signature,
-                                                                         env.payload_raw)
-
-    def answer_problem(self, raw: bytes, at: Awaited) -> Violation | str | None:
-        return self._t.answer_problem(raw, at.seq)
-
-    def seal(self, m: msg.Message, at: Awaited) -> bytes:
-        return self._t.seal(m, at.seq, at.prev, at.hand)
+    def totals(self) -> list[int]:
+        """Every side's total score now."""
 
 
-def apply(t: Table, outputs: Iterable[Output], now: float) -> bool:
-    """Carry out what the claims machine said, in order. Whether the frame that caused it was taken: noted
-    (even if its signer is named for it), or refused neither by a fault nor by a report."""
-    outputs = list(outputs)
-    noted = refused = False
-    for out in outputs:
-        if isinstance(out, Note):
-            t.chain.note(out.raw)
-            t.report(Noted(out.slot, out.raw, out.seat, out.type, out.own))
-            noted = True
-        elif isinstance(out, Send):
-            t.post(Outgoing(out.slot, out.raw))
-        elif isinstance(out, Held):
-            t.report(Noted(out.slot, out.raw, out.seat, _type(out.raw)))
-        elif isinstance(out, Take):
-            t.take(out.raw, now)
-        elif isinstance(out, End):
-            _end(t, out, now)
-        elif isinstance(out, Reopen):
-            _reopen(t, out, now)
-        elif isinstance(out, Halt):
-            t.halt(out.violation, out.at)
-            refused = True
-        else:
-            t.report(out.event)
-            refused = refused or isinstance(out.event, Dropped | Rejected)
-    return noted or not refused
+@dataclass(frozen=True)
+class Ending:
+    """The claim on `slot` ends the game: its canonical entry `raw` (a certificate, or a stalled ending naming
+    `missing` as silent) takes the slot on our chain."""
+
+    slot: Slot
+    standing: Standing
+    missing: tuple[int, ...]
+    raw: bytes
+
+    @property
+    def type(self) -> str:
+        return msg.Stalled.TYPE if self.standing is Standing.STALLED else msg.Certificate.TYPE
+
+
+def settle(view: EndingView, out: End) -> list[Reopen | Ending]:
+    """Whether the ending `out` the claims machine found holds on our table, and how it is carried out."""
+    slot = out.slot
+    stalled = out.standing is Standing.STALLED
+    if provisional(slot, stalled) and (view.seat == slot.accused or _answered(view, slot)):
+        if slot.held:  # we voted and hold the awaited entry: it voids the ending, so we take it after all
+            return [Reopen(slot, min(slot.held.values()))]
+        return []  # the awaited entry is there (or, ours, about to be): a provisional ending is void by it
+    missing = out.missing if stalled else ()
+    probe = GameEnded(TableStatus.ABANDONED, (), slot.accused, at=slot.seq, missing=missing)
+    if not stronger(probe, view.result):
+        return []
+    return [Ending(slot, out.standing, missing, ending_entry(view.game_id, slot, out.standing, out.missing))]
+
+
+def ended(view: EndingView, ending: Ending) -> GameEnded:
+    """How the game ended by `ending`, once its entry holds the slot (the chain as it stands then)."""
+    slot = ending.slot
+    stalled = ending.standing is Standing.STALLED
+    signers = tuple(s for s in slot.voters if s not in ending.missing)
+    waits = tuple(slot.waits[v] for v in signers)
+    common = {"seat": slot.accused, "signers": signers, "waits": waits, "at": slot.seq}
+    scored = view.outcome  # an `end` slot: the result was decided
+    if scored is not None:
+        return GameEnded(TableStatus.ABANDONED, tuple(scored.winners), scored=True, missing=ending.missing,
+                         **common)  # type: ignore[arg-type]
+    if stalled:
+        return GameEnded(TableStatus.ABANDONED, (), contested=True, missing=ending.missing,
+                         **common)  # type: ignore[arg-type]
+    result = outcome(view.rules, slot.accused, signers, view.totals())
+    return GameEnded(TableStatus.ABANDONED, result.winners, forfeit=result.forfeit,
+                     contested=result.contested, **common)  # type: ignore[arg-type]
+
+
+def _answered(view: EndingView, slot: Slot) -> bool:
+    """Whether we hold an entry for `slot`: on our chain (its writer's, not an ending), or held back."""
+    if slot.held:
+        return True
+    entry = view.entry_at(slot.seq)
+    return entry is not None and _type(entry) not in msg.ENDINGS
 
 
 def _type(raw: bytes) -> str:
     return str(log.validate_header(log.open_envelope(raw).payload).type)
-
-
-def _end(t: Table, out: End, now: float) -> None:
-    """The slot's notes end the game there: its certificate (or stalled ending) takes the slot on our chain,
-    whatever we held from there on (the accused's own answer, on its table) is cut back, and the game is
-    over, unless a stronger ending holds already."""
-    slot = out.slot
-    stalled = out.standing is Standing.STALLED
-    if provisional(slot, stalled) and (t.seat == slot.accused or _answered(t, slot)):
-        if slot.held:  # we voted and hold the awaited entry: it voids the ending, so we take it after all
-            reopen(t, slot, min(slot.held.values()), now)
-        return  # the awaited entry is there (or, ours, about to be): a provisional ending is void by it
-    missing = out.missing if stalled else ()
-    probe = GameEnded(TableStatus.ABANDONED, (), slot.accused, at=slot.seq, missing=missing)
-    if not stronger(probe, t.result):
-        return
-    raw = ending_entry(t.game_id, slot, out.standing, out.missing)
-    superseded: tuple[bytes, ...] = ()
-    if slot.seq < t.chain.next_seq or t.finished:
-        superseded = tuple(t.chain.entries[slot.seq:])
-        t.cut_back(slot.seq)
-        if superseded:
-            t.report(Superseded(slot.seq, superseded))
-    t.superseded = superseded
-    kind = msg.Stalled.TYPE if stalled else msg.Certificate.TYPE
-    t.chain.append(raw, log.entry_hash(raw), slot.accused, t.claimed_step())
-    t.last_progress = now
-    t.report(Accepted(slot.seq, raw, slot.accused, kind, False))
-    t.certified, t.abandoned_by = slot, slot.accused
-    scored = t.game is not None and t.game.outcome is not None  # an `end` slot: the result was decided
-    t.enter(Stage.OVER)
-    signers = slot.voters if not stalled else tuple(s for s in slot.voters if s not in out.missing)
-    waits = tuple(slot.waits[v] for v in signers)
-    common = {"seat": slot.accused, "signers": signers, "waits": waits, "at": slot.seq}
-    if scored:
-        assert t.game is not None and t.game.outcome is not None
-        ended = GameEnded(TableStatus.ABANDONED, tuple(t.game.outcome.winners), scored=True,
-                          missing=probe.missing, **common)  # type: ignore[arg-type]
-    elif stalled:
-        ended = GameEnded(TableStatus.ABANDONED, (), contested=True, missing=out.missing,
-                          **common)  # type: ignore[arg-type]
-    else:
-        result = outcome(t.rules, slot.accused, signers, t.totals())
-        ended = GameEnded(TableStatus.ABANDONED, result.winners, forfeit=result.forfeit,
-                          contested=result.contested, **common)  # type: ignore[arg-type]
-    t.finish(ended)
-
-
-def provisional(slot: Slot, stalled: bool) -> bool:
-    """Whether an ending of `slot` holds only until its awaited entry turns up: a stalled ending (the seats
-    it names as silent may not be), or any ending of the first lead of rule "low_club" (nobody knows whose
-    silence it is: the challenge, or the lead, answers it whenever it comes, and withholding it gains
-    nothing, since the reveal names the holder)."""
-    return stalled or slot.at.anyone
-
-
-def _answered(t: Table, slot: Slot) -> bool:
-    """Whether we hold an entry for `slot`: on our chain (its writer's, not an ending), or held back."""
-    if slot.held:
-        return True
-    entry = t.chain.entries[slot.seq] if slot.seq < t.chain.next_seq else None
-    return entry is not None and _type(entry) not in msg.ENDINGS
-
-
-def _reopen(t: Table, out: Reopen, now: float) -> None:
-    reopen(t, out.slot, out.raw, now)
-
-
-def reopen(t: Table, slot: Slot, raw: bytes, now: float) -> None:
-    """A provisional ending (`provisional`) is void: the awaited entry `raw` turned up (it came itself, or a
-    refusal carried it). Such an ending says only that the seats still playing waited in vain, so the entry
-    takes the slot, every seat takes it (a voter too), and the game goes on; a seat that never voted refuses
-    the votes as usual."""
-    result = t.result
-    if result is not None and result.at == slot.seq and t.certified is slot:
-        superseded = tuple(t.chain.entries[slot.seq:])
-        t.cut_back(slot.seq)
-        t.report(Superseded(slot.seq, superseded))
-        slot.ended = None
-    if slot.role in (Role.VOTED, Role.STALLED):
-        slot.role = Role.RELEASED
-    t.take(raw, now)

@@ -1,38 +1,41 @@
-"""Abandonment claims (PROTOCOL.md §5): what one table knows of each claimed slot, and what follows from it.
+"""The claims machine (PROTOCOL.md §5): what follows, on one table, from each note of an abandonment claim.
 
-A claim is about one *slot*: the sequence number `n` the table waits for, after the entry whose hash is `p`,
-and the seat `a` whose entry it awaits. Nothing about it is on the chain until it ends, and its signed notes
-travel between the peers:
+It takes a claim's signed notes (votes, refusals, stalls: `slots.py` says what they are), the awaited
+entry as it arrives, our own timers, and judges each slot from its notes alone: a seat that signed
+contradicting notes equivocated (a fault); a refusal proves what it carries (a phantom is its signer's
+fault); a vote whose signer has an entry after the slot on the chain is void (it took the answer: a game
+every seat signed `end` on is sealed so), and when nobody could have released it, its signer is named.
 
-- a **vote** (`abandon`): its signer's timer for the slot ran out;
-- a **refusal** (`answered`): its signer took `a`'s entry before it voted, and carries that entry;
-- a **stall** (`stall`): a voter that, a timeout after its vote, still lacks the votes of some seats.
-
-How a slot stands is a function of its notes alone (`standing`), whatever the order they came in: a seat that
-signed contradicting notes equivocated (a fault); a refusal makes the claim void; the votes of every seat but
-`a` make a **certificate**; the votes and stalls of every seat that voted, all naming the same silent seats,
-make a **stalled** ending. A vote whose signer has an entry after the slot on the chain is void: it took the
-answer (a game every seat signed `end` on is sealed so), and when nobody could have released it, its
-signer is named.
-
-What an honest seat does on a slot is data too (`TRANSITIONS`: its role and each signal, to the next role and
-the act). This module holds no reference to the table: it sees the chain through the narrow `ClaimView` and
-returns what should happen (`Output`); the table applies it in one place (`abandonment.py`).
+It holds no reference to the table: it sees the chain through the narrow `ClaimView` and returns what should
+happen (`slots.Output`), which the table carries out in one place (`machine.Table._carry`).
 """
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from p2pspades import log
 from p2pspades.checks import Check
 from p2pspades.errors import RemoteError
-from p2pspades.rules import RuleSet
 from p2pspades.table import messages as msg
-from p2pspades.table.events import DropKind, Dropped, Event, Rejected, Violation
+from p2pspades.table.events import DropKind, Dropped, Rejected, Violation
+from p2pspades.table.outputs import Halt, Report
+from p2pspades.table.slots import (
+    Act,
+    Awaited,
+    End,
+    Held,
+    Note,
+    Output,
+    Reopen,
+    Role,
+    Send,
+    Signal,
+    Slot,
+    Standing,
+    Take,
+    standing,
+)
 
 #: how many notes ahead of our chain one seat may have us keep (an honest seat signs at most a vote or a
 #: refusal and a stall or two for a slot; they come early only by a little)
@@ -41,206 +44,7 @@ EARLY_PER_SEAT = 16
 KEPT_BEHIND = 256
 
 
-class Role(enum.Enum):
-    """Where our own seat stands on a slot."""
-
-    QUIET = "quiet"  # no vote seen, none of ours, and the awaited entry has not come
-    OPEN = "open"  # others voted; we did not (an observer, the accused, or our timer still runs)
-    VOTED = "voted"  # we voted: we hold the awaited entry off our chain, unless a refusal comes
-    STALLED = "stalled"  # we voted and, a timeout later, stalled: still holding the awaited entry off
-    ANSWERED = "answered"  # the awaited entry is on our chain: we took it before any vote of ours
-    RELEASED = "released"  # a refusal released us: we take (took) the awaited entry after all
-
-
-class Signal(enum.Enum):
-    """What happens to us on a slot."""
-
-    TIMER = "our timer for the slot ran out (first after the last progress, then after our vote)"
-    VOTE = "another seat's vote"
-    ANSWER = "the awaited entry arrives"
-    REFUSAL = "a seat that took the awaited entry before it voted says so, carrying it"
-
-
-class Act(enum.Enum):
-    """What we do on a signal."""
-
-    KEEP = "keep the note with the slot"
-    VOTE = "sign our vote and send it"
-    STALL = "sign our stall, naming the seats whose votes we lack, and send it"
-    TAKE = "put the awaited entry on the chain"
-    TAKE_AND_REFUSE = "put the awaited entry on the chain, and refuse the votes already out"
-    HOLD = "keep the awaited entry off the chain"
-    REFUSE = "sign a refusal carrying the entry we took, and send it"
-    RELEASE = "put the awaited entry we hold (or that the refusal carries) on the chain"
-    NOTHING = "nothing"
-
-
-R, G, A = Role, Signal, Act
-
-#: What an honest seat does: (role, signal) -> (next role, act). A pair that is missing does nothing.
-TRANSITIONS: Mapping[tuple[Role, Signal], tuple[Role, Act]] = {
-    (R.QUIET, G.VOTE): (R.OPEN, A.KEEP),
-    (R.QUIET, G.TIMER): (R.VOTED, A.VOTE),
-    (R.QUIET, G.ANSWER): (R.ANSWERED, A.TAKE),
-    (R.QUIET, G.REFUSAL): (R.RELEASED, A.RELEASE),
-    (R.OPEN, G.VOTE): (R.OPEN, A.KEEP),
-    (R.OPEN, G.TIMER): (R.VOTED, A.VOTE),
-    (R.OPEN, G.ANSWER): (R.ANSWERED, A.TAKE_AND_REFUSE),
-    (R.OPEN, G.REFUSAL): (R.RELEASED, A.RELEASE),
-    (R.VOTED, G.VOTE): (R.VOTED, A.KEEP),
-    (R.VOTED, G.TIMER): (R.STALLED, A.STALL),
-    (R.VOTED, G.ANSWER): (R.VOTED, A.HOLD),
-    (R.VOTED, G.REFUSAL): (R.RELEASED, A.RELEASE),
-    (R.STALLED, G.VOTE): (R.STALLED, A.STALL),  # a late vote: the seats we lack are fewer, stall again
-    (R.STALLED, G.ANSWER): (R.STALLED, A.HOLD),
-    (R.STALLED, G.REFUSAL): (R.RELEASED, A.RELEASE),
-    (R.ANSWERED, G.VOTE): (R.ANSWERED, A.REFUSE),
-    (R.ANSWERED, G.REFUSAL): (R.ANSWERED, A.KEEP),
-    (R.RELEASED, G.ANSWER): (R.RELEASED, A.TAKE),
-    (R.RELEASED, G.REFUSAL): (R.RELEASED, A.KEEP),
-}
-
-
-class Standing(enum.Enum):
-    """How a slot's claim stands on the notes a table holds (`standing`)."""
-
-    QUIET = "quiet"  # no vote
-    OPEN = "open"  # votes, but no ending yet
-    VOID = "void"  # a refusal: a seat took the awaited entry before it voted
-    STALLED = "stalled"  # the votes and stalls of the seats still playing: contested, it ends the game
-    CERTIFIED = "certified"  # the votes of every seat but the accused: it ends the game
-
-
-@dataclass(frozen=True)
-class Awaited:
-    """A slot as the chain gives it: the sequence number `seq` after the entry hashed `prev`, the seat
-    `accused` whose entry it waits for, the hand number and the type awaited, and the timeout in force there
-    (whole seconds). `anyone`: rule "low_club", the first lead, which any seat (its holder) may also make."""
-
-    seq: int
-    prev: bytes
-    accused: int
-    hand: int
-    awaited: str
-    wait: int
-    anyone: bool = False
-
-
-@dataclass
-class Slot:
-    """What one table knows of the claim on one slot: each seat's signed notes, the awaited entries it holds
-    off its chain (by hash), and our own role."""
-
-    at: Awaited
-    role: Role = Role.QUIET
-    votes: dict[int, bytes] = field(default_factory=dict)
-    waits: dict[int, int] = field(default_factory=dict)  # each vote's stated timeout
-    stalls: dict[int, dict[tuple[int, ...], bytes]] = field(default_factory=dict)  # seat -> missing -> raw
-    refusals: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (raw, entry carried)
-    held: dict[bytes, bytes] = field(default_factory=dict)
-    void: set[int] = field(default_factory=set)  # voters with an entry after the slot on our chain
-    named: set[int] = field(default_factory=set)  # void voters named already
-    #: the ending its notes made last (CERTIFIED, or STALLED with the seats it names)
-    ended: tuple[Standing, tuple[int, ...]] | None = None
-
-    @property
-    def seq(self) -> int:
-        return self.at.seq
-
-    @property
-    def prev(self) -> bytes:
-        return self.at.prev
-
-    @property
-    def accused(self) -> int:
-        return self.at.accused
-
-    @property
-    def hand(self) -> int:
-        return self.at.hand
-
-    @property
-    def awaited(self) -> str:
-        return self.at.awaited
-
-    @property
-    def voters(self) -> tuple[int, ...]:
-        """The seats whose vote counts (not void), ascending."""
-        return tuple(sorted(s for s in self.votes if s not in self.void))
-
-    def missing(self, seats: int) -> tuple[int, ...]:
-        """The seats whose vote the certificate still lacks."""
-        return tuple(s for s in range(seats) if s != self.accused and s not in self.voters)
-
-    def notes(self) -> list[bytes]:
-        """The signed votes, stalls and refusals of this slot, in seat order (what a peer that lacks them
-        needs)."""
-        stalls = [raw for _, by in sorted(self.stalls.items()) for _, raw in sorted(by.items())]
-        refusals = [raw for _, (raw, _) in sorted(self.refusals.items())]
-        return [raw for _, raw in sorted(self.votes.items())] + stalls + refusals
-
-    def fire(self, signal: Signal) -> Act:
-        """Move our role on `signal`; the act to carry out (a pair `TRANSITIONS` does not list: nothing)."""
-        nxt, act = TRANSITIONS.get((self.role, signal), (self.role, Act.NOTHING))
-        self.role = nxt
-        return act
-
-
-def standing(slot: Slot, seats: int) -> tuple[Standing, tuple[int, ...]]:
-    """How `slot` stands on its notes, and for a stalled ending the seats it names as silent. The notes'
-    order plays no part: a refusal makes the claim void (its signer never voted, or it equivocated: a fault
-    the machine reports first); the votes of every seat but the accused make a certificate; the votes and
-    stalls of every seat that voted, all naming the others, make a stalled ending (the one naming the fewest
-    seats, if several do)."""
-    if slot.refusals:
-        return Standing.VOID, ()
-    voters = set(slot.voters)
-    if not voters:
-        return Standing.QUIET, ()
-    others = set(range(seats)) - {slot.accused}
-    if voters == others:
-        return Standing.CERTIFIED, ()
-    named = sorted({m for by in slot.stalls.values() for m in by}, key=lambda m: (len(m), m))
-    for missing in named:
-        still = others - set(missing)
-        if still and still <= voters and all(missing in slot.stalls.get(s, {}) for s in still):
-            return Standing.STALLED, missing
-    return Standing.OPEN, ()
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The result a certificate gives: who forfeits, and whether a signer vouches against its interest."""
-
-    winners: tuple[int, ...]
-    forfeit: bool
-    contested: bool
-
-
-def ranked_without(rules: RuleSet, loser: int, totals: list[int]) -> tuple[int, ...]:
-    """The sides with the best total once side `loser` forfeited (all of them on equal totals)."""
-    sides = range(len(rules.sides))
-    top = max(totals[side] for side in sides if side != loser)
-    return tuple(side for side in sides if side != loser and totals[side] == top)
-
-
-def outcome(rules: RuleSet, accused: int, voters: tuple[int, ...], totals: list[int]) -> Outcome:
-    """The result of a certificate against `accused`, signed by `voters`, with the sides' `totals` then.
-
-    By rule `on_fault` "forfeit" the accused's side loses and the best of the other sides win, but only if
-    some signer's own side is not among those winners (its partner, or a seat that does not gain by it):
-    signers who all win by the certificate prove nothing, so the game ends contested, with no winner. With
-    "void" nobody wins.
-    """
-    if rules.on_fault != "forfeit":
-        return Outcome((), False, False)
-    winners = ranked_without(rules, rules.side_of(accused), totals)
-    if any(rules.side_of(v) not in winners for v in voters):
-        return Outcome(winners, True, False)
-    return Outcome((), False, True)
-
-
-# ================================================================= what the machine asks and says
+# ================================================================= what the machine sees
 class ClaimView(Protocol):
     """What the claims machine sees of its table: the seats, its own, and the chain's slots."""
 
@@ -280,76 +84,6 @@ class ClaimView(Protocol):
     def seal(self, m: msg.Message, at: Awaited) -> bytes:
         """Our signed envelope of the note `m` for slot `at`."""
 
-
-@dataclass(frozen=True)
-class Note:
-    """A note we took: keep it in the log, and pass it on (ours is also in `Send`)."""
-
-    slot: int
-    raw: bytes
-    seat: int
-    type: str
-    own: bool = False
-
-
-@dataclass(frozen=True)
-class Send:
-    """A note of ours, for every peer."""
-
-    slot: int
-    raw: bytes
-
-
-@dataclass(frozen=True)
-class Held:
-    """An awaited entry we hold off the chain (we voted): pass it on, so that whoever holds another one sees
-    both."""
-
-    slot: int
-    raw: bytes
-    seat: int
-
-
-@dataclass(frozen=True)
-class Take:
-    """Put this entry on the chain: a refusal released it (or carried it to us)."""
-
-    raw: bytes
-
-
-@dataclass(frozen=True)
-class End:
-    """The claim on `slot` ends the game (a certificate, or a stalled ending naming `missing`)."""
-
-    slot: Slot
-    standing: Standing
-    missing: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class Reopen:
-    """A stalled ending on `slot` is void: a seat it named as silent took the awaited entry, `raw`."""
-
-    slot: Slot
-    raw: bytes
-
-
-@dataclass(frozen=True)
-class Halt:
-    """A fault proven by signed notes or entries: it ends the game at slot `at`."""
-
-    violation: Violation
-    at: int
-
-
-@dataclass(frozen=True)
-class Report:
-    """An event for our caller (a note dropped or refused)."""
-
-    event: Event
-
-
-Output = Note | Send | Held | Take | End | Reopen | Halt | Report
 
 
 # ================================================================= the machine
@@ -467,11 +201,11 @@ class Claims:
         if view.signed_after(seat, slot.seq):
             slot.void.add(seat)  # it took the answer: its vote counts for nothing
             return out + self._name_void(slot)
-        if seat == self.seat:  # our own, restored from our log: it locks us out of the answer as it did
-            slot.role = Role.VOTED if slot.role in (Role.QUIET, Role.OPEN) else slot.role
-        elif slot.fire(Signal.VOTE) is Act.REFUSE:
+        # our own, read back from our log, locks us out of the answer as it did
+        act = slot.fire(Signal.OUR_VOTE if seat == self.seat else Signal.VOTE)
+        if act is Act.REFUSE:
             out += self._refuse(view, slot)
-        elif slot.role is Role.STALLED:
+        elif act is Act.STALL:
             out += self._own_stall(view, slot)
         return out + self._name_void(slot) + self.judge(view, slot)
 
@@ -500,7 +234,7 @@ class Claims:
         known[missing] = raw
         out: list[Output] = [Note(slot.seq, raw, seat, msg.Stall.TYPE, seat == self.seat)]
         if seat == self.seat:
-            slot.role = Role.STALLED if slot.role is Role.VOTED else slot.role
+            slot.fire(Signal.OUR_STALL)  # (its act: keep the note, which `out` does)
         if view.signed_after(seat, slot.seq):
             slot.void.add(seat)
         return out + self.judge(view, slot)
@@ -515,10 +249,11 @@ class Claims:
         out: list[Output] = [Note(slot.seq, raw, seat, msg.Answered.TYPE, seat == self.seat)]
         if slot.ended is not None and (slot.ended[0] is Standing.STALLED or slot.at.anyone):
             return [*out, Reopen(slot, entry)]  # the answer came: a provisional ending is void
-        if seat != self.seat:
-            slot.fire(Signal.REFUSAL)  # a voter is released; whoever took the entry keeps it
+        # a voter is released (RELEASE); whoever took the entry checks it against its own (CHECK), as our own
+        # refusal, read back from our log, is checked against the entry we took
+        act = Act.CHECK if seat == self.seat else slot.fire(Signal.REFUSAL)
         slot.held.pop(log.entry_hash(entry), None)
-        return [*out, Take(entry)]  # the entry, as if it came itself: taken, a copy, or a second answer
+        return [*out, Take(entry)] if act in (Act.RELEASE, Act.CHECK) else out
 
     def _carried_problem(self, view: ClaimView, slot: Slot, seat: int, raw: bytes,
                          entry: bytes) -> Halt | None:
@@ -537,9 +272,8 @@ class Claims:
     def arriving(self, view: ClaimView, slot: Slot, raw: bytes) -> list[Output] | None:
         """The awaited entry of `slot` (the slot we wait for) arrives, checked for its turn: None to take it
         as usual, else what we do instead (we voted: hold it, after checking it as it would be checked)."""
-        if slot.role not in (Role.VOTED, Role.STALLED):
-            return None
-        slot.fire(Signal.ANSWER)
+        if slot.role not in (Role.VOTED, Role.STALLED) or slot.fire(Signal.ANSWER) is not Act.HOLD:
+            return None  # taken as usual (`took` moves our role once it is on the chain)
         digest = log.entry_hash(raw)
         if digest in slot.held:
             return []
@@ -582,7 +316,7 @@ class Claims:
         if slot is None:
             return []
         if own:
-            slot.role = Role.ANSWERED if slot.role in (Role.QUIET, Role.OPEN) else slot.role
+            slot.fire(Signal.OUR_ENTRY)  # (its act: nothing, the entry is on the chain)
             return []
         if slot.fire(Signal.ANSWER) is Act.TAKE_AND_REFUSE:
             return self._refuse(view, slot, raw)
@@ -631,6 +365,15 @@ class Claims:
         slot.refusals[seat] = (raw, taken)
         return [Send(slot.seq, raw), Note(slot.seq, raw, seat, msg.Answered.TYPE, True)]
 
+    def void(self, slot: Slot, raw: bytes, ended_here: bool) -> list[Output]:
+        """A provisional ending of `slot` (a stalled ending, or any ending of rule "low_club"'s first lead) is
+        void: its awaited entry `raw` turned up (`ended_here`: that ending was our table's, and is undone).
+        The entry takes the slot: a voter is released, and every other seat takes it as usual."""
+        if ended_here:
+            slot.ended = None
+        act = slot.fire(Signal.VOID)
+        return [Take(raw)] if act in (Act.TAKE, Act.RELEASE) else []
+
     # ----------------------------------------------------------------- the standing, and its ending
     def judge(self, view: ClaimView, slot: Slot) -> list[Output]:
         """The slot's ending, once its notes make one we have not applied yet."""
@@ -663,18 +406,6 @@ class Claims:
         return True, out
 
 
-def ending_entry(game_id: bytes, slot: Slot, standing_: Standing, missing: tuple[int, ...]) -> bytes:
-    """The canonical bytes of a slot's ending: every peer that holds the same notes makes the same entry."""
-    header = {"g": game_id, "n": slot.seq, "p": slot.prev, "s": slot.accused, "h": slot.hand}
-    voters = [s for s in slot.voters]
-    if standing_ is Standing.CERTIFIED:
-        body = msg.Certificate(tuple(slot.votes[v] for v in voters)).to_fields()
-    else:
-        still = [s for s in voters if s not in missing]
-        body = msg.Stalled(tuple(slot.votes[v] for v in still),
-                           tuple(slot.stalls[v][missing] for v in still)).to_fields()
-    return log.seal({**header, **body}, log.UNSIGNED)
-
 
 def _signer(raw: bytes) -> int:
     return int(log.validate_header(log.open_envelope(raw).payload).seat)
@@ -696,7 +427,3 @@ def _not_an_answer(view: ClaimView, slot: Slot, entry: bytes) -> str | None:
     return None
 
 
-def seats_named(seats: Iterable[int]) -> str:
-    """'seat 2' or 'seats 1, 3'."""
-    listed = sorted(seats)
-    return ("seat " if len(listed) == 1 else "seats ") + ", ".join(map(str, listed))

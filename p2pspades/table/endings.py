@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import enum
 
-from p2pspades.table.events import GameEnded, TableStatus
+from p2pspades.rules import RuleSet
+from p2pspades.table.events import GameEnded, TableStatus, Violation
 
 
 class EndingKind(enum.Enum):
@@ -62,3 +63,18 @@ def rank(ended: GameEnded) -> tuple[object, ...]:
 def stronger(new: GameEnded, old: GameEnded | None) -> bool:
     """Whether the ending `new` replaces `old` (None: the game had not ended)."""
     return old is None or rank(new) > rank(old)
+
+
+def ranked_without(rules: RuleSet, loser: int, totals: list[int]) -> tuple[int, ...]:
+    """The sides with the best total once side `loser` forfeited (all of them on equal totals)."""
+    sides = range(len(rules.sides))
+    top = max(totals[side] for side in sides if side != loser)
+    return tuple(side for side in sides if side != loser and totals[side] == top)
+
+
+def fault_ending(rules: RuleSet, violation: Violation, totals: list[int], at: int) -> GameEnded:
+    """How a game ends by a fault at slot `at` (the sides' `totals` then): the culprit's side forfeits, the
+    others ranked, unless the rules say void (rule `on_fault`)."""
+    forfeit = rules.on_fault == "forfeit"
+    winners = ranked_without(rules, rules.side_of(violation.seat), totals) if forfeit else ()
+    return GameEnded(TableStatus.VIOLATION, winners, violation.seat, forfeit, violation=violation, at=at)

@@ -43,6 +43,7 @@ from p2pspades.net.seats import Seat, make_bot
 from p2pspades.net.session import join_game
 from p2pspades.table import Decision, DecisionKind, Table
 from p2pspades.table import messages as msg
+from p2pspades.table.makers import MakerView
 
 
 class Staller(Table):
@@ -64,7 +65,7 @@ class Staller(Table):
         return decision
 
 
-ON_THE_WIRE: dict[str, Callable[[Table, dict[str, Any]], dict[str, Any]]] = {
+ON_THE_WIRE: dict[str, Callable[[MakerView, dict[str, Any]], dict[str, Any]]] = {
     "wrong-lock": wrong_lock,
     "poison": poison_next_seat,
 }
@@ -109,7 +110,7 @@ def withhold_reveal(peer: Peer) -> None:
 
 
 def tamper_first_lock(peer: Peer, identity: crypto.Identity,
-                      change: Callable[[Table, dict[str, Any]], dict[str, Any]]) -> None:
+                      change: Callable[[MakerView, dict[str, Any]], dict[str, Any]]) -> None:
     """Our first lock goes out altered by `change` and signed again; our own table keeps the true one."""
     broadcast = peer.mesh.broadcast
     done = False
@@ -121,7 +122,7 @@ def tamper_first_lock(peer: Peer, identity: crypto.Identity,
             if payload["t"] == "lock":
                 done = True
                 payload["d"] = list(payload["d"])
-                message = Entry(log.seal(change(peer.table, payload), identity))
+                message = Entry(log.seal(change(peer.table.view, payload), identity))
         broadcast(message)
 
     peer.mesh.broadcast = send  # type: ignore[method-assign]

@@ -46,7 +46,7 @@ from p2pspades.bots.random_bot import RandomBot
 from p2pspades.rules import RuleSet
 from p2pspades.table import Accepted, Event, Noted, SecretCreated, Table, TableStatus, Violation, Wanted
 from p2pspades.table.harness import new_game, seeded_entropy
-from p2pspades.table.makers import Makers
+from p2pspades.table.makers import Makers, MakerView
 from p2pspades.table.stages import Step
 
 TIMEOUTS = {"auto": 10.0, "decision": 20.0}
@@ -85,8 +85,12 @@ class OnceImpatient(Makers):
 
     def __init__(self, after: int) -> None:
         self.after, self.slot = after, -1
+        self.table: Table | None = None  # the table it plays for (what it counts is no maker's business)
 
-    def limit(self, table: Table, step: Step) -> float:
+    def limit(self, view: MakerView, step: Step) -> float:
+        table = self.table
+        if table is None:
+            return super().limit(view, step)
         mine = sum(1 for s in table.chain.signers if s == table.seat)
         if self.slot < 0 and mine >= self.after:
             self.slot = table.chain.next_seq
@@ -94,7 +98,7 @@ class OnceImpatient(Makers):
         voted = claim is not None and table.seat in claim.votes
         if self.slot == table.chain.next_seq and not voted:
             return 0.0
-        return super().limit(table, step)
+        return super().limit(view, step)
 
 
 class Stonewall(Table):
@@ -161,8 +165,11 @@ class Schedule:
             makers = OnceImpatient(f.at)
         if seat == f.seat and f.kind == "colluder":
             kind = Stonewall
-        return kind(self.genesis, self.ids[seat], entropy=self._entropy[seat], timeouts=TIMEOUTS,
-                    makers=makers, pause=PAUSE)
+        table = kind(self.genesis, self.ids[seat], entropy=self._entropy[seat], timeouts=TIMEOUTS,
+                     makers=makers, pause=PAUSE)
+        if isinstance(makers, OnceImpatient):
+            makers.table = table
+        return table
 
     def clock(self, seat: int) -> float:
         return self.now + self.offsets[seat]
