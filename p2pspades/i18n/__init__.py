@@ -59,6 +59,7 @@ __all__ = [
     "ngettext",
     "npgettext",
     "number",
+    "page_lang",
     "parse_tag",
     "pgettext",
     "said",
@@ -133,6 +134,12 @@ def said(error: BaseException) -> str:
     if not isinstance(template, str) or not isinstance(fields, dict):
         return str(error)
     return gettext(template).format(**{k: shown(v, said) for k, v in fields.items()})
+
+
+def page_lang() -> str:
+    """The language spoken as a page's `lang` attribute says it ("de"; the pseudo-locale's is English)."""
+    lang = _chosen.lang
+    return lang if lang in LANGUAGES else DEFAULT
 
 
 def listed(items: Sequence[str]) -> str:
