@@ -15,19 +15,6 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "p2pspades"
 
-#: the one circle left, in the table's machines: every part imports `Table` and `machine.py` imports every
-#: part. The table's rework removes it; until then no other module may join it, and no other circle may form.
-KNOWN = frozenset({
-    "p2pspades.table.abandonment",
-    "p2pspades.table.drawpile",
-    "p2pspades.table.effects",
-    "p2pspades.table.hand",
-    "p2pspades.table.machine",
-    "p2pspades.table.makers",
-    "p2pspades.table.opening",
-})
-
-
 def modules(root: Path = PACKAGE) -> dict[str, Path]:
     """Every module of the package by its dotted name (a package by its own name, for its __init__)."""
     found = {}
@@ -103,10 +90,9 @@ def circles(edges: Mapping[str, Iterable[str]]) -> list[frozenset[str]]:
     return out
 
 
-def test_no_module_imports_itself_through_others_but_the_table_circle_being_undone() -> None:
+def test_no_module_imports_itself_through_others() -> None:
     found = circles(graph())
-    unknown = [sorted(c) for c in found if not c <= KNOWN]
-    assert not unknown, f"import circles: {unknown}"
+    assert not found, f"import circles: {[sorted(c) for c in found]}"
 
 
 def test_the_reader_of_imports_sees_every_kind_of_import(tmp_path: Path) -> None:
