@@ -27,15 +27,17 @@ from p2pspades.net import (
     Hello,
     Peer,
     Status,
+    flood,
     resume_game,
     start_game,
 )
 from p2pspades.net import frames as frames_module
 from p2pspades.net import mesh as mesh_module
-from p2pspades.net import peer as peer_module
+from p2pspades.net.flood import FAILURE_BUDGET, Refusals
 from p2pspades.net.frames import Message, encode_message
 from p2pspades.net.group import LocalGroup
-from p2pspades.net.peer import ANSWERS_PER_SECOND, FAILURE_BUDGET, ClaimShown, Phase, Refusals
+from p2pspades.net.status import ClaimShown, Phase
+from p2pspades.net.sync import ANSWERS_PER_SECOND
 from p2pspades.rules import Action, preset
 from p2pspades.table import Decision, DropKind, Dropped, Event, Rejected, TableStatus, Wanted
 
@@ -280,7 +282,7 @@ async def test_a_flood_costs_one_check_per_distinct_bad_entry_and_nothing_once_o
     - a HELLO sent in the middle of the flood is answered, and the game completes (the flooder's own entries
       reach seat 0 through the third seat)."""
     caplog.set_level(logging.INFO, logger="p2pspades")
-    monkeypatch.setattr(peer_module, "PENALTY", 60.0)  # the penalty outlasts the test, however slow it runs
+    monkeypatch.setattr(flood, "PENALTY", 60.0)  # the penalty outlasts the test, however slow it runs
     checked: Counter[bytes] = Counter()  # signature checks of forged entries, by signature
     forged_signatures: set[bytes] = set()
     verify = crypto.verify_signature

@@ -161,8 +161,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # described for the reader of the code (the value of each state, signal and act), never shown.
     # For the log file and libzmq, not for a person: the peer's flood diagnostic and the tally it counts, the
     # status text of a refused CURVE handshake (ZAP).
-    "net/peer.py": frozenset({
-        "not its own",
+    "net/peer.py": frozenset({"not its own"}),
+    "net/flood.py": frozenset({
         "seat {} sent more than {} entries that failed their checks within {} s ({}): its entries are "
         "ignored for {} s"}),
     "net/auth.py": frozenset({"not seated at this table"}),

@@ -52,7 +52,7 @@ from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
 from p2pspades.i18n import N_, _, listed, ngettext, said
 from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby_seats import TableInfo
-from p2pspades.net.peer import Peer, Phase, Status
+from p2pspades.net.peer import Peer
 from p2pspades.net.seats import (
     Seat,
     bot_seats,
@@ -61,6 +61,7 @@ from p2pspades.net.seats import (
     player_identity,
 )
 from p2pspades.net.session import HostedTable
+from p2pspades.net.status import Phase, Status
 from p2pspades.net.store import StoreError
 from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
 from p2pspades.rules import HandResult, RuleSet
