@@ -28,10 +28,11 @@ class P2PSpadesError(Exception):
         super().__init__(*args)
 
 
-def shown(value: object, say: Callable[[BaseException], str]) -> object:
+def shown(value: object, say: Callable[[BaseException | Detail], str]) -> object:
     """A field of an error's message as it is written into it: an error by `say` (its message), several
-    errors one after the other ("a; b"), anything else as it is."""
-    if isinstance(value, BaseException):
+    errors one after the other ("a; b"), a `Detail` by `say` too (its English with `str`), anything else as
+    it is."""
+    if isinstance(value, BaseException | Detail):
         return say(value)
     if isinstance(value, tuple) and value and all(isinstance(v, BaseException) for v in value):
         return "; ".join(say(v) for v in value)
@@ -42,6 +43,33 @@ def N_(message: str) -> str:
     """Mark the template of an error's message for the catalogs (gettext's `N_`): it is said in the reader's
     language where it is shown, not here."""
     return message
+
+
+class Detail(str):
+    """A sentence made below the edge, the detail of a failed check most of all ("the key published for
+    position 7 is wrong"): the English text, as the records and the log file carry it, that also keeps its
+    template, marked for the catalogs with `N_`, and its fields, so the edge says it in the reader's language
+    (`i18n.said`). `Detail(N_("the key published for position {position} is wrong"), position=7)`.
+
+    It is a `str`, equal to its English: the records, the JSON and the comparisons see no difference. What
+    makes a new string of it (`+`, an f-string) keeps the English alone; a field may be a `Detail` itself."""
+
+    template: str
+    fields: dict[str, object]
+
+    def __new__(cls, template: str, **fields: object) -> Detail:
+        self = super().__new__(cls, template.format(**{k: shown(v, str) for k, v in fields.items()})
+                               if fields else template)
+        self.template = template
+        self.fields = fields
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:  # a verdict crosses to the proof workers and back
+        return (_detail, (self.template, self.fields))
+
+
+def _detail(template: str, fields: dict[str, object]) -> Detail:
+    return Detail(template, **fields)
 
 
 class LocalError(P2PSpadesError):

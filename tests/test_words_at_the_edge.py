@@ -115,30 +115,8 @@ ALLOWED: dict[str, frozenset[str]] = {
         'the deck I received for my lock holds invalid points',
         'the deck I received for my shuffle holds invalid points',
     }),
-    "table/slots.py": frozenset({
-        'a provisional ending of the slot is void: its awaited entry turned up',
-        'a seat that took the awaited entry before it voted says so, carrying it',
-        "another seat's vote",
-        'keep the awaited entry off the chain',
-        'keep the note with the slot',
-        'our own stall, read back from our log',
-        'our own vote, read back from our log',
-        'our timer for the slot ran out (first after the last progress, then after our vote)',
-        'put the awaited entry on the chain',
-        'put the awaited entry on the chain, and refuse the votes already out',
-        'put the awaited entry we hold (or that the refusal carries) on the chain',
-        'sign a refusal carrying the entry we took, and send it',
-        'sign our stall, naming the seats whose votes we lack, and send it',
-        'sign our vote and send it',
-        'take the entry a refusal carries as if it came: a copy of ours, or a second answer of its seat',
-        'the awaited entry arrives',
-        'we made the awaited entry ourselves',
-    }),
     "table/stages.py": frozenset({
-        'any seat (the only one able to make it)',
-        "each seat of the stage's order, one after the other",
         'seat {} claimed that nobody led the lowest club in time, but seat {} led it in',
-        'the seat whose move it is in the rules engine',
     }),
     "table/views.py": frozenset({
         'an entry dropped as {}{}',
@@ -157,8 +135,6 @@ ALLOWED: dict[str, frozenset[str]] = {
     "log/canonical.py": frozenset({"map key {} is not a str but {}", "map key {} is not visible ASCII"}),
     "log/logfile.py": frozenset({"its byte {} is {} where every such envelope has {}",
                                  "no envelope is {} bytes long"}),
-    # Codes that hold spaces (a `DropKind`'s value, written as it is in the records), and the machines' tables
-    # described for the reader of the code (the value of each state, signal and act), never shown.
     # For the log file and libzmq, not for a person: the peer's flood diagnostic and the tally it counts, the
     # status text of a refused CURVE handshake (ZAP).
     "net/peer.py": frozenset({"not its own"}),
@@ -166,22 +142,15 @@ ALLOWED: dict[str, frozenset[str]] = {
         "seat {} sent more than {} entries that failed their checks within {} s ({}): its entries are "
         "ignored for {} s"}),
     "net/auth.py": frozenset({"not seated at this table"}),
-    # The message of an error a command prints and stops on (`SessionError`, `CannotReview`), built before
-    # its raise (a `SessionError`'s as its template, marked with `N_`: the command says it in the reader's
-    # language, `i18n.said`).
-    "net/resume.py": frozenset({
-        "game {game}, seat {seat}: a running p2pspades process is playing it",
-        "game {game}, seat {seat}: its log holds nothing",
-        "game {game}, seat {seat}: nobody answered its resume on {when}, so it may have ended without you "
-        "(give its id to resume it all the same)",
-        "game {game}, seat {seat}: the game is over ({ended})"}),
-    "bots/review.py": frozenset({"hand {} does not replay from seat {}'s view: {}"}),
 }
 
 _WORDS = re.compile(r"[A-Za-z][a-z']*(?:[ ,:;]+[A-Za-z][a-z']*){2,}")
 """Three words in a row: what makes a string a sentence rather than a code, a key or a format."""
 
 _LOGGERS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
+_MARKED = {"N_", "N_plural"}
+"""A sentence marked for the catalogs (`errors.N_`: an error's template, an `errors.Detail`'s): the edge says
+it in the reader's language, and `i18n.update --check` fails if the catalogs lack it."""
 _CHECK_DETAILS = {"Violation", "Rejected", "Refused", "Problem"}
 """Events and results whose text is the detail of a failed check."""
 
@@ -201,7 +170,7 @@ def _exempt_call(call: ast.Call) -> bool:
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
     if isinstance(func, ast.Attribute) and name in _LOGGERS:
         return True  # a diagnostic for the log file
-    return name in _CHECK_DETAILS
+    return name in _CHECK_DETAILS or name in _MARKED
 
 
 def _skipped(tree: ast.Module) -> set[int]:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from p2pspades.checks import Check
 from p2pspades.i18n import N_, _, ngettext
+from p2pspades.i18n import said as detail_words
 from p2pspades.reasons import Change, ChangeKind
 from p2pspades.rules.options import value_text
 
@@ -44,7 +45,9 @@ DROPS = {
 def failed(check: Check, detail: str, seat: int | str | None = None) -> str:
     """A failed check in words, the one sentence every report uses: "seat 2 failed the turn check: <detail>"
     (`seat` a number, or how the reader names it, "you"), or "turn: <detail>" when no seat is named. The text
-    is not made printable. The check's name is the code the records carry (`Check`), said as it is."""
+    is not made printable. The check's name is the code the records carry (`Check`), said as it is; the
+    detail in the reader's language where it is an `errors.Detail`."""
+    detail = detail_words(detail)
     if seat is None:
         return f"{check}: {detail}"
     if isinstance(seat, int):
@@ -194,7 +197,8 @@ def bonuses(rules: RuleSet, score: HandScore) -> list[str]:
 def dropped(ev: Dropped) -> str:
     """Why the table dropped an entry without blaming a seat (`Dropped.kind` and its data)."""
     words = _(DROPS[ev.kind.value])
-    return words.format(size=ev.size, detail=ev.detail, seat=ev.seat, seq=ev.seq, previous=(ev.seq or 0) - 1)
+    return words.format(size=ev.size, detail=detail_words(ev.detail), seat=ev.seat, seq=ev.seq,
+                        previous=(ev.seq or 0) - 1)
 
 
 def after_text(after: After, short: bool = False) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from p2pspades.describe import change_text, dropped, failed, penalty, seats_word
+from p2pspades.describe import change_text, detail_words, dropped, failed, penalty, seats_word
 from p2pspades.i18n import N_, N_plural, _, ngettext
 from p2pspades.reasons import ClaimFacts, EndFacts, Finding, Follows, Reason, Settled
 
@@ -189,6 +189,8 @@ def said(reason: Reason) -> str:
 
 
 def _finding_words(code: Finding, data: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(data.get("detail"), str):
+        data["detail"] = detail_words(data["detail"])
     if "check" in data and "detail" in data and code is not Finding.BAD_GENESIS:
         data["failed"] = failed(data["check"], data["detail"], data.get("seat"))
     if code is Finding.DROPPED:
@@ -212,6 +214,8 @@ def _finding_words(code: Finding, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _settled_words(code: Settled, data: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(data.get("detail"), str):
+        data["detail"] = detail_words(data["detail"])
     if "check" in data and "detail" in data:
         data["failed"] = failed(data["check"], data["detail"], data.get("seat"))
     if code is Settled.DROPPED:

@@ -20,7 +20,7 @@ import contextlib
 import gettext as _gettext
 from collections.abc import Iterator, Sequence
 
-from p2pspades.errors import shown
+from p2pspades.errors import P2PSpadesError, shown
 from p2pspades.i18n import formats
 from p2pspades.i18n.catalogs import translations
 from p2pspades.i18n.choice import (
@@ -126,14 +126,18 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return _catalog.npgettext(context, singular, plural, n)
 
 
-def said(error: BaseException) -> str:
-    """An error's message in the language spoken: its template (`errors.P2PSpadesError`) translated, with its
-    fields (the errors among them said the same way); else the message as it is."""
+def said(error: BaseException | str) -> str:
+    """An error's message, or a sentence made below the edge (`errors.Detail`), in the language spoken: its
+    template translated, with its fields (the errors and details among them said the same way); else the
+    message or the text as it is."""
     template = getattr(error, "template", None)
     fields = getattr(error, "fields", None)
-    if not isinstance(template, str) or not isinstance(fields, dict):
-        return str(error)
-    return gettext(template).format(**{k: shown(v, said) for k, v in fields.items()})
+    if isinstance(template, str) and isinstance(fields, dict) and fields:
+        return gettext(template).format(**{k: shown(v, said) for k, v in fields.items()})
+    text = str(error)
+    if isinstance(error, str | P2PSpadesError) and text:  # a marked message without fields
+        return gettext(text)
+    return text
 
 
 def page_lang() -> str:

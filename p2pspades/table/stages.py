@@ -44,9 +44,9 @@ class Stage(enum.Enum):
 class Who(enum.Enum):
     """Whose entry a stage takes."""
 
-    IN_TURN = "each seat of the stage's order, one after the other"
-    MOVER = "the seat whose move it is in the rules engine"
-    ANY = "any seat (the only one able to make it)"
+    IN_TURN = "in_turn"  # each seat of the stage's order, one after the other
+    MOVER = "mover"  # the seat whose move it is in the rules engine
+    ANY = "any"  # any seat (the only one able to make it)
     NOBODY = "nobody"
 
 
