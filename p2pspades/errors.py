@@ -51,15 +51,19 @@ class Detail(str):
     template, marked for the catalogs with `N_`, and its fields, so the edge says it in the reader's language
     (`i18n.said`). `Detail(N_("the key published for position {position} is wrong"), position=7)`.
 
+    A count takes its template's two forms (`N_plural`) and the field `n`: `Detail(N_plural("{n} spade",
+    "{n} spades"), n=3)`, said with `ngettext` (Polish: 1 pik, 2 piki, 5 pików).
+
     It is a `str`, equal to its English: the records, the JSON and the comparisons see no difference. What
     makes a new string of it (`+`, an f-string) keeps the English alone; a field may be a `Detail` itself."""
 
-    template: str
+    template: str | tuple[str, str]
     fields: dict[str, object]
 
-    def __new__(cls, template: str, **fields: object) -> Detail:
-        self = super().__new__(cls, template.format(**{k: shown(v, str) for k, v in fields.items()})
-                               if fields else template)
+    def __new__(cls, template: str | tuple[str, str], **fields: object) -> Detail:
+        english = template if isinstance(template, str) else template[fields["n"] != 1]
+        self = super().__new__(cls, english.format(**{k: shown(v, str) for k, v in fields.items()})
+                               if fields else english)
         self.template = template
         self.fields = fields
         return self
@@ -68,8 +72,22 @@ class Detail(str):
         return (_detail, (self.template, self.fields))
 
 
-def _detail(template: str, fields: dict[str, object]) -> Detail:
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a `Detail`'s template with a count for the catalogs: its singular and plural."""
+    return singular, plural
+
+
+def _detail(template: str | tuple[str, str], fields: dict[str, object]) -> Detail:
     return Detail(template, **fields)
+
+
+def detail_of(error: BaseException) -> str:
+    """An error's message as the detail of a failed check: a `Detail` that keeps its template and fields, so
+    the edge can say it in the reader's language (a message marked without fields: its text)."""
+    template, fields = getattr(error, "template", None), getattr(error, "fields", None)
+    if isinstance(template, str) and isinstance(fields, dict) and fields:
+        return Detail(template, **fields)
+    return Detail(str(error)) if isinstance(error, P2PSpadesError) else str(error)
 
 
 class LocalError(P2PSpadesError):

@@ -153,7 +153,8 @@ def _weighed_text(i: int, w: Weighed, rules: RuleSet, names: list[str]) -> list[
     else:
         # TRANSLATORS: a costly card of the review: "3. hand 2, trick 5: you played Q♠; the expert would play
         # 4♦ — 12 points"
-        said_head = _("hand {hand}, trick {trick}: you played {chosen}; the expert would play {choice} — {cost}")
+        said_head = _("hand {hand}, trick {trick}: you played {chosen}; the expert would play {choice} — "
+                      "{cost}")
     head = f"{i:>2}. " + said_head.format(hand=w.position.hand, trick=w.position.trick, chosen=chosen,
                                           choice=choice, cost=cost)
     out = [head, "    " + _("your cards: {cards}").format(cards=_cards(view.hand))]

@@ -132,6 +132,8 @@ def said(error: BaseException | str) -> str:
     message or the text as it is."""
     template = getattr(error, "template", None)
     fields = getattr(error, "fields", None)
+    if isinstance(template, tuple) and isinstance(fields, dict):  # a count's (`errors.Detail`)
+        return ngettext(*template, fields["n"]).format(**{k: shown(v, said) for k, v in fields.items()})
     if isinstance(template, str) and isinstance(fields, dict) and fields:
         return gettext(template).format(**{k: shown(v, said) for k, v in fields.items()})
     text = str(error)

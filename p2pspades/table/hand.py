@@ -20,7 +20,7 @@ from typing import Protocol
 from p2pspades import crypto
 from p2pspades.checks import Check
 from p2pspades.crypto import passing
-from p2pspades.errors import LocalError, RemoteError
+from p2pspades.errors import LocalError, RemoteError, detail_of
 from p2pspades.rules import (
     Bid,
     BlindBid,
@@ -481,7 +481,7 @@ def audit_hand(view: HandView, seq: int) -> Outputs:
     try:
         g.apply(Reveal(dealt))
     except IllegalAction as exc:  # the crypto checked out, so the plays cannot contradict the hands
-        return [Halt(Violation(d.order[-1], Check.REVEAL, str(exc), seq))]
+        return [Halt(Violation(d.order[-1], Check.REVEAL, detail_of(exc), seq))]
     found = tuple(Violation(v.seat, v.kind, v.detail, seq, halts=False) for v in g.history[-1].violations)
     passes = tuple(PassShown(p.seat, p.partner, tuple(cards[j] for j in p.positions)) for p in d.passes)
     out: Outputs = [Report(HandAudited(number, found, passes))]
