@@ -87,6 +87,8 @@ def detail_of(error: BaseException) -> str:
     template, fields = getattr(error, "template", None), getattr(error, "fields", None)
     if isinstance(template, str) and isinstance(fields, dict) and fields:
         return Detail(template, **fields)
+    if len(error.args) == 1 and isinstance(error.args[0], Detail):  # raised with a Detail made before
+        return error.args[0]
     return Detail(str(error)) if isinstance(error, P2PSpadesError) else str(error)
 
 

@@ -136,8 +136,10 @@ def said(error: BaseException | str) -> str:
         return ngettext(*template, fields["n"]).format(**{k: shown(v, said) for k, v in fields.items()})
     if isinstance(template, str) and isinstance(fields, dict) and fields:
         return gettext(template).format(**{k: shown(v, said) for k, v in fields.items()})
+    if isinstance(error, P2PSpadesError) and len(error.args) == 1 and isinstance(error.args[0], str):
+        error = error.args[0]  # raised with a `Detail` made before, or a marked message
     text = str(error)
-    if isinstance(error, str | P2PSpadesError) and text:  # a marked message without fields
+    if isinstance(error, str) and text:  # a marked message without fields
         return gettext(text)
     return text
 

@@ -23,7 +23,7 @@ class IllegalAction(LocalError, ValueError):
     and its `fields` where a person may read it (a peer's refused action becomes the detail of its failed
     check: `errors.detail_of`)."""
 
-    def __init__(self, message: str, seat: int | None = None, **fields: object) -> None:
+    def __init__(self, message: str, seat: int | None = None, /, **fields: object) -> None:
         super().__init__(message, **fields)
         self.seat = seat
 
