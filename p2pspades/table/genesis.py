@@ -8,7 +8,7 @@ from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.checks import Check
-from p2pspades.errors import LocalError, RemoteError
+from p2pspades.errors import N_, Detail, LocalError, RemoteError
 from p2pspades.rules import RuleSet, SideTotal, start_problem
 from p2pspades.table.limits import MAX_SEATS
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, Genesis
@@ -64,11 +64,12 @@ class After:
         """Why this `after` cannot be in the genesis of game `game_id` under `rules`, or None (`game_id`
         None: a game whose id is not drawn yet, as the lobby announces it)."""
         if self.game_id == game_id:
-            return "a game cannot follow itself"
+            return Detail(N_("a game cannot follow itself"))
         if not self.continues:
             return None
         if self.dealer >= rules.players:
-            return f"the first dealer {self.dealer} is not a seat of a {rules.players}-seat table"
+            return Detail(N_("the first dealer {dealer} is not a seat of a {players}-seat table"),
+                          dealer=self.dealer, players=rules.players)
         return start_problem(rules, self.totals)
 
 
@@ -186,8 +187,9 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
 def _rules(g: Genesis) -> RuleSet:
     """The genesis's protocol version and rule set, checked."""
     if g.version not in SUPPORTED_VERSIONS:
-        known = " and ".join(map(str, SUPPORTED_VERSIONS))
-        detail = f"protocol version {g.version} is not supported (versions {known} are)"
+        *known, last = SUPPORTED_VERSIONS
+        detail = Detail(N_("protocol version {version} is not supported (versions {known} and {last} are)"),
+                        version=g.version, known=", ".join(map(str, known)), last=last)
         raise RemoteError(Check.GENESIS, detail, 0)
     try:
         rules = RuleSet.from_dict(g.rules)

@@ -20,7 +20,7 @@ from typing import Protocol
 from p2pspades import crypto
 from p2pspades.checks import Check
 from p2pspades.crypto import passing
-from p2pspades.errors import LocalError, RemoteError, detail_of
+from p2pspades.errors import N_, Detail, LocalError, RemoteError, detail_of
 from p2pspades.rules import (
     Bid,
     BlindBid,
@@ -284,7 +284,8 @@ def on_pass(view: HandView, m: msg.Pass, seat: int, seq: int) -> Outputs:
     g, d = view.game, view.deal
     size, positions = view.rules.nil_pass, list(m.positions)
     if len(positions) != size or len(m.keys) != size:
-        why = f"{len(positions)} positions and {len(m.keys)} keys; the rule is {size}"
+        why = Detail(N_("{positions} positions and {keys} keys; the rule is {size}"),
+                     positions=len(positions), keys=len(m.keys), size=size)
         raise RemoteError(Check.PASS, why, seat)
     for j in positions:
         if not 0 <= j < d.n or d.owner[j] != seat:
@@ -460,11 +461,12 @@ def challenge_verdict(view: HandView, d: HandDeal, fault: DealFault | None,
     if fault is None and view.lead_claim is not None and low is not None:
         holder = next(s for s in range(view.seats) if low in (cards[j] for j in d.positions_of(s)))
         # (in words every table says alike: not its own timeout, which is local)
-        detail = f"seat {holder} held {low.code} and did not lead it before seat {challenger} challenged"
+        detail = Detail(N_("seat {holder} held {card} and did not lead it before seat {challenger} "
+                           "challenged"), holder=holder, card=low.code, challenger=challenger)
         return Violation(holder, Check.LEAD, detail, challenged, evidence)
     if fault is not None:
         return fault_violation(view, fault, challenged)
-    detail = f"false challenge ({why}): every step checks out"
+    detail = Detail(N_("false challenge ({why}): every step checks out"), why=why)
     return Violation(challenger, Check.CHALLENGE, detail, challenged, evidence)
 
 

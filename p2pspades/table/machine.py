@@ -453,7 +453,7 @@ class Table:
         if bundled and seq < self.chain.next_seq and self.chain.entries[seq] == env.raw:
             return True
         if not self.finished:
-            detail = f"an ending for slot {seq} whose notes do not all hold"
+            detail = Detail(N_("an ending for slot {seq} whose notes do not all hold"), seq=seq)
             self._events.append(ev.Dropped(ev.DropKind.REFUSED, header.seat, seq, detail=detail))
         return False
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from p2pspades.checks import Check
+from p2pspades.errors import N_, Detail
 from p2pspades.rules import Game, Phase, RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.deal import HandDeal
@@ -90,8 +91,8 @@ class LeadClaim:
     def refuted(self, seat: int, seq: int, challenge: bytes, lead: bytes) -> Violation:
         """Seat `seat` led the lowest club in time after all (entry `seq`, `lead`): the challenge (its entry
         `challenge`) was its signer's fault."""
-        why = f"seat {self.signer} claimed that nobody led the lowest club in time, but seat {seat} led it in"
-        why += f" time (entry {seq})"
+        why = Detail(N_("seat {signer} claimed that nobody led the lowest club in time, but seat {seat} led "
+                        "it in time (entry {seq})"), signer=self.signer, seat=seat, seq=seq)
         return Violation(self.signer, Check.CHALLENGE, why, self.entry, (challenge, lead))
 
 
