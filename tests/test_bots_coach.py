@@ -115,8 +115,9 @@ def test_the_hint_names_each_option_with_its_chance_and_points() -> None:
     assert [o.points for o in advice.options] == sorted((o.points for o in advice.options), reverse=True)
     words = advice_words(advice, rules, 2)
     first = advice.option(advice.choice)
-    assert first is not None and words.startswith(f"{option_text(first.action, rules)}: makes the contract in "
-                                                  f"{percent(first.holds)}")
+    assert first is not None
+    said = f"{option_text(first.action, rules)}: makes the contract in {percent(first.holds)}"
+    assert words.startswith(said)
 
 
 def test_a_sure_winner_is_what_the_coach_plays_to_make_a_contract() -> None:

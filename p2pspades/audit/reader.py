@@ -29,7 +29,7 @@ from p2pspades.audit.verdict import (
 )
 from p2pspades.checks import Check
 from p2pspades.describe import dropped
-from p2pspades.errors import LocalError, RemoteError
+from p2pspades.errors import LocalError, RemoteError, detail_of
 from p2pspades.reasons import Finding, Reason
 from p2pspades.rules import VIOLATION_KINDS as AUDIT_KINDS
 from p2pspades.rules import Card, HandResult
@@ -198,7 +198,7 @@ def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor], jo
         error = exc.strerror or str(exc)
         return Verdict(Status.UNREADABLE, Reason.of(Finding.CANNOT_READ, path=os.fspath(path), error=error))
     except LocalError as exc:
-        return unreadable(str(exc))
+        return unreadable(detail_of(exc))
     verdict = _replay(read.frames, visitors, jobs)
     verdict.torn = read.torn
     if read.torn is not None and verdict.status in (Status.VALID, Status.INCOMPLETE):

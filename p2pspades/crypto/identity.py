@@ -22,9 +22,10 @@ from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_sign_open
 from nacl.exceptions import CryptoError
 
 from p2pspades import paths
+from p2pspades.errors import N_, Detail
 from p2pspades.files import write_private
 
-from .errors import CryptoUsageError, IdentityError, WeakKey
+from .errors import REFUSED, CryptoUsageError, IdentityError, WeakKey
 from .group import explain_bad_point
 from .hashing import DOMAIN_FINGERPRINT
 
@@ -70,8 +71,8 @@ def check_public_key(public: object) -> bytes:
         got = f"{len(public)} bytes" if isinstance(public, bytes) else f"a {type(public).__name__}"
         raise WeakKey(f"a public key is {PUBLIC_KEY_BYTES} bytes, got {got}")
     if not _is_strong_key(public):
-        why = explain_bad_point(public) or "refused by libsodium"
-        raise WeakKey(f"public key {public.hex()[:16]}… is refused: {why}")
+        why = explain_bad_point(public) or Detail(REFUSED)
+        raise WeakKey(Detail(N_("public key {key}… is refused: {why}"), key=public.hex()[:16], why=why))
     return public
 
 

@@ -42,7 +42,7 @@ from nacl.bindings import (
 from nacl.exceptions import CryptoError
 
 from ..checks import Check
-from ..errors import RemoteError
+from ..errors import N_, Detail, RemoteError
 from .deal import MAX_POSITIONS, HandSecrets, shuffle
 from .errors import CryptoUsageError
 from .group import IDENTITY, POINT_BYTES, L, Point, Scalar
@@ -58,7 +58,7 @@ DOMAIN_LOCK_CHALLENGE: Final = "p2pspades/v2/lock/challenge"
 DOMAIN_VOID_W: Final = "p2pspades/v2/void/w"
 DOMAIN_VOID_CHALLENGE: Final = "p2pspades/v2/void/challenge"
 SCALAR_BYTES: Final = 32
-_INVALID: Final = "a point of the statement or the proof is not a valid point, or a scalar is zero"
+_INVALID: Final = N_("a point of the statement or the proof is not a valid point, or a scalar is zero")
 
 _add = crypto_core_ed25519_add
 _sub = crypto_core_ed25519_sub
@@ -143,7 +143,8 @@ def _check_statement(kind: Check, step: int, context: bytes, decks: Sequence[Seq
 
 def _check_point(kind: Check, p: object, what: str) -> bytes:
     if not isinstance(p, bytes) or len(p) != POINT_BYTES:
-        raise BadProof(kind, f"{what} is not a {POINT_BYTES}-byte point")
+        why = Detail(N_("{what} is not a {size}-byte point"), what=Detail(what), size=POINT_BYTES)
+        raise BadProof(kind, why)
     return p
 
 
@@ -334,7 +335,7 @@ def verify_shuffle(
     """Raise BadProof unless `proof` shows deck_out[i] = s·deck_in[π[i]] for some π, with S = s·B."""
     kind = Check.SHUFFLE
     n = _check_statement(kind, step, context, [deck_in, deck_out])
-    big_s = _check_point(kind, shuffle_commitment, "the shuffle commitment S")
+    big_s = _check_point(kind, shuffle_commitment, N_("the shuffle commitment S"))
     _check_size(kind, proof, shuffle_proof_size(n))
     cs = _split(proof, n, 0)
     chat = _split(proof, n, 32 * n)
@@ -360,7 +361,7 @@ def verify_shuffle(
         coefs = [(w[k + 1] * s_prime[k + 1] - c * w[k]) % L for k in range(n - 1)] + [(-c * w[n - 1]) % L]
         t6 = _add(_add(_base(_enc(s5)), _mul(_enc(w[0] * s_prime[0] % L), h)), _lin(coefs, chat))
     except CryptoError:
-        raise BadProof(kind, _INVALID) from None
+        raise BadProof(kind, Detail(_INVALID)) from None
     if _enc(_reduce(H(DOMAIN_SHUFFLE_CHALLENGE, e, _cat([t1, t2, t3, t4, t5, t6])))) != c_bytes:
         raise BadProof(kind, "the shuffle proof does not verify")
 
@@ -447,7 +448,7 @@ def verify_lock(
     """Raise BadProof unless s·out[j] = k_j·in[j] for every j, with S = s·B and P_j = k_j·B."""
     kind = Check.LOCK
     n = _check_statement(kind, step, context, [deck_in, deck_out, commitments])
-    big_s = _check_point(kind, shuffle_commitment, "the shuffle commitment S")
+    big_s = _check_point(kind, shuffle_commitment, N_("the shuffle commitment S"))
     _check_size(kind, proof, lock_proof_size(n))
     c, z_s = _scalars(proof, 2, 0, kind)
     z = _scalars(proof, n, 64, kind)
@@ -461,7 +462,7 @@ def verify_lock(
         zs_enc = _enc(z_s)
         a3 = list(map(_sub, [_mul(zs_enc, p) for p in deck_out], map(_mul, _encs(z), deck_in)))
     except CryptoError:
-        raise BadProof(kind, _INVALID) from None
+        raise BadProof(kind, Detail(_INVALID)) from None
     if _enc(_reduce(H(DOMAIN_LOCK_CHALLENGE, d, big_a, a1, _cat(a3)))) != proof[:32]:
         raise BadProof(kind, "the lock proof does not verify")
 
@@ -560,10 +561,10 @@ def verify_void(
     for pos in positions:
         if not isinstance(pos.position, int) or not 0 <= pos.position < MAX_POSITIONS:
             raise BadProof(kind, f"position {pos.position!r} is out of range")
-        _check_point(kind, pos.commitment, "a key commitment")
-        _check_point(kind, pos.residue, "a residue")
+        _check_point(kind, pos.commitment, N_("a key commitment"))
+        _check_point(kind, pos.residue, N_("a residue"))
     for card in cards:
-        _check_point(kind, card, "a card point")
+        _check_point(kind, card, N_("a card point"))
     m_p, m_c = len(positions), len(cards)
     _check_size(kind, proof, void_proof_size(m_p, m_c))
     _scalars(proof, 1, 0, kind)  # the challenge must be canonical too

@@ -18,7 +18,7 @@ import msgpack
 
 from p2pspades.checks import Check
 
-from ..errors import LocalError, RemoteError
+from ..errors import N_, Detail, LocalError, RemoteError
 
 __all__ = [
     "MAX_DEPTH",
@@ -63,14 +63,15 @@ class DecodeError(RemoteError):
         super().__init__(check, detail, seat)
 
 
-def _key_problem(key: object) -> str | None:
+def _key_problem(key: object) -> Detail | None:
     """Why `key` cannot be a map key, or None if it can."""
     if type(key) is not str:
-        return f"map key {key!r} is not a str but {type(key).__name__}"
+        return Detail(N_("map key {key} is not a str but {type}"), key=repr(key), type=type(key).__name__)
     if not 1 <= len(key) <= MAX_KEY_LENGTH:
-        return f"map key {key!r} has {len(key)} characters (allowed 1..{MAX_KEY_LENGTH})"
+        return Detail(N_("map key {key} has {length} characters (allowed 1..{most})"), key=repr(key),
+                      length=len(key), most=MAX_KEY_LENGTH)
     if not all("!" <= c <= "~" for c in key):
-        return f"map key {key!r} is not visible ASCII"
+        return Detail(N_("map key {key} is not visible ASCII"), key=repr(key))
     return None
 
 

@@ -18,7 +18,7 @@ from types import TracebackType
 
 from p2pspades.files import fsync_directory, try_lock
 
-from ..errors import LocalError
+from ..errors import N_, Detail, LocalError
 from .canonical import DecodeError
 from .envelope import ENVELOPE_VERSION, MAX_ENVELOPE, SIGNATURE_SIZE, open_envelope
 
@@ -75,7 +75,7 @@ class LogRead:
         return len(MAGIC) + sum(FRAME_HEADER_SIZE + len(frame) for frame in self.frames)
 
 
-def _cut_envelope_problem(data: bytes, length: int) -> str | None:
+def _cut_envelope_problem(data: bytes, length: int) -> Detail | None:
     """Why `data` cannot be the start of a `length`-byte envelope cut short by a crash, or None if it can.
 
     Every version 1 envelope of `length` bytes has the same framing bytes: 0x93 0x01, the bin header of a
@@ -86,12 +86,13 @@ def _cut_envelope_problem(data: bytes, length: int) -> str | None:
     """
     skeleton = _envelope_skeleton(length)
     if skeleton is None:
-        return f"no envelope is {length} bytes long"
+        return Detail(N_("no envelope is {length} bytes long"), length=length)
     for position, byte in skeleton:
         if position >= len(data):
             break
         if data[position] != byte:
-            return f"its byte {position} is {data[position]:#04x} where every such envelope has {byte:#04x}"
+            return Detail(N_("its byte {position} is {got} where every such envelope has {byte}"),
+                          position=position, got=f"{data[position]:#04x}", byte=f"{byte:#04x}")
     return None
 
 
@@ -142,9 +143,10 @@ def parse_log(data: bytes, *, name: str = "log") -> LogRead:
         if len(body) < length:
             problem = _cut_envelope_problem(body, length)
             if problem is not None:
-                raise LogFormatError(f"{name}: frame length corrupted: frame {len(frames)} at byte {offset} "
-                                     f"claims {length} bytes but the file ends after {len(body)}, and "
-                                     f"{problem}")
+                raise LogFormatError(N_("{name}: frame length corrupted: frame {frame} at byte {offset} "
+                                        "claims {length} bytes but the file ends after {got}, and {problem}"),
+                                     name=name, frame=len(frames), offset=offset, length=length,
+                                     got=len(body), problem=problem)
             return LogRead(frames, TornTail(offset, FRAME_HEADER_SIZE + length, size - offset))
         frames.append(body)
         offset = start + length

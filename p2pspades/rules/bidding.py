@@ -215,7 +215,8 @@ class Bidding:
         other = partner(seat)
         mode = self.mode
         if mode in ("mirror", "whiz"):
-            spades = Detail(N_plural("{n} spade", "{n} spades"), n=self._spades_held(hand, seat))
+            held = self._spades_held(hand, seat)
+            spades = Detail(N_plural("{n} spade{cards}", "{n} spades{cards}"), n=held, cards="")
             if mode == "whiz":
                 return Detail(N_("seat {seat} bid {tricks}: under whiz bids it bids the spades it holds, "
                                  "{spades}, or nil"), seat=seat, tricks=tricks, spades=spades)

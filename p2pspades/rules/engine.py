@@ -472,8 +472,8 @@ class Game:
         """Rule "low_club": the first lead must be the lowest club."""
         hand = self.hand
         if card is not hand._must_lead:
-            raise WrongLead(N_("the first lead must be {must_lead}, not {card}"), seat,
-                            must_lead=hand._must_lead, card=card)
+            raise WrongLead(N_("the first lead must be {low}, not {card}"), seat, low=hand._must_lead,
+                            card=card)
         hand._must_lead = None
         hand._slow = any(hand._start_unknown)
 
