@@ -34,10 +34,6 @@ ALLOWED: dict[str, frozenset[str]] = {
     # refusing an action or a rule set; a peer's refused action reaches a person as the detail of its failed
     # check): built before the raise, or returned to be raised.
     "rules/actions.py": frozenset({"a blind bid"}),
-    "rules/results.py": frozenset({"a game at these scores is already over",
-                                   "side {}'s starting bags {} are not a whole number from 0 to {}",
-                                   "side {}'s starting score {} is not a whole number within +-{}",
-                                   "{} starting totals for rules with {} sides"}),
     "rules/ruleset.py": frozenset({"play without jokers",
                                    # an option's type as PROTOCOL.md §3.1 writes it: a notation, not words
                                    "array of str, or nil", "int or nil", "str or nil"}),

@@ -60,7 +60,7 @@ class After:
             return cls(game_id, kind)
         return cls(game_id, kind, *_carried_on(value))
 
-    def problem(self, rules: RuleSet, game_id: bytes | None) -> str | None:
+    def problem(self, rules: RuleSet, game_id: bytes | None) -> Detail | None:
         """Why this `after` cannot be in the genesis of game `game_id` under `rules`, or None (`game_id`
         None: a game whose id is not drawn yet, as the lobby announces it)."""
         if self.game_id == game_id:
@@ -223,5 +223,5 @@ def _after(value: Any, rules: RuleSet, game_id: bytes) -> After:
         raise RemoteError(Check.GENESIS, str(exc), 0) from None
     problem = after.problem(rules, game_id)
     if problem is not None:
-        raise RemoteError(Check.GENESIS, f"'after': {problem}", 0)
+        raise RemoteError(Check.GENESIS, Detail(N_("'after': {problem}"), problem=problem), 0)
     return after
