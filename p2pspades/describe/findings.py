@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from p2pspades.describe import change_text, detail_words, dropped, failed, penalty, seats_word
+from p2pspades.describe import change_text, dropped, failed, penalty, seats_word
 from p2pspades.i18n import N_, N_plural, _, ngettext
+from p2pspades.i18n import said as detail_words
 from p2pspades.reasons import ClaimFacts, EndFacts, Finding, Follows, Reason, Settled
 
 FINDINGS: Mapping[Finding, str] = {

@@ -132,10 +132,12 @@ def said(error: BaseException | str) -> str:
     message or the text as it is."""
     template = getattr(error, "template", None)
     fields = getattr(error, "fields", None)
-    if isinstance(template, tuple) and isinstance(fields, dict):  # a count's (`errors.Detail`)
-        return ngettext(*template, fields["n"]).format(**{k: shown(v, said) for k, v in fields.items()})
-    if isinstance(template, str) and isinstance(fields, dict) and fields:
-        return gettext(template).format(**{k: shown(v, said) for k, v in fields.items()})
+    if isinstance(fields, dict) and (isinstance(template, tuple) or (isinstance(template, str) and fields)):
+        words = {k: shown(v, said) for k, v in fields.items()}
+        if isinstance(template, tuple):  # a count's (`errors.Detail`)
+            singular, plural = template
+            return ngettext(singular, plural, fields["n"]).format(**words)
+        return gettext(template).format(**words)
     if isinstance(error, P2PSpadesError) and len(error.args) == 1 and isinstance(error.args[0], str):
         error = error.args[0]  # raised with a `Detail` made before, or a marked message
     text = str(error)

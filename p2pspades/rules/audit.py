@@ -257,9 +257,9 @@ def _check_spade_bids(rules: RuleSet, bids: Sequence[int], hands: Sequence[int])
         else:
             said = N_("seat {seat} bid {bid} holding {spades}: under mirror bids a seat bids the spades it "
                       "holds")
-        spades = Detail(N_plural("{n} spade{cards}", "{n} spades{cards}"), n=count,
-                        cards=f" ({cards})" if cards else "")
-        why = Detail(said, seat=seat, bid=bid, spades=spades)
+        spade_count = Detail(N_plural("{n} spade{cards}", "{n} spades{cards}"), n=count,
+                             cards=f" ({cards})" if cards else "")
+        why = Detail(said, seat=seat, bid=bid, spades=spade_count)
         found.append(Violation(seat, None, None, Check.BAD_BID, why, count))
     return found
 
