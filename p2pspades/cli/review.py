@@ -14,8 +14,8 @@ from p2pspades.audit import Status
 from p2pspades.audit.files import verify_log
 from p2pspades.bots.review import CannotReview, Review, Weighed, review
 from p2pspades.cli.common import add_think_option, fail
-from p2pspades.describe.coach import advice_words, option_text
-from p2pspades.describe.game import bid_text
+from p2pspades.describe.coach import advice_words, move_text
+from p2pspades.describe.game import bid_text, card_glyph
 from p2pspades.exits import ExitCode
 from p2pspades.i18n import _, ngettext, number, said
 from p2pspades.printable import printable
@@ -144,7 +144,7 @@ def _weighed_text(i: int, w: Weighed, rules: RuleSet, names: list[str]) -> list[
     view = w.position.view
     expert = w.advice.option(w.advice.choice)
     assert expert is not None
-    chosen, choice = (option_text(o.action, rules) for o in (w.taken, expert))
+    chosen, choice = (move_text(o.action, rules) for o in (w.taken, expert))
     cost = ngettext("{points} point", "{points} points", round(w.cost)).format(points=number(w.cost))
     if w.position.trick == 0:
         # TRANSLATORS: a costly bid of the review: "3. hand 2, the bid: you bid 4; the expert would bid nil —
@@ -159,7 +159,8 @@ def _weighed_text(i: int, w: Weighed, rules: RuleSet, names: list[str]) -> list[
                                           choice=choice, cost=cost)
     out = [head, "    " + _("your cards: {cards}").format(cards=_cards(view.hand))]
     if w.position.trick:
-        trick = ", ".join(f"{printable(names[s])} {c.glyph}" for s, c in view.trick.plays) or _("you lead")
+        played = [f"{printable(names[s])} {card_glyph(c)}" for s, c in view.trick.plays]
+        trick = ", ".join(played) or _("you lead")
         out.append("    " + _("on the table: {trick}").format(trick=trick))
     out.append("    " + _("bids: {bids}").format(bids=_bids(view, rules, names)))
     out.append(f"    {advice_words(w.advice, rules)}")
@@ -167,7 +168,7 @@ def _weighed_text(i: int, w: Weighed, rules: RuleSet, names: list[str]) -> list[
 
 
 def _cards(cards: tuple[Card, ...]) -> str:
-    return " ".join(c.glyph for c in sort_hand(cards))
+    return " ".join(card_glyph(c) for c in sort_hand(cards))
 
 
 def _bids(view: SeatView, rules: RuleSet, names: list[str]) -> str:

@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 from p2pspades.bots.coach import Advice
-from p2pspades.describe.game import bid_text
+from p2pspades.describe.game import bid_text, card_glyph
 from p2pspades.i18n import _, number
 from p2pspades.rules import Action, Bid, Play, RuleSet
 
 
 def option_text(action: Action, rules: RuleSet) -> str:
-    """A card as the screen shows it (Q♠), a bid as the reader's score sheet writes it ("bid 4", "bid
+    """A card as the reader's language writes it (Q♠, D♠), a bid as its score sheet does ("bid 4", "bid
     nil")."""
-    if isinstance(action, Play):
-        return action.card.glyph
     if isinstance(action, Bid):
         # TRANSLATORS: an option the coach weighed: a bid of {bid} ("4", "nil")
         return _("bid {bid}").format(bid=bid_text(action.tricks, False, rules))
+    return move_text(action, rules)
+
+
+def move_text(action: Action, rules: RuleSet) -> str:
+    """A card as the reader's language writes it (Q♠, D♠), a bid alone ("4", "nil")."""
+    if isinstance(action, Play):
+        return card_glyph(action.card)
+    if isinstance(action, Bid):
+        return bid_text(action.tricks, False, rules)
     return str(action)
 
 
