@@ -42,7 +42,8 @@ def test_in_the_pseudo_locale_every_word_of_the_review_is_marked(
 
 
 @pytest.mark.parametrize(("lang", "says", "faces"), [
-    ("de", ("Platz 0 (", "Entscheidung", "Die teuersten Entscheidungen:", "deine Karten: ", "Gebote: "), "DB"),
+    ("de", ("Platz 0 (", "Entscheidung", "Die teuersten Entscheidungen:", "deine Karten: ", "Gebote: "),
+     "DB"),
     ("fr", ("place 0 (", "décision", "Les décisions les plus coûteuses\u00a0:", "vos cartes\u00a0: ",
             "enchères\u00a0: "), "DV"),
     ("pl", ("miejsce 0 (", "decyz", "Najdroższe decyzje:", "twoje karty: ", "deklaracje: "), "DW"),
