@@ -337,12 +337,13 @@ class GameStore:
         try:
             data = json.loads(self.peers_path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise StoreError(f"{self.peers_path} does not exist: this game cannot be resumed here") from None
+            raise StoreError(N_("{path} does not exist: this game cannot be resumed here"),
+                             path=self.peers_path) from None
         except (OSError, ValueError) as exc:
-            raise StoreError(f"cannot read {self.peers_path}: {exc}") from None
+            raise StoreError(N_("cannot read {path}: {why}"), path=self.peers_path, why=str(exc)) from None
         peers = PeersFile.from_json(data)
         if peers.game_id != self.game_id or peers.seat != self.seat:
-            raise StoreError(f"{self.peers_path} belongs to another game or seat")
+            raise StoreError(N_("{path} belongs to another game or seat"), path=self.peers_path)
         return peers
 
 
@@ -358,8 +359,8 @@ class GameStore:
     def load_local(self) -> LocalSeat:
         local = self._local_or_none()
         if local is None:
-            raise StoreError(f"{self.local_path} does not exist: this seat was not started by this machine's "
-                             f"p2pspades commands, so it cannot be resumed here")
+            raise StoreError(N_("{path} does not exist: this seat was not started by this machine's "
+                                "p2pspades commands, so it cannot be resumed here"), path=self.local_path)
         return local
 
     def _local_or_none(self) -> LocalSeat | None:
@@ -368,7 +369,7 @@ class GameStore:
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as exc:
-            raise StoreError(f"cannot read {self.local_path}: {exc}") from None
+            raise StoreError(N_("cannot read {path}: {why}"), path=self.local_path, why=str(exc)) from None
         return LocalSeat.from_json(data)
 
 
