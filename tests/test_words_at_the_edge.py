@@ -11,7 +11,9 @@ played", that the describer puts after the check's name. What else is left is li
 
 `python tests/test_words_at_the_edge.py [TREE]` prints the count of each layer of a checkout (this one by
 default), and each literal with `-v`: the same count in another tree, the one before a change, says what it
-moved to the edge.
+moved to the edge. With `--all` it counts the messages of raises and the details of failed checks too (not
+docstrings, asserts and log lines): every sentence below the edge that is not marked for the catalogs, a
+person's or a programmer's.
 """
 
 from __future__ import annotations
@@ -90,6 +92,12 @@ def _text(node: ast.expr) -> str:
     return ""
 
 
+def _marked_or_logged(call: ast.Call) -> bool:
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return (isinstance(func, ast.Attribute) and name in _LOGGERS) or name in _MARKED
+
+
 def _exempt_call(call: ast.Call) -> bool:
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
@@ -98,15 +106,19 @@ def _exempt_call(call: ast.Call) -> bool:
     return name in _CHECK_DETAILS or name in _MARKED
 
 
-def _skipped(tree: ast.Module) -> set[int]:
+def _skipped(tree: ast.Module, everything: bool = False) -> set[int]:
     """The ids of the nodes that are not for a person: docstrings, and everything under a raise, an assert,
-    a logger call, a check's detail."""
+    a logger call, a check's detail (`everything`: only docstrings, asserts, log lines and what is marked)."""
     out: set[int] = set()
 
     def under(node: ast.AST) -> None:
         out.update(id(n) for n in ast.walk(node))
 
     for node in ast.walk(tree):
+        if everything:
+            if isinstance(node, ast.Assert) or (isinstance(node, ast.Call) and _marked_or_logged(node)) or (isinstance(node, ast.Expr) and _text(node.value)):
+                under(node)
+            continue
         if isinstance(node, ast.Raise | ast.Assert) or (isinstance(node, ast.Call) and _exempt_call(node)):
             under(node)
         elif isinstance(node, ast.keyword) and node.arg == "detail":
@@ -116,10 +128,10 @@ def _skipped(tree: ast.Module) -> set[int]:
     return out
 
 
-def sentence_literals(path: Path) -> Iterator[tuple[int, str]]:
-    """The sentence literals of the module at `path`, with their lines."""
+def sentence_literals(path: Path, everything: bool = False) -> Iterator[tuple[int, str]]:
+    """The sentence literals of the module at `path`, with their lines (`everything`: as `--all` counts)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    skipped = _skipped(tree)
+    skipped = _skipped(tree, everything)
     for node in ast.walk(tree):  # an f-string's parts are constants too: count the f-string once
         if isinstance(node, ast.JoinedStr):
             skipped.update(id(v) for v in node.values)
@@ -131,10 +143,10 @@ def sentence_literals(path: Path) -> Iterator[tuple[int, str]]:
             yield node.lineno, text
 
 
-def layer_literals(root: Path, layer: str) -> list[tuple[str, int, str]]:
+def layer_literals(root: Path, layer: str, everything: bool = False) -> list[tuple[str, int, str]]:
     found = []
     for path in sorted((root / layer).rglob("*.py")):
-        tree_nodes = list(sentence_literals(path))
+        tree_nodes = list(sentence_literals(path, everything))
         found += [(str(path.relative_to(root)), line, text) for line, text in tree_nodes]
     return found
 
@@ -176,19 +188,23 @@ def f(seat):
         raise ValueError(f"seat {seat} is not a seat here")
     v = Violation(seat, "the detail of the failed check")
     w = Dropped(kind, detail=f"the detail of seat {seat}")
+    m = Detail(N_("a marked sentence of seat {seat}"), seat=seat)
     return f"seat {seat} stopped answering the table"
 ''')
     found = layer_literals(tmp_path, "rules")
     assert [text for _, _, text in found] == ["waiting for the bids", "seat {} stopped answering the table"]
+    everything = {text for _, _, text in layer_literals(tmp_path, "rules", everything=True)}
+    assert everything == {"waiting for the bids", "seat {} is not a seat here", "the detail of the failed check",
+                          "the detail of seat {}", "seat {} stopped answering the table"}
 
 
 def main(argv: list[str]) -> int:
-    verbose = "-v" in argv
-    trees = [a for a in argv if a != "-v"]
+    verbose, everything = "-v" in argv, "--all" in argv
+    trees = [a for a in argv if a not in ("-v", "--all")]
     root = Path(trees[0]) / "p2pspades" if trees else PACKAGE
     total = 0
     for layer in BELOW_THE_EDGE:
-        found = layer_literals(root, layer)
+        found = layer_literals(root, layer, everything)
         total += len(found)
         print(f"{layer:8} {len(found):4}")
         if verbose:
