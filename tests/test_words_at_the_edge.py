@@ -114,14 +114,12 @@ def _skipped(tree: ast.Module, everything: bool = False) -> set[int]:
     def under(node: ast.AST) -> None:
         out.update(id(n) for n in ast.walk(node))
 
+    exempt = _marked_or_logged if everything else _exempt_call
+    raises = ast.Assert if everything else ast.Raise | ast.Assert
     for node in ast.walk(tree):
-        if everything:
-            if isinstance(node, ast.Assert) or (isinstance(node, ast.Call) and _marked_or_logged(node)) or (isinstance(node, ast.Expr) and _text(node.value)):
-                under(node)
-            continue
-        if isinstance(node, ast.Raise | ast.Assert) or (isinstance(node, ast.Call) and _exempt_call(node)):
+        if isinstance(node, raises) or (isinstance(node, ast.Call) and exempt(node)):
             under(node)
-        elif isinstance(node, ast.keyword) and node.arg == "detail":
+        elif isinstance(node, ast.keyword) and node.arg == "detail" and not everything:
             under(node.value)
         elif isinstance(node, ast.Expr) and _text(node.value):  # a docstring, an attribute's docstring
             under(node)
