@@ -192,8 +192,9 @@ def f(seat):
     found = layer_literals(tmp_path, "rules")
     assert [text for _, _, text in found] == ["waiting for the bids", "seat {} stopped answering the table"]
     everything = {text for _, _, text in layer_literals(tmp_path, "rules", everything=True)}
-    assert everything == {"waiting for the bids", "seat {} is not a seat here", "the detail of the failed check",
-                          "the detail of seat {}", "seat {} stopped answering the table"}
+    assert everything == {
+        "waiting for the bids", "seat {} is not a seat here", "the detail of the failed check",
+        "the detail of seat {}", "seat {} stopped answering the table"}
 
 
 def main(argv: list[str]) -> int:
