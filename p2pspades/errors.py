@@ -15,16 +15,18 @@ class P2PSpadesError(Exception):
     """Root of every error the project raises on purpose.
 
     One that a person reads is raised with its message as an English template, marked for the catalogs with
-    `N_`, and the values of its fields: `SessionError(N_("no game {id} here"), id=game)`. Its `str` is the
+    `N_`, and the values of its fields: `SessionError(N_("no game {id} here"), id=game)` (a count: its two
+    forms marked with `N_plural`, and its field `n`). Its `str` is the
     English; the edge says it in the reader's language (`i18n.said`), so the layers below ask the catalogs
     for nothing."""
 
     def __init__(self, *args: object, **fields: object) -> None:
-        self.template: str | None = None
+        self.template: str | tuple[str, str] | None = None
         self.fields: dict[str, object] = fields
-        if fields and len(args) == 1 and isinstance(args[0], str):
-            self.template = args[0]
-            args = (args[0].format(**{k: shown(v, str) for k, v in fields.items()}),)
+        if fields and len(args) == 1 and isinstance(args[0], str | tuple):
+            self.template = args[0]  # a count's two forms (`N_plural`) with the field `n`, or one template
+            english = args[0] if isinstance(args[0], str) else args[0][fields["n"] != 1]
+            args = (english.format(**{k: shown(v, str) for k, v in fields.items()}),)
         super().__init__(*args)
 
 

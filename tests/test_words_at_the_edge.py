@@ -36,7 +36,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     # refusing an action or a rule set; a peer's refused action reaches a person as the detail of its failed
     # check): built before the raise, or returned to be raised.
     "rules/actions.py": frozenset({"a blind bid"}),
-    "rules/ruleset.py": frozenset({"play without jokers",
+    "rules/ruleset.py": frozenset({
                                    # an option's type as PROTOCOL.md §3.1 writes it: a notation, not words
                                    "array of str, or nil", "int or nil", "str or nil"}),
     # The reason of a challenge (`ChallengeDue`, `msg.Challenge`'s `why`): written into the signed log,
