@@ -160,9 +160,11 @@ class HandDeal:
     def check_deck(self, seat: int, deck: Sequence[bytes], step: str) -> None:
         """Shape checks anyone can do at once: size and no duplicated ciphertext."""
         if len(deck) != self.n:
-            raise RemoteError(Check(step), f"{len(deck)} points where the deck has {self.n}", seat)
+            why = Detail(N_("{count} points where the deck has {n}"), count=len(deck), n=self.n)
+            raise RemoteError(Check(step), why, seat)
         if len(set(deck)) != self.n:
-            raise RemoteError(Check(step), "a ciphertext appears twice (duplicated or replaced card)", seat)
+            why = Detail(N_("a ciphertext appears twice (duplicated or replaced card)"))
+            raise RemoteError(Check(step), why, seat)
 
     # ----------------------------------------------------------------- keys and cards
     def add_keys(
@@ -170,10 +172,12 @@ class HandDeal:
     ) -> None:
         if list(positions) != list(expected):
             raise RemoteError(
-                Check.KEYS, f"keys for positions {list(positions)}, expected {list(expected)}", seat
+                Check.KEYS, Detail(N_("keys for positions {positions}, expected {expected}"),
+                                   positions=list(positions), expected=list(expected)), seat
             )
         if len(keys) != len(positions):
-            raise RemoteError(Check.KEYS, "the number of keys does not match the positions", seat)
+            why = Detail(N_("the number of keys does not match the positions"))
+            raise RemoteError(Check.KEYS, why, seat)
         for k in keys:
             check_scalar(seat, k)
         for j, k in zip(positions, keys, strict=True):
