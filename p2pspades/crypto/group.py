@@ -75,9 +75,11 @@ def reduce_wide(h: bytes) -> Scalar:
 def check_scalar(s: bytes) -> Scalar:
     """Refuse a scalar that is not 32 bytes, not below L (non-canonical), or zero; return it unchanged."""
     if not isinstance(s, bytes) or len(s) != SCALAR_BYTES:
-        raise BadScalar(f"a scalar is {SCALAR_BYTES} bytes, got {_describe(s)}")
+        why = Detail(N_("a scalar is {scalar_bytes} bytes, got {value}"), scalar_bytes=SCALAR_BYTES,
+                     value=_describe(s))
+        raise BadScalar(why)
     if s[31] >= _SURELY_CANONICAL_TOP and int.from_bytes(s, "little") >= L:
-        raise BadScalar("non-canonical scalar (not reduced below the group order L)")
+        raise BadScalar(Detail(N_("non-canonical scalar (not reduced below the group order L)")))
     if not any(s):
         raise BadScalar("zero scalar")
     return s
@@ -87,7 +89,7 @@ def invert(s: Scalar) -> Scalar:
     """The inverse of a nonzero scalar mod L."""
     x = int.from_bytes(s, "little") % L
     if x == 0:
-        raise BadScalar("zero scalar has no inverse")
+        raise BadScalar(Detail(N_("zero scalar has no inverse")))
     return pow(x, -1, L).to_bytes(32, "little")
 
 

@@ -109,7 +109,7 @@ def _scalars(blob: bytes, count: int, offset: int, kind: Check) -> list[int]:
     out = [int.from_bytes(blob[offset + 32 * i : offset + 32 * i + 32], "little") for i in range(count)]
     for x in out:
         if x >= L:
-            raise BadProof(kind, "a scalar of the proof is not reduced below the group order L")
+            raise BadProof(kind, Detail(N_("a scalar of the proof is not reduced below the group order L")))
     return out
 
 
@@ -131,13 +131,15 @@ def _check_statement(kind: Check, step: int, context: bytes, decks: Sequence[Seq
         raise CryptoUsageError(f"a step is an int in [0, 65536), got {step!r}")
     n = len(decks[0])
     if not 1 <= n <= MAX_POSITIONS:
-        raise BadProof(kind, f"a deck has 1 to {MAX_POSITIONS} positions, got {n}")
+        why = Detail(N_("a deck has 1 to {max_positions} positions, got {n}"), max_positions=MAX_POSITIONS,
+                     n=n)
+        raise BadProof(kind, why)
     for deck in decks:
         if len(deck) != n:
-            raise BadProof(kind, f"decks of {n} and {len(deck)} positions")
+            raise BadProof(kind, Detail(N_("decks of {n} and {count} positions"), n=n, count=len(deck)))
         for p in deck:
             if not isinstance(p, bytes) or len(p) != POINT_BYTES:
-                raise BadProof(kind, f"a point is {POINT_BYTES} bytes")
+                raise BadProof(kind, Detail(N_("a point is {point_bytes} bytes"), point_bytes=POINT_BYTES))
     return n
 
 
@@ -151,7 +153,7 @@ def _check_point(kind: Check, p: object, what: str) -> bytes:
 def _check_size(kind: Check, proof: object, size: int) -> bytes:
     if not isinstance(proof, bytes) or len(proof) != size:
         got = f"{len(proof)} bytes" if isinstance(proof, bytes) else f"a {type(proof).__name__}"
-        raise BadProof(kind, f"the proof is {size} bytes, got {got}")
+        raise BadProof(kind, Detail(N_("the proof is {size} bytes, got {got}"), size=size, got=got))
     return proof
 
 
@@ -363,7 +365,7 @@ def verify_shuffle(
     except CryptoError:
         raise BadProof(kind, Detail(_INVALID)) from None
     if _enc(_reduce(H(DOMAIN_SHUFFLE_CHALLENGE, e, _cat([t1, t2, t3, t4, t5, t6])))) != c_bytes:
-        raise BadProof(kind, "the shuffle proof does not verify")
+        raise BadProof(kind, Detail(N_("the shuffle proof does not verify")))
 
 
 # --- lock ---
@@ -399,7 +401,7 @@ def prove_lock(
     try:
         deck_out = list(map(_mul, _encs([k * s_inv % L for k in keys]), deck_in))
     except CryptoError:
-        raise BadProof(Check.LOCK, "the deck to lock holds an invalid point") from None
+        raise BadProof(Check.LOCK, Detail(N_("the deck to lock holds an invalid point"))) from None
     commitments = lock_commitments(secrets)
     s = int.from_bytes(secrets.shuffle_scalar, "little")
     proof = lock_proof(context, step, deck_in, deck_out, commitments, s, keys, secrets.seed)
@@ -464,7 +466,7 @@ def verify_lock(
     except CryptoError:
         raise BadProof(kind, Detail(_INVALID)) from None
     if _enc(_reduce(H(DOMAIN_LOCK_CHALLENGE, d, big_a, a1, _cat(a3)))) != proof[:32]:
-        raise BadProof(kind, "the lock proof does not verify")
+        raise BadProof(kind, Detail(N_("the lock proof does not verify")))
 
 
 # --- void claims ---
@@ -478,7 +480,7 @@ def void_residue(final_point: Point, other_keys: Sequence[Scalar]) -> Point:
     try:
         return _mul(_enc(pow(product, -1, L)), final_point)
     except (CryptoError, ValueError):
-        raise BadProof(Check.VOID, "cannot remove the keys from the final point") from None
+        raise BadProof(Check.VOID, Detail(N_("cannot remove the keys from the final point"))) from None
 
 
 def void_proof_size(positions: int, cards: int) -> int:
@@ -557,10 +559,11 @@ def verify_void(
     if not isinstance(context, bytes) or len(context) != 21:
         raise CryptoUsageError("a proof context is the 21-byte hand context")
     if not positions or not cards:
-        raise BadProof(kind, "a void claim covers at least one position and one card")
+        raise BadProof(kind, Detail(N_("a void claim covers at least one position and one card")))
     for pos in positions:
         if not isinstance(pos.position, int) or not 0 <= pos.position < MAX_POSITIONS:
-            raise BadProof(kind, f"position {pos.position!r} is out of range")
+            why = Detail(N_("position {position} is out of range"), position=repr(pos.position))
+            raise BadProof(kind, why)
         _check_point(kind, pos.commitment, N_("a key commitment"))
         _check_point(kind, pos.residue, N_("a residue"))
     for card in cards:
@@ -586,6 +589,7 @@ def verify_void(
         p_coefs = [w[p] * z[2 * p + 1] % L for p in range(m_p)]
         a1 = _sub(_base(_enc(sum_alpha)), _lin(p_coefs, [pos.commitment for pos in positions]))
     except CryptoError:
-        raise BadProof(kind, "a point is not valid (or T is the identity), or a scalar is zero") from None
+        why = Detail(N_("a point is not valid (or T is the identity), or a scalar is zero"))
+        raise BadProof(kind, why) from None
     if _enc(_reduce(H(DOMAIN_VOID_CHALLENGE, e, a1, _cat(a2s)))) != c_enc:
-        raise BadProof(kind, "the void proof does not verify")
+        raise BadProof(kind, Detail(N_("the void proof does not verify")))
