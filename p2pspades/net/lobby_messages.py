@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Self, TypeVar
 
 from p2pspades import crypto, log
 from p2pspades.checks import Check
-from p2pspades.errors import RemoteError
+from p2pspades.errors import RemoteError, detail_of
 from p2pspades.net.lobby_seats import (
     LobbySeat,
     TableInfo,
@@ -224,12 +224,12 @@ class LobbyMessage:
             try:
                 values[w.name] = None if w.optional and value is None else w.parse(value)
             except ValueError as exc:
-                raise BadLobbyMessage(cls.TYPE, str(exc), w.key) from None
+                raise BadLobbyMessage(cls.TYPE, detail_of(exc), w.key) from None
         message = cls(**values)
         try:
             message._check()
         except ValueError as exc:
-            raise BadLobbyMessage(cls.TYPE, str(exc)) from None
+            raise BadLobbyMessage(cls.TYPE, detail_of(exc)) from None
         return message
 
     def _check(self) -> None:
@@ -428,7 +428,7 @@ def _header(payload: Any) -> tuple[type[LobbyMessage], bytes]:
     try:
         key = check_key(payload.get("k"))
     except ValueError as exc:
-        raise LobbyDecodeError(Check.HEADER, str(exc)) from None
+        raise LobbyDecodeError(Check.HEADER, detail_of(exc)) from None
     return cls, key
 
 
