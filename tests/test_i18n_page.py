@@ -28,10 +28,7 @@ from p2pspades.printable import printable
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    root = tmp_path_factory.mktemp("pages")
-    return {"valid": pages.whole_game(root / "valid.p2plog"),
-            "violation": pages.forged_card(root / "violation.p2plog"),
-            "abandoned": pages.abandoned(root / "abandoned.p2plog")}
+    return pages.three_logs(tmp_path_factory.mktemp("pages"))
 
 
 def text_of(page: Page, element_id: str) -> str:
