@@ -20,7 +20,7 @@ from p2pspades.bots import make_bot
 from p2pspades.bots.bidding import nil_danger, nil_odds
 from p2pspades.bots.coach import advise
 from p2pspades.bots.review import NOTICEABLE, CannotReview, Position, positions, review
-from p2pspades.describe.coach import advice_words
+from p2pspades.describe.coach import advice_words, option_text, percent
 from p2pspades.rules import (
     PRESETS,
     Action,
@@ -101,7 +101,7 @@ def test_the_hint_changes_when_the_seats_own_cards_do() -> None:
         decision = to_first_decision(rules, dealt(rules, seed), 0)
         advice = advise(decision, "fast")
         assert advice is not None
-        seen.add(advice_words(advice))
+        seen.add(advice_words(advice, rules))
     assert len(seen) > 1
 
 
@@ -113,9 +113,11 @@ def test_the_hint_names_each_option_with_its_chance_and_points() -> None:
     for option in advice.options:
         assert 0.0 <= option.holds <= 1.0
     assert [o.points for o in advice.options] == sorted((o.points for o in advice.options), reverse=True)
-    words = advice_words(advice, 2)
+    words = advice_words(advice, rules, 2)
     first = advice.option(advice.choice)
-    assert first is not None and words.startswith(f"{first.label}: makes the contract in {first.holds:.0%}")
+    assert first is not None
+    said = f"{option_text(first.action, rules)}: makes the contract in {percent(first.holds)}"
+    assert words.startswith(said)
 
 
 def test_a_sure_winner_is_what_the_coach_plays_to_make_a_contract() -> None:
@@ -154,7 +156,7 @@ def test_the_coach_gives_a_nil_the_chance_the_bid_counted_on() -> None:
     assert nil is not None and nil.nil
     odds = nil_odds(rules, nil_danger(rules, parse_cards(RISKY_NIL[1])))
     assert odds < 0.25 and odds + 0.25 < nil.holds < 0.8
-    assert "bid nil: the nil holds in" in advice_words(advice, 4)
+    assert "bid nil: the nil holds in" in advice_words(advice, rules, 4)
 
 
 def finished_game(preset: str, seed: int, hands: int = 2) -> Game:

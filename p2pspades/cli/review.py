@@ -14,9 +14,10 @@ from p2pspades.audit import Status
 from p2pspades.audit.files import verify_log
 from p2pspades.bots.review import CannotReview, Review, Weighed, review
 from p2pspades.cli.common import add_think_option, fail
-from p2pspades.describe.coach import advice_words
+from p2pspades.describe.coach import advice_words, move_text
+from p2pspades.describe.game import bid_text, card_glyph
 from p2pspades.exits import ExitCode
-from p2pspades.i18n import _
+from p2pspades.i18n import _, ngettext, number, said
 from p2pspades.printable import printable
 from p2pspades.rules import Card, RuleSet, SeatView, bid_notation, sort_hand
 
@@ -55,7 +56,7 @@ def log_seat(path: str) -> int | None:
 
 def run(args: argparse.Namespace) -> int:
     if args.top < 1:
-        return fail("review", f"--top must be at least 1, not {args.top}")
+        return fail("review", _("--top must be at least 1, not {top}").format(top=args.top))
     verdict = verify_log(args.log)
     table = verdict.table
     if table is None or verdict.status is Status.UNREADABLE:
@@ -63,18 +64,19 @@ def run(args: argparse.Namespace) -> int:
     rules = table.rules
     seat = args.seat if args.seat is not None else log_seat(args.log) or 0
     if not 0 <= seat < rules.players:
-        return fail("review", f"there is no seat {seat}: this game has seats 0 to {rules.players - 1}")
+        return fail("review", _("there is no seat {seat}: this game has seats 0 to {last}").format(
+            seat=seat, last=rules.players - 1))
     if not verdict.hands:
-        return fail("review", "the log proves no finished hand, so there is nothing to review")
+        return fail("review", _("the log proves no finished hand, so there is nothing to review"))
     names = [s.name for s in table.setup.seats]
 
     def progress(hand: int, of: int) -> None:
-        print(f"weighing hand {hand} of {of}…", file=sys.stderr, flush=True)
+        print(_("weighing hand {hand} of {of}…").format(hand=hand, of=of), file=sys.stderr, flush=True)
 
     try:
         done = review(rules, verdict.hands, seat, progress=progress)
     except CannotReview as exc:
-        return fail("review", str(exc))
+        return fail("review", said(exc))
     if args.json:
         print(json.dumps(as_json(done, rules, names, args.top, verdict.status), indent=2, ensure_ascii=False))
     else:
@@ -114,17 +116,25 @@ def _weighed_json(w: Weighed, rules: RuleSet) -> dict[str, Any]:
 
 
 def as_text(done: Review, rules: RuleSet, names: list[str], top: int, status: Status) -> str:
-    name = printable(names[done.seat])
-    lines = [f"seat {done.seat} ({name}): {done.decisions} decisions weighed; the expert's choice, or one as "
-             f"good, in {done.agreed}; {done.cost:.0f} expected points given up in all"]
+    """The review in the reader's language: the seat's totals, then the costliest decisions, each with the
+    position as the seat saw it and the coach's advice."""
+    weighed = ngettext("{n} decision weighed", "{n} decisions weighed", done.decisions).format(
+        n=done.decisions)
+    given_up = ngettext("{points} expected point given up in all", "{points} expected points given up in all",
+                        round(done.cost)).format(points=number(done.cost))
+    # TRANSLATORS: the first line of a review: "seat 2 (ana): 52 decisions weighed; the expert's choice, or
+    # one as good, in 47; 31 expected points given up in all"
+    lines = [_("seat {seat} ({name}): {weighed}; the expert's choice, or one as good, in {agreed}; "
+               "{given_up}").format(seat=done.seat, name=printable(names[done.seat]), weighed=weighed,
+                                    agreed=done.agreed, given_up=given_up)]
     if status is not Status.VALID:
-        lines.append("(the log is not a valid finished game: only the hands it proves are reviewed)")
+        lines.append(_("(the log is not a valid finished game: only the hands it proves are reviewed)"))
     costly = done.costliest(top)
     if not costly:
-        lines.append("no decision cost half a point or more against the expert's choice")
+        lines.append(_("no decision cost half a point or more against the expert's choice"))
         return "\n".join(lines)
     lines.append("")
-    lines.append("The costliest decisions:")
+    lines.append(_("The costliest decisions:"))
     for i, w in enumerate(costly, 1):
         lines += _weighed_text(i, w, rules, names)
     return "\n".join(lines)
@@ -132,24 +142,33 @@ def as_text(done: Review, rules: RuleSet, names: list[str], top: int, status: St
 
 def _weighed_text(i: int, w: Weighed, rules: RuleSet, names: list[str]) -> list[str]:
     view = w.position.view
-    when = "the bid" if w.position.trick == 0 else f"trick {w.position.trick}"
     expert = w.advice.option(w.advice.choice)
     assert expert is not None
-    verbs = ("bid", "would bid") if w.position.trick == 0 else ("played", "would play")
-    chosen, choice = (o.label.removeprefix("bid ") for o in (w.taken, expert))
-    head = (f"{i:>2}. hand {w.position.hand}, {when}: you {verbs[0]} {chosen}; the expert {verbs[1]} {choice}"
-            f" — {w.cost:.0f} points")
-    out = [head, f"    your cards: {_cards(view.hand)}"]
+    chosen, choice = (move_text(o.action, rules) for o in (w.taken, expert))
+    cost = ngettext("{points} point", "{points} points", round(w.cost)).format(points=number(w.cost))
+    if w.position.trick == 0:
+        # TRANSLATORS: a costly bid of the review: "3. hand 2, the bid: you bid 4; the expert would bid nil —
+        # 12 points"
+        said_head = _("hand {hand}, the bid: you bid {chosen}; the expert would bid {choice} — {cost}")
+    else:
+        # TRANSLATORS: a costly card of the review: "3. hand 2, trick 5: you played Q♠; the expert would play
+        # 4♦ — 12 points"
+        said_head = _("hand {hand}, trick {trick}: you played {chosen}; the expert would play {choice} — "
+                      "{cost}")
+    head = f"{i:>2}. " + said_head.format(hand=w.position.hand, trick=w.position.trick, chosen=chosen,
+                                          choice=choice, cost=cost)
+    out = [head, "    " + _("your cards: {cards}").format(cards=_cards(view.hand))]
     if w.position.trick:
-        trick = ", ".join(f"{printable(names[s])} {c.glyph}" for s, c in view.trick.plays) or "you lead"
-        out.append(f"    on the table: {trick}")
-    out.append(f"    bids: {_bids(view, rules, names)}")
-    out.append(f"    {advice_words(w.advice)}")
+        played = [f"{printable(names[s])} {card_glyph(c)}" for s, c in view.trick.plays]
+        trick = ", ".join(played) or _("you lead")
+        out.append("    " + _("on the table: {trick}").format(trick=trick))
+    out.append("    " + _("bids: {bids}").format(bids=_bids(view, rules, names)))
+    out.append(f"    {advice_words(w.advice, rules)}")
     return out
 
 
 def _cards(cards: tuple[Card, ...]) -> str:
-    return " ".join(c.glyph for c in sort_hand(cards))
+    return " ".join(card_glyph(c) for c in sort_hand(cards))
 
 
 def _bids(view: SeatView, rules: RuleSet, names: list[str]) -> str:
@@ -157,6 +176,11 @@ def _bids(view: SeatView, rules: RuleSet, names: list[str]) -> str:
     for s, (bid, blind) in enumerate(zip(view.bids, view.blind, strict=True)):
         if bid is None and not blind:
             continue
-        taken = f" (took {view.tricks_won[s]})" if view.tricks or view.trick.plays else ""
-        parts.append(f"{printable(names[s])} {bid_notation(bid, blind, rules)}{taken}")
-    return ", ".join(parts) or "none yet"
+        said_bid = bid_text(bid, blind, rules)
+        if view.tricks or view.trick.plays:
+            # TRANSLATORS: a seat's bid in the review, and the tricks it took so far: "ana 4 (took 2)"
+            parts.append(_("{name} {bid} (took {tricks})").format(name=printable(names[s]), bid=said_bid,
+                                                                  tricks=view.tricks_won[s]))
+        else:
+            parts.append(f"{printable(names[s])} {said_bid}")
+    return ", ".join(parts) or _("none yet")

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from p2pspades import crypto, log
 from p2pspades.checks import Check
-from p2pspades.errors import P2PSpadesError
+from p2pspades.errors import N_, Detail, P2PSpadesError
 from p2pspades.rules import Game, Outcome, RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.chain import Chain
@@ -427,9 +427,11 @@ class View:
         if isinstance(problem, Rejected):
             return problem.detail
         if isinstance(problem, Dropped):  # a check's detail: the drop's code (`describe.dropped` words it)
-            detail = f": {problem.detail}" if problem.detail else ""
-            return f"an entry dropped as {problem.kind.value}{detail}"
-        return "an entry that does not apply there"
+            if problem.detail:
+                return Detail(N_("an entry dropped as {kind}: {detail}"), kind=problem.kind.value,
+                              detail=problem.detail)
+            return Detail(N_("an entry dropped as {kind}"), kind=problem.kind.value)
+        return Detail(N_("an entry that does not apply there"))
 
 
 def _types(step: Step) -> set[str]:

@@ -400,7 +400,7 @@ class UiState(Choosing):
         if advice is None:
             self.say(_("coach: there is nothing to weigh here"), "dim")
             return
-        self.say(_("coach: {advice}").format(advice=advice_words(advice, 2)))
+        self.say(_("coach: {advice}").format(advice=advice_words(advice, self.rules, 2)))
         choice = advice.choice
         if isinstance(choice, Play):
             self.selected = choice.card

@@ -63,3 +63,10 @@ def abandoned(path: Path, gone: int = 1) -> Path:
     claims.abandoned_at_a_reveal(wire, gone)
     assert wire.tables[0].status is TableStatus.ABANDONED
     return write_log(path, wire.tables[0].entries)
+
+
+def three_logs(root: Path) -> dict[str, Path]:
+    """A valid whole game, a forged card and an abandoned game, written in `root` (the pages' fixtures)."""
+    return {"valid": whole_game(root / "valid.p2plog"),
+            "violation": forged_card(root / "violation.p2plog"),
+            "abandoned": abandoned(root / "abandoned.p2plog")}
