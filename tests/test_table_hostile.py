@@ -28,6 +28,7 @@ from p2pspades.table import (
     DropKind,
     Dropped,
     Event,
+    Noted,
     Rejected,
     SecretCreated,
     Table,
@@ -126,7 +127,7 @@ def judged(events: list[Event], before: int, table: Table) -> None:
     if len(table.entries) > before:
         assert any(isinstance(e, Accepted) for e in events)
         return
-    assert any(isinstance(e, Dropped | Rejected | Violation | Wanted) for e in events), events
+    assert any(isinstance(e, Dropped | Rejected | Violation | Wanted | Noted) for e in events), events
     for e in events:
         if isinstance(e, Violation):
             assert 0 <= e.seat < table.seats and e.check
@@ -135,12 +136,14 @@ def judged(events: list[Event], before: int, table: Table) -> None:
 def verdict_of(events: list[Event], observer: Table, cut: int) -> Status:
     """What the verifier must say of the cut log and the hostile entry, by what the observer made of it: a
     violation or a rejection is a violation, a malformed entry makes the log unreadable, and an accepted one
-    leaves it valid (complete or not); any other refusal breaks the chain, which is a violation too."""
+    leaves it valid (complete or not), as does a note the observer takes (a goodbye, say); any other refusal
+    breaks the chain, which is a violation too."""
     if any((isinstance(e, Violation) and e.halts) or isinstance(e, Rejected) for e in events):
         return Status.VIOLATION
     if any(isinstance(e, Dropped) and e.kind is DropKind.MALFORMED for e in events):
         return Status.UNREADABLE
-    if len(observer.entries) > cut:
+    noted = any(isinstance(e, Noted) for e in events)  # a note off the chain (a goodbye, say): the log stands
+    if len(observer.entries) > cut or noted:
         return Status.VALID if observer.status is TableStatus.COMPLETE else Status.INCOMPLETE
     return Status.VIOLATION
 

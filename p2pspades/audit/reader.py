@@ -55,6 +55,7 @@ from p2pspades.table import (
     read_genesis,
 )
 from p2pspades.table.deal import check_now
+from p2pspades.table.messages import Answered
 
 
 class GameVisitor:
@@ -233,14 +234,19 @@ def _earlier_claim(raw: bytes) -> bool:
 
 
 def _earlier_refusal(raw: bytes) -> bool:
-    """Whether `raw` is a refusal as releases before refusals carried their entry wrote it (its `e` the
-    entry's hash, 32 bytes, which no envelope is)."""
+    """Whether `raw` is a refusal as releases before refusals carried their entry wrote it: the fields of an
+    `answered`, well formed, its `e` the entry's hash (32 bytes, which no envelope is)."""
     try:
         payload = log.open_envelope(raw).payload
     except RemoteError:
         return False
-    e = payload.get("e")
-    return payload.get("t") == "answered" and isinstance(e, bytes) and len(e) == log.HASH_SIZE
+    if payload.get("t") != "answered":
+        return False
+    try:  # the fields of a refusal, well formed: else the table judges it (a schema fault of its signer)
+        refusal = Answered.from_payload(payload)
+    except RemoteError:
+        return False
+    return len(refusal.entry) == log.HASH_SIZE
 
 
 def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None) -> Verdict:

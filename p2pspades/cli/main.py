@@ -12,6 +12,7 @@ import functools
 import importlib
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from types import FrameType
 
@@ -110,6 +111,7 @@ def choose_language(argv: Sequence[str]) -> int | None:
 def interrupted() -> ExitCode:
     """What Ctrl-C says, wherever it strikes: one line (after the terminal's `^C`), exit code 130."""
     print("\n" + _("interrupted"), file=sys.stderr, flush=True)
+    quiet_from_now()
     return ExitCode.INTERRUPTED
 
 
@@ -138,8 +140,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.unraisablehook = previous
     if sys.gettrace() is _interrupt:  # a Ctrl-C taken again, and the command ended before it called anything
         sys.settrace(None)
-        return interrupted()
+        code = interrupted()
+    if code == ExitCode.INTERRUPTED and argv is None:  # the program itself, and it ends now
+        quiet_from_now()  # (main's own hook, set aside above, is gone)
     return code
+
+
+def quiet_from_now() -> None:
+    """After the one line of a Ctrl-C the program ends: what the objects the interrupt left half made say as
+    they are collected (an event loop without its pipe, a coroutine never awaited) is noise, not news."""
+    sys.unraisablehook = lambda unraisable: None
+    warnings.simplefilter("ignore")
 
 
 def _command(argv: Sequence[str] | None) -> int:

@@ -130,7 +130,6 @@ def help_column() -> int:
 def help_text(state: UiState) -> Line:
     column = help_column()
     lines: list[Line] = [[("class:key", pad(key, column)), ("", text)] for key, text in help_lines()]
-    lines.append([])
     lines.append([("class:heading", _("Rules: ")), ("", _("{rules}, to {target}").format(
         rules=described(state.rules), target=state.rules.target))])
     lines.append(
