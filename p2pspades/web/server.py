@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from p2pspades.i18n import page_lang
+from p2pspades.i18n import _, ngettext, page_lang
 from p2pspades.web.actions import MAX_MESSAGE, Message, Refused, parse
 from p2pspades.web.security import LOOPBACK, Guard, csp, headers, inline_hashes
 
@@ -146,14 +146,14 @@ class PageServer:
         host = request.headers.get("Host")
         if not self.guard.host_ok(host):
             self._warn("host", "refused a request for host %r (only 127.0.0.1 and localhost served)", host)
-            return self._refuse(421, "this server answers only for 127.0.0.1 and localhost")
+            return self._refuse(421, _("this server answers only for 127.0.0.1 and localhost"))
         if request.method not in ("GET", "HEAD"):
-            return self._refuse(405, "only GET")
+            return self._refuse(405, _("only GET"))
         route = self.guard.route(request.path)
         if route is None:
             if self.guard.token_ok(request.path.removeprefix("/")):
                 raise web.HTTPPermanentRedirect(request.path + "/", headers=headers(csp(str(host))))
-            return self._refuse(404, "not found")
+            return self._refuse(404, _("not found"))
         return await self._route(request, route, str(host))
 
     def _refuse(self, status: int, text: str) -> web.Response:
@@ -171,14 +171,14 @@ class PageServer:
         if route == "records":
             records = await self.screen.records()
             if records is None:
-                return self._refuse(404, "no game has ended yet")
+                return self._refuse(404, _("no game has ended yet"))
             policy = csp(host, scripts=inline_hashes(records, "script"),
                          styles=inline_hashes(records, "style"))
             return web.Response(text=records, content_type="text/html", headers=headers(policy))
         name = route.removeprefix("static/")
         if route.startswith("static/") and name in self.files and name != "index.html":
             return self._file(name, host)
-        return self._refuse(404, "not found")
+        return self._refuse(404, _("not found"))
 
     def _file(self, name: str, host: str) -> web.Response:
         kind = STATIC_TYPES[name[name.rindex("."):]]
@@ -189,9 +189,10 @@ class PageServer:
         origin = request.headers.get("Origin")
         if not self.guard.origin_ok(origin):
             self._warn("origin", "refused a socket from origin %r", origin)
-            return self._refuse(403, "a socket only from this page")
+            return self._refuse(403, _("a socket only from this page"))
         if len(self.tabs) >= MAX_TABS:
-            return self._refuse(503, f"at most {MAX_TABS} tabs")
+            many = ngettext("at most {count} tab", "at most {count} tabs", MAX_TABS)
+            return self._refuse(503, many.format(count=MAX_TABS))
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
         await ws.prepare(request)
         tab = Tab(ws, plays=not any(t.plays for t in self.tabs))
