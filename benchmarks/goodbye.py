@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import json
 import os
 import sys
@@ -32,15 +31,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from net import SEATS, Clock, card_latencies, identities, play, summary
+from net import SEATS, Clock, card_latencies, identities, play, seeded_genesis, summary
 
 from p2pspades import log
 from p2pspades.bots import RandomBot
 from p2pspades.net import Entry, GameStore, Mesh, Peer, PeerAddress, Timing, transport_keys
 from p2pspades.net.frames import Message
-from p2pspades.rules import preset
 from p2pspades.table import Event, GameEnded, Table
-from p2pspades.table.harness import new_game, seeded_entropy
+from p2pspades.table.harness import seeded_entropy
 
 LEAVER = 1
 DECISION_TIMEOUT = 600.0
@@ -99,9 +97,7 @@ async def peer_main(seat: int, workdir: Path) -> None:
 def one_game(seed: bytes, target: int, at: int) -> list[dict[str, Any]]:
     """Play one game to its goodbye with `SEATS` peer processes; what each saw."""
     with tempfile.TemporaryDirectory(prefix="p2pspades-goodbye-bench-") as tmp:
-        ids = identities(seed)
-        rules = preset("classic", target=target, losing_threshold=-target)
-        genesis = new_game(rules, ids, game_id=hashlib.sha256(seed + b"game").digest()[:16], version=2)
+        genesis = seeded_genesis(seed, target)
         clocks = play(__file__, Path(tmp), {"seed": seed.hex(), "genesis": genesis.hex(), "at": at})
     if clocks is None:
         raise SystemExit("a peer failed")

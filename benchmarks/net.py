@@ -53,6 +53,13 @@ def identities(seed: bytes) -> list[crypto.Identity]:
             for i in range(SEATS)]
 
 
+def seeded_genesis(seed: bytes, target: int, version: int = 2) -> bytes:
+    """The genesis of a classic game to `target` among the seeded `identities(seed)`, its id from the seed."""
+    rules = preset("classic", target=target, losing_threshold=-target)
+    game_id = hashlib.sha256(seed + b"game").digest()[:16]
+    return new_game(rules, identities(seed), game_id=game_id, version=version)
+
+
 def free_ports(count: int) -> list[int]:
     socks = [socket.socket() for _ in range(count)]
     try:
@@ -219,9 +226,8 @@ def summary(values: list[float]) -> dict[str, float | int]:
 
 def in_process(target: int, seed: bytes, hands: int, version: int = 2) -> list[float]:
     """The same game's steps with the in-memory harness: 4 tables in this process, no network, no disk."""
-    rules = preset("classic", target=target, losing_threshold=-target)
     ids = identities(seed)
-    genesis = new_game(rules, ids, game_id=hashlib.sha256(seed + b"game").digest()[:16], version=version)
+    genesis = seeded_genesis(seed, target, version)
     tables = [Table(genesis, ids[i], entropy=seeded_entropy(seed + bytes([i]))) for i in range(SEATS)]
     clocks = [Clock(time.perf_counter) for _ in range(SEATS)]
 
@@ -278,10 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     seed = b"net benchmark " + args.seed.encode()
     with tempfile.TemporaryDirectory(prefix="p2pspades-net-bench-") as tmp:
         workdir = Path(tmp)
-        ids = identities(seed)
-        rules = preset("classic", target=args.target, losing_threshold=-args.target)
-        genesis = new_game(rules, ids, game_id=hashlib.sha256(seed + b"game").digest()[:16],
-                           version=args.version)
+        genesis = seeded_genesis(seed, args.target, args.version)
         print(f"playing a game to {args.target} with {SEATS} peer processes...", file=sys.stderr)
         played = play(__file__, workdir, {"seed": seed.hex(), "genesis": genesis.hex()})
         if played is None:
