@@ -46,8 +46,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from pimc import BUDGET as PIMC_BUDGET  # the yardstick, beside this script (its folder is on the path)
-from pimc import PimcSearcher
+from pimc import BUDGET as PIMC_BUDGET  # the yardsticks, beside this script (its folder is on the path)
+from pimc import PimcSearcher, PlainPimc
 
 from p2pspades.bots import BOT_KINDS, ExpertBot, Player, make_bot
 from p2pspades.bots.expert import CONFIDENCE, DEFAULT_BUDGET
@@ -126,6 +126,8 @@ class Split:
         return (self.player if decision.kind is DecisionKind.PLAY else self.bidder)(decision)
 
 
+YARDSTICKS: dict[str, type[PimcSearcher] | type[PlainPimc]] = {"pimc": PimcSearcher, "plain-pimc": PlainPimc}
+"""The PIMC searchers of `benchmarks/pimc.py`, by kind."""
 SPLITS = {"expert-bids": ("expert", "normal"), "expert-play": ("normal", "expert")}
 """`--split`'s bots: the expert's bids with the heuristic's card play, and the other way round."""
 
@@ -178,8 +180,11 @@ class Comparison:
     def __init__(
         self, rules: RuleSet, kinds: tuple[str, str], seed: int, budget: float | None,
         pimc_budget: float = PIMC_BUDGET, confidence: float | None = None, playouts: int | None = None,
+        pimc_playouts: int | None = None, expert: dict[str, float] | None = None,
     ) -> None:
         self.playouts = playouts
+        self.pimc_playouts = pimc_playouts
+        self.expert = expert or {}
         self.confidence = confidence
         self.rules = rules
         self.kinds = kinds
@@ -224,17 +229,19 @@ class Comparison:
         )
 
     def bot(self, kind: str, seed: int) -> Player:
-        """A bot of `kind`: a name `make_bot` takes, "pimc" (the yardstick), or one of `SPLITS`."""
+        """A bot of `kind`: a name `make_bot` takes, "pimc" or "plain-pimc" (the yardsticks), or one of
+        `SPLITS`."""
         if kind in SPLITS:
             bidder, player = SPLITS[kind]
             return Split(self.bot(bidder, seed), self.bot(player, seed))
-        if kind == "pimc":
-            return PimcSearcher(seed, self.pimc_budget)
-        if kind == "expert" and (self.playouts is not None or self.confidence is not None):
+        if kind in YARDSTICKS:
+            return YARDSTICKS[kind](seed, self.pimc_budget, self.pimc_playouts)
+        if kind == "expert" and (self.playouts is not None or self.confidence is not None or self.expert):
             # `--playouts`: a count and no clock, exactly repeatable
             budget = UNCAPPED if self.playouts is not None else self.budget or DEFAULT_BUDGET
             confidence = CONFIDENCE if self.confidence is None else self.confidence
-            return ExpertBot(seed, time_budget=budget, iterations=self.playouts, confidence=confidence)
+            return ExpertBot(seed, time_budget=budget, iterations=self.playouts, confidence=confidence,
+                             **self.expert)
         return make_bot(kind, seed, time_budget=self.budget)
 
     def merge(self, other: Comparison) -> None:
@@ -247,7 +254,7 @@ class Comparison:
     def fresh(self) -> Comparison:
         """An empty comparison of the same bots, rules and seed (what a worker plays a deal into)."""
         return Comparison(self.rules, self.kinds, self.seed, self.budget, self.pimc_budget, self.confidence,
-                          self.playouts)
+                          self.playouts, self.pimc_playouts, self.expert)
 
     def report(self) -> dict[str, Any]:
         return {
@@ -350,8 +357,13 @@ def run(
     return begun, False
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -377,6 +389,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also the expert's bids alone (with the heuristic's cards) over the heuristic, "
                         "and its card play alone (with the heuristic's bids, as the yardstick bids) over "
                         "the yardstick")
+    parser.add_argument("--plain-pimc", action="store_true",
+                        help="also the expert over the earlier, plain PIMC yardstick (`PlainPimc`)")
+    parser.add_argument("--pimc-playouts", type=int, default=None,
+                        help="the yardsticks' rollouts per decision, with no clock: a run that repeats "
+                        "exactly (default: as many as --pimc-budget allows)")
+    parser.add_argument("--expert", action="append", default=[], metavar="NAME=VALUE",
+                        help="an ExpertBot setting for this run (repeatable), to measure one idea alone")
     parser.add_argument("--pimc-budget", type=float, default=PIMC_BUDGET,
                         help=f"the yardstick's seconds of wall clock per card (default {PIMC_BUDGET})")
     parser.add_argument("--jobs", type=int, default=1,
@@ -399,6 +418,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--budget must be positive")
     if args.pimc_budget <= 0:
         parser.error("--pimc-budget must be positive")
+    if args.pimc_playouts is not None and args.pimc_playouts < 1:
+        parser.error("--pimc-playouts must be at least 1")
+    expert = {}
+    for setting in args.expert:
+        name, _, value = setting.partition("=")
+        try:
+            expert[name.strip()] = float(value)
+        except ValueError:
+            parser.error(f"--expert takes NAME=NUMBER, not {setting!r}")
     names = [name.strip() for name in args.presets.split(",") if name.strip()]
     for name in names:
         if name not in PRESETS:
@@ -408,6 +436,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.quiet:
             print(f"\r{text}   ", end="", file=sys.stderr, flush=True)
 
+    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run in the background as Ctrl-C does
     assert {"expert", "normal", "random"} <= set(BOT_KINDS)
     start, wall = time.process_time(), time.monotonic()
     out: dict[str, Any] = {
@@ -418,12 +447,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "confidence": args.confidence,
         "playouts": args.playouts,
         "pimc_budget": None if args.skip_pimc else args.pimc_budget,
+        "pimc_playouts": args.pimc_playouts,
+        "expert": expert,
         "minutes": args.minutes,
     }
     # which bots each comparison sets against each other, in every preset
     pairs = {} if args.skip_heuristic else {"expert_over_heuristic": ("expert", "normal")}
     if not args.skip_pimc:
         pairs["expert_over_pimc"] = ("expert", "pimc")
+    if args.plain_pimc:
+        pairs["expert_over_plain_pimc"] = ("expert", "plain-pimc")
     if args.split:
         pairs["expert_bids_over_heuristic"] = ("expert-bids", "normal")
         if not args.skip_pimc:
@@ -435,7 +468,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     comparisons = {
         name: {
             label: Comparison(PRESETS[name], kinds, args.seed, args.budget, args.pimc_budget, args.confidence,
-                              args.playouts)
+                              args.playouts, args.pimc_playouts, expert)
             for label, kinds in pairs.items()
         }
         for name in names

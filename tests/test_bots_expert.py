@@ -15,10 +15,11 @@ from helpers.games import Bot, apply_all, beats, dealt, decision, play_hand, pla
 from helpers.positions import RISKY_NIL, SAFE_NIL
 
 from p2pspades.bots import BOT_KINDS, BOT_LEVELS, ExpertBot, HeuristicBot, UnknownBot, make_bot
-from p2pspades.bots import expert as expert_module
+from p2pspades.bots import search as search_module
 from p2pspades.bots.bidding import choose_bid, count_mask, estimate_mask, estimate_tricks, nil_danger
-from p2pspades.bots.expert import Weighed, World
+from p2pspades.bots.search import Weighed
 from p2pspades.bots.simulate import Contract, Playout, bags_hurt
+from p2pspades.bots.world import World
 from p2pspades.rules import (
     PRESETS,
     Action,
@@ -221,7 +222,7 @@ def test_a_nil_the_playouts_overrate_is_bid_as_its_cards(monkeypatch: pytest.Mon
     risky = bid(RISKY_NIL)
     assert isinstance(risky, Bid) and risky.tricks >= 1
     assert bid(SAFE_NIL) == Bid(0)
-    monkeypatch.setattr(expert_module, "NIL_BLEND", 0.0)  # the playouts' chance alone
+    monkeypatch.setattr(search_module, "NIL_BLEND", 0.0)  # the playouts' chance alone
     assert bid(RISKY_NIL) == Bid(0)
 
 
@@ -468,7 +469,7 @@ def test_the_playout_count_not_the_clock_ends_a_decision() -> None:
 
 
 def test_the_search_deals_the_bids_the_bid_mode_allows() -> None:
-    from p2pspades.bots.expert import quick_bid, rule_bid
+    from p2pspades.bots.search import quick_bid, rule_bid
     from p2pspades.rules import PRESETS, mask_of, parse_cards
 
     hand = mask_of(parse_cards("AS KS QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH"))

@@ -7,7 +7,7 @@ Pure: no I/O and no randomness of its own (the jitter of a borderline bid comes 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from p2pspades.bots.odds import SIDE_SUITS, SPADES, DealShape
@@ -21,7 +21,6 @@ from p2pspades.rules import (
     Rank,
     RuleSet,
     SeatView,
-    Suit,
     is_nil,
 )
 from p2pspades.rules.cards import CardOrder, cards_of, mask_of
@@ -99,11 +98,10 @@ def _ranked(order: CardOrder, held: int) -> list[Card]:
     return sorted(cards_of(held), key=lambda c: order.rank[c.index], reverse=True)
 
 
-def _higher(deal: DealShape, suit: Suit, card: Card, mine: Collection[Card]) -> int:
-    """The cards of `suit` in the deck above `card` that are not ours (under the rule set's card order)."""
-    order = deal.order
-    rank = order.rank[card.index]
-    return sum(1 for c in deal.deck if order.suit(c) is suit and order.rank[c.index] > rank and c not in mine)
+def _higher(deal: DealShape, card: Card, mine: int) -> int:
+    """The cards of the deck of `card`'s suit above it that are not ours (`mine`, a mask), under the rule
+    set's card order."""
+    return (deal.above[card.index] & ~mine).bit_count()
 
 
 @lru_cache(maxsize=1 << 16)
@@ -118,7 +116,7 @@ def _side_suit(rules: RuleSet, size: int, held: int) -> float:
     length = len(cards)
     total = 0.0
     for j, card in enumerate(cards):
-        higher = _higher(deal, suit, card, cards)
+        higher = _higher(deal, card, held)
         above = higher * deal.held  # of those, the ones other seats hold
         need = math.ceil(above - 1e-9)
         if higher == 0:
@@ -142,7 +140,7 @@ def _spades(rules: RuleSet, size: int, held: int) -> tuple[float, int]:
     spade_tricks = 0.0
     counted = 0
     for i, card in enumerate(spades):
-        higher = _higher(deal, SPADES, card, spades)
+        higher = _higher(deal, card, held)
         above = higher * deal.held
         guards = count - 1 - i
         if higher == 0:
@@ -214,11 +212,11 @@ def _nil_suit(rules: RuleSet, size: int, suit_index: int, held: int) -> float:
     mine = cards_of(held)
     if suit_index == 0:
         for card in sorted(mine, key=lambda c: order.rank[c.index], reverse=True):
-            danger += _lookup(_SPADE_DANGER, _higher(deal, SPADES, card, mine) * deal.held, 0.02)
+            danger += _lookup(_SPADE_DANGER, _higher(deal, card, held) * deal.held, 0.02)
         average = deal.suit_size[SPADES] * size / len(deal.deck)
         return danger + max(0.0, len(mine) - average) * 0.3
     for lower_held, card in enumerate(sorted(mine, key=lambda c: order.rank[c.index])):
-        higher = _higher(deal, order.suit(card), card, mine)
+        higher = _higher(deal, card, held)
         danger += _lookup(_SIDE_DANGER, higher * deal.held, 0.0) * 0.8**lower_held
     return danger
 

@@ -91,6 +91,13 @@ class DealShape:
         self.population = len(self.deck) - hand_size  # the cards that are not ours
         self.order = rules.order
         self.suit_size = {suit: sum(1 for c in self.deck if self.order.suit(c) is suit) for suit in ALL_SUITS}
+        order = self.order
+        #: per card index, the mask of the deck's cards of its suit that rank above it (under the order)
+        self.above = tuple(
+            sum(1 << c.index for c in self.deck if order.suit_of[c.index] == order.suit_of[i]
+                and order.rank[c.index] > order.rank[i])
+            for i in range(len(order.rank))
+        )
         others = self.players - 1
         self.opponents = others - (1 if rules.partnerships else 0)
         self.others = others

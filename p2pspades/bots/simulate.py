@@ -271,7 +271,7 @@ class Playout:
 
     def copy(self) -> Playout:
         """An independent copy, to play out another choice from the same position."""
-        copy = Playout.__new__(Playout)
+        copy = type(self).__new__(type(self))
         copy.contract = self.contract
         copy.hands = self.hands.copy()
         copy.won = self.won.copy()

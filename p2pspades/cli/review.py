@@ -1,22 +1,36 @@
-"""`p2pspades review LOG [--seat N] [--top K] [--think LEVEL] [--json]`: a finished game from one seat's view,
-the decisions that cost the most expected points against the expert's choice."""
+"""`p2pspades review LOG [--seat N] [--top K] [--think LEVEL] [--jobs N] [--json]`: a finished game from one
+seat's view, the decisions that cost the most expected points against the expert's choice.
+
+The log is verified as `verify` does; each hand it proves is handed at once to worker processes that weigh
+the seat's decisions in it (`bots.review.judge`), so the weighing runs while the rest of the log is checked.
+A progress line counts both.
+"""
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
+import multiprocessing
 import re
+import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from p2pspades.audit import Status
+from p2pspades.audit import GameVisitor, Status
 from p2pspades.audit.files import verify_log
-from p2pspades.bots.review import CannotReview, Review, Weighed, review
+from p2pspades.audit.parallel import available_jobs
+from p2pspades.bots.review import CannotReview, Judged, Position, Replay, Review, judge, summed
 from p2pspades.cli.common import add_think_option, fail
+from p2pspades.cli.verify import add_jobs_option
 from p2pspades.exits import ExitCode
 from p2pspades.printable import printable
-from p2pspades.rules import Card, RuleSet, SeatView, bid_notation, sort_hand
+from p2pspades.rules import Card, HandResult, RuleSet, SeatView, bid_notation, sort_hand
+from p2pspades.table import HandAudited
+from p2pspades.table.genesis import Setup
+from p2pspades.ui.coaching import action_text, given_up, legend
 
 DEFAULT_TOP = 10
 
@@ -26,9 +40,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "review",
         help="the costliest decisions of one seat in a finished game, against the expert's choice",
         description="Replay a game log from one seat's view (its own cards, the bids and the cards played; "
-        "never another seat's cards before the hand's reveal), weigh every bid and card that seat chose with "
-        "the expert's search, and list the decisions that cost the most expected points against the "
-        "expert's choice, each with the position. The draw-pile game (two players) cannot be reviewed.",
+        "never another seat's cards before the hand's reveal), weigh every bid, blind-nil answer and card "
+        "that seat chose with the expert's search, and list the decisions that cost the most expected "
+        "points against the expert's choice, each with the position and what was given up. 'net' is the "
+        "points the seat's side could expect from the hand less the other side's, bags included; a "
+        "percentage is of the deals the search tried for the cards the seat could not see. The draw-pile "
+        "game (two players) cannot be reviewed.",
     )
     p.add_argument("log", help="the game log (.p2plog)")
     p.add_argument("--seat", type=int, metavar="N",
@@ -37,6 +54,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--top", type=int, default=DEFAULT_TOP, metavar="K",
                    help=f"how many decisions to list (default {DEFAULT_TOP})")
     add_think_option(p)
+    add_jobs_option(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(run=run)
 
@@ -50,28 +68,127 @@ def log_seat(path: str) -> int | None:
     return None
 
 
+class Progress:
+    """One line on stderr, rewritten in place on a terminal ("review: hand 4 verified · 37 of 52 decisions
+    weighed"); elsewhere a line as each hand is weighed."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self.verified = 0
+        self.done = 0
+        self.total = 0
+
+    def show(self) -> None:
+        if self.live:
+            self.stream.write(f"\r\x1b[Kreview: hand {self.verified} verified · {self.done} of {self.total} "
+                              "decisions weighed")
+            self.stream.flush()
+
+    def hand_weighed(self, hand: int, of: int | None) -> None:
+        if not self.live:
+            print(f"weighed hand {hand}" + (f" of {of}" if of else "") + "…", file=self.stream, flush=True)
+
+    def end(self) -> None:
+        if self.live:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+class Weighing(GameVisitor):
+    """Each hand the verifier proves, replayed from the seat's view, its decisions handed to `submit` at once
+    (a worker pool's, or a plain call)."""
+
+    def __init__(self, seat: int | None, think: str, submit: Submit, progress: Progress) -> None:
+        self.asked = seat
+        self.think = think
+        self.submit = submit
+        self.progress = progress
+        self.replay: Replay | None = None
+        self.problem: str | None = None
+        self.setup: Setup | None = None
+        #: per hand, its number and the seat's decisions being weighed
+        self.hands: list[tuple[int, list[Weighed]]] = []
+
+    def on_genesis(self, setup: Setup) -> None:
+        self.setup = setup
+        after = setup.after
+        totals = after.totals if after is not None and after.continues else None
+        try:
+            self.replay = Replay(setup.rules, self.asked or 0, totals)
+        except CannotReview as exc:
+            self.problem = str(exc)
+
+    def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
+        self.progress.verified = hand.number
+        if self.replay is None or self.problem is not None:
+            return
+        try:
+            found = list(self.replay.hand(hand))
+        except CannotReview as exc:
+            self.problem = str(exc)
+            return
+        self.hands.append((hand.number, [self.submit(judge, p, self.think) for p in found]))
+        self.progress.total += len(found)
+        self.progress.show()
+
+    def results(self) -> list[Judged | None]:
+        """Every decision weighed, waiting for the workers, the progress told as they land."""
+        out: list[Judged | None] = []
+        for number, futures in self.hands:
+            for future in futures:
+                out.append(future.result())
+                self.progress.done += 1
+                self.progress.show()
+            self.progress.hand_weighed(number, len(self.hands))
+        return out
+
+
+Weighed = concurrent.futures.Future[Judged | None]
+Submit = Callable[[Callable[[Position, str], Judged | None], Position, str], Weighed]
+
+
+def _now(weigh: Callable[[Position, str], Judged | None], position: Position, think: str) -> Weighed:
+    """A decision weighed in this process, as a finished future."""
+    future: Weighed = concurrent.futures.Future()
+    future.set_result(weigh(position, think))
+    return future
+
+
+def _quiet_worker() -> None:
+    """In a worker: Ctrl-C is the main process's, which stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         return fail("review", f"--top must be at least 1, not {args.top}")
-    verdict = verify_log(args.log)
-    table = verdict.table
-    if table is None or verdict.status is Status.UNREADABLE:
-        return fail("review", verdict.summary)
-    rules = table.rules
-    seat = args.seat if args.seat is not None else log_seat(args.log) or 0
-    if not 0 <= seat < rules.players:
-        return fail("review", f"there is no seat {seat}: this game has seats 0 to {rules.players - 1}")
-    if not verdict.hands:
-        return fail("review", "the log proves no finished hand, so there is nothing to review")
-    names = [s.name for s in table.setup.seats]
-
-    def progress(hand: int, of: int) -> None:
-        print(f"weighing hand {hand} of {of}…", file=sys.stderr, flush=True)
-
+    if args.seat is not None and args.seat < 0:
+        return fail("review", f"there is no seat {args.seat}: seats are numbered from 0")
+    seat = args.seat if args.seat is not None else log_seat(args.log)
+    jobs = available_jobs(args.jobs)
+    progress = Progress(sys.stderr)
+    pool = None
+    if jobs > 1:
+        context = multiprocessing.get_context("fork")
+        pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_quiet_worker)
+    weighing = Weighing(seat, args.think, pool.submit if pool is not None else _now, progress)
     try:
-        done = review(rules, verdict.hands, seat, progress=progress)
-    except CannotReview as exc:
-        return fail("review", str(exc))
+        verdict = verify_log(args.log, weighing)
+        table = verdict.table
+        if table is None or verdict.status is Status.UNREADABLE:
+            return fail("review", verdict.summary)
+        if weighing.problem is not None:
+            return fail("review", weighing.problem)
+        if not verdict.hands:
+            return fail("review", "the log proves no finished hand, so there is nothing to review")
+        done = summed(weighing.replay.seat if weighing.replay else 0, weighing.results())
+    finally:
+        progress.end()
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+    rules = table.rules
+    names = [s.name for s in table.setup.seats]
     if args.json:
         print(json.dumps(as_json(done, rules, names, args.top, verdict.status), indent=2, ensure_ascii=False))
     else:
@@ -87,21 +204,32 @@ def as_json(done: Review, rules: RuleSet, names: list[str], top: int, status: St
         "decisions": done.decisions,
         "agreed": done.agreed,
         "cost": round(done.cost, 1),
-        "costliest": [_weighed_json(w, rules) for w in done.costliest(top)],
+        "net_means": "the points the seat's side could expect from the hand less the other side's (the "
+        "others' average where each player scores alone), bags included",
+        "holds_means": "the share of the deals tried in which the side's contract was made (for a nil: the "
+        "nil held), each deal counted as far as it fits the bids made",
+        "costliest": [_judged_json(w, rules) for w in done.costliest(top)],
     }
 
 
-def _weighed_json(w: Weighed, rules: RuleSet) -> dict[str, Any]:
+def _judged_json(w: Judged, rules: RuleSet) -> dict[str, Any]:
     view = w.position.view
+    best = w.advice.best
     return {
         "hand": w.position.hand,
         "trick": w.position.trick,
-        "chosen": w.taken.label,
-        "expert": w.advice.option(w.advice.choice).label,  # type: ignore[union-attr]
+        "decision": w.advice.kind.value,
+        "chosen": action_text(w.position.chosen, rules),
+        "expert": action_text(w.advice.choice, rules),
         "cost": round(w.cost, 1),
-        "options": [{"choice": o.label, "net": round(o.points, 1), "holds": round(o.holds, 3), "nil": o.nil}
+        "net_chosen": round(w.taken.points, 1),
+        "net_expert": round(best.points, 1),
+        "given_up": given_up(w.advice, w.taken, w.position.chosen, rules),
+        "deals": w.advice.deals,
+        "options": [{"choice": action_text(o.action, rules),
+                     "as_good": [action_text(a, rules) for a in o.alike],
+                     "net": round(o.points, 1), "holds": round(o.holds, 3), "nil": o.nil}
                     for o in w.advice.options],
-        "holds_means": "your nil" if w.advice.nil else "the contract (a nil option: the nil)",
         "hand_held": [c.code for c in sort_hand(view.hand)],
         "trick_so_far": [[s, c.code] for s, c in view.trick.plays],
         "bids": [None if b is None else bid_notation(b, f, rules) for b, f in zip(view.bids, view.blind,
@@ -120,28 +248,38 @@ def as_text(done: Review, rules: RuleSet, names: list[str], top: int, status: St
     if not costly:
         lines.append("no decision cost half a point or more against the expert's choice")
         return "\n".join(lines)
+    lines.append(legend(rules, costly[0].advice.deals).replace("; %", "; a percentage", 1))
     lines.append("")
     lines.append("The costliest decisions:")
     for i, w in enumerate(costly, 1):
-        lines += _weighed_text(i, w, rules, names)
+        lines += _judged_text(i, w, rules, names)
     return "\n".join(lines)
 
 
-def _weighed_text(i: int, w: Weighed, rules: RuleSet, names: list[str]) -> list[str]:
+_VERBS = {
+    "bid": ("bid", "would bid"),
+    "play": ("played", "would play"),
+    "blind": ("answered", "would answer"),
+}
+
+
+def _judged_text(i: int, w: Judged, rules: RuleSet, names: list[str]) -> list[str]:
     view = w.position.view
-    when = "the bid" if w.position.trick == 0 else f"trick {w.position.trick}"
-    expert = w.advice.option(w.advice.choice)
-    assert expert is not None
-    verbs = ("bid", "would bid") if w.position.trick == 0 else ("played", "would play")
-    chosen, choice = (o.label.removeprefix("bid ") for o in (w.taken, expert))
-    head = (f"{i:>2}. hand {w.position.hand}, {when}: you {verbs[0]} {chosen}; the expert {verbs[1]} {choice}"
-            f" — {w.cost:.0f} points")
-    out = [head, f"    your cards: {_cards(view.hand)}"]
+    kind = w.advice.kind.value
+    when = {"bid": "the bid", "blind": "blind nil?"}.get(kind, f"trick {w.position.trick}")
+    did, would = _VERBS.get(kind, ("chose", "would choose"))
+    chosen = action_text(w.position.chosen, rules).removeprefix("bid ")
+    choice = action_text(w.advice.choice, rules).removeprefix("bid ")
+    head = f"{i:>2}. hand {w.position.hand}, {when}: you {did} {chosen}; the expert {would} {choice}: " \
+           f"{w.cost:.0f} points given up"
+    out = [head]
+    if view.hand:
+        out.append(f"    your cards: {_cards(view.hand)}")
     if w.position.trick:
         trick = ", ".join(f"{printable(names[s])} {c.glyph}" for s, c in view.trick.plays) or "you lead"
         out.append(f"    on the table: {trick}")
     out.append(f"    bids: {_bids(view, rules, names)}")
-    out.append(f"    {w.advice.words()}")
+    out.append(f"    {given_up(w.advice, w.taken, w.position.chosen, rules)}")
     return out
 
 

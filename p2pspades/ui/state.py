@@ -46,12 +46,16 @@ from p2pspades.table import (
     Violation,
 )
 from p2pspades.ui import cardinput
+from p2pspades.ui.coaching import advice_line, legend
 from p2pspades.ui.derived import Derived
 from p2pspades.ui.overlays import Overlay, OverlayStack
 from p2pspades.ui.prefs import PREFS
 from p2pspades.ui.text import sort_hand
 from p2pspades.ui.words import LEVELS, Words
 from p2pspades.ui.words import EventLine as EventLine
+
+COACHED = (DecisionKind.BLIND_NIL, DecisionKind.BID, DecisionKind.PLAY)
+"""The decisions the coach (key h) weighs."""
 
 
 class ResultStatus(enum.StrEnum):
@@ -137,6 +141,8 @@ class UiState(Derived):
         self.auto_summary = True
         #: the decision the coach is searching (key h), while it searches
         self.coaching: Decision | None = None
+        #: the coach's last advice, and the decision it is for
+        self.advice: tuple[Decision, Advice] | None = None
         #: called after every change the screen should show (the app sets it to its `invalidate`)
         self.on_change: Callable[[], None] | None = None
         #: rings the terminal's bell (the app sets it)
@@ -399,8 +405,11 @@ class UiState(Derived):
         """`h`: the expert's choice for this seat's bid or card, searched from this seat's view alone (in a
         worker thread, so the screen goes on), said on the prompt line; the cursor moves to it."""
         decision = self.decision
-        if decision is None or decision.kind not in (DecisionKind.BID, DecisionKind.PLAY):
+        if decision is None or decision.kind not in COACHED:
             self.say("the coach (h) answers when it is your turn to bid or play", "dim")
+            return
+        if self.advice is not None and self.advice[0] is decision:  # h again: what the numbers mean
+            self.say("coach: " + legend(self.rules, self.advice[1].deals))
             return
         if len(decision.legal) < 2:
             self.say("coach: there is only one thing you may do", "dim")
@@ -425,7 +434,8 @@ class UiState(Derived):
         if advice is None:
             self.say("coach: there is nothing to weigh here", "dim")
             return
-        self.say("coach: " + advice.words(2))
+        self.advice = (decision, advice)
+        self.say(f"coach: {advice_line(advice, self.rules)} · h: what this means")
         choice = advice.choice
         if isinstance(choice, Play):
             self.selected = choice.card
