@@ -19,17 +19,19 @@ from hypothesis import strategies as st
 from p2pspades.bots import make_bot
 from p2pspades.bots.bidding import nil_danger, nil_odds
 from p2pspades.bots.coach import advise
-from p2pspades.bots.review import NOTICEABLE, CannotReview, Position, positions, review
+from p2pspades.bots.review import NOTICEABLE, CannotReview, Position, judge, positions, review
 from p2pspades.rules import (
     PRESETS,
     Action,
     Bid,
     BlindNil,
     Card,
+    Deal,
     Game,
     Phase,
     Play,
     RuleSet,
+    SideTotal,
     deal_from_order,
     parse_cards,
 )
@@ -264,3 +266,31 @@ def test_think_scales_the_experts_search_and_one_seed_still_gives_one_choice() -
     finally:
         set_think("normal")
     assert playouts["fast"] < playouts["normal"] < playouts["deep"]
+
+
+def test_a_bid_far_under_the_cards_is_weighed_with_the_bag_penalty_it_costs() -> None:
+    """Seat 1 holds eight or so tricks and bids 1, far under anything the coach would search: the review
+    still weighs that bid, in the same deals as the coach's own, and charges it the bags it collects; with 9
+    bags already carried the bid also costs the penalty of the tenth, so it gives up more than with none."""
+    rules = PRESETS["classic"]
+
+    def cost(bags: int) -> float:
+        totals = (SideTotal(0, 0), SideTotal(0, bags))  # seat 1 is on side 1
+        game = Game(rules, 0, totals)
+        game.apply(Deal(tuple(tuple(parse_cards(h)) for h in STRONG)))
+        position = Position(1, 0, games.decision(game), Bid(1))
+        judged = judge(position, "fast")
+        assert judged is not None and judged.taken.action == Bid(1)
+        assert Bid(1) not in [o.action for o in advise(position.decision, "fast").options]  # type: ignore[union-attr]
+        assert judged.advice.choice != Bid(1) and judged.cost > 20
+        return judged.cost
+
+    assert cost(9) > cost(0) + 10
+
+
+STRONG = (
+    "2S 3S 4S 5H 6H 7H 8D 9D TD 2C 3C 4C 5C",
+    "AS KS QS JS AH KH AD KD AC KC 2H 3D 6C",
+    "5S 6S 7S 8H 9H TH JH 4D 5D 6D 7C 8C 9C",
+    "8S 9S TS QH 3H 4H 2D 7D JD QD TC JC QC",
+)

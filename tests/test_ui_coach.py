@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -10,7 +11,18 @@ from pathlib import Path
 
 import pytest
 from helpers.lan import Lan
+from helpers.logs import write_log
 from helpers.terminal import Terminal
+
+from p2pspades.audit.files import verify_log
+from p2pspades.bots import HeuristicBot, Player
+from p2pspades.bots.review import review
+from p2pspades.bots.search import equivalent
+from p2pspades.rules import PRESETS, Action, Bid, Play, bid_notation, mask_of
+from p2pspades.rules.cards import FULL_DECK
+from p2pspades.table.events import Decision, DecisionKind
+from p2pspades.table.harness import play_in_memory
+from p2pspades.ui.coaching import action_text
 
 SUIT_LETTER = {"♠": "s", "♥": "h", "♣": "c", "♦": "d"}
 
@@ -111,3 +123,61 @@ def test_review_of_something_that_is_not_a_log_is_one_line(tmp_path: Path) -> No
                           text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("p2pspades review:")
+
+
+class HighOfRun:
+    """A person's habits that the bots lack: it plays the highest card of a run of touching cards (the bots
+    play the lowest, so a game of bots alone cannot show a review that names the lowest), and bids a trick
+    under its count (its side collects bags)."""
+
+    def __init__(self, seed: int) -> None:
+        self.bot = HeuristicBot(seed)
+
+    def __call__(self, decision: Decision) -> Action:
+        action = self.bot(decision)
+        view = decision.view
+        if decision.kind is DecisionKind.PLAY and isinstance(action, Play):
+            gone = mask_of(view.hand)
+            for trick in (*view.tricks, view.trick):
+                gone |= mask_of(trick.cards)
+            cards = [a.card.index for a in decision.legal if isinstance(a, Play)]
+            run = next(g for g in equivalent(cards, gone) if action.card.index in g)
+            return Play(FULL_DECK[max(run)])
+        if decision.kind is DecisionKind.BID and isinstance(action, Bid) and action.tricks > 1:
+            under = Bid(action.tricks - 1)
+            return under if under in decision.legal else action
+        return action
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_review_names_every_card_and_bid_as_the_log_has_it(tmp_path: Path) -> None:
+    """A real game, signed and verified, where seat 0 plays like a person: every card and bid the review
+    names for it is the one its log holds, cards from the top of a run included."""
+    rules = dataclasses.replace(PRESETS["classic"], target=300)
+    players: list[Player] = [HighOfRun(0), HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)]
+    wire = play_in_memory(rules, players, seed=b"review-names-the-card")
+    log = write_log(tmp_path / "g.p2plog", wire.tables[0].entries)
+    hands = verify_log(log).hands
+    assert len(hands) >= 3
+    made = {(h.number, 0): f"bid {bid_notation(h.bids[0], False, rules)}" for h in hands}
+    for h in hands:
+        for t, trick in enumerate(h.tricks, 1):
+            made[(h.number, t)] = next(c.glyph for s, c in trick.plays if s == 0)
+    done = subprocess.run([sys.executable, "-m", "p2pspades", "review", str(log), "--seat", "0", "--json",
+                           "--top", "999", "--think", "fast"], capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(done.stdout)["costliest"]
+    assert listed
+    for d in listed:
+        assert d["chosen"] == made[(d["hand"], d["trick"])], d
+        taken = next(o for o in d["options"] if d["chosen"] in o["as_good"])
+        assert d["net_chosen"] == taken["net"] and d["cost"] > 0
+    # every decision weighed, listed or not, shows the action the log holds
+    weighed = review(rules, hands, 0, "fast").weighed
+    assert {(w.position.hand, w.position.trick) for w in weighed} <= set(made)
+    shown = {(w.position.hand, w.position.trick): action_text(w.position.chosen, rules) for w in weighed}
+    assert all(made[key] == text for key, text in shown.items())
+    # the top of a run was played and named as such, where the search tried the run by its lowest card
+    high = [w for w in weighed if isinstance(w.position.chosen, Play) and w.taken.action != w.position.chosen]
+    assert high
