@@ -87,6 +87,7 @@ class Tally:
     sets: int = 0
     nils: int = 0
     nils_made: int = 0
+    bags: int = 0
 
     def merge(self, other: Tally) -> None:
         """Add another tally's decisions and counts to this one's."""
@@ -180,7 +181,7 @@ class Comparison:
     def __init__(
         self, rules: RuleSet, kinds: tuple[str, str], seed: int, budget: float | None,
         pimc_budget: float = PIMC_BUDGET, confidence: float | None = None, playouts: int | None = None,
-        pimc_playouts: int | None = None, expert: dict[str, float] | None = None,
+        pimc_playouts: int | None = None, expert: dict[str, Any] | None = None,
     ) -> None:
         self.playouts = playouts
         self.pimc_playouts = pimc_playouts
@@ -194,6 +195,7 @@ class Comparison:
         self.tallies = {kind: Tally() for kind in kinds}
         self.margins: list[float] = []
         self.margins_charged: list[float] = []
+        self.deals: list[tuple[int, float, float]] = []  # (deal number, margin, margin with bags charged)
 
     def play(self, d: int) -> None:
         """Duplicate deal number `d`, at every table of it."""
@@ -215,6 +217,7 @@ class Comparison:
                 tally = self.tallies[kinds[0] if mine else kinds[1]]
                 tally.side_hands += 1
                 tally.sets += not result.scores[side_index].made and result.scores[side_index].contract > 0
+                tally.bags += result.scores[side_index].bags
                 for seat in side:
                     if nil_bid(rules, result.bids[seat], result.blind[seat]):
                         tally.nils += 1
@@ -227,6 +230,7 @@ class Comparison:
         self.margins_charged.append(
             (points[True][1] / seats[True] - points[False][1] / seats[False]) * per_table / 2
         )
+        self.deals.append((d, self.margins[-1], self.margins_charged[-1]))
 
     def bot(self, kind: str, seed: int) -> Player:
         """A bot of `kind`: a name `make_bot` takes, "pimc" or "plain-pimc" (the yardsticks), or one of
@@ -248,6 +252,7 @@ class Comparison:
         """Take in the deals another copy of this comparison played (in a worker process)."""
         self.margins += other.margins
         self.margins_charged += other.margins_charged
+        self.deals += other.deals
         for kind, tally in other.tallies.items():
             self.tallies[kind].merge(tally)
 
@@ -263,6 +268,8 @@ class Comparison:
             "deals": len(self.margins),
             "points_per_deal": mean_ci(self.margins),
             "points_per_deal_bags_charged": mean_ci(self.margins_charged),
+            # deal by deal (in the order they landed, each with its number), for paired comparisons of runs
+            "margins": [[d, round(m, 2), round(c, 2)] for d, m, c in self.deals],
             "bots": {_label(kind): report(tally) for kind, tally in self.tallies.items()},
         }
 
@@ -302,6 +309,7 @@ def report(tally: Tally) -> dict[str, Any]:
         "side_hands": tally.side_hands,
         "sets": tally.sets,
         "nils_made": f"{tally.nils_made}/{tally.nils}",
+        "bags": tally.bags,
     }
 
 
@@ -420,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--pimc-budget must be positive")
     if args.pimc_playouts is not None and args.pimc_playouts < 1:
         parser.error("--pimc-playouts must be at least 1")
-    expert = {}
+    expert: dict[str, Any] = {}
     for setting in args.expert:
         name, _, value = setting.partition("=")
         try:

@@ -4,14 +4,15 @@
 question, from the decision's view alone (what the seat may know: its own cards, the bids, the cards played,
 the voids shown), and says what it expects of each option: the points the seat's side can expect from the
 hand less the other sides' ("net"), and in what share of the sampled deals its contract holds (its nil, for
-a nil bidder or a nil option). The choice it names is the one the expert bot would make in that seat. The
-words are the screen's and the review's (`ui/coaching.py`); this module gives numbers.
+a nil bidder or a nil option). The choice it names is the one the expert bot would make in that seat with
+the coach's playouts (`SHARE` of its own). The words are the screen's and the review's (`ui/coaching.py`);
+this module gives numbers.
 
 Nothing here sees hidden cards: the search deals the unseen cards many times over, consistently with the
 view. One view gives one advice (the search's generator is seeded from the view), so a hint and a review of
 the same position agree, whatever the other seats hold.
 
-The search is as long as the expert bots' (`--think`: fast, normal or deep).
+The search grows with the expert bots' (`--think`: fast, normal or deep).
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from p2pspades.table.events import Decision, DecisionKind
 
 COACH_SEED = b"p2pspades/coach"
 """The coach's search is seeded from this and the view, so one position always gets one advice."""
+SHARE = 0.25
+"""The coach searches this share of the expert bot's playouts at the same `--think` level (500 playouts a
+decision at normal, the bot's at fast): a hint comes at once, and a whole game is reviewed in seconds, and the
+two always agree, for they are the same search."""
 UNCAPPED = 50
 """The coach's clock cap, in budgets: far beyond the time its playouts take, so that the count of playouts,
 never the clock, ends its search (the expert bot's cap is 0.9 of its budget)."""
@@ -67,12 +72,7 @@ class Advice:
         return option
 
 
-def advise(
-    decision: Decision,
-    think: str | None = None,
-    also: Action | None = None,
-    settle: tuple[float, float] | None = None,
-) -> Advice | None:
+def advise(decision: Decision, think: str | None = None, also: Action | None = None) -> Advice | None:
     """The expert's advice for a bid, a card or the blind-nil question (None for any other decision, or
     where there is nothing to choose). It reads `decision.view` and `decision.legal` alone. `think`: how
     long it searches (default the process's `--think` level). `also`: a legal action to weigh with the
@@ -81,9 +81,10 @@ def advise(
     if len(decision.legal) < 2:
         return None
     budget = think_budget(think)
-    # the playouts the expert runs at this level, with no clock cap: one view, one advice, however loaded
-    playouts = max(8, int(PLAYOUTS_PER_SECOND * budget))
-    bot = ExpertBot(COACH_SEED, time_budget=budget * UNCAPPED, iterations=playouts, settle=settle)
+    # the coach's share of the playouts the expert runs at this level, with no clock cap: one view, one
+    # advice, however loaded
+    playouts = max(8, int(PLAYOUTS_PER_SECOND * budget * SHARE))
+    bot = ExpertBot(COACH_SEED, time_budget=budget * UNCAPPED, iterations=playouts)
     weighed = bot.weigh(decision, also)
     if weighed is None or not weighed.weights:
         return None

@@ -52,11 +52,12 @@ def advice_line(advice: Advice, rules: RuleSet, limit: int = 2) -> str:
     return " · ".join(parts)
 
 
-def legend(rules: RuleSet, deals: int) -> str:
-    """What the coach's numbers mean, in one line of at most 79 characters."""
+def legend(rules: RuleSet, deals: int | None = None) -> str:
+    """What the coach's numbers mean, in one line of at most 79 characters (`deals`: how many it tried)."""
     theirs = "the others' average" if len(rules.sides) > 2 or not rules.partnerships else "theirs"
     whose = "your side's" if rules.partnerships else "your"
-    return f"net: {whose} points this hand minus {theirs}, bags too; %: of {deals} deals tried"
+    tried = "the deals tried" if deals is None else f"{deals} deals tried"
+    return f"net: {whose} points this hand minus {theirs}, bags too; %: of {tried}"
 
 
 def expected(option: Option, action: Action, rules: RuleSet) -> str:
