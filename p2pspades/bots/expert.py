@@ -25,6 +25,7 @@ import random
 import time
 
 from p2pspades.bots.bidding import blind_choice, keep_draw
+from p2pspades.bots.cover import CoverPlayout
 from p2pspades.bots.passing import choose_pass
 from p2pspades.bots.play import choose_card
 from p2pspades.bots.search import (
@@ -36,6 +37,7 @@ from p2pspades.bots.search import (
     weigh_blind,
     weigh_plays,
 )
+from p2pspades.bots.simulate import Contract, Playout
 from p2pspades.rules import Action, BlindNil, Draw, SeatView
 from p2pspades.table.events import Decision, DecisionKind
 
@@ -84,6 +86,9 @@ class ExpertBot:
         bid_confidence: float | None = None,
         bag_weight: float = BAG_WEIGHT,
         settle: tuple[float, float] | None = None,
+        infer: float = 1.0,
+        cover: bool = False,
+        made_bag_weight: float | None = None,
     ) -> None:
         if time_budget <= 0:
             raise ValueError(f"time_budget must be positive, got {time_budget}")
@@ -104,6 +109,10 @@ class ExpertBot:
             raise ValueError(f"bag_weight must be from 0 to 1, got {bag_weight}")
         self.bag_weight = bag_weight
         self.settle = settle
+        self.infer = infer
+        self.playout = CoverPlayout if cover else Playout
+        #: the bag weight once the seat's side has made its contract (None: `bag_weight` all along)
+        self.made_bag_weight = made_bag_weight
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
         self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
@@ -158,7 +167,9 @@ class ExpertBot:
         view = decision.view
         effort = Effort(random.Random(self._key(view)), self.iterations,
                         time.perf_counter() + self.time_budget * CAP, self.bag_weight,
-                        self._seen.get(view.hand_number, 0), self.settle)
+                        self._seen.get(view.hand_number, 0), self.settle, self.infer, self.playout)
+        if self.made_bag_weight is not None and decision.kind is DecisionKind.PLAY and made(view):
+            effort.bag_weight = self.made_bag_weight
         weighed: Weighed | None = None
         if decision.kind is DecisionKind.PLAY:
             weighed = weigh_plays(view, decision.legal, effort)
@@ -181,3 +192,10 @@ class ExpertBot:
             "".join(c.code for c in view.hand),
         )
         return hashlib.sha256(self._seed + b"/" + "|".join(map(str, parts)).encode()).digest()
+
+
+def made(view: SeatView) -> bool:
+    """Has the seat's side made its contract (a nil bidder: is its nil broken or its partner's contract
+    made)?"""
+    contract = Contract(view.rules, [b if b is not None else 0 for b in view.bids], view.blind)
+    return contract.need(contract.side_of[view.seat], view.tricks_won) <= 0

@@ -67,6 +67,10 @@ class Effort:
     #: stop early once the answer is known (`Weighed.settled`'s z and tolerance), checked every eighth of
     #: the deals from `SETTLE_FIRST` on; None: every planned deal
     settle: tuple[float, float] | None = None
+    #: how much a deal's weight keeps for each reading of the cards played it breaks (`World`); 1: none
+    infer: float = 1.0
+    #: the playouts' policy (`Playout`, or a subclass of it)
+    playout: type[Playout] = Playout
 
     def done(self, weighed: Weighed, deals: int, rounds: int) -> bool:
         """After `deals` deals of `rounds`: may the search stop, its answer settled?"""
@@ -184,7 +188,7 @@ def weigh_plays(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weig
     rules = view.rules
     bids = tuple(b if b is not None else 0 for b in view.bids)
     contract = Contract(rules, bids, view.blind)
-    world = World(view, effort.seen)
+    world = World(view, effort.seen, effort.infer)
     groups = equivalent(list(plays), rules.deck_mask & ~world.unseen, contract.relabel)
     if len(groups) < 2:
         return None
@@ -201,7 +205,7 @@ def weigh_plays(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weig
         hands = world.sample(effort.rng)
         weight = world.weight(hands)
         deal: list[tuple[float, bool]] = []
-        start = Playout.from_view(contract, view, hands)
+        start = effort.playout.from_view(contract, view, hands)
         for group in groups:
             if r >= 2 and time.perf_counter() > effort.deadline:
                 break
@@ -354,7 +358,7 @@ class BidSearch:
                 if self.sharing and shared is not None and not contract.nil[self.seat]:
                     won = shared
                 else:
-                    won = Playout.opening(contract, self.view.dealer, hands.copy()).finish()
+                    won = effort.playout.opening(contract, self.view.dealer, hands.copy()).finish()
                     runs += 1
                     if self.sharing and not contract.nil[self.seat]:
                         shared = won

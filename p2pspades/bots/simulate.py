@@ -405,19 +405,10 @@ class Playout:
                 others |= self.hands[s]
         partner = c.partner[seat]
         if partner >= 0 and self.nil_alive(partner):
-            # cover: our highest cards, the ones that stand first
-            return max(
-                _tops(legal), key=lambda x: (not others & SUIT_MASKS[SUIT_OF[x]] & above(x), RANK_OF[x])
-            )
-        side = c.side_of[seat]
-        for s in range(c.n):
-            if c.side_of[s] != side and self.nil_alive(s):
-                # lead under the nil bidder's lowest card in a suit it holds
-                nil_hand = self.hands[s]
-                for m in SUIT_MASKS[1:] + SUIT_MASKS[:1]:
-                    mine = legal & m
-                    if mine and nil_hand & m and low(mine) < low(nil_hand & m):
-                        return low(mine)
+            return self._cover_lead(partner, legal, others)
+        card = self._lead_at_nil(seat, legal)
+        if card >= 0:
+            return card
         if self.wants(seat):
             winners = [
                 x
@@ -428,8 +419,25 @@ class Playout:
             if winners:
                 sides = [x for x in winners if SUIT_OF[x] != 0]
                 return max(sides or winners, key=RANK_OF.__getitem__)
-            return lowest_rank(legal)
         return lowest_rank(legal)
+
+    def _cover_lead(self, partner: int, legal: int, others: int) -> int:
+        """A lead for a partner's nil: our highest cards, the ones that stand first."""
+        return max(_tops(legal), key=lambda x: (not others & SUIT_MASKS[SUIT_OF[x]] & above(x), RANK_OF[x]))
+
+    def _lead_at_nil(self, seat: int, legal: int) -> int:
+        """A lead under an opponent's live nil: our lowest card under its lowest in a suit it holds (-1:
+        no nil, or no such card)."""
+        c = self.contract
+        side = c.side_of[seat]
+        for s in range(c.n):
+            if c.side_of[s] != side and self.nil_alive(s):
+                nil_hand = self.hands[s]
+                for m in SUIT_MASKS[1:] + SUIT_MASKS[:1]:
+                    mine = legal & m
+                    if mine and nil_hand & m and low(mine) < low(nil_hand & m):
+                        return low(mine)
+        return -1
 
     def _void_ruffer(self, seat: int, suit: int) -> bool:
         """Is some opponent of `seat` void in `suit` and holding a spade?"""
@@ -479,11 +487,9 @@ class Playout:
         partner = c.partner[seat]
         winner = self.winner
         if partner >= 0 and nil[partner] and not won[partner]:
-            if winner == partner:
-                return _win_low(win, lose, led)
-            if partner in later:
-                following = legal & SUIT_MASKS[led]
-                return top(following) if following else _win_low(win, lose, led)
+            card = self._cover_follow(partner, legal, led, win, lose, later)
+            if card >= 0:
+                return card
         side = c.side_of[seat]
         nils = [s for s in range(c.n) if nil[s] and not won[s] and c.side_of[s] != side]
         if nils:
@@ -491,6 +497,15 @@ class Playout:
                 return _dump(lose, led)
             if winner != partner and any(s in later for s in nils):
                 return _discard(legal, led) if not win or lose else low(win)
+        return -1
+
+    def _cover_follow(self, partner: int, legal: int, led: int, win: int, lose: int, later: list[int]) -> int:
+        """A card for a partner's nil (-1: none called for): over it when it is winning, high ahead of it."""
+        if self.winner == partner:
+            return _win_low(win, lose, led)
+        if partner in later:
+            following = legal & SUIT_MASKS[led]
+            return top(following) if following else _win_low(win, lose, led)
         return -1
 
     def _take(self, seat: int, led: int, win: int, lose: int, later: list[int]) -> int:
