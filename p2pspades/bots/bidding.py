@@ -297,17 +297,10 @@ def choose_bid(view: SeatView, legal: Sequence[Action], jitter: float) -> Action
     `jitter` (a small seeded amount, within +/- 0.1); nil when it is worth more."""
     rules = view.rules
     hand = view.hand
-    n = rules.players
-    tricks = rules.tricks_per_hand
     partner = (view.seat + 2) % 4 if rules.partnerships else None
     estimate = estimate_tricks(rules, hand)
-
-    def bid_is_nil(seat: int) -> bool:
-        bid = view.bids[seat]
-        return bid is not None and is_nil(rules, bid, view.blind[seat])
-
     partner_bid = view.bids[partner] if partner is not None else None
-    partner_nil = partner is not None and bid_is_nil(partner)
+    partner_nil = partner is not None and _bid_nil(view, partner)
 
     # Suicide bids: the side's first bidder chooses which partner bids nil. It nils when its hand is safer
     # than a typical one (the partner's, unseen), else bids and leaves the nil to the partner.
@@ -316,36 +309,51 @@ def choose_bid(view: SeatView, legal: Sequence[Action], jitter: float) -> Action
             return Bid(0)
         return _closest_bid(legal, math.floor(estimate + _lean(view) + jitter), rules)
 
-    # Nil: worth it when the hand is unlikely to be forced to take a trick. The odds of making it, by
-    # danger, were measured in games between these bots: a partner who covers helps a great deal.
-    if rules.nil and Bid(0) in legal and not partner_nil and _may_bid_nil(rules, hand):
-        success = nil_odds(rules, nil_danger(rules, hand))
-        if partner_bid is not None and partner_bid <= 2:
-            success *= 0.85  # a weak partner has little to cover with
-        nil_value = rules.nil_value * (2 * success - 1)
-        bid_value = 10.0 * max(1, round(estimate))
-        if nil_value > bid_value + 10:
-            return Bid(0)
+    if rules.nil and Bid(0) in legal and not partner_nil and _nil_pays(rules, hand, estimate, partner_bid):
+        return Bid(0)
+    estimate = _shaded(view, estimate, partner_bid if not partner_nil else None)
+    estimate += _table_bias(view)
+    want = math.floor(estimate + _lean(view) + jitter)
+    return _closest_bid(legal, want, rules)
 
-    # Partnership: the partner's bid and ours share the same tricks; shade a total that is too high.
-    if partner_bid is not None and not partner_nil:
+
+def _bid_nil(view: SeatView, seat: int) -> bool:
+    bid = view.bids[seat]
+    return bid is not None and is_nil(view.rules, bid, view.blind[seat])
+
+
+def _nil_pays(rules: RuleSet, hand: Sequence[Card], estimate: float, partner_bid: int | None) -> bool:
+    """Nil: worth it when the hand is unlikely to be forced to take a trick. The odds of making it, by
+    danger, were measured in games between these bots: a partner who covers helps a great deal."""
+    if not _may_bid_nil(rules, hand):
+        return False
+    success = nil_odds(rules, nil_danger(rules, hand))
+    if partner_bid is not None and partner_bid <= 2:
+        success *= 0.85  # a weak partner has little to cover with
+    nil_value = rules.nil_value * (2 * success - 1)
+    bid_value = 10.0 * max(1, round(estimate))
+    return nil_value > bid_value + 10
+
+
+def _shaded(view: SeatView, estimate: float, partner_bid: int | None) -> float:
+    """The estimate shaded for the bids made: a partner's (not nil) shares our tricks, and a table that has
+    bid more tricks than there are has spoken for some of ours."""
+    rules = view.rules
+    tricks = rules.tricks_per_hand
+    if partner_bid is not None:
         team = partner_bid + estimate
         if team > tricks - 1:
             estimate -= (team - (tricks - 1)) * 0.5
     known = sum(
         bid * _bid_trust(view, seat)
         for seat, bid in enumerate(view.bids)
-        if bid is not None and seat != view.seat and not bid_is_nil(seat)
+        if bid is not None and seat != view.seat and not _bid_nil(view, seat)
     )
     if known + estimate > tricks:
         # the table has bid more tricks than there are: some of ours are spoken for, but not many (a
         # seat bidding wildly should not talk us out of our own tricks)
-        estimate -= min(1.5, (known + estimate - tricks) * 0.5 * (1.0 if n > 2 else 0.5))
-
-    estimate += _table_bias(view)
-    lean = _lean(view)
-    want = math.floor(estimate + lean + jitter)
-    return _closest_bid(legal, want, rules)
+        estimate -= min(1.5, (known + estimate - tricks) * 0.5 * (1.0 if rules.players > 2 else 0.5))
+    return estimate
 
 
 def _lean(view: SeatView) -> float:

@@ -147,16 +147,7 @@ class Reading:
         self.others = others
         held = sum(view.hand_sizes[s] for s in others)
         self.pile = max(0, len(self.unseen) - held)  # draw pile: unseen cards discarded face down
-        # P(seat s holds a given unseen card of a suit): its share among the seats that may hold that suit
-        self._share: dict[tuple[int, Suit], float] = {}
-        for suit in ALL_SUITS:
-            holders = [s for s in others if suit not in view.voids[s]]
-            room = sum(view.hand_sizes[s] for s in holders) + self.pile
-            for s in others:
-                share = 0.0
-                if s in holders and room > 0:
-                    share = min(1.0, view.hand_sizes[s] / room)
-                self._share[(s, suit)] = share
+        self._share = self._shares()
         # the trick in progress as (seat, card) plays: the leader first, then clockwise
         leader = view.trick.leader
         plays = [((leader + i) % self.n, card) for i, card in enumerate(view.trick.cards)]
@@ -169,6 +160,21 @@ class Reading:
                 self.winner, self.best = seat, card
         self.later = [(self.seat + i) % self.n for i in range(1, self.n - len(plays))]
         self.tricks_left = rules.tricks_per_hand - len(view.tricks)
+
+    def _shares(self) -> dict[tuple[int, Suit], float]:
+        """P(seat s holds a given unseen card of a suit): its share among the seats that may hold that
+        suit."""
+        view = self.view
+        shares: dict[tuple[int, Suit], float] = {}
+        for suit in ALL_SUITS:
+            holders = [s for s in self.others if suit not in view.voids[s]]
+            room = sum(view.hand_sizes[s] for s in holders) + self.pile
+            for s in self.others:
+                share = 0.0
+                if s in holders and room > 0:
+                    share = min(1.0, view.hand_sizes[s] / room)
+                shares[(s, suit)] = share
+        return shares
 
     # --- the card order ---
 

@@ -123,8 +123,12 @@ def _lead_to_win(table: Reading, cards: list[Card]) -> Card:
         if side_winners:
             return max(side_winners, key=lambda c: (round(chances[c], 2), table.rank(c)))
         return max(spade_winners, key=lambda c: table.rank(c))
-    # no sure winner: lead low, from a short side suit when we can ruff later, else the longest; never away
-    # from a guarded honour (a king or queen waiting for the cards above it to fall)
+    return _lead_low(table, cards)
+
+
+def _lead_low(table: Reading, cards: list[Card]) -> Card:
+    """No sure winner: lead low, from a short side suit when we can ruff later, else the longest; never away
+    from a guarded honour (a king or queen waiting for the cards above it to fall)."""
     suits = table.by_suit(cards)
     has_spades = bool(table.by_suit(table.hand)[SPADES])
     best: Card | None = None
@@ -216,17 +220,7 @@ def _cover(table: Reading, cards: list[Card], winning: list[Card]) -> Card | Non
 def _follow_to_win(table: Reading, cards: list[Card], winning: list[Card], losing: list[Card]) -> Card:
     partner = table.partner
     if partner is not None and table.winner == partner:
-        # don't overtake a partner who is already winning, unless its card is likely to be beaten
-        best = table.best
-        assert best is not None
-        partner_holds = _partner_holds(table)
-        if partner_holds >= 0.6 or not winning:
-            return _discard_low(table, losing) if losing else lowest(table, winning)
-        options = [(table.hold_chance(c), c) for c in winning]
-        chance, card = max(options, key=lambda pc: (round(pc[0], 2), [-x for x in table.cost(pc[1])]))
-        if chance > partner_holds + 0.2:
-            return card
-        return _discard_low(table, losing) if losing else lowest(table, winning)
+        return _over_partner(table, winning, losing)
     if not winning:
         return _discard_low(table, losing)
     if not table.later:
@@ -245,6 +239,19 @@ def _follow_to_win(table: Reading, cards: list[Card], winning: list[Card], losin
     if chances[card] >= 0.3 or not losing:
         return card
     return _discard_low(table, losing)
+
+
+def _over_partner(table: Reading, winning: list[Card], losing: list[Card]) -> Card:
+    """The partner is winning: don't overtake it, unless its card is likely to be beaten and ours is
+    likelier to hold."""
+    partner_holds = _partner_holds(table)
+    if partner_holds >= 0.6 or not winning:
+        return _discard_low(table, losing) if losing else lowest(table, winning)
+    options = [(table.hold_chance(c), c) for c in winning]
+    chance, card = max(options, key=lambda pc: (round(pc[0], 2), [-x for x in table.cost(pc[1])]))
+    if chance > partner_holds + 0.2:
+        return card
+    return _discard_low(table, losing) if losing else lowest(table, winning)
 
 
 def _partner_holds(table: Reading) -> float:
