@@ -37,7 +37,7 @@ from p2pspades.rules import (
 )
 from p2pspades.rules.playout import play_game
 from p2pspades.table.events import Decision, DecisionKind
-from p2pspades.ui.coaching import advice_line
+from p2pspades.ui.coaching import WIDTH, action_text, advice_line, legend
 
 KINDS = {Phase.BID: DecisionKind.BID, Phase.PLAY: DecisionKind.PLAY}
 
@@ -119,8 +119,15 @@ def test_the_hint_names_each_option_with_its_chance_and_points() -> None:
     words = advice_line(advice, rules)
     first = advice.best
     assert isinstance(advice.choice, Play)
-    said = f"{advice.choice.card.glyph} {first.points:+.0f} net, contract made in {first.holds:.0%} of deals"
-    assert words.startswith(said)
+    said = f"coach: {advice.choice.card.glyph} ({first.points:+.0f} net, contract made in {first.holds:.0%})"
+    assert words.startswith(said) and len(words) <= WIDTH
+    second = next(o for o in advice.options if o is not first)
+    assert f" · {action_text(second.action, rules)} {second.points:+.0f}, {second.holds:.0%}" in words
+    assert words.endswith(" · h: meaning")  # h again: the legend, one line on the smallest screen
+    said = legend(rules, advice.deals)
+    assert len(said) <= WIDTH and f"of {advice.deals} deals tried" in said and "less theirs" in said
+    alone = legend(PRESETS["cutthroat3"], 1000)
+    assert "less the others' mean" in alone and len(alone) <= WIDTH
 
 
 def test_a_sure_winner_is_what_the_coach_plays_to_make_a_contract() -> None:

@@ -248,7 +248,7 @@ def as_text(done: Review, rules: RuleSet, names: list[str], top: int, status: St
     if not costly:
         lines.append("no decision cost half a point or more against the expert's choice")
         return "\n".join(lines)
-    lines.append(legend(rules).replace("; %", "; a percentage", 1))
+    lines.append(legend(rules).replace("; %:", "; a percentage:", 1))
     lines.append("")
     lines.append("The costliest decisions:")
     for i, w in enumerate(costly, 1):

@@ -32,32 +32,40 @@ def action_text(action: Action, rules: RuleSet) -> str:
 
 
 def chance(option: Option, short: bool = False) -> str:
-    """The option's percentage in words: "contract made in 71%" ("71%" when `short`)."""
+    """The option's percentage in words: "contract made in 71%", "nil holds in 64%" ("71%" when
+    `short`)."""
     if short:
         return f"{option.holds:.0%}"
     return f"{'nil holds' if option.nil else 'contract made'} in {option.holds:.0%}"
 
 
+WIDTH = 79
+"""The prompt line's room on the smallest screen (80 columns, one taken by the margin)."""
+
+
 def advice_line(advice: Advice, rules: RuleSet, limit: int = 2) -> str:
-    """The coach's hint in one line, its choice first: "Q♠ +38 net, contract made in 71% of deals · 4♦ +21
-    net, 58%". A percentage is spelt out again when it changes meaning (a nil option beside a contract)."""
+    """The coach's hint in one line, its choice first: "coach: Q♠ (+38 net, contract made in 71%) · 4♦
+    +21, 58% · h: meaning". A percentage is spelt out again when it changes meaning (a nil beside a
+    contract); the pointer to the legend (`legend`, key h again) is left out where the line has no room."""
     first = advice.best
+    head = f"coach: {action_text(advice.choice, rules)} ({first.points:+.0f} net, {chance(first)})"
     rest = [o for o in advice.options if o is not first][: max(0, limit - 1)]
-    parts = []
-    for i, o in enumerate([first, *rest]):
-        said = i == 0 or o.nil != first.nil
-        what = action_text(o.action if i else advice.choice, rules)
-        text = f"{what} {o.points:+.0f} net, {chance(o, not said)}"
-        parts.append(text + (" of deals" if i == 0 else ""))
-    return " · ".join(parts)
+    parts = [head]
+    for o in rest:
+        parts.append(f"{action_text(o.action, rules)} {o.points:+.0f}, {chance(o, o.nil == first.nil)}")
+    line = " · ".join(parts)
+    hint = " · h: meaning"
+    return line + hint if len(line) + len(hint) <= WIDTH else line
 
 
 def legend(rules: RuleSet, deals: int | None = None) -> str:
-    """What the coach's numbers mean, in one line of at most 79 characters (`deals`: how many it tried)."""
-    theirs = "the others' average" if len(rules.sides) > 2 or not rules.partnerships else "theirs"
+    """What the coach's numbers mean, in one line of at most `WIDTH` characters (`deals`: how many it
+    tried)."""
+    theirs = "the others' mean" if len(rules.sides) > 2 or not rules.partnerships else "theirs"
     whose = "your side's" if rules.partnerships else "your"
     tried = "the deals tried" if deals is None else f"{deals} deals tried"
-    return f"net: {whose} points this hand minus {theirs}, bags too; %: of {tried}"
+    line = f"net: {whose} points this hand less {theirs}, with bags; %: of {tried}"
+    return line if len(line) <= WIDTH else line.removesuffix(" tried")
 
 
 def expected(option: Option, action: Action, rules: RuleSet) -> str:

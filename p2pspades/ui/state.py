@@ -409,7 +409,7 @@ class UiState(Derived):
             self.say("the coach (h) answers when it is your turn to bid or play", "dim")
             return
         if self.advice is not None and self.advice[0] is decision:  # h again: what the numbers mean
-            self.say("coach: " + legend(self.rules, self.advice[1].deals))
+            self.say(legend(self.rules, self.advice[1].deals))
             return
         if len(decision.legal) < 2:
             self.say("coach: there is only one thing you may do", "dim")
@@ -435,7 +435,7 @@ class UiState(Derived):
             self.say("coach: there is nothing to weigh here", "dim")
             return
         self.advice = (decision, advice)
-        self.say(f"coach: {advice_line(advice, self.rules)} · h: what this means")
+        self.say(advice_line(advice, self.rules))
         choice = advice.choice
         if isinstance(choice, Play):
             self.selected = choice.card
