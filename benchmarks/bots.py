@@ -233,20 +233,21 @@ class Comparison:
         self.deals.append((d, self.margins[-1], self.margins_charged[-1]))
 
     def bot(self, kind: str, seed: int) -> Player:
-        """A bot of `kind`: a name `make_bot` takes, "pimc" or "plain-pimc" (the yardsticks), or one of
-        `SPLITS`."""
+        """A bot of `kind`: a name `make_bot` takes, "pimc" or "plain-pimc" (the yardsticks), one of
+        `SPLITS`, or "expert:NAME=VALUE,..." (an expert with those settings, over the run's `--expert`)."""
         if kind in SPLITS:
             bidder, player = SPLITS[kind]
             return Split(self.bot(bidder, seed), self.bot(player, seed))
         if kind in YARDSTICKS:
             return YARDSTICKS[kind](seed, self.pimc_budget, self.pimc_playouts)
-        if kind == "expert" and (self.playouts is not None or self.confidence is not None or self.expert):
+        name, _, settings = kind.partition(":")
+        own = {**self.expert, **expert_settings(settings)}
+        if name == "expert" and (self.playouts is not None or self.confidence is not None or own):
             # `--playouts`: a count and no clock, exactly repeatable
             budget = UNCAPPED if self.playouts is not None else self.budget or DEFAULT_BUDGET
             confidence = CONFIDENCE if self.confidence is None else self.confidence
-            return ExpertBot(seed, time_budget=budget, iterations=self.playouts, confidence=confidence,
-                             **self.expert)
-        return make_bot(kind, seed, time_budget=self.budget)
+            return ExpertBot(seed, time_budget=budget, iterations=self.playouts, confidence=confidence, **own)
+        return make_bot(name, seed, time_budget=self.budget)
 
     def merge(self, other: Comparison) -> None:
         """Take in the deals another copy of this comparison played (in a worker process)."""
@@ -272,6 +273,17 @@ class Comparison:
             "margins": [[d, round(m, 2), round(c, 2)] for d, m, c in self.deals],
             "bots": {_label(kind): report(tally) for kind, tally in self.tallies.items()},
         }
+
+
+def expert_settings(text: str) -> dict[str, Any]:
+    """ExpertBot settings written "NAME=NUMBER,NAME=NUMBER" (ValueError for anything else)."""
+    out: dict[str, Any] = {}
+    for setting in filter(None, (part.strip() for part in text.split(","))):
+        name, equals, value = setting.partition("=")
+        if not equals:
+            raise ValueError(f"an expert setting is NAME=NUMBER, not {setting!r}")
+        out[name.strip()] = float(value)
+    return out
 
 
 def _label(kind: str) -> str:
@@ -404,6 +416,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "exactly (default: as many as --pimc-budget allows)")
     parser.add_argument("--expert", action="append", default=[], metavar="NAME=VALUE",
                         help="an ExpertBot setting for this run (repeatable), to measure one idea alone")
+    parser.add_argument("--pair", action="append", default=[], metavar="A/B",
+                        help="also bot A over bot B (repeatable); a bot is a kind, or "
+                        "expert:NAME=VALUE,... for an expert with settings of its own")
     parser.add_argument("--pimc-budget", type=float, default=PIMC_BUDGET,
                         help=f"the yardstick's seconds of wall clock per card (default {PIMC_BUDGET})")
     parser.add_argument("--jobs", type=int, default=1,
@@ -428,13 +443,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--pimc-budget must be positive")
     if args.pimc_playouts is not None and args.pimc_playouts < 1:
         parser.error("--pimc-playouts must be at least 1")
-    expert: dict[str, Any] = {}
-    for setting in args.expert:
-        name, _, value = setting.partition("=")
-        try:
-            expert[name.strip()] = float(value)
-        except ValueError:
-            parser.error(f"--expert takes NAME=NUMBER, not {setting!r}")
+    try:
+        expert = expert_settings(",".join(args.expert))
+        pairs_asked = [tuple(pair.split("/")) for pair in args.pair]
+        for pair in pairs_asked:
+            if len(pair) != 2:
+                raise ValueError(f"--pair takes A/B, two bots, not {'/'.join(pair)!r}")
+            for kind in pair:
+                expert_settings(kind.partition(":")[2])
+    except ValueError as exc:
+        parser.error(str(exc))
     names = [name.strip() for name in args.presets.split(",") if name.strip()]
     for name in names:
         if name not in PRESETS:
@@ -465,6 +483,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         pairs["expert_over_pimc"] = ("expert", "pimc")
     if args.plain_pimc:
         pairs["expert_over_plain_pimc"] = ("expert", "plain-pimc")
+    for a, b in pairs_asked:
+        pairs[f"{a}_over_{b}"] = (a, b)
     if args.split:
         pairs["expert_bids_over_heuristic"] = ("expert-bids", "normal")
         if not args.skip_pimc:

@@ -38,6 +38,7 @@ from p2pspades.bots.search import (
     weigh_plays,
 )
 from p2pspades.bots.simulate import Contract, Playout
+from p2pspades.bots.topsearch import choose_top
 from p2pspades.rules import Action, BlindNil, Draw, SeatView
 from p2pspades.table.events import Decision, DecisionKind
 
@@ -89,6 +90,7 @@ class ExpertBot:
         infer: float = 1.0,
         cover: bool = False,
         made_bag_weight: float | None = None,
+        top: bool = False,
     ) -> None:
         if time_budget <= 0:
             raise ValueError(f"time_budget must be positive, got {time_budget}")
@@ -113,6 +115,8 @@ class ExpertBot:
         self.playout = CoverPlayout if cover else Playout
         #: the bag weight once the seat's side has made its contract (None: `bag_weight` all along)
         self.made_bag_weight = made_bag_weight
+        #: cards chosen by the information-set search at the top of the tree (`topsearch`), not flat PIMC
+        self.top = top
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
         self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
@@ -133,6 +137,8 @@ class ExpertBot:
             choice = Draw(keep_draw(view))
         elif decision.kind is DecisionKind.PASS:
             choice = choose_pass(view, legal)
+        elif decision.kind is DecisionKind.PLAY and self.top:
+            choice = choose_top(view, legal, self._effort(decision)) or choose_card(view, legal)
         else:
             weighed = self.weigh(decision)
             if weighed is not None:
@@ -165,11 +171,7 @@ class ExpertBot:
         weigh (a bid far from the count), is weighed too, in the same deals, and never chosen. It reads the
         decision's view alone, what the seat may know."""
         view = decision.view
-        effort = Effort(random.Random(self._key(view)), self.iterations,
-                        time.perf_counter() + self.time_budget * CAP, self.bag_weight,
-                        self._seen.get(view.hand_number, 0), self.settle, self.infer, self.playout)
-        if self.made_bag_weight is not None and decision.kind is DecisionKind.PLAY and made(view):
-            effort.bag_weight = self.made_bag_weight
+        effort = self._effort(decision)
         weighed: Weighed | None = None
         if decision.kind is DecisionKind.PLAY:
             weighed = weigh_plays(view, decision.legal, effort)
@@ -180,6 +182,16 @@ class ExpertBot:
         if weighed is not None:
             self.playouts, self.capped = weighed.playouts, weighed.capped
         return weighed
+
+    def _effort(self, decision: Decision) -> Effort:
+        """How this decision's search runs: its generator (from the seed and the view), playouts, clock."""
+        view = decision.view
+        effort = Effort(random.Random(self._key(view)), self.iterations,
+                        time.perf_counter() + self.time_budget * CAP, self.bag_weight,
+                        self._seen.get(view.hand_number, 0), self.settle, self.infer, self.playout)
+        if self.made_bag_weight is not None and decision.kind is DecisionKind.PLAY and made(view):
+            effort.bag_weight = self.made_bag_weight
+        return effort
 
     def _key(self, view: SeatView) -> bytes:
         parts = (
