@@ -48,10 +48,13 @@ def test_h_shows_the_coachs_choice_for_the_bid_and_the_card_and_puts_the_cursor_
     try:
         term.expect("Your bid", timeout=60)
         term.proc.send("h")
-        screen = term.expect(r"coach: bid (nil|\d+): (makes the contract|the nil holds) in \d+% of deals", 60)
-        assert "net" in status_line(term), screen
+        screen = term.expect(r"coach: bid (nil|\d+) \([+-]\d+ net, (contract made|nil holds) \d+%\)", 60)
+        line = status_line(term).rstrip()
+        assert line.endswith(" · h: meaning") or len(line) > 66, screen  # the pointer, where there is room
+        term.proc.send("h")  # again: what the numbers mean, in one line
+        screen = term.expect(r"net: your side's points this hand less theirs, with bags; %: of \d+ deals", 30)
         term.proc.send("\r")  # the cursor is on the coach's bid: Enter bids it
-        weighed = r"coach: (10|[2-9JQKA])[♠♥♣♦]: (makes the contract|the nil holds) in \d+%"
+        weighed = r"coach: (10|[2-9JQKA])[♠♥♣♦] \([+-]\d+ net, (contract made|nil holds) \d+%\)"
         only = "coach: there is only one thing you may do"
         for held in range(13, 1, -1):  # the deal is random: a turn with one legal card has nothing to weigh
             term.expect(rf"Your hand \({held}\)[\s\S]*Your turn: play a card", timeout=60)

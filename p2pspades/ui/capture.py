@@ -78,6 +78,12 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
             if decision.kind is DecisionKind.PLAY and trick is not None and len(trick.plays) >= 2:
                 if "play" not in screens:
                     screens["play"] = screen_text(app, width, height)
+                    state.coach()  # h: the coach's hint, then h again: what its numbers mean
+                    await until(lambda: state.advice is not None, timeout=60)
+                    screens["coach"] = screen_text(app, width, height)
+                    state.coach()
+                    screens["coach legend"] = screen_text(app, width, height)
+                    state.message = None  # as the next key would
                     state.toggle_overlay(Overlay.PLAYED)
                     screens["played"] = screen_text(app, width, height)
                     state.close_overlay()

@@ -31,12 +31,12 @@ def action_text(action: Action, rules: RuleSet) -> str:
     return str(action)
 
 
-def chance(option: Option, short: bool = False) -> str:
-    """The option's percentage in words: "contract made in 71%", "nil holds in 64%" ("71%" when
-    `short`)."""
+def chance(option: Option, short: bool = False, terse: bool = False) -> str:
+    """The option's percentage in words: "contract made in 71%", "nil holds in 64%" ("71%" when `short`;
+    "contract made 71%", "nil holds 64%" when `terse`)."""
     if short:
         return f"{option.holds:.0%}"
-    return f"{'nil holds' if option.nil else 'contract made'} in {option.holds:.0%}"
+    return f"{'nil holds' if option.nil else 'contract made'}{'' if terse else ' in'} {option.holds:.0%}"
 
 
 WIDTH = 79
@@ -44,15 +44,19 @@ WIDTH = 79
 
 
 def advice_line(advice: Advice, rules: RuleSet, limit: int = 2) -> str:
-    """The coach's hint in one line, its choice first: "coach: Q♠ (+38 net, contract made in 71%) · 4♦
-    +21, 58% · h: meaning". A percentage is spelt out again when it changes meaning (a nil beside a
-    contract); the pointer to the legend (`legend`, key h again) is left out where the line has no room."""
+    """The coach's hint in one line, its choice first: "coach: Q♠ (+38 net, contract made 71%) · 4♦ +21,
+    58% · h: meaning". A percentage says what it is of again when that changes (a nil beside a contract);
+    the pointer to the legend (`legend`, key h again) is left out where the line has no room."""
     first = advice.best
-    head = f"coach: {action_text(advice.choice, rules)} ({first.points:+.0f} net, {chance(first)})"
+    said = chance(first, terse=True)
+    head = f"coach: {action_text(advice.choice, rules)} ({first.points:+.0f} net, {said})"
     rest = [o for o in advice.options if o is not first][: max(0, limit - 1)]
     parts = [head]
     for o in rest:
-        parts.append(f"{action_text(o.action, rules)} {o.points:+.0f}, {chance(o, o.nil == first.nil)}")
+        what = f"{o.holds:.0%}"
+        if o.nil != first.nil:  # a nil beside a contract, or the other way round: say which
+            what = ("nil " if o.nil else "contract ") + what
+        parts.append(f"{action_text(o.action, rules)} {o.points:+.0f}, {what}")
     line = " · ".join(parts)
     hint = " · h: meaning"
     return line + hint if len(line) + len(hint) <= WIDTH else line
