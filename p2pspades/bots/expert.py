@@ -91,6 +91,7 @@ class ExpertBot:
         cover: bool = False,
         made_bag_weight: float | None = None,
         top: bool = False,
+        bid_bag_weight: float | None = None,
     ) -> None:
         if time_budget <= 0:
             raise ValueError(f"time_budget must be positive, got {time_budget}")
@@ -117,6 +118,8 @@ class ExpertBot:
         self.made_bag_weight = made_bag_weight
         #: cards chosen by the information-set search at the top of the tree (`topsearch`), not flat PIMC
         self.top = top
+        #: the bag weight of the bid search (None: `bag_weight`)
+        self.bid_bag_weight = bid_bag_weight
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
         self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
@@ -191,6 +194,8 @@ class ExpertBot:
                         self._seen.get(view.hand_number, 0), self.settle, self.infer, self.playout)
         if self.made_bag_weight is not None and decision.kind is DecisionKind.PLAY and made(view):
             effort.bag_weight = self.made_bag_weight
+        if self.bid_bag_weight is not None and decision.kind is not DecisionKind.PLAY:
+            effort.bag_weight = self.bid_bag_weight
         return effort
 
     def _key(self, view: SeatView) -> bytes:
