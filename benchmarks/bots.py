@@ -386,7 +386,7 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument(
         "--deals", type=int, default=4, help="duplicate deals per comparison and preset (default 4)"
@@ -428,6 +428,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--minutes", type=float, default=None, help="start no new deal after this many minutes (wall clock)"
     )
+    return parser
+
+
+def _checked(
+    parser: argparse.ArgumentParser, argv: Sequence[str] | None
+) -> tuple[argparse.Namespace, dict[str, Any], list[tuple[str, ...]]]:
+    """The arguments, the run's expert settings and the pairs asked for (`parser.error` on a bad one)."""
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
@@ -453,10 +460,35 @@ def main(argv: Sequence[str] | None = None) -> int:
                 expert_settings(kind.partition(":")[2])
     except ValueError as exc:
         parser.error(str(exc))
+    return args, expert, pairs_asked
+
+
+def _pairs(args: argparse.Namespace, pairs_asked: Sequence[tuple[str, ...]]) -> dict[str, tuple[str, str]]:
+    """Which bots each comparison sets against each other, in every preset."""
+    pairs = {} if args.skip_heuristic else {"expert_over_heuristic": ("expert", "normal")}
+    if not args.skip_pimc:
+        pairs["expert_over_pimc"] = ("expert", "pimc")
+    if args.plain_pimc:
+        pairs["expert_over_plain_pimc"] = ("expert", "plain-pimc")
+    for a, b in pairs_asked:
+        pairs[f"{a}_over_{b}"] = (a, b)
+    if args.split:
+        pairs["expert_bids_over_heuristic"] = ("expert-bids", "normal")
+        if not args.skip_pimc:
+            pairs["expert_play_over_pimc"] = ("expert-play", "pimc")
+    if not args.skip_random:
+        pairs["heuristic_over_random"] = ("normal", "random")
+    return pairs
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args, expert, pairs_asked = _checked(parser, argv)
     names = [name.strip() for name in args.presets.split(",") if name.strip()]
     for name in names:
         if name not in PRESETS:
             parser.error(f"unknown preset {name!r}; the presets are {', '.join(PRESETS)}")
+
 
     def progress(text: str) -> None:
         if not args.quiet:
@@ -477,20 +509,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "expert": expert,
         "minutes": args.minutes,
     }
-    # which bots each comparison sets against each other, in every preset
-    pairs = {} if args.skip_heuristic else {"expert_over_heuristic": ("expert", "normal")}
-    if not args.skip_pimc:
-        pairs["expert_over_pimc"] = ("expert", "pimc")
-    if args.plain_pimc:
-        pairs["expert_over_plain_pimc"] = ("expert", "plain-pimc")
-    for a, b in pairs_asked:
-        pairs[f"{a}_over_{b}"] = (a, b)
-    if args.split:
-        pairs["expert_bids_over_heuristic"] = ("expert-bids", "normal")
-        if not args.skip_pimc:
-            pairs["expert_play_over_pimc"] = ("expert-play", "pimc")
-    if not args.skip_random:
-        pairs["heuristic_over_random"] = ("normal", "random")
+    pairs = _pairs(args, pairs_asked)
     if not pairs:
         parser.error("every comparison is skipped: nothing to measure")
     comparisons = {

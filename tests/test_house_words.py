@@ -23,9 +23,9 @@ from p2pspades.rules import (
     score_hand,
 )
 from p2pspades.table.harness import play_in_memory
-from p2pspades.ui.app import help_text, summary_text
 from p2pspades.ui.replay import ReplayModel, trick_text
 from p2pspades.ui.replay import help_text as replay_help
+from p2pspades.ui.screens import help_text, summary_text
 from p2pspades.ui.state import UiState
 from p2pspades.ui.text import rules_lines, score_words
 

@@ -87,10 +87,14 @@ def test_review_lists_the_costliest_decisions_of_the_logs_seat(tmp_path: Path) -
                           capture_output=True, text=True, timeout=240)
     assert text.returncode == 0, text.stderr
     assert re.search(r"seat 0 \(.+\): \d+ decisions weighed", text.stdout), text.stdout
-    assert "weighing hand 1 of" in text.stderr  # progress, on stderr
-    listed = re.findall(r"^ *\d+\. hand \d+, (the bid|trick \d+): you (bid|played) ", text.stdout, re.M)
+    assert "weighed hand 1 of" in text.stderr  # progress, on stderr
+    listed = re.findall(r"^ *\d+\. hand \d+, (the bid|trick \d+|blind nil\?): you (bid|played|answered) ",
+                        text.stdout, re.M)
     assert 1 <= len(listed) <= 3, text.stdout
     assert "your cards:" in text.stdout and "the expert would" in text.stdout
+    given_up = r"^    your side expected [+-]\d+ net this hand with .+; the expert's .+ expected [+-]\d+"
+    assert re.search(given_up, text.stdout, re.M), text.stdout
+    assert "net: your side's points this hand less theirs" in text.stdout
     as_json = subprocess.run([*run, "review", str(log), "--think", "fast", "--seat", "2", "--json"], env=env,
                              capture_output=True, text=True, timeout=240)
     assert as_json.returncode == 0, as_json.stderr

@@ -21,9 +21,11 @@ from p2pspades.printable import width
 from p2pspades.rules import preset
 from p2pspades.table import DecisionKind, Table
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
-from p2pspades.ui.app import create_app, dialog_text, seats_text, title_text, trick_caption, trick_text
+from p2pspades.ui.app import create_app
 from p2pspades.ui.capture import screen_text
+from p2pspades.ui.panels import seats_text, title_text, trick_caption, trick_text
 from p2pspades.ui.prefs import PREFS, to_ascii
+from p2pspades.ui.screens import dialog_text
 from p2pspades.ui.state import UiState
 from p2pspades.ui.testing import until
 from p2pspades.ui.text import bid_text, bidding_order
@@ -219,8 +221,8 @@ def test_verify_says_an_export_is_not_a_log(tmp_path: Path) -> None:
 
 def test_bot_names_are_the_compass_points_where_the_screen_puts_them() -> None:
     from p2pspades.table.harness import SEAT_NAMES
-    from p2pspades.ui.app import trick_text
     from p2pspades.ui.local import LocalGame
+    from p2pspades.ui.panels import trick_text
 
     game = LocalGame(QUICK, seed=b"compass", bots=[RandomBot(i) for i in range(1, 4)])
     state = game.state

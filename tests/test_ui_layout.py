@@ -15,8 +15,9 @@ from p2pspades.bots import RandomBot
 from p2pspades.printable import width
 from p2pspades.rules import RuleSet, preset
 from p2pspades.table import Decision, DecisionKind
-from p2pspades.ui.app import HELP_LINES, MIN_COLUMNS, create_app
+from p2pspades.ui.app import MIN_COLUMNS, create_app
 from p2pspades.ui.capture import screen_text
+from p2pspades.ui.keys import HELP_LINES
 from p2pspades.ui.local import LocalGame
 from p2pspades.ui.testing import KEYS, until
 from p2pspades.ui.widgets import build_style, use_color

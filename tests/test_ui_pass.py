@@ -16,8 +16,8 @@ from p2pspades.rules import Action, Bid, Game, Pass, Phase, parse_cards, preset
 from p2pspades.table import Accepted, Decision, DecisionKind
 from p2pspades.table.harness import Player, Wire
 from p2pspades.ui import cardinput
-from p2pspades.ui.app import hand_text, hand_title
 from p2pspades.ui.local import LocalGame
+from p2pspades.ui.panels import hand_text, hand_title
 from p2pspades.ui.state import UiState
 
 # seats 0 .. 3 (Ann, Bob, Cat, Dan), dealer 3: Ann bids nil first, so Ann then Cat pass two cards

@@ -17,8 +17,9 @@ from prompt_toolkit.output import DummyOutput
 from p2pspades.bots import RandomBot
 from p2pspades.rules import preset
 from p2pspades.table import DecisionKind
-from p2pspades.ui.app import create_app, trick_caption, trick_text
+from p2pspades.ui.app import create_app
 from p2pspades.ui.local import LocalGame
+from p2pspades.ui.panels import trick_caption, trick_text
 from p2pspades.ui.prefs import DEFAULT_TRICK_PAUSE
 from p2pspades.ui.state import UiState
 from p2pspades.ui.testing import KEYS, until

@@ -16,6 +16,7 @@ from p2pspades.rules.actions import (
     Play,
     Reveal,
     SeatAction,
+    deal_from_order,
 )
 from p2pspades.rules.audit import KINDS as VIOLATION_KINDS
 from p2pspades.rules.audit import Violation, audit_hand, renege_penalty
@@ -32,7 +33,7 @@ from p2pspades.rules.cards import (
 )
 from p2pspades.rules.chance import ByteStream
 from p2pspades.rules.dealer import FirstDealerDraw, choose_first_dealer
-from p2pspades.rules.engine import MAX_START_SCORE, Game, HandState, deal_from_order, ending_at, start_problem
+from p2pspades.rules.engine import Game
 from p2pspades.rules.errors import (
     BadBid,
     BadDeal,
@@ -50,7 +51,15 @@ from p2pspades.rules.errors import (
     WrongLead,
     WrongPhase,
 )
-from p2pspades.rules.results import HandResult, Outcome, Termination
+from p2pspades.rules.hand import HandState
+from p2pspades.rules.results import (
+    MAX_START_SCORE,
+    HandResult,
+    Outcome,
+    Termination,
+    ending_at,
+    start_problem,
+)
 from p2pspades.rules.ruleset import PRESETS, RuleSet, default_removed, preset
 from p2pspades.rules.scoring import HandScore, SideTotal, bid_notation, is_nil, score_hand
 from p2pspades.rules.tricks import Trick, trick_winner

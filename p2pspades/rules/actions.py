@@ -13,7 +13,8 @@ from operator import attrgetter
 from typing import TypeAlias, TypeGuard, cast
 
 from p2pspades.rules.cards import Card
-from p2pspades.rules.errors import IllegalAction
+from p2pspades.rules.errors import BadDeal, IllegalAction
+from p2pspades.rules.ruleset import RuleSet
 
 _BIT = attrgetter("_bit")
 
@@ -209,3 +210,20 @@ class Reveal:
 
 Action: TypeAlias = Bid | BlindNil | BlindBid | Draw | Pass | Play | Deal | Reveal
 SeatAction: TypeAlias = Bid | BlindNil | BlindBid | Draw | Pass | Play
+
+
+def deal_from_order(rules: RuleSet, dealer: int, cards: Sequence[Card]) -> Deal:
+    """A full-knowledge `Deal` from a shuffled deck: one card at a time, clockwise from the dealer's left (or,
+    for the draw pile, the whole deck as the stock). For tests, bots and benchmarks; applying it checks that
+    the cards are the rule set's deck."""
+    n = rules.players
+    cards = tuple(cards)
+    if len(cards) != len(rules.deck):  # (the rest is checked when the deal is applied)
+        raise BadDeal(f"deal_from_order needs the {len(rules.deck)} cards of the deck, got {len(cards)}")
+    if rules.deal == "draw":
+        return Deal(hands=((),) * n, stock=cards)
+    hands: list[tuple[Card, ...]] = [()] * n
+    for offset in range(n):
+        seat = (dealer + 1 + offset) % n
+        hands[seat] = cards[offset::n]
+    return Deal(hands=tuple(hands))

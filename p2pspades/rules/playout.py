@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from p2pspades.rules.actions import Action, Reveal
+from p2pspades.rules.actions import Action, Reveal, deal_from_order
 from p2pspades.rules.cards import Card
-from p2pspades.rules.engine import Game, deal_from_order
+from p2pspades.rules.engine import Game
 from p2pspades.rules.errors import IllegalAction
 from p2pspades.rules.results import HandResult
 from p2pspades.rules.ruleset import RuleSet

@@ -1,12 +1,14 @@
-"""What one seat may know: the only input bots and the user interface get."""
+"""What one seat may know: the only input bots and the user interface get, and how an engine gives it."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Protocol
 
 from p2pspades.rules.actions import Action
 from p2pspades.rules.cards import Card, Suit
+from p2pspades.rules.hand import HandState
 from p2pspades.rules.results import HandResult, Outcome
 from p2pspades.rules.ruleset import RuleSet
 from p2pspades.rules.scoring import SideTotal
@@ -61,3 +63,53 @@ class SeatView:
     @property
     def side(self) -> int:
         return self.rules.side_of(self.seat)
+
+
+class Engine(Protocol):
+    """What `seat_view` reads of a game engine (`Game`)."""
+
+    rules: RuleSet
+    hand_number: int
+    phase: Phase
+    current_seat: int | None
+    hand: HandState
+    totals: tuple[SideTotal, ...]
+    history: list[HandResult]
+    outcome: Outcome | None
+
+    def legal_actions(self) -> tuple[Action, ...]: ...
+
+
+def seat_view(game: Engine, seat: int) -> SeatView:
+    """What `seat` may know of `game`, as a frozen snapshot: its own cards as far as the engine knows them,
+    the public record, and the top of the draw pile when it is the seat's turn to draw."""
+    hand = game.hand
+    players = game.rules.players
+    mine = game.current_seat == seat
+    index = hand.draw_index
+    draw_card = hand.stock[index] if game.phase is Phase.DRAW and mine and index is not None else None
+    return SeatView(
+        seat=seat,
+        rules=game.rules,
+        hand_number=game.hand_number,
+        dealer=hand.dealer,
+        phase=game.phase,
+        current_seat=game.current_seat,
+        hand=hand.hand(seat),
+        unknown=hand.unknown(seat),
+        hand_sizes=tuple(hand.hand_size(s) for s in range(players)),
+        bids=hand.bids,
+        blind=hand.blind,
+        blind_eligible=hand.blind_eligible,
+        tricks=hand.tricks,
+        trick=hand.trick,
+        tricks_won=hand.tricks_won,
+        spades_broken=hand.spades_broken,
+        voids=tuple(hand.voids(s) for s in range(players)),
+        totals=game.totals,
+        history=tuple(game.history),
+        legal_actions=tuple(game.legal_actions()) if mine else (),
+        draw_card=draw_card,
+        stock_left=hand.stock_left,
+        outcome=game.outcome,
+    )

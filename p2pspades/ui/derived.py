@@ -7,7 +7,6 @@ Read-only views of `UiState`'s fields, kept apart from the code that changes the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from p2pspades.rules import (
     Action,
@@ -29,10 +28,8 @@ from p2pspades.rules import (
 )
 from p2pspades.rules.cards import HOLDING_ORDER, Suit
 from p2pspades.table import Decision, DecisionKind
+from p2pspades.ui.result import GameResult
 from p2pspades.ui.text import bid_text, sort_hand
-
-if TYPE_CHECKING:
-    from p2pspades.ui.state import GameResult
 
 
 @dataclass(frozen=True)

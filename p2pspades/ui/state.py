@@ -1,8 +1,9 @@
 """The UI's model: what the game screen shows and every choice a person can make, without prompt_toolkit.
 
-Its parts live beside it: the sentences in `words.py`, the getters the screen derives in `derived.py`, the
-overlay stack in `overlays.py`, the typing of card codes in `cardinput.py`. Here is the state itself and
-everything that changes it.
+Its parts live beside it: the sentences in `words.py`, the getters the screen derives in `derived.py`, what
+the keys change while a decision is pending (the card cursor, typed codes and bids, the marks of a pass) in
+`choosing.py`, the overlay stack in `overlays.py`, the typing of card codes in `cardinput.py`, and how the
+game ended in `result.py`. Here is the state itself and what the driver, the overlays and the coach change.
 
 A driver (the in-memory session in `local.py`, or the ZeroMQ peer) feeds it the table's events
 (`on_events`) and the table itself (`refresh`); the screen reads it and the key bindings call its methods.
@@ -13,23 +14,17 @@ answer, which is always one of the decision's legal actions.
 from __future__ import annotations
 
 import asyncio
-import enum
 import inspect
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
 
 from p2pspades.bots.coach import Advice, advise
 from p2pspades.describe import ending
 from p2pspades.printable import printable
 from p2pspades.rules import (
     Action,
-    Bid,
-    BlindNil,
     Card,
-    Draw,
     HandResult,
-    Pass,
     Phase,
     Play,
     SeatView,
@@ -45,11 +40,12 @@ from p2pspades.table import (
     Table,
     Violation,
 )
-from p2pspades.ui import cardinput
+from p2pspades.ui.choosing import Choosing
 from p2pspades.ui.coaching import advice_line, legend
-from p2pspades.ui.derived import Derived
 from p2pspades.ui.overlays import Overlay, OverlayStack
 from p2pspades.ui.prefs import PREFS
+from p2pspades.ui.result import GameResult as GameResult
+from p2pspades.ui.result import ResultStatus as ResultStatus
 from p2pspades.ui.text import sort_hand
 from p2pspades.ui.words import LEVELS, Words
 from p2pspades.ui.words import EventLine as EventLine
@@ -58,27 +54,7 @@ COACHED = (DecisionKind.BLIND_NIL, DecisionKind.BID, DecisionKind.PLAY)
 """The decisions the coach (key h) weighs."""
 
 
-class ResultStatus(enum.StrEnum):
-    """How the game ended on this screen: as the table says (`TableStatus` but running), or stopped by the
-    driver (nothing more can happen)."""
-
-    COMPLETE = "complete"
-    ABANDONED = "abandoned"
-    VIOLATION = "violation"
-    STOPPED = "stopped"
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """How the game ended, for the game-over screen and the exit code."""
-
-    status: ResultStatus
-    winners: tuple[int, ...]  # sides
-    detail: str
-    text: str  # one line a person reads
-
-
-class UiState(Derived):
+class UiState(Choosing):
     """The game screen's model for one seat. Not thread-safe: use it from the event loop that runs the app."""
 
     def __init__(self, seat: int, setup: Setup, *, max_events: int = 300) -> None:
@@ -344,9 +320,7 @@ class UiState(Derived):
         self._answer = asyncio.get_running_loop().create_future()
         if self.view is None or self.view.hand_number <= decision.view.hand_number:
             self.update_view(decision.view)
-        self.typed = ""
-        self.marked = []
-        self.confirming = None
+        self._clear_choice()
         self.message = None  # a word said while we waited ("Waiting for West…") would hide our turn
         self.choice = self._default_choice(decision)
         self._fix_selection()
@@ -368,37 +342,8 @@ class UiState(Derived):
             self._answer.cancel()
         self._answer = None
         self.decision = None
-        self.typed = ""
-        self.marked = []
-        self.confirming = None
+        self._clear_choice()
         self._changed()
-
-    def answer(self, action: Action) -> bool:
-        """Give the person's choice to the waiting player. False (and a message) if it is not legal now."""
-        decision = self.decision
-        if decision is None or self._answer is None or self._answer.done():
-            self.say("nothing to decide right now", "warn")
-            return False
-        if action not in decision.legal:
-            allowed = [self.choice_label(a) for a in self.choices()]
-            self.say(self.words.why_illegal(action, self.view, allowed), "warn")
-            return False
-        self._answer.set_result(action)
-        self.decision = None
-        self.typed = ""
-        self.marked = []
-        self.confirming = None
-        self._changed()
-        return True
-
-    def _default_choice(self, decision: Decision) -> int:
-        """The lowest real bid (not nil), "no" to blind nil, "keep" for the draw pile."""
-        options = self.choices()
-        if decision.kind is DecisionKind.BID:
-            for i, option in enumerate(options):
-                if isinstance(option, Bid) and not self._is_nil(option):
-                    return i
-        return 0
 
     # ================================================================= the coach
     def coach(self) -> None:
@@ -443,152 +388,7 @@ class UiState(Derived):
             self.choice = self.choices().index(choice)
         self._changed()
 
-    # ================================================================= the card cursor
-    def _fix_selection(self) -> None:
-        options = self.selectable()
-        if not options:
-            self.selected = None
-        elif self.selected not in options:
-            cards = self.hand_cards()
-            if self.selected in cards:  # the nearest selectable card to the right, else the last
-                at = cards.index(self.selected)
-                self.selected = next((c for c in cards[at:] if c in options), options[-1])
-            else:
-                self.selected = options[0]
-
-    # ================================================================= what the keys do
-    def move(self, delta: int) -> None:
-        """Arrow keys: move the card cursor, or the dialog's choice."""
-        self.message = None
-        self.confirming = None
-        if self.top_overlay is not None:
-            return
-        if self.kind in (DecisionKind.BID, DecisionKind.BLIND_NIL, DecisionKind.DRAW):
-            n = len(self.choices())
-            if n:
-                self.choice = max(0, min(n - 1, self.choice + delta))
-                self.typed = ""
-        else:
-            options = self.selectable()
-            if options:
-                at = options.index(self.selected) if self.selected in options else 0
-                self.selected = options[max(0, min(len(options) - 1, at + delta))]
-        self._changed()
-
-    def move_to(self, end: bool) -> None:
-        """Home/End."""
-        self.move(10_000 if end else -10_000)
-
-    def type_key(self, key: str) -> bool:
-        """A letter or digit typed while a decision is pending: part of a card code, a bid, or a dialog
-        shortcut. False if the key means nothing here (so it may be a command key)."""
-        before, self.message = self.message, None
-        if not self._type_key(key.lower()):
-            self.message = before
-            return False
-        self.confirming = None
-        return True
-
-    def _type_key(self, key: str) -> bool:
-        kind = self.kind
-        if self.top_overlay is not None or kind is None:
-            return False
-        if kind in (DecisionKind.PLAY, DecisionKind.PASS):
-            if not self.typed and not cardinput.starts_code(key, jokers=self.rules.jokers):
-                return False
-            if self.typed and not cardinput.continues_code(key):
-                return False
-            if len(self.typed) >= cardinput.MAX_LENGTH:
-                self.say(cardinput.CARD_CODES, "warn")
-                return True
-            self.typed += key
-            self._select_typed()
-        elif kind is DecisionKind.BID:
-            if key == "n":
-                return self._answer_nil()
-            if not key.isdigit() or len(self.typed) >= 2:
-                return False
-            self.typed += key
-            options = self.choices()
-            for i, option in enumerate(options):
-                if isinstance(option, Bid) and str(option.tricks) == self.typed and option.tricks != 0:
-                    self.choice = i
-        elif kind is DecisionKind.BLIND_NIL:
-            if key in "yn":
-                return self.answer(BlindNil(key == "y")) or True
-            return False
-        else:
-            if key in "kd":
-                return self.answer(Draw(key == "k")) or True
-            return False
-        self._changed()
-        return True
-
-    def backspace(self) -> None:
-        self.message = None
-        self.typed = self.typed[:-1]
-        self._changed()
-
-    def clear_typed(self) -> None:
-        """Esc: forget the typed code, and the card we asked about (choose again); the marks of a pass."""
-        self.typed = ""
-        self.confirming = None
-        self.marked = []
-        self._changed()
-
-    # ================================================================= the nil card pass
-    def mark(self) -> bool:
-        """Space while we are to pass: mark the typed card, else the one under the cursor, for the pass (or
-        unmark it). False (and the reason) for a card that may not be passed."""
-        self.message = None
-        if self.kind is not DecisionKind.PASS or self.top_overlay is not None:
-            return False
-        card = cardinput.card_of(self.typed) if self.typed else self.selected
-        code, self.typed = self.typed, ""
-        if card is None:
-            self.say(cardinput.why_not_a_card(code) if code else "no card to mark", "warn")
-            return False
-        if card not in self.hand_cards():
-            self.say(f"{card.glyph} is not in your hand", "warn")
-            return False
-        self.selected = card
-        if card in self.marked:
-            self.marked.remove(card)
-        elif card not in self.passable_cards():
-            why = "it was passed to you, and a card received stays" if self.passable_cards() else "not now"
-            self.say(f"{card.glyph} may not be passed: {why}", "warn")
-            return False
-        else:
-            self.marked.append(card)
-        self._changed()
-        return True
-
-    def _submit_pass(self) -> bool:
-        """Enter while we are to pass: pass the marked cards, if they are as many as the rule says."""
-        size = self.rules.nil_pass
-        if len(self.marked) != size:
-            more = "mark" if len(self.marked) < size else "unmark"
-            self.say(f"pass exactly {size} cards: {len(self.marked)} marked; Space on a card to {more} it",
-                     "warn")
-            return False
-        return self.answer(Pass(tuple(self.marked)))
-
-    def _select_typed(self) -> None:
-        card = cardinput.card_of(self.typed)
-        if card is not None and card in self.hand_cards():
-            self.selected = card
-
-    def _is_nil(self, option: Action) -> bool:
-        """A bid of nil: the bid of 0, where the rules have nil (elsewhere 0 is a number like any)."""
-        return option == Bid(0) and self.rules.nil
-
-    def _answer_nil(self) -> bool:
-        nil = next((option for option in self.choices() if self._is_nil(option)), None)
-        if nil is None:
-            self.say("nil is not allowed here", "warn")
-            return True
-        return self.answer(nil) or True
-
+    # ================================================================= Enter
     def submit(self) -> bool:
         """Enter: close the overlay on top, or answer the decision with the typed code or the cursor."""
         self.message = None
@@ -602,51 +402,12 @@ class UiState(Derived):
         if top is not None:
             self.close_overlay()
             return True
-        d = self.decision
-        if d is None:
+        if self.decision is None:
             self.say(self.status_text(), "dim")
             return False
-        if d.kind is DecisionKind.PASS:
-            return self._submit_pass()
-        if d.kind is DecisionKind.PLAY:
-            if self.typed:
-                code, self.typed = self.typed, ""  # a refused code is typed again from scratch
-                card = cardinput.card_of(code)
-                if card is None:
-                    self.say(cardinput.why_not_a_card(code), "warn")
-                    return False
-                if self._play(card, d):
-                    return True
-                self._fix_selection()  # the highlight leaves the card just refused
-                self._changed()
-                return False
-            if self.selected is None:
-                self.say("no card to play", "warn")
-                return False
-            return self._play(self.selected, d)
-        options = self.choices()
-        if d.kind is DecisionKind.BID and self.typed:
-            wanted = int(self.typed)
-            self.typed = ""
-            return self.answer(Bid(wanted))
-        if not options:
-            return False
-        return self.answer(options[max(0, min(len(options) - 1, self.choice))])
-
-    def _play(self, card: Card, decision: Decision) -> bool:
-        """Play `card`, or first ask whether to (with `confirm_card`, for a card the rules allow)."""
-        if self.confirm_card and self.confirming is not card and Play(card) in decision.legal:
-            self.confirming = card
-            self.selected = card
-            self._changed()
-            return False
-        return self.answer(Play(card))
+        return self._submit_choice(self.decision)
 
     # ================================================================= overlays
-    @property
-    def top_overlay(self) -> Overlay | None:
-        return self.overlays.top
-
     def toggle_overlay(self, name: Overlay) -> None:
         """`?`, `s`, `l`: open that overlay, or close it if it is on top."""
         if self.overlays.toggle(name):
@@ -725,16 +486,7 @@ class UiState(Derived):
         """"West takes trick 3" for the completed trick held on the table."""
         return "" if self.held is None else self.words.held_trick(*self.held)
 
-    def say(self, text: str, level: str = "info") -> None:
-        """A message on the prompt line until the next key."""
-        self.message = EventLine(printable(text), level)
-        self._changed()
-
     # ================================================================= internals
-    def _changed(self) -> None:
-        if self.on_change is not None:
-            self.on_change()
-
     def _add(self, lines: Iterable[EventLine]) -> None:
         for line in lines:
             self.note(line.text, line.level)

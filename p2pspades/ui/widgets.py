@@ -36,6 +36,8 @@ from p2pspades.printable import printable_lines
 from p2pspades.ui.prefs import shown
 
 GetText = Callable[[], StyleAndTextTuples]
+#: the text of a window: (style, text) fragments, lines split by "\n"
+Line = StyleAndTextTuples
 T = TypeVar("T")
 
 _COMMON = {
