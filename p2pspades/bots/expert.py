@@ -38,7 +38,7 @@ from p2pspades.bots.search import (
     weigh_plays,
 )
 from p2pspades.bots.simulate import Contract, Playout
-from p2pspades.bots.topsearch import choose_top
+from p2pspades.bots.topsearch import weigh_top
 from p2pspades.rules import Action, BlindNil, Draw, SeatView
 from p2pspades.table.events import Decision, DecisionKind
 
@@ -140,8 +140,6 @@ class ExpertBot:
             choice = Draw(keep_draw(view))
         elif decision.kind is DecisionKind.PASS:
             choice = choose_pass(view, legal)
-        elif decision.kind is DecisionKind.PLAY and self.top:
-            choice = choose_top(view, legal, self._effort(decision)) or choose_card(view, legal)
         else:
             weighed = self.weigh(decision)
             if weighed is not None:
@@ -177,7 +175,7 @@ class ExpertBot:
         effort = self._effort(decision)
         weighed: Weighed | None = None
         if decision.kind is DecisionKind.PLAY:
-            weighed = weigh_plays(view, decision.legal, effort)
+            weighed = (weigh_top if self.top else weigh_plays)(view, decision.legal, effort)
         elif decision.kind is DecisionKind.BID:
             weighed = weigh_bids(view, decision.legal, effort, also)
         elif decision.kind is DecisionKind.BLIND_NIL and BlindNil(True) in decision.legal:

@@ -1,14 +1,15 @@
-"""Information-set search at the top of the tree: the card to play chosen by a small search tree over what
-every seat can see, in place of flat PIMC.
+"""Information-set search at the top of the tree: the cards the other seats answer ours with, in the trick
+being played, chosen in a small search tree over what those seats can see, in place of flat PIMC's.
 
-Flat PIMC plays each of our cards out in each sampled deal as if every seat, ours included, could see every
-card: the seats after us answer our card knowing where all the cards are. Here the cards of the trick being
-played, ours and the answers of the seats after us, are chosen in a tree whose nodes are the cards played so
-far, shared by every deal (a seat's information: what it has seen played, not the hidden hands), each choice
-by the bandit rule UCB1 among the cards the deal lets that seat play, from that seat's side's point of view.
-The rest of the hand is the playouts' greedy policy, as in the flat search. One deal, one path down the tree;
-each deal counts by its weight (how well it explains the bids, `World.weight`). The card with the best mean
-at the root is played.
+Flat PIMC plays each of our cards out in each sampled deal as if every seat could see every card: the seats
+after us answer our card knowing where all the cards are, differently in each deal. Here each of our cards is
+still played out in every deal (so that the options are compared over the same deals, as in the flat
+search), but the answers of the seats after us in this trick are chosen in a tree whose nodes are the cards
+played so far, shared by every deal (a seat's information: what it has seen played, not the hidden hands),
+each answer by the bandit rule UCB1 among the cards the deal lets that seat play, from that seat's side's
+point of view. The rest of the hand is the playouts' greedy policy, as in the flat search. Each deal counts
+by its weight (how well it explains the bids, `World.weight`). What it returns is a `Weighed`, chosen from
+as the flat search's is.
 
 Pure: the randomness comes in with the `Effort`, the clock only caps.
 """
@@ -20,13 +21,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from p2pspades.bots.search import Effort, equivalent, scored
+from p2pspades.bots.play import choose_card
+from p2pspades.bots.search import Effort, Weighed, equivalent, scored
 from p2pspades.bots.simulate import Contract, Playout
 from p2pspades.bots.world import World
 from p2pspades.rules import Action, Play, SeatView
 
-EXPLORE = 40.0
-"""UCB1's exploration constant, in points of the hand's value (a hand's values spread over about this)."""
+EXPLORE = 100.0
+"""UCB1's exploration constant, in points of the hand's value (a set or a nil swings it by about this)."""
 
 
 @dataclass
@@ -57,8 +59,8 @@ class Node:
         self.total[card] = self.total.get(card, 0.0) + weight * reward
 
 
-def choose_top(view: SeatView, legal: Sequence[Action], effort: Effort) -> Action | None:
-    """The card the top search plays (None when the legal cards are all as good as each other)."""
+def weigh_top(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weighed | None:
+    """The top search of a card to play (None when the legal cards are all as good as each other)."""
     plays = {a.card.index: a for a in legal if isinstance(a, Play)}
     if len(plays) < 2:
         return None
@@ -68,34 +70,58 @@ def choose_top(view: SeatView, legal: Sequence[Action], effort: Effort) -> Actio
     groups = equivalent(list(plays), rules.deck_mask & ~world.unseen, contract.relabel)
     if len(groups) < 2:
         return None
-    relabel = contract.relabel
-    ours = [g[0] if relabel is None else relabel.index[g[0]] for g in groups]
+    usual = choose_card(view, legal)
+    assert isinstance(usual, Play)
+    default = next(i for i, group in enumerate(groups) if usual.card.index in group)
+    actions: list[Action] = [plays[group[0]] for group in groups]
+    actions[default] = usual
+    weighed = Weighed.empty(actions, default)
+    weighed.alike = [tuple(plays[c] for c in group) for group in groups]
     tree: dict[tuple[int, ...], Node] = {}
-    side = contract.side_of[view.seat]
-    for k in range(max(2, effort.iterations)):
-        if k >= 2 and time.perf_counter() > effort.deadline:
-            break
+    rounds = max(2, effort.iterations // len(groups))
+    for r in range(rounds):
         hands = world.sample(effort.rng)
         weight = world.weight(hands)
-        playout = Playout.from_view(contract, view, hands)
-        path: list[tuple[Node, list[int], int, bool]] = []
-        key: tuple[int, ...] = ()
-        while True:
-            seat = (playout.leader + len(playout.plays)) % contract.n
-            cards = ours if not key else _options(playout)
-            node = tree.setdefault(key, Node())
-            card = node.choose(cards)
-            path.append((node, cards, card, contract.side_of[seat] == side))
-            playout.play(card)
-            key += (card,)
-            if not playout.plays:  # the trick is over: the rest is the greedy policy's
+        start = Playout.from_view(contract, view, hands)
+        deal: list[tuple[float, bool]] = []
+        for group in groups:
+            if r >= 2 and time.perf_counter() > effort.deadline:
                 break
-        value, _ = scored(contract, view.seat, playout.finish(), view.totals, effort.bag_weight)
-        for node, cards, card, ours_side in path:
-            node.update(cards, card, weight, value if ours_side else -value)
-    root = tree.get((), Node())
-    best = max(ours, key=lambda c: root.total.get(c, -math.inf) / max(root.visits.get(c, 0.0), 1e-9))
-    return plays[best if relabel is None else relabel.card(best)]
+            deal.append(_descend(start.copy(), group[0], tree, contract, view, effort, weight))
+        weighed.playouts += len(deal)
+        if not weighed.add(deal, weight):
+            break  # out of time: this deal, cut short, is left out
+    return weighed
+
+
+def _descend(
+    playout: Playout,
+    card: int,
+    tree: dict[tuple[int, ...], Node],
+    contract: Contract,
+    view: SeatView,
+    effort: Effort,
+    weight: float,
+) -> tuple[float, bool]:
+    """Our `card` (a deck index), the trick's answers chosen in the tree, the rest greedy: the deal's worth
+    to us and whether our contract held; the answers' nodes learn it."""
+    playout.play_card(card)
+    key: tuple[int, ...] = (card,)
+    path: list[tuple[Node, list[int], int, bool]] = []
+    side = contract.side_of[view.seat]
+    while playout.plays:  # the trick goes on: the next seat answers from the tree
+        seat = (playout.leader + len(playout.plays)) % contract.n
+        options = _options(playout)
+        node = tree.setdefault(key, Node())
+        answer = node.choose(options) if len(options) > 1 else options[0]
+        path.append((node, options, answer, contract.side_of[seat] == side))
+        playout.play(answer)
+        key += (answer,)
+    value, held = scored(contract, view.seat, playout.finish(), view.totals, effort.bag_weight)
+    for node, options, answer, friendly in path:
+        if len(options) > 1:
+            node.update(options, answer, weight, value if friendly else -value)
+    return value, held
 
 
 def _options(playout: Playout) -> list[int]:
