@@ -27,9 +27,12 @@ from p2pspades.table.events import Decision, DecisionKind
 COACH_SEED = b"p2pspades/coach"
 """The coach's search is seeded from this and the view, so one position always gets one advice."""
 SHARE = 0.25
-"""The coach searches this share of the expert bot's playouts at the same `--think` level (500 playouts a
-decision at normal, the bot's at fast): a hint comes at once, and a whole game is reviewed in seconds, and the
-two always agree, for they are the same search."""
+"""The coach searches a card with this share of the expert bot's playouts at the same `--think` level (500 at
+normal, the bot's at fast): a hint comes at once, and a whole game is reviewed in seconds, and the two always
+agree, for they are the same search."""
+BID_SHARE = 0.5
+"""A bid or the blind-nil question, one a hand, gets this share (1,000 playouts at normal): each of its deals
+plays the whole hand for every bid searched, so a quarter would leave a bid some thirty deals."""
 SETTLE = (3.5, 1.0)
 """The coach stops searching once its choice beats every other option by 3.5 standard errors, or is known to
 within a point of it (`Weighed.settled`, from 60 deals on): measured on the reviews of two games (127
@@ -88,7 +91,8 @@ def advise(decision: Decision, think: str | None = None, also: Action | None = N
     budget = think_budget(think)
     # the coach's share of the playouts the expert runs at this level, with no clock cap: one view, one
     # advice, however loaded
-    playouts = max(8, int(PLAYOUTS_PER_SECOND * budget * SHARE))
+    share = SHARE if decision.kind is DecisionKind.PLAY else BID_SHARE
+    playouts = max(8, int(PLAYOUTS_PER_SECOND * budget * share))
     bot = ExpertBot(COACH_SEED, time_budget=budget * UNCAPPED, iterations=playouts, settle=SETTLE)
     weighed = bot.weigh(decision, also)
     if weighed is None or not weighed.weights:

@@ -167,6 +167,8 @@ class World:
         free = self.unseen & ~self.discarded
         self.free = [i for i in range(len(FULL_DECK)) if free >> i & 1]
         suit_of = rules.order.suit_of  # deuces high: the 2D is a spade, for the voids too
+        #: no seat to deal to has shown a void: a deal is a shuffle cut into hands (`_plain`)
+        self.void_free = not any(self.voids[s] for s in self.others)
         #: per card: how many seats to deal to have shown void in its suit (such cards are dealt first)
         self.shunned = [
             sum(1 for s in self.others if self.voids[s] >> suit_of[c] & 1) for c in range(len(FULL_DECK))
@@ -175,12 +177,29 @@ class World:
     def sample(self, rng: random.Random) -> list[int]:
         """Every seat's cards: ours as they are, the others dealt from the unseen cards at random, no seat
         given a suit it has shown void in (the draw pile's discards and unseen rest go to no one)."""
+        if self.void_free:
+            return self._plain(rng)
         for _ in range(20):
             hands = self._try(rng, True)
             if hands is not None:
                 return hands
         hands = self._try(rng, False)
         assert hands is not None
+        return hands
+
+    def _plain(self, rng: random.Random) -> list[int]:
+        """A deal where no seat to deal to has shown a void: the unseen cards shuffled and cut into hands."""
+        cards = self.free.copy()
+        rng.shuffle(cards)
+        hands = [0] * self.n
+        hands[self.seat] = self.mine
+        start = 0
+        for s in self.others:
+            hand = 0
+            for card in cards[start : start + self.sizes[s]]:
+                hand |= 1 << card
+            hands[s] = hand
+            start += self.sizes[s]
         return hands
 
     def _try(self, rng: random.Random, voids: bool) -> list[int] | None:
