@@ -1,35 +1,40 @@
 """Play strength in duplicate format: the same deals played twice, with the sides swapping seats.
 
-Three comparisons per preset, each of which `--skip-…` leaves out: expert over heuristic, expert over a plain
-PIMC searcher (the yardstick of `benchmarks/pimc.py`, 0.3 s of wall clock per card), and heuristic over
-random. Each deal is one hand from the start of a game (totals 0), dealt from a seeded shuffle. It is played
-at two tables with the same cards and the same dealer: at the first, bot A holds the even seats and bot B the
-odd ones; at the second they swap. A deal's score is A's points less B's, summed over both tables and halved:
-points per deal, with luck of the cards cancelled. In individual games the seats score on their own and a
-bot's points are the mean of its seats'; with an odd number of players the deal is played once per seat, A in
-that seat alone.
+Three comparisons per preset, each of which `--skip-…` leaves out: expert over heuristic, expert over the
+PIMC yardstick (`PimcSearcher` of `benchmarks/pimc.py`: it searches its bids and its cards, 0.3 s of wall
+clock a decision), and heuristic over random; `--plain-pimc` adds the expert over the earlier, plain
+yardstick, and `--pair A/B` any two bots (an expert with settings of its own is "expert:NAME=VALUE,..."). Each
+deal is one hand from the start of a game (totals 0), dealt from a seeded shuffle. It is played at two tables
+with the same cards and the same dealer: at the first, bot A holds the even seats and bot B the odd ones; at
+the second they swap. A deal's score is A's points less B's, summed over both tables and halved: points per
+deal, with luck of the cards cancelled. In individual games the seats score on their own and a bot's points
+are the mean of its seats'; with an odd number of players the deal is played once per seat, A in that seat
+alone.
 
-Reported per preset, as one JSON object: points per deal of A over B (mean and 95% interval), the same with
-carried bags charged at their share of the bag penalty, sets and nils made per bot, and each bot's decision
-time (mean, 95th percentile, max) over all its decisions with more than one legal choice: wall-clock time
-(what a player waits, which includes whatever else the machine is running) and the CPU time of this process
-(the bot's own work). No cryptography: this measures how well the bots play. Progress goes to stderr.
+Reported per preset, as one JSON object: points per deal of A over B (mean and 95% interval, and deal by
+deal), the same with carried bags charged at their share of the bag penalty, sets, nils made and bags per
+bot, and each bot's decision time (mean, 95th percentile, max) over all its decisions with more than one
+legal choice: wall-clock time (what a player waits, which includes whatever else the machine is running) and
+the CPU time of this process (the bot's own work). No cryptography: this measures how well the bots play.
+Progress goes to stderr.
 
     python benchmarks/bots.py [--deals 4] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
-                             [--minutes M] [--skip-random] [--skip-pimc] [--skip-heuristic]
-                             [--pimc-budget 0.3] [--jobs N] [--split] [--playouts N]
+                             [--minutes M] [--skip-random] [--skip-pimc] [--skip-heuristic] [--plain-pimc]
+                             [--pimc-budget 0.3] [--pimc-playouts N] [--jobs N] [--split] [--playouts N]
+                             [--expert NAME=VALUE] [--pair A/B]
 
 The deals are played in turn across presets and comparisons (deal 0 everywhere, then deal 1...), so that
 `--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
 `--jobs N` plays N deals at once in worker processes, with the same figures as one process (every bot is
-seeded by its deal and seat); keep N at most the idle cores, for the yardstick's budget is wall clock.
-Ctrl-C stops a run and prints the figures of the deals that had finished (exit 130).
-`--playouts N` holds the expert to N playouts a decision with no clock cap, so a run repeats exactly
-whatever the load (by default its budget's count, with the clock as a cap, as it plays).
+seeded by its deal and seat); keep N at most the idle cores where a budget is wall clock.
+Ctrl-C (or `kill`) stops a run and prints the figures of the deals that had finished (exit 130).
+`--playouts N` holds the expert to N playouts a decision with no clock cap, and `--pimc-playouts N` the
+yardsticks to N rollouts, so a run repeats exactly whatever the load (by default the expert's budget's count,
+with the clock as a cap, as it plays, and the yardsticks' wall clock). `--expert NAME=VALUE` sets an
+`ExpertBot` keyword for the run (an idea measured alone).
 
 `--split` takes the expert apart: its bids alone (the expert bids, the heuristic plays its cards) over the
-heuristic, and its card play alone (the heuristic's bids, as the yardstick's, with the expert's cards) over
-the yardstick. Where the whole expert loses to the yardstick, these say whether the bids or the cards lose.
+heuristic, and its card play alone (the heuristic's bids with the expert's cards) over the yardstick.
 """
 
 from __future__ import annotations
