@@ -305,3 +305,20 @@ STRONG = (
     "5S 6S 7S 8H 9H TH JH 4D 5D 6D 7C 8C 9C",
     "8S 9S TS QH 3H 4H 2D 7D JD QD TC JC QC",
 )
+
+
+def test_a_blind_nil_answer_is_weighed_against_bidding_on_the_cards() -> None:
+    """Seat 1's side trails by 300 and is asked about blind nil before the deal: the review weighs its
+    answer, blind nil, against bidding on the cards it has not seen, over deals of its own cards too."""
+    rules = PRESETS["classic"]
+    game = Game(rules, 0, (SideTotal(400, 0), SideTotal(100, 0)))
+    assert game.phase is Phase.BLIND and game.current_seat == 1
+    position = Position(1, 0, games.decision(game), BlindNil(True))
+    judged = judge(position, "normal")
+    assert judged is not None and judged.advice.kind is DecisionKind.BLIND_NIL
+    assert judged.taken.action == BlindNil(True) and judged.taken.nil
+    other = judged.advice.option(BlindNil(False))
+    assert other is not None and not other.nil
+    assert action_text(BlindNil(True), rules) == "blind nil"
+    assert action_text(BlindNil(False), rules) == "no blind nil"
+    assert judged.cost == max(0.0, judged.advice.best.points - judged.taken.points)
