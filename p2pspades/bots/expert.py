@@ -92,6 +92,7 @@ class ExpertBot:
         made_bag_weight: float | None = None,
         top: bool = False,
         bid_bag_weight: float | None = None,
+        nil_blend: float | None = None,
     ) -> None:
         if time_budget <= 0:
             raise ValueError(f"time_budget must be positive, got {time_budget}")
@@ -120,6 +121,7 @@ class ExpertBot:
         self.top = top
         #: the bag weight of the bid search (None: `bag_weight`)
         self.bid_bag_weight = bid_bag_weight
+        self.nil_blend = nil_blend
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
         self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
@@ -194,6 +196,7 @@ class ExpertBot:
             effort.bag_weight = self.made_bag_weight
         if self.bid_bag_weight is not None and decision.kind is not DecisionKind.PLAY:
             effort.bag_weight = self.bid_bag_weight
+        effort.nil_blend = self.nil_blend
         return effort
 
     def _key(self, view: SeatView) -> bytes:

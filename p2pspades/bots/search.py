@@ -71,6 +71,8 @@ class Effort:
     infer: float = 1.0
     #: the playouts' policy (`Playout`, or a subclass of it)
     playout: type[Playout] = Playout
+    #: how far a searched nil's chance is taken toward the bidding's odds (None: `NIL_BLEND`)
+    nil_blend: float | None = None
 
     def done(self, weighed: Weighed, deals: int, rounds: int) -> bool:
         """After `deals` deals of `rounds`: may the search stop, its answer settled?"""
@@ -100,10 +102,10 @@ class Weighed:
     own: int = 0  # 0: every option
     playouts: int = 0
     capped: bool = False
-    #: per nil option, its odds by the bidding (`nil_odds`) and its swing (what holding it is worth): the
-    #: search counts on a chance `NIL_BLEND` of the way from its playouts' share to the odds, its values
-    #: moved by the difference times the swing
-    nil_odds: dict[int, tuple[float, float]] = field(default_factory=dict)
+    #: per nil option, its odds by the bidding (`nil_odds`), its swing (what holding it is worth) and the
+    #: blend: the search counts on a chance that share (`NIL_BLEND` by default) of the way from its
+    #: playouts' share to the odds, its values moved by the difference times the swing
+    nil_odds: dict[int, tuple[float, float, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.own = self.own or len(self.actions)
@@ -125,15 +127,16 @@ class Weighed:
         the deals, or for a nil the chance the search counts on (`nil_odds`)."""
         share = self.share(option)
         if option in self.nil_odds:
-            return share + NIL_BLEND * (self.nil_odds[option][0] - share)
+            odds, _, blend = self.nil_odds[option]
+            return share + blend * (odds - share)
         return share
 
     def shift(self, option: int) -> float:
         """How far the search moves the option's values from its playouts' (a nil's, see `nil_odds`)."""
         if option not in self.nil_odds:
             return 0.0
-        odds, swing = self.nil_odds[option]
-        return NIL_BLEND * (odds - self.share(option)) * swing
+        odds, swing, blend = self.nil_odds[option]
+        return blend * (odds - self.share(option)) * swing
 
     def mean(self, option: int) -> float:
         """The option's weighted mean value over the deals, as the search counts it."""
@@ -284,7 +287,8 @@ def weigh_bids(
     nils = {}
     if rules.nil and rules.partnerships and 0 in options:
         odds = nil_odds(rules, nil_danger_mask(rules, mask_of(view.hand)))
-        nils[options.index(0)] = odds, 2.0 * rules.nil_value
+        blend = NIL_BLEND if effort.nil_blend is None else effort.nil_blend
+        nils[options.index(0)] = odds, 2.0 * rules.nil_value, blend
     weighed = BidSearch(view, world, [(b, False) for b in options], own, nils).run(effort)
     weighed.actions, weighed.alike = actions, [(a,) for a in actions]
     weighed.default, weighed.own = default, own
@@ -327,7 +331,7 @@ class BidSearch:
         world: World,
         options: Sequence[tuple[int, bool]],
         own: int,
-        nils: dict[int, tuple[float, float]] | None = None,
+        nils: dict[int, tuple[float, float, float]] | None = None,
     ) -> None:
         rules = view.rules
         self.own = own
