@@ -93,6 +93,7 @@ class ExpertBot:
         top: bool = False,
         bid_bag_weight: float | None = None,
         nil_blend: float | None = None,
+        bid_lean: float = 0,
     ) -> None:
         if time_budget <= 0:
             raise ValueError(f"time_budget must be positive, got {time_budget}")
@@ -122,6 +123,7 @@ class ExpertBot:
         #: the bag weight of the bid search (None: `bag_weight`)
         self.bid_bag_weight = bid_bag_weight
         self.nil_blend = nil_blend
+        self.bid_lean = int(bid_lean)
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
         self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
@@ -197,6 +199,7 @@ class ExpertBot:
         if self.bid_bag_weight is not None and decision.kind is not DecisionKind.PLAY:
             effort.bag_weight = self.bid_bag_weight
         effort.nil_blend = self.nil_blend
+        effort.bid_lean = self.bid_lean
         return effort
 
     def _key(self, view: SeatView) -> bytes:

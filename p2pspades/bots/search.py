@@ -73,6 +73,8 @@ class Effort:
     playout: type[Playout] = Playout
     #: how far a searched nil's chance is taken toward the bidding's odds (None: `NIL_BLEND`)
     nil_blend: float | None = None
+    #: tricks the bid search's centre and default stand over the heuristic's count
+    bid_lean: int = 0
 
     def done(self, weighed: Weighed, deals: int, rounds: int) -> bool:
         """After `deals` deals of `rounds`: may the search stop, its answer settled?"""
@@ -251,8 +253,9 @@ def equivalent(cards: Sequence[int], gone: int, relabel: Relabel | None = None) 
 # ----- bids -----------------------------------------------------------------------------------------------
 
 
-def bid_options(view: SeatView, legal: Sequence[Action]) -> tuple[list[int], int]:
-    """The bids the search weighs (nil as 0), around the heuristic's count, and which is the heuristic's."""
+def bid_options(view: SeatView, legal: Sequence[Action], lean: int = 0) -> tuple[list[int], int]:
+    """The bids the search weighs (nil as 0), around the heuristic's count (`lean` tricks over it), and
+    which is the heuristic's (so raised)."""
     rules = view.rules
     centre = choose_bid(view, legal, 0.0)  # the heuristic bid, to search around
     counted_bid = isinstance(centre, Bid) and not (rules.nil and centre.tricks == 0)
@@ -260,6 +263,10 @@ def bid_options(view: SeatView, legal: Sequence[Action]) -> tuple[list[int], int
         rules, mask_of(view.hand), True
     )
     counted = sorted(a.tricks for a in legal if isinstance(a, Bid) and not (rules.nil and a.tricks == 0))
+    if lean and counted:
+        raised = min(counted[-1], max(counted[0], count + lean))
+        centre = Bid(raised) if counted_bid else centre
+        count = raised
     # where bags cost nothing, all counted bids share a playout a deal (see `BidSearch`): search wider
     below, over = (1, 1) if bags_hurt(rules) else (WIDE_BELOW, WIDE_ABOVE)
     options = [b for b in counted if -below <= b - count <= over] or counted[:1]
@@ -276,7 +283,7 @@ def weigh_bids(
     """The search of a bid: the bids around the heuristic's count, and nil, each played out from the first
     lead over the same deals (`also`, a legal bid outside them, is weighed too, but not chosen from)."""
     rules = view.rules
-    options, default = bid_options(view, legal)
+    options, default = bid_options(view, legal, effort.bid_lean)
     own = len(options)
     if isinstance(also, Bid) and also in legal and also.tricks not in options:
         options.append(also.tricks)
