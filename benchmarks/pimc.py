@@ -49,12 +49,14 @@ from p2pspades.bots.simulate import (
     Contract,
     Playout,
     above,
+    highest_rank,
     low,
+    lowest_rank,
     top,
 )
 from p2pspades.bots.world import World
 from p2pspades.rules import Action, Bid, BlindNil, Play, RuleSet, SeatView, is_nil, score_hand
-from p2pspades.rules.cards import NON_SPADES_MASK, mask_of
+from p2pspades.rules.cards import mask_of
 from p2pspades.table.events import Decision, DecisionKind
 
 BUDGET = 0.3
@@ -71,13 +73,9 @@ BID_PLAYOUT_COST = 3
 """A whole-hand rollout (for a bid) counts as this many mid-hand ones against a `playouts` count."""
 
 
-class PimcSearcher:
-    """`PimcSearcher(seed, budget=0.3, playouts=None)` is a player: `searcher(decision) -> action`.
-
-    `playouts`: rollouts per decision (a bid's whole-hand rollout counts `BID_PLAYOUT_COST`), with no clock;
-    None: as many as `budget` seconds of wall clock allow."""
-
-    name = "pimc"
+class Searcher:
+    """What both yardsticks hold: a generator from the seed, the budget (`budget` seconds of wall clock a
+    decision, or `playouts` rollouts with no clock), and the heuristic bot for what they do not search."""
 
     def __init__(self, seed: int | bytes = 0, budget: float = BUDGET, playouts: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -85,6 +83,15 @@ class PimcSearcher:
         self.playouts = playouts
         self.heuristic = HeuristicBot(seed)
         self.deals = 0  # deals sampled by the last decision
+
+
+class PimcSearcher(Searcher):
+    """`PimcSearcher(seed, budget=0.3, playouts=None)` is a player: `searcher(decision) -> action`.
+
+    `playouts`: rollouts per decision (a bid's whole-hand rollout counts `BID_PLAYOUT_COST`), with no clock;
+    None: as many as `budget` seconds of wall clock allow."""
+
+    name = "pimc"
 
     def __call__(self, decision: Decision) -> Action:
         legal = decision.legal
@@ -275,7 +282,7 @@ class Rollout(Playout):
     def lead(self, seat: int, legal: int) -> int:
         mine, partner, hunted = self._nils(seat)
         if mine:
-            return _smallest(legal)
+            return lowest_rank(legal)
         others = self._others(seat)
         standing = [x for x in _highest_each(legal) if not others & SUIT_MASKS[SUIT_OF[x]] & above(x)]
         if partner:  # lead a card that stands, else our highest, for the nil to play under
@@ -290,7 +297,7 @@ class Rollout(Playout):
             side_winners = [x for x in safe if SUIT_OF[x] != 0]
             if side_winners or safe:
                 return max(side_winners or safe, key=_rank)
-        return _smallest(legal)
+        return lowest_rank(legal)
 
     def follow(self, seat: int, legal: int) -> int:
         led = SUIT_OF[self.plays[0][1]]
@@ -300,7 +307,7 @@ class Rollout(Playout):
         still = [(self.leader + i) % n for i in range(len(self.plays) + 1, n)]
         mine, partner, hunted = self._nils(seat)
         if mine:
-            return _under(lose, led) if lose else (low(win) if still else _biggest(win))
+            return _under(lose, led) if lose else (low(win) if still else highest_rank(win))
         if partner:
             card = self._cover(seat, legal, led, win, lose, still)
             if card >= 0:
@@ -309,7 +316,7 @@ class Rollout(Playout):
             return _under(lose, led) if self.winner in hunted else _cheapest(lose, led)
         if self._hungry(seat):
             return self._take(seat, led, win, lose, still)
-        return _under(lose, led) if lose else (low(win) if still else _biggest(win))
+        return _under(lose, led) if lose else (low(win) if still else highest_rank(win))
 
     def _cover(self, seat: int, legal: int, led: int, win: int, lose: int, still: list[int]) -> int:
         partner = self.contract.partner[seat]
@@ -348,44 +355,22 @@ def _highest_each(mask: int) -> list[int]:
     return [top(mask & m) for m in SUIT_MASKS if mask & m]
 
 
-def _smallest(mask: int) -> int:
-    """The weakest card: the lowest-ranked side card, else the lowest spade."""
-    sides = mask & NON_SPADES_MASK
-    if not sides:
-        return low(mask)
-    return min((low(sides & m) for m in SUIT_MASKS[1:] if sides & m), key=RANK_OF.__getitem__)
-
-
-def _biggest(mask: int) -> int:
-    """The strongest card: the highest spade, else the highest-ranked side card."""
-    if mask & SPADES_MASK:
-        return top(mask & SPADES_MASK)
-    return max(_highest_each(mask), key=RANK_OF.__getitem__)
-
-
 def _cheapest(mask: int, led: int) -> int:
     """Lose cheaply: the lowest card of the led suit, else the weakest card."""
     follow = mask & SUIT_MASKS[led]
-    return low(follow) if follow else _smallest(mask)
+    return low(follow) if follow else lowest_rank(mask)
 
 
 def _under(mask: int, led: int) -> int:
     """Lose expensively: the highest losing card of the led suit, else the strongest card."""
     follow = mask & SUIT_MASKS[led]
-    return top(follow) if follow else _biggest(mask)
+    return top(follow) if follow else highest_rank(mask)
 
 
-class PlainPimc:
+class PlainPimc(Searcher):
     """`PlainPimc(seed, budget=0.3)` is a player: the yardstick of the earlier figures (see the module)."""
 
     name = "plain-pimc"
-
-    def __init__(self, seed: int | bytes = 0, budget: float = BUDGET, playouts: int | None = None) -> None:
-        self.rng = random.Random(seed)
-        self.budget = budget
-        self.playouts = playouts
-        self.heuristic = HeuristicBot(seed)
-        self.deals = 0  # deals sampled by the last decision
 
     def __call__(self, decision: Decision) -> Action:
         legal = decision.legal

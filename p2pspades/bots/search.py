@@ -187,23 +187,10 @@ def weigh_plays(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weig
     """The search of a card to play (None when the legal cards are all as good as each other): every group
     of equivalent cards played out in the same deals, each deal weighted by how well it explains the bids.
     It reads `view` alone, what the seat may know."""
-    plays = {a.card.index: a for a in legal if isinstance(a, Play)}
-    if len(plays) < 2:
+    found = card_options(view, legal, effort)
+    if found is None:
         return None
-    rules = view.rules
-    bids = tuple(b if b is not None else 0 for b in view.bids)
-    contract = Contract(rules, bids, view.blind)
-    world = World(view, effort.seen, effort.infer)
-    groups = equivalent(list(plays), rules.deck_mask & ~world.unseen, contract.relabel)
-    if len(groups) < 2:
-        return None
-    usual = choose_card(view, legal)
-    assert isinstance(usual, Play)
-    default = next(i for i, group in enumerate(groups) if usual.card.index in group)
-    actions: list[Action] = [plays[group[0]] for group in groups]
-    actions[default] = usual
-    weighed = Weighed.empty(actions, default)
-    weighed.alike = [tuple(plays[c] for c in group) for group in groups]
+    contract, world, groups, weighed = found
     seat = view.seat
     rounds = max(2, effort.iterations // len(groups))
     for r in range(rounds):
@@ -221,6 +208,32 @@ def weigh_plays(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weig
         if not weighed.add(deal, weight) or effort.done(weighed, r + 1, rounds):
             break  # out of time (this deal, cut short, is left out), or settled
     return weighed
+
+
+def card_options(
+    view: SeatView, legal: Sequence[Action], effort: Effort
+) -> tuple[Contract, World, list[list[int]], Weighed] | None:
+    """What a search of a card to play starts from: the hand's contracts, the seat's world, the groups of
+    equivalent cards (deck indexes; each searched by its first) and an empty search of them, the heuristic's
+    card its default (None when the legal cards are all as good as each other)."""
+    plays = {a.card.index: a for a in legal if isinstance(a, Play)}
+    if len(plays) < 2:
+        return None
+    rules = view.rules
+    bids = tuple(b if b is not None else 0 for b in view.bids)
+    contract = Contract(rules, bids, view.blind)
+    world = World(view, effort.seen, effort.infer)
+    groups = equivalent(list(plays), rules.deck_mask & ~world.unseen, contract.relabel)
+    if len(groups) < 2:
+        return None
+    usual = choose_card(view, legal)
+    assert isinstance(usual, Play)
+    default = next(i for i, group in enumerate(groups) if usual.card.index in group)
+    actions: list[Action] = [plays[group[0]] for group in groups]
+    actions[default] = usual
+    weighed = Weighed.empty(actions, default)
+    weighed.alike = [tuple(plays[c] for c in group) for group in groups]
+    return contract, world, groups, weighed
 
 
 def scored(

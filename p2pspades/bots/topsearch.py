@@ -21,11 +21,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from p2pspades.bots.play import choose_card
-from p2pspades.bots.search import Effort, Weighed, equivalent, scored
+from p2pspades.bots.search import Effort, Weighed, card_options, equivalent, scored
 from p2pspades.bots.simulate import Contract, Playout
-from p2pspades.bots.world import World
-from p2pspades.rules import Action, Play, SeatView
+from p2pspades.rules import Action, SeatView
 
 EXPLORE = 100.0
 """UCB1's exploration constant, in points of the hand's value (a set or a nil swings it by about this)."""
@@ -61,22 +59,10 @@ class Node:
 
 def weigh_top(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weighed | None:
     """The top search of a card to play (None when the legal cards are all as good as each other)."""
-    plays = {a.card.index: a for a in legal if isinstance(a, Play)}
-    if len(plays) < 2:
+    found = card_options(view, legal, effort)
+    if found is None:
         return None
-    rules = view.rules
-    contract = Contract(rules, tuple(b if b is not None else 0 for b in view.bids), view.blind)
-    world = World(view, effort.seen, effort.infer)
-    groups = equivalent(list(plays), rules.deck_mask & ~world.unseen, contract.relabel)
-    if len(groups) < 2:
-        return None
-    usual = choose_card(view, legal)
-    assert isinstance(usual, Play)
-    default = next(i for i, group in enumerate(groups) if usual.card.index in group)
-    actions: list[Action] = [plays[group[0]] for group in groups]
-    actions[default] = usual
-    weighed = Weighed.empty(actions, default)
-    weighed.alike = [tuple(plays[c] for c in group) for group in groups]
+    contract, world, groups, weighed = found
     tree: dict[tuple[int, ...], Node] = {}
     rounds = max(2, effort.iterations // len(groups))
     for r in range(rounds):
