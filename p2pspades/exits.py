@@ -23,6 +23,10 @@ class ExitCode(enum.IntEnum):
     UNSETTLED = 4
     """`verify` of several logs of one game: they fork, and the protocol's rules cannot say which branch
     stands."""
+    UNANSWERED = 5
+    """`resume`: no other player's program answered within the time it waits (`--timeout-sync`); the game may
+    have ended without this seat, which only another seat's log can tell (`verify MINE THEIRS`). The log is as
+    it was: nothing was written."""
     LEFT = 0
     """The person chose to leave before the end (and confirmed it); the game can be resumed. Not an error."""
     INTERRUPTED = 130
@@ -43,8 +47,19 @@ def game_exit_code(status: str, *, log_violation: bool = False) -> ExitCode:
     return ExitCode.LEFT
 
 
-def game_exit_help(failed: str = "failed to start") -> str:
-    """The "Exit codes: ..." sentence of a command that plays a game."""
-    return (f"Exit codes: {ExitCode.OK} complete (or you chose to leave), {ExitCode.VIOLATION} violation, "
-            f"{ExitCode.FAILED} {failed}, {ExitCode.INCOMPLETE} abandoned, {ExitCode.INTERRUPTED} "
-            "interrupted.")
+def game_exit_help(failed: str = "", *, resumed: bool = False) -> str:
+    """The "Exit codes: ..." sentence of a command that plays a game, in the language spoken (`failed`: what
+    exit code 2 means for the command, in that language; "failed to start" if not given; `resumed`: `resume`,
+    which may find nobody left to answer it)."""
+    from p2pspades.i18n import _
+
+    codes = {"ok": int(ExitCode.OK), "violation": int(ExitCode.VIOLATION),
+             "failed_code": int(ExitCode.FAILED), "failed": failed or _("failed to start"),
+             "abandoned": int(ExitCode.INCOMPLETE), "interrupted": int(ExitCode.INTERRUPTED),
+             "unanswered": int(ExitCode.UNANSWERED)}
+    if resumed:
+        return _("Exit codes: {ok} complete (or you chose to leave), {violation} violation, {failed_code} "
+                 "{failed}, {abandoned} abandoned, {unanswered} nobody answered, {interrupted} "
+                 "interrupted.").format(**codes)
+    return _("Exit codes: {ok} complete (or you chose to leave), {violation} violation, {failed_code} "
+             "{failed}, {abandoned} abandoned, {interrupted} interrupted.").format(**codes)

@@ -7,6 +7,7 @@ A *data home* holds everything of one player::
     games/<game id>/seat-<n>/ what a seat needs to resume: log, seat map, hand secrets (net/store.py)
     logs/<game id>.p2plog     the logs of in-memory games (`play --local`)
     p2pspades.log             warnings, while the full-screen UI holds the terminal
+    settings.json             what `p2pspades config` keeps: the language the profile speaks
     profile.lock              held by the process that uses this home, so no other one signs with its keys
 
 The default home is `$P2PSPADES_HOME`, else the platform's user data directory. A *profile* is another
@@ -46,6 +47,10 @@ class ProfileError(LocalError):
 
 class ProfileInUse(ProfileError):
     """Another running process holds this profile (its identity would sign twice)."""
+
+
+class UnknownProfile(ProfileError):
+    """A command that reads a profile (its games, its record) was given one that was never used here."""
 
 
 def check_name(name: str, what: str = "a profile name") -> str:
@@ -89,6 +94,36 @@ def identity_path(name: str = "default", home: Home = None) -> Path:
     return path
 
 
+PROFILE_MARKS = ("identities", "games", "logs", "settings.json")
+"""What a data home that has been played from (or set up with `p2pspades config`) holds: a directory that
+holds none of them, say one a mistyped name left behind with only its lock file, is no profile."""
+
+
+def profiles() -> list[str]:
+    """The profiles of this machine: "default" (always), then every other that has been played, by name."""
+    root = base_home() / "profiles"
+    try:
+        found = sorted(d.name for d in root.iterdir() if NAME.fullmatch(d.name) and _played(d))
+    except OSError:  # no profile but the default yet (or a directory that cannot be read)
+        found = []
+    return [DEFAULT_PROFILE, *(name for name in found if name != DEFAULT_PROFILE)]
+
+
+def _played(home: Path) -> bool:
+    return any((home / mark).exists() for mark in PROFILE_MARKS)
+
+
+def known_profile(profile: str | None = None) -> str:
+    """The selected profile's name (see `profile_name`), for a command that reads what it played:
+    `UnknownProfile`, in one line listing the profiles there are, if it was never used on this machine (a
+    typo would otherwise read as a profile with no games). The default profile is always known."""
+    name = profile_name(profile)
+    if name != DEFAULT_PROFILE and not _played(data_home(profile=name)):
+        raise UnknownProfile(f"there is no profile {name!r} on this machine; the profiles here are: "
+                             f"{', '.join(profiles())}")
+    return name
+
+
 def games_dir(home: Home = None) -> Path:
     return data_home(home) / "games"
 
@@ -106,6 +141,11 @@ def default_log_path(game_id: bytes, home: Home = None) -> Path:
 def diagnostics_log(home: Home = None) -> Path:
     """The file warnings go to while the full-screen UI holds the terminal."""
     return data_home(home) / "p2pspades.log"
+
+
+def settings_path(home: Home = None) -> Path:
+    """The profile's settings (`p2pspades config`): its language."""
+    return data_home(home) / "settings.json"
 
 
 def lock_profile(home: Home = None, *, profile: str | None = None) -> FileLock:

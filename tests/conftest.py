@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from helpers.lan import Lan
 
-from p2pspades import paths
+from p2pspades import i18n, paths
 from p2pspades.bots import RandomBot
 from p2pspades.rules import preset
 from p2pspades.table.harness import Wire, play_in_memory
@@ -22,10 +22,15 @@ from p2pspades.table.harness import Wire, play_in_memory
 def private_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test, and every program it starts, has a data home of its own (identities, games, logs), so no
     test reads or writes the person's files, and no P2PSPADES_* or XDG_* variable of the shell changes what
-    a test sees. A test may still set these variables itself."""
+    a test sees. Every test speaks English, whatever the shell's locale, unless it chooses another language
+    (`i18n.speaking`, or `--lang` and `P2PSPADES_LANG` for a program). A test may still set these variables
+    itself."""
     root = tmp_path_factory.mktemp("home")
     monkeypatch.setenv(paths.ENV_HOME, str(root / "p2pspades"))
     monkeypatch.delenv(paths.ENV_PROFILE, raising=False)
+    monkeypatch.setenv(i18n.ENV, "en")
+    monkeypatch.delenv(i18n.PSEUDO_ENV, raising=False)
+    i18n.use("en")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(root / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(root / "data"))
     return root / "p2pspades"

@@ -91,7 +91,8 @@ def test_the_page_shows_every_hand_and_trick_the_record_holds(logs: dict[str, Pa
     page = Page(game_page(verdict, str(logs["valid"])))
     (banner,) = [e for e in page.elements if e["attrs"].get("id") == "verdict"]
     assert banner["attrs"]["data-status"] == record["result"]["status"] == "complete"
-    assert page.find("summary", "p")[0]["text"] == printable(record["result"]["detail"])
+    (summary,) = page.find("summary", "p")
+    assert summary["attrs"]["data-detail"] == printable(record["result"]["detail"])
     hands = page.find("hand", "section")
     assert [h["attrs"]["id"] for h in hands] == [f"hand-{h['number']}" for h in record["hands"]]
     tricks = page.find("trick", "li")
@@ -118,12 +119,15 @@ def test_a_violation_is_a_timeline_with_its_signed_evidence(logs: dict[str, Path
     page = Page(game_page(verdict))
     (banner,) = [e for e in page.elements if e["attrs"].get("id") == "verdict"]
     assert banner["attrs"]["data-status"] == "violation"
-    assert printable(verdict.summary) in banner["text"]
+    (summary,) = page.find("summary", "p")
+    assert summary["attrs"]["data-detail"] == printable(verdict.summary)
     (timeline,) = page.find("timeline")
     (raw,) = verdict.violation.evidence
     seat = verdict.violation.seat
     assert log.entry_hash(raw).hex() in timeline["text"] and raw.hex() in timeline["text"]
-    assert f"evidence: entry {verdict.violation.seq}, play, signed by seat {seat}" in timeline["text"]
+    name = printable(pages.HOSTILE[seat])
+    evidence = f"evidence: entry {verdict.violation.seq}, play, signed by {name} (seat {seat})"
+    assert evidence in timeline["text"]
     refused = [e for e in page.elements if e["tag"] == "tr" and "bad" in (e["attrs"].get("class") or "")]
     assert len(refused) == 1 and "key check" in refused[0]["text"]
 
@@ -138,8 +142,8 @@ def test_an_abandonment_shows_each_vote_and_the_certificate(logs: dict[str, Path
     (timeline,) = page.find("timeline")
     for seat, vote in table.claim.votes.items():
         assert log.entry_hash(vote).hex() in timeline["text"]
-        assert f"abandon, signed by seat {seat}" in timeline["text"]
-    assert "certificate, at the slot of seat 1" in timeline["text"]
+        assert f"abandon, signed by {printable(pages.HOSTILE[seat])} (seat {seat})" in timeline["text"]
+    assert f"certificate, at the slot of {printable(pages.HOSTILE[1])} (seat 1)" in timeline["text"]
 
 
 @pytest.mark.slow

@@ -78,7 +78,27 @@ def test_each_profile_lists_its_own_games_newest_first_and_its_stats_agree(tmp_p
     (north,) = s["partners"]
     assert north["name"] == "North" and north["games"] == 2 and north["wins"] == s["wins"]
     assert listed(tmp_path, "stats", "bo")["games"] == 1
-    assert listed(tmp_path, "games", "cy") == {"profile": "cy", "games": []}
+
+
+@pytest.mark.parametrize("command", [["games"], ["games", "--json"], ["stats"], ["stats", "--json"],
+                                     ["resume"], ["resume", "--auto"],
+                                     ["host", "--carry-on", "abc", "--auto"],
+                                     ["host", "--rematch", "abc", "--auto"]])
+def test_a_profile_never_played_is_an_error_that_lists_the_profiles_there_are(
+        tmp_path: Path, command: list[str]) -> None:
+    """A mistyped profile is not a profile with no games: every command that reads what a profile played
+    says so in one line (exit 2), naming the profiles of this machine, and leaves no directory behind."""
+    played(tmp_path, "ana", "--seed", "2", "--local")
+    played(tmp_path, "bo", "--seed", "3", "--local")
+    for chosen in (["--profile", "nosuchname"], []):
+        env = dict(machine(tmp_path), **({} if chosen else {"P2PSPADES_PROFILE": "nosuchname"}))
+        done = subprocess.run([sys.executable, "-m", "p2pspades", *command, *chosen], env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and done.stdout == "", done.stdout + done.stderr
+        assert done.stderr == (f"p2pspades {command[0]}: there is no profile 'nosuchname' on this machine; "
+                               "the profiles here are: default, ana, bo\n"), done.stderr
+    assert not (tmp_path / "data" / "profiles" / "nosuchname").exists()
+    assert listed(tmp_path, "games", "default") == {"profile": "default", "games": []}
 
 
 def test_a_damaged_log_is_listed_as_unreadable_and_left_out_of_the_stats(tmp_path: Path) -> None:
@@ -127,3 +147,7 @@ def test_a_game_being_played_is_said_so_and_once_killed_it_can_be_carried_on(tmp
     assert game["result"] == "unfinished" and game["verdict"]["status"] == "valid so far"
     shown = p2pspades(tmp_path, "games", "--profile", "cy").stdout
     assert f"carry on with: p2pspades resume {game['game_id'][:12]} --profile cy" in shown, shown
+    counted = listed(tmp_path, "stats", "cy")
+    assert counted["games"] == counted["unfinished"] == 1 and counted["wins"] == counted["losses"] == 0
+    said = p2pspades(tmp_path, "stats", "--profile", "cy").stdout
+    assert said.startswith("profile 'cy': 1 game (1 unfinished: no win or loss), 0 wins, 0 losses\n"), said

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from helpers.lan import Outputs
 from helpers.net import free_port
+from helpers.terminal import as_a_terminal_starts_it
 
 from p2pspades import log
 from p2pspades.audit import verify_file
@@ -41,7 +42,7 @@ class Shell(Outputs):
         assert words[0] == "p2pspades", command
         with open(self.root / f"{name}.out", "wb") as out:
             proc = subprocess.Popen([sys.executable, "-m", "p2pspades", *words[1:]], env=self.env,
-                                    stdout=out, stderr=subprocess.STDOUT)
+                                    stdout=out, stderr=subprocess.STDOUT, preexec_fn=as_a_terminal_starts_it)
         self.procs[name] = proc
         return proc
 
@@ -202,7 +203,78 @@ def test_a_joiner_refuses_a_continuation_its_own_log_contradicts_in_one_line(she
     gid = table.game_id.hex()[:12]
     ours = "–".join(str(t.score) for t in table.game.totals)
     claimed = "–".join(str(t.score + (10 if side == 0 else 0)) for side, t in enumerate(table.game.totals))
-    assert line == (f"p2pspades join: refused: the host says this game continues game {gid} from {claimed}, "
-                    f"but your log of game {gid} ends at {ours}"), line
+    bags = ", ".join(str(t.bags) for t in table.game.totals)
+    assert line == (f"p2pspades join: refused: the host's game continues game {gid} from {claimed} "
+                    f"(bags {bags}), seat {table.game.dealer} deals: it starts from {claimed} (bags {bags}), "
+                    f"but game {gid} ended at {ours} (bags {bags}) (to see it and decide, join without "
+                    "--auto)"), line
     assert "Traceback" not in said
     assert not re.search(r"^table ", said, re.M), "refused before it asked for a seat: no seat map shown"
+
+
+def killed(shell: Shell, name: str, after: str) -> None:
+    """The computer of `name` dies (SIGKILL) once it has printed `after`."""
+    shell.wait_for(name, after, timeout=240)
+    os.kill(shell.procs[name].pid, signal.SIGKILL)
+    shell.procs[name].wait()
+
+
+def test_after_a_resume_the_host_and_the_joiner_print_what_plays_again_and_it_works_as_printed(
+        shell: Shell) -> None:
+    """bo's computer dies in the first hand, ana's in a later one; each types `p2pspades resume` and the game
+    goes on to its end. The resumed host prints 'play again with' and the resumed joiner 'join with', with
+    the port, the address, the profile and the options they played with: typed as printed, they make a
+    rematch of that game at the same table."""
+    port = free_port()
+    slow = "--timeout-auto 60 --timeout-decision 60"  # a friend's computer may take a while to come back
+    shell.typed("ana", f"p2pspades host --profile ana --auto --rules two --target 200 --address 127.0.0.1 "
+                f"--port {port} --no-advertise {slow}")
+    shell.wait_for("ana", "lobby: ")
+    shell.typed("bo", f"p2pspades join 127.0.0.1:{port} --profile bo --auto --address 127.0.0.1 {slow}")
+    killed(shell, "bo", "hand  1:")
+    shell.typed("bo2", "p2pspades resume --profile bo --auto")
+    shell.wait_for("bo2", "synced with the other seats")
+    killed(shell, "ana", "hand  2:")
+    shell.typed("ana2", "p2pspades resume --profile ana --auto")
+    assert shell.finish("ana2") == 0 and shell.finish("bo2") == 0, shell.out("ana2")[-3000:]
+    first = shell.log_of("ana2")
+    gid = second_id(first)
+    again, join = shell.printed("ana2", "play again with"), shell.printed("bo2", "join with")
+    assert again == (f"p2pspades host --rematch {gid} --port {port} --no-advertise --address 127.0.0.1 "
+                     "--auto --timeout-auto 60 --timeout-decision 60 --profile ana"), again
+    assert join == (f"p2pspades join 127.0.0.1:{port} --address 127.0.0.1 --auto --timeout-auto 60 "
+                    f"--timeout-decision 60 --profile bo"), join
+
+    shell.typed("ana3", again)
+    shell.wait_for("ana3", "lobby: ")
+    shell.typed("bo3", join)
+    assert shell.finish("ana3") == 0 and shell.finish("bo3") == 0, shell.out("ana3")[-3000:]
+    second = shell.log_of("ana3")
+    old_id = log.open_envelope(log.read_log(first).frames[0]).payload["g"]
+    assert genesis_after(second) == {"g": old_id, "k": REMATCH}
+
+
+def test_play_auto_stopped_by_ctrl_c_prints_the_resume_command_and_then_play_again_both_as_printed(
+        shell: Shell) -> None:
+    """Ctrl-C stops `play --auto` with the command that carries the game on; typed as printed, it resumes the
+    game (the bots with it) to its end, which prints the command that plays another such game; typed as
+    printed, that plays one and says the same."""
+    shell.typed("first", "p2pspades play --auto --rules two --target 150 --profile ana --seed 3")
+    shell.wait_for("first", "hand  1:")
+    shell.procs["first"].send_signal(signal.SIGINT)
+    assert shell.finish("first") == 130, shell.out("first")[-3000:]
+    resume = shell.printed("first", "you stopped the game before the end; carry on with")
+    assert re.fullmatch(r"p2pspades resume [0-9a-f]{12} --auto --profile ana", resume), resume
+    assert shell.out("first").rstrip().endswith("interrupted") and "Traceback" not in shell.out("first")
+
+    shell.typed("resumed", resume)
+    assert shell.finish("resumed") == 0, shell.out("resumed")[-3000:]
+    assert f"resuming game {resume.split()[2]}" in shell.out("resumed")
+    assert shell.log_of("resumed") == shell.log_of("first")
+    again = shell.printed("resumed", "play again with")
+    assert again == "p2pspades play --rules two --target 150 --auto --profile ana", again
+
+    shell.typed("again", again)
+    assert shell.finish("again") == 0, shell.out("again")[-3000:]
+    assert shell.log_of("again") != shell.log_of("first")
+    assert shell.printed("again", "play again with") == again

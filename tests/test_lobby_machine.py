@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from p2pspades import crypto, log
 from p2pspades.net.lobby_machine import (
     IDLE_TIMEOUT,
     KEEPALIVE,
+    SILENCE_SHOWN,
     Changed,
     Dropped,
     GuestLobby,
@@ -132,6 +134,26 @@ def test_a_person_may_think_forever_while_keep_alives_flow_but_silence_unseats()
     cy.tick(room.now + IDLE_TIMEOUT - 1)  # quiet, but not for long enough
     with pytest.raises(LobbyError, match=r"the host at 127\.0\.0\.1:5555 stopped answering"):
         cy.tick(room.now + IDLE_TIMEOUT + 1)  # the host went away
+
+
+def test_a_silent_peer_is_counted_down_to_being_given_up_on_from_its_first_missed_keep_alive() -> None:
+    """Nobody waits without an end: a host counts down each joiner that stopped answering to the moment its
+    seat is freed, and a joiner counts down a silent host to the moment it leaves; an answer stops it."""
+    room = Room(2)
+    bo = room.guest("Bo")
+    room.pump()
+    start = room.now
+    assert room.host.silent(start) == {} and bo.silent(start) is None
+    assert room.host.silent(start + SILENCE_SHOWN) == {}, "one keep-alive late is not silence yet"
+    counted = [room.host.silent(start + t).get(1) for t in (SILENCE_SHOWN + 0.5, 6.0, 11.2, IDLE_TIMEOUT)]
+    assert counted == [math.ceil(IDLE_TIMEOUT - SILENCE_SHOWN - 0.5), 6, 1, 0]
+    assert [bo.silent(start + t) for t in (SILENCE_SHOWN + 0.5, 6.0, 11.2)] == counted[:3]
+    room.now = start + 6.0
+    bo.tick(room.now)
+    room.pump()  # a keep-alive and its answer: both sides heard from again
+    assert room.host.silent(room.now) == {} and bo.silent(room.now) is None
+    lonely = GuestLobby(crypto.Identity.generate(), "Jo", "tcp://127.0.0.1:7200", "10.0.0.9:4000", 0.0)
+    assert lonely.silent(4.0) is None, "before any answer the wait is the connect time-out, said as it starts"
 
 
 def test_no_answer_at_all_is_said_in_one_line() -> None:

@@ -79,8 +79,8 @@ def test_a_continuation_refuses_a_stranger_and_signs_the_after() -> None:
 
 def test_a_joiner_that_holds_the_old_log_refuses_other_scores_in_one_line() -> None:
     room, (bo, _, _) = sequel_room(CARRIED)
-    bo.check_after = lambda after: (None if after.totals == CARRIED.totals
-                                    else "your log of that game ends at 100–80")
+    bo.check_after = lambda info: (None if info.after is not None and info.after.totals == CARRIED.totals
+                                   else "your log of that game ends at 100–80")
     arrive(room, bo)
     assert bo.seat == 3, "the scores match our log: we sit down"
     room2, (cy, _, _) = sequel_room(After(OLD, CONTINUATION, (SideTotal(150, 3), SideTotal(80, 1)), 2))

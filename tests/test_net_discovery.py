@@ -8,10 +8,17 @@ import pytest
 from helpers.net import loopback_multicast_works
 
 from p2pspades import crypto
-from p2pspades.net.discovery import OPTIONS_LIMIT, Advertiser, browse, options_text, parse_ad, txt_record
+from p2pspades.net.discovery import (
+    OPTIONS_LIMIT,
+    RULE_CODES_LIMIT,
+    Advertiser,
+    TableAd,
+    browse,
+    parse_ad,
+    txt_record,
+)
 from p2pspades.net.lobby import LobbySeat, TableInfo
-from p2pspades.rules import preset
-from p2pspades.rules.options import summary
+from p2pspades.rules import RuleSet, preset
 
 pytestmark = [pytest.mark.net, pytest.mark.timeout(60)]
 LOOPBACK = ["127.0.0.1"]
@@ -36,7 +43,7 @@ async def test_a_table_advertised_on_loopback_is_found_and_updated() -> None:
         assert [(t.name, t.rules, t.players, t.free, t.endpoint) for t in found] == [
             ("Friday night", "partnership", 4, 3, "tcp://127.0.0.1:5599")
         ]
-        assert [t.options for t in found] == [summary(info.rules)]  # the options in force, for the listing
+        assert [t.rule_set for t in found] == [info.rules]  # the rules in force, for the listing
         fuller = table("Friday night", 3)
         await ad.update(TableInfo(fuller.name, fuller.rules, info.host_key, info.lobby, fuller.seated))
         # browse again until the update shows (each browse listens afresh), within a deadline
@@ -81,23 +88,54 @@ def test_txt_record_round_trips_and_hostile_records_are_refused() -> None:
         parse_ad("x", props, [], 4242)
 
 
-def test_the_options_in_force_are_advertised_in_few_words() -> None:
+def ad_of(rule_set: RuleSet, /, **extra: bytes) -> tuple[dict[str, str], TableAd]:
+    """The TXT record of a table playing `rule_set`, and what a browser reads of it with `extra` keys."""
     host = crypto.Identity.generate()
     seats = (LobbySeat(0, "P0", host.public, "tcp://127.0.0.1:7000"),)
+    record = txt_record(TableInfo("Thursday", rule_set, host.public, bytes(16), seats))
+    props = {k.encode(): v.encode() for k, v in record.items()} | {k.encode(): v for k, v in extra.items()}
+    return record, parse_ad("x", props, ["192.168.1.9"], 4242)
+
+
+def test_the_rules_in_force_are_advertised_as_codes_of_no_language() -> None:
     rules = preset("suicide", deuces_high=True, boston="bonus")
-    info = TableInfo("Thursday", rules, host.public, bytes(16), seats)
-    record = txt_record(info)
-    assert record["rules"] == "suicide"
-    assert record["opts"] == "min team bid 4, Boston +200, deuces high, suicide bids"
-    ad = parse_ad("x", {k.encode(): v.encode() for k, v in record.items()}, ["192.168.1.9"], 4242)
-    assert ad.options == record["opts"] and f"suicide ({record['opts']})" in str(ad)
-    classic = TableInfo("Plain", preset("classic"), host.public, bytes(16), seats)
-    assert "opts" not in txt_record(classic)  # nothing to say: the key is left out, as older hosts do
-    props = {k.encode(): v.encode() for k, v in txt_record(classic).items()}
-    assert parse_ad("x", props, ["192.168.1.9"], 4242).options == ""
+    record, ad = ad_of(rules)
+    assert record["rules"] == "suicide" and "opts" not in record
+    assert record["ro"] == "boston=bonus,deuces_high=true"  # what differs from the preset, in field order
+    assert ad.rule_set == rules and not ad.cut
+    record, ad = ad_of(preset("classic"))
+    assert "ro" not in record and ad.rule_set == preset("classic")
+    rules = preset("piki", jokers=True, removed=("2C", "2D"), losing_threshold=-300)
+    record, ad = ad_of(rules)
+    assert record["ro"] == "jokers=true,removed=2D+2C,losing_threshold=-300"  # the rule set keeps its order
+    assert ad.rule_set == rules
+
+
+def test_an_older_host_s_words_are_kept_and_unreadable_codes_are_passed_over_or_refused() -> None:
+    # an older host says its options in English words (`opts`) and no codes: shown as it said them
+    _, old = ad_of(preset("suicide"), opts=b"min team bid 4, suicide bids")
+    assert old.rule_set is None and old.options == "min team bid 4, suicide bids"
     for bad in (b"\x1b[2J", b"x" * (OPTIONS_LIMIT + 1), b"tab\there"):
         with pytest.raises(ValueError, match="bad options"):
-            parse_ad("x", {**props, b"opts": bad}, ["192.168.1.9"], 4242)
-    long = ", ".join(f"option number {i}" for i in range(20))
-    cut = options_text(long)
-    assert len(cut) <= OPTIONS_LIMIT and cut.endswith(", …") and long.startswith(cut[:-3])
+            ad_of(preset("classic"), opts=bad)
+    # an option or a preset of a newer version: the table is listed, its rules are not said
+    newer: list[dict[str, bytes]] = [{"ro": b"moon_shot=true"}, {"ro": b"players=99"},
+                                     {"rules": b"newgame", "ro": b"nil=false"}]
+    for props in newer:
+        _, ad = ad_of(preset("classic"), **props)
+        assert ad.rule_set is None
+    for bad in (b"nil", b"nil=", b"a=b=c", b"nil=\x1b", b"Nil=true", b"x=" + b"1" * RULE_CODES_LIMIT):
+        with pytest.raises(ValueError, match="bad rule options"):
+            ad_of(preset("classic"), ro=bad)
+
+
+def test_a_rule_set_too_long_for_its_record_is_cut_after_a_whole_option() -> None:
+    rules = preset("two", nil=False, nil_value=50, blind_nil=False, min_bid=2, spade_lead="always",
+                   overtrick_points=-10, bag_limit=5, bag_penalty=50, failed_contract="zero", target=300,
+                   losing_threshold=-200, tie="shared", renege="three_tricks", on_fault="void",
+                   void_proofs=False, boston="win", deuces_high=True, first_leader="dealer", jokers=True)
+    record, ad = ad_of(rules)
+    assert len(record["ro"]) <= RULE_CODES_LIMIT and record["ro"].endswith(",…")
+    assert ad.cut and ad.rule_set is not None and ad.rule_set != rules
+    kept = record["ro"].removesuffix(",…").split(",")
+    assert all(getattr(ad.rule_set, w.split("=")[0]) == getattr(rules, w.split("=")[0]) for w in kept)

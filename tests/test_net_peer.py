@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import stat
 from collections import Counter
@@ -32,6 +33,7 @@ from p2pspades.net import frames as frames_module
 from p2pspades.net import mesh as mesh_module
 from p2pspades.net import peer as peer_module
 from p2pspades.net.frames import Message, encode_message
+from p2pspades.net.group import LocalGroup
 from p2pspades.net.peer import ANSWERS_PER_SECOND, FAILURE_BUDGET, ClaimShown, Phase, Refusals
 from p2pspades.rules import Action, preset
 from p2pspades.table import Decision, DropKind, Dropped, Event, Rejected, TableStatus, Wanted
@@ -113,6 +115,74 @@ async def test_a_crashed_peer_is_shown_as_away_then_resumes_where_it_stopped(tmp
     assert first.table.entries == again.table.entries
     assert first.store.read_entries() == again.store.read_entries()
     assert statuses[-1].finished
+
+
+async def stopped_midway(tmp_path: Path, players: int) -> tuple[list[crypto.Identity], list[Peer]]:
+    """A game of `players` whose every peer stops (its sockets closed, as a killed process's are) once the
+    last seat holds 20 entries."""
+    ids, peers = await seat_players(tmp_path, players)
+    running = [asyncio.ensure_future(p.run()) for p in peers]
+    try:
+        await until(lambda: len(peers[-1].table.entries) >= 20)
+    finally:
+        for task in running:
+            task.cancel()
+        await close_all(peers)
+    return ids, peers
+
+
+async def test_a_resumed_peer_that_hears_nobody_counts_down_gives_up_and_marks_it(tmp_path: Path) -> None:
+    """Nobody is left: the resumed seat writes nothing, counts down `Timing.alone`, stops with `gave_up`, and
+    its game directory says so; resumed again while another seat comes back, it syncs and the mark goes."""
+    ids, peers = await stopped_midway(tmp_path, 2)  # ids[k] is the key of peers[k]
+    store = peers[1].store
+    on_disk = store.read_entries()
+    statuses: list[Status] = []
+    alone = dataclasses.replace(FAST, alone=2.0)
+    lonely = await resume_game(store, ids[1], RandomBot(b"late"), timing=alone, on_status=statuses.append)
+    try:
+        assert await within(lonely.run(), 30) is None
+    finally:
+        await lonely.close()
+    assert lonely.gave_up and not lonely.table.finished
+    assert store.read_entries() == on_disk, "a seat that gave up wrote nothing"
+    assert store.unanswered() is not None
+    counting = [s.sync_in or 0 for s in statuses if s.phase is Phase.SYNCING]
+    assert sorted(set(counting), reverse=True) == [2, 1] == counting[:1] + counting[-1:], counting
+    assert not any(s.answered for s in statuses)
+    assert statuses[-1].phase is Phase.GAVE_UP and statuses[-1].sync_in == 2
+    assert status_text(statuses[-1]) == "syncing: nobody answered within 2 s; stopped"
+    # the other seat comes back too: both sync, play on, and the game is resumable no more for a good reason
+    both = [await resume_game(p.store, key, RandomBot(p.seat), timing=alone)
+            for key, p in zip(ids, peers, strict=True)]
+    try:
+        ended = await within(asyncio.gather(*(p.run() for p in both)), 60)
+    finally:
+        await close_all(both)
+    assert [e.status for e in ended if e is not None] == ["complete", "complete"]
+    assert not any(p.gave_up for p in both) and store.unanswered() is None
+
+
+async def test_a_resumed_seat_that_hears_only_its_own_bot_seats_has_heard_nobody(tmp_path: Path) -> None:
+    """A host resumed with its bot seats hears them at once; that says nothing about the third seat, whose
+    program is gone: the host and its bots give up together, rather than play on among themselves."""
+    ids, peers = await stopped_midway(tmp_path, 3)
+    statuses: list[Status] = []
+    alone = dataclasses.replace(FAST, alone=2.0)
+    ours = [await resume_game(p.store, key, RandomBot(p.seat), timing=alone)
+            for key, p in zip(ids[:2], peers[:2], strict=True)]
+    ours[0].on_status = statuses.append
+    group = LocalGroup(ours[0], ours[1:])
+    try:
+        assert await within(group.run(), 30) is None
+    finally:
+        await group.close()
+    assert group.main.gave_up and not group.main.table.finished
+    syncing = [s for s in statuses if s.phase is Phase.SYNCING]
+    assert any(s.heard == 1 for s in syncing) and not any(s.answered for s in syncing)
+    assert status_text(syncing[-1]).startswith(
+        "syncing: waiting for the other seats to answer before playing on (only our own bots have answered); "
+        "we give up in ")
 
 
 async def test_a_flood_of_requests_gets_only_a_few_answers(tmp_path: Path) -> None:
@@ -343,10 +413,19 @@ def test_a_status_is_data_that_the_cli_puts_into_words() -> None:
     assert status_text(Status(Phase.OUR_TURN, 0, 12, 0, {}, "play")) == "your turn"
     assert status_text(Status(Phase.SENDING, 0, 12, 0, {}, "lock")) == "sending our lock"
     assert status_text(Status(Phase.IDLE, 0, 12)) == "waiting"
-    assert status_text(Status(Phase.SYNCING, 0, 12, heard=1, others=3)) == (
+    assert status_text(Status(Phase.SYNCING, 0, 12, heard=1, others=3, answered=True)) == (
         "syncing with the other seats before playing on (heard from 1 of 3)")
+    assert status_text(Status(Phase.SYNCING, 0, 12, heard=1, others=3)) == (
+        "syncing: waiting for the other seats to answer before playing on (only our own bots have answered)")
     assert status_text(Status(Phase.SYNCING, 0, 12, heard=0, others=3)) == (
         "syncing: waiting for the other seats to answer before playing on")
+    assert status_text(Status(Phase.SYNCING, 0, 12, heard=0, others=3, sync_in=42)) == (
+        "syncing: waiting for the other seats to answer before playing on; we give up in 42 s")
+    assert status_text(Status(Phase.SYNCING, 0, 12, heard=1, others=3, sync_in=4, answered=True)) == (
+        "syncing with the other seats before playing on (heard from 1 of 3); playing on without the others "
+        "in 4 s")
+    assert status_text(Status(Phase.SYNCING, 0, 12, heard=3, others=3, sync_in=4, answered=True)) == (
+        "syncing with the other seats before playing on (heard from 3 of 3)")
     claim = ClaimShown(voters=(0, 1), waits=(30, 60), refused=(), missing=(3,))
     assert status_text(Status(Phase.WAITING, 0, 12, 2, {}, "play", claim=claim)) == (
         "waiting for seat 2 (play); seats 0, 1 voted it out after 30 s or 60 s (the timeout in force); "

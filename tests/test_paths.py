@@ -48,3 +48,20 @@ def test_a_profile_is_held_by_one_lock_at_a_time(home: Path) -> None:
     finally:
         held.release()
     paths.lock_profile(profile="bob").release()  # free again
+
+
+def test_a_profile_is_known_once_it_has_played_and_the_default_always_is(home: Path) -> None:
+    assert paths.known_profile() == "default" and paths.profiles() == ["default"]
+    (home / "profiles" / "ghost").mkdir(parents=True)  # what a mistyped name may have left: no profile
+    (home / "profiles" / "ghost" / "profile.lock").touch()
+    (home / "profiles" / "bea" / "identities").mkdir(parents=True)
+    (home / "profiles" / "al" / "logs").mkdir(parents=True)
+    (home / "profiles" / "cy").mkdir(parents=True)
+    (home / "profiles" / "cy" / "settings.json").write_text("{}")  # `p2pspades config` made it
+    assert paths.profiles() == ["default", "al", "bea", "cy"]
+    assert paths.known_profile("bea") == "bea"
+    for name in ("ghost", "nobody"):
+        with pytest.raises(paths.UnknownProfile) as raised:
+            paths.known_profile(name)
+        assert str(raised.value) == (f"there is no profile {name!r} on this machine; the profiles here are: "
+                                     "default, al, bea, cy")

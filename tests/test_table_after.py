@@ -17,12 +17,14 @@ from hypothesis import strategies as st
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status, hand_record, summary_lines, verify_file, verify_frames
+from p2pspades.audit.sequel import Change, ChangeKind, broken, changes
 from p2pspades.audit.verdict import follow_problem
 from p2pspades.bots import RandomBot
 from p2pspades.checks import Check
+from p2pspades.describe import change_text
 from p2pspades.errors import RemoteError
 from p2pspades.rules import SideTotal, preset
-from p2pspades.table import CONTINUATION, REMATCH, After, Table, TableStatus, read_genesis
+from p2pspades.table import CONTINUATION, REMATCH, After, SeatInfo, Table, TableStatus, read_genesis
 from p2pspades.table.harness import Wire, new_game, new_tables, seeded_entropy
 
 RULES = preset("classic", target=300, losing_threshold=-300)
@@ -220,3 +222,81 @@ def test_a_rematch_follows_a_finished_game_and_carries_nothing() -> None:
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "p2pspades", *args], capture_output=True, text=True,
                           timeout=300, check=False)
+
+
+# ------------------------------------------------------------------------------------------------- changes
+
+
+def test_every_change_a_continuation_makes_is_found_and_said_and_breaks_its_promise() -> None:
+    """One comparison of the old game with the new genesis (what `verify --after` and a joiner check): each
+    swap a dishonest host could make is found, in the order a reader checks them, and said in words."""
+    old = abandoned_after_a_hand(OLD_SEED)
+    assert old.game is not None and old.result is not None and old.result.seat == 1
+    gid = old.game_id.hex()
+    honest = After(old.game_id, CONTINUATION, old.game.totals, old.game.dealer)
+    seats = list(old.setup.seats)
+    bot = SeatInfo(1, "Ann's bot", identity(b"a bot", 1).public)
+    seats[1] = bot  # the abandoned seat, taken by a newcomer: what a continuation does
+    assert changes(old, honest, old.rules, seats) == ()
+    assert changes(old, honest, old.rules) == ()  # the seats not known yet: what is known is compared
+
+    partner = list(seats)
+    partner[2] = SeatInfo(2, "Ann's bot 2", identity(b"a bot", 2).public)
+    moved = list(seats)
+    moved[1], moved[3] = SeatInfo(1, "D", old.setup.seats[3].key), SeatInfo(3, "Ann's bot", bot.key)
+    other = SideTotal(old.game.totals[0].score + 10, old.game.totals[0].bags), old.game.totals[1]
+    found = {
+        "partner": changes(old, honest, old.rules, partner),
+        "moved": changes(old, honest, old.rules, moved),
+        "target": changes(old, honest, old.rules.replace(target=1000), seats),
+        "scores": changes(old, After(old.game_id, CONTINUATION, other, old.game.dealer), old.rules, seats),
+        "dealer": changes(old, After(old.game_id, CONTINUATION, old.game.totals, (old.game.dealer + 1) % 4),
+                          old.rules, seats),
+    }
+    words = {name: [change_text(c, you=0, partners=(2,), short=True) for c in found[name]] for name in found}
+    names = [s.name for s in old.setup.seats]
+    assert words["partner"] == [f"seat 2 (your partner's) is Ann's bot 2, who did not play game {gid[:12]}; "
+                                f"{names[2]} sat there"]
+    assert words["moved"] == [f"seat 1 is D, who sat at seat 3 in game {gid[:12]}; {names[1]} sat there",
+                              f"seat 3 is Ann's bot, who did not play game {gid[:12]}; {names[3]} sat there"]
+    assert words["target"] == [f"the target is 1000, where game {gid[:12]} had 300"]
+    assert [c.kind for c in found["scores"]] == [ChangeKind.SCORES]
+    assert "but game" in words["scores"][0] and "ended at" in words["scores"][0]
+    dealer = old.game.dealer
+    assert words["dealer"] == [f"seat {(dealer + 1) % 4} deals first, but seat {dealer} was to deal in game "
+                               f"{gid[:12]}"]
+    full = change_text(found["partner"][0])
+    assert gid in full and identity(b"a bot", 2).fingerprint in full  # for a reader without the seat map
+    assert all(broken(honest, c) for cs in found.values() for c in cs)
+
+
+def test_a_rematch_may_change_its_seats_and_rules_and_says_so_without_breaking_its_promise(
+        tmp_path: Path) -> None:
+    rules = preset("two", target=30, losing_threshold=-30)
+    first = Wire(new_tables(rules, seed=b"first"), [RandomBot(0), RandomBot(1)])
+    first.run()
+    old = first.tables[0]
+    again = After(old.game_id, REMATCH)
+    newcomer = SeatInfo(1, "Ed", identity(b"ed", 1).public)
+    found = changes(old, again, rules.replace(target=60), [old.setup.seats[0], newcomer])
+    assert [c.kind for c in found] == [ChangeKind.RULE, ChangeKind.SEAT]
+    assert not any(broken(again, c) for c in found)
+    assert changes(old, After(bytes(16), REMATCH), rules)[0].kind is ChangeKind.OTHER_GAME
+
+    # verify --after says what changed, and the rematch still follows
+    second = Wire(new_tables(rules.replace(target=60), seed=b"second", after=again),
+                  [RandomBot(0), RandomBot(1)])
+    second.run()
+    old_log = write_log(tmp_path / "old.p2plog", old.entries)
+    new_log = write_log(tmp_path / "new.p2plog", second.tables[0].entries)
+    out = run_cli("verify", str(new_log), "--after", str(old_log))
+    assert out.returncode == 0, out.stdout + out.stderr
+    gid = old.game_id.hex()
+    said = f"  changed since game {gid[:12]}: the target is 60, where game {gid} had 30; seat 0 is "
+    assert said in out.stdout and "seat 1 is " in out.stdout and f"who did not play game {gid}" in out.stdout
+
+
+def test_every_kind_of_change_has_its_own_words() -> None:
+    said = {kind: change_text(Change(kind, OLD_ID, seat=1, option="target", old=1, new=2))
+            for kind in ChangeKind}
+    assert len(set(said.values())) == len(ChangeKind) and all(OLD_ID.hex() in text for text in said.values())

@@ -235,13 +235,13 @@ def test_bot_names_are_the_compass_points_where_the_screen_puts_them() -> None:
 
 def test_one_card_notation_and_both_accepted() -> None:
     from p2pspades.rules import FULL_DECK, Card
-    from p2pspades.ui.cardinput import CARD_CODES, card_of, typed_code
+    from p2pspades.ui.cardinput import card_of, codes_help, typed_code
 
     assert all(card_of(typed_code(card)) is card for card in FULL_DECK)
     assert typed_code(Card.parse("TS")) == "10s" and typed_code(Card.parse("QH")) == "qh"
     assert card_of("ts") is card_of("10s") is card_of("TS") is Card.parse("TS")
     assert card_of("zz") is None and card_of("q") is None
-    assert "qh" in CARD_CODES and "10s" in CARD_CODES and "'TS'" not in CARD_CODES
+    assert "qh" in codes_help() and "10s" in codes_help() and "'TS'" not in codes_help()
 
 
 def test_a_bot_that_is_choosing_shows_as_thinking() -> None:

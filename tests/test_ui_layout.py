@@ -11,13 +11,14 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import ColorDepth, DummyOutput
 
+from p2pspades import i18n
 from p2pspades.bots import RandomBot
 from p2pspades.printable import width
 from p2pspades.rules import RuleSet, preset
 from p2pspades.table import Decision, DecisionKind
 from p2pspades.ui.app import MIN_COLUMNS, create_app
 from p2pspades.ui.capture import screen_text
-from p2pspades.ui.keys import HELP_LINES
+from p2pspades.ui.keys import help_lines
 from p2pspades.ui.local import LocalGame
 from p2pspades.ui.testing import KEYS, until
 from p2pspades.ui.widgets import build_style, use_color
@@ -96,6 +97,9 @@ def test_no_color_gives_a_one_bit_application(monkeypatch: pytest.MonkeyPatch) -
 
 def test_every_line_of_the_help_fits_the_smallest_screen() -> None:
     inside = MIN_COLUMNS - 4  # the window's border and padding
-    for key, text in HELP_LINES:
-        assert width(f"{key:<17}{text}") <= inside, (key, text)
-    assert len(HELP_LINES) + 5 <= 24 - 3, "the help and its last lines fit 24 rows"
+    for lang in i18n.LANGUAGES:
+        with i18n.speaking(lang):
+            rows = help_lines()
+        for key, text in rows:
+            assert width(key) <= 17 and width(f"{key:<17}{text}") <= inside, (lang, key, text)
+        assert len(rows) + 5 <= 24 - 3, "the help and its last lines fit 24 rows"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from functools import partial
 from typing import Any
 
 import pytest
@@ -242,3 +243,42 @@ def test_the_seats_show_the_sides_and_warn_of_a_bot_its_runner_plays_against() -
     with create_pipe_input() as pipe:
         screen = screen_text(create_lobby_app(model, input=pipe, output=DummyOutput()), 80, 24)
     assert "seat  name" in screen and "side" not in screen.split("seat  name")[1].split("\n")[0]
+
+
+async def test_a_game_that_differs_from_the_players_log_needs_an_explicit_yes() -> None:
+    """A table whose game is not what the player's own log of the game it follows says: the differences are
+    shown with the rules, and accepting asks first; n goes back with nothing answered, y then accepts."""
+    model = LobbyModel("Kitchen", preset("classic"), SEATS, you=1,
+                       after=After(bytes(range(16)), CONTINUATION, (SideTotal(120, 3), SideTotal(80, 1)), 2))
+    model.set_doubts(["the target is 1000, where game 000102030405 had 500"], "Your log says otherwise.")
+    with create_pipe_input() as pipe:
+        shown = screen_text(create_lobby_app(model, input=pipe, output=DummyOutput()), 80, 24)
+        app = create_lobby_app(model, input=pipe, output=DummyOutput())
+        running = asyncio.ensure_future(app.run_async())
+        for key, asked in (("a", True), ("n", False), (KEYS["enter"], True), ("n", False), ("y", True)):
+            pipe.send_text(key)
+            await until(partial(lambda asked: model.confirming is asked, asked), what=f"the key {key!r}")
+            assert model.answer is None and not running.done()
+            question = "Your log says otherwise.\nAccept it all the same? y accepts · n goes back"
+            assert (model.hint() == question) is asked
+        pipe.send_text("y")
+        assert await asyncio.wait_for(running, 5) is True
+    assert re.search(r"!\s+the target is 1000, where game 000102030405 had 500", shown), shown
+    assert model.answer is True and not model.confirming
+
+
+@pytest.mark.parametrize("keys", ["d", "ad", "q"])
+async def test_a_game_that_differs_can_still_be_declined_at_once(keys: str) -> None:
+    model = LobbyModel("Kitchen", preset("classic"), SEATS, you=1)
+    model.set_doubts(["you have no log of game 000102030405 here: nothing of it can be checked"])
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        assert await create_lobby_app(model, input=pipe, output=DummyOutput()).run_async() is False
+
+
+async def test_without_doubts_a_is_enough() -> None:
+    model = LobbyModel("Kitchen", preset("classic"), SEATS, you=1)
+    model.set_doubts([])
+    with create_pipe_input() as pipe:
+        pipe.send_text("a")
+        assert await create_lobby_app(model, input=pipe, output=DummyOutput()).run_async() is True

@@ -26,6 +26,7 @@ class Ending(enum.StrEnum):
     CONTESTED = "contested"
     VIOLATION = "violation"
     UNFINISHED = "unfinished"  # stopped before the end; it can be resumed
+    UNANSWERED = "unanswered"  # stopped before the end, and a resume heard nobody: it may be over elsewhere
     RUNNING = "running"  # a peer of this machine is writing the log right now
     UNREADABLE = "unreadable"
 
@@ -41,6 +42,8 @@ class PlayedGame:
     when: float
     """When the log was last written, in seconds since the epoch (0 if unknown)."""
     running: bool = False
+    unanswered: float | None = None
+    """When a resume of the game last heard no other seat and gave up (None: never)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,8 @@ class GameRow:
     won: bool | None = None
     """Whether the profile's side won; None if nobody won or the seat is unknown."""
     hands: int = 0
+    unanswered: float | None = None
+    """`Ending.UNANSWERED`: when the resume that heard nobody gave up."""
 
 
 def ending_of(game: PlayedGame) -> Ending:
@@ -87,7 +92,7 @@ def ending_of(game: PlayedGame) -> Ending:
         return Ending.ABANDONED
     if table.status is TableStatus.COMPLETE:
         return Ending.COMPLETE
-    return Ending.UNFINISHED
+    return Ending.UNFINISHED if game.unanswered is None else Ending.UNANSWERED
 
 
 def game_row(game: PlayedGame) -> GameRow:
@@ -107,7 +112,7 @@ def game_row(game: PlayedGame) -> GameRow:
         game.path, game.when, ending, verdict.status, verdict.summary, game_id=table.game_id.hex(),
         table=table.setup.name, seat=game.seat, players=players,
         winners=tuple(tuple(names[i] for i in rules.sides[k]) for k in sides), won=won,
-        hands=len(verdict.hands),
+        hands=len(verdict.hands), unanswered=game.unanswered if ending is Ending.UNANSWERED else None,
     )
 
 
@@ -146,12 +151,16 @@ class Stats:
     blind_nils_made: int = 0
     blind_nils_failed: int = 0
     bags: int = 0
+    tricks: int = 0
+    """The tricks the profile's own seat took."""
     points: int = 0
     partners: list[Partner] = field(default_factory=list)
     """Most games together first."""
     running: int = 0
     unreadable: int = 0
     """Logs left out: still being written, or not readable (or the seat unknown)."""
+    unfinished: int = 0
+    """Of `games`, those that stopped before the end (no win, no loss): resumable, or unanswered."""
 
     @property
     def points_per_hand(self) -> float | None:
@@ -177,6 +186,7 @@ def stats(games: Iterable[PlayedGame]) -> Stats:
         totals.games += 1
         totals.wins += won
         totals.losses += lost
+        totals.unfinished += ending in (Ending.UNFINISHED, Ending.UNANSWERED)
         for hand in game.verdict.hands:
             _count_hand(totals, rules, hand, seat, side)
         for other in rules.sides[side]:
@@ -206,6 +216,7 @@ def _count_hand(totals: Stats, rules: RuleSet, hand: HandResult, seat: int, side
     totals.hands += 1
     totals.points += score.points
     totals.bags += score.bags
+    totals.tricks += hand.tricks_won[seat]
     if score.contract > 0:
         if score.made:
             totals.contracts_made += 1

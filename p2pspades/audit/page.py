@@ -13,6 +13,7 @@ script adds the trick-by-trick stepper (buttons and the ← → keys).
 from __future__ import annotations
 
 import html
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
@@ -21,11 +22,11 @@ from p2pspades.audit.dispute import Dispute, Entry, upheld_words
 from p2pspades.audit.record import genesis_rules, hand_record
 from p2pspades.audit.verdict import Verdict, abandonment, describe, forfeit
 from p2pspades.describe import bonuses, failed
+from p2pspades.describe.rules import described
 from p2pspades.errors import RemoteError
 from p2pspades.printable import printable
 from p2pspades.rules import Card, HandResult, RuleSet, bid_notation
-from p2pspades.rules.options import described
-from p2pspades.table import PassShown, Table, Violation
+from p2pspades.table import PassShown, Table, TableStatus, Violation
 
 __all__ = ["dispute_page", "game_page"]
 
@@ -45,10 +46,68 @@ def t(text: object) -> str:
     return html.escape(printable(text), quote=True)
 
 
+class Names:
+    """The players of a game by name: a seat, a side (its players' names joined), and the verifier's words
+    with every "seat N" and "side N" in them put as the names they stand for (its record keeps the
+    numbers)."""
+
+    _NUMBERED = re.compile(r"\b(seats|seat|side) (\d+(?:(?:, | and )\d+)*)\b")
+
+    def __init__(self, table: Table) -> None:
+        self.names = [s.name for s in table.setup.seats]
+        self.rules = table.rules
+
+    def seat(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def side(self, side: int) -> str:
+        if not 0 <= side < len(self.rules.sides):
+            return f"side {side}"
+        return " + ".join(self.names[s] for s in self.rules.sides[side])
+
+    def several(self, words: Sequence[str]) -> str:
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+    def text(self, sentence: str) -> str:
+        def named(found: re.Match[str]) -> str:
+            numbers = [int(n) for n in re.findall(r"\d+", found.group(2))]
+            name = self.side if found.group(1) == "side" else self.seat
+            return self.several([name(n) for n in numbers])
+
+        return self._NUMBERED.sub(named, sentence)
+
+    def outcome(self, table: Table) -> str:
+        """Who won, in one sentence with the names and the final score."""
+        result, game = table.result, table.game
+        totals = game.totals if game is not None and game.history else ()  # no hand scored: no score
+        if len(totals) == 2:
+            scores = f", {totals[0].score} to {totals[1].score}" if result is not None else ""
+        else:
+            scores = "".join(f", {self.side(k)} {t.score}" for k, t in enumerate(totals))
+        if result is None:
+            return "Nobody has won yet: the log stops before the end of the game" + scores
+        winners = self.several([self.side(w) for w in result.winners]) if result.winners else ""
+        if result.status is TableStatus.COMPLETE:
+            return f"{winners} won the game{scores}" if winners else f"Nobody won the game{scores}"
+        if result.contested:
+            return "Nobody won: every seat that signed the certificate wins by it, so it proves nothing"
+        fault = self.seat(result.seat) if result.seat is not None else "a seat"
+        why = "stopped answering" if result.status is TableStatus.ABANDONED else "broke the rules"
+        if result.forfeit and winners:
+            return f"{winners} won by forfeit: {fault} {why}{scores}"
+        return f"Nobody won: {fault} {why}, and the game is void (rule on_fault=void){scores}"
+
+
 def game_page(verdict: Verdict, source: str = "") -> str:
     """The page of one verified log (`source` names the file in the page's title)."""
     record = hand_record(verdict)
-    body = [_banner(record["result"]["status"], verdict.summary, _banner_notes(verdict))]
+    table = verdict.table
+    if table is None:
+        body = [_banner(record["result"]["status"], verdict.summary, [])]
+    else:
+        named = Names(table)
+        body = [_banner(record["result"]["status"], verdict.summary, _banner_notes(verdict, named),
+                        named=named, outcome=named.outcome(table))]
     body += _game_sections(verdict)
     name = verdict.table.setup.name if verdict.table is not None else source
     return _document(f"p2pspades: {name}" + (f" ({source})" if source and verdict.table else ""), body)
@@ -63,8 +122,12 @@ def dispute_page(d: Dispute) -> str:
     elif upheld is None:
         banner = _banner("unsettled", "a fork the rules cannot settle", [f"because {d.why}"])
     else:
+        named = Names(upheld.table) if upheld.table is not None else None
+        notes = [] if named is None else _banner_notes(upheld, named)
+        outcome = None if named is None or upheld.table is None else named.outcome(upheld.table)
         banner = _banner(hand_record(upheld)["result"]["status"], upheld.summary,
-                         [f"upheld: {upheld_words(d)}, because {d.why}", *_banner_notes(upheld)])
+                         [f"upheld: {upheld_words(d)}, because {d.why}", *notes], named=named,
+                         outcome=outcome)
     body = [banner, _logs_section(d)]
     if d.one_game:
         body.append(_chains_section(d))
@@ -74,22 +137,28 @@ def dispute_page(d: Dispute) -> str:
 
 
 # ----------------------------------------------------------------------------------------------- the parts
-def _banner(status: str, summary: str, notes: Iterable[str]) -> str:
+def _banner(status: str, summary: str, notes: Iterable[str], *, named: Names | None = None,
+            outcome: str | None = None) -> str:
+    """The verdict as `verify` gives it (its exact words in `data-detail`; on the page, with the players'
+    names for the seat numbers), and who won."""
     mark = _MARK.get(status, "?")
     items = "".join(f"<li>{t(n)}</li>" for n in notes)
+    shown = named.text(summary) if named is not None else summary
     return (
         f'<section id="verdict" class="verdict {status}" data-status="{status}" aria-labelledby="verdict-h">'
         f'<h1 id="verdict-h"><span aria-hidden="true">{mark}</span> <span class="status">{status}</span></h1>'
-        f'<p class="summary">{t(summary)}</p>' + (f"<ul>{items}</ul>" if items else "") + "</section>"
+        + (f'<p class="outcome">{t(outcome)}</p>' if outcome else "")
+        + f'<p class="summary" data-detail="{t(summary)}">{t(shown)}</p>'
+        + (f"<ul>{items}</ul>" if items else "") + "</section>"
     )
 
 
-def _banner_notes(verdict: Verdict) -> list[str]:
+def _banner_notes(verdict: Verdict, named: Names) -> list[str]:
     table = verdict.table
     if table is None:
         return []
     notes = [forfeit(table), abandonment(table) if table.claim is not None else None]
-    return [n for n in notes if n is not None and n not in verdict.summary]
+    return [named.text(n) for n in notes if n is not None and n not in verdict.summary]
 
 
 def _game_sections(verdict: Verdict) -> list[str]:
@@ -99,7 +168,7 @@ def _game_sections(verdict: Verdict) -> list[str]:
     names = [s.name for s in table.setup.seats]
     counts = _entries_by_hand(table)
     fault_hand = _hand_of(verdict.violation) if verdict.violation is not None else None
-    out = [_nav(verdict), _table_section(table), _score_section(table.rules, verdict.hands, names)]
+    out = [_nav(verdict), _table_section(table), _score_section(table, verdict.hands)]
     for h in verdict.hands:
         out.append(_hand_section(table, h, names, counts.get(h.number, Counter()), verdict.violation
                                  if fault_hand == h.number else None, verdict.passes.get(h.number, ())))
@@ -123,14 +192,14 @@ def _nav(verdict: Verdict) -> str:
 
 def _table_section(table: Table) -> str:
     rules = table.rules
-    names = [s.name for s in table.setup.seats]
+    named = Names(table)
+    names = named.names
     rows = "".join(
         f"<tr><td>{s.seat}</td><td>{t(s.name)}</td><td><code>{t(s.fingerprint)}</code></td>"
-        f"<td>{rules.side_of(s.seat)}</td></tr>"
+        f"<td>{t(named.side(rules.side_of(s.seat)))}</td></tr>"
         for s in table.setup.seats
     )
-    sides = "; ".join(f"side {i}: " + " + ".join(names[s] for s in side)
-                      for i, side in enumerate(rules.sides))
+    sides = " against ".join(named.side(i) for i in range(len(rules.sides)))
     signed = "".join(f"<tr><th scope=row>{t(k)}</th><td>{t(_value(v))}</td></tr>"
                      for k, v in genesis_rules(table).items())
     first = table.first_dealer
@@ -140,7 +209,7 @@ def _table_section(table: Table) -> str:
         ("rule set", described(rules)),
         ("protocol version", table.setup.version),
         ("sides", sides),
-        ("first dealer", "not drawn" if first is None else f"seat {first} ({names[first]})"),
+        ("first dealer", "not drawn" if first is None else names[first]),
         ("entries", len(table.entries)),
     ]
     dl = "".join(f"<dt>{k}</dt><dd>{t(v)}</dd>" for k, v in facts)
@@ -165,9 +234,10 @@ _COLOURS = ("#1f4e9c", "#a3361c", "#2e6b1f", "#6d2c91", "#7a5a00")
 _DASHES = ("", "6 3", "2 2", "8 3 2 3", "1 3")
 
 
-def _score_section(rules: RuleSet, hands: Sequence[HandResult], names: Sequence[str]) -> str:
-    sides = rules.sides
-    label = [f"side {i} (" + " + ".join(names[s] for s in side) + ")" for i, side in enumerate(sides)]
+def _score_section(table: Table, hands: Sequence[HandResult]) -> str:
+    rules = table.rules
+    named = Names(table)
+    label = [named.side(i) for i in range(len(rules.sides))]
     head = "".join(f"<th scope=col>{t(x)}</th>" for x in label)
     rows = "".join(
         f"<tr><th scope=row>{h.number}</th>"
@@ -176,10 +246,10 @@ def _score_section(rules: RuleSet, hands: Sequence[HandResult], names: Sequence[
         + "</tr>"
         for h in hands
     )
-    table = (f'<div class="scroll"><table><caption>Totals after each hand (bags carried)</caption><thead><tr>'
-             f"<th scope=col>hand</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
+    totals = ('<div class="scroll"><table><caption>Totals after each hand (bags carried)</caption>'
+              f"<thead><tr><th scope=col>hand</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
     return ('<section id="scores" aria-labelledby="scores-h"><h2 id="scores-h">Scores</h2>'
-            + _chart(rules, hands, label) + (table if hands else "") + "</section>")
+            + _chart(rules, hands, label) + (totals if hands else "") + "</section>")
 
 
 def _penalty(rules: RuleSet, h: HandResult, side: int) -> str:
@@ -265,8 +335,8 @@ def _hand_section(table: Table, h: HandResult, names: Sequence[str], counts: Cou
         bid = bid_notation(h.bids[seat], h.blind[seat], rules)
         dealer = ' <span class="tag">dealer</span>' if seat == h.dealer else ""
         seats.append(
-            f'<div class="seat p{seat}" data-seat="{seat}"><h4>{t(names[seat])} '
-            f"<small>seat {seat}</small>{dealer}</h4><p>bid {t(bid)}, took {h.tricks_won[seat]}</p>"
+            f'<div class="seat p{seat}" data-seat="{seat}"><h4>{t(names[seat])}{dealer}</h4>'
+            f"<p>bid {t(bid)}, took {h.tricks_won[seat]}</p>"
             f'<ul class="suits">{"".join(lines)}</ul></div>'
         )
     tricks = []
@@ -290,8 +360,9 @@ def _hand_section(table: Table, h: HandResult, names: Sequence[str], counts: Cou
         'previous</button> <span class="pos" aria-live="polite">As dealt</span> <button type="button" '
         'data-step="1" aria-label="next trick">next →</button> <small>or ← → keys</small></div>'
     )
-    score = "; ".join(f"side {sc.side} {sc.points:+d} ({sc.bags} bags{_penalty(table.rules, h, sc.side)})"
-                      for sc in h.scores)
+    named = Names(table)
+    score = "; ".join(f"{named.side(sc.side)} {sc.points:+d} ({sc.bags} bags"
+                      f"{_penalty(table.rules, h, sc.side)})" for sc in h.scores)
     return (
         f'<section class="hand" id="hand-{h.number}" tabindex="-1" data-tricks="{n}" '
         f'aria-labelledby="hand-{h.number}-h"><h2 id="hand-{h.number}-h">Hand {h.number}, dealer '
@@ -299,7 +370,7 @@ def _hand_section(table: Table, h: HandResult, names: Sequence[str], counts: Cou
         f'<div class="deal players-{rules.players}">{"".join(seats)}'
         f'<div class="centre">{stepper}<ol class="tricks">{"".join(tricks)}</ol></div></div>'
         + _passes(passes, names)
-        + f"<p>Score: {score}.</p>"
+        + f"<p>Score: {t(score)}.</p>"
         + _proofs(table, h.number, counts, fault)
         + _hand_audit(h, names, rules)
         + "</section>"
@@ -344,7 +415,8 @@ def _proofs(table: Table, hand: int, counts: Counter[str], fault: Violation | No
             how = "every check passed"
         rows.append(f"<tr><th scope=row>{label}</th><td>{n}</td><td>{how}</td></tr>")
     if fault is not None:
-        rows.append(f'<tr class="bad"><th scope=row>refused</th><td>1</td><td>{t(describe(fault))}</td></tr>')
+        rows.append(f'<tr class="bad"><th scope=row>refused</th><td>1</td>'
+                    f'<td>{t(Names(table).text(describe(fault)))}</td></tr>')
     return (f'<div class="scroll"><table class="proofs"><caption>Proven live, entry by entry</caption>'
             f'<thead><tr><th scope=col>step</th><th scope=col>entries</th><th scope=col>result</th></tr>'
             f"</thead><tbody>{''.join(rows)}</tbody></table></div>")
@@ -382,8 +454,9 @@ def _fault_section(verdict: Verdict, names: Sequence[str]) -> str:
     last = v.seq if v is not None else slot.seq if slot is not None else len(table.entries)
     for raw in table.entries[max(1, last - 3):min(last, len(table.entries))]:
         items.append(_timeline_entry(raw, names, "before"))
+    named = Names(table)
     if slot is not None:
-        items.append(f'<li class="step claim"><p>{t(abandonment(table))}</p></li>')
+        items.append(f'<li class="step claim"><p>{t(named.text(abandonment(table)))}</p></li>')
         for seat in slot.voters:
             items.append(_timeline_entry(slot.votes[seat], names, f"vote, timeout {slot.waits[seat]} s"))
         for _, (raw, _hash) in sorted(slot.refusals.items()):
@@ -391,12 +464,12 @@ def _fault_section(verdict: Verdict, names: Sequence[str]) -> str:
         if table.certified is slot and slot.seq < len(table.entries):
             items.append(_timeline_entry(table.entries[slot.seq], names, "certificate"))
     if v is not None:
-        items.append(f'<li class="step bad"><p>{t(describe(v))}</p></li>')
+        items.append(f'<li class="step bad"><p>{t(named.text(describe(v)))}</p></li>')
         for raw in v.evidence:
             items.append(_timeline_entry(raw, names, "evidence"))
     fault = forfeit(table)
     if fault is not None:
-        items.append(f'<li class="step"><p>{t(fault)}</p></li>')
+        items.append(f'<li class="step"><p>{t(named.text(fault))}</p></li>')
     return ('<section id="fault" tabindex="-1" aria-labelledby="fault-h"><h2 id="fault-h">How the game ended'
             f'</h2><ol class="timeline">{"".join(items)}</ol></section>')
 
@@ -406,9 +479,9 @@ def _timeline_entry(raw: bytes, names: Sequence[str], role: str) -> str:
     if entry is None:
         return f'<li class="entry"><p>{t(role)}: an entry whose header cannot be read</p>{_raw(raw)}</li>'
     who = names[entry.seat] if entry.seat < len(names) else "no such seat"
-    signer = f"signed by seat {entry.seat} ({t(who)})"
+    signer = f"signed by {t(who)} (seat {entry.seat})"
     if entry.type == "certificate":  # its envelope is signed by nobody: the votes in it are
-        signer = f"at the slot of seat {entry.seat} ({t(who)}), signed by the votes it carries"
+        signer = f"at the slot of {t(who)} (seat {entry.seat}), signed by the votes it carries"
     return (
         f'<li class="entry"><p><b>{t(role)}</b>: entry {entry.seq}, {t(entry.type)}, {signer}</p>'
         f"<p>hash <code>{entry.hash.hex()}</code></p>{_raw(raw)}</li>"
@@ -526,7 +599,7 @@ code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overfl
 .verdict.complete{background:#e3f3e6;border-color:#1d6b33;color:#0c3d1a}
 .verdict.violation,.verdict.unreadable,.verdict.unsettled{background:#fde8ea;border-color:#a01228;color:#5c0714}
 .verdict.abandoned,.verdict.incomplete{background:#fff3d1;border-color:#8a6100;color:#4a3400}
-.summary{margin:.2rem 0;overflow-wrap:anywhere}
+.summary{margin:.2rem 0;overflow-wrap:anywhere}.outcome{margin:.2rem 0;font-size:1.15rem;font-weight:700}
 nav ul,.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.6rem 0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:var(--soft)}
 dd{margin:0;overflow-wrap:anywhere}

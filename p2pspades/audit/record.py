@@ -12,9 +12,9 @@ from typing import Any
 from p2pspades import log
 from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
 from p2pspades.describe import bonuses, failed
+from p2pspades.describe.rules import described, summary
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards, sort_hand
-from p2pspades.rules.options import described, summary
 from p2pspades.table import After, PassShown, Table, TableStatus, Violation
 
 FORMAT = "p2pspades-hand-record/1"

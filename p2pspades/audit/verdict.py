@@ -6,10 +6,11 @@ import enum
 from dataclasses import dataclass, field
 
 from p2pspades import log
-from p2pspades.describe import ending, failed
+from p2pspades.audit.sequel import Change, broken, changes
+from p2pspades.describe import change_text, ending, failed
 from p2pspades.exits import ExitCode
 from p2pspades.rules import HandResult
-from p2pspades.table import After, PassShown, Table, TableStatus, Violation
+from p2pspades.table import PassShown, Table, TableStatus, Violation
 
 
 class Status(enum.IntEnum):
@@ -98,8 +99,8 @@ def forfeit_suffix(table: Table) -> str:
 def follow_problem(old: Verdict, new: Verdict) -> str | None:
     """Why the game of `new` does not follow the game of `old` as its genesis `after` says, or None if it
     does (PROTOCOL.md §4.1.1): it names old's game id, old's game is over, and a continuation keeps old's
-    rules and every seat's key but the abandoned one's, and starts where old ended
-    (`continuation_problem`)."""
+    rules and every seat's key but the abandoned one's, and starts where old ended (`sequel.changes`, each
+    change that breaks the promise of `after`, in words)."""
     if new.table is None:
         return "the new log has no readable genesis"
     after = new.table.setup.after
@@ -107,43 +108,16 @@ def follow_problem(old: Verdict, new: Verdict) -> str | None:
         return f"game {new.table.game_id.hex()} follows no game: its genesis has no 'after'"
     if old.table is None:
         return f"the old log has no readable genesis: {old.summary}"
-    if after.game_id != old.table.game_id:
-        return f"it follows game {after.game_id.hex()}, not game {old.table.game_id.hex()} of the old log"
-    if old.table.result is None:
-        return f"game {old.table.game_id.hex()} has not ended in the old log"
-    if not after.continues:
-        return None
-    problem = continuation_problem(old.table, after)
-    if problem is not None:
-        return problem
-    if old.table.rules != new.table.rules:
-        return "its rules differ from the old game's"
-    gone = old.table.result.seat
-    old_keys, new_keys = old.table.setup.keys, new.table.setup.keys
-    if len(old_keys) != len(new_keys) or any(
-            seat != gone and old_keys[seat] != new_keys[seat] for seat in range(len(old_keys))):
-        return "a seat other than the abandoned one is held by another key than in the old game"
-    return None
+    problems = [change_text(c) for c in sequel_changes(old, new) if broken(after, c)]
+    return "; ".join(problems) or None
 
 
-def continuation_problem(old: Table, after: After) -> str | None:
-    """Why the continuation `after` does not start where the game of `old` (a table that read its log)
-    ended, or None: the game was abandoned, and `after` gives each side's score and bags after its last
-    scored hand and the dealer of the hand it did not finish."""
-    gid = old.game_id.hex()
-    ended = old.result
-    if ended is None:
-        return f"game {gid} has not ended"
-    if ended.status is not TableStatus.ABANDONED:
-        return f"game {gid} was not abandoned ({ended.status.value}): it cannot be carried on"
-    game = old.game
-    if game is None:
-        return f"game {gid} ended before its first hand: there are no scores to carry on"
-    if tuple(after.totals) != game.totals:
-        scores = "–".join(str(t.score) for t in game.totals)
-        bags = ", ".join(str(t.bags) for t in game.totals)
-        return (f"it starts from {after.scores_text()} (bags {', '.join(str(t.bags) for t in after.totals)}) "
-                f"but game {gid} ended at {scores} (bags {bags})")
-    if after.dealer != game.dealer:
-        return f"seat {after.dealer} deals first, but seat {game.dealer} was to deal in game {gid}"
-    return None
+def sequel_changes(old: Verdict, new: Verdict) -> tuple[Change, ...]:
+    """How the game of `new` differs from the game of `old` it says it follows (none if either log has no
+    readable genesis, or `new` follows no game): what `verify --after` reports, and fails on where the
+    change breaks the promise of `after` (`follow_problem`)."""
+    if new.table is None or old.table is None or new.table.setup.after is None:
+        return ()
+    setup = new.table.setup
+    assert setup.after is not None
+    return changes(old.table, setup.after, setup.rules, setup.seats)

@@ -11,19 +11,21 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from p2pspades import crypto, paths
 from p2pspades.audit import verify_file
-from p2pspades.audit.verdict import Verdict, continuation_problem
+from p2pspades.audit.sequel import Change, ChangeKind, changes, rule_changes, seat_changes
+from p2pspades.audit.verdict import Verdict
 from p2pspades.bots import DEFAULT_BOT
 from p2pspades.cli.common import default_name
+from p2pspades.describe import change_text
 from p2pspades.errors import LocalError
-from p2pspades.net.lobby_seats import Sequel
+from p2pspades.net.lobby_seats import LobbyResult, Sequel, TableInfo
 from p2pspades.net.store import GameStore, StoreError, games_of
 from p2pspades.rules import RuleSet
-from p2pspades.table import CONTINUATION, REMATCH, After, Table, TableStatus
+from p2pspades.table import CONTINUATION, REMATCH, After, SeatInfo, Table, TableStatus, read_genesis
 
 
 @dataclass(frozen=True)
@@ -117,32 +119,81 @@ def carry_on(old: Table, me: bytes, bot_keys: Collection[bytes]) -> Again:
     return Again(old, Sequel(after, places, only_places=True), bots, bot_for=ended.seat)
 
 
-@dataclass(frozen=True)
 class CheckAfter:
-    """The joiner's check of a continuation a host proposes against its own log of the old game, in this
-    profile's data home `home` (no such log: nothing to check, the lobby shows the claim)."""
+    """A joiner's check of a table whose game follows another (PROTOCOL.md §4.1.1) against this profile's own
+    log of that game, in the data home `home`: the comparison `verify --after` makes (`audit.sequel`), of
+    the rules and a continuation's scores and dealer as soon as the table is announced, and of every seat
+    once the host proposes the genesis. Every difference, and a log that is missing or stops before the end,
+    is a doubt: the lobby screen shows each and accepting then needs an explicit yes; with `auto` (nobody to
+    ask) a doubt refuses the table, in one line."""
 
-    home: str | os.PathLike[str] | None
+    def __init__(self, home: str | os.PathLike[str] | None, *, auto: bool = False) -> None:
+        self.home = home
+        self.auto = auto
+        self._read: dict[bytes, Table | None] = {}
 
-    def __call__(self, after: After) -> str | None:
-        if not after.continues:
+    def old(self, game_id: bytes) -> Table | None:
+        """Our own log of that game, verified (once): None if we have none that reads."""
+        if game_id not in self._read:
+            stores = _our_stores(self.home, game_id.hex())
+            self._read[game_id] = verify_file(stores[0].log_path).table if stores else None
+        return self._read[game_id]
+
+    def doubts(self, after: After, rules: RuleSet,
+               seats: Sequence[SeatInfo] | None = None) -> tuple[Change, ...]:
+        """What the person must agree to before accepting a game that says it follows `after`, with `rules`
+        and `seats` (None: not known yet): how it differs from our log, or why it could not be checked."""
+        old = self.old(after.game_id)
+        if old is None:
+            return (Change(ChangeKind.NO_LOG, after.game_id),)
+        if old.result is not None:
+            return changes(old, after, rules, seats)
+        # our log stops before the end (we were away when it ended): what it holds is compared
+        found = rule_changes(old.game_id, old.rules, rules)
+        if seats is not None:
+            found += seat_changes(old.game_id, old.setup.seats, seats, None)
+        return (*found, *([Change(ChangeKind.LOG_UNENDED, old.game_id)] if after.continues else []))
+
+    def __call__(self, info: TableInfo) -> str | None:
+        """The lobby's check of an announced table: with `auto`, the one line that refuses it for what our log
+        contradicts already (what it cannot check waits for the proposal: the host may refuse us first, as
+        it refuses at a continuation whoever did not play on to its end)."""
+        if not self.auto or info.after is None:
             return None
-        stores = _our_stores(self.home, after.game_id.hex())
-        if not stores:
-            return None
-        verdict = verify_file(stores[0].log_path)
-        if verdict.table is None or verdict.table.result is None:
-            return None  # our log stops before the end (we were the one who left): nothing to compare
-        problem = continuation_problem(verdict.table, after)
-        if problem is None:
-            return None
-        gid = after.game_id.hex()[:12]
-        game = verdict.table.game
-        if game is not None and verdict.table.result is not None and tuple(after.totals) != game.totals:
-            ours = "–".join(str(t.score) for t in game.totals)
-            return (f"refused: the host says this game continues game {gid} from {after.scores_text()}, but "
-                    f"your log of game {gid} ends at {ours}")
-        return f"refused: the host says this game continues game {gid}, but {problem}"
+        found = [c for c in self.doubts(info.after, info.rules) if c.kind not in UNCHECKED]
+        return refusal(info.after, doubt_lines(found, info.rules, None)) if found else None
+
+    def proposal(self, result: LobbyResult) -> tuple[Change, ...]:
+        """The doubts about the genesis a host proposes, every seat included (none: it follows no game)."""
+        _, setup = read_genesis(result.genesis)  # checked against the seat map by the lobby already
+        return () if setup.after is None else self.doubts(setup.after, setup.rules, setup.seats)
+
+
+UNCHECKED = frozenset({ChangeKind.NO_LOG, ChangeKind.LOG_UNENDED})
+"""Doubts that are no difference: our log could not check the game."""
+
+
+def refusal(after: After, doubts: Sequence[str]) -> str:
+    """The one line that refuses, without a person to ask, a game that follows `after` with these doubts
+    (`doubt_lines`)."""
+    game = after.describe(short=True)
+    return (f"refused: the host's game {game if after.continues else 'is ' + game}: {'; '.join(doubts)} (to "
+            "see it and decide, join without --auto)")
+
+
+def doubts_heading(doubts: Sequence[Change]) -> str:
+    """What the question that asks for the yes says of the doubts (under 78 characters): that the game
+    differs from our log, or that our log cannot check it."""
+    lines = "the line marked !" if len(doubts) == 1 else f"the {len(doubts)} lines marked !"
+    if all(c.kind in UNCHECKED for c in doubts):
+        return f"Your own log cannot vouch for this game: read {lines}."
+    return f"Your log of the game it follows says otherwise: read {lines}."
+
+
+def doubt_lines(doubts: Sequence[Change], rules: RuleSet, you: int | None) -> list[str]:
+    """The doubts as the lobby screen shows them, a line each, the reader's own and partner's seats named."""
+    partners = () if you is None else tuple(s for s in rules.sides[rules.side_of(you)] if s != you)
+    return [change_text(c, you=you, partners=partners, short=True) for c in doubts]
 
 
 def our_bot_keys(home: str | os.PathLike[str] | None, owner: str) -> dict[bytes, int]:
@@ -159,43 +210,79 @@ def our_bot_keys(home: str | os.PathLike[str] | None, owner: str) -> dict[bytes,
     return found
 
 
-def _words(args: argparse.Namespace, words: list[str]) -> str:
-    """`words` and the options of this run that the next one needs to work the same way, as one line a
-    shell reads back into the same words."""
-    if args.name != default_name(args.profile):
-        words += ["--name", args.name]
-    if args.address:
-        words += ["--address", args.address]
+def player_words(args: argparse.Namespace, timeouts: Mapping[str, float] | None = None) -> list[str]:
+    """The options of the person running the command now that the next command needs to work the same way:
+    `--auto`, `--bot`, the step timeouts (`timeouts`: those in force, else the ones the options gave) and
+    `--profile` (named even when `$P2PSPADES_PROFILE` chose it)."""
+    words: list[str] = []
     if args.auto:
         words.append("--auto")
     if args.bot != DEFAULT_BOT:
         words += ["--bot", args.bot]
     for key in ("auto", "decision"):
-        value = getattr(args, f"timeout_{key}", None)
+        value = getattr(args, f"timeout_{key}", None) if timeouts is None else timeouts.get(key)
         if value is not None:
             words += [f"--timeout-{key}", f"{value:g}"]
     name = paths.profile_name(args.profile)
     if name != paths.DEFAULT_PROFILE:
         words += ["--profile", name]
-    return shlex.join(words)
+    return words
 
 
-def host_commands(args: argparse.Namespace, table: Table, port: int) -> list[str]:
-    """What the host types to play again at the same address after `table`'s game ended: 'play again
-    with: ...' (a rematch), and after an abandonment of another seat 'carry on with a bot: ...'."""
-    ended = table.result
-    if ended is None:
+def _seated_as(args: argparse.Namespace, default: str) -> list[str]:
+    """`--name` and `--address`, where they were given otherwise than by default."""
+    words = ["--name", args.name] if args.name != default else []
+    return words + (["--address", args.address] if getattr(args, "address", None) else [])
+
+
+def host_words(args: argparse.Namespace, port: int) -> tuple[str, ...]:
+    """The table's part of a host's play-again commands (`again_lines`): the same port, announced or not,
+    under the same name and address."""
+    return ("host", "--port", str(port), *(["--no-advertise"] if args.no_advertise else []),
+            *_seated_as(args, default_name(args.profile)))
+
+
+def join_words(args: argparse.Namespace, lobby: str) -> tuple[str, ...]:
+    """The table's part of a joiner's 'join with:' (`again_lines`): the same lobby (HOST:PORT), with as many
+    bots of its own, under the same name and address."""
+    return ("join", lobby, *(["--bots", str(args.bots)] if args.bots else []),
+            *_seated_as(args, default_name(args.profile)))
+
+
+def play_words(args: argparse.Namespace) -> tuple[str, ...]:
+    """The game's part of `play`'s 'play again with:' (`again_lines`): the same rules, target and options,
+    in memory or not, under the same name (a new log, and new choices for the bots: no --log, no --seed)."""
+    words = ["play", *(["--local"] if args.local else [])]
+    if args.rules != "classic":
+        words += ["--rules", args.rules]
+    for option, value in (("--players", args.players), ("--target", args.target)):
+        if value is not None:
+            words += [option, str(value)]
+    for text in args.option or ():
+        words += ["--option", text]
+    return (*words, *_seated_as(args, "You"))
+
+
+def again_lines(table_words: Sequence[str], table: Table | None, args: argparse.Namespace,
+                timeouts: Mapping[str, float] | None = None) -> list[str]:
+    """What to type to play again once the game of `table` is over, from the table's part of the command
+    (`host_words`, `join_words`, `play_words`: kept beside a seat's log, so a resumed game says it too) and
+    the person's own options now (`player_words`). A host gets 'play again with: ... --rematch GAME ...', and
+    after an abandonment of another seat 'carry on with a bot: ... --carry-on GAME ...'; a joiner 'join
+    with: ...' (for a rematch and a continuation alike); `play` 'play again with: ...'."""
+    if not table_words:
+        return []
+    kind, rest, player = table_words[0], list(table_words[1:]), player_words(args, timeouts)
+    if kind == "join":
+        return [f"join with: {shlex.join(['p2pspades', kind, *rest, *player])}"]
+    if kind == "play":
+        return [f"play again with: {shlex.join(['p2pspades', kind, *rest, *player])}"]
+    ended = None if table is None else table.result
+    if table is None or ended is None:
         return []
     gid = table.game_id.hex()[:12]
-    extra = ["--port", str(port)] + (["--no-advertise"] if args.no_advertise else [])
-    lines = [f"play again with: {_words(args, ['p2pspades', 'host', '--rematch', gid, *extra])}"]
+    lines = [f"play again with: {shlex.join(['p2pspades', 'host', '--rematch', gid, *rest, *player])}"]
     if ended.status is TableStatus.ABANDONED and ended.seat not in (None, 0) and table.game is not None:
-        lines.append(f"carry on with a bot: {_words(args, ['p2pspades', 'host', '--carry-on', gid, *extra])}")
+        carry = ["p2pspades", "host", "--carry-on", gid, *rest, *player]
+        lines.append(f"carry on with a bot: {shlex.join(carry)}")
     return lines
-
-
-def join_commands(args: argparse.Namespace, lobby: str) -> list[str]:
-    """What a joiner types to sit down again once the host has opened the table again at `lobby`
-    (HOST:PORT), for a rematch or a continuation alike."""
-    extra = ["--bots", str(args.bots)] if args.bots else []
-    return [f"join with: {_words(args, ['p2pspades', 'join', lobby, *extra])}"]

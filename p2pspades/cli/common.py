@@ -17,6 +17,7 @@ from p2pspades.describe import ending, failed
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
+from p2pspades.i18n import _
 from p2pspades.printable import printable_lines
 from p2pspades.rules import PRESETS, HandResult, RuleSet, RuleSetError, bid_notation, preset
 from p2pspades.rules.ruleset import value_type
@@ -27,14 +28,16 @@ def add_game_options(p: argparse.ArgumentParser, *, default_preset: str = "class
     p.add_argument(
         "--rules",
         default=default_preset,
-        metavar="PRESET",
-        help=f"rule preset: {', '.join(PRESETS)} (default: {default_preset})",
+        metavar=_("PRESET"),
+        help=_("rule preset: {presets} (default: {default})").format(presets=", ".join(PRESETS),
+                                                                     default=default_preset),
     )
-    p.add_argument("--players", type=int, metavar="N", help="number of players (default: the preset's)")
-    p.add_argument("--target", type=int, metavar="N", help="score that wins the game (default: the preset's)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="change one rule option of the preset (repeatable; `p2pspades rules` lists them): "
-                        "deuces_high=true, blind_bid=true, bag_limit=7, losing_threshold=none, ...")
+    p.add_argument("--players", type=int, metavar="N", help=_("number of players (default: the preset's)"))
+    p.add_argument("--target", type=int, metavar="N",
+                   help=_("score that wins the game (default: the preset's)"))
+    p.add_argument("--option", action="append", default=[], metavar=_("NAME=VALUE"),
+                   help=_("change one rule option of the preset (repeatable; `p2pspades rules` lists them): "
+                          "deuces_high=true, blind_bid=true, bag_limit=7, losing_threshold=none, ..."))
 
 
 def option_value(text: str) -> tuple[str, object]:
@@ -43,12 +46,13 @@ def option_value(text: str) -> tuple[str, object]:
     name, raw = name.strip(), raw.strip()
     fields = {field.name for field in dataclasses.fields(RuleSet)} - {"preset"}
     if not sep or name not in fields:
-        raise LocalError(f"--option {text!r}: NAME=VALUE, NAME one of the options `p2pspades rules` lists")
+        raise LocalError(_("--option {text!r}: NAME=VALUE, NAME one of the options `p2pspades rules` "
+                           "lists").format(text=text))
     kind = value_type(name)
     lowered = raw.lower()
     if kind == "bool":
         if lowered not in ("true", "false"):
-            raise LocalError(f"--option {name}: true or false, not {raw!r}")
+            raise LocalError(_("--option {name}: true or false, not {value!r}").format(name=name, value=raw))
         return name, lowered == "true"
     if kind.startswith("int"):
         if kind == "int or nil" and lowered in ("none", "nil"):
@@ -56,7 +60,8 @@ def option_value(text: str) -> tuple[str, object]:
         try:
             return name, int(raw)
         except ValueError:
-            raise LocalError(f"--option {name}: a whole number, not {raw!r}") from None
+            raise LocalError(_("--option {name}: a whole number, not {value!r}").format(
+                name=name, value=raw)) from None
     if name == "removed":
         return name, None if lowered in ("none", "nil") else tuple(raw.replace(",", " ").split())
     return name, raw
@@ -65,17 +70,15 @@ def option_value(text: str) -> tuple[str, object]:
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
     """The rule set the options ask for. LocalError with a clear message if they make no sense."""
     if args.rules not in PRESETS:
-        raise LocalError(f"unknown rule preset {args.rules!r}; choose one of: {', '.join(PRESETS)}")
+        raise LocalError(_("unknown rule preset {name!r}; choose one of: {presets}").format(
+            name=args.rules, presets=", ".join(PRESETS)))
     base = PRESETS[args.rules]
     overrides: dict[str, object] = {}
     if args.players is not None and args.players != base.players:
         if base.partnerships or base.deal == "draw":
             # a partnership game or the draw pile would silently become another game: say which preset fits
-            kind = "partnership game" if base.partnerships else "draw-pile game"
             fits = [name for name, rules in PRESETS.items() if rules.players == args.players]
-            hint = f"; for {args.players} players use --rules {' or --rules '.join(fits)}" if fits else ""
-            raise LocalError(f"{args.rules} is a {kind} for {base.players} players, so --players "
-                             f"{args.players} would make it another game{hint}")
+            raise LocalError(_players_problem(args.rules, base, args.players, fits))
         overrides["players"] = args.players
         overrides["removed"] = None
     if args.target is not None:
@@ -84,46 +87,73 @@ def rules_from_args(args: argparse.Namespace) -> RuleSet:
     try:
         return preset(args.rules, **overrides)
     except (RuleSetError, TypeError, ValueError) as exc:
-        raise LocalError(f"these options do not make a valid game: {exc}") from None
+        raise LocalError(_("these options do not make a valid game: {why}").format(why=exc)) from None
 
 
-BOT_HELP = ("bot level: easy, normal or expert (default normal); also heuristic (the same as normal) and "
-            "random (any legal card, for tests)")
+def _players_problem(name: str, base: RuleSet, players: int, fits: list[str]) -> str:
+    if base.partnerships:
+        text = _("{preset} is a partnership game for {n} players, so --players {players} would make it "
+                 "another game").format(preset=name, n=base.players, players=players)
+    else:
+        text = _("{preset} is a draw-pile game for {n} players, so --players {players} would make it another "
+                 "game").format(preset=name, n=base.players, players=players)
+    if not fits:
+        return text
+    return _("{problem}; for {players} players use {options}").format(
+        problem=text, players=players, options=_(" or ").join(f"--rules {fit}" for fit in fits))
+
+
+def bot_help(use: str = "") -> str:
+    """What `--bot LEVEL` takes (`use`: what the level is for, already in the language spoken)."""
+    text = _("bot level: easy, normal or expert (default normal); also heuristic (the same as normal) and "
+             "random (any legal card, for tests)")
+    return f"{text}; {use}" if use else text
 
 
 def add_bot_option(p: argparse.ArgumentParser, use: str = "") -> None:
-    """`--bot LEVEL`, every name it takes listed in the help (`use`: what the level is for), and `--think`
-    (taken in by `main` for the whole process)."""
-    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar="LEVEL",
-                   help=BOT_HELP + (f"; {use}" if use else ""))
+    """`--bot LEVEL`, every name it takes listed in the help (`use`: what the level is for, already in the
+    language spoken), and `--think` (taken in by `main` for the whole process)."""
+    p.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar=_("LEVEL"), help=bot_help(use))
     add_think_option(p)
 
 
 def add_think_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--think", choices=tuple(THINK), default=DEFAULT_THINK,
-                   help="how long expert bots (and the coach, key h) search each decision: fast, normal or "
-                   f"deep (default {DEFAULT_THINK}); one seed gives the same decisions at each level")
+                   help=_("how long expert bots (and the coach, key h) search each decision: fast, normal or "
+                          "deep (default {default}); one seed gives the same decisions at each level").format(
+                              default=DEFAULT_THINK))
 
 
 def add_profile_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--profile", metavar="NAME",
-                   help="play as profile NAME: its own identity and data directory, for a second player on "
-                   f"this machine (default: ${paths.ENV_PROFILE}, else the default profile)")
+    p.add_argument("--profile", metavar=_("NAME"),
+                   help=_("play as profile NAME: its own identity and data directory, for a second player on "
+                          "this machine (default: ${env}, else the default profile)").format(
+                              env=paths.ENV_PROFILE))
 
 
 def run_as_profile(command: str, args: argparse.Namespace,
-                   play: Callable[[], Coroutine[Any, Any, int]]) -> int:
-    """Run `play()` while this process holds the profile the options name (see `hold_profile`). Any failure,
-    the profile being in use among them, is one line on stderr and exit code 2."""
+                   play: Callable[[], Coroutine[Any, Any, int]], *, reads: bool = False) -> int:
+    """Run `play()` while this process holds the profile the options name (see `hold_profile`), with its
+    page served if asked (`--web`; after the game, the page may ask for the next one). Any failure, the
+    profile being in use among them, is one line on stderr and exit code 2. `reads`: the command reads what
+    the profile played (`resume`, a rematch), so a profile never used here is refused
+    (`paths.known_profile`) rather than made."""
+    from p2pspades.cli import page
+
     try:
+        page.check(args)
+        if reads:
+            paths.known_profile(args.profile)
         profile = hold_profile(args)
     except LocalError as exc:
         return fail(command, str(exc))
     with profile:
         try:
-            return asyncio.run(play())
+            code = asyncio.run(page.served(command, args, play) if getattr(args, "web", False) else play())
         except (P2PSpadesError, ValueError, OSError) as exc:
             return fail(command, str(exc))
+    page.play_again(args)
+    return code
 
 
 def hold_profile(args: argparse.Namespace) -> FileLock:
@@ -137,10 +167,13 @@ def hold_profile(args: argparse.Namespace) -> FileLock:
     return lock
 
 
-def resume_command(game_id: bytes, profile: str | None) -> str:
+def resume_command(game_id: bytes, profile: str | None, *, auto: bool = False, bot: str = DEFAULT_BOT) -> str:
     """The command that carries on this game, as it works when typed in the same shell: it names the
-    profile (unless it is the default one), since the game's seat directory is in that profile's home."""
+    profile (unless it is the default one), since the game's seat directory is in that profile's home, and
+    for a game without a screen (`auto`), `--auto` and the bot's level."""
     words = ["p2pspades", "resume", game_id.hex()[:12]]
+    if auto:
+        words += ["--auto", *(["--bot", bot] if bot != DEFAULT_BOT else [])]
     name = paths.profile_name(profile)
     if name != paths.DEFAULT_PROFILE:
         words += ["--profile", name]

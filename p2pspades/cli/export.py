@@ -12,15 +12,19 @@ from p2pspades.audit.page import game_page
 from p2pspades.cli.common import fail
 from p2pspades.cli.verify import add_jobs_option, verify_with_progress
 from p2pspades.exits import ExitCode
+from p2pspades.i18n import _
 from p2pspades.printable import printable
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("export", help="export a game log as a JSON or text hand record, or an HTML page")
-    p.add_argument("file", help="the log file (.p2plog)")
+    p = sub.add_parser("export", help=_("export a game log as a JSON or text hand record, or an HTML page"),
+                       description=_("Export a game log as a hand record: JSON for tools, text for people, "
+                                     "or one self-contained HTML page."))
+    p.add_argument("file", metavar=_("FILE"), help=_("the log file (.p2plog)"))
     p.add_argument("--format", choices=("json", "text", "html"), default="text",
-                   help="output format (default: text; html: one self-contained page for a browser)")
-    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+                   help=_("output format (default: text; html: one self-contained page for a browser)"))
+    p.add_argument("-o", "--output", metavar=_("FILE"),
+                   help=_("write to this file instead of standard output"))
     add_jobs_option(p)
     p.set_defaults(run=run)
 
@@ -40,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as exc:
-            return fail("export", f"cannot write {args.output}: {exc.strerror or exc}")
+            return fail("export", _("cannot write {path}: {why}").format(path=args.output,
+                                                                          why=exc.strerror or exc))
     else:
         sys.stdout.write(text)
     if verdict.status is not Status.VALID:

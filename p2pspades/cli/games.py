@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from p2pspades import paths
@@ -16,51 +18,65 @@ from p2pspades.audit.verify import Verdict
 from p2pspades.cli.common import fail, resume_command
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
+from p2pspades.i18n import N_, _, moment, ngettext
 from p2pspades.net.store import our_logs
-from p2pspades.printable import pad, plural, printable, width
+from p2pspades.printable import pad, printable, width
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "games",
-        help="list the games this profile played",
-        description="The games this profile played (hosted, joined, or against bots), newest first: when "
-        "its log was last written, the table, the players by side, the result, the verdict of the log and "
-        "its path. Every log is verified; a game still being played or a log that does not read is said so.",
+        help=_("list the games this profile played"),
+        description=_("The games this profile played (hosted, joined, or against bots), newest first: when "
+                      "its log was last written, the table, the players by side, the result, the verdict of "
+                      "the log and its path. Every log is verified; a game still being played or a log that "
+                      "does not read is said so."),
     )
     add_history_options(p)
     p.set_defaults(run=run)
 
 
 def add_history_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    p.add_argument("--profile", metavar="NAME", help="the games of profile NAME (default: "
-                   f"${paths.ENV_PROFILE}, else the default profile)")
+    p.add_argument("--json", action="store_true", help=_("print JSON instead of text"))
+    p.add_argument("--profile", metavar=_("NAME"), help=_(
+        "the games of profile NAME (default: ${env}, else the default profile)").format(
+            env=paths.ENV_PROFILE))
 
 
 def played_games(profile: str | None) -> list[PlayedGame]:
     """Every log of the profile's games, verified (a seat directory that cannot be read: an unreadable
-    verdict saying why)."""
+    verdict saying why). `UnknownProfile` if the profile was never used here."""
+    paths.known_profile(profile)
     found = []
     for entry in our_logs(paths.data_home(profile=profile)):
         if entry.problem is not None:
             verdict = Verdict(Status.UNREADABLE, entry.problem)
         else:
             verdict = verify_file(entry.path)
-        found.append(PlayedGame(str(entry.path), verdict, entry.seat, entry.when, entry.running))
+        found.append(PlayedGame(str(entry.path), verdict, entry.seat, entry.when, entry.running,
+                                entry.unanswered))
     return found
 
 
-VERDICT = {
+VERDICT: Mapping[Status, str] = MappingProxyType({
     Status.VALID: "valid",
     Status.VIOLATION: "violation",
     Status.INCOMPLETE: "valid so far",
     Status.UNREADABLE: "unreadable",
-}
+})
+"""Each verdict's code in the JSON."""
+VERDICT_WORDS: Mapping[Status, str] = MappingProxyType({
+    # TRANSLATORS: the verdict of a game's log, in the list of `p2pspades games`
+    Status.VALID: N_("valid"),
+    Status.VIOLATION: N_("violation"),
+    Status.INCOMPLETE: N_("valid so far"),
+    Status.UNREADABLE: N_("unreadable"),
+})
 
 
 def date(when: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(when)) if when > 0 else "?"
+    """When a log was last written, as the reader's locale writes a date and time ("?" if unknown)."""
+    return moment(when) if when > 0 else "?"
 
 
 def sides_text(row: GameRow) -> str:
@@ -68,29 +84,55 @@ def sides_text(row: GameRow) -> str:
     for player in row.players:
         name = printable(player.name) + ("*" if player.seat == row.seat else "")
         sides.setdefault(player.side, []).append(name)
-    return " vs ".join("+".join(names) for _, names in sorted(sides.items()))
+    # TRANSLATORS: between the sides of a game: "ana+bo vs cy+di"
+    return _(" vs ").join("+".join(names) for _side, names in sorted(sides.items()))
 
 
 def result_text(row: GameRow, profile: str | None) -> str:
     """Who won, or how the game stands, in a few words."""
-    winners = " and ".join("+".join(printable(n) for n in side) for side in row.winners)
-    us = "" if row.won is None else " (you won)" if row.won else " (you lost)"
+    # TRANSLATORS: between the sides that won together: "ana and bo won"
+    winners = _(" and ").join("+".join(printable(n) for n in side) for side in row.winners)
     ending = row.ending
     if ending is Ending.COMPLETE:
-        return f"{winners} won{us}" if winners else "nobody won"
+        return _won(row, winners) if winners else _("nobody won")
     if ending in (Ending.ABANDONED, Ending.VIOLATION):
-        return f"{ending}: " + (f"{winners} won by forfeit{us}" if winners else "nobody won")
+        if not winners:
+            return _("abandoned: nobody won") if ending is Ending.ABANDONED else _("violation: nobody won")
+        return _won(row, winners, forfeit=_("abandoned") if ending is Ending.ABANDONED else _("violation"))
     if ending is Ending.CONTESTED:
-        return "abandoned, contested: nobody won"
+        return _("abandoned, contested: nobody won")
     if ending is Ending.RUNNING:
-        return f"still being played ({plural(row.hands, 'hand')} so far)"
+        return ngettext("still being played ({n} hand so far)", "still being played ({n} hands so far)",
+                        row.hands).format(n=row.hands)
+    if ending is Ending.UNANSWERED:
+        return ngettext("stopped after {n} hand; nobody answered its resume on {date}: it may have ended "
+                        "without you (verify with another player's log to know)",
+                        "stopped after {n} hands; nobody answered its resume on {date}: it may have ended "
+                        "without you (verify with another player's log to know)",
+                        row.hands).format(n=row.hands, date=date(row.unanswered or 0))
     if ending is Ending.UNFINISHED:
-        text = f"stopped after {plural(row.hands, 'hand')}"
+        text = ngettext("stopped after {n} hand", "stopped after {n} hands", row.hands).format(n=row.hands)
         if row.game_id is not None and Path(row.path).is_relative_to(paths.games_dir(
                 paths.data_home(profile=profile))):  # a seat directory: `resume` carries it on
-            text += f"; carry on with: {resume_command(bytes.fromhex(row.game_id), profile)}"
+            text = _("{stopped}; carry on with: {command}").format(
+                stopped=text, command=resume_command(bytes.fromhex(row.game_id), profile))
         return text
-    return f"log unreadable: {printable(row.summary)}"
+    return _("log unreadable: {why}").format(why=printable(row.summary))
+
+
+def _won(row: GameRow, winners: str, forfeit: str = "") -> str:
+    """"ana+bo won (you won)"; with `forfeit` (how the game ended): "abandoned: ana+bo won by forfeit"."""
+    if forfeit:
+        if row.won is None:
+            return _("{ending}: {winners} won by forfeit").format(ending=forfeit, winners=winners)
+        if row.won:
+            return _("{ending}: {winners} won by forfeit (you won)").format(ending=forfeit, winners=winners)
+        return _("{ending}: {winners} won by forfeit (you lost)").format(ending=forfeit, winners=winners)
+    if row.won is None:
+        return _("{winners} won").format(winners=winners)
+    if row.won:
+        return _("{winners} won (you won)").format(winners=winners)
+    return _("{winners} won (you lost)").format(winners=winners)
 
 
 def row_record(row: GameRow, profile: str | None) -> dict[str, Any]:
@@ -112,9 +154,10 @@ def row_record(row: GameRow, profile: str | None) -> dict[str, Any]:
 
 
 def table_lines(rows: list[GameRow], profile: str | None) -> list[str]:
-    header = ["date", "table", "players (* you)", "result", "log verdict", "log"]
+    # TRANSLATORS: the headings of the columns of `p2pspades games`
+    header = [_("date"), _("table"), _("players (* you)"), _("result"), _("log verdict"), _("log")]
     cells = [[date(r.when), printable(r.table or "?"), sides_text(r) or "?", result_text(r, profile),
-              VERDICT[r.status], printable(r.path)] for r in rows]
+              _(VERDICT_WORDS[r.status]), printable(r.path)] for r in rows]
     widths = [max(width(line[i]) for line in [header, *cells]) for i in range(len(header) - 1)]
     return ["  ".join([*(pad(c, w) for c, w in zip(line, widths, strict=False)), line[-1]])
             for line in [header, *cells]]
@@ -129,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"profile": paths.profile_name(args.profile),
                           "games": [row_record(r, args.profile) for r in rows]}, indent=2))
     elif not rows:
-        print(f"no games yet for profile {paths.profile_name(args.profile)!r}")
+        print(_("no games yet for profile {name!r}").format(name=paths.profile_name(args.profile)))
     else:
         print("\n".join(table_lines(rows, args.profile)))
     return ExitCode.OK

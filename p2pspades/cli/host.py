@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 
-from p2pspades.cli.again import Again, carry_on, host_commands, our_bot_keys, our_game, rematch
+from p2pspades.cli.again import Again, again_lines, carry_on, host_words, our_bot_keys, our_game, rematch
 from p2pspades.cli.common import (
     add_bot_option,
     add_game_options,
@@ -31,8 +32,10 @@ from p2pspades.cli.play import (
     settings_from,
     timeouts_from,
 )
+from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
+from p2pspades.i18n import _
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import Settings
 from p2pspades.net.lobby_seats import NAME_LIMIT, Sequel, TableInfo, check_name
@@ -40,43 +43,43 @@ from p2pspades.net.seats import Seat, bot_seats
 from p2pspades.net.session import HostedTable
 from p2pspades.paths import PLAYER_IDENTITY
 from p2pspades.rules import RuleSet
-from p2pspades.rules.options import described
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "host",
-        help="host a table on the LAN (joiners and bots fill the seats)",
-        description="Open a table: advertise it on the LAN, seat the players who join and the bot seats you "
-        "ask for, then play. " + game_exit_help(),
+        help=_("host a table on the LAN (joiners and bots fill the seats)"),
+        description=_("Open a table: advertise it on the LAN, seat the players who join and the bot seats "
+                      "you ask for, then play.") + " " + game_exit_help(),
     )
-    p.add_argument("--name", help="your name at the table (default: the profile's name, or your user name "
-                   "for the default profile; your key is the profile's, whatever the name)")
-    p.add_argument("--table", metavar="TABLE_NAME",
-                   help="the table's name on the LAN (default: after you, \"ana's table\")")
+    p.add_argument("--name", metavar=_("NAME"), help=_(
+        "your name at the table (default: the profile's name, or your user name for the default profile; "
+        "your key is the profile's, whatever the name)"))
+    p.add_argument("--table", metavar=_("TABLE_NAME"),
+                   help=_("the table's name on the LAN (default: after you, \"ana's table\")"))
     add_game_options(p)
-    p.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by bots this host runs")
-    add_bot_option(p, "for --bots and --auto")
-    p.add_argument("--port", type=int, default=0, metavar="PORT",
-                   help="the lobby's port, what joiners give as HOST:PORT (default: any free port)")
-    p.add_argument("--address", metavar="ADDR",
-                   help="listen and announce on this address only (default: every interface, announcing "
-                   "this machine's LAN address)")
-    p.add_argument("--no-advertise", action="store_true", help="do not announce the table with zeroconf")
+    p.add_argument("--bots", type=int, default=0, metavar="K", help=_("seats played by bots this host runs"))
+    add_bot_option(p, _("for --bots and --auto"))
+    p.add_argument("--port", type=int, default=0, metavar=_("PORT"),
+                   help=_("the lobby's port, what joiners give as HOST:PORT (default: any free port)"))
+    p.add_argument("--address", metavar=_("ADDR"),
+                   help=_("listen and announce on this address only (default: every interface, announcing "
+                          "this machine's LAN address)"))
+    p.add_argument("--no-advertise", action="store_true", help=_("do not announce the table with zeroconf"))
     p.add_argument("--protocol", type=int, choices=SUPPORTED_VERSIONS, default=PROTOCOL_VERSION, metavar="V",
-                   help=f"the game's protocol version (default {PROTOCOL_VERSION}, the newest; 1 proves no "
-                   "shuffle, lock or void claim as it is made, and joiners refuse it unless they pass "
-                   "--allow-protocol 1)")
+                   help=_("the game's protocol version (default {version}, the newest; 1 proves no shuffle, "
+                          "lock or void claim as it is made, and joiners refuse it unless they pass "
+                          "--allow-protocol 1)").format(version=PROTOCOL_VERSION))
     again = p.add_mutually_exclusive_group()
-    again.add_argument("--rematch", metavar="GAME_ID",
-                       help="a new game after game GAME_ID (which you played with this profile) ended: "
-                       "the same table, rules and bots, each player back in their seat if they join again; "
-                       "its genesis names the game it follows")
-    again.add_argument("--carry-on", metavar="GAME_ID",
-                       help="carry game GAME_ID on after a player was dropped (its abandonment): a new game "
-                       "from its scores and bags, the same players in the same seats and a bot of yours in "
-                       "the empty one; you must have hosted it")
+    again.add_argument("--rematch", metavar=_("GAME_ID"),
+                       help=_("a new game after game GAME_ID (which you played with this profile) ended: "
+                              "the same table, rules and bots, each player back in their seat if they join "
+                              "again; its genesis names the game it follows"))
+    again.add_argument("--carry-on", metavar=_("GAME_ID"),
+                       help=_("carry game GAME_ID on after a player was dropped (its abandonment): a new "
+                              "game from its scores and bags, the same players in the same seats and a bot "
+                              "of yours in the empty one; you must have hosted it"))
     add_seat_options(p)
     p.set_defaults(run=run)
 
@@ -88,8 +91,8 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
     if args.rematch or args.carry_on:
         option = "--rematch" if args.rematch else "--carry-on"
         if args.players is not None or args.target is not None or args.rules != "classic" or args.bots:
-            raise LocalError(f"{option} plays the old game's rules with its bots: leave out --rules, "
-                             "--players, --target and --bots")
+            raise LocalError(_("{option} plays the old game's rules with its bots: leave out --rules, "
+                               "--players, --target and --bots").format(option=option))
         check_name(args.name)
         if args.table is not None:
             check_name(args.table)
@@ -102,9 +105,10 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
     except ValueError as exc:
         raise LocalError(str(exc)) from None
     if not 0 <= args.bots < rules.players:
-        raise LocalError(f"--bots must be 0..{rules.players - 1} for {rules.players} players")
+        raise LocalError(_("--bots must be 0..{most} for {players} players").format(
+            most=rules.players - 1, players=rules.players))
     if not 0 <= args.port <= 65535:
-        raise LocalError(f"--port {args.port} is not a port number")
+        raise LocalError(_("--port {port} is not a port number").format(port=args.port))
     return rules
 
 
@@ -114,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
         timeouts_from(args)
     except LocalError as exc:
         return fail("host", str(exc))
-    return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)))
+    return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)),
+                          reads=bool(args.rematch or args.carry_on))
 
 
 def play_again(args: argparse.Namespace, me: bytes) -> Again | None:
@@ -164,9 +169,12 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
                          start_when=starter if ui is None else None,
                          on_change=lobby_printer() if ui is None else None,
                          sequel=sequel)
+    if ui is None:
+        hosted.on_wait = silence_printer(hosted)
     endpoint = await hosted.open()
     lobby = parse(endpoint)
     host_port = endpoint if lobby is None else lobby.host_port
+    main.again = host_words(args, 0 if lobby is None else lobby.port)  # kept for a resumed game too
     say(f"hosting table {args.table!r} ({described(rules)}, {rules.players} seats, target "
         f"{rules.target}, protocol version {args.protocol}) as {args.name}, key {main.identity.fingerprint}")
     if again is not None:
@@ -187,6 +195,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
                                   after=None if again is None else again.sequel.after)
             hosted.start_when = lambda info: model.ask()
             hosted.on_change = lambda info: model.set_seats(info.seated)
+            hosted.on_wait = model.set_waits
             group = await ui.run_lobby(model, hosted.seat_everyone(), color=not args.no_color)
     except BaseException:
         await hosted.close("the host stopped")
@@ -195,9 +204,24 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         await hosted.close("the host left")
         say("you left the table before the game started")
         return ExitCode.LEFT
-    port = 0 if lobby is None else lobby.port
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=lambda table: host_commands(args, table, port))
+    return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
+
+
+def silence_printer(hosted: HostedTable) -> Callable[[dict[int, int]], None]:
+    """With --auto: a line for each joiner whose program goes silent, with when its seat is freed."""
+    said: set[int] = set()
+
+    def show(silent: dict[int, int]) -> None:
+        seats = hosted.info()
+        for seat in sorted(set(silent) - said):
+            who = seats.at(seat)
+            name = who.name if who is not None else f"seat {seat}"
+            say(f"{name}'s program has not answered for a while: its seat is freed in {silent[seat]} s "
+                "unless it answers")
+        said.intersection_update(silent)
+        said.update(silent)
+
+    return show
 
 
 def starter(info: TableInfo) -> bool:

@@ -11,13 +11,13 @@ import argparse
 import asyncio
 import ipaddress
 import re
+from collections.abc import Callable
 from typing import Any
 
-from p2pspades.cli.again import CheckAfter, join_commands
+from p2pspades.cli.again import CheckAfter, again_lines, doubt_lines, doubts_heading, join_words, refusal
 from p2pspades.cli.common import add_bot_option, default_name, fail, run_as_profile
 from p2pspades.cli.play import (
     add_seat_options,
-    confirmer,
     load_ui,
     lobby_printer,
     our_seat,
@@ -28,10 +28,12 @@ from p2pspades.cli.play import (
 )
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
+from p2pspades.i18n import _
 from p2pspades.net.discovery import find_table, parse_endpoint
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
-from p2pspades.net.lobby_seats import LobbyResult, TableInfo, check_name
+from p2pspades.net.lobby_machine import CONNECT_TIMEOUT
+from p2pspades.net.lobby_seats import LobbyError, LobbyResult, TableInfo, check_name
 from p2pspades.net.seats import bot_seats
 from p2pspades.net.session import join_game
 from p2pspades.paths import PLAYER_IDENTITY
@@ -41,29 +43,32 @@ from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "join",
-        help="join a table on the LAN by name or HOST:PORT",
-        description="Take a seat at a table and play it. " + game_exit_help("failed to join"),
+        help=_("join a table on the LAN by name or HOST:PORT"),
+        description=_("Take a seat at a table and play it.") + " " + game_exit_help(_("failed to join")),
     )
-    p.add_argument("table", metavar="TABLE|HOST:PORT",
-                   help="the host's lobby address as it printed it, or a table name from 'p2pspades tables'")
-    p.add_argument("--name", help="your name at the table (default: the profile's name, or your user name "
-                   "for the default profile; your key is the profile's, whatever the name)")
+    p.add_argument("table", metavar=_("TABLE|HOST:PORT"),
+                   help=_("the host's lobby address as it printed it, or a table name from 'p2pspades "
+                          "tables'"))
+    p.add_argument("--name", metavar=_("NAME"), help=_(
+        "your name at the table (default: the profile's name, or your user name for the default profile; "
+        "your key is the profile's, whatever the name)"))
     p.add_argument("--bots", type=int, default=0, metavar="N",
-                   help="bring N bots of your own, seated on your side; they run on this machine, so you "
-                   "can see their cards (and nobody else can)")
-    add_bot_option(p, "for --bots and --auto")
-    p.add_argument("--fingerprint", metavar="FP", help="refuse the table unless the host's key has this "
-                   "fingerprint (as the host's screen shows it)")
-    p.add_argument("--address", metavar="ADDR",
-                   help="our own address for the game (default: the one that routes to the host)")
-    p.add_argument("--interface", action="append", metavar="ADDR",
-                   help="look for the table on this interface only (repeatable)")
-    p.add_argument("--wait", type=float, default=3.0, metavar="S",
-                   help="how long to look for a table by name (default 3)")
+                   help=_("bring N bots of your own, seated on your side; they run on this machine, so you "
+                          "can see their cards (and nobody else can)"))
+    add_bot_option(p, _("for --bots and --auto"))
+    p.add_argument("--fingerprint", metavar="FP", help=_("refuse the table unless the host's key has this "
+                                                         "fingerprint (as the host's screen shows it)"))
+    p.add_argument("--address", metavar=_("ADDR"),
+                   help=_("our own address for the game (default: the one that routes to the host)"))
+    p.add_argument("--interface", action="append", metavar=_("ADDR"),
+                   help=_("look for the table on this interface only (repeatable)"))
+    p.add_argument("--wait", type=float, default=3.0, metavar=_("S"),
+                   help=_("how long to look for a table by name, in seconds (default 3)"))
     p.add_argument("--allow-protocol", type=int, choices=SUPPORTED_VERSIONS, default=PROTOCOL_VERSION,
-                   metavar="V", help=f"also accept a table of protocol version V or newer (default: only "
-                   f"{PROTOCOL_VERSION}, the newest; version 1 proves no shuffle, lock or void claim as it "
-                   "is made, so a host proposing it is refused unless you allow it)")
+                   metavar="V", help=_("also accept a table of protocol version V or newer (default: "
+                                       "only {version}, the newest; version 1 proves no shuffle, lock or "
+                                       "void claim as it is made, so a host proposing it is refused unless "
+                                       "you allow it)").format(version=PROTOCOL_VERSION))
     add_seat_options(p)
     p.set_defaults(run=run)
 
@@ -74,15 +79,12 @@ def run(args: argparse.Namespace) -> int:
             args.name = default_name(args.profile)
         check_name(args.name)
         if not 0 <= args.bots <= 7:
-            raise LocalError(f"--bots must be 0..7, not {args.bots}")
+            raise LocalError(_("--bots must be 0..7, not {bots}").format(bots=args.bots))
         check_address(args.table)
         timeouts_from(args)
     except (LocalError, ValueError) as exc:
         return fail("join", str(exc))
     return run_as_profile("join", args, lambda: join(args, settings_from(args)))
-
-
-HOST_PORT = "give HOST:PORT, as the host printed it after 'others join with:'"
 
 
 def check_address(table: str) -> None:
@@ -97,11 +99,14 @@ def check_address(table: str) -> None:
     if not looks_like_address:
         return  # a table name
     if not colon or not port:
-        raise LocalError(f"{text} is an address without the lobby's port: {HOST_PORT}")
+        raise LocalError(_("{address} is an address without the lobby's port: give HOST:PORT, as the host "
+                           "printed it after 'others join with:'").format(address=text))
     if not port.isdigit():
-        raise LocalError(f"{text}: {port!r} is not a port number: {HOST_PORT}")
+        raise LocalError(_("{address}: {port!r} is not a port number: give HOST:PORT, as the host printed it "
+                           "after 'others join with:'").format(address=text, port=port))
     if not 1 <= int(port) <= 65535:
-        raise LocalError(f"{text}: {port} is not a port number (1..65535)")
+        raise LocalError(_("{address}: {port} is not a port number (1..65535)").format(address=text,
+                                                                                         port=port))
 
 
 def _is_ip(text: str) -> bool:
@@ -127,15 +132,19 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
         say(f"found {ad}")
     bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
     main.lobby = host_port(lobby)
-    screen = JoinScreen()
-    say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} ...")
+    main.again = join_words(args, main.lobby)  # kept for a resumed game too
+    check = CheckAfter(args.home, auto=ui is None)
+    screen = JoinScreen(check)
+    say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} (no answer within "
+        f"{CONNECT_TIMEOUT:g} s gives up) ...")
     if bots:
         say(f"bringing {len(bots)} bot(s) of ours: they run on this machine, so you can see their cards")
     joining = asyncio.ensure_future(join_game(
         lobby, main, bots=bots, settings=settings, address=args.address, host_fingerprint=fingerprint,
-        allow_version=args.allow_protocol, check_after=CheckAfter(args.home),
-        confirm=confirmer(ui, not args.no_color) if ui is None else screen.ask,
-        on_change=lobby_printer(main.identity.public) if ui is None else screen.show))
+        allow_version=args.allow_protocol, check_after=check,
+        confirm=auto_confirm(check) if ui is None else screen.ask,
+        on_change=lobby_printer(main.identity.public) if ui is None else screen.show,
+        on_wait=host_silence() if ui is None else screen.wait))
     if ui is None:
         group = await joining
     else:
@@ -144,8 +153,35 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
             say("you left the table before the game started")
             return ExitCode.LEFT
         group = left
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=lambda table: join_commands(args, host_port(lobby)))
+    return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
+
+
+def host_silence() -> Callable[[int | None], None]:
+    """With --auto: a line each time the host's program goes silent, with when we give up on it."""
+    silent = False
+
+    def show(left: int | None) -> None:
+        nonlocal silent
+        if left is not None and not silent:
+            say(f"the host's program has not answered for a while: we leave in {left} s unless it answers")
+        silent = left is not None
+
+    return show
+
+
+def auto_confirm(check: CheckAfter) -> Callable[[LobbyResult], bool]:
+    """With --auto: the proposal is printed, and accepted unless it follows another game in a way that needs
+    a person's yes (`CheckAfter`): then it is refused, in one line."""
+
+    def confirm(result: LobbyResult) -> bool:
+        say(result.describe())
+        doubts = check.proposal(result)
+        after = result.table.after
+        if doubts and after is not None:
+            raise LobbyError(refusal(after, doubt_lines(doubts, result.table.rules, result.seat)))
+        return True
+
+    return confirm
 
 
 def host_port(endpoint: str) -> str:
@@ -154,12 +190,19 @@ def host_port(endpoint: str) -> str:
 
 
 class JoinScreen:
-    """The joiner's lobby screen, shown from the host's first answer until the game starts."""
+    """The joiner's lobby screen, shown from the host's first answer until the game starts; with the
+    doubts about a game that follows another (`CheckAfter`), whose acceptance then needs an explicit yes."""
 
-    def __init__(self) -> None:
+    def __init__(self, check: CheckAfter) -> None:
+        self.check = check
         self.model: Any | None = None
         self.first: asyncio.Future[TableInfo] = asyncio.get_running_loop().create_future()
         self.you = b""
+
+    def wait(self, left: int | None) -> None:
+        """The countdown to giving up on a silent host, on its row."""
+        if self.model is not None:
+            self.model.set_waits({} if left is None else {0: left})
 
     def show(self, info: TableInfo) -> None:
         if self.model is None:
@@ -174,6 +217,8 @@ class JoinScreen:
             return False
         self.model.you = result.seat
         self.model.set_seats(result.table.seated)
+        doubts = self.check.proposal(result)
+        self.model.set_doubts(doubt_lines(doubts, result.table.rules, result.seat), doubts_heading(doubts))
         answer: bool = await self.model.ask()
         return answer
 
@@ -188,6 +233,9 @@ class JoinScreen:
         info = self.first.result()
         self.model = ui.LobbyModel(info.name, info.rules, info.seated, you=info.seat_of(you),
                                    version=info.version, after=info.after)
+        if info.after is not None:  # what can be checked before the seats are known: rules, scores, dealer
+            doubts = self.check.doubts(info.after, info.rules)
+            self.model.set_doubts(doubt_lines(doubts, info.rules, info.seat_of(you)), doubts_heading(doubts))
         self.show(info)
         group: LocalGroup | None = await ui.run_lobby(self.model, joining, color=color)
         return group

@@ -11,12 +11,15 @@ This module also holds what `host`, `join` and `resume` share: the network optio
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import dataclasses
 import logging
 import math
+import shlex
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,7 @@ from p2pspades.audit import Status as Verdict
 from p2pspades.audit import tell, verify_file
 from p2pspades.bots import DEFAULT_BOT, SEAT_NAMES
 from p2pspades.bots import make_bot as make_local_bot
+from p2pspades.cli.again import again_lines, play_words
 from p2pspades.cli.common import (
     ProgressLines,
     add_bot_option,
@@ -36,11 +40,15 @@ from p2pspades.cli.common import (
     rules_from_args,
     run_as_profile,
 )
+from p2pspades.cli.page import add_web_options
+from p2pspades.cli.page import check as check_web
 from p2pspades.describe import ending
+from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
+from p2pspades.i18n import _
 from p2pspades.net.group import LocalGroup, Settings
-from p2pspades.net.lobby_seats import LobbyResult, TableInfo
+from p2pspades.net.lobby_seats import TableInfo
 from p2pspades.net.peer import Peer, Phase, Status
 from p2pspades.net.seats import (
     Seat,
@@ -54,7 +62,6 @@ from p2pspades.net.store import StoreError
 from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
 from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
-from p2pspades.rules.options import described
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
@@ -65,37 +72,41 @@ UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play",
-        help="play a game against bots (the main job)",
-        description="You against bots. Every seat is a peer over ZeroMQ on 127.0.0.1 with its own keys "
-        "and signed log; --local plays in memory instead. " + game_exit_help(),
+        help=_("play a game against bots (the main job)"),
+        description=_("You against bots. Every seat is a peer over ZeroMQ on 127.0.0.1 with its own keys "
+                      "and signed log; --local plays in memory instead.") + " " + game_exit_help(),
     )
     add_game_options(p)
-    p.add_argument("--name", default="You", help="your name at the table")
-    p.add_argument("--seed", type=int, help="seed for the bots' choices (never the cryptography)")
+    p.add_argument("--name", default="You", metavar=_("NAME"), help=_("your name at the table"))
+    p.add_argument("--seed", type=int, metavar="N",
+                   help=_("seed for the bots' choices (never the cryptography)"))
     add_bot_option(p)
-    p.add_argument("--local", action="store_true", help="no sockets: every table in memory in this process")
+    p.add_argument("--local", action="store_true",
+                   help=_("no sockets: every table in memory in this process"))
     add_seat_options(p)
     p.set_defaults(run=run)
 
 
 def add_seat_options(p: argparse.ArgumentParser) -> None:
-    """Options of every command that plays a seat: --auto, --log, the step timeouts, the screen, --profile."""
+    """Options of every command that plays a seat: --auto, --log, the step timeouts, the screen (the
+    terminal's or the page's), --profile."""
     p.add_argument("--auto", action="store_true",
-                   help="the built-in bot plays your seat; no UI, progress on the terminal")
-    p.add_argument("--log", metavar="PATH", help="where to write the signed game log (default: under the "
-                   "data directory; the path is printed)")
+                   help=_("the built-in bot plays your seat; no UI, progress on the terminal"))
+    p.add_argument("--log", metavar=_("PATH"), help=_("where to write the signed game log (default: under "
+                                                      "the data directory; the path is printed)"))
     add_timeout_options(p)
     add_screen_options(p)
+    add_web_options(p)
     add_profile_option(p)
 
 
 def add_timeout_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--timeout-auto", type=float, metavar="S",
-                   help="seconds to wait for a seat's automatic step (shuffle, keys, ...) before we vote "
-                   "that it stopped answering (default 60)")
-    p.add_argument("--timeout-decision", type=float, metavar="S",
-                   help="seconds to wait for a seat's bid or card before we vote that it stopped answering "
-                   "(default 600)")
+    p.add_argument("--timeout-auto", type=float, metavar=_("S"),
+                   help=_("seconds to wait for a seat's automatic step (shuffle, keys, ...) before we vote "
+                          "that it stopped answering (default 60)"))
+    p.add_argument("--timeout-decision", type=float, metavar=_("S"),
+                   help=_("seconds to wait for a seat's bid or card before we vote that it stopped answering "
+                          "(default 600)"))
 
 
 def timeouts_from(args: argparse.Namespace) -> dict[str, float]:
@@ -105,7 +116,8 @@ def timeouts_from(args: argparse.Namespace) -> dict[str, float]:
         value = getattr(args, f"timeout_{key}", None)
         if value is not None:
             if not 0.5 <= value <= 86400:
-                raise LocalError(f"--timeout-{key} must be between 0.5 and 86400 seconds, not {value:g}")
+                raise LocalError(_("--timeout-{step} must be between 0.5 and 86400 seconds, not "
+                                   "{seconds}").format(step=key, seconds=f"{value:g}"))
             steps[key] = float(value)
     return steps
 
@@ -125,10 +137,20 @@ def our_seat(args: argparse.Namespace, *, seed: int | None = None) -> Seat:
 
 
 def load_ui(args: argparse.Namespace) -> Any | None:
-    """The UI package if the seat is played by a person; None with --auto. LocalError if it cannot run."""
+    """The UI package if the seat is played by a person (the page's screen with --web); None with --auto.
+    LocalError if it cannot run."""
     setup_logging(args.auto, getattr(args, "home", None))
     if args.auto:
         return None
+    screen = getattr(args, "screen", None)
+    if screen is not None:
+        from p2pspades.ui.prefs import apply_screen_options
+
+        try:
+            apply_screen_options(args)
+        except ValueError as exc:
+            raise LocalError(str(exc)) from None
+        return screen
     try:
         from p2pspades import ui
         from p2pspades.ui import HumanPlayer, UiState, confirm_table, create_app  # noqa: F401
@@ -144,9 +166,22 @@ def load_ui(args: argparse.Namespace) -> Any | None:
     return ui
 
 
+_echo: list[Callable[[str], None]] = []
+
+
+def set_echo(echo: Callable[[str], None] | None) -> None:
+    """Where `say` prints while a page shows the game (`--web`): above its status line, and on the page
+    too; None: the terminal alone again."""
+    _echo[:] = [] if echo is None else [echo]
+
+
 def say(text: str) -> None:
     """Print a line for the person; names and reasons from the network in it are shown escaped."""
-    print(printable_lines(text), flush=True)
+    line = printable_lines(text)
+    if _echo:
+        _echo[0](line)
+    else:
+        print(line, flush=True)
 
 
 def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
@@ -154,6 +189,7 @@ def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
     they go to a file in the data directory instead (its path is returned), so the screen stays clean."""
     root = logging.getLogger("p2pspades")
     root.setLevel(logging.INFO)
+    server = logging.getLogger("aiohttp")  # the page's server (--web): its warnings go where ours go
     if auto:
         handler: logging.Handler = logging.StreamHandler(sys.stderr)
         handler.setLevel(logging.WARNING)
@@ -168,6 +204,8 @@ def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
         handler = logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
     root.addHandler(handler)
+    server.addHandler(handler)
+    server.propagate = False
     return path
 
 
@@ -191,21 +229,6 @@ def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
     return show
 
 
-def confirmer(ui: Any | None, color: bool = True) -> Callable[[LobbyResult], Awaitable[bool]]:
-    """A joiner's dialog before it signs: every seat's name and key fingerprint, then accept (or ask)."""
-
-    async def confirm(result: LobbyResult) -> bool:
-        if ui is None:
-            say(result.describe())
-            return True
-        answer: bool = await ui.confirm_table(result.table.name, result.table.rules, result.table.seated,
-                                              you=result.seat, color=color, version=result.table.version,
-                                              after=result.table.after)
-        return answer
-
-    return confirm
-
-
 # ------------------------------------------------------------------------------------------------ the game
 
 
@@ -218,6 +241,9 @@ class Progress(ProgressLines):
         self._away_shown = ""
         self._away_at = 0.0
         self._syncing = False
+        self._answered = False
+        self._sync_at = 0.0
+        self._lingering = False
         self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
 
     def on_event(self, event: Event) -> None:
@@ -242,10 +268,12 @@ class Progress(ProgressLines):
         super().on_hand(hand, audit)
 
     def on_status(self, status: Status) -> None:
-        syncing = status.phase is Phase.SYNCING
-        if syncing != self._syncing:
-            self._syncing = syncing
-            say(status_text(status) if syncing else "synced with the other seats")
+        self._say_sync(status)
+        if status.linger_in is not None and not self._lingering:
+            self._lingering = True
+            names = [s.name for s in self.peer.table.setup.seats]
+            who = " and ".join(names[seat] for seat in status.behind)
+            say(f"staying up to {status.linger_in} s so that {who} can take the end if it comes back")
         seat = status.waiting_for
         silent = None
         if seat is not None and seat != status.seat and not status.finished:
@@ -263,6 +291,23 @@ class Progress(ProgressLines):
             if lost not in status.away:  # heard from again (not merely no longer the seat we wait for)
                 say("every seat is connected again")
             self._away_shown = ""
+
+    def _say_sync(self, status: Status) -> None:
+        """While syncing, the countdown every `SYNC_SAID` seconds (and at once when another process's seat
+        first answers); then that it synced. A peer that gave up is told of by `run_group`."""
+        syncing = status.phase is Phase.SYNCING
+        now = time.monotonic()
+        due = not self._syncing or status.answered != self._answered or now - self._sync_at >= SYNC_SAID
+        if syncing and due:
+            say(status_text(status))
+            self._sync_at, self._answered = now, status.answered
+        elif self._syncing and not syncing and status.phase is not Phase.GAVE_UP:
+            say("synced with the other seats")
+        self._syncing = syncing
+
+
+SYNC_SAID = 10.0
+"""How often `--auto` says the countdown of a resumed seat that waits for the others to answer."""
 
 
 def _seats(seats: tuple[int, ...]) -> str:
@@ -286,11 +331,20 @@ def status_text(status: Status) -> str:
     phase = status.phase
     if phase is Phase.OVER:
         return f"game over: {ending(status.ended) if status.ended is not None else status.outcome}"
+    if phase is Phase.GAVE_UP:
+        return f"syncing: nobody answered within {status.sync_in} s; stopped"
     if phase is Phase.SYNCING:
-        if status.heard:
+        left = status.sync_in
+        if status.answered:
             heard = f"heard from {status.heard} of {status.others}"
-            return f"syncing with the other seats before playing on ({heard})"
-        return "syncing: waiting for the other seats to answer before playing on"
+            text = f"syncing with the other seats before playing on ({heard})"
+            if left is not None and status.heard < status.others:
+                text += f"; playing on without the others in {left} s"
+            return text
+        text = "syncing: waiting for the other seats to answer before playing on"
+        if status.heard:
+            text += " (only our own bots have answered)"
+        return text + ("" if left is None else f"; we give up in {left} s")
     if phase is Phase.IDLE:
         return "waiting"
     if phase is Phase.OUR_TURN:
@@ -336,25 +390,36 @@ def announce_game(peer: Peer) -> None:
         f"log: {peer.store.log_path}")
 
 
-async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True,
-                    profile: str | None = None, again: Callable[[Table], list[str]] | None = None) -> int:
+async def run_group(group: LocalGroup, ui: Any | None, args: argparse.Namespace, *,
+                    again: Callable[[Table], list[str]] | None = None) -> int:
     """Play our seat (and the host's bot seats) to the end, then verify our log. Returns the exit code.
-    `profile`: the `--profile` the command was given, for the command that resumes the game; `again`: the
-    lines that say how to play again at this table once the game is over ("play again with: ...")."""
+    `args`: the command's options (the screen's colours; the profile, `--auto` and the bot, for the command
+    that resumes the game); `again`: the lines that say how to play again at this table once the game is
+    over ("play again with: ...")."""
     peer = group.main
     announce_game(peer)
+    resume = resume_command(peer.table.game_id, args.profile, auto=ui is None, bot=args.bot)
     try:
         if ui is None:
             progress = Progress(peer)
             peer.on_event, peer.on_status = progress.on_event, progress.on_status
             await group.run()
         else:
-            await _run_with_screen(group, ui, color)
+            await _run_with_screen(group, ui, not args.no_color,
+                                   None if again is None else lambda: again(peer.table))
+    except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels us, then raises KeyboardInterrupt)
+        if not peer.table.finished:
+            say(f"you stopped the game before the end; carry on with: {resume}")
+        raise
     finally:
         await group.close()
     table = peer.table
+    if peer.gave_up:
+        for line in nobody_answered(peer, resume):
+            say(line)
+        return ExitCode.UNANSWERED
     if not table.finished:
-        say(f"you left before the end; carry on with: {resume_command(table.game_id, profile)}")
+        say(f"you left before the end; carry on with: {resume}")
         return ExitCode.LEFT
     for line in final_lines(table):
         say(line)
@@ -363,6 +428,25 @@ async def run_group(group: LocalGroup, ui: Any | None, *, color: bool = True,
     for line in again(table) if again is not None else ():
         say(line)
     return game_exit_code(table.status, log_violation=verdict.status is Verdict.VIOLATION)
+
+
+def nobody_answered(peer: Peer, resume: str) -> list[str]:
+    """What a resumed seat that heard nobody says: the game may have ended without it, whose log tells how,
+    the command that compares the logs, and the one that tries again (`resume`)."""
+    table = peer.table
+    names = [s.name for s in table.setup.seats]
+    owners = bot_owners(peer)  # a bot's log is on its runner's computer
+    people = sorted({owners.get(seat, seat) for seat in range(len(names))} - {peer.seat})
+    whom = " or ".join(names[seat] for seat in people) or "the other players"
+    gid = table.game_id.hex()[:12]
+    return [
+        f"nobody answered within {peer.timing.alone:g} s: the other players' programs have stopped, so the "
+        "game may have ended without you (the others may have voted that you stopped answering, which ends "
+        "it on their tables)",
+        f"to know how it ended, ask {whom} for their log of game {gid} ('p2pspades games' on their computer "
+        f"shows where it is), then: p2pspades verify {shlex.quote(str(peer.store.log_path))} THEIR_LOG",
+        f"if they are still playing, try again with: {resume}",
+    ]
 
 
 def bot_owners(peer: Peer) -> dict[int, int]:
@@ -376,8 +460,10 @@ def bot_owners(peer: Peer) -> dict[int, int]:
     return {s.seat: keys[s.owner] for s in seats if s.owner is not None and s.owner in keys}
 
 
-async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
-    """The full-screen game for our seat while the peers run; leaving the screen stops them."""
+async def _run_with_screen(group: LocalGroup, ui: Any, color: bool,
+                           again: Callable[[], list[str]] | None) -> None:
+    """The game screen for our seat (the terminal's, or the page's) while the peers run; leaving the screen
+    stops them. `again`: the lines that say how to play again, which the page makes buttons of."""
     peer = group.main
     state = ui.UiState(peer.seat, peer.table.setup)
     peer.player = ui.HumanPlayer(state)
@@ -401,6 +487,8 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
                 state.set_lost(seat, gone is not None and gone >= 0)
 
         state.set_countdown(status.waiting_for, status.vote_in if _counting_down(status) else None)
+        counting = status.phase is Phase.SYNCING and not (status.answered and status.heard >= status.others)
+        state.set_sync_countdown(status.answered, status.sync_in if counting else None)
 
     peer.on_status = connection
     state.on_wait_longer = peer.wait_longer
@@ -408,8 +496,21 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool) -> None:
     state.refresh(peer.table)
     for each in group.peers:  # while the screen is open, a seat that comes back late still gets the end
         each.timing = dataclasses.replace(each.timing, linger=math.inf)
-    app = ui.create_app(state, color=color)
-    await ui.run_alongside(app, group.run())
+    async def play() -> None:
+        await group.run()
+        if peer.gave_up:  # resumed, and nobody left to play with: the screen ends, `run_group` says why
+            raise NobodyAnswered
+
+    run_game = getattr(ui, "run_game", None)
+    with contextlib.suppress(NobodyAnswered):
+        if run_game is not None:  # the page (--web)
+            await run_game(state, play(), log=peer.store.log_path, again=again)
+        else:
+            await ui.run_alongside(ui.create_app(state, color=color), play())
+
+
+class NobodyAnswered(Exception):
+    """Out of the game screen: our resumed seat heard nobody and gave up (`Peer.gave_up`)."""
 
 
 # ------------------------------------------------------------------------------------------------ play
@@ -419,6 +520,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
         timeouts_from(args)
+        check_web(args)
         if args.local:  # fresh keys for every seat, nothing to resume: only the log goes to the profile
             args.home = data_home(profile=args.profile)
     except LocalError as exc:
@@ -431,7 +533,11 @@ def run(args: argparse.Namespace) -> int:
         from p2pspades.ui.play import run_play
     except ImportError as exc:
         return fail("play", UI_MISSING.format(why=exc))
-    return int(run_play(rules, args))
+    code = int(run_play(rules, args))
+    if code != ExitCode.FAILED:
+        for line in again_lines(play_words(args), None, args):
+            say(line)
+    return code
 
 
 async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
@@ -446,12 +552,13 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     mode = "your seat is played by the bot" if args.auto else "you play seat 0"
     say(f"p2pspades: {rules.players} peers on 127.0.0.1, rules {described(rules)}, "
         f"target {rules.target}; {mode}")
+    main.again = play_words(args)  # kept for a resumed game too
     try:
         group = await hosted.seat_everyone()
     except BaseException:
         await hosted.close()
         raise
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile)
+    return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
 
 
 def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
@@ -488,6 +595,8 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     say(f"log {path}: {verdict.summary}")
     if watched.status is not TableStatus.COMPLETE:
         print(f"the game did not complete: {watched.status}", file=sys.stderr)
+    for line in again_lines(play_words(args), watched, args):
+        say(line)
     return game_exit_code(watched.status, log_violation=verdict.status is Verdict.VIOLATION)
 
 
@@ -495,7 +604,6 @@ __all__ = [
     "add_parser",
     "add_seat_options",
     "add_timeout_options",
-    "confirmer",
     "load_ui",
     "lobby_printer",
     "our_seat",

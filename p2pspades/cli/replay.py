@@ -7,22 +7,23 @@ import argparse
 import sys
 
 from p2pspades.cli.common import fail
+from p2pspades.i18n import _
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "replay",
-        help="step through a verified game log (all hands shown)",
-        description="Verify a game log, then step through it hand by hand and trick by trick: every seat's "
-        "cards, the bids, each trick, the score and the audit's verdict. Keys: arrows, PgUp/PgDn, Home/End, "
-        "q. The exit code is the verdict's, as for 'verify'.",
+        help=_("step through a verified game log (all hands shown)"),
+        description=_("Verify a game log, then step through it hand by hand and trick by trick: every seat's "
+                      "cards, the bids, each trick, the score and the audit's verdict. Keys: arrows, "
+                      "PgUp/PgDn, Home/End, q. The exit code is the verdict's, as for 'verify'."),
     )
-    p.add_argument("file", help="the log file (.p2plog)")
-    p.add_argument("--no-color", action="store_true", help="monochrome display (also: NO_COLOR=1)")
-    p.add_argument("--ascii", action="store_true", help="ASCII only: suit letters and plain boxes")
+    p.add_argument("file", metavar=_("FILE"), help=_("the log file (.p2plog)"))
+    p.add_argument("--no-color", action="store_true", help=_("monochrome display (also: NO_COLOR=1)"))
+    p.add_argument("--ascii", action="store_true", help=_("ASCII only: suit letters and plain boxes"))
     p.add_argument("--browser", action="store_true",
-                   help="write the game's HTML page to a temporary file and open it in the browser (the path "
-                   "is printed if no browser opens); needs no terminal")
+                   help=_("write the game's HTML page to a temporary file and open it in the browser (the "
+                          "path is printed if no browser opens); needs no terminal"))
     p.set_defaults(run=run)
 
 
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     if args.browser:
         return _in_browser(args.file)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        return fail("replay", "needs a terminal; use 'p2pspades verify FILE' for a text verdict")
+        return fail("replay", _("needs a terminal; use 'p2pspades verify FILE' for a text verdict"))
     from p2pspades.ui.prefs import PREFS
     from p2pspades.ui.replay import run_replay
 
@@ -58,14 +59,15 @@ def _in_browser(path: str) -> int:
         ) as f:
             f.write(game_page(verdict, path))
     except OSError as exc:
-        return fail("replay", f"cannot write the page: {exc.strerror or exc}")
+        return fail("replay", _("cannot write the page: {why}").format(why=exc.strerror or exc))
     page = Path(f.name)
     try:
         opened = webbrowser.open(page.as_uri())
     except webbrowser.Error:
         opened = False
     if opened:
-        print(f"p2pspades replay: opened {printable(page)} in the browser")
+        print("p2pspades replay: " + _("opened {page} in the browser").format(page=printable(page)))
     else:
-        print(f"p2pspades replay: no browser could be opened; the page is {printable(page)}")
+        print("p2pspades replay: " + _("no browser could be opened; the page is {page}").format(
+            page=printable(page)))
     return verdict.exit_code

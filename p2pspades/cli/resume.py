@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import argparse
 
-from p2pspades.cli.again import join_commands
-from p2pspades.cli.common import add_bot_option, add_profile_option, default_name, fail, run_as_profile
+from p2pspades.cli.again import again_lines
+from p2pspades.cli.common import add_bot_option, add_profile_option, fail, run_as_profile
+from p2pspades.cli.page import add_web_options
 from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
+from p2pspades.i18n import _
 from p2pspades.net.group import Settings
-from p2pspades.net.resume import find_resumable, resume_seats
+from p2pspades.net.peer import Timing
+from p2pspades.net.resume import Resumable, find_resumable, resume_seats
 from p2pspades.net.seats import make_bot
 from p2pspades.ui.prefs import add_screen_options
 
@@ -25,17 +28,25 @@ from p2pspades.ui.prefs import add_screen_options
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "resume",
-        help="resume an unfinished game after a crash",
-        description="Resume a game from its log, secrets and seat map: the most recent unfinished one, or "
-        "the one given by its id (a prefix will do) or its log file. " + game_exit_help("nothing to resume"),
+        help=_("resume an unfinished game after a crash"),
+        description=_("Resume a game from its log, secrets and seat map: the most recent unfinished one, or "
+                      "the one given by its id (a prefix will do) or its log file. It syncs with the other "
+                      "seats before it moves; if no other player's program answers within --timeout-sync "
+                      "seconds, the game may have ended without you: it says whose log tells how, and "
+                      "stops.") + " " + game_exit_help(_("nothing to resume"), resumed=True),
     )
-    p.add_argument("game", nargs="?", metavar="GAME_ID|LOG_PATH", help="which game (default: the most recent "
-                   "unfinished one)")
-    p.add_argument("--seat", type=int, metavar="N", help="which of our seats, if this machine has several")
-    p.add_argument("--auto", action="store_true", help="the built-in bot plays our seat from now on")
-    add_bot_option(p, "for --auto")
+    p.add_argument("game", nargs="?", metavar=_("GAME_ID|LOG_PATH"),
+                   help=_("which game (default: the most recent unfinished one)"))
+    p.add_argument("--seat", type=int, metavar="N", help=_("which of our seats, if this machine has several"))
+    p.add_argument("--auto", action="store_true", help=_("the built-in bot plays our seat from now on"))
+    add_bot_option(p, _("for --auto"))
     add_timeout_options(p)
+    p.add_argument("--timeout-sync", type=float, default=Timing.alone, metavar=_("S"),
+                   help=_("seconds to wait for another player's program to answer before giving up (default "
+                          "{seconds}): nobody left means the game may have ended without you").format(
+                              seconds=f"{Timing.alone:g}"))
     add_screen_options(p)
+    add_web_options(p)
     add_profile_option(p)
     p.set_defaults(run=run)
 
@@ -43,9 +54,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     try:
         timeouts = timeouts_from(args)
+        if not 0.5 <= args.timeout_sync <= 86400:
+            raise LocalError(f"--timeout-sync must be between 0.5 and 86400 seconds, not "
+                             f"{args.timeout_sync:g}")
     except LocalError as exc:
         return fail("resume", str(exc))
-    return run_as_profile("resume", args, lambda: resume(args, timeouts))
+    return run_as_profile("resume", args, lambda: resume(args, timeouts), reads=True)
 
 
 async def resume(args: argparse.Namespace, timeouts: dict[str, float]) -> int:
@@ -54,17 +68,19 @@ async def resume(args: argparse.Namespace, timeouts: dict[str, float]) -> int:
     player = make_bot(args.bot) if args.auto else None
     bots = f" and its {len(found.bots)} bot seat(s)" if found.bots else ""
     say(f"resuming game {found.game_id.hex()}, seat {found.leader.seat}{bots}")
-    settings = Settings(home=args.home, timeouts=timeouts)
+    settings = Settings(home=args.home, timeouts=timeouts, timing=Timing(alone=args.timeout_sync))
     group = await resume_seats(found, player, settings=settings, timeouts=timeouts)
     say(f"restored {len(group.main.table.entries)} entries from disk; syncing with the other seats before "
-        f"playing on")
-    lobby = found.local.lobby
-    return await run_group(group, ui, color=not args.no_color, profile=args.profile,
-                           again=None if lobby is None else lambda table: resumed_join(args, lobby))
+        f"playing on (if nobody answers, we give up in {args.timeout_sync:g} s)")
+    steps = {**found.local.timeouts, **timeouts}
+    return await run_group(group, ui, args, again=lambda table: again_lines(table_words(found), table, args,
+                                                                           steps))
 
 
-def resumed_join(args: argparse.Namespace, lobby: str) -> list[str]:
-    """The 'join with:' line of a joiner's resumed game: its lobby again, as the first join printed it but
-    for the options `resume` does not take (the name, the address, the bots of its own)."""
-    args.name, args.address, args.bots = default_name(args.profile), None, 0
-    return join_commands(args, lobby)
+def table_words(found: Resumable) -> tuple[str, ...]:
+    """The table's part of the play-again commands of a resumed game, as the command that started it kept
+    it; for a joiner's game kept before they were, its lobby (HOST:PORT) alone."""
+    local = found.local
+    if local.again or local.lobby is None:
+        return local.again
+    return ("join", local.lobby)

@@ -26,6 +26,7 @@ from p2pspades.bots.review import CannotReview, Judged, Position, Replay, Review
 from p2pspades.cli.common import add_think_option, fail
 from p2pspades.cli.verify import add_jobs_option
 from p2pspades.exits import ExitCode
+from p2pspades.i18n import _
 from p2pspades.printable import printable
 from p2pspades.rules import Card, HandResult, RuleSet, SeatView, bid_notation, sort_hand
 from p2pspades.table import HandAudited
@@ -38,24 +39,25 @@ DEFAULT_TOP = 10
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "review",
-        help="the costliest decisions of one seat in a finished game, against the expert's choice",
-        description="Replay a game log from one seat's view (its own cards, the bids and the cards played; "
-        "never another seat's cards before the hand's reveal), weigh every bid, blind-nil answer and card "
-        "that seat chose with the expert's search, and list the decisions that cost the most expected "
-        "points against the expert's choice, each with the position and what was given up. 'net' is the "
-        "points the seat's side could expect from the hand less the other side's, bags included; a "
-        "percentage is of the deals the search tried for the cards the seat could not see. The draw-pile "
-        "game (two players) cannot be reviewed.",
+        help=_("the costliest decisions of one seat in a finished game, against the expert's choice"),
+        description=_("Replay a game log from one seat's view (its own cards, the bids and the cards "
+                      "played; never another seat's cards before the hand's reveal), weigh every bid, "
+                      "blind-nil answer and card that seat chose with the expert's search, and list the "
+                      "decisions that cost the most expected points against the expert's choice, each with "
+                      "the position and what was given up. 'net' is the points the seat's side could expect "
+                      "from the hand less the other side's, bags included; a percentage is of the deals the "
+                      "search tried for the cards the seat could not see. The draw-pile game (two players) "
+                      "cannot be reviewed."),
     )
-    p.add_argument("log", help="the game log (.p2plog)")
+    p.add_argument("log", metavar=_("LOG"), help=_("the game log (.p2plog)"))
     p.add_argument("--seat", type=int, metavar="N",
-                   help="the seat to review (default: the seat whose log it is, from its folder seat-N; "
-                   "else 0)")
+                   help=_("the seat to review (default: the seat whose log it is, from its folder seat-N; "
+                          "else 0)"))
     p.add_argument("--top", type=int, default=DEFAULT_TOP, metavar="K",
-                   help=f"how many decisions to list (default {DEFAULT_TOP})")
+                   help=_("how many decisions to list (default {default})").format(default=DEFAULT_TOP))
     add_think_option(p)
     add_jobs_option(p)
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--json", action="store_true", help=_("print JSON instead of text"))
     p.set_defaults(run=run)
 
 

@@ -13,17 +13,18 @@ from p2pspades.cli.common import fail
 from p2pspades.cli.games import add_history_options, played_games
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
-from p2pspades.printable import plural, printable
+from p2pspades.i18n import _, ngettext, number
+from p2pspades.printable import printable
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "stats",
-        help="this profile's statistics over its games",
-        description="Over the games this profile played, from its seat and side: games, wins, contracts "
-        "made and set, nils made and failed, bags, points per hand, and each partner with the record "
-        "together. Counted from the hands the verified logs prove; a game still being played or a log "
-        "that does not read is left out, and said so.",
+        help=_("this profile's statistics over its games"),
+        description=_("Over the games this profile played, from its seat and side: games, wins, contracts "
+                      "made and set, nils made and failed, tricks, bags, points per hand, and each partner "
+                      "with the record together. Counted from the hands the verified logs prove; a game "
+                      "still being played or a log that does not read is left out, and said so."),
     )
     add_history_options(p)
     p.set_defaults(run=run)
@@ -40,33 +41,58 @@ def stats_record(s: Stats, profile: str | None) -> dict[str, Any]:
         "nils": {"made": s.nils_made, "failed": s.nils_failed},
         "blind_nils": {"made": s.blind_nils_made, "failed": s.blind_nils_failed},
         "bags": s.bags,
+        "tricks": s.tricks,
         "points": s.points,
         "points_per_hand": s.points_per_hand,
         "partners": [{"name": p.name, "fingerprint": p.fingerprint, "games": p.games, "wins": p.wins,
                       "losses": p.losses} for p in s.partners],
+        "unfinished": s.unfinished,
         "left_out": {"running": s.running, "unreadable": s.unreadable},
     }
 
 
+def _record(games: int, wins: int, losses: int) -> tuple[str, str, str]:
+    return (ngettext("{n} game", "{n} games", games).format(n=number(games)),
+            ngettext("{n} win", "{n} wins", wins).format(n=number(wins)),
+            ngettext("{n} loss", "{n} losses", losses).format(n=number(losses)))
+
+
 def stats_lines(s: Stats, profile: str | None) -> list[str]:
-    lines = [f"profile {paths.profile_name(profile)!r}: {plural(s.games, 'game')}, {plural(s.wins, 'win')}, "
-             f"{plural(s.losses, 'loss', 'losses')}"]
-    left = [f"{n} {what}" for n, what in ((s.running, "still being played"), (s.unreadable, "unreadable"))
-            if n]
+    games, wins, losses = _record(s.games, s.wins, s.losses)
+    if s.unfinished:
+        games = ngettext("{games} ({n} unfinished: no win or loss)",
+                         "{games} ({n} unfinished: no win or loss)", s.unfinished).format(
+                             games=games, n=number(s.unfinished))
+    lines = [_("profile {name!r}: {games}, {wins}, {losses}").format(
+        name=paths.profile_name(profile), games=games, wins=wins, losses=losses)]
+    left = []
+    if s.running:
+        left.append(ngettext("{n} still being played", "{n} still being played", s.running).format(
+            n=s.running))
+    if s.unreadable:
+        left.append(ngettext("{n} unreadable", "{n} unreadable", s.unreadable).format(n=s.unreadable))
     if left:
-        lines.append(f"  left out: {', '.join(left)} (see p2pspades games)")
-    per_hand = "-" if s.points_per_hand is None else f"{s.points_per_hand:.1f}"
+        lines.append("  " + _("left out: {games} (see p2pspades games)").format(games=_(", ").join(left)))
+    per_hand = "-" if s.points_per_hand is None else number(s.points_per_hand, 1)
+    hands = ngettext("{n} hand", "{n} hands", s.hands).format(n=number(s.hands))
     lines += [
-        f"  {plural(s.hands, 'hand')}: {per_hand} points per hand, {plural(s.bags, 'bag')}",
-        f"  contracts: {s.contracts_made} made, {s.contracts_set} set",
-        f"  nils: {s.nils_made} made, {s.nils_failed} failed; blind nils: {s.blind_nils_made} made, "
-        f"{s.blind_nils_failed} failed",
+        "  " + _("{hands}: {points} points a hand on average").format(hands=hands, points=per_hand),
+        "  " + _(", ").join([
+            ngettext("{n} trick taken", "{n} tricks taken", s.tricks).format(n=number(s.tricks)),
+            ngettext("{n} bag", "{n} bags", s.bags).format(n=number(s.bags))]),
+        "  " + _("contracts: {made} made, {set} set").format(made=number(s.contracts_made),
+                                                            set=number(s.contracts_set)),
+        "  " + _("nils: {made} made, {failed} failed; blind nils: {blind_made} made, {blind_failed} "
+                 "failed").format(made=number(s.nils_made), failed=number(s.nils_failed),
+                                  blind_made=number(s.blind_nils_made),
+                                  blind_failed=number(s.blind_nils_failed)),
     ]
     if s.partners:
-        lines.append("  partners:")
+        lines.append("  " + _("partners:"))
         for p in s.partners:
-            lines.append(f"    {printable(p.name)} ({p.fingerprint}): {plural(p.games, 'game')} together, "
-                         f"{plural(p.wins, 'win')}, {plural(p.losses, 'loss', 'losses')}")
+            games, wins, losses = _record(p.games, p.wins, p.losses)
+            lines.append("    " + _("{name} ({fingerprint}): {games} together, {wins}, {losses}").format(
+                name=printable(p.name), fingerprint=p.fingerprint, games=games, wins=wins, losses=losses))
     return lines
 
 

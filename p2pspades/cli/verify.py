@@ -14,9 +14,11 @@ from p2pspades.audit.dispute import dispute_lines, dispute_record, settle
 from p2pspades.audit.files import verify_log
 from p2pspades.audit.page import dispute_page, game_page
 from p2pspades.audit.parallel import available_jobs
-from p2pspades.audit.verdict import follow_problem
+from p2pspades.audit.verdict import follow_problem, sequel_changes
 from p2pspades.cli.common import fail
+from p2pspades.describe import change_text
 from p2pspades.exits import ExitCode
+from p2pspades.i18n import _
 from p2pspades.printable import printable
 from p2pspades.rules import HandResult
 from p2pspades.table import HandAudited
@@ -25,23 +27,27 @@ from p2pspades.table import HandAudited
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "verify",
-        help="verify a game log offline",
-        description="Replay a game log through the rules engine and the deal audit. Exit codes: 0 valid and "
-        "complete; 1 a violation (tampering, cheating, bad signature, broken chain); 2 unreadable or not a "
-        "log; 3 valid so far but incomplete or abandoned. Given the logs of several players of one game, it "
-        "verifies each, finds where they agree and where they fork, and says which branch the rules uphold "
-        "and its result, with the same exit codes for that result, 2 if the files are not logs of one game, "
-        "and 4 for a fork the rules cannot settle.",
+        help=_("verify a game log offline"),
+        description=_("Replay a game log through the rules engine and the deal audit. Exit codes: 0 valid "
+                      "and complete; 1 a violation (tampering, cheating, bad signature, broken chain); 2 "
+                      "unreadable or not a log; 3 valid so far but incomplete or abandoned. Given the logs "
+                      "of several players of one game, it verifies each, finds where they agree and where "
+                      "they fork, and says which branch the rules uphold and its result, with the same exit "
+                      "codes for that result, 2 if the files are not logs of one game, and 4 for a fork the "
+                      "rules cannot settle."),
     )
-    p.add_argument("file", nargs="+", help="the log file (.p2plog); several: the logs of one game's players")
+    p.add_argument("file", nargs="+", metavar=_("FILE"),
+                   help=_("the log file (.p2plog); several: the logs of one game's players"))
     p.add_argument("--json", action="store_true",
-                   help="print the JSON hand record (several logs: the dispute record) instead of a summary")
-    p.add_argument("--html", metavar="PAGE",
-                   help="also write the verdict as one self-contained HTML page (several logs: the referee's "
-                   "report: the logs side by side, the fork, the branch upheld and why)")
-    p.add_argument("--after", metavar="OLD_LOG",
-                   help="also check that the game of FILE follows the game of OLD_LOG as its genesis says (a "
-                   "rematch of it, or its continuation from its scores at its end); exit code 1 if not")
+                   help=_("print the JSON hand record (several logs: the dispute record) instead of a "
+                          "summary"))
+    p.add_argument("--html", metavar=_("PAGE"),
+                   help=_("also write the verdict as one self-contained HTML page (several logs: the "
+                          "referee's report: the logs side by side, the fork, the branch upheld and why)"))
+    p.add_argument("--after", metavar=_("OLD_LOG"),
+                   help=_("also check that the game of FILE follows the game of OLD_LOG as its genesis says "
+                          "(a rematch of it, or its continuation from its scores at its end); exit code 1 if "
+                          "not"))
     add_jobs_option(p)
     p.set_defaults(run=run)
 
@@ -62,7 +68,7 @@ def add_jobs_option(p: argparse.ArgumentParser) -> None:
         type=_jobs,
         default=None,
         metavar="N",
-        help="worker processes that check the proofs of the deal (default: one per core; 1: none)",
+        help=_("worker processes that check the proofs of the deal (default: one per core; 1: none)"),
     )
 
 
@@ -70,9 +76,9 @@ def _jobs(text: str) -> int:
     try:
         jobs = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(text=text)) from None
     if not 1 <= jobs <= 256:
-        raise argparse.ArgumentTypeError(f"{jobs} is not between 1 and 256")
+        raise argparse.ArgumentTypeError(_("{n} is not between 1 and 256").format(n=jobs))
     return jobs
 
 
@@ -109,7 +115,7 @@ def verify_with_progress(args: argparse.Namespace, path: str | None = None) -> V
 def run(args: argparse.Namespace) -> int:
     files: list[str] = args.file
     if args.after is not None and len(files) > 1:
-        return fail("verify", "--after checks one log against the old game's log: give one FILE")
+        return fail("verify", _("--after checks one log against the old game's log: give one FILE"))
     if len(files) > 1:
         dispute = settle(files, lambda path: verify_with_progress(args, path))
         if args.html and (problem := write_page(args.html, dispute_page(dispute))):
@@ -139,9 +145,10 @@ def run_after(args: argparse.Namespace, path: str, old_path: str) -> int:
     new = verify_with_progress(args, path)
     old = verify_with_progress(args, old_path)
     problem = follow_problem(old, new)
+    changed = [change_text(c) for c in sequel_changes(old, new)] if problem is None else []
     if args.json:
         record = hand_record(new)
-        record["follows"] = {"log": old_path, "ok": problem is None, "problem": problem}
+        record["follows"] = {"log": old_path, "ok": problem is None, "problem": problem, "changes": changed}
         print(json.dumps(record, indent=2))
     else:
         lines = summary_lines(new)
@@ -152,6 +159,9 @@ def run_after(args: argparse.Namespace, path: str, old_path: str) -> int:
                     if after.continues else "a rematch, which carries nothing over")
             old_game = f"game {after.game_id.hex()}, {printable(old.summary)}"
             lines.append(f"  follows {printable(old_path)}: {old_game}; {what}")
+            if changed:  # a rematch may change rules and seats: said, not refused
+                since = after.game_id.hex()[:12]
+                lines.append(f"  changed since game {since}: {printable('; '.join(changed))}")
         else:
             lines.append(f"  does not follow {printable(old_path)}: {printable(problem)}")
         print("\n".join(lines))

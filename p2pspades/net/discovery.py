@@ -25,7 +25,8 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 from p2pspades.errors import LocalError
 from p2pspades.net import endpoints
 from p2pspades.net.lobby_seats import TableInfo, check_name
-from p2pspades.rules.options import summary
+from p2pspades.rules import PRESETS, RuleSet, RuleSetError
+from p2pspades.rules.options import codes, from_codes
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 log = logging.getLogger(__name__)
@@ -36,8 +37,10 @@ TXT_VERSION = "2"
 _FINGERPRINT = re.compile(r"[0-9a-z]{4}(-[0-9a-z]{4}){3}")
 _COUNT = re.compile(r"[0-9]{1,2}")
 OPTIONS_LIMIT = 160
-"""The longest `opts` value, in characters (a TXT string holds 255 bytes with its key; a few non-ASCII
-characters such as ± fit too)."""
+"""The longest `opts` value (an older host's options in English words), in characters."""
+RULE_CODES_LIMIT = 240
+"""The longest `ro` value, in characters (a TXT string holds 255 bytes with its key)."""
+_RULE_CODE = re.compile(r"[a-z0-9_]+=[A-Za-z0-9_+-]+")
 
 
 class DiscoveryError(LocalError):
@@ -58,17 +61,21 @@ class TableAd:
     service: str
     protocol: int = PROTOCOL_VERSION
     """The protocol version the host says its game has (the lobby checks the genesis itself)."""
+    rule_set: RuleSet | None = None
+    """The rules the host says it plays (its preset with the options of `ro`), for the reader to put into
+    its own words; None where the host does not say, or says what this version cannot read (a preset or
+    an option of a newer one)."""
+    cut: bool = False
+    """Whether `ro` was cut to fit: the rule set has more options than `rule_set` shows."""
     options: str = ""
-    """The options in force beyond the classic game, in short words (`rules.options.summary`); "" for none,
-    or from an advertiser that does not say."""
+    """An older host's options in English words (`opts`); "" for none."""
 
     @property
     def endpoint(self) -> str:
         return endpoints.tcp(self.address, self.port)
 
-    def __str__(self) -> str:
-        rules = f"{self.rules} ({self.options})" if self.options else self.rules
-        return (f"{self.name}  {rules}, {self.free} of {self.players} seats free, protocol "
+    def __str__(self) -> str:  # for logs: the listing for people is `p2pspades tables`
+        return (f"{self.name}  {self.rules}, {self.free} of {self.players} seats free, protocol "
                 f"{self.protocol}  host {self.host_fingerprint}  {self.address}:{self.port}")
 
 
@@ -82,17 +89,36 @@ def txt_record(info: TableInfo) -> dict[str, str]:
         "free": str(info.free),
         "fp": info.host_fingerprint,
         "pv": str(info.version),
-        **({"opts": opts} if (opts := options_text(summary(info.rules))) else {}),
+        **({"ro": ro} if (ro := rule_codes(info.rules)) else {}),
     }
 
 
-def options_text(words: str) -> str:
-    """A rule set's summary cut to fit the TXT key `opts`: at most `OPTIONS_LIMIT` characters, at a comma,
-    with "…" where options were left out."""
-    if len(words) <= OPTIONS_LIMIT:
-        return words
-    kept = words[: OPTIONS_LIMIT - 2].rsplit(", ", 1)[0]
-    return kept + ", …"
+def rule_codes(rules: RuleSet) -> str:
+    """The TXT value `ro`: the options where `rules` differs from its preset, as `name=value` words of no
+    language (`rules.options.codes`), comma-separated; at most `RULE_CODES_LIMIT` characters, cut after the
+    last whole option that fits with ",…" where options were left out. "" for a preset as it is."""
+    base = PRESETS.get(rules.preset or "", RuleSet())
+    text = ",".join(f"{name}={value}" for name, value in codes(rules, base))
+    if len(text) <= RULE_CODES_LIMIT:
+        return text
+    return text[: RULE_CODES_LIMIT - 1].rsplit(",", 1)[0] + ",…"
+
+
+def read_rule_codes(rules: str, text: str) -> tuple[RuleSet | None, bool]:
+    """The rule set an advertisement names (preset `rules`, options `text` of `rule_codes`) and whether its
+    options were cut; (None, ...) for a preset or an option this version does not know. ValueError if `text`
+    is not made of `name=value` words."""
+    cut = text.endswith(",…")
+    words = [word for word in text.removesuffix(",…").split(",") if word] if text else []
+    if len(text) > RULE_CODES_LIMIT or not all(_RULE_CODE.fullmatch(word) for word in words):
+        raise ValueError("bad rule options")
+    base = PRESETS.get(rules) if rules != "custom" else RuleSet()
+    if base is None:
+        return None, cut
+    try:
+        return from_codes(base, ((word.partition("=")[0], word.partition("=")[2]) for word in words)), cut
+    except RuleSetError:
+        return None, cut
 
 
 def parse_ad(
@@ -121,7 +147,10 @@ def parse_ad(
     options = txt.get("opts", "")
     if len(options) > OPTIONS_LIMIT or not options.isprintable():
         raise ValueError("bad options")
-    return TableAd(name, rules, players, free, fp, addresses[0], port, service, int(txt["pv"]), options)
+    older = "ro" not in txt and options  # an older host says its options in words
+    rule_set, cut = (None, False) if older else read_rule_codes(rules, txt.get("ro", ""))
+    return TableAd(name, rules, players, free, fp, addresses[0], port, service, int(txt["pv"]), rule_set,
+                   cut, options)
 
 
 def _instance_name(info: TableInfo) -> str:

@@ -44,13 +44,17 @@ class LocalGroup:
         self.main = main
         self.bots = list(bots)
         self._closed = False
+        seats = {peer.seat for peer in self.peers}
+        for peer in self.peers:  # a resumed seat hearing only its own process's seats has heard nobody
+            peer.companions = frozenset(seats - {peer.seat})
 
     @property
     def peers(self) -> list[Peer]:
         return [self.main, *self.bots]
 
     async def run(self) -> GameEnded | None:
-        """Play until the game ends for our seat and every bot seat has done its part.
+        """Play until the game ends for our seat and every bot seat has done its part (or, resumed, until
+        our seat gives up because no other process answered: `main.gave_up`).
 
         A bot seat whose peer fails (a bug, its disk full...) leaves the game alone: the failure is logged,
         its sockets close, and the other seats, ours included, play on and claim its abandonment. A failure
@@ -69,6 +73,8 @@ class LocalGroup:
                     if task is ours:
                         raise failure
                     await self._lost(tasks[task], failure)
+                if ours in done and self.main.gave_up:
+                    return None  # resumed and nobody answered: our bot seats have nobody to play with either
             return ours.result()
         finally:
             for task in tasks:

@@ -51,7 +51,6 @@ from p2pspades.net.lobby_seats import (
 )
 from p2pspades.net.mesh import PeerAddress
 from p2pspades.rules import RuleSet
-from p2pspades.table import After
 from p2pspades.table.messages import PROTOCOL_VERSION
 
 logger = logging.getLogger(__name__)
@@ -141,6 +140,7 @@ class LobbyHost:
         version: int = PROTOCOL_VERSION,
         clock: Callable[[], float] | None = None,
         sequel: Sequel | None = None,
+        on_wait: Callable[[dict[int, int]], None] | None = None,
     ) -> None:
         lobby_id = secrets.token_bytes(16)
         self.machine = HostLobby(identity, table_name, rules, host_name, game_endpoint, lobby_id,
@@ -153,6 +153,10 @@ class LobbyHost:
         self.bind = bind
         self.start_when = start_when
         self.on_change = on_change
+        self.on_wait = on_wait
+        """Told, whenever it changes, which seats' joiners are silent and in how many seconds each is freed
+        (`HostLobby.silent`): the host's countdown."""
+        self._silent: dict[int, int] = {}
         self.clock = clock
         self.endpoint = ""
         self._context: zmq.asyncio.Context | None = None
@@ -215,6 +219,7 @@ class LobbyHost:
             while True:
                 if (result := self._apply(self.machine.tick(now()))) is not None:
                     return result
+                self._tell_silence(now())
                 if deciding is not None and (self.machine.stage is not Stage.OPEN or self.info() != asked):
                     await _cancel(deciding)  # the seat map changed under the dialog: ask again
                     deciding = None
@@ -239,6 +244,13 @@ class LobbyHost:
                     return result
         finally:
             await _cancel(deciding)
+
+    def _tell_silence(self, now: float) -> None:
+        silent = self.machine.silent(now)
+        if silent != self._silent:
+            self._silent = silent
+            if self.on_wait is not None:
+                self.on_wait(dict(silent))
 
     async def close(self, why: str = "") -> None:
         """Close the lobby socket (telling waiting joiners why, if the lobby did not finish).
@@ -288,7 +300,8 @@ async def join_table(
     timeout: float = IDLE_TIMEOUT,
     allow_version: int = PROTOCOL_VERSION,
     clock: Callable[[], float] | None = None,
-    check_after: Callable[[After], str | None] | None = None,
+    check_after: Callable[[TableInfo], str | None] | None = None,
+    on_wait: Callable[[int | None], None] | None = None,
 ) -> LobbyResult:
     """Take a seat at the table whose lobby listens at `endpoint` (tcp://HOST:PORT) and wait for the game.
 
@@ -297,7 +310,8 @@ async def join_table(
     `connect_timeout`, or a host silent for `timeout` seconds, ends the wait with `LobbyError`. `owner`: the
     key of the (already seated) player whose machine runs this seat, which is then a bot. A table or genesis
     of a protocol version older than `allow_version` is refused (`Downgrade`). `clock`: as for `LobbyHost`.
-    `check_after`: see `GuestLobby.check_after`.
+    `check_after`: see `GuestLobby.check_after`. `on_wait` is told, whenever it changes, in how many seconds
+    we give up on a host that has not answered yet or went silent (`GuestLobby.silent`; None: it answers).
     """
     parsed = endpoints.parse(endpoint)
     where = endpoint if parsed is None else parsed.host_port
@@ -319,10 +333,14 @@ async def join_table(
 
     deciding: asyncio.Future[bool] | None = None
     done = False
+    silent: int | None = -1
     try:
         while True:
             flush()
             guest.tick(now())
+            if on_wait is not None and (left := guest.silent(now())) != silent:
+                silent = left
+                on_wait(left)
             if deciding is not None and deciding.done():
                 accept, deciding = deciding.result(), None
                 guest.answer(accept)

@@ -20,6 +20,7 @@ really went away (silent for `idle_timeout`) is dropped or reported.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -67,6 +68,13 @@ IDLE_TIMEOUT = 6 * KEEPALIVE
 """A joiner (or a host) silent this long is gone."""
 CONNECT_TIMEOUT = 5.0
 """How long a joiner waits for the first answer before it says that no table answers."""
+SILENCE_SHOWN = KEEPALIVE + 1
+"""Silent this long (a keep-alive missed), a host or a joiner is counted down to being given up on."""
+
+
+def _left(since: float, limit: float, now: float) -> int:
+    """Whole seconds until `limit` seconds have passed since `since` (0 at the latest)."""
+    return max(0, math.ceil(since + limit - now))
 
 SEATED_ELSEWHERE = ("this key is already seated at this table by another running program: each player needs "
                     "a profile of their own (--profile NAME)")
@@ -284,6 +292,12 @@ class HostLobby:
 
     # ------------------------------------------------------------------------------------- the network
 
+    def silent(self, now: float) -> dict[int, int]:
+        """The seats whose joiner has missed a keep-alive, each with the whole seconds until `tick` frees it
+        (unless it answers): what the host's screen counts down."""
+        return {seat: _left(joiner.last_heard, self.idle_timeout, now) for seat, joiner in self._seats.items()
+                if joiner.routing is not None and now - joiner.last_heard > SILENCE_SHOWN}
+
     def tick(self, now: float) -> list[LobbyEvent]:
         """Unseat every joiner silent for `idle_timeout` (its keep-alives stopped: it is gone)."""
         events: list[LobbyEvent] = []
@@ -460,9 +474,10 @@ class GuestLobby:
     connect_timeout: float = CONNECT_TIMEOUT
     idle_timeout: float = IDLE_TIMEOUT
     allow_version: int = PROTOCOL_VERSION
-    check_after: Callable[[After], str | None] | None = None
-    """Checks the game a table says it follows against what we know of it (the driver's: our own log of
-    it, if we have one): the one line it returns refuses the table before we take a seat."""
+    check_after: Callable[[TableInfo], str | None] | None = None
+    """Checks a table that says its game follows another (its `after` and its rules) against what we know
+    of that game (the driver's: our own log of it, if we have one): the one line it returns refuses the table
+    before we take a seat."""
     stage: Stage = Stage.OPEN
     info: TableInfo | None = None
     proposal: LobbyResult | None = None
@@ -492,6 +507,14 @@ class GuestLobby:
     def take_outgoing(self) -> list[Send]:
         out, self._out = self._out, []
         return out
+
+    def silent(self, now: float) -> int | None:
+        """Once the host has missed a keep-alive: the whole seconds until `tick` gives up on it (unless it
+        answers); else None. What the joiner's screen counts down. (Before its first answer, the wait is
+        `connect_timeout`, which the joiner says as it connects.)"""
+        if self.info is not None and now - self._heard > SILENCE_SHOWN and self.stage is not Stage.STARTED:
+            return _left(self._heard, self.idle_timeout, now)
+        return None
 
     def tick(self, now: float) -> list[LobbyEvent]:
         """Send the keep-alive when due; `LobbyError` if the host is gone (or never answered)."""
@@ -560,7 +583,7 @@ class GuestLobby:
             if info.version < self.allow_version:
                 self.stage = Stage.CLOSED
                 raise Downgrade(info.version, self.allow_version)
-            problem = None if info.after is None or self.check_after is None else self.check_after(info.after)
+            problem = None if info.after is None or self.check_after is None else self.check_after(info)
             if problem is not None:
                 self.stage = Stage.CLOSED
                 raise LobbyError(problem)

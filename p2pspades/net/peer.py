@@ -17,7 +17,9 @@ The table decides everything about the game; this module only moves bytes and ke
   other seat make the certificate that ends the game (PROTOCOL.md §5);
 - after a crash, `resume_game` rebuilds the table from the log and the saved secrets and rejoins the mesh;
   the table writes nothing (no entry, no vote) until it has heard every other seat's head and taken what
-  they hold beyond its own (or, once one seat answered, for `Timing.sync` seconds);
+  they hold beyond its own (or, once a seat of another process answered, for `Timing.sync` seconds); if no
+  seat of another process answers within `Timing.alone` seconds, the peer gives up (`gave_up`): the game
+  may have ended without it, and only another seat's log can say how;
 - after the end, the peer keeps answering HELLO and GET until every seat holds the final chain (a seat that
   was voted out included: if it comes back, it takes the certificate) or `Timing.linger` runs out;
 - a flood costs next to nothing: an entry refused for what its bytes are (a bad signature, malformed bytes,
@@ -169,6 +171,7 @@ class Phase(enum.Enum):
 
     OVER = "over"  # the game ended (`Status.ended`)
     SYNCING = "syncing"  # resumed: nothing is written until every other seat answered (`heard` of `others`)
+    GAVE_UP = "gave up"  # resumed, and no seat of another process answered within `Timing.alone`: stopped
     IDLE = "idle"  # nobody's entry is awaited
     OUR_TURN = "our turn"  # our player decides
     SENDING = "sending"  # our own automatic entry (`kind`) goes out
@@ -207,6 +210,16 @@ class Status:
     vote_in: int | None = None
     """While we wait for another seat and nobody has voted yet: in how many whole seconds, by the timeout in
     force here, we vote that it stopped answering (None: no such vote ahead, e.g. our own turn)."""
+    sync_in: int | None = None
+    """While syncing (and after `GAVE_UP`: how long we waited): the whole seconds until we play on without the
+    seats that have not answered, once a seat of another process has (`answered`), or else until we give
+    up."""
+    answered: bool = False
+    """While syncing: a seat run by another process has answered (our own bot seats do not count)."""
+    behind: tuple[int, ...] = ()
+    """Once the game is over: the seats not known to hold its end yet, which we keep serving."""
+    linger_in: int | None = None
+    """Once the game is over, while some seat is `behind`: the whole seconds we still serve it."""
 
     @property
     def finished(self) -> bool:
@@ -224,8 +237,11 @@ class Timing:
     linger: float = 10.0
     """After the game ends, how long to keep serving peers that have not caught up yet."""
     sync: float = 5.0
-    """After a resume, how long to wait for the seats that have not said HELLO yet, once one of them has,
-    before the table may write again."""
+    """After a resume, how long to wait for the seats that have not said HELLO yet, once a seat of another
+    process has, before the table may write again."""
+    alone: float = 60.0
+    """After a resume, how long to wait for a first HELLO from a seat of another process before giving up:
+    nobody is left to play with, and the game may have ended without us."""
 
 
 class Peer:
@@ -271,6 +287,15 @@ class Peer:
         self._heard: dict[int, tuple[int, bytes]] = {}
         """Each seat's last HELLO: how many entries it holds, and the hash of its last one."""
         self._sync_from: float | None = None
+        """When a seat of another process first answered our resumed table."""
+        self._resumed_at: float | None = None
+        self.companions: frozenset[int] = frozenset()
+        """The other seats this process runs (our bot seats, `LocalGroup`): their answer to a resumed table
+        says nothing about whether anyone else is left."""
+        self.gave_up = False
+        """Resumed, we heard no seat of another process within `Timing.alone` seconds, and stopped."""
+        self._finished_at: float | None = None
+        """When the game ended here: we serve the seats that lack the end for `Timing.linger` from then."""
         self._forwards: list[Accepted | Noted] = []
         self._asked: dict[int, float] = {}
         self._served: dict[int, deque[float]] = {}
@@ -289,16 +314,23 @@ class Peer:
         self._from_disk = set()
         self._hello_all()
         next_tick = next_hello = loop.time()
-        finished_at: float | None = None
+        self._resumed_at = next_tick if self.table.syncing else None
         while True:
             now = loop.time()
+            if self._alone(now):
+                self.gave_up = True
+                logger.info("no other seat answered within %g s: stopped (the game may be over)",
+                            self.timing.alone)
+                self._mark_unanswered()
+                self._publish_status(now)
+                return None
             if self.table.finished:
-                if finished_at is None:
-                    finished_at = now
+                if self._finished_at is None:
+                    self._finished_at = now
                     self._writer.sync()
                     self._mark_ended()
                     self._hello_all()  # tell the others at once that we hold the whole chain
-                if self._everyone_caught_up() or now - finished_at > self.timing.linger:
+                if self._everyone_caught_up() or now - self._finished_at > self.timing.linger:
                     self._publish_status()
                     return self.ended
             if now >= next_tick:
@@ -333,6 +365,18 @@ class Peer:
         if incoming.done() and not incoming.cancelled():
             return incoming.result()
         return None
+
+    def _alone(self, now: float) -> bool:
+        """Resumed, still syncing, and `Timing.alone` seconds passed without a word from another process."""
+        return (self._resumed_at is not None and self.table.syncing and not self.table.finished
+                and not any(seat not in self.companions for seat in self._heard)
+                and now - self._resumed_at >= self.timing.alone)
+
+    def _mark_unanswered(self) -> None:
+        try:
+            self.store.mark_unanswered(self.timing.alone)
+        except StoreError as exc:
+            logger.warning("could not note that nobody answered: %s", exc)
 
     def _mark_ended(self) -> None:
         status = self.ended.status if self.ended is not None else self.table.status
@@ -592,18 +636,23 @@ class Peer:
 
     def _sync(self, now: float) -> None:
         """A resumed table writes again once every other seat said HELLO and we hold what each holds, or
-        `Timing.sync` seconds after the first HELLO (a seat may be gone for good); never before one."""
+        `Timing.sync` seconds after the first HELLO of a seat another process runs (a seat may be gone for
+        good); never before one, unless every other seat is ours."""
         table = self.table
         if not table.syncing or table.finished or not self._heard:
             return
-        if self._sync_from is None:
+        if self._sync_from is None and any(seat not in self.companions for seat in self._heard):
             self._sync_from = now
         others = [seat for seat in range(table.seats) if seat != self.seat]
         everyone = all(seat in self._heard and self._holds_chain_of(seat) for seat in others)
-        if everyone or now - self._sync_from >= self.timing.sync:
+        if everyone or (self._sync_from is not None and now - self._sync_from >= self.timing.sync):
             silent = [seat for seat in others if seat not in self._heard]
             logger.info("synced with the other seats%s: playing on",
                         f" (no word from seat {', '.join(map(str, silent))})" if silent else "")
+            try:
+                self.store.clear_unanswered()  # somebody answered (after all): the game is resumable again
+            except StoreError as exc:
+                logger.warning("%s", exc)
             self._process(table.synced())
             if self.on_update is not None:
                 self.on_update(self)  # the screen stops saying "syncing", even if nothing else changed
@@ -668,10 +717,14 @@ class Peer:
                 away[seat] = int(silent) if silent is not None else -1
         entries = len(table.entries)
         if table.finished:
-            return Status(Phase.OVER, self.seat, entries, None, away, ended=self.ended, outcome=table.status)
+            behind = tuple(seat for seat in sorted(self.mesh.peers) if self._heads.get(seat, 0) < entries)
+            return Status(Phase.OVER, self.seat, entries, None, away, ended=self.ended, outcome=table.status,
+                          behind=behind, linger_in=self._linger_in(now) if behind else None)
         if table.syncing:
             heard = sum(1 for seat in self._heard if seat != self.seat)
-            return Status(Phase.SYNCING, self.seat, entries, None, away, heard=heard, others=table.seats - 1)
+            phase = Phase.GAVE_UP if self.gave_up else Phase.SYNCING
+            return Status(phase, self.seat, entries, None, away, heard=heard, others=table.seats - 1,
+                          sync_in=self._sync_in(now), answered=self._sync_from is not None)
         waiting = table.waiting_for()
         if waiting is None:
             return Status(Phase.IDLE, self.seat, entries, None, away)
@@ -690,6 +743,23 @@ class Peer:
         added = self.table.wait_longer()
         self._publish_status(asyncio.get_running_loop().time())
         return math.ceil(added)
+
+    def _linger_in(self, now: float | None) -> int | None:
+        """Whole seconds we still serve the seats that lack the end (None: no end while a screen is up)."""
+        if now is None or self._finished_at is None or not math.isfinite(self.timing.linger):
+            return None
+        return max(0, math.ceil(self._finished_at + self.timing.linger - now))
+
+    def _sync_in(self, now: float | None) -> int | None:
+        """Whole seconds until a syncing table plays on without the silent seats (one answered) or gives up
+        (none did); how long it waited once it gave up."""
+        if self.gave_up:
+            return math.ceil(self.timing.alone)
+        if now is None or self._resumed_at is None:
+            return None
+        if self._sync_from is not None:
+            return max(0, math.ceil(self._sync_from + self.timing.sync - now))
+        return max(0, math.ceil(self._resumed_at + self.timing.alone - now))
 
     def _vote_in(self, now: float | None) -> int | None:
         """Whole seconds until our table votes that the seat it waits for stopped answering."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,19 +42,25 @@ def _seats_of(stores: Sequence[GameStore]) -> dict[bytes, list[GameStore]]:
     return games
 
 
-def _groups(stores: Sequence[GameStore]) -> tuple[list[Resumable], list[str]]:
-    """The resumable groups among one game's seat directories, and why the other seats are not."""
+def _groups(stores: Sequence[GameStore], named: bool) -> tuple[list[Resumable], list[str]]:
+    """The resumable groups among one game's seat directories, and why the other seats are not. A seat whose
+    last resume heard nobody is only resumed again when the game is `named`: the game may be over."""
     locals_: dict[int, tuple[GameStore, LocalSeat]] = {}
     why: list[str] = []
     for store in stores:
         try:
             local = store.load_local()
             ended = store.ended()
+            unanswered = store.unanswered()
         except StoreError as exc:
             why.append(f"seat {store.seat}: {exc}")
             continue
         if ended is not None:
             why.append(f"seat {store.seat}: the game is over ({ended})")
+        elif unanswered is not None and not named and local.leader == store.seat:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(unanswered))
+            why.append(f"seat {store.seat}: nobody answered its resume on {when}, so it may have ended "
+                       "without you (give its id to resume it all the same)")
         elif store.in_use():
             why.append(f"seat {store.seat}: a running p2pspades process is playing it")
         elif not store.read_entries():
@@ -102,7 +109,7 @@ def find_resumable(target: str | None = None, *, seat: int | None = None,
             raise SessionError("there is no game on this machine to resume")
     reasons: list[str] = []
     for game_id in reversed(list(candidates)):  # the most recently changed game first
-        groups, why = _groups(candidates[game_id])
+        groups, why = _groups(candidates[game_id], target is not None)
         if seat is not None:
             groups = [g for g in groups if g.leader.seat == seat]
         if len(groups) == 1:

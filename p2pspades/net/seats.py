@@ -100,11 +100,13 @@ class Seat:
     log_path: str | None = None
     lobby: str | None = None
     """The lobby (HOST:PORT) a joiner sat down through, kept for the 'join with:' line of a resumed game."""
+    again: tuple[str, ...] = ()
+    """The table's part of the command that plays again (`LocalSeat.again`), kept for a resumed game."""
 
     def saved(self, leader: int, timeouts: dict[str, float]) -> LocalSeat:
         """What `resume` needs to run this seat again (leader: the seat whose process runs it)."""
         return LocalSeat(str(self.identity_path), "person" if self.person else "bot", self.bot, leader,
-                         self.log_path, dict(timeouts), self.lobby)
+                         self.log_path, dict(timeouts), self.lobby, self.again)
 
 
 def bot_seats(count: int, owner: str, kind: str = DEFAULT_BOT, seed: int | None = None, *, first: int = 1,

@@ -23,7 +23,6 @@ from p2pspades.net.lobby_seats import NAME_LIMIT, LobbyResult, Sequel, TableInfo
 from p2pspades.net.mesh import Mesh, announced
 from p2pspades.net.seats import Seat, SessionError
 from p2pspades.rules import RuleSet
-from p2pspades.table import After
 from p2pspades.table.messages import PROTOCOL_VERSION
 
 logger = logging.getLogger(__name__)
@@ -58,6 +57,7 @@ class HostedTable:
         compass_names: bool = False,
         version: int = PROTOCOL_VERSION,
         sequel: Sequel | None = None,
+        on_wait: Callable[[dict[int, int]], None] | None = None,
     ) -> None:
         if len(bots) >= rules.players:
             raise SessionError(f"a {rules.players}-seat table has room for at most {rules.players - 1} bots")
@@ -81,6 +81,8 @@ class HostedTable:
         """The protocol version of the genesis: the newest, unless the host's player asked for older."""
         self.sequel = sequel
         """The game this table's game follows (a rematch or a continuation), and who sat where in it."""
+        self.on_wait = on_wait
+        """The countdown of the joiners gone silent (`LobbyHost.on_wait`)."""
         self.lobby: LobbyHost | None = None
         self.endpoint = ""
         """Where joiners connect (tcp://ADDRESS:PORT)."""
@@ -100,7 +102,8 @@ class HostedTable:
             assert self.main.name is not None
             self.lobby = LobbyHost(self.main.identity, self.table_name, self.rules, self.main.name,
                                    self._main_mesh.endpoint, bind=bind, start_when=self._start_when,
-                                   on_change=self._changed, version=self.version, sequel=self.sequel)
+                                   on_change=self._changed, version=self.version, sequel=self.sequel,
+                                   on_wait=lambda silent: self.on_wait(silent) if self.on_wait else None)
             bound = await self.lobby.start()
             self.endpoint = announced(bound, announce)
             for bot in self.initial_bots:
@@ -261,12 +264,14 @@ async def join_game(
     confirm: Confirm | None = None,
     on_change: Callable[[TableInfo], None] | None = None,
     allow_version: int = PROTOCOL_VERSION,
-    check_after: Callable[[After], str | None] | None = None,
+    check_after: Callable[[TableInfo], str | None] | None = None,
+    on_wait: Callable[[int | None], None] | None = None,
 ) -> LocalGroup:
     """Take a seat at the table whose lobby is at `lobby` (tcp://HOST:PORT), with `bots` of our own (seated
     on our side where the rules have sides, once we are seated), and start our peers. A game of a protocol
     version older than `allow_version` is refused (a downgrade), and a table whose game follows another in a
-    way `check_after` refuses (see `GuestLobby.check_after`)."""
+    way `check_after` refuses (see `GuestLobby.check_after`). `on_wait`: our seat's countdown to giving up on
+    a silent host (see `join_table`)."""
     settings = settings or Settings()
     address = address or address_towards(lobby)
     meshes: list[Mesh] = []
@@ -286,7 +291,7 @@ async def join_game(
         ours = asyncio.ensure_future(join_table(
             lobby, main.identity, main.name, mesh.endpoint, host_fingerprint=host_fingerprint,
             on_change=changed, confirm=_allowing(confirm, [(mesh, main.identity.public)]),
-            allow_version=allow_version, check_after=check_after))
+            allow_version=allow_version, check_after=check_after, on_wait=on_wait))
         tasks.append(ours)
         bot_meshes: list[tuple[Seat, Mesh]] = []
         if bots:

@@ -9,6 +9,8 @@ Layout, under the data home (the profile's, see `p2pspades.paths`, or a path giv
         local.json        how this machine runs the seat: identity file, person or bot, log path, timeouts
         secrets/hand-<k>  one 32-byte hand seed per file, mode 0600, on disk before its commitment is sent
         ended             written when the game is over ("complete", "abandoned" or "violation")
+        unanswered        written when a resume heard no other seat and gave up (the seconds it waited);
+                          removed once a resume syncs again
 
 The seat is part of the path because several peers of one game may run on one machine (bots, tests, four
 terminals), and each must keep its own secrets.
@@ -114,6 +116,10 @@ class LocalSeat:
     lobby: str | None = None
     """The table's lobby (HOST:PORT) a joiner sat down through, for the 'join with:' line a resumed game
     prints at its end; left out of local.json when unknown."""
+    again: tuple[str, ...] = ()
+    """The table's part of the command that plays again once the game is over (`cli.again.again_lines`:
+    "host --port 45555 ...", "join HOST:PORT ...", "play --rules two ..."), so that a resumed game prints
+    it too; left out of local.json when there is none (a bot seat)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -127,6 +133,8 @@ class LocalSeat:
         }
         if self.lobby is not None:
             out["lobby"] = self.lobby
+        if self.again:
+            out["again"] = list(self.again)
         return out
 
     @classmethod
@@ -137,9 +145,12 @@ class LocalSeat:
                 raise StoreError(f"local.json version {data['version']!r} is not {LOCAL_VERSION}")
             timeouts = {str(k): float(v) for k, v in dict(data["timeouts"]).items()}
             lobby = data.get("lobby")
+            again = data.get("again", [])
+            if not isinstance(again, list) or not all(isinstance(word, str) for word in again):
+                raise StoreError("local.json: 'again' is not a list of words")
             seat = cls(str(data["identity"]), str(data["player"]), str(data["bot"]), int(data["leader"]),
                        None if data["log"] is None else str(data["log"]), timeouts,
-                       None if lobby is None else str(lobby))
+                       None if lobby is None else str(lobby), tuple(again))
         except StoreError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
@@ -231,6 +242,31 @@ class GameStore:
             return None
         except (OSError, UnicodeDecodeError) as exc:
             raise StoreError(f"cannot read {self.ended_path}: {exc}") from None
+
+    @property
+    def unanswered_path(self) -> Path:
+        return self.path / "unanswered"
+
+    def mark_unanswered(self, waited: float) -> None:
+        """Note that a resume heard no other seat within `waited` seconds and gave up: the game may have
+        ended without this seat, so nothing offers to resume it again (an explicit `resume GAME_ID` may)."""
+        self.create()
+        _write_private(self.unanswered_path, f"{waited:g}\n".encode(), replace=True)
+
+    def unanswered(self) -> float | None:
+        """When a resume of this seat last gave up unanswered (seconds since the epoch), or None."""
+        try:
+            return self.unanswered_path.stat().st_mtime
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StoreError(f"cannot read {self.unanswered_path}: {exc.strerror}") from None
+
+    def clear_unanswered(self) -> None:
+        try:
+            self.unanswered_path.unlink(missing_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot remove {self.unanswered_path}: {exc.strerror}") from None
 
     def read_entries(self) -> list[bytes]:
         """Every complete entry of the log, in order (none if there is no log yet)."""
@@ -358,6 +394,8 @@ class OurLog:
     running: bool = False
     """A peer holds the log open for writing: the game is being played."""
     problem: str | None = None
+    unanswered: float | None = None
+    """When a resume of it last heard nobody and gave up (seconds since the epoch; None: never)."""
 
 
 def our_logs(home: str | os.PathLike[str] | None = None) -> list[OurLog]:
@@ -373,7 +411,11 @@ def our_logs(home: str | os.PathLike[str] | None = None) -> list[OurLog]:
         if local.player != "person":
             continue
         path = store.log_path
-        found.append(OurLog(path, store.seat, _mtime(path), running=store.in_use()))
+        try:
+            unanswered = store.unanswered()
+        except StoreError:
+            unanswered = None  # the log still says how the game stands
+        found.append(OurLog(path, store.seat, _mtime(path), running=store.in_use(), unanswered=unanswered))
     logs = paths.logs_dir(home)
     if logs.is_dir():
         for path in sorted(logs.glob("*.p2plog")):

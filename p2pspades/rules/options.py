@@ -1,32 +1,32 @@
-"""The options of a rule set as people read them: the list `p2pspades rules` prints, and the short summary of
-what a table plays differently from the standard game, which the lobby, the game screen and the records show.
+"""The options of a rule set as data for people: the list `p2pspades rules` prints (each option's name, type,
+values and default), and which options a table plays differently from the standard game.
 
-Both are derived from the fields of `RuleSet` and the table of meanings beside it, so a new option appears
-here without a second list to keep up to date.
+Both are derived from the fields of `RuleSet`, so a new option appears here without a second list to keep up
+to date. The words (what each option means, a summary of a rule set) are at the edge, in
+`describe/rules.py`: this layer speaks no language.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
-from types import MappingProxyType
+from collections.abc import Iterable
 from typing import NamedTuple
 
-from p2pspades.rules.ruleset import MEANINGS, RuleSet, allowed_values, value_type
+from p2pspades.rules.errors import RuleSetError
+from p2pspades.rules.ruleset import RuleSet, allowed_values, value_type
 
 STANDARD = RuleSet()
 """The defaults of every option: the classic partnership game."""
 
 
 class Option(NamedTuple):
-    """One option of a rule set, for people: its name, type and values (as PROTOCOL.md §3.1 writes them),
-    its default and what it means."""
+    """One option of a rule set: its name, type and values (as PROTOCOL.md §3.1 writes them) and its
+    default."""
 
     name: str
     type: str
     allowed: str
     default: object
-    meaning: str
 
 
 def _names() -> tuple[str, ...]:
@@ -36,7 +36,7 @@ def _names() -> tuple[str, ...]:
 def options() -> tuple[Option, ...]:
     """Every option of `RuleSet`, in the order of its fields."""
     return tuple(
-        Option(name, value_type(name), allowed_values(name), getattr(STANDARD, name), MEANINGS[name])
+        Option(name, value_type(name), allowed_values(name), getattr(STANDARD, name))
         for name in _names()
     )
 
@@ -54,79 +54,56 @@ def value_text(value: object) -> str:
     return str(value)
 
 
-def _removed(r: RuleSet) -> str:
-    cards = " ".join(card.code for card in r.removed_cards)
-    return f"without {cards}" if cards else "the whole pack"
+def differences(rules: RuleSet) -> tuple[str, ...]:
+    """The options whose value in `rules` is not the standard (classic) game's, in the order of the fields:
+    what a summary of the rule set names (`describe.rules.summary` puts them into words)."""
+    return tuple(name for name in _names() if getattr(rules, name) != getattr(STANDARD, name))
 
 
-def _bag_limit(r: RuleSet) -> str:
-    return "no bag penalty" if r.bag_limit is None else f"bag penalty every {r.bag_limit} bags"
+def code(value: object) -> str:
+    """An option's value as one word of `codes`: true, false, nil, 4, left, 2C+2D."""
+    if value is None:
+        return "nil"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return "+".join(str(item) for item in value)
+    return str(value)
 
 
-_PHRASES: Mapping[str, Callable[[RuleSet], str]] = MappingProxyType(
-    {
-        "players": lambda r: f"{r.players} players",
-        "partnerships": lambda r: "partners" if r.partnerships else "each for themselves",
-        "jokers": lambda r: "jokers" if r.jokers else "no jokers",
-        "removed": _removed,
-        "deal": lambda r: "draw pile" if r.deal == "draw" else "every card dealt",
-        "min_bid": lambda r: f"bids from {r.min_bid}",
-        "nil": lambda r: "nil" if r.nil else "no nil",
-        "nil_value": lambda r: f"nil ±{r.nil_value}" if r.nil else "",
-        "blind_nil": lambda r: ("blind nil" if r.blind_nil else "no blind nil") if r.nil else "",
-        "blind_nil_value": lambda r: f"blind nil ±{r.blind_nil_value}" if r.blind_nil else "",
-        "blind_nil_margin": lambda r: f"blind nil when {r.blind_nil_margin} behind" if r.blind_nil else "",
-        "nil_tricks_count_for_partner": lambda r: (
-            "a nil's tricks count for the partner" if r.nil_tricks_count_for_partner
-            else "a nil's tricks do not count for the partner"),
-        "first_bidder": lambda r: "dealer bids first" if r.first_bidder == "dealer" else "left bids first",
-        "first_leader": lambda r: {"left": "left leads first", "dealer": "dealer leads first",
-                                   "low_club": "the lowest club leads"}[r.first_leader],
-        "spade_lead": lambda r: {"broken": "spades led once broken", "always": "spades led any time",
-                                 "not_first_trick": "spades led after the first trick"}[r.spade_lead],
-        "overtrick_points": lambda r: "bags +1" if r.overtrick_points > 0 else "sandbags -10",
-        "bag_limit": _bag_limit,
-        "bag_penalty": lambda r: f"bag penalty -{r.bag_penalty}" if r.bag_limit is not None else "",
-        "failed_contract": lambda r: "a set scores 0" if r.failed_contract == "zero" else "a set costs 10x",
-        "target": lambda r: "",  # shown on its own wherever the rules are named ("house to 500")
-        "losing_threshold": lambda r: (
-            "no losing floor" if r.losing_threshold is None else f"out at {r.losing_threshold}"),
-        "tie": lambda r: "a tie shares the win" if r.tie == "shared" else "a tie plays on",
-        "renege": lambda r: {"set": "a renege sets the side", "three_tricks": "a renege costs 3 tricks",
-                             "stop": "a renege stops the game"}[r.renege],
-        "on_fault": lambda r: "a fault voids the game" if r.on_fault == "void" else "a fault forfeits",
-        "void_proofs": lambda r: "void proofs" if r.void_proofs else "no void proofs",
-        "min_team_bid": lambda r: f"min team bid {r.min_team_bid}" if r.min_team_bid else "no min team bid",
-        "double_nil": lambda r: "double nil" if r.double_nil else "no double nil",
-        "ten_for_200": lambda r: f"10 for {r.ten_for_200_value}" if r.ten_for_200 else "no 10 for 200",
-        "ten_for_200_value": lambda r: "",  # said with ten_for_200, which is on whenever the value counts
-        "boston": lambda r: {"none": "no Boston", "bonus": f"Boston +{r.boston_value}",
-                             "win": "Boston wins the game"}[r.boston],
-        "boston_value": lambda r: "",  # said with boston, which is "bonus" whenever the value counts
-        "nil_bags": lambda r: "a nil's tricks are bags" if r.nil_bags else "a nil's tricks are no bags",
-        "nil_pass": lambda r: f"nil pass {r.nil_pass}" if r.nil_pass else "no nil pass",
-        "deuces_high": lambda r: "deuces high" if r.deuces_high else "no deuces high",
-        "bid_mode": lambda r: {"free": "free bids", "mirror": "mirror bids", "whiz": "whiz bids",
-                               "suicide": "suicide bids"}[r.bid_mode],
-        "blind_bid": lambda r: (f"blind {r.blind_bid_min}+ when {r.blind_bid_margin} behind" if r.blind_bid
-                                else "no blind bids"),
-        "blind_bid_margin": lambda r: "",  # said with blind_bid, which is on whenever the margin counts
-        "blind_bid_min": lambda r: "",  # said with blind_bid
-        "preset": lambda r: "",  # the name, not an option of play
-    }
-)
-"""Each option's value in a few words. "" for an option that is said elsewhere or has no effect."""
-
-def summary(rules: RuleSet) -> str:
-    """What the rule set plays differently from the standard (classic) game, in short words:
-    "min team bid 4, 10 for 200, Boston +200"; "" for the standard game. The target is left out: it is
-    shown with the rules' name."""
-    words = (_PHRASES[name](rules) for name in _names() if getattr(rules, name) != getattr(STANDARD, name))
-    return ", ".join(word for word in words if word)
+def codes(rules: RuleSet, base: RuleSet) -> tuple[tuple[str, str], ...]:
+    """The options where `rules` differs from `base` (its preset), each as (name, `code` of its value), in
+    the order of the fields: the rule set in a few words of no language, for the table's advertisement."""
+    return tuple((name, code(getattr(rules, name))) for name in _names()
+                 if name != "preset" and getattr(rules, name) != getattr(base, name))
 
 
-def described(rules: RuleSet) -> str:
-    """The rule set's name with its summary: "house (min team bid 4, 10 for 200, Boston +200)", "classic"."""
-    name = rules.preset or "custom"
-    said = summary(rules)
-    return f"{name} ({said})" if said else name
+def from_codes(base: RuleSet, pairs: Iterable[tuple[str, str]]) -> RuleSet:
+    """`base` with the options of `codes` changed. `RuleSetError` for an option or a value it cannot be."""
+    known = set(_names()) - {"preset"}
+    changes: dict[str, object] = {}
+    for name, text in pairs:
+        if name not in known:
+            raise RuleSetError(f"unknown rule option {name!r}")
+        changes[name] = _value(name, text)
+    try:
+        return base.replace(**changes)
+    except (TypeError, ValueError) as exc:
+        raise RuleSetError(str(exc)) from None
+
+
+def _value(name: str, text: str) -> object:
+    kind = value_type(name)
+    if text == "nil" and kind.endswith("or nil"):
+        return None
+    if kind == "bool":
+        if text not in ("true", "false"):
+            raise RuleSetError(f"{name}: true or false, not {text!r}")
+        return text == "true"
+    if kind.startswith("int"):
+        if not text.lstrip("-").isdigit() or len(text) > 9:
+            raise RuleSetError(f"{name}: a whole number, not {text!r}")
+        return int(text)
+    if kind.startswith("array"):
+        return tuple(text.split("+"))
+    return text

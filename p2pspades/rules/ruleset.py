@@ -444,54 +444,6 @@ class RuleSet:
         return dataclasses.replace(self, **changes)
 
 
-#: what each option of `RuleSet` means, in one line (`p2pspades rules` prints it beside the option's type,
-#: values and default); a test holds it to the fields, so a new option without a meaning fails
-MEANINGS: Mapping[str, str] = MappingProxyType(
-    {
-        "players": "seats at the table",
-        "partnerships": "two sides of two, partners opposite; false: each player for themselves",
-        "jokers": "add the little and big jokers (LJ, BJ) as the two highest spades",
-        "removed": "cards taken out of the pack; nil: the default for the number of players",
-        "deal": "deal every card, or the two-player draw pile",
-        "min_bid": "the lowest bid other than nil",
-        "nil": "a bid of 0 (nil) is allowed",
-        "nil_value": "points a nil scores when made, loses when failed",
-        "blind_nil": "blind nil (nil bid before seeing the cards) is allowed",
-        "blind_nil_value": "points a blind nil scores when made, loses when failed",
-        "blind_nil_margin": "how far a side must trail to be offered blind nil",
-        "nil_tricks_count_for_partner": "a nil bidder's tricks count toward the partner's contract",
-        "first_bidder": "who bids first: the dealer's left, or the dealer",
-        "first_leader": "who leads the first trick: the dealer's left, the dealer, or the lowest club",
-        "spade_lead": "when spades may be led: once broken, after the first trick, or any time",
-        "overtrick_points": "points per bag (overtrick) in a made contract: 1, or -10 for sandbags",
-        "bag_limit": "every bag_limit bags carried cost bag_penalty; nil: bags cost nothing more",
-        "bag_penalty": "what reaching bag_limit bags costs",
-        "failed_contract": "a failed contract scores 0, or -10 per trick bid",
-        "target": "a side that reaches it ends the game",
-        "losing_threshold": "a side that falls to it ends the game; nil: no such floor",
-        "tie": "an equal top score at the end: play another hand, or share the win",
-        "renege": "the penalty for a renege the end-of-hand audit finds: the side is set, 3 tricks, or stop",
-        "on_fault": "a game that ends on a fault: the offender's side loses (forfeit), or nobody wins (void)",
-        "void_proofs": "protocol 2: a card off the led suit carries a proof that the seat holds none of it",
-        "min_team_bid": "house rule: a side's combined bid must reach it (not a side with a nil); 0: none",
-        "double_nil": "house rule: both partners may bid nil in one hand; false: the second may not",
-        "ten_for_200": "house rule 10 for 200: a made contract of 10 or more scores ten_for_200_value more",
-        "ten_for_200_value": "the 10 for 200 bonus",
-        "boston": "house rule Boston: a side taking every trick scores boston_value more, or wins the game",
-        "boston_value": "the Boston bonus (with boston bonus)",
-        "nil_bags": "a nil bidder's tricks are bags of its side; false: they are not",
-        "nil_pass": "house rule: a nil bidder and its partner pass this many cards to each other; 0: none",
-        "deuces_high": "house rule deuces high: 2S then 2D rank above the ace of spades, below the jokers; "
-        "2D is a spade",
-        "bid_mode": "how seats bid: free; mirror (the spades held); whiz (the spades held, or nil); "
-        "suicide (one partner of each side nil)",
-        "blind_bid": "house rule: a side trailing by blind_bid_margin may bid tricks blind, scored double",
-        "blind_bid_margin": "how far a side must trail to be offered a blind bid",
-        "blind_bid_min": "the lowest blind bid",
-        "preset": "a label: the preset the rule set started from; no effect on play",
-    }
-)
-
 def allowed_values(name: str) -> str:
     """The values an option takes, as PROTOCOL.md §3.1 writes them ("hand size": the tricks in a hand)."""
     if name in _BOOLS:

@@ -187,7 +187,7 @@ class Choosing(Derived):
         if self.typed and not cardinput.continues_code(key):
             return False
         if len(self.typed) >= cardinput.MAX_LENGTH:
-            self.say(cardinput.CARD_CODES, "warn")
+            self.say(cardinput.codes_help(), "warn")
             return True
         self.typed += key
         card = cardinput.card_of(self.typed)

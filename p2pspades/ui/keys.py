@@ -10,31 +10,43 @@ from prompt_toolkit.filters import Always, Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
+from p2pspades.i18n import _
+from p2pspades.rules import Card, Rank, Suit
+from p2pspades.ui.cardinput import typed_code
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.state import UiState
 
 #: the keys that open (and close) a window over the game
 KEY_OVERLAYS = {"?": Overlay.HELP, "s": Overlay.SCORES, "l": Overlay.LAST, "p": Overlay.PLAYED}
 
-#: the help window's rows: a key, what it does
-HELP_LINES: list[tuple[str, str]] = [
-    ("←/→, Home/End", "choose a card (only legal cards when you are to play)"),
-    ("Enter", "play the chosen card; confirm a bid; close a window"),
-    ("qh, 10s, as, bj…", "type a card code, then Enter, to play that card"),
-    ("Backspace/Esc", "correct / clear a typed code; Esc: choose again"),
-    ("bid dialog", "←/→ and Enter, or type a number; n = nil"),
-    ("blind nil", "y declares blind nil, n says no (asked before the deal)"),
-    ("draw pile", "k keeps the top card, d discards it"),
-    ("nil card pass", "Space marks/unmarks a card, Enter passes them, Esc clears"),
-    ("s, l", "the score sheet (bids, points, totals); l: the last trick"),
-    ("p", "the cards played this hand by suit, and those still out"),
-    ("h", "the coach: its choice from your cards only; h again: its numbers"),
-    ("any key", "after a trick: go on at once (it stays a moment)"),
-    ("w", "wait longer for a seat that stopped answering"),
-    ("Ctrl-G", "bell on/off: a beep when it is your turn"),
-    ("?", "this help"),
-    ("Ctrl-Q, Ctrl-C", "leave the game (asks first) · Ctrl-L redraws the screen"),
-]
+
+def help_lines() -> list[tuple[str, str]]:
+    """The help window's rows, in the language spoken: a key, what it does."""
+    examples = ", ".join(typed_code(Card(rank, suit)) for rank, suit in (
+        (Rank.QUEEN, Suit.HEARTS), (Rank.TEN, Suit.SPADES), (Rank.ACE, Suit.SPADES))) + ", " + typed_code(
+            Card.parse("BJ")) + "…"
+    if typed_code(Card.parse("QH")) == "qh":
+        typing = _("type a card code, then Enter, to play that card")
+    else:  # the player's language has codes of its own: say that the English ones work too
+        typing = _("type a card code (or English: {codes}), then Enter").format(codes="qh, 10s")
+    return [
+        (_("←/→, Home/End"), _("choose a card (only legal cards when you are to play)")),
+        ("Enter", _("play the chosen card; confirm a bid; close a window")),
+        (examples, typing),
+        (_("Backspace/Esc"), _("correct / clear a typed code; Esc: choose again")),
+        (_("bid dialog"), _("←/→ and Enter, or type a number; n = nil")),
+        (_("blind nil"), _("y declares blind nil, n says no (asked before the deal)")),
+        (_("draw pile"), _("k keeps the top card, d discards it")),
+        (_("nil card pass"), _("Space marks/unmarks a card, Enter passes them, Esc clears")),
+        ("s, l", _("the score sheet (bids, points, totals); l: the last trick")),
+        ("p", _("the cards played this hand by suit, and those still out")),
+        ("h", _("the coach's choice, from your cards; h again: its numbers")),
+        (_("any key"), _("after a trick: go on at once (it stays a moment)")),
+        ("w", _("wait longer for a seat that stopped answering")),
+        ("Ctrl-G", _("bell on/off: a beep when it is your turn")),
+        ("?", _("this help")),
+        ("Ctrl-Q, Ctrl-C", _("leave the game (asks first) · Ctrl-L redraws the screen")),
+    ]
 
 #: a key bound with no condition
 ANY_TIME: Filter = Always()

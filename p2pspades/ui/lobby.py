@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import textwrap
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Protocol, TypeVar
 
@@ -115,6 +116,15 @@ class LobbyModel:
         self.on_leave: Callable[[], None] | None = None
         #: the status that says an early accept was refused: it goes once the seats change
         self._refusal = ""
+        self.doubts: list[str] = []
+        """How the game differs from the player's own log of the game it follows, or why that could not be
+        checked, a line each: shown with the rules, and accepting then needs an explicit yes."""
+        self.doubts_heading = ""
+        self.waits: dict[int, int] = {}
+        """The seats whose program went silent (on a joiner's screen, the host's), each with the seconds until
+        it is given up on: its row counts down."""
+        self.confirming = False
+        """Accept was chosen despite `doubts`: the status asks for that yes (y); n goes back."""
         self.set_seats(seats)
 
     # ------------------------------------------------------------------------------------- reading
@@ -170,6 +180,16 @@ class LobbyModel:
         self.selected = max(0, min(self.selected, self.rules.players - 1))
         self._changed()
 
+    def set_waits(self, waits: Mapping[int, int]) -> None:
+        self.waits = dict(waits)
+        self._changed()
+
+    def set_doubts(self, lines: Iterable[str], heading: str = "") -> None:
+        """The doubts, and what the question that asks for the yes says of them (`heading`, one line)."""
+        self.doubts = list(lines)
+        self.doubts_heading = heading
+        self._changed()
+
     def set_status(self, text: str, *, ready: bool | None = None) -> None:
         self.status = text
         self._refusal = ""
@@ -188,7 +208,7 @@ class LobbyModel:
     async def ask(self) -> bool:
         """The lobby's question to the person (start the table / accept it); cancelled if it goes stale."""
         self.asking = asyncio.get_running_loop().create_future()
-        self.ready, self.choice, self.status, self._refusal = True, 0, "", ""
+        self.ready, self.choice, self.status, self._refusal, self.confirming = True, 0, "", "", False
         self._changed()
         try:
             answer = await self.asking
@@ -199,8 +219,16 @@ class LobbyModel:
         self.answered = answer
         return answer
 
-    def decide(self, accept: bool) -> bool:
-        """Record the answer. Accepting is refused (False) while there is nothing to accept yet."""
+    def decide(self, accept: bool, *, sure: bool = False) -> bool:
+        """Record the answer. Accepting is refused (False) while there is nothing to accept yet; with
+        `doubts`, it first asks for an explicit yes, which `sure` (y, once asked) gives."""
+        if accept and self.ready and self.doubts and not (sure and self.confirming):
+            self.confirming = True
+            heading = self.doubts_heading or f"Read the {plural(len(self.doubts), 'line')} marked !."
+            self.status = f"{heading}\nAccept it all the same? y accepts · n goes back"
+            self._changed()
+            return False
+        self.confirming = False
         if accept and not self.ready:
             what = "start" if self.hosting else "accept"
             if self.free:
@@ -214,6 +242,14 @@ class LobbyModel:
         if self.asking is not None and not self.asking.done():
             self.asking.set_result(accept)
         self.answer = accept
+        self._changed()
+        return True
+
+    def back(self) -> bool:
+        """n while asked to accept despite the doubts: no answer yet (False: nothing was asked)."""
+        if not self.confirming:
+            return False
+        self.confirming, self.status = False, ""
         self._changed()
         return True
 
@@ -324,6 +360,12 @@ def partner_warnings(model: LobbyModel) -> list[str]:
     return found
 
 
+def wait_words(model: LobbyModel) -> str:
+    """What happens when a silent seat's countdown ends: the host frees a joiner's seat; a joiner leaves a
+    silent host's table."""
+    return "frees" if model.hosting else "we leave"
+
+
 def seats_table(model: LobbyModel) -> StyleAndTextTuples:
     sides = "side " if model.rules.partnerships else ""
     wide = NAME_WIDTH - len(sides)  # the side column takes its room from the names
@@ -345,17 +387,27 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
                 (style, f"{s.seat:<5} {side_column(model.rules, seat)}{name:<{wide}} "),
                 ("class:key", f"{s.fingerprint:<20}"),
                 ("class:hint", f" {seat_state(s, model.seats, model.you, model.level_of(s))}"),
+                *([("class:message.warn", f" · silent: {wait_words(model)} in {model.waits[seat]} s")]
+                  if seat in model.waits else []),
             ]
         )
     lines += [[("class:message.warn", line)] for line in partner_warnings(model)]
     return join_lines(lines)
 
 
+DOUBT_WIDTH = 69
+"""A doubt's lines, beside its mark, fit an 80-column screen's rules panel."""
+
+
 def rules_table(model: LobbyModel) -> StyleAndTextTuples:
+    follows = [after_line(model.after)] if model.after is not None else []
+    doubts: list[StyleAndTextTuples] = [
+        [("class:message.warn", f" {'!' if k == 0 else '':<8}{part}")]
+        for line in model.doubts for k, part in enumerate(textwrap.wrap(line, DOUBT_WIDTH) or [""])]
     return join_lines(
-        [[("class:key", f" {label:<8}"), ("", value)]
-         for label, value in [*([after_line(model.after)] if model.after is not None else []),
-                              *rules_lines(model.rules), protocol_line(model.version)]]
+        [*([[("class:key", f" {label:<8}"), ("", value)] for label, value in follows]), *doubts,
+         *([("class:key", f" {label:<8}"), ("", value)]
+           for label, value in [*rules_lines(model.rules), protocol_line(model.version)])]
     )
 
 
@@ -416,11 +468,11 @@ def create_lobby_app(
     )
     kb = KeyBindings()
 
-    def finish(event: KeyPressEvent, accept: bool) -> None:
+    def finish(event: KeyPressEvent, accept: bool, sure: bool = False) -> None:
         if stays and not accept:
             model.leave()  # declining (or the Leave button) ends our part in this lobby
             return
-        if model.decide(accept) and not stays:
+        if model.decide(accept, sure=sure) and not stays:
             event.app.exit(result=accept)
 
     @kb.add("<any>")
@@ -453,12 +505,13 @@ def create_lobby_app(
     @kb.add("y")
     @kb.add("g")
     def _accept(event: KeyPressEvent) -> None:
-        finish(event, True)
+        finish(event, True, sure=event.data == "y")  # y: the explicit yes a game that differs needs
 
     @kb.add("d")
     @kb.add("n")
     def _decline(event: KeyPressEvent) -> None:
-        if not model.hosting:  # the host leaves with q, never by a stray d
+        # the host leaves with q, never by a stray d; n, asked to accept despite the doubts, goes back
+        if not model.hosting and not (event.data == "n" and model.back()):
             finish(event, False)
 
     @kb.add("q")

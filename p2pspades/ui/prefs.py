@@ -15,6 +15,8 @@ import os
 import sys
 from dataclasses import dataclass
 
+from p2pspades.i18n import _
+
 #: how long a completed trick stays on the table before the next lead is shown, in seconds
 DEFAULT_TRICK_PAUSE = 1.0
 ASCII_ENV = "P2PSPADES_ASCII"
@@ -92,26 +94,27 @@ def shown(text: str) -> str:
 def add_screen_options(p: argparse.ArgumentParser) -> None:
     """--no-color, --ascii, --trick-pause, --bell and --confirm-card, for every command that shows the game
     screen."""
-    p.add_argument("--no-color", action="store_true", help="monochrome display (also: NO_COLOR=1)")
+    p.add_argument("--no-color", action="store_true", help=_("monochrome display (also: NO_COLOR=1)"))
     p.add_argument(
         "--ascii",
         action="store_true",
-        help=f"ASCII only: suit letters and plain boxes, for terminals without UTF-8 (also: {ASCII_ENV}=1; "
-        "the default follows the locale)",
+        help=_("ASCII only: suit letters and plain boxes, for terminals without UTF-8 (also: {env}=1; the "
+               "default follows the locale)").format(env=ASCII_ENV),
     )
     p.add_argument(
         "--trick-pause",
         type=float,
-        metavar="S",
+        metavar=_("S"),
         default=DEFAULT_TRICK_PAUSE,
-        help=f"seconds a completed trick stays on the table (default {DEFAULT_TRICK_PAUSE:g}; any key goes "
-        "on; 0: none)",
+        help=_("seconds a completed trick stays on the table (default {seconds}; any key goes on; 0: "
+               "none)").format(seconds=f"{DEFAULT_TRICK_PAUSE:g}"),
     )
     p.add_argument("--bell", action="store_true",
-                   help="ring the terminal's bell when it is your turn to bid, play or choose "
-                   "(Ctrl-G toggles it)")
+                   help=_("ring the terminal's bell when it is your turn to bid, play or choose (Ctrl-G "
+                          "toggles it)"))
     p.add_argument("--confirm-card", action="store_true",
-                   help="ask before a card is played: Enter (or a typed card) asks, a second Enter plays it")
+                   help=_("ask before a card is played: Enter (or a typed card) asks, a second Enter plays "
+                          "it"))
 
 
 def apply_screen_options(args: argparse.Namespace) -> None:
@@ -120,7 +123,8 @@ def apply_screen_options(args: argparse.Namespace) -> None:
     pause = getattr(args, "trick_pause", None)
     if pause is not None:
         if not 0 <= pause <= 60:
-            raise ValueError(f"--trick-pause must be between 0 and 60 seconds, not {pause:g}")
+            raise ValueError(_("--trick-pause must be between 0 and 60 seconds, not {seconds}").format(
+                seconds=f"{pause:g}"))
         PREFS.trick_pause = float(pause)
     if getattr(args, "ascii", False):
         PREFS.ascii = True

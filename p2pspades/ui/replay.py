@@ -22,9 +22,9 @@ from prompt_toolkit.output import Output
 from p2pspades.audit import Status, Verdict, winning_sides
 from p2pspades.audit.files import verify_log
 from p2pspades.describe import failed
+from p2pspades.describe.rules import described
 from p2pspades.printable import pad, printable
 from p2pspades.rules import Card, HandResult, RuleSet, SideTotal, Trick
-from p2pspades.rules.options import described
 from p2pspades.table import TableStatus
 from p2pspades.ui.text import bid_text, card_class, clip, rules_title, score_sheet, score_words, sort_hand
 from p2pspades.ui.widgets import at_least, full_screen_app, join_lines, overlay, panel, text_window

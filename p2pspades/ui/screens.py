@@ -9,12 +9,13 @@ import textwrap
 
 from p2pspades.audit import Stats, seat_stats
 from p2pspades.describe import failed
+from p2pspades.describe.rules import described
+from p2pspades.i18n import _
 from p2pspades.printable import pad, width
 from p2pspades.rules import BlindBid, Card, SeatView
-from p2pspades.rules.options import described
 from p2pspades.table import DecisionKind
 from p2pspades.ui.derived import card_tracker, played_cards
-from p2pspades.ui.keys import HELP_LINES
+from p2pspades.ui.keys import help_lines
 from p2pspades.ui.result import ResultStatus
 from p2pspades.ui.state import UiState
 from p2pspades.ui.text import bid_text, bidding_order, card_class, clip, plural, score_sheet, score_words
@@ -104,13 +105,14 @@ def _dialog_keys(state: UiState) -> str:
 
 
 def help_text(state: UiState) -> Line:
-    lines: list[Line] = [[("class:key", f"{key:<17}"), ("", text)] for key, text in HELP_LINES]
+    lines: list[Line] = [[("class:key", pad(key, 17)), ("", text)] for key, text in help_lines()]
     lines.append([])
-    lines.append([("class:heading", "Rules: "), ("", f"{described(state.rules)}, to {state.rules.target}")])
+    lines.append([("class:heading", _("Rules: ")), ("", _("{rules}, to {target}").format(
+        rules=described(state.rules), target=state.rules.target))])
     lines.append(
-        [("class:hint", "Every card is verified as it is played; every hand is audited at its end.")]
+        [("class:hint", _("Every card is verified as it is played; every hand is audited at its end."))]
     )
-    lines.append([("class:hint", "Esc or ? closes this window.")])
+    lines.append([("class:hint", _("Esc or ? closes this window."))])
     return join_lines(lines)
 
 

@@ -83,6 +83,9 @@ class UiState(Choosing):
         self.bots: dict[int, int] = {}
         #: the seat we wait for and the seconds before we vote that it stopped answering (see `set_countdown`)
         self.countdown: tuple[int, int] | None = None
+        #: while syncing: whether another player's program answered, and the seconds before we play on
+        #: without the silent seats (it did) or give up (none did); see `set_sync_countdown`
+        self.sync_countdown: tuple[bool, int] | None = None
         #: the seats the network driver says dropped out (see `set_lost`)
         self.lost: set[int] = set()
         #: whether `p2pspades resume` can carry the game on after we leave (not a game held in memory)
@@ -260,6 +263,13 @@ class UiState(Choosing):
         countdown = None if seat is None or seconds is None else (seat, seconds)
         if countdown != self.countdown:
             self.countdown = countdown
+            self._changed()
+
+    def set_sync_countdown(self, answered: bool, seconds: int | None) -> None:
+        """The network driver's countdown while a resumed table syncs (None: none to show)."""
+        countdown = None if seconds is None else (answered, seconds)
+        if countdown != self.sync_countdown:
+            self.sync_countdown = countdown
             self._changed()
 
     def wait_longer(self) -> None:
@@ -475,7 +485,7 @@ class UiState(Choosing):
         if kind is DecisionKind.DRAW:
             return "Draw: k keeps the top card, d discards it"
         if self.syncing:
-            return self.words.syncing()
+            return self.words.syncing(self.sync_countdown)
         if self.waiting is not None:
             seat, what = self.waiting
             vote_in = self.countdown[1] if self.countdown is not None and self.countdown[0] == seat else None

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from p2pspades.describe import bonuses
+from p2pspades.describe.rules import described
 from p2pspades.printable import clip as clip
 from p2pspades.printable import pad
 from p2pspades.printable import plural as plural
 from p2pspades.printable import width as display_width
 from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit, bid_notation
 from p2pspades.rules import sort_hand as sort_hand
-from p2pspades.rules.options import described
 from p2pspades.rules.scoring import HandScore
 from p2pspades.table.genesis import After
 

@@ -301,9 +301,16 @@ class Words:
             return f"You take trick {number}"
         return f"{self.who(winner)} takes trick {number}"
 
-    def syncing(self) -> str:
-        """The prompt line of a resumed seat that has not heard the other seats' heads yet."""
-        return "Syncing with the other seats before playing on…"
+    def syncing(self, countdown: tuple[bool, int] | None = None) -> str:
+        """The prompt line of a resumed seat that has not heard the other seats' heads yet; `countdown`:
+        whether another player's program answered, and the seconds before we play on without the silent
+        seats (it did) or give up (none did)."""
+        if countdown is None:
+            return "Syncing with the other seats before playing on…"
+        answered, seconds = countdown
+        if answered:
+            return f"Syncing with the other seats… playing on without the silent ones in {seconds} s"
+        return f"Syncing with the other seats… nobody has answered yet; we give up in {seconds} s"
 
     def waiting(self, seat: int, what: str, thinking: bool = False, vote_in: int | None = None) -> str:
         """The prompt line while the table waits for a seat's entry; `vote_in`: the seconds before we vote

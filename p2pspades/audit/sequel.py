@@ -1,0 +1,128 @@
+"""What a game that follows another changes from it (PROTOCOL.md §4.1.1): one comparison, made by
+`verify NEW --after OLD` and by a joiner deciding whether to accept a rematch or a continuation that its own
+log of the old game can check.
+
+Pure: it takes the old game's table (read from a log) and what the new genesis says (its `after`, its rules
+and, once they are known, its seats), and gives data: each difference is a `Change` with a code and the seat,
+option or values it concerns. `describe.change_text` puts one into words.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2pspades.rules import RuleSet
+from p2pspades.table import After, SeatInfo, Table, TableStatus
+
+
+class ChangeKind(enum.Enum):
+    """How a following game differs from the game it says it follows."""
+
+    OTHER_GAME = "other game"
+    """It names another game than the old log's (`new`: the game id it names)."""
+    NOT_OVER = "not over"
+    """The old game has not ended (in the old log)."""
+    NOT_ABANDONED = "not abandoned"
+    """A continuation of a game that did not end by a certificate of abandonment (`old`: how it ended)."""
+    NO_SCORES = "no scores"
+    """A continuation of a game abandoned before its first scored hand: nothing to carry on."""
+    RULE = "rule"
+    """A rule option differs (`option`, `old` and `new` values); the target is one."""
+    SEAT = "seat"
+    """`seat` is held by another key than in the old game (`old`, `new`: `SeatInfo`, None where there was no
+    such seat); `was`: where the new key sat in the old game (None: it did not play it)."""
+    SCORES = "scores"
+    """A continuation starts from other totals than the old game's end (`old`, `new`: `SideTotal`s)."""
+    DEALER = "dealer"
+    """A continuation's first dealer is not the dealer of the hand the old game did not finish."""
+    NO_LOG = "no log"
+    """(A joiner's check) It has no log of the old game: nothing could be checked."""
+    LOG_UNENDED = "log unended"
+    """(A joiner's check) Its log of the old game stops before the end: the scores could not be checked."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference (`kind`) between a following game and the game it says it follows."""
+
+    kind: ChangeKind
+    game_id: bytes
+    """The old game's id."""
+    seat: int | None = None
+    option: str | None = None
+    old: object = None
+    new: object = None
+    was: int | None = None
+
+
+PROMISED = frozenset({ChangeKind.OTHER_GAME, ChangeKind.NOT_OVER})
+"""What a rematch promises: it follows that game, which is over. Its rules and seats may differ (its players
+see them, and a joiner is asked about each one); a continuation promises everything (`broken`)."""
+
+
+def broken(after: After, change: Change) -> bool:
+    """Whether `change` breaks what the genesis `after` promises (what `verify --after` fails on)."""
+    return after.continues or change.kind in PROMISED
+
+
+def changes(old: Table, after: After, rules: RuleSet,
+            seats: Sequence[SeatInfo] | None = None) -> tuple[Change, ...]:
+    """Every way a game whose genesis says it follows (`after`) with `rules` and `seats` (None: not known
+    yet, as when a table is announced) differs from the game of `old`, the old game's table as its log
+    leaves it, in the order a reader checks them: which game, its end, the rules, the seats, the scores and
+    the dealer."""
+    gid = old.game_id
+    if after.game_id != gid:
+        return (Change(ChangeKind.OTHER_GAME, gid, new=after.game_id),)
+    ended = old.result
+    if ended is None:
+        return (Change(ChangeKind.NOT_OVER, gid),)
+    found: list[Change] = []
+    gone = None
+    if after.continues:
+        if ended.status is not TableStatus.ABANDONED or ended.seat is None:
+            return (Change(ChangeKind.NOT_ABANDONED, gid, old=ended.status.value),)
+        if old.game is None:
+            return (Change(ChangeKind.NO_SCORES, gid),)
+        gone = ended.seat
+    found += rule_changes(gid, old.rules, rules)
+    if seats is not None:
+        found += seat_changes(gid, old.setup.seats, seats, gone)
+    if after.continues and old.game is not None:
+        if tuple(after.totals) != old.game.totals:
+            found.append(Change(ChangeKind.SCORES, gid, old=old.game.totals, new=tuple(after.totals)))
+        if after.dealer != old.game.dealer:
+            found.append(Change(ChangeKind.DEALER, gid, old=old.game.dealer, new=after.dealer))
+    return tuple(found)
+
+
+def rule_changes(game_id: bytes, old: RuleSet, new: RuleSet) -> list[Change]:
+    """The options whose values differ (not the preset's name: a label, with no effect on play)."""
+    return [Change(ChangeKind.RULE, game_id, option=field.name, old=getattr(old, field.name),
+                   new=getattr(new, field.name))
+            for field in dataclasses.fields(RuleSet)
+            if field.name != "preset" and getattr(old, field.name) != getattr(new, field.name)]
+
+
+def seat_changes(game_id: bytes, old: Sequence[SeatInfo], new: Sequence[SeatInfo],
+                 gone: int | None) -> list[Change]:
+    """The seats held by another key than in the old game; for a continuation, not the abandoned seat `gone`
+    taken by a newcomer (a bot, in practice): that is what a continuation does."""
+    places = {s.key: s.seat for s in old}
+    found = []
+    for seat in range(max(len(old), len(new))):
+        before = old[seat] if seat < len(old) else None
+        after = new[seat] if seat < len(new) else None
+        if before is not None and after is not None and before.key == after.key:
+            continue
+        was = None if after is None else places.get(after.key)
+        if seat == gone and after is not None and was is None:
+            continue
+        found.append(Change(ChangeKind.SEAT, game_id, seat=seat, old=before, new=after, was=was))
+    return found
+
+
+__all__ = ["PROMISED", "Change", "ChangeKind", "broken", "changes", "rule_changes", "seat_changes"]
