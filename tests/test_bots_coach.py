@@ -7,6 +7,7 @@ that never learns another seat's cards before the reveal.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -16,6 +17,7 @@ from helpers.positions import RISKY_NIL
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from p2pspades import i18n
 from p2pspades.bots import make_bot
 from p2pspades.bots.bidding import nil_danger, nil_odds
 from p2pspades.bots.coach import advise
@@ -130,6 +132,26 @@ def test_the_hint_names_each_option_with_its_chance_and_points() -> None:
     assert "less the others' mean" in alone and len(alone) <= WIDTH
 
 
+@pytest.mark.parametrize("preset", ["classic", "cutthroat3", "five"])
+def test_the_hint_and_its_legend_fit_the_smallest_screen_in_every_language(preset: str) -> None:
+    rules = PRESETS[preset]
+    decision = to_first_decision(rules, dealt(rules, 4), 0)
+    advice = advise(decision, "fast")
+    assert advice is not None
+    said = {}
+    for lang in i18n.LANGUAGES:
+        with i18n.speaking(lang):
+            for limit in (2, 4):
+                line = advice_line(advice, rules, limit)
+                assert len(line) <= WIDTH, (lang, line)
+            for deals in (None, 1, 3, advice.deals, 1000, 123456):
+                assert len(legend(rules, deals)) <= WIDTH, (lang, legend(rules, deals))
+            said[lang] = advice_line(advice, rules), legend(rules, advice.deals)
+    assert said["de"][0].startswith("Trainer: ") and said["de"][1].startswith("netto: ")
+    assert said["fr"][0].startswith("coach\u00a0: ") and said["pl"][0].startswith("trener: ")
+    assert len({hint for hint, _ in said.values()}) == len(said)  # each in its own words
+
+
 def test_a_sure_winner_is_what_the_coach_plays_to_make_a_contract() -> None:
     """A constructed position: seat 0 holds every spade but the 2♠, and the 2♥, leads (spades may be led
     from the start) and must take every trick for its bid of 13; the coach leads a spade, never the 2♥ (lost
@@ -169,8 +191,9 @@ def test_the_coach_gives_a_nil_the_chance_the_bid_counted_on() -> None:
     assert nil is not None and nil.nil
     odds = nil_odds(rules, nil_danger(rules, parse_cards(RISKY_NIL[1])))
     assert odds < 0.25 and odds + 0.25 < nil.holds < 0.8
-    line = advice_line(advice, rules, 4)
-    assert "bid nil" in line and ("nil holds" in line or "nil " in line)
+    # the nil beside the contract the coach chose: its percentage says it is the nil's
+    line = advice_line(dataclasses.replace(advice, options=(advice.best, nil)), rules)
+    assert f" · bid nil {nil.points:+.0f}, nil {nil.holds:.0%}" in line and len(line) <= WIDTH
 
 
 def finished_game(preset: str, seed: int, hands: int = 2) -> Game:

@@ -95,12 +95,19 @@ def test_review_lists_the_costliest_decisions_of_the_logs_seat(tmp_path: Path) -
     given_up = r"^    your side expected [+-]\d+ net this hand with .+; the expert's .+ expected [+-]\d+"
     assert re.search(given_up, text.stdout, re.M), text.stdout
     assert "net: your side's points this hand less theirs" in text.stdout
-    as_json = subprocess.run([*run, "review", str(log), "--think", "fast", "--seat", "2", "--json"], env=env,
-                             capture_output=True, text=True, timeout=240)
+    german = subprocess.run([*run, "--lang", "de", "review", str(log), "--think", "fast", "--top", "3"],
+                            env=env, capture_output=True, text=True, timeout=240)
+    assert german.returncode == 0, german.stderr
+    assert "Die teuersten Entscheidungen:" in german.stdout and "Runde 1 von" in german.stderr
+    assert re.search(r"^    deine Partei erwartete mit .+ [+-]\d+ netto", german.stdout, re.M), german.stdout
+    # JSON is for tools: the same words whatever the language spoken
+    as_json = subprocess.run([*run, "--lang", "de", "review", str(log), "--think", "fast", "--seat", "2",
+                              "--json"], env=env, capture_output=True, text=True, timeout=240)
     assert as_json.returncode == 0, as_json.stderr
     found = json.loads(as_json.stdout)
     assert found["seat"] == 2 and found["decisions"] > 0
     assert all(d["cost"] > 0 and d["chosen"] != d["expert"] for d in found["costliest"])
+    assert all(d["given_up"].startswith("your side expected ") for d in found["costliest"])
     costs = [d["cost"] for d in found["costliest"]]
     assert costs == sorted(costs, reverse=True)
 

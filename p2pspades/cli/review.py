@@ -26,7 +26,7 @@ from p2pspades.bots.review import CannotReview, Judged, Position, Replay, Review
 from p2pspades.cli.common import add_think_option, fail
 from p2pspades.cli.verify import add_jobs_option
 from p2pspades.exits import ExitCode
-from p2pspades.i18n import _
+from p2pspades.i18n import DEFAULT, _, ngettext, number, speaking
 from p2pspades.printable import printable
 from p2pspades.rules import Card, HandResult, RuleSet, SeatView, bid_notation, sort_hand
 from p2pspades.table import HandAudited
@@ -83,13 +83,15 @@ class Progress:
 
     def show(self) -> None:
         if self.live:
-            self.stream.write(f"\r\x1b[Kreview: hand {self.verified} verified · {self.done} of {self.total} "
-                              "decisions weighed")
+            said = _("review: hand {hand} verified · {done} of {total} decisions weighed").format(
+                hand=number(self.verified), done=number(self.done), total=number(self.total))
+            self.stream.write("\r\x1b[K" + said)
             self.stream.flush()
 
     def hand_weighed(self, hand: int, of: int | None) -> None:
         if not self.live:
-            print(f"weighed hand {hand}" + (f" of {of}" if of else "") + "…", file=self.stream, flush=True)
+            said = _("weighed hand {hand} of {hands}…") if of else _("weighed hand {hand}…")
+            print(said.format(hand=number(hand), hands=number(of or 0)), file=self.stream, flush=True)
 
     def end(self) -> None:
         if self.live:
@@ -137,12 +139,12 @@ class Weighing(GameVisitor):
     def results(self) -> list[Judged | None]:
         """Every decision weighed, waiting for the workers, the progress told as they land."""
         out: list[Judged | None] = []
-        for number, futures in self.hands:
+        for hand, futures in self.hands:
             for future in futures:
                 out.append(future.result())
                 self.progress.done += 1
                 self.progress.show()
-            self.progress.hand_weighed(number, len(self.hands))
+            self.progress.hand_weighed(hand, len(self.hands))
         return out
 
 
@@ -164,9 +166,9 @@ def _quiet_worker() -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.top < 1:
-        return fail("review", f"--top must be at least 1, not {args.top}")
+        return fail("review", _("--top must be at least 1, not {top}").format(top=args.top))
     if args.seat is not None and args.seat < 0:
-        return fail("review", f"there is no seat {args.seat}: seats are numbered from 0")
+        return fail("review", _("there is no seat {seat}: seats are numbered from 0").format(seat=args.seat))
     seat = args.seat if args.seat is not None else log_seat(args.log)
     jobs = available_jobs(args.jobs)
     progress = Progress(sys.stderr)
@@ -183,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         if weighing.problem is not None:
             return fail("review", weighing.problem)
         if not verdict.hands:
-            return fail("review", "the log proves no finished hand, so there is nothing to review")
+            return fail("review", _("the log proves no finished hand, so there is nothing to review"))
         done = summed(weighing.replay.seat if weighing.replay else 0, weighing.results())
     finally:
         progress.end()
@@ -192,7 +194,9 @@ def run(args: argparse.Namespace) -> int:
     rules = table.rules
     names = [s.name for s in table.setup.seats]
     if args.json:
-        print(json.dumps(as_json(done, rules, names, args.top, verdict.status), indent=2, ensure_ascii=False))
+        with speaking(DEFAULT):  # for tools: the same words in every language
+            record = as_json(done, rules, names, args.top, verdict.status)
+        print(json.dumps(record, indent=2, ensure_ascii=False))
     else:
         print(as_text(done, rules, names, args.top, verdict.status))
     return ExitCode.OK
@@ -241,47 +245,51 @@ def _judged_json(w: Judged, rules: RuleSet) -> dict[str, Any]:
 
 
 def as_text(done: Review, rules: RuleSet, names: list[str], top: int, status: Status) -> str:
-    name = printable(names[done.seat])
-    lines = [f"seat {done.seat} ({name}): {done.decisions} decisions weighed; the expert's choice, or one as "
-             f"good, in {done.agreed}; {done.cost:.0f} expected points given up in all"]
+    lines = [ngettext("seat {seat} ({name}): {decisions} decision weighed; the expert's choice, or one as "
+                      "good, in {agreed}; {cost} expected points given up in all",
+                      "seat {seat} ({name}): {decisions} decisions weighed; the expert's choice, or one as "
+                      "good, in {agreed}; {cost} expected points given up in all", done.decisions).format(
+        seat=done.seat, name=printable(names[done.seat]), decisions=number(done.decisions),
+        agreed=number(done.agreed), cost=number(done.cost))]
     if status is not Status.VALID:
-        lines.append("(the log is not a valid finished game: only the hands it proves are reviewed)")
+        lines.append(_("(the log is not a valid finished game: only the hands it proves are reviewed)"))
     costly = done.costliest(top)
     if not costly:
-        lines.append("no decision cost half a point or more against the expert's choice")
+        lines.append(_("no decision cost half a point or more against the expert's choice"))
         return "\n".join(lines)
-    lines.append(legend(rules).replace("; %:", "; a percentage:", 1))
+    lines.append(legend(rules, spelled=True))
     lines.append("")
-    lines.append("The costliest decisions:")
+    lines.append(_("The costliest decisions:"))
     for i, w in enumerate(costly, 1):
         lines += _judged_text(i, w, rules, names)
     return "\n".join(lines)
 
 
-_VERBS = {
-    "bid": ("bid", "would bid"),
-    "play": ("played", "would play"),
-    "blind": ("answered", "would answer"),
-}
+def _head(w: Judged, rules: RuleSet) -> str:
+    """What the seat did and what the expert would have, with the points given up."""
+    kind = w.advice.kind.value
+    said = {
+        "bid": _("hand {hand}, the bid: you bid {chosen}; the expert would bid {choice}: {cost} points "
+                 "given up"),
+        "blind": _("hand {hand}, blind nil?: you answered {chosen}; the expert would answer {choice}: {cost} "
+                   "points given up"),
+    }.get(kind, _("hand {hand}, trick {trick}: you played {chosen}; the expert would play {choice}: {cost} "
+                  "points given up"))
+    return said.format(hand=w.position.hand, trick=w.position.trick, cost=number(w.cost),
+                       chosen=action_text(w.position.chosen, rules, bare=True),
+                       choice=action_text(w.advice.choice, rules, bare=True))
 
 
 def _judged_text(i: int, w: Judged, rules: RuleSet, names: list[str]) -> list[str]:
     view = w.position.view
-    kind = w.advice.kind.value
-    when = {"bid": "the bid", "blind": "blind nil?"}.get(kind, f"trick {w.position.trick}")
-    did, would = _VERBS.get(kind, ("chose", "would choose"))
-    chosen = action_text(w.position.chosen, rules).removeprefix("bid ")
-    choice = action_text(w.advice.choice, rules).removeprefix("bid ")
-    head = f"{i:>2}. hand {w.position.hand}, {when}: you {did} {chosen}; the expert {would} {choice}: " \
-           f"{w.cost:.0f} points given up"
-    out = [head]
+    out = [f"{i:>2}. " + _head(w, rules)]
     if view.hand:
-        out.append(f"    your cards: {_cards(view.hand)}")
+        out.append("    " + _("your cards: {cards}").format(cards=_cards(view.hand)))
     if w.position.trick:
-        trick = ", ".join(f"{printable(names[s])} {c.glyph}" for s, c in view.trick.plays) or "you lead"
-        out.append(f"    on the table: {trick}")
-    out.append(f"    bids: {_bids(view, rules, names)}")
-    out.append(f"    {given_up(w.advice, w.taken, w.position.chosen, rules)}")
+        trick = _(", ").join(f"{printable(names[s])} {c.glyph}" for s, c in view.trick.plays) or _("you lead")
+        out.append("    " + _("on the table: {trick}").format(trick=trick))
+    out.append("    " + _("bids: {bids}").format(bids=_bids(view, rules, names)))
+    out.append("    " + given_up(w.advice, w.taken, w.position.chosen, rules))
     return out
 
 
@@ -294,6 +302,8 @@ def _bids(view: SeatView, rules: RuleSet, names: list[str]) -> str:
     for s, (bid, blind) in enumerate(zip(view.bids, view.blind, strict=True)):
         if bid is None and not blind:
             continue
-        taken = f" (took {view.tricks_won[s]})" if view.tricks or view.trick.plays else ""
-        parts.append(f"{printable(names[s])} {bid_notation(bid, blind, rules)}{taken}")
-    return ", ".join(parts) or "none yet"
+        said = bid_notation(bid, blind, rules)
+        if view.tricks or view.trick.plays:
+            said = _("{bid} (took {tricks})").format(bid=said, tricks=view.tricks_won[s])
+        parts.append(f"{printable(names[s])} {said}")
+    return _(", ").join(parts) or _("none yet")

@@ -1,5 +1,5 @@
 """The coach's and the review's words: one place, so the screen's hint and `p2pspades review` say the same
-numbers the same way.
+numbers the same way, in the language spoken.
 
 Two numbers stand beside each option the coach weighed:
 - **net**: the points the player's side can expect from this hand less the other side's (the other players'
@@ -14,29 +14,43 @@ Two numbers stand beside each option the coach weighed:
 from __future__ import annotations
 
 from p2pspades.bots.coach import Advice, Option
+from p2pspades.i18n import _, ngettext, number
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Play, RuleSet, bid_notation
 
 
-def action_text(action: Action, rules: RuleSet) -> str:
-    """A card as the screen shows it (Q♠); a bid as the score sheet writes it (bid 4, bid nil); a blind-nil
-    answer (blind nil, no blind nil) or a blind bid (bid 6 blind)."""
+def action_text(action: Action, rules: RuleSet, *, bare: bool = False) -> str:
+    """A card as the screen shows it (Q♠); a bid as the score sheet writes it (bid 4, bid nil; with `bare`,
+    4, nil); a blind-nil answer (blind nil, no blind nil) or a blind bid (bid 6 blind)."""
     if isinstance(action, Play):
         return action.card.glyph
     if isinstance(action, Bid):
-        return "bid " + bid_notation(action.tricks, False, rules)
+        bid = bid_notation(action.tricks, False, rules)
+        return bid if bare else _("bid {bid}").format(bid=bid)
     if isinstance(action, BlindNil):
-        return "blind nil" if action.declare else "no blind nil"
+        return _("blind nil") if action.declare else _("no blind nil")
     if isinstance(action, BlindBid):
-        return f"bid {action.tricks} blind"
+        return (_("{tricks} blind") if bare else _("bid {tricks} blind")).format(tricks=action.tricks)
     return str(action)
 
 
-def chance(option: Option, short: bool = False, terse: bool = False) -> str:
-    """The option's percentage in words: "contract made in 71%", "nil holds in 64%" ("71%" when `short`;
-    "contract made 71%", "nil holds 64%" when `terse`)."""
-    if short:
-        return f"{option.holds:.0%}"
-    return f"{'nil holds' if option.nil else 'contract made'}{'' if terse else ' in'} {option.holds:.0%}"
+def percent(share: float) -> str:
+    """A share of the deals as a percentage, as the language writes one: "71%" ("71 %" in German)."""
+    return _("{percent}%").format(percent=number(share * 100))
+
+
+def signed(points: float) -> str:
+    """Points with their sign, whole: "+38", "-69"."""
+    return f"{points:+.0f}"
+
+
+def chance(option: Option, terse: bool = False) -> str:
+    """The option's percentage in words: "contract made in 71%", "nil holds in 64%" ("contract made 71%",
+    "nil holds 64%" when `terse`)."""
+    if option.nil:
+        said = _("nil holds {percent}") if terse else _("nil holds in {percent}")
+    else:
+        said = _("contract made {percent}") if terse else _("contract made in {percent}")
+    return said.format(percent=percent(option.holds))
 
 
 WIDTH = 79
@@ -46,42 +60,61 @@ WIDTH = 79
 def advice_line(advice: Advice, rules: RuleSet, limit: int = 2) -> str:
     """The coach's hint in one line, its choice first: "coach: Q♠ (+38 net, contract made 71%) · 4♦ +21,
     58% · h: meaning". A percentage says what it is of again when that changes (a nil beside a contract);
-    the pointer to the legend (`legend`, key h again) is left out where the line has no room."""
+    the pointer to the legend (`legend`, key h again), then the options after the first, are left out where
+    the line has no room."""
     first = advice.best
-    said = chance(first, terse=True)
-    head = f"coach: {action_text(advice.choice, rules)} ({first.points:+.0f} net, {said})"
-    rest = [o for o in advice.options if o is not first][: max(0, limit - 1)]
-    parts = [head]
-    for o in rest:
-        what = f"{o.holds:.0%}"
+    parts = [_("coach: {choice} ({net} net, {chance})").format(
+        choice=action_text(advice.choice, rules), net=signed(first.points), chance=chance(first, terse=True))]
+    for o in [o for o in advice.options if o is not first][: max(0, limit - 1)]:
+        what = percent(o.holds)
         if o.nil != first.nil:  # a nil beside a contract, or the other way round: say which
-            what = ("nil " if o.nil else "contract ") + what
-        parts.append(f"{action_text(o.action, rules)} {o.points:+.0f}, {what}")
+            what = (_("nil {percent}") if o.nil else _("contract {percent}")).format(percent=what)
+        parts.append(_("{choice} {net}, {percent}").format(
+            choice=action_text(o.action, rules), net=signed(o.points), percent=what))
+    while len(parts) > 1 and len(" · ".join(parts)) > WIDTH:  # a longer language: fewer options
+        parts.pop()
     line = " · ".join(parts)
-    hint = " · h: meaning"
+    hint = " · " + _("h: meaning")
     return line + hint if len(line) + len(hint) <= WIDTH else line
 
 
-def legend(rules: RuleSet, deals: int | None = None) -> str:
-    """What the coach's numbers mean, in one line of at most `WIDTH` characters (`deals`: how many it
-    tried)."""
-    theirs = "the others' mean" if len(rules.sides) > 2 or not rules.partnerships else "theirs"
-    whose = "your side's" if rules.partnerships else "your"
-    tried = "the deals tried" if deals is None else f"{deals} deals tried"
-    line = f"net: {whose} points this hand less {theirs}, with bags; %: of {tried}"
-    return line if len(line) <= WIDTH else line.removesuffix(" tried")
-
-
-def expected(option: Option, action: Action, rules: RuleSet) -> str:
-    """What one option leads to, for the review: "A♣: -69 net, contract made in 40%"."""
-    return f"{action_text(action, rules)}: {option.points:+.0f} net, {chance(option)}"
+def legend(rules: RuleSet, deals: int | None = None, *, spelled: bool = False) -> str:
+    """What the coach's numbers mean, in one line of at most `WIDTH` characters where the language allows
+    (`deals`: how many it tried); `spelled`: for a page rather than the prompt line, "a percentage" for "%",
+    whatever its length."""
+    if rules.partnerships:
+        net = _("net: your side's points this hand less theirs, with bags") if len(rules.sides) == 2 else \
+            _("net: your side's points this hand less the others' mean, with bags")
+    else:
+        net = _("net: your points this hand less theirs, with bags") if len(rules.sides) == 2 else \
+            _("net: your points this hand less the others' mean, with bags")
+    if spelled:  # for a page, not the prompt line
+        return _("{net}; {percentages}").format(net=net, percentages=_("a percentage: of the deals tried"))
+    shares = [_("%: of the deals tried"), _("%: of the deals")]
+    if deals is not None:
+        count = number(deals)
+        shares[:0] = [
+            ngettext("%: of {deals} deal tried", "%: of {deals} deals tried", deals).format(deals=count),
+            ngettext("%: of {deals} deal", "%: of {deals} deals", deals).format(deals=count)]
+    lines = [_("{net}; {percentages}").format(net=net, percentages=share) for share in shares]
+    return next((line for line in lines if len(line) <= WIDTH), lines[-1])
 
 
 def given_up(advice: Advice, taken: Option, chosen: Action, rules: RuleSet) -> str:
     """What a decision gave up, in words: "your side expected -69 net this hand with A♣ (contract made in
-    40% of 250 deals); the expert's 7♣ expected -40 (80%): 29 points"."""
+    40% of 250 deals); the expert's 7♣ expected -40 (80%)"."""
     best = advice.best
-    whose = "your side" if rules.partnerships else "you"
-    return (f"{whose} expected {taken.points:+.0f} net this hand with {action_text(chosen, rules)} "
-            f"({chance(taken)} of {advice.deals} deals); the expert's {action_text(advice.choice, rules)} "
-            f"expected {best.points:+.0f} ({chance(best, taken.nil == best.nil)})")
+    if rules.partnerships:
+        said = ngettext("your side expected {net} net this hand with {chosen} ({chance} of {deals} deal); "
+                        "the expert's {choice} expected {best} ({best_chance})",
+                        "your side expected {net} net this hand with {chosen} ({chance} of {deals} deals); "
+                        "the expert's {choice} expected {best} ({best_chance})", advice.deals)
+    else:
+        said = ngettext("you expected {net} net this hand with {chosen} ({chance} of {deals} deal); the "
+                        "expert's {choice} expected {best} ({best_chance})",
+                        "you expected {net} net this hand with {chosen} ({chance} of {deals} deals); the "
+                        "expert's {choice} expected {best} ({best_chance})", advice.deals)
+    best_chance = percent(best.holds) if taken.nil == best.nil else chance(best)
+    return said.format(net=signed(taken.points), chosen=action_text(chosen, rules), chance=chance(taken),
+                       deals=number(advice.deals), choice=action_text(advice.choice, rules),
+                       best=signed(best.points), best_chance=best_chance)

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from p2pspades.bots.coach import Advice, advise
 from p2pspades.describe import ending
+from p2pspades.i18n import _
 from p2pspades.printable import printable
 from p2pspades.rules import (
     Action,
@@ -361,18 +362,18 @@ class UiState(Choosing):
         worker thread, so the screen goes on), said on the prompt line; the cursor moves to it."""
         decision = self.decision
         if decision is None or decision.kind not in COACHED:
-            self.say("the coach (h) answers when it is your turn to bid or play", "dim")
+            self.say(_("the coach (h) answers when it is your turn to bid or play"), "dim")
             return
         if self.advice is not None and self.advice[0] is decision:  # h again: what the numbers mean
             self.say(legend(self.rules, self.advice[1].deals))
             return
         if len(decision.legal) < 2:
-            self.say("coach: there is only one thing you may do", "dim")
+            self.say(_("coach: there is only one thing you may do"), "dim")
             return
         if self.coaching is decision:
             return
         self.coaching = decision
-        self.say("coach: thinking…", "dim")
+        self.say(_("coach: thinking…"), "dim")
         future = asyncio.get_running_loop().run_in_executor(None, advise, decision)
         future.add_done_callback(lambda done: self._coached(decision, done))
 
@@ -383,11 +384,11 @@ class UiState(Choosing):
             return  # the moment passed
         error = done.exception()
         if error is not None:
-            self.say(f"the coach could not search: {error}", "warn")
+            self.say(_("the coach could not search: {error}").format(error=error), "warn")
             return
         advice = done.result()
         if advice is None:
-            self.say("coach: there is nothing to weigh here", "dim")
+            self.say(_("coach: there is nothing to weigh here"), "dim")
             return
         self.advice = (decision, advice)
         self.say(advice_line(advice, self.rules))
