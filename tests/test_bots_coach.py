@@ -22,6 +22,7 @@ from p2pspades.bots import make_bot
 from p2pspades.bots.bidding import nil_danger, nil_odds
 from p2pspades.bots.coach import advise
 from p2pspades.bots.review import NOTICEABLE, CannotReview, Judged, Position, judge, positions, review
+from p2pspades.describe.coaching import WIDTH, action_text, advice_line, legend
 from p2pspades.rules import (
     PRESETS,
     Action,
@@ -39,7 +40,6 @@ from p2pspades.rules import (
 )
 from p2pspades.rules.playout import play_game
 from p2pspades.table.events import Decision, DecisionKind
-from p2pspades.ui.coaching import WIDTH, action_text, advice_line, legend
 
 KINDS = {Phase.BID: DecisionKind.BID, Phase.PLAY: DecisionKind.PLAY}
 

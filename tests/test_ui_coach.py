@@ -18,11 +18,11 @@ from p2pspades.audit.files import verify_log
 from p2pspades.bots import HeuristicBot, Player
 from p2pspades.bots.review import review
 from p2pspades.bots.search import equivalent
+from p2pspades.describe.coaching import action_text
 from p2pspades.rules import PRESETS, Action, Bid, Play, bid_notation, mask_of
 from p2pspades.rules.cards import FULL_DECK
 from p2pspades.table.events import Decision, DecisionKind
 from p2pspades.table.harness import play_in_memory
-from p2pspades.ui.coaching import action_text
 
 SUIT_LETTER = {"♠": "s", "♥": "h", "♣": "c", "♦": "d"}
 

@@ -57,15 +57,21 @@ def _run(check: ProofCheck) -> bool:
     return True
 
 
-class ParallelProofs:
-    """A `ProofRunner` over `jobs` forked worker processes. Set `entry` to the index of the entry being
-    replayed before the table receives it; its checks are filed under it."""
+def worker_pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
+    """`jobs` forked worker processes that ignore Ctrl-C (the process that owns them stops them)."""
+    context = multiprocessing.get_context("fork")
+    return concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                                  initializer=_ignore_interrupts)
 
-    def __init__(self, jobs: int) -> None:
-        context = multiprocessing.get_context("fork")
-        self._pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=jobs, mp_context=context, initializer=_ignore_interrupts
-        )
+
+class ParallelProofs:
+    """A `ProofRunner` over `jobs` forked worker processes of its own, or over a caller's pool, which it
+    leaves running (`review` weighs a seat's decisions on the workers that check the proofs). Set `entry` to
+    the index of the entry being replayed before the table receives it; its checks are filed under it."""
+
+    def __init__(self, jobs: int | concurrent.futures.Executor) -> None:
+        self._owned = isinstance(jobs, int)
+        self._pool = worker_pool(jobs) if isinstance(jobs, int) else jobs
         self._pending: deque[tuple[int, concurrent.futures.Future[bool]]] = deque()
         self.entry = 0
         #: the first entry one of whose checks failed (or could not run), once `settled` has seen it
@@ -114,8 +120,13 @@ class ParallelProofs:
         return True
 
     def close(self) -> None:
-        """Stop the workers: the checks not started are cancelled, the running ones finish."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Stop the workers: the checks not started are cancelled, the running ones finish (a caller's pool:
+        its checks are left to finish, and its workers to the caller)."""
+        if self._owned:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        else:
+            for _entry, future in self._pending:
+                future.cancel()
 
     def __enter__(self) -> ParallelProofs:
         return self

@@ -5,8 +5,8 @@ question, from the decision's view alone (what the seat may know: its own cards,
 the voids shown), and says what it expects of each option: the points the seat's side can expect from the
 hand less the other sides' ("net"), and in what share of the sampled deals its contract holds (its nil, for
 a nil bidder or a nil option). The choice it names is the one the expert bot would make in that seat with
-the coach's playouts (`SHARE` of its own). The words are the screen's and the review's (`ui/coaching.py`);
-this module gives numbers.
+the coach's playouts (`SHARE` of its own). The words are the screen's and the review's
+(`describe/coaching.py`); this module gives numbers.
 
 Nothing here sees hidden cards: the search deals the unseen cards many times over, consistently with the
 view. One view gives one advice (the search's generator is seeded from the view), so a hint and a review of

@@ -1,9 +1,9 @@
 """`p2pspades review LOG [--seat N] [--top K] [--think LEVEL] [--jobs N] [--json]`: a finished game from one
 seat's view, the decisions that cost the most expected points against the expert's choice.
 
-The log is verified as `verify` does; each hand it proves is handed at once to worker processes that weigh
-the seat's decisions in it (`bots.review.judge`), so the weighing runs while the rest of the log is checked.
-A progress line counts both.
+The log is verified as `verify` does, its proofs checked by worker processes; each hand it proves is handed
+at once to the same workers, which weigh the seat's decisions in it (`bots.review.judge`) while the rest of
+the log is checked. A progress line counts both.
 """
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
-import multiprocessing
 import re
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,17 +19,17 @@ from typing import Any, TextIO
 
 from p2pspades.audit import GameVisitor, Status
 from p2pspades.audit.files import verify_log
-from p2pspades.audit.parallel import available_jobs
+from p2pspades.audit.parallel import available_jobs, worker_pool
 from p2pspades.bots.review import CannotReview, Judged, Position, Replay, Review, judge, summed
 from p2pspades.cli.common import add_think_option, fail
 from p2pspades.cli.verify import add_jobs_option
+from p2pspades.describe.coaching import action_text, given_up, legend
 from p2pspades.exits import ExitCode
 from p2pspades.i18n import DEFAULT, _, ngettext, number, speaking
 from p2pspades.printable import printable
 from p2pspades.rules import Card, HandResult, RuleSet, SeatView, bid_notation, sort_hand
 from p2pspades.table import HandAudited
 from p2pspades.table.genesis import Setup
-from p2pspades.ui.coaching import action_text, given_up, legend
 
 DEFAULT_TOP = 10
 
@@ -159,11 +157,6 @@ def _now(weigh: Callable[[Position, str], Judged | None], position: Position, th
     return future
 
 
-def _quiet_worker() -> None:
-    """In a worker: Ctrl-C is the main process's, which stops the pool."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         return fail("review", _("--top must be at least 1, not {top}").format(top=args.top))
@@ -172,13 +165,10 @@ def run(args: argparse.Namespace) -> int:
     seat = args.seat if args.seat is not None else log_seat(args.log)
     jobs = available_jobs(args.jobs)
     progress = Progress(sys.stderr)
-    pool = None
-    if jobs > 1:
-        context = multiprocessing.get_context("fork")
-        pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_quiet_worker)
+    pool = worker_pool(jobs) if jobs > 1 else None  # the proofs' checks and the weighing share the workers
     weighing = Weighing(seat, args.think, pool.submit if pool is not None else _now, progress)
     try:
-        verdict = verify_log(args.log, weighing)
+        verdict = verify_log(args.log, weighing, pool=pool)
         table = verdict.table
         if table is None or verdict.status is Status.UNREADABLE:
             return fail("review", verdict.summary)

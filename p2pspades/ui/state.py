@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from p2pspades.bots.coach import Advice, advise
 from p2pspades.describe import ending
+from p2pspades.describe.coaching import advice_line, legend
 from p2pspades.i18n import _
 from p2pspades.printable import printable
 from p2pspades.rules import (
@@ -42,7 +43,6 @@ from p2pspades.table import (
     Violation,
 )
 from p2pspades.ui.choosing import Choosing
-from p2pspades.ui.coaching import advice_line, legend
 from p2pspades.ui.overlays import Overlay, OverlayStack
 from p2pspades.ui.prefs import PREFS
 from p2pspades.ui.result import GameResult as GameResult

@@ -13,9 +13,13 @@ Two numbers stand beside each option the coach weighed:
 
 from __future__ import annotations
 
-from p2pspades.bots.coach import Advice, Option
+from typing import TYPE_CHECKING
+
 from p2pspades.i18n import _, ngettext, number
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Play, RuleSet, bid_notation
+
+if TYPE_CHECKING:
+    from p2pspades.bots.coach import Advice, Option
 
 
 def action_text(action: Action, rules: RuleSet, *, bare: bool = False) -> str:
