@@ -36,7 +36,7 @@ lost 11.8 points a duplicate deal to the yardstick (1.8 with bags charged), set 
 at 0 it won by 6.8 (6.6 with bags charged), set 7 times to its 5. The playouts see every card, so a duck that
 leaves the contract to later tricks looks safer in them than it is at the table. At 0.25 a bag costs 2.5
 points in classic: a duck still pays where the contract is sure, and only there."""
-SETTLE_FIRST = 60
+SETTLE_FIRST = 30
 """A search may stop early (`Effort.settle`) only after this many deals."""
 BID_COST = 3
 """A whole-hand playout (for a bid) costs about this many mid-hand ones."""
