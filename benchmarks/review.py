@@ -5,7 +5,9 @@ The log is a classic game of ten hands, played in memory by four heuristic bots 
 real deal, proofs and signatures (`--log` reuses a log instead). Each command runs as a person runs it, a
 process of its own from start to exit, `--rounds` times, review and verify in turn, so that load from other
 processes on a shared machine hits both alike. Reported: the wall-clock seconds of each (median and best),
-the review's over verify's, and how many decisions it weighed. Prints one JSON object.
+the review's over verify's, the CPU seconds each used with its worker processes (median: what an idle
+machine's cores must do), the load average around the runs, and how many decisions the review weighed.
+Prints one JSON object.
 
     python benchmarks/review.py [--rounds 5] [--think normal] [--jobs 2] [--seat 0] [--log PATH]
 """
@@ -16,6 +18,7 @@ import argparse
 import dataclasses
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -46,20 +49,24 @@ def make_log(path: Path) -> int:
     return len(game.history)
 
 
-def timed(command: list[str]) -> tuple[float, str]:
-    """Run a `p2pspades` command to its end: its wall-clock seconds, and what it printed."""
+def timed(command: list[str]) -> tuple[float, float, str]:
+    """Run a `p2pspades` command to its end: its wall-clock seconds, the CPU seconds it and its worker
+    processes used, and what it printed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "p2pspades", *command], capture_output=True, text=True,
                           check=False, env=dict(os.environ, PYTHONUNBUFFERED="1"))
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"p2pspades {' '.join(command)} failed ({done.returncode}): {done.stderr.strip()}")
-    return seconds, done.stdout
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return seconds, cpu, done.stdout
 
 
-def summary(times: list[float]) -> dict[str, Any]:
+def summary(times: list[float], cpu: list[float]) -> dict[str, Any]:
     return {"median_s": round(statistics.median(times), 3), "best_s": round(min(times), 3),
-            "runs": [round(t, 3) for t in times]}
+            "runs": [round(t, 3) for t in times], "cpu_median_s": round(statistics.median(cpu), 3)}
 
 
 def main() -> int:
@@ -82,13 +89,17 @@ def main() -> int:
         review = ["review", str(path), "--json", "--seat", str(args.seat), "--think", args.think]
         if args.jobs is not None:
             review += ["--jobs", str(args.jobs)]
-        reviews, verifies = [], []
+        reviews, verifies, review_cpu, verify_cpu = [], [], [], []
         decisions = None
+        load = os.getloadavg()[0]
         for _ in range(args.rounds):
-            seconds, out = timed(review)
+            seconds, cpu, out = timed(review)
             reviews.append(seconds)
+            review_cpu.append(cpu)
             decisions = json.loads(out)["decisions"]
-            verifies.append(timed(["verify", str(path)])[0])
+            seconds, cpu, _out = timed(["verify", str(path)])
+            verifies.append(seconds)
+            verify_cpu.append(cpu)
     print(json.dumps({
         "benchmark": "review",
         "hands": hands,
@@ -96,8 +107,10 @@ def main() -> int:
         "jobs": args.jobs,
         "cores": os.cpu_count(),
         "decisions_weighed": decisions,
-        "review": summary(reviews),
-        "verify": summary(verifies),
+        # what else the machine ran: the 1-minute load average before the first run and after the last
+        "load_average": [round(load, 2), round(os.getloadavg()[0], 2)],
+        "review": summary(reviews, review_cpu),
+        "verify": summary(verifies, verify_cpu),
         "review_over_verify": round(statistics.median(reviews) / statistics.median(verifies), 2),
     }, indent=2))
     return 0
