@@ -49,10 +49,13 @@ from p2pspades.bots.simulate import (
     Contract,
     Playout,
     above,
+    discard,
+    dump,
     highest_rank,
     low,
     lowest_rank,
     top,
+    tops,
 )
 from p2pspades.bots.world import World
 from p2pspades.rules import Action, Bid, BlindNil, Play, RuleSet, SeatView, is_nil, score_hand
@@ -284,9 +287,9 @@ class Rollout(Playout):
         if mine:
             return lowest_rank(legal)
         others = self._others(seat)
-        standing = [x for x in _highest_each(legal) if not others & SUIT_MASKS[SUIT_OF[x]] & above(x)]
+        standing = [x for x in tops(legal) if not others & SUIT_MASKS[SUIT_OF[x]] & above(x)]
         if partner:  # lead a card that stands, else our highest, for the nil to play under
-            return max(standing or _highest_each(legal), key=_rank)
+            return max(standing or tops(legal), key=_rank)
         for nil in hunted:  # lead low into a suit the nil holds, under its lowest card if we can
             nil_hand = self.hands[nil]
             for mask in SUIT_MASKS[1:]:
@@ -307,16 +310,16 @@ class Rollout(Playout):
         still = [(self.leader + i) % n for i in range(len(self.plays) + 1, n)]
         mine, partner, hunted = self._nils(seat)
         if mine:
-            return _under(lose, led) if lose else (low(win) if still else highest_rank(win))
+            return dump(lose, led) if lose else (low(win) if still else highest_rank(win))
         if partner:
             card = self._cover(seat, legal, led, win, lose, still)
             if card >= 0:
                 return card
         if hunted and (self.winner in hunted or any(s in still for s in hunted)) and lose:
-            return _under(lose, led) if self.winner in hunted else _cheapest(lose, led)
+            return dump(lose, led) if self.winner in hunted else discard(lose, led)
         if self._hungry(seat):
             return self._take(seat, led, win, lose, still)
-        return _under(lose, led) if lose else (low(win) if still else highest_rank(win))
+        return dump(lose, led) if lose else (low(win) if still else highest_rank(win))
 
     def _cover(self, seat: int, legal: int, led: int, win: int, lose: int, still: list[int]) -> int:
         partner = self.contract.partner[seat]
@@ -336,35 +339,19 @@ class Rollout(Playout):
         if self.winner >= 0 and c.side_of[self.winner] == side and not any(
             self.can_beat(s, self.best, led) for s in threats
         ):
-            return _cheapest(lose, led) if lose else low(win)
+            return discard(lose, led) if lose else low(win)
         rest = win
         while rest:
             card = (rest & -rest).bit_length() - 1
             if not any(self.can_beat(s, card, led) for s in threats):
                 return card
             rest &= rest - 1
-        return _cheapest(lose, led) if lose else low(win)
+        return discard(lose, led) if lose else low(win)
 
 
 def _rank(card: int) -> tuple[bool, int]:
     """A card's strength for choosing among cards of different suits: any spade above any side card."""
     return SUIT_OF[card] == 0, RANK_OF[card]
-
-
-def _highest_each(mask: int) -> list[int]:
-    return [top(mask & m) for m in SUIT_MASKS if mask & m]
-
-
-def _cheapest(mask: int, led: int) -> int:
-    """Lose cheaply: the lowest card of the led suit, else the weakest card."""
-    follow = mask & SUIT_MASKS[led]
-    return low(follow) if follow else lowest_rank(mask)
-
-
-def _under(mask: int, led: int) -> int:
-    """Lose expensively: the highest losing card of the led suit, else the strongest card."""
-    follow = mask & SUIT_MASKS[led]
-    return top(follow) if follow else highest_rank(mask)
 
 
 class PlainPimc(Searcher):

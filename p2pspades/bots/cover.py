@@ -17,11 +17,11 @@ from p2pspades.bots.simulate import (
     SUIT_MASKS,
     SUIT_OF,
     Playout,
-    _tops,
     _win_low,
     above,
     low,
     top,
+    tops,
 )
 
 
@@ -33,7 +33,7 @@ class CoverPlayout(Playout):
     def _cover_lead(self, partner: int, legal: int, others: int) -> int:
         nil = self.hands[partner]
         best, best_key = -1, (-1, -1, False, -1)
-        for x in _tops(legal):
+        for x in tops(legal):
             suit = SUIT_MASKS[SUIT_OF[x]]
             held = nil & suit
             if held and not held & ~above(x):  # the nil holds only cards over ours: it may win

@@ -412,7 +412,7 @@ class Playout:
         if self.wants(seat):
             winners = [
                 x
-                for x in _tops(legal)
+                for x in tops(legal)
                 if not others & SUIT_MASKS[SUIT_OF[x]] & above(x)
                 and (SUIT_OF[x] == 0 or not self._void_ruffer(seat, SUIT_OF[x]))
             ]
@@ -423,7 +423,7 @@ class Playout:
 
     def _cover_lead(self, partner: int, legal: int, others: int) -> int:
         """A lead for a partner's nil: our highest cards, the ones that stand first."""
-        return max(_tops(legal), key=lambda x: (not others & SUIT_MASKS[SUIT_OF[x]] & above(x), RANK_OF[x]))
+        return max(tops(legal), key=lambda x: (not others & SUIT_MASKS[SUIT_OF[x]] & above(x), RANK_OF[x]))
 
     def _lead_at_nil(self, seat: int, legal: int) -> int:
         """A lead under an opponent's live nil: our lowest card under its lowest in a suit it holds (-1:
@@ -494,9 +494,9 @@ class Playout:
         nils = [s for s in range(c.n) if nil[s] and not won[s] and c.side_of[s] != side]
         if nils:
             if winner in nils and lose:
-                return _dump(lose, led)
+                return dump(lose, led)
             if winner != partner and any(s in later for s in nils):
-                return _discard(legal, led) if not win or lose else low(win)
+                return discard(legal, led) if not win or lose else low(win)
         return -1
 
     def _cover_follow(self, partner: int, legal: int, led: int, win: int, lose: int, later: list[int]) -> int:
@@ -529,18 +529,18 @@ class Playout:
         return _lose_low(win, lose, led)
 
 
-def _tops(mask: int) -> list[int]:
+def tops(mask: int) -> list[int]:
     """The highest card of each suit in the mask."""
     return [top(mask & m) for m in SUIT_MASKS if mask & m]
 
 
-def _discard(mask: int, led: int) -> int:
+def discard(mask: int, led: int) -> int:
     """Lose cheaply: the lowest card of the led suit, else the lowest-ranked side card."""
     follow = mask & SUIT_MASKS[led]
     return low(follow) if follow else lowest_rank(mask)
 
 
-def _dump(mask: int, led: int) -> int:
+def dump(mask: int, led: int) -> int:
     """Lose expensively: the highest card of the led suit under the winner, else the most dangerous card."""
     follow = mask & SUIT_MASKS[led]
     return top(follow) if follow else highest_rank(mask)
@@ -548,17 +548,17 @@ def _dump(mask: int, led: int) -> int:
 
 def _win_low(win: int, lose: int, led: int) -> int:
     """Win with the lowest winning card, else lose cheaply."""
-    return low(win) if win else _discard(lose, led)
+    return low(win) if win else discard(lose, led)
 
 
 def _lose_low(win: int, lose: int, led: int) -> int:
     """Lose cheaply, else win with the lowest winning card."""
-    return _discard(lose, led) if lose else low(win)
+    return discard(lose, led) if lose else low(win)
 
 
 def _duck(win: int, lose: int, led: int, later: Sequence[int]) -> int:
     """Stay out of the trick: lose expensively; forced to win, win low while others are still to play
     (one of them may overtake), or with the most dangerous card when last."""
     if lose:
-        return _dump(lose, led)
+        return dump(lose, led)
     return low(win) if later else highest_rank(win)
