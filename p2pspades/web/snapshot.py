@@ -19,7 +19,7 @@ from p2pspades.table import DecisionKind
 from p2pspades.ui.derived import Contract, card_tracker
 from p2pspades.ui.lobby import SIDE_LETTERS, LobbyModel, partner_warnings, seat_state
 from p2pspades.ui.overlays import Overlay
-from p2pspades.ui.state import ResultStatus, UiState
+from p2pspades.ui.state import COACHED, ResultStatus, UiState
 from p2pspades.ui.text import (
     RED_SUITS,
     after_line,
@@ -97,7 +97,7 @@ def game(state: UiState) -> Json:
         "overlay": None if top is None else top.value,
         "waiting": state.countdown is not None or (state.waiting is not None and state.decision is None
                                                    and state.result is None),
-        "coach": state.kind in (DecisionKind.BID, DecisionKind.PLAY),
+        "coach": state.kind in COACHED,
         "confirm_card": state.confirm_card,
         "confirming": None if state.confirming is None else card(state.confirming),
         "over": state.result is not None,

@@ -108,7 +108,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("draw pile", "k keeps the top card, d discards it"),
     ("nil card pass", "click (or Space) marks a card, Enter passes them, Esc clears"),
     ("s, l, p", "the score sheet; the last trick; the cards played and still out"),
-    ("h", "the coach: the expert's choice, from your own cards only"),
+    ("h", "the coach's choice, from your cards; h again: its numbers"),
     ("any key or click", "after a trick: go on at once (it stays a moment)"),
     ("w", "wait longer for a seat that stopped answering"),
     ("?", "this help · Esc closes a window"),
