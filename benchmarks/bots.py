@@ -250,8 +250,9 @@ class Comparison:
         if name == "expert" and (self.playouts is not None or self.confidence is not None or own):
             # `--playouts`: a count and no clock, exactly repeatable
             budget = UNCAPPED if self.playouts is not None else self.budget or DEFAULT_BUDGET
-            confidence = CONFIDENCE if self.confidence is None else self.confidence
-            return ExpertBot(seed, time_budget=budget, iterations=self.playouts, confidence=confidence, **own)
+            # the bot's own confidence, else the run's, else the expert's
+            own.setdefault("confidence", CONFIDENCE if self.confidence is None else self.confidence)
+            return ExpertBot(seed, time_budget=budget, iterations=self.playouts, **own)
         return make_bot(name, seed, time_budget=self.budget)
 
     def merge(self, other: Comparison) -> None:
