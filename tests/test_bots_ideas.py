@@ -10,7 +10,9 @@ from helpers.games import apply_all, dealt, decision, plays
 
 from p2pspades.bots import ExpertBot
 from p2pspades.bots.cover import CoverPlayout
+from p2pspades.bots.search import Effort
 from p2pspades.bots.simulate import Contract, Playout
+from p2pspades.bots.topsearch import weigh_top
 from p2pspades.bots.world import World, read_plays
 from p2pspades.rules import Bid, Card, Play, mask_of, parse_cards, preset
 
@@ -126,3 +128,35 @@ def test_the_top_search_plays_the_card_a_position_calls_for() -> None:
     turn = decision(game)
     assert turn.view.seat == 2
     assert ExpertBot(1, time_budget=30.0, iterations=300, top=True)(turn) == Play(Card.parse("QD"))
+
+
+def test_the_top_search_plays_out_with_the_searchs_own_policy_and_stops_once_settled() -> None:
+    """Under the top of the tree the hand is played out by the search's policy (the cover policy, where the
+    expert is set to use it), and the coach's early stop ends a top search as it ends a flat one."""
+    hands = (
+        "9D 5D AH KH QH JH TH 9H 8H 7H 6H 5H 4H",
+        "JD 3D 3H 2H AS KS QS JS TS 9S 8S 7S 6S",
+        "QD 4D 2D 5S 4S 3S 2S AC KC QC JC TC 9C",
+        "8D 6D 7D AD TD KD 8C 7C 6C 5C 4C 3C 2C",
+    )
+    game = dealt(preset("classic"), 2, hands)
+    apply_all(game, [Bid(3), Bid(3), Bid(4), Bid(4)])
+    apply_all(game, plays("8D 9D JD"))
+    turn = decision(game)
+    started: list[Playout] = []
+
+    class Watched(CoverPlayout):
+        __slots__ = ()
+
+        @classmethod
+        def from_view(cls, *args: object, **kwargs: object) -> Playout:
+            playout = super().from_view(*args, **kwargs)  # type: ignore[arg-type]
+            started.append(playout)
+            return playout
+
+    full = weigh_top(turn.view, turn.legal, Effort(random.Random(1), 600, playout=Watched))
+    assert full is not None and started and all(isinstance(p, Watched) for p in started)
+    assert len(full.weights) == 600 // len(full.actions)
+    settled = weigh_top(turn.view, turn.legal, Effort(random.Random(1), 600, settle=(2.5, 1.5)))
+    assert settled is not None and len(settled.weights) < len(full.weights)
+    assert settled.actions[max(range(len(settled.actions)), key=settled.mean)] == Play(Card.parse("QD"))

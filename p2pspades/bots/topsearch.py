@@ -68,15 +68,15 @@ def weigh_top(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weighe
     for r in range(rounds):
         hands = world.sample(effort.rng)
         weight = world.weight(hands)
-        start = Playout.from_view(contract, view, hands)
+        start = effort.playout.from_view(contract, view, hands)
         deal: list[tuple[float, bool]] = []
         for group in groups:
             if r >= 2 and time.perf_counter() > effort.deadline:
                 break
             deal.append(_descend(start.copy(), group[0], tree, contract, view, effort, weight))
         weighed.playouts += len(deal)
-        if not weighed.add(deal, weight):
-            break  # out of time: this deal, cut short, is left out
+        if not weighed.add(deal, weight) or effort.done(weighed, r + 1, rounds):
+            break  # out of time (this deal, cut short, is left out), or settled
     return weighed
 
 
