@@ -22,6 +22,8 @@ class Check(enum.StrEnum):
     TURN = "turn"
     EQUIVOCATION = "equivocation"
     PROTOCOL = "protocol"
+    CHAIN = "chain"  # a log's frame that is not chained where it stands, or repeats one: no seat is named
+    FRAME_REPEAT = "repeat"
     # the deal and its proofs
     COMMIT = "commit"
     SHUFFLE = "shuffle"

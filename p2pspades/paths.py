@@ -24,7 +24,7 @@ from pathlib import Path
 
 import platformdirs
 
-from p2pspades.errors import LocalError
+from p2pspades.errors import N_, LocalError
 from p2pspades.files import FileLock
 
 APP = "p2pspades"
@@ -53,10 +53,18 @@ class UnknownProfile(ProfileError):
     """A command that reads a profile (its games, its record) was given one that was never used here."""
 
 
-def check_name(name: str, what: str = "a profile name") -> str:
+_BAD_NAMES = {
+    "profile": N_("a profile name is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), got "
+                  "{name!r}"),
+    "identity": N_("an identity name is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), got "
+                   "{name!r}"),
+}
+
+
+def check_name(name: str, what: str = "profile") -> str:
+    """`name` if it is one for a `what` ("profile" or "identity"), else `ProfileError`."""
     if not isinstance(name, str) or not NAME.fullmatch(name):
-        raise ProfileError(f"{what} is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), "
-                           f"got {name!r}")
+        raise ProfileError(_BAD_NAMES[what], name=name)
     return name
 
 
@@ -82,7 +90,7 @@ def data_home(home: Home = None, *, profile: str | None = None) -> Path:
 
 def identity_path(name: str = "default", home: Home = None) -> Path:
     """The key file of the identity called `name` in the data home."""
-    check_name(name, "an identity name")
+    check_name(name, "identity")
     root = data_home(home)
     path = root / "identities" / f"{name}.key"
     if root == Path(platformdirs.user_data_dir(APP)) and not path.exists():
@@ -119,8 +127,8 @@ def known_profile(profile: str | None = None) -> str:
     typo would otherwise read as a profile with no games). The default profile is always known."""
     name = profile_name(profile)
     if name != DEFAULT_PROFILE and not _played(data_home(profile=name)):
-        raise UnknownProfile(f"there is no profile {name!r} on this machine; the profiles here are: "
-                             f"{', '.join(profiles())}")
+        raise UnknownProfile(N_("there is no profile {name!r} on this machine; the profiles here are: "
+                                "{profiles}"), name=name, profiles=", ".join(profiles()))
     return name
 
 
@@ -158,9 +166,10 @@ def lock_profile(home: Home = None, *, profile: str | None = None) -> FileLock:
     try:
         acquired = lock.acquire()
     except OSError as exc:
-        raise ProfileError(f"cannot use the data directory {root}: {exc.strerror or exc}") from None
+        raise ProfileError(N_("cannot use the data directory {path}: {why}"), path=root,
+                           why=exc.strerror or exc) from None
     if not acquired:
         name = profile_name(profile) if home is None else str(root)
-        raise ProfileInUse(f"profile {name!r} is in use by another p2pspades process (its identity cannot "
-                           f"play twice); choose another with --profile NAME")
+        raise ProfileInUse(N_("profile {name!r} is in use by another p2pspades process (its identity cannot "
+                              "play twice); choose another with --profile NAME"), name=name)
     return lock

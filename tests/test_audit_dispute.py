@@ -16,8 +16,9 @@ from helpers.logs import write_log
 
 from p2pspades import crypto, log
 from p2pspades.audit import Status
-from p2pspades.audit.dispute import Ruling, dispute_lines, dispute_record, settle
+from p2pspades.audit.dispute import Ruling, dispute_record, settle
 from p2pspades.bots import RandomBot
+from p2pspades.describe.dispute import because, dispute_lines, problem
 from p2pspades.exits import ExitCode
 from p2pspades.rules import preset
 from p2pspades.table import Stage, Table
@@ -92,7 +93,8 @@ def test_logs_of_different_games_are_refused_as_such(tmp_path: Path) -> None:
     d = settle([*ours, str(GAME_LOG)])
     assert not d.one_game and d.exit_code == ExitCode.FAILED
     theirs = log.open_envelope(log.read_log(GAME_LOG).frames[0]).payload["g"].hex()
-    assert theirs in d.problem and log.open_envelope(entries[0]).payload["g"].hex() in d.problem
+    said = problem(d)
+    assert theirs in said and log.open_envelope(entries[0]).payload["g"].hex() in said
     assert dispute_lines(d)[-1].startswith("one game: no: ")
     assert dispute_record(d)["one_game"] is False
 
@@ -128,7 +130,7 @@ def test_an_entry_out_of_turn_loses_the_fork_to_the_seat_in_turn(tmp_path: Path)
     assert d.logs[0].verdict.status is Status.VIOLATION
     assert d.fork is not None and d.fork.seq == n
     assert d.ruling is Ruling.BRANCH and d.upheld is not None and d.upheld.logs == (1,)
-    assert d.upheld.entry.raw == entries[n] and "turn check" in d.why
+    assert d.upheld.entry.raw == entries[n] and "turn check" in because(d)
     assert d.verdict is not None and d.verdict.status is Status.VALID and d.exit_code == ExitCode.OK
     record = dispute_record(d)
     assert record["upheld"]["ruling"] == "branch" and record["upheld"]["logs"] == [d.logs[1].path]
@@ -147,15 +149,35 @@ def forged_first_lead() -> tuple[int, bytes]:
     return n, signed(seat, n, t="play", j=j, k=crypto.scalar_from_int(5))
 
 
-def test_a_fork_whose_outcome_depends_on_the_order_is_not_settled(tmp_path: Path) -> None:
+def test_a_forged_first_lead_sent_to_one_player_is_settled_whichever_log_comes_first(tmp_path: Path) -> None:
+    """A seat sends a first lead of rule low_club that opens no card to one player alone. The observer judges
+    an entry for a slot its chain holds already when it comes from another seat at a step any seat may take,
+    so the forged lead is a fault at its slot whichever log it reads first (PROTOCOL.md §5.6)."""
     entries, _ = game()
     n, forged = forged_first_lead()
     d = settle(logs(tmp_path, honest=entries, forged=[*entries[:n], forged]))
-    # read first, the forged lead halts the game; read second, it is a stale entry of a slot already taken
-    outcomes = {r.verdict.status for r in d.readings}
-    assert outcomes == {Status.VALID, Status.VIOLATION}
+    assert {r.verdict.status for r in d.readings} == {Status.VIOLATION}
+    assert d.ruling is Ruling.NEITHER and d.exit_code == ExitCode.VIOLATION, d.why
+    verdict = d.verdict
+    assert verdict is not None and verdict.violation is not None
+    forger = log.open_envelope(forged).payload["s"]
+    assert (verdict.violation.seat, verdict.violation.seq) == (forger, n)
+
+
+def test_a_lead_and_a_challenge_that_cross_are_a_fork_the_rules_cannot_settle(tmp_path: Path) -> None:
+    """The one fork the rules leave open (PROTOCOL.md §5.9): the holder leads the lowest club as the seat at
+    the dealer's left challenges that nobody did, both in time, each entry valid. Whichever the observer reads
+    first stands, so `verify` says the fork cannot be settled."""
+    entries, _ = game()
+    n = first("play")
+    before = Table(entries[0], entries=entries[:n], checked=True)
+    challenger = before.view.lead_step(before.hand_number).seat
+    assert log.open_envelope(entries[n]).payload["s"] != challenger, "the holder is another seat"
+    challenge = signed(challenger, n, t="challenge", e=n - 1, why="nobody led the lowest club within 600 s")
+    d = settle(logs(tmp_path, honest=entries, crossed=[*entries[:n], challenge]))
+    assert {r.verdict.status for r in d.readings} == {Status.VALID, Status.INCOMPLETE}
     assert d.ruling is Ruling.UNSETTLED and d.verdict is None and d.exit_code == ExitCode.UNSETTLED
-    assert "depends on the order" in d.why
+    assert "depends on the order" in because(d)
     assert dispute_record(d)["result"] is None
 
 
@@ -185,9 +207,12 @@ def test_cli_settles_a_dispute_with_exit_codes_and_json(tmp_path: Path) -> None:
     n = first("bid")
     bid = log.open_envelope(entries[n]).payload
     other = signed(bid["s"], n, t="bid", b=(bid["b"] + 1) % 14)
-    lead, forged = forged_first_lead()
+    lead = first("play")
+    before = Table(entries[0], entries=entries[:lead], checked=True)
+    challenger = before.view.lead_step(before.hand_number).seat
+    crossed = signed(challenger, lead, t="challenge", e=lead - 1, why="nobody led the lowest club")
     full, cut, twice, odd = logs(
-        tmp_path, full=entries, cut=entries[:50], twice=[*entries[:n], other], odd=[*entries[:lead], forged]
+        tmp_path, full=entries, cut=entries[:50], twice=[*entries[:n], other], odd=[*entries[:lead], crossed]
     )
     same = run_cli("verify", full, cut)
     assert same.returncode == 0, same.stdout + same.stderr

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from p2pspades.audit import hand_record, verify_frames
 from p2pspades.audit.history import Ending, PlayedGame, game_rows, stats
-from p2pspades.audit.verify import Status, Verdict
+from p2pspades.audit.verify import Status, Verdict, unreadable
+from p2pspades.describe.findings import summary
 from p2pspades.table.harness import Wire
 
 
@@ -66,11 +67,11 @@ def test_a_stopped_game_is_unfinished_and_counts_no_result(halfway: Verdict) -> 
 
 
 def test_running_and_unreadable_logs_are_listed_but_left_out_of_the_totals(whole: Verdict) -> None:
-    broken = Verdict(Status.UNREADABLE, "not a p2pspades log")
+    broken = unreadable("not a p2pspades log")
     games = [PlayedGame("a", whole, 0, 3.0, running=True), PlayedGame("b", broken, None, 2.0)]
     rows = game_rows(games)
     assert [r.ending for r in rows] == [Ending.RUNNING, Ending.UNREADABLE]
-    assert rows[0].won is None and rows[1].summary == "not a p2pspades log"
+    assert rows[0].won is None and summary(rows[1].finding) == "not a p2pspades log"
     s = stats(games)
     assert (s.games, s.hands, s.running, s.unreadable) == (0, 0, 1, 1)
 
@@ -99,3 +100,29 @@ def test_totals_add_up_game_by_game_and_rows_are_newest_first(whole: Verdict, ha
                  "nils_failed", "bags", "points", "running"):
         assert getattr(total, name) == sum(getattr(p, name) for p in parts), name
     assert sum(p.games for p in total.partners) == total.games
+
+
+def test_a_contested_ending_counts_against_the_seat_that_claimed_it() -> None:
+    """Two players: seat 1 claims at once that seat 0 stopped answering. Nobody wins; `stats` counts the
+    contested ending as claimed by seat 1 and against seat 0, and neither as a win or a loss."""
+    from helpers.cheats import Impatient
+
+    from p2pspades.bots import RandomBot
+    from p2pspades.rules import preset
+    from p2pspades.table.harness import new_tables
+
+    tables = new_tables(preset("two", target=10, losing_threshold=-10), seed=b"claimant", version=1)
+    tables[1].makers = Impatient()
+    wire = Wire(tables, [RandomBot(0), RandomBot(1)])
+    wire.start()
+    while tables[0].pending_decision() is None:
+        assert wire.step()
+    wire._record(1, tables[1].tick(wire.now))
+    wire.run()
+    verdict = verify_frames(tables[0].records)
+    assert verdict.table is not None and verdict.table.result is not None and verdict.table.result.contested
+    counts = {seat: stats([PlayedGame("log", verdict, seat, 1.0)]) for seat in (0, 1)}
+    got = {seat: (s.contested_claimed, s.contested_against, s.wins, s.losses) for seat, s in counts.items()}
+    assert got == {1: (1, 0, 0, 0), 0: (0, 1, 0, 0)}, "claimed by seat 1, against seat 0; no win, no loss"
+    (row,) = game_rows([PlayedGame("log", verdict, 0, 1.0)])
+    assert row.ending is Ending.CONTESTED and row.claimed_by == (tables[1].setup.seats[1].name,)

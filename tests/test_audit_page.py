@@ -19,8 +19,8 @@ from helpers.logs import write_log
 from p2pspades import log
 from p2pspades.audit import hand_record, verify_file
 from p2pspades.audit.dispute import settle
-from p2pspades.audit.page import dispute_page, game_page
 from p2pspades.bots import RandomBot
+from p2pspades.describe.page import dispute_page, game_page
 from p2pspades.printable import printable
 from p2pspades.rules import preset
 from p2pspades.table.harness import play_in_memory

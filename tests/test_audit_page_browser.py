@@ -14,7 +14,7 @@ from helpers import pages
 from helpers.browser import CHROMIUM, SKIP_REASON, Browser
 
 from p2pspades.audit import hand_record, verify_file
-from p2pspades.audit.page import game_page
+from p2pspades.describe.page import game_page
 from p2pspades.printable import printable
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)]

@@ -12,8 +12,9 @@ import pytest
 from helpers.logs import write_log
 
 from p2pspades import crypto, log
-from p2pspades.audit import Status, hand_record, text_record, verify_file, verify_frames
+from p2pspades.audit import Status, hand_record, verify_file, verify_frames
 from p2pspades.bots import RandomBot
+from p2pspades.describe.record import text_record
 from p2pspades.rules import preset
 from p2pspades.table.harness import play_in_memory
 
@@ -193,3 +194,27 @@ def test_a_refused_genesis_is_a_violation_by_seat_0_in_verify_and_in_the_record(
     assert exported.returncode == 0, exported.stderr
     assert json.loads(exported.stdout)["result"] == json.loads(json.dumps(record["result"]))
     assert text_record(verdict).startswith('[Result "violation"]')
+
+
+@pytest.mark.slow
+def test_a_fault_that_ends_nothing_and_a_frame_nobody_signed_each_have_a_violation_object() -> None:
+    """A bid out of turn is refused and named, and the game goes on: `verify` exits 1 and the record's
+    `violation` names the seat and the check, `ends_game` false. A frame whose signature fails names no
+    seat: its `violation` has `seat` null, the check, and its position in the log (`frame`)."""
+    rules = preset("classic", target=10, losing_threshold=-10)
+    wire = play_in_memory(rules, [RandomBot(i) for i in range(4)], seed=b"objects", version=1)
+    chain = wire.tables[0].entries
+    n = next(i for i, raw in enumerate(chain) if log.open_envelope(raw).payload["t"] == "bid")
+    bidder = log.open_envelope(chain[n]).payload["s"]
+    other = (bidder + 1) % 4
+    identity = wire.tables[other].identity
+    assert identity is not None
+    out_of_turn = log.seal({**log.open_envelope(chain[n]).payload, "s": other, "b": 1}, identity)
+    verdict = verify_frames([*chain[:n], out_of_turn, *chain[n:]])
+    named = hand_record(verdict)["result"]["violation"]
+    assert verdict.status is Status.VIOLATION and named["seat"] == other and named["check"] == "turn"
+    assert named["ends_game"] is False and named["evidence"] == [out_of_turn.hex()]
+    forged = chain[n][:-1] + bytes([chain[n][-1] ^ 1])
+    verdict = verify_frames([*chain[:n], forged])
+    nobody = hand_record(verdict)["result"]["violation"]
+    assert nobody["seat"] is None and nobody["check"] == "signature" and nobody["frame"] == n, nobody

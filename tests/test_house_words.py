@@ -11,9 +11,10 @@ from helpers.hands import every_trick_to_seat_0
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from test_ui_dialogs import setup_for
 
-from p2pspades.audit import Verdict, text_record, verify_frames
+from p2pspades.audit import Verdict, verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.describe import bonuses
+from p2pspades.describe.record import text_record
 from p2pspades.rules import (
     PRESETS,
     HandResult,

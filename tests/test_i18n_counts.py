@@ -16,7 +16,9 @@ from p2pspades.cli.stats import stats_lines
 from p2pspades.cli.tables import listing
 from p2pspades.net.discovery import parse_ad, txt_record
 from p2pspades.net.lobby import LobbySeat, TableInfo
-from p2pspades.rules import preset
+from p2pspades.rules import HandResult, HandScore, SideTotal, preset
+from p2pspades.ui.text import score_sheet, score_words
+from p2pspades.web import words as web_words
 
 POLISH = {
     # n: the tricks the seat took, its bags, the games, as a Polish player says them
@@ -134,3 +136,39 @@ def test_the_rules_listing_fits_80_columns_of_prose_in_every_language(
         prose = [line for line in out.splitlines() if line.startswith("    ") or not line.startswith(
             tuple("abcdefghijklmnopqrstuvwxyz"))]
         assert all(len(line) <= 80 for line in prose), lang
+
+
+SCREENS_POLISH = {
+    # n: a side's bags on the hand's summary, its total with them, the hands audited on the game over, the
+    # earlier hands the score sheet leaves out: as a Polish player says them
+    1: ("1 nadróbka +1", "suma 40, 1 nadróbka", "sprawdzono 1 rozdanie: zaliczone 1",
+        "(1 wcześniejsze rozdanie"),
+    2: ("2 nadróbki +2", "suma 40, 2 nadróbki", "sprawdzono 2 rozdania: zaliczone 2",
+        "(2 wcześniejsze rozdania"),
+    5: ("5 nadróbek +5", "suma 40, 5 nadróbek", "sprawdzono 5 rozdań: zaliczone 5",
+        "(5 wcześniejszych rozdań"),
+    22: ("22 nadróbki +22", "suma 40, 22 nadróbki", "sprawdzono 22 rozdania: zaliczone 22",
+         "(22 wcześniejsze rozdania"),
+}
+
+
+@pytest.mark.parametrize("n", sorted(SCREENS_POLISH))
+def test_polish_counts_on_the_game_screens_take_the_form_a_polish_player_says(n: int) -> None:
+    bags, total, audited, earlier = SCREENS_POLISH[n]
+    rules = preset("classic")
+    score = HandScore(side=0, contract=4, tricks=4 + n, made=True, contract_points=40, bags=n, bag_points=n,
+                      penalty_points=0, nil_points=0, penalized=False, points=40 + n)
+    hands = [HandResult(number=k + 1, dealer=0, bids=(1, 1, 1, 1), blind=(False,) * 4,
+                        tricks_won=(4, 3, 3, 3),
+                        tricks_scored=(4, 3, 3, 3), scores=(score, score._replace(side=1)),
+                        totals=(SideTotal(), SideTotal()), hands=(),
+                        tricks=(), violations=())
+             for k in range(n + 3)]
+    with i18n.speaking("pl"):
+        said = score_words(score, rules)
+        summed = web_words.side_total(40, n)
+        over = web_words.audited(n, 0)
+        sheet = score_sheet(rules, ["ana", "bo", "cy", "di"], hands, last=3)
+    assert said == f"deklaracja 4, wzięte {4 + n}: ugrany +40; {bags}"
+    assert summed == total and over == audited
+    assert any(earlier in text for line in sheet for _style, text in line), sheet

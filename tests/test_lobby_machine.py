@@ -8,13 +8,14 @@ from typing import Any
 import pytest
 
 from p2pspades import crypto, log
+from p2pspades.describe.tables import proposal
+from p2pspades.net.lobby_guest import GuestLobby
 from p2pspades.net.lobby_machine import (
     IDLE_TIMEOUT,
     KEEPALIVE,
     SILENCE_SHOWN,
     Changed,
     Dropped,
-    GuestLobby,
     HostLobby,
     LobbyEvent,
     Proposed,
@@ -24,6 +25,7 @@ from p2pspades.net.lobby_machine import (
 )
 from p2pspades.net.lobby_messages import LOBBY_VERSION, Refuse, Table, open_frame
 from p2pspades.net.lobby_seats import Downgrade, LobbyError, TableRefused
+from p2pspades.reasons import Refusal
 from p2pspades.rules import preset
 from p2pspades.table import make_genesis, read_genesis
 from p2pspades.table.messages import PROTOCOL_VERSION
@@ -250,7 +252,8 @@ def test_a_signed_join_with_a_bad_field_is_refused_saying_which() -> None:
     (send,) = room.host.take_outgoing()
     assert send.to == b"r"
     refusal = open_frame(send.frame).message
-    assert isinstance(refusal, Refuse) and refusal.why.startswith("a name is 1..32 printable characters")
+    assert isinstance(refusal, Refuse) and refusal.why is Refusal.BAD_NAME
+    assert str(TableRefused(refusal.why)) == "the host refused: a name is 1..32 printable characters"
     assert room.host.info().at(1) is None
 
 
@@ -357,7 +360,7 @@ def test_a_joiner_that_allows_version_1_plays_it_and_sees_the_version() -> None:
     room.pump()
     offer = proposed(room.events_of(bo)).result
     assert read_genesis(offer.genesis)[1].version == 1
-    assert "protocol version 1" in offer.describe()
+    assert "protocol version 1" in proposal(offer)
     bo.answer(True)
     room.pump()
     assert any(isinstance(e, Started) for e in room.events_of(bo)) and not room.failed

@@ -3,6 +3,8 @@ that decode or are refused with one clear error, never anything else."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,6 +35,7 @@ from p2pspades.net.lobby_messages import (
     open_frame,
 )
 from p2pspades.net.lobby_seats import LobbySeat
+from p2pspades.reasons import Closing, Objection, Refusal, Said
 from p2pspades.rules import PRESETS, RuleSet, preset
 
 ANN = crypto.Identity.from_seed(bytes(range(32)))
@@ -60,13 +63,13 @@ def test_every_message_is_encoded_as_the_map_protocol_network_md_lists() -> None
         (Join(LOBBY, "Bo", "tcp://10.0.0.2:7001"), {"l": LOBBY, "name": "Bo", "e": "tcp://10.0.0.2:7001"}),
         (Join(LOBBY, "Bo", "tcp://h:1", ANN.public),
          {"l": LOBBY, "name": "Bo", "e": "tcp://h:1", "o": ANN.public}),
-        (Refuse("the table is full"), {"why": "the table is full"}),
+        (Refuse(Refusal.FULL), {"why": "full"}),
         (Accept(LOBBY, HASH), {"l": LOBBY, "x": HASH}),
         (Decline(LOBBY, HASH), {"l": LOBBY, "x": HASH}),
-        (Decline(LOBBY, why="its seats differ"), {"l": LOBBY, "why": "its seats differ"}),
+        (Decline(LOBBY, why=(Objection.SEATS, Objection.RULES)), {"l": LOBBY, "why": "seats,rules"}),
         (Leave(LOBBY), {"l": LOBBY}),
         (Go(HASH), {"x": HASH}),
-        (Closed(""), {"why": ""}),
+        (Closed(Closing.CANCELLED), {"why": "cancelled"}),
     ]
     assert {type(m) for m, _ in cases} == set(TYPES.values()), "every type is written out here"
     for message, fields in cases:
@@ -81,6 +84,13 @@ names = st.text(min_size=1, max_size=32).filter(str.isprintable)
 hosts = st.sampled_from(["127.0.0.1", "10.1.2.3", "peer.local", "[fe80::1]", "a-b.example"])
 endpoints = st.builds(lambda h, p: f"tcp://{h}:{p}", hosts, st.integers(1, 65535))
 whys = st.text(max_size=MAX_WHY)
+#: a reason as an older peer words it (never one of our codes, which it would read as)
+said = whys.filter(lambda text: text not in set(Refusal) | set(Closing)
+                   and not set(text.split(",")) <= set(Objection)).map(Said)
+refusals = st.sampled_from(list(Refusal)) | said
+closings = st.sampled_from(list(Closing)) | said
+objections = st.lists(st.sampled_from(list(Objection)), min_size=1, max_size=3).map(tuple) | said.map(
+    lambda s: (s,))
 ids = st.binary(min_size=16, max_size=16)
 hashes = st.binary(min_size=32, max_size=32)
 
@@ -102,12 +112,12 @@ MESSAGES: dict[str, st.SearchStrategy[LobbyMessage]] = {
     "table": seat_maps().map(lambda kw: Table(**kw)),
     "start": st.builds(lambda kw, g: Start(**kw, genesis=g), seat_maps(), st.binary(min_size=1, max_size=99)),
     "join": st.builds(Join, ids, names, endpoints, st.none() | keys),
-    "refuse": st.builds(Refuse, whys),
+    "refuse": st.builds(Refuse, refusals),
     "accept": st.builds(Accept, ids, hashes),
-    "decline": st.builds(Decline, ids, st.none() | hashes, st.none() | whys),
+    "decline": st.builds(Decline, ids, st.none() | hashes, st.none() | objections),
     "leave": st.builds(Leave, ids),
     "go": st.builds(Go, hashes),
-    "closed": st.builds(Closed, whys),
+    "closed": st.builds(Closed, closings),
 }
 messages = st.one_of(*MESSAGES.values())
 
@@ -223,7 +233,7 @@ def payload_of(message: LobbyMessage, **changes: Any) -> dict[str, Any]:
     (payload_of(Go(HASH), x=HASH[:31]), Check.SCHEMA, "a genesis hash is 32 bytes, not a bytes of length 31"),
     (payload_of(Go(HASH), extra=1), Check.SCHEMA, "unexpected ['extra']"),
     (payload_of(Leave(LOBBY), l=None), Check.SCHEMA, "the lobby id is 16 bytes"),
-    (payload_of(Refuse("no")) | {"why": "x" * (MAX_WHY + 1)}, Check.SCHEMA, "at most 200 characters"),
+    (payload_of(Refuse(Refusal.FULL)) | {"why": "x" * (MAX_WHY + 1)}, Check.SCHEMA, "at most 200 characters"),
     ({"t": "accept", "v": 2, "k": BO.public, "l": LOBBY}, Check.SCHEMA, "missing fields ['x']"),
     (payload_of(Join(LOBBY, "Bo", "tcp://h:1"), name="\x07"), Check.SCHEMA, "printable"),
     (payload_of(Join(LOBBY, "Bo", "tcp://h:1"), e="tcp://*:1"), Check.SCHEMA, "an endpoint is"),
@@ -259,3 +269,42 @@ def test_bad_fields_blame_the_sender_only_under_its_own_signature() -> None:
     assert refused.value.check is Check.SIGNATURE and not isinstance(refused.value, BadLobbyMessage)
     with pytest.raises(LobbyDecodeError, match="other than the host's"):
         open_frame(Go(HASH).encode(BO), expect_key=ANN.public)
+
+
+# ------------------------------------------------------------------ reasons travel as codes
+@pytest.mark.parametrize(("message", "why"), [
+    (Refuse(Refusal.OWNER_LEFT), "owner_left"),
+    (Closed(Closing.STOPPED), "stopped"),
+    (Decline(LOBBY, why=(Objection.DOWNGRADE,)), "downgrade"),
+])
+def test_a_reason_travels_as_its_code_never_as_words(message: LobbyMessage, why: str) -> None:
+    assert message.fields()["why"] == why
+    assert decode(payload_of(message)) == message
+
+
+@pytest.mark.parametrize(("payload", "kept"), [
+    (payload_of(Refuse(Refusal.FULL), why="the table is full"), Said("the table is full")),
+    (payload_of(Closed(Closing.LEFT), why="the host left"), Said("the host left")),
+    (payload_of(Decline(LOBBY), why="its seats differ from the seat map"),
+     (Said("its seats differ from the seat map"),)),
+    (payload_of(Decline(LOBBY), why="seats,its rules"), (Said("seats,its rules"),)),
+])
+def test_an_older_peers_words_are_kept_as_its_own(payload: dict[str, Any], kept: object) -> None:
+    message = decode(payload)
+    assert message.why == kept  # type: ignore[attr-defined]
+    assert message.fields()["why"] == payload["why"], "written back as it came"
+
+
+def test_protocol_network_md_lists_every_reason_code_and_no_other() -> None:
+    """The table of codes in network.md §6 is the one a second implementation reads: it must be complete."""
+    text = (Path(__file__).parent.parent / "protocol" / "network.md").read_text()
+    table = text[text.index("| frame | code | meaning |"):text.index("Whatever the receiver shows")]
+    listed: dict[str, set[str]] = {}
+    frame = ""
+    for row in table.splitlines()[2:]:
+        cells = row.split("|")
+        if len(cells) < 4:
+            continue
+        frame = cells[1].strip().strip("`") or frame
+        listed.setdefault(frame, set()).update(re.findall(r"`([a-z_]+)`", cells[2]))
+    assert listed == {"refuse": set(Refusal), "closed": set(Closing), "decline": set(Objection)}

@@ -7,7 +7,8 @@ import pytest
 from test_lobby_machine import LOBBY_ID, Room, proposed, seal
 
 from p2pspades import crypto
-from p2pspades.net.lobby_machine import GuestLobby, HostLobby, Proposed
+from p2pspades.net.lobby_guest import GuestLobby
+from p2pspades.net.lobby_machine import HostLobby, Proposed
 from p2pspades.net.lobby_messages import BadLobbyMessage, Start, Table, open_frame
 from p2pspades.net.lobby_seats import TableRefused
 from p2pspades.rules import SideTotal, preset

@@ -35,19 +35,7 @@ def reference_encode(value: Any) -> bytes:
     if value is True:
         return b"\xc3"
     if isinstance(value, int):
-        if 0 <= value <= 0x7F:
-            return bytes([value])
-        if -32 <= value < 0:
-            return struct.pack(">b", value)
-        if value > 0:
-            for tag, fmt, top in ((0xCC, ">B", 2**8), (0xCD, ">H", 2**16), (0xCE, ">I", 2**32)):
-                if value < top:
-                    return bytes([tag]) + struct.pack(fmt, value)
-            return b"\xcf" + struct.pack(">Q", value)
-        for tag, fmt, bottom in ((0xD0, ">b", -(2**7)), (0xD1, ">h", -(2**15)), (0xD2, ">i", -(2**31))):
-            if value >= bottom:
-                return bytes([tag]) + struct.pack(fmt, value)
-        return b"\xd3" + struct.pack(">q", value)
+        return _reference_int(value)
     if isinstance(value, str):
         data = value.encode("utf-8")
         n = len(data)
@@ -65,6 +53,23 @@ def reference_encode(value: Any) -> bytes:
         keys = sorted(value, key=lambda k: k.encode("utf-8"))
         return head + b"".join(reference_encode(k) + reference_encode(value[k]) for k in keys)
     raise AssertionError(f"no reference encoding for {value!r}")
+
+
+def _reference_int(value: int) -> bytes:
+    """An integer in the smallest of the spec's forms."""
+    if 0 <= value <= 0x7F:
+        return bytes([value])
+    if -32 <= value < 0:
+        return struct.pack(">b", value)
+    if value > 0:
+        for tag, fmt, top in ((0xCC, ">B", 2**8), (0xCD, ">H", 2**16), (0xCE, ">I", 2**32)):
+            if value < top:
+                return bytes([tag]) + struct.pack(fmt, value)
+        return b"\xcf" + struct.pack(">Q", value)
+    for tag, fmt, bottom in ((0xD0, ">b", -(2**7)), (0xD1, ">h", -(2**15)), (0xD2, ">i", -(2**31))):
+        if value >= bottom:
+            return bytes([tag]) + struct.pack(fmt, value)
+    return b"\xd3" + struct.pack(">q", value)
 
 
 def _sized(n: int, tags: tuple[int | None, int, int]) -> bytes:

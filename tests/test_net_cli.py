@@ -61,7 +61,7 @@ def test_play_on_the_screen_against_bot_peers_then_resume_with_the_bot(tmp_path:
     # our seat and the three bot peers come back together and finish the game
     again = p2pspades(tmp_path, "resume", "--auto")
     assert again.returncode == 0, again.stdout[-2000:] + again.stderr[-2000:]
-    assert "and its 3 bot seat(s)" in again.stdout and "game over: complete" in again.stdout
+    assert "and its 3 bot seats" in again.stdout and "game over: complete" in again.stdout
     verdict = verify_file(game_log)
     assert verdict.status is Status.VALID, verdict.summary
     assert plays_by_seat_0(game_log) >= 2

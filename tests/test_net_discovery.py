@@ -8,6 +8,7 @@ import pytest
 from helpers.net import loopback_multicast_works
 
 from p2pspades import crypto
+from p2pspades.describe.tables import advertised
 from p2pspades.net.discovery import (
     OPTIONS_LIMIT,
     RULE_CODES_LIMIT,
@@ -78,7 +79,7 @@ def test_txt_record_round_trips_and_hostile_records_are_refused() -> None:
         "Tuesday", 2, info.host_fingerprint, "tcp://192.168.1.9:4242", info.version
     )
     old = parse_ad("x", {**props, b"pv": b"1"}, ["192.168.1.9"], 4242)
-    assert old.protocol == 1 and "protocol 1" in str(old)
+    assert old.protocol == 1 and "protocol 1" in advertised(old)
     for key, value in [(b"v", b"9"), (b"free", b"99"), (b"free", b"-1"), (b"fp", b"nope"),
                        (b"name", b""), (b"name", b"\x1b[2J"), (b"players", b"\xff"), (b"pv", b"3"),
                        (b"pv", b"")]:

@@ -15,6 +15,7 @@ import zmq.asyncio
 from helpers.net import WAIT, next_received, until, within
 
 from p2pspades import crypto, log
+from p2pspades.describe.tables import proposal
 from p2pspades.net import lobby as lobby_driver
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import Entry
@@ -30,7 +31,8 @@ from p2pspades.net.lobby import (
     join_table,
     peers_of,
 )
-from p2pspades.net.lobby_machine import GuestLobby, HostLobby, LobbyEvent
+from p2pspades.net.lobby_guest import GuestLobby
+from p2pspades.net.lobby_machine import HostLobby, LobbyEvent
 from p2pspades.net.mesh import Mesh
 from p2pspades.rules import preset
 from p2pspades.table import make_genesis
@@ -42,6 +44,7 @@ import asyncio, json, sys
 from p2pspades import crypto
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.frames import Entry
+from p2pspades.describe.tables import proposal
 from p2pspades.net.lobby import join_table, peers_of
 from p2pspades.net.mesh import Mesh, Received
 
@@ -52,7 +55,7 @@ async def main(lobby, name):
     seen = []
 
     def confirm(r):  # show the table; once accepted, let the other seats in before anyone says go
-        seen.append(r.describe())
+        seen.append(proposal(r))
         mesh.allow(r.seat, peers_of(r.table))
         return True
 
@@ -316,7 +319,7 @@ def test_a_result_describes_every_seat() -> None:
     seats = (LobbySeat(0, "Ann", ids[0].public, "tcp://127.0.0.1:1"),
              LobbySeat(1, "Bo", ids[1].public, "tcp://127.0.0.1:2", owner=ids[0].public))
     result = LobbyResult(0, TableInfo("T", rules, ids[0].public, bytes(16), seats), genesis, b"\x07" * 16)
-    text = result.describe()
+    text = proposal(result)
     assert "seat 0: Ann (you)" in text and "seat 1: Bo (bot run by Ann, who can see its cards)" in text
     assert ids[0].fingerprint in text and ids[1].fingerprint in text
     assert [p.endpoint for p in peers_of(result.table)] == ["tcp://127.0.0.1:1", "tcp://127.0.0.1:2"]

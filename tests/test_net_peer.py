@@ -19,6 +19,7 @@ from p2pspades.audit.verify import verify_file
 from p2pspades.bots import RandomBot
 from p2pspades.checks import Check
 from p2pspades.cli.play import status_text
+from p2pspades.describe import dropped
 from p2pspades.net import (
     Entries,
     Entry,
@@ -26,15 +27,17 @@ from p2pspades.net import (
     Hello,
     Peer,
     Status,
+    flood,
     resume_game,
     start_game,
 )
 from p2pspades.net import frames as frames_module
 from p2pspades.net import mesh as mesh_module
-from p2pspades.net import peer as peer_module
+from p2pspades.net.flood import FAILURE_BUDGET, Refusals
 from p2pspades.net.frames import Message, encode_message
 from p2pspades.net.group import LocalGroup
-from p2pspades.net.peer import ANSWERS_PER_SECOND, FAILURE_BUDGET, ClaimShown, Phase, Refusals
+from p2pspades.net.status import ClaimShown, Phase
+from p2pspades.net.sync import ANSWERS_PER_SECOND
 from p2pspades.rules import Action, preset
 from p2pspades.table import Decision, DropKind, Dropped, Event, Rejected, TableStatus, Wanted
 
@@ -82,7 +85,7 @@ async def test_hostile_traffic_from_a_seated_peer_is_dropped_and_the_game_goes_o
     assert victim.table.entries == cheat.table.entries
     assert victim.store.read_entries() == cheat.store.read_entries() == victim.table.entries
     assert verify_file(victim.store.log_path).status is Verdict.VALID
-    reasons = " | ".join(e.reason for e in seen if isinstance(e, Dropped))
+    reasons = " | ".join(dropped(e) for e in seen if isinstance(e, Dropped))
     assert "another game" in reasons and "bad signature" in reasons and "malformed" in reasons
     assert "presented as its own but signed by seat 0" in caplog.text
     assert "HELLO from seat 1 for game 9999" in caplog.text
@@ -279,7 +282,7 @@ async def test_a_flood_costs_one_check_per_distinct_bad_entry_and_nothing_once_o
     - a HELLO sent in the middle of the flood is answered, and the game completes (the flooder's own entries
       reach seat 0 through the third seat)."""
     caplog.set_level(logging.INFO, logger="p2pspades")
-    monkeypatch.setattr(peer_module, "PENALTY", 60.0)  # the penalty outlasts the test, however slow it runs
+    monkeypatch.setattr(flood, "PENALTY", 60.0)  # the penalty outlasts the test, however slow it runs
     checked: Counter[bytes] = Counter()  # signature checks of forged entries, by signature
     forged_signatures: set[bytes] = set()
     verify = crypto.verify_signature

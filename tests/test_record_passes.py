@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from p2pspades.audit import Status, hand_record, text_record, verify_file
-from p2pspades.audit.page import game_page
+from p2pspades.audit import Status, hand_record, verify_file
 from p2pspades.audit.verdict import Verdict
+from p2pspades.describe.page import game_page
+from p2pspades.describe.record import text_record
 from p2pspades.rules import is_nil
 from p2pspades.ui.replay import ReplayModel, trick_text
 

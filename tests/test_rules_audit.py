@@ -183,7 +183,7 @@ def renege_case(renege: str) -> tuple[RuleSet, list[Violation], list[int], list[
 
 def test_penalty_set_scores_the_offending_side_as_failed() -> None:
     rules, found, won, winners = renege_case("set")
-    scored, set_sides = renege_penalty(rules, found, won, winners)
+    scored, set_sides, _ = renege_penalty(rules, found, won, winners)
     assert set_sides == frozenset({1}) and list(scored) == won
     scores, _ = score_hand(rules, [3, 3, 3, 3], [False] * 4, scored, [SideTotal()] * 2, set_sides)
     assert scores[1].penalized and not scores[1].made and scores[1].points == -60
@@ -191,7 +191,7 @@ def test_penalty_set_scores_the_offending_side_as_failed() -> None:
 
 def test_penalty_three_tricks_moves_tricks_to_the_other_side() -> None:
     rules, found, won, winners = renege_case("three_tricks")
-    scored, set_sides = renege_penalty(rules, found, won, winners)
+    scored, set_sides, _ = renege_penalty(rules, found, won, winners)
     assert set_sides == frozenset()
     assert sum(scored) == sum(won) == 13
     side_1_before = won[1] + won[3]
@@ -205,15 +205,15 @@ def test_penalty_three_tricks_moves_tricks_to_the_other_side() -> None:
 def test_penalty_three_tricks_in_an_individual_game() -> None:
     rules = preset("individual", jokers=False, renege="three_tricks")
     violation = Violation(2, 4, C("3D"), Check.RENEGE, "")
-    scored, _ = renege_penalty(rules, [violation], [3, 3, 5, 2], [0, 1, 2, 3, 2, 0, 1, 2, 3, 2, 0, 1, 2])
+    scored, _, _ = renege_penalty(rules, [violation], [3, 3, 5, 2], [0, 1, 2, 3, 2, 0, 1, 2, 3, 2, 0, 1, 2])
     assert list(scored) == [3, 3, 2, 5]  # trick 4 was won by the offender itself: the next seat clockwise
-    scored, _ = renege_penalty(rules, [Violation(1, 0, None, Check.RENEGE, "")], [3, 1, 5, 4], [0] * 13)
+    scored, _, _ = renege_penalty(rules, [Violation(1, 0, None, Check.RENEGE, "")], [3, 1, 5, 4], [0] * 13)
     assert list(scored) == [4, 0, 5, 4]  # only one trick to give
 
 
 def test_penalty_stop_changes_no_score() -> None:
     rules, found, won, winners = renege_case("stop")
-    assert renege_penalty(rules, found, won, winners) == (tuple(won), frozenset())
+    assert renege_penalty(rules, found, won, winners) == (tuple(won), frozenset(), ())
 
 
 # ----- the engine's own checks are the audit's --------------------------------------------------------------

@@ -26,10 +26,15 @@ from p2pspades.rules import (
     Reveal,
     RuleSet,
     RuleSetError,
+    SideTotal,
     audit_hand,
     deal_from_order,
     parse_cards,
+    preset,
+    renege_penalty,
+    score_hand,
 )
+from p2pspades.rules.cards import FULL_DECK
 from p2pspades.table.events import Decision, DecisionKind
 
 MIRROR = PRESETS["mirror"]
@@ -151,6 +156,76 @@ def test_the_audit_checks_every_mirror_and_whiz_bid(rules: RuleSet, bids: list[i
     hands = [parse_cards(h) for h in HANDS]
     found = [v for v in audit_hand(rules, 3, hands, bids, []) if v.kind == "bad_bid"]
     assert [v.seat for v in found] == bad
+
+
+# ----- a caught lie never pays ------------------------------------------------------------------------------
+
+ONE_SPADE = [
+    "AS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",  # seat 0: one spade
+    "2S 3S 4S 5S 6S 7S 8S 9S AH 2D 3D 4D 5D",  # seat 1: eight
+    "TS JS QS KS 6D 7D 8D 9D TD JD QD KD AD",  # seat 2: four
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",  # seat 3: none
+]
+
+
+def side_points(rules: RuleSet, hands: list[str], bids: list[int], tricks: list[int]) -> tuple[int, int]:
+    """Each side's points for a hand of these bids and tricks, after the audit's bid checks and penalty."""
+    parsed = [parse_cards(h) for h in hands]
+    found = [v for v in audit_hand(rules, 3, parsed, bids, []) if v.kind == "bad_bid"]
+    scored, set_sides, honest = renege_penalty(rules, found, tricks, [0] * 13)
+    scores, _ = score_hand(rules, bids, [False] * 4, scored, [SideTotal()] * 2, set_sides, honest)
+    return scores[0].points, scores[1].points
+
+
+@pytest.mark.parametrize("renege", ["set", "three_tricks"])
+def test_a_false_nil_holding_one_spade_fails_whatever_renege_says(renege: str) -> None:
+    """Under mirror, seat 0 bids nil holding one spade and takes no trick; its partner bids 4 and takes 5. An
+    honest bid of 1 makes 50. The lie fails the side's contract (counted at the bid the hand called for) and
+    the nil: it never pays, whether the rule set moves three tricks or sets the side for a renege."""
+    rules = preset("mirror", renege=renege)
+    tricks = [0, 4, 5, 4]
+    honest, _ = side_points(rules, ONE_SPADE, [1, 8, 4, 0], tricks)
+    lie, _ = side_points(rules, ONE_SPADE, [0, 8, 4, 0], tricks)
+    assert honest == 50
+    assert lie == -100 - 40, "the nil fails, and so does the contract"
+    assert lie < -50, "less than the honest bid of 1 failed"
+    whiz = preset("whiz", renege=renege)
+    assert side_points(whiz, ONE_SPADE, [0, 8, 4, 0], tricks)[0] == 100 + 40 + 1, "a nil is honest in whiz"
+    assert side_points(whiz, ONE_SPADE, [3, 8, 4, 0], tricks)[0] == -70, "3 for a hand of 1: 4 + 3 failed"
+    assert side_points(whiz, ONE_SPADE, [0, 8, 4, 0], [1, 4, 4, 4])[0] == -59, "an honest nil failed"
+    low = side_points(rules, ONE_SPADE, [1, 6, 4, 0], [0, 4, 5, 4])[1]
+    assert low == -80 - 100, "6 for a hand of 8 fails at the 8 it called for; the side is set: its nil too"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    mode=st.sampled_from(["mirror", "whiz"]),
+    renege=st.sampled_from(["set", "three_tricks"]),
+    failed=st.sampled_from(["minus", "zero"]),
+    order=st.permutations(range(52)),
+    bids=st.lists(st.integers(0, 13), min_size=4, max_size=4),
+    split=st.lists(st.integers(0, 13), min_size=3, max_size=3),
+)
+def test_a_side_with_a_false_bid_never_scores_more_than_its_honest_bids_failed(
+    mode: str, renege: str, failed: str, order: list[int], bids: list[int], split: list[int]
+) -> None:
+    rules = preset(mode, renege=renege, failed_contract=failed)
+    deck = [FULL_DECK[i] for i in order]
+    hands = [" ".join(c.code for c in deck[13 * s: 13 * s + 13]) for s in range(4)]
+    cuts = sorted(split)
+    tricks = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], 13 - cuts[2]]
+    held = [sum(1 for c in deck[13 * s: 13 * s + 13] if c.code.endswith("S")) for s in range(4)]
+    honest_bids = list(bids)
+    for seat in range(4):
+        if bids[seat] != held[seat] and not (mode == "whiz" and bids[seat] == 0):
+            honest_bids[seat] = held[seat]
+    lied = side_points(rules, hands, bids, tricks)
+    for side in (0, 1):
+        liars = [s for s in rules.sides[side] if honest_bids[s] != bids[s]]
+        if not liars:
+            continue
+        scores, _ = score_hand(rules, honest_bids, [False] * 4, tricks, [SideTotal()] * 2, {side})
+        assert lied[side] <= scores[side].points, (bids, held, tricks)
 
 
 # ----- suicide ----------------------------------------------------------------------------------------------

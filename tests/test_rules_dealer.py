@@ -72,6 +72,22 @@ def test_jokers_draw_highest_and_suits_do_not_matter() -> None:
                 assert dealer_card.rank >= card.rank
 
 
+def test_deuces_high_does_not_change_the_draw_a_drawn_2d_is_a_two() -> None:
+    """PROTOCOL.md §4.2: the draw compares plain ranks. Under deuces high the 2D is the second-best trump in
+    play, but in the draw it is a 2: the same bytes pick the same dealer as without the rule."""
+    plain, deuces = preset("classic"), preset("classic", deuces_high=True)
+    assert plain.deck == deuces.deck
+    two_drawn = 0
+    for n in range(400):
+        draw = choose_first_dealer(deuces, seed(n))
+        assert draw == choose_first_dealer(plain, seed(n))
+        last = dict(draw.rounds[-1])
+        if any(card.code == "2D" for card in last.values()) and len(last) > 1:
+            two_drawn += 1
+            assert last[draw.dealer].code != "2D", "a 2D never wins a draw against a higher rank"
+    assert two_drawn > 0
+
+
 def test_the_deck_is_shuffled_again_when_it_runs_out() -> None:
     # four cards of two ranks: two seats tie one draw in three, and the deck lasts two rounds
     kept = parse_cards("AS AH 2S 2H")

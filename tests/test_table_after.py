@@ -16,12 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pspades import crypto, log
-from p2pspades.audit import Status, hand_record, summary_lines, verify_file, verify_frames
+from p2pspades.audit import Status, hand_record, verify_file, verify_frames
 from p2pspades.audit.sequel import Change, ChangeKind, broken, changes
 from p2pspades.audit.verdict import follow_problem
 from p2pspades.bots import RandomBot
 from p2pspades.checks import Check
 from p2pspades.describe import change_text
+from p2pspades.describe.record import summary_lines
 from p2pspades.errors import RemoteError
 from p2pspades.rules import SideTotal, preset
 from p2pspades.table import CONTINUATION, REMATCH, After, SeatInfo, Table, TableStatus, read_genesis

@@ -27,7 +27,7 @@ from helpers.logs import write_log
 from p2pspades import crypto, log
 from p2pspades.audit import Status, hand_record, verify_frames
 from p2pspades.bots import RandomBot
-from p2pspades.rules import Action, Bid, Card, Play, RuleSet, preset
+from p2pspades.rules import Action, Bid, Card, Play, RuleSet, SideTotal, preset, score_hand
 from p2pspades.table import (
     Accepted,
     Decision,
@@ -41,7 +41,7 @@ from p2pspades.table import (
 )
 from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
-from p2pspades.table.makers import Makers
+from p2pspades.table.makers import Makers, MakerView, position_of
 
 RULES = preset("classic", target=100, losing_threshold=-100)
 CHEATER = 1
@@ -262,10 +262,9 @@ def test_bad_points_in_a_shuffle(point: bytes) -> None:
 
 def test_false_challenge_names_the_challenger() -> None:
     class FalseAlarm(Makers):
-        def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
-            cards = super().own_cards(table)
-            table.challenge_next("I claim my cards do not open")
-            return cards
+        def own_cards(self, table: MakerView) -> tuple[Card | None, ...] | None:
+            super().own_cards(table)
+            return None  # they open, but it says they do not: it challenges
 
     wire, _ = seated(RULES, FalseAlarm)
     wire.run()
@@ -275,7 +274,7 @@ def test_false_challenge_names_the_challenger() -> None:
 class Unknowing(Makers):
     """Opens its own cards, and tells its engine nothing of them."""
 
-    def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
+    def own_cards(self, table: MakerView) -> tuple[Card | None, ...] | None:
         cards = super().own_cards(table)
         return None if cards is None else tuple(None for _ in cards)
 
@@ -303,7 +302,7 @@ class Reneger(HandUnknown):
         if decision is not None and isinstance(action, Play) and action not in decision.legal:
             # its own engine would refuse the card: sign and send it regardless
             assert self.identity is not None and self.hand_secrets is not None
-            j = self.position_of(action.card)
+            j = position_of(self.view, action.card)
             send_unchecked(self, {"t": "play", "j": j, "k": self.hand_secrets.lock_keys[j]})
             self.stage = Stage.OVER  # it has nothing more to say: the honest peers decide now
             return []
@@ -409,7 +408,62 @@ def test_a_false_mirror_bid_is_named_by_the_audit_of_the_revealed_hand(version: 
                          text=True, timeout=120, check=False)
     assert out.returncode == 1, out.stdout + out.stderr
     assert (f"seat {CHEATER}" in out.stdout and "bad_bid" in out.stdout) or "bid" in out.stdout
-    assert f"holding {cheater.lied} spade" in out.stdout and "(penalised)" in out.stdout
+    assert f"holding {cheater.lied} spade" in out.stdout and "(penalised: " in out.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("renege", ["set", "three_tricks", "stop"])
+def test_a_caught_false_bid_never_pays_and_is_said_mid_game_and_after_an_abandonment(renege: str) -> None:
+    """The liar bids two spades more than it holds. Whatever `renege` says, its side scores no more than its
+    honest bid failed ("stop": the game ends on the lie, and the liar's side forfeits). `verify` names the lie
+    in words on a log cut after that hand, and on the log of a game the liar then abandons (it withholds its
+    reveal of the second hand, and the others' certificate ends the game)."""
+    rules = preset("mirror", target=2000, losing_threshold=-2000, renege=renege)
+    wire, _ = seated(rules, LyingBidder, seed=b"mirror liar " + renege.encode())
+    cheater = wire.tables[CHEATER]
+    assert isinstance(cheater, LyingBidder)
+    wire.players[CHEATER] = lying_bidder(cheater)
+
+    def withhold(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
+        payload = log.open_envelope(raw).payload
+        if sender == CHEATER and payload["t"] == "reveal" and payload["h"] == 2:
+            return []
+        return [(d, raw) for d in range(4) if d != sender]
+
+    wire.tamper = withhold
+    wire.run()
+    assert cheater.lied is not None
+    table = honest(wire)[0]
+    game = table.game
+    assert game is not None
+    first = game.history[0]
+    side = rules.side_of(CHEATER)
+    if renege == "stop":
+        assert table.status == "violation" and table.violation is not None
+        assert (table.violation.seat, table.violation.check) == (CHEATER, "bad_bid")
+        assert table.result is not None and table.result.winners == (1 - side,), "the liar's side forfeits"
+        return
+    honest_bids = list(first.bids)
+    honest_bids[CHEATER] = cheater.lied
+    before = [SideTotal()] * 2
+    honest_set, _ = score_hand(rules, honest_bids, list(first.blind), first.tricks_won, before, {side})
+    assert first.scores[side].penalized and first.scores[side].points <= honest_set[side].points
+    # the log cut after the first hand: valid so far, and the lie in words
+    cut = next(i for i, raw in enumerate(table.records) if log.open_envelope(raw).payload["h"] == 2)
+    verdict = verify_frames(table.records[:cut])
+    lie = f"bid {cheater.lied + 2} holding {cheater.lied} spade"
+    assert verdict.status is Status.VIOLATION and "valid so far" in verdict.summary, verdict.summary
+    assert lie in verdict.summary and "its side scored the hand as a failed contract" in verdict.summary
+    # the liar withholds its second reveal: abandoned, and the lie is still said
+    wire.advance_time(61)
+    wire.run()
+    wire.advance_time(61)
+    wire.run()
+    assert table.status == "abandoned" and table.abandoned_by == CHEATER
+    verdict = verify_frames(table.records)
+    assert verdict.status is Status.VIOLATION and "abandoned" in verdict.summary, verdict.summary
+    assert lie in verdict.summary and f"forfeit by seat {CHEATER}" in verdict.summary
+    assert hand_record(verdict)["result"]["violation"]["check"] == "bad_bid"
 
 
 class WrongSuicideBid(Table):
@@ -446,7 +500,11 @@ def test_a_wrong_suicide_bid_is_refused_live() -> None:
 
 # ------------------------------------------------------------------ refused, and the game goes on
 @pytest.mark.parametrize("withheld", ["reveal", "end"])
-def test_withholding_a_reveal_or_the_end_is_abandonment_and_forfeits(withheld: str) -> None:
+def test_withholding_a_reveal_forfeits_and_withholding_the_end_changes_nothing(withheld: str) -> None:
+    """A seat that withholds its reveal keeps the hand from being scored: the others' certificate makes its
+    side forfeit. One that withholds its `end` changes nothing: the game was decided by the last audit, so
+    the certificate at an `end` leaves the game's own result (and losers cannot rewrite a finished game by
+    claiming that the winner did not sign its `end`)."""
     wire, _ = seated(RULES)
 
     def tamper(sender: int, raw: bytes) -> list[tuple[int, bytes]]:
@@ -464,11 +522,18 @@ def test_withholding_a_reveal_or_the_end_is_abandonment_and_forfeits(withheld: s
     wire.run()
     for table in honest(wire):
         assert table.status == "abandoned" and table.abandoned_by == CHEATER and table.finished
-        assert table.result is not None and table.result.forfeit and table.result.seat == CHEATER
-        assert table.result.winners == (1 - RULES.side_of(CHEATER),), "the game has a result: not void"
+        result = table.result
+        assert result is not None and result.seat == CHEATER
         verdict = verify_frames(table.records)
         assert verdict.status is Status.INCOMPLETE and f"seat {CHEATER}" in verdict.summary
-        assert f"forfeit by seat {CHEATER}" in verdict.summary
+        if withheld == "reveal":
+            assert result.forfeit and result.winners == (1 - RULES.side_of(CHEATER),), "not void"
+            assert f"forfeit by seat {CHEATER}" in verdict.summary
+        else:
+            game = table.game
+            assert game is not None and game.outcome is not None
+            assert result.scored and not result.forfeit and result.winners == tuple(game.outcome.winners)
+            assert "forfeit" not in verdict.summary and "the result stands" in verdict.summary
 
 
 def test_messages_out_of_turn_are_rejected_and_named() -> None:
@@ -665,7 +730,7 @@ class Confused(Makers):
     peer: Table | None = None
     believed: Card | None = None
 
-    def own_cards(self, table: Table) -> tuple[Card | None, ...] | None:
+    def own_cards(self, table: MakerView) -> tuple[Card | None, ...] | None:
         peer, d = self.peer, table.deal
         if self.believed is not None or peer is None or peer.hand_secrets is None or peer.seat is None:
             return super().own_cards(table)
@@ -743,9 +808,12 @@ class ImpatientChallenger(Table):
 
 
 def test_a_premature_low_club_claim_is_refuted_by_the_lead() -> None:
-    wire, _ = seated(LOW_CLUB, ImpatientChallenger, seed=b"impatient lead")
+    """The seat at the dealer's left (the only one that may challenge a first lead nobody made) challenges
+    at once; the holder leads the lowest club after all, before the last reveal: a false challenge."""
+    wire, _ = seated(LOW_CLUB, ImpatientChallenger, seed=b"impatient lead 16")
     holder = until_the_low_club_lead(wire)
-    assert holder != CHEATER
+    assert holder != CHEATER and wire.tables[0].view.claimed_step() is not None
+    assert wire.tables[0].view.lead_step(1).seat == CHEATER, "the cheater sits at the dealer's left"
     wire._record(CHEATER, wire.tables[CHEATER].tick(wire.now))
     wire.run()
     for table in honest(wire):

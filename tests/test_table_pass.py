@@ -23,7 +23,7 @@ from p2pspades.rules import Action, Bid, Phase, RuleSet, preset
 from p2pspades.table import Decision, DecisionKind, Table, TableStatus, Violation
 from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_game, seeded_entropy
-from p2pspades.table.makers import Makers
+from p2pspades.table.makers import Makers, MakerView
 
 RULES = preset("classic", nil_pass=2, target=100, losing_threshold=-100)
 NIL = 0  # the seat that bids nil whenever it may; seat 2 is its partner, 1 and 3 the opponents
@@ -110,7 +110,7 @@ def test_an_honest_game_with_passes_verifies(n: int) -> None:
 def run_until_passed(wire: Wire) -> None:
     """Run the game until every pass of the first hand is in and the first lead is due."""
     wire.start()
-    while not all(t.deal is not None and t.deal.passes and t.game_now().phase is Phase.PLAY
+    while not all(t.deal is not None and t.deal.passes and t.view.game.phase is Phase.PLAY
                   and not t.deal.played for t in wire.tables):
         assert wire.step(), "the game stopped before the pass"
 
@@ -148,9 +148,9 @@ def test_an_opponents_table_holds_nothing_that_reveals_a_passed_card() -> None:
             # the partner holds the key and knows the card: the search below would find it
             partner = wire.tables[p.partner]
             assert partner.deal is not None and partner.deal.received_keys[j] == key
-            assert holds(partner, key) and card in partner.game_now().hand.hand(p.partner)
+            assert holds(partner, key) and card in partner.view.game.hand.hand(p.partner)
             for opponent in (t for t in wire.tables if t.seat not in (p.seat, p.partner)):
-                d, g = opponent.deal, opponent.game_now()
+                d, g = opponent.deal, opponent.view.game
                 assert d is not None
                 assert not holds(opponent, key), f"seat {opponent.seat}'s table holds the key of position {j}"
                 assert j not in d.opened and j not in d.received_keys
@@ -158,7 +158,7 @@ def test_an_opponents_table_holds_nothing_that_reveals_a_passed_card() -> None:
                 assert card not in g.hand.hand(p.seat) and card not in g.hand.hand(p.partner)
                 assert d.holder(j) == p.partner  # the move itself is public
     for opponent in (wire.tables[1], wire.tables[3]):
-        g = opponent.game_now()
+        g = opponent.view.game
         assert g.hand.hand(0) == () and g.hand.hand(2) == ()
         assert all(cards == (None, None) for seat, _, cards in g.hand.passes if seat in (0, 2))
 
@@ -296,7 +296,7 @@ def test_a_bad_pass_key_in_the_commit_is_named_at_the_commit(
 class OtherE(Makers):
     """Publishes a valid point as `E` that is not its pass key's: its own checks take it."""
 
-    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
+    def make(self, table: MakerView, kind: type[msg.Message]) -> msg.Message:
         made = super().make(table, kind)
         if isinstance(made, msg.CommitPass):
             other = crypto.mul(crypto.scalar_from_int(5), made.pass_public)

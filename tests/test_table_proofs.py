@@ -25,7 +25,7 @@ from p2pspades.table import Event, Stage, Table, Violation, limits
 from p2pspades.table import messages as msg
 from p2pspades.table.genesis import make_genesis, read_genesis
 from p2pspades.table.harness import Wire, play_in_memory
-from p2pspades.table.makers import Makers
+from p2pspades.table.makers import Makers, MakerView, position_of
 
 RULES = preset("classic", target=100, losing_threshold=-100)
 FIRST = b"copy7"  # with this seed the first dealer is seat 0: seat 1, the cheater, shuffles and locks first
@@ -60,11 +60,11 @@ class Copier(Makers):
 
     copied: list[tuple[int, int]]
 
-    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
+    def make(self, table: MakerView, kind: type[msg.Message]) -> msg.Message:
         made = super().make(table, kind)
-        d, my = table.deal, table.hand_secrets
-        if not isinstance(made, msg.Lock) or d is None or my is None or table.seat is None:
+        if not isinstance(made, msg.Lock) or table.hand_secrets is None or table.seat is None:
             return made
+        d, my = table.deal, table.hand_secrets
         self.first = not d.locks
         deck_in = d.lock_input()
         s, s_inv = crypto.scalar_to_int(my.shuffle_scalar), crypto.scalar_to_int(my.inverse_shuffle_scalar)
@@ -115,11 +115,11 @@ class Tagger(Makers):
     tagged = False
     replay = False
 
-    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
+    def make(self, table: MakerView, kind: type[msg.Message]) -> msg.Message:
         made = super().make(table, kind)
-        d, my = table.deal, table.hand_secrets
-        if not isinstance(made, msg.ShuffleV2) or d is None or my is None or table.seat is None:
+        if not isinstance(made, msg.ShuffleV2) or table.hand_secrets is None or table.seat is None:
             return made
+        d, my = table.deal, table.hand_secrets
         self.tagged = True
         deck = list(made.deck)
         for i in (1, 2, 3):
@@ -340,7 +340,7 @@ class FalseVoid(Reneger):
         g, d = self.game, self.deal
         if not isinstance(action, Play) or g is None or d is None or self.seat is None:
             return super().decide(action)
-        j = self.position_of(action.card)
+        j = position_of(self.view, action.card)
         led = g.hand.trick.led_suit
         positions, cards = d.void_claim(self.seat, j, action.card, led)
         if not any(d.opened[p].suit == led for p in positions):

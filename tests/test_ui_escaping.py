@@ -18,10 +18,12 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pspades import crypto, log
-from p2pspades.audit import Status, Verdict, summary_lines, text_record, verify_frames
+from p2pspades.audit import Status, Verdict, verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.checks import Check
+from p2pspades.describe.record import summary_lines, text_record
 from p2pspades.printable import clip, pad, printable, width
+from p2pspades.reasons import Finding, Reason
 from p2pspades.rules import preset
 from p2pspades.table import (
     ChallengeRaised,
@@ -116,8 +118,9 @@ def test_verify_keeps_its_verdict_line_against_hostile_names(hostile_game: Wire,
 
 
 def test_a_hostile_reason_cannot_erase_the_verdict_line() -> None:
-    why = f"entry 9: seat 1 failed the challenge check: false challenge ({ERASE})"
-    verdict = Verdict(Status.VIOLATION, why)
+    detail = f"false challenge ({ERASE})"
+    found = Reason.of(Finding.REJECTED, entry=9, check=Check.CHALLENGE, detail=detail, seat=1)
+    verdict = Verdict(Status.VIOLATION, found)
     lines = summary_lines(verdict)
     assert len(lines) == 1 and not raw_controls(lines[0])
     assert lines[0].startswith("entry 9: seat 1 failed the challenge check")

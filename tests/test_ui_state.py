@@ -76,7 +76,7 @@ def test_violations_and_refusals_are_red_and_yellow(finished_game: Wire) -> None
     assert any(line.level == "warn" and "refused" in line.text for line in lines)
     halted = [line for line in lines if "failed the signature check" in line.text]
     assert halted and halted[0].level == "bad" and state.halted is not None
-    assert lines[-1].text == "Cat played 10♥: card verified"
+    assert lines[-1].text == "You played 10♥: card verified"  # our own seat (2, Cat)
 
 
 def test_connection_states_pushed_by_a_driver(finished_game: Wire) -> None:

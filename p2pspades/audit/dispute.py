@@ -24,13 +24,14 @@ from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.audit.files import verify_log
-from p2pspades.audit.reader import judge_end
-from p2pspades.audit.record import hand_record, summary_lines
-from p2pspades.audit.verdict import Status, Verdict, describe
-from p2pspades.describe import failed
+from p2pspades.audit.reader import judge_end, not_ending
+from p2pspades.audit.record import hand_record
+from p2pspades.audit.verdict import Status, Verdict, violation_data
+from p2pspades.describe.findings import said
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.exits import ExitCode
-from p2pspades.printable import printable
+from p2pspades.reasons import Reason, Settled
+from p2pspades.rules import VIOLATION_KINDS as AUDIT_KINDS
 from p2pspades.table import Accepted, Dropped, Event, Rejected, Table, Violation
 
 __all__ = [
@@ -42,10 +43,8 @@ __all__ = [
     "LogCase",
     "Reading",
     "Ruling",
-    "dispute_lines",
     "dispute_record",
     "settle",
-    "upheld_words",
 ]
 
 FORMAT = "p2pspades-dispute/1"
@@ -111,7 +110,7 @@ class Reading:
     first: int
     verdict: Verdict
     at_fork: bytes | None = None
-    refused: dict[bytes, str] = field(default_factory=dict)
+    refused: dict[bytes, Reason] = field(default_factory=dict)
 
 
 class Ruling(enum.Enum):
@@ -130,15 +129,16 @@ class Dispute:
     logs: list[LogCase]
     #: whether the readable logs are of one game (the same genesis entry)
     one_game: bool
-    #: why not one game, or why nothing could be compared
-    problem: str = ""
+    #: why not one game, or why nothing could be compared (a `Settled` code)
+    problem: Reason | None = None
     #: the entries every log that holds them agrees on (entries 0 to agreed - 1)
     agreed: int = 0
     fork: Fork | None = None
     readings: list[Reading] = field(default_factory=list)
     ruling: Ruling = Ruling.UNSETTLED
     upheld: Branch | None = None
-    why: str = ""
+    #: why the ruling (a `Settled` code)
+    why: Reason | None = None
 
     @property
     def verdict(self) -> Verdict | None:
@@ -174,7 +174,7 @@ def settle(
     cases = [_case(os.fspath(p), verify) for p in paths]
     readable = [i for i, case in enumerate(cases) if case.readable]
     if not readable:
-        return Dispute(cases, False, "no file is a readable log")
+        return Dispute(cases, False, Reason.of(Settled.NO_LOG))
     geneses = {cases[i].chain[0] for i in readable}
     if len(geneses) > 1:
         return Dispute(cases, False, _not_one_game(cases, readable))
@@ -221,7 +221,7 @@ def _stopped_on(case: LogCase) -> bytes | None:
     return raw if crypto.verify_signature(key, env.signature, env.payload_raw) else None
 
 
-def _not_one_game(cases: list[LogCase], readable: list[int]) -> str:
+def _not_one_game(cases: list[LogCase], readable: list[int]) -> Reason:
     first = cases[readable[0]]
     assert first.verdict.table is not None
     for i in readable[1:]:
@@ -230,11 +230,10 @@ def _not_one_game(cases: list[LogCase], readable: list[int]) -> str:
         if other.chain[0] == first.chain[0]:
             continue
         ids = first.verdict.table.game_id, other.verdict.table.game_id
+        named = {"first": cases[readable[0]].path, "other": other.path, "game": ids[0].hex()}
         if ids[0] == ids[1]:
-            return (f"{_name(cases, readable[0])} and {_name(cases, i)} hold different genesis entries for "
-                    f"one game id ({ids[0].hex()})")
-        return (f"{_name(cases, readable[0])} is game {ids[0].hex()}, {_name(cases, i)} is game "
-                f"{ids[1].hex()}: give the logs of one game")
+            return Reason.of(Settled.SAME_ID, **named)
+        return Reason.of(Settled.OTHER_GAMES, **named, other_game=ids[1].hex())
     raise AssertionError("every genesis is the same")  # pragma: no cover
 
 
@@ -296,10 +295,11 @@ def _read(agreement: _Agreement, cases: list[LogCase], readable: list[int], firs
         restored, penalised = len(agreement.entries), list(agreement.penalised)
     except LocalError:  # pragma: no cover - every one of them applied in a log's own replay
         table, restored, penalised = Table(agreement.entries[0]), 0, []
-    refused: dict[bytes, str] = {}
+    refused: dict[bytes, Reason] = {}
     for raw in itertools.chain(rounds, again):
         events = table.receive(raw)
-        penalised += [e for e in events if isinstance(e, Violation) and not e.halts and e.seq >= restored]
+        found = not_ending(events, raw)  # (an audit's penalty in the entries agreed on is counted already)
+        penalised += [v for v in found if v.check not in AUDIT_KINDS or v.seq >= restored]
         taken = any(isinstance(ev, Accepted) and ev.raw == raw for ev in events)
         if raw in forked and forked[raw] not in refused and not taken:
             refused[forked[raw]] = _refusal(events)
@@ -309,16 +309,16 @@ def _read(agreement: _Agreement, cases: list[LogCase], readable: list[int], firs
     return Reading(first, judge_end(table, penalised), at_fork, refused)
 
 
-def _refusal(events: Iterable[Event]) -> str:
+def _refusal(events: Iterable[Event]) -> Reason:
     """Why the observer did not take an entry, from the events it reported for it."""
     for ev in events:
         if isinstance(ev, Violation):
-            return describe(ev)
+            return Reason.of(Settled.VIOLATION, **violation_data(ev))
         if isinstance(ev, Rejected):
-            return failed(ev.check, ev.detail, ev.seat)
+            return Reason.of(Settled.REJECTED, check=ev.check, detail=ev.detail, seat=ev.seat)
         if isinstance(ev, Dropped):
-            return ev.reason
-    return "it was not taken"
+            return Reason.of(Settled.DROPPED, drop=ev)
+    return Reason.of(Settled.NOT_TAKEN)
 
 
 def _outcome(verdict: Verdict) -> tuple[object, ...]:
@@ -329,103 +329,29 @@ def _outcome(verdict: Verdict) -> tuple[object, ...]:
     return verdict.status, ended
 
 
-def _rule(d: Dispute) -> tuple[Ruling, Branch | None, str]:
+def _rule(d: Dispute) -> tuple[Ruling, Branch | None, Reason]:
     readings = d.readings
     if len({_outcome(r.verdict) for r in readings}) > 1:
-        orders = "; ".join(f"read from {_name(d.logs, r.first)} first: {r.verdict.summary}" for r in readings)
-        return Ruling.UNSETTLED, None, f"the outcome depends on the order the logs are read in ({orders})"
+        orders = tuple((d.logs[r.first].path, r.verdict.finding) for r in readings)
+        return Ruling.UNSETTLED, None, Reason.of(Settled.ORDER, orders=orders)
     if d.fork is None:
-        why = "it is the only readable log" if len(readings) == 1 else "every other log is a prefix of it"
-        return Ruling.NO_FORK, None, why
+        return Ruling.NO_FORK, None, Reason.of(Settled.ONLY_LOG if len(readings) == 1 else Settled.PREFIX)
     fork = d.fork
     held = {r.at_fork for r in readings}
     upheld = next((b for b in fork.branches if held == {b.entry.hash}), None)
     verdict = readings[0].verdict
     if upheld is not None:
         by_first = {r.first: r for r in readings}
-        refused = [
-            f"the entry {fork.seq} of {_names(d.logs, b.logs)}: "
-            + by_first[b.logs[0]].refused.get(b.entry.hash, "not taken")
+        refused = tuple(
+            (tuple(d.logs[i].path for i in b.logs), by_first[b.logs[0]].refused.get(b.entry.hash))
             for b in fork.branches
             if b is not upheld
-        ]
-        return Ruling.BRANCH, upheld, (
-            f"the observer that has seen everything every log holds takes it as entry {fork.seq} whichever "
-            "log it reads first, and refuses " + "; and ".join(refused)
         )
+        return Ruling.BRANCH, upheld, Reason.of(Settled.TAKEN, seq=fork.seq, refused=refused)
     if verdict.status is Status.VIOLATION and verdict.violation is not None:
-        return Ruling.NEITHER, None, (
-            "the observer that has seen everything every log holds halts, whichever log it reads first: "
-            + describe(verdict.violation)
-        )
-    if len(held) > 1:
-        why = f"the observer keeps whichever entry {fork.seq} it reads first, and no rule refuses the other"
-    else:
-        why = f"no forked entry stands as entry {fork.seq}, and no violation settles the fork"
-    return Ruling.UNSETTLED, None, why
-
-
-def _name(cases: list[LogCase], i: int) -> str:
-    return printable(cases[i].path)
-
-
-def _names(cases: list[LogCase], logs: Sequence[int]) -> str:
-    return " and ".join(_name(cases, i) for i in logs)
-
-
-def _short(digest: bytes) -> str:
-    return digest.hex()[:16] + "…"
-
-
-def _held(cases: list[LogCase], b: Branch) -> str:
-    holds = "holds" if len(b.logs) == 1 else "hold"
-    return (f"{_names(cases, b.logs)} {holds} seat {b.entry.seat}'s {printable(b.entry.type)} "
-            f"(hash {_short(b.entry.hash)})")
-
-
-def dispute_lines(d: Dispute) -> list[str]:
-    """What `verify` prints for several logs: each log's own verdict, then the comparison and the ruling."""
-    lines = [f"{_name(d.logs, i)}: {printable(case.verdict.summary)}" for i, case in enumerate(d.logs)]
-    left_out = [i for i, case in enumerate(d.logs) if not case.readable]
-    if left_out:
-        lines.append(f"left out (not a readable log): {_names(d.logs, left_out)}")
-    if not d.one_game:
-        lines.append(f"one game: no: {printable(d.problem)}")
-        return lines
-    verdict = d.readings[0].verdict
-    assert verdict.table is not None
-    table = verdict.table
-    lines.append(f"one game: yes: game {table.game_id.hex()}, table '{printable(table.setup.name)}'")
-    if d.fork is None:
-        lines.append(f"agree up to entry {d.agreed - 1}, where the longest log ends")
-    else:
-        lines.append(f"agree up to entry {d.agreed - 1}")
-    for i in d.behind:
-        lines.append(f"behind: {_name(d.logs, i)} stops after entry {len(d.logs[i].chain) - 1}")
-    if d.fork is None:
-        lines.append("no fork")
-    else:
-        lines.append(f"fork at entry {d.fork.seq}: " + ", ".join(_held(d.logs, b) for b in d.fork.branches))
-    lines.append("upheld: " + upheld_words(d) + f", because {printable(d.why)}")
-    upheld = d.verdict
-    if upheld is None:
-        lines.append("result: none: a fork the rules cannot settle")
-    else:
-        result = summary_lines(upheld)
-        lines.append(f"result: {result[0]}")
-        lines += result[1:]
-    return lines
-
-
-def upheld_words(d: Dispute) -> str:
-    """Which branch stands, in the words `verify` prints after "upheld: " (the page says the same)."""
-    if d.ruling is Ruling.BRANCH and d.upheld is not None:
-        return f"the branch of {_names(d.logs, d.upheld.logs)}"
-    if d.ruling is Ruling.NEITHER:
-        return "neither branch"
-    if d.ruling is Ruling.NO_FORK:
-        return f"{_name(d.logs, d.longest)}, the longest log"
-    return "nothing: a fork the rules cannot settle"
+        return Ruling.NEITHER, None, Reason.of(Settled.HALTS, **violation_data(verdict.violation))
+    why = Settled.EITHER if len(held) > 1 else Settled.NONE_STANDS
+    return Ruling.UNSETTLED, None, Reason.of(why, seq=fork.seq)
 
 
 def dispute_record(d: Dispute) -> dict[str, Any]:
@@ -433,7 +359,7 @@ def dispute_record(d: Dispute) -> dict[str, Any]:
     out: dict[str, Any] = {"format": FORMAT, "logs": [_log_record(case) for case in d.logs]}
     out["one_game"] = d.one_game
     if not d.one_game:
-        out["problem"] = d.problem
+        out["problem"] = "" if d.problem is None else said(d.problem)
         out["exit"] = d.exit_code
         return out
     table = d.readings[0].verdict.table
@@ -460,7 +386,7 @@ def dispute_record(d: Dispute) -> dict[str, Any]:
         "ruling": d.ruling.value,
         "logs": _upheld_logs(d, names),
         "hash": None if d.upheld is None else d.upheld.entry.hash.hex(),
-        "why": d.why,
+        "why": "" if d.why is None else said(d.why),
     }
     upheld = d.verdict
     out["result"] = None if upheld is None else hand_record(upheld)["result"]

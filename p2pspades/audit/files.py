@@ -8,6 +8,7 @@ import os
 from p2pspades.audit.reader import GameVisitor, read_game
 from p2pspades.audit.record import FORMAT
 from p2pspades.audit.verify import Status, Verdict
+from p2pspades.reasons import Finding, Reason
 
 
 def verify_log(
@@ -20,10 +21,7 @@ def verify_log(
     a file that is a hand record `export` wrote rather than a log."""
     verdict = read_game(path, *visitors, jobs=jobs, pool=pool)
     if verdict.status is Status.UNREADABLE and verdict.table is None and _is_hand_record(path):
-        verdict.summary = (
-            f"{os.fspath(path)} is a hand record written by 'p2pspades export', not a game log: "
-            "verify the .p2plog file it was exported from"
-        )
+        verdict.finding = Reason.of(Finding.HAND_RECORD, path=os.fspath(path))
     return verdict
 
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 from p2pspades.audit.record import winning_sides
 from p2pspades.audit.verify import Status, Verdict
+from p2pspades.reasons import Reason
 from p2pspades.rules import HandResult, RuleSet, is_nil
-from p2pspades.table import TableStatus
+from p2pspades.table import GameEnded, TableStatus
 
 
 class Ending(enum.StrEnum):
@@ -63,8 +64,8 @@ class GameRow:
     ending: Ending
     status: Status
     """The verdict on the log."""
-    summary: str
-    """The verdict's own sentence."""
+    finding: Reason
+    """What the verdict found (`describe.findings.summary` words it)."""
     game_id: str | None = None
     table: str | None = None
     seat: int | None = None
@@ -74,6 +75,8 @@ class GameRow:
     won: bool | None = None
     """Whether the profile's side won; None if nobody won or the seat is unknown."""
     hands: int = 0
+    claimed_by: tuple[str, ...] = ()
+    """A contested ending: the names of the seats that claimed it (the claim counts against them)."""
     unanswered: float | None = None
     """`Ending.UNANSWERED`: when the resume that heard nobody gave up."""
 
@@ -98,7 +101,8 @@ def ending_of(game: PlayedGame) -> Ending:
 def game_row(game: PlayedGame) -> GameRow:
     verdict, table = game.verdict, game.verdict.table
     ending = ending_of(game)
-    row = GameRow(game.path, game.when, ending, verdict.status, verdict.summary, seat=game.seat)
+    claimants = table.result.signers if table is not None and table.result is not None else ()
+    row = GameRow(game.path, game.when, ending, verdict.status, verdict.finding, seat=game.seat)
     if table is None:
         return row
     rules = table.rules
@@ -109,10 +113,11 @@ def game_row(game: PlayedGame) -> GameRow:
     if sides and game.seat is not None and 0 <= game.seat < rules.players:
         won = rules.side_of(game.seat) in sides
     return GameRow(
-        game.path, game.when, ending, verdict.status, verdict.summary, game_id=table.game_id.hex(),
+        game.path, game.when, ending, verdict.status, verdict.finding, game_id=table.game_id.hex(),
         table=table.setup.name, seat=game.seat, players=players,
         winners=tuple(tuple(names[i] for i in rules.sides[k]) for k in sides), won=won,
         hands=len(verdict.hands), unanswered=game.unanswered if ending is Ending.UNANSWERED else None,
+        claimed_by=tuple(names[s] for s in claimants) if ending is Ending.CONTESTED else (),
     )
 
 
@@ -156,6 +161,11 @@ class Stats:
     points: int = 0
     partners: list[Partner] = field(default_factory=list)
     """Most games together first."""
+    contested_claimed: int = 0
+    """Contested endings the profile's seat claimed: it signed a claim of silence that only seats who win
+    by it signed (with two players, every claim), or a stalled ending. They count against the claimant."""
+    contested_against: int = 0
+    """Contested endings that claimed the profile's seat was silent (or, stalled, signed nothing)."""
     running: int = 0
     unreadable: int = 0
     """Logs left out: still being written, or not readable (or the seat unknown)."""
@@ -183,6 +193,7 @@ def stats(games: Iterable[PlayedGame]) -> Stats:
         side = rules.side_of(seat)
         winners = winning_sides(table)
         won, lost = side in winners, bool(winners) and side not in winners
+        _count_claim(totals, table.result, seat)
         totals.games += 1
         totals.wins += won
         totals.losses += lost
@@ -200,6 +211,16 @@ def stats(games: Iterable[PlayedGame]) -> Stats:
             partner.losses += lost
     totals.partners = sorted(partners.values(), key=lambda p: (-p.games, -p.wins, p.name, p.fingerprint))
     return totals
+
+
+def _count_claim(totals: Stats, result: GameEnded | None, seat: int) -> None:
+    """A contested ending, counted by who claimed it (PROTOCOL.md §5.5) and against whom."""
+    if result is None or not result.contested:
+        return
+    if seat in result.signers:
+        totals.contested_claimed += 1
+    elif seat == result.seat or seat in result.missing:
+        totals.contested_against += 1
 
 
 def seat_stats(rules: RuleSet, hands: Iterable[HandResult], seat: int) -> Stats:

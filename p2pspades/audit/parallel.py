@@ -24,7 +24,7 @@ from collections import deque
 from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 
-from p2pspades.table.hand import ProofCheck
+from p2pspades.table.deal import ProofCheck
 
 #: The entry index `settled` gives when no check is pending.
 ALL_SETTLED = sys.maxsize

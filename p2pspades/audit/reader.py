@@ -19,9 +19,20 @@ from dataclasses import dataclass, field
 
 from p2pspades import log
 from p2pspades.audit.parallel import ALL_SETTLED, ParallelProofs, available_jobs
-from p2pspades.audit.verdict import Status, Verdict, abandonment, describe, forfeit_suffix
-from p2pspades.describe import failed
+from p2pspades.audit.verdict import (
+    Status,
+    Unattributed,
+    Verdict,
+    claim_facts,
+    end_facts,
+    unreadable,
+    violation_data,
+)
+from p2pspades.checks import Check
+from p2pspades.describe import dropped
 from p2pspades.errors import LocalError, RemoteError
+from p2pspades.reasons import Finding, Reason
+from p2pspades.rules import VIOLATION_KINDS as AUDIT_KINDS
 from p2pspades.rules import Card, HandResult
 from p2pspades.table import (
     Accepted,
@@ -44,7 +55,7 @@ from p2pspades.table import (
     Wanted,
     read_genesis,
 )
-from p2pspades.table.hand import check_now
+from p2pspades.table.deal import check_now
 
 
 class GameVisitor:
@@ -190,20 +201,19 @@ def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor], jo
     try:
         read = log.read_log(path)
     except FileNotFoundError:
-        return Verdict(Status.UNREADABLE, f"{os.fspath(path)}: no such file")
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.NO_FILE, path=os.fspath(path)))
     except IsADirectoryError:
-        return Verdict(Status.UNREADABLE, f"{os.fspath(path)} is a directory, not a log file")
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.DIRECTORY, path=os.fspath(path)))
     except OSError as exc:
-        return Verdict(Status.UNREADABLE, f"{os.fspath(path)}: cannot read: {exc.strerror or exc}")
+        error = exc.strerror or str(exc)
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.CANNOT_READ, path=os.fspath(path), error=error))
     except LocalError as exc:
-        return Verdict(Status.UNREADABLE, str(exc))
+        return unreadable(str(exc))
     verdict = _replay(read.frames, visitors, jobs)
     verdict.torn = read.torn
     if read.torn is not None and verdict.status in (Status.VALID, Status.INCOMPLETE):
         verdict.status = Status.INCOMPLETE
-        verdict.summary += (
-            f"; the last frame (at byte {read.torn.offset}) is cut short, as a crash during a write leaves it"
-        )
+        verdict.finding = verdict.finding.plus(torn=read.torn.offset)
     return verdict
 
 
@@ -232,21 +242,39 @@ def _earlier_claim(raw: bytes) -> bool:
     return payload.get("t") == "abandon" and "why" in payload and "w" not in payload
 
 
+def _earlier_refusal(raw: bytes) -> bool:
+    """Whether `raw` is a refusal as releases before refusals carried their entry wrote it (its `e` the
+    entry's hash, 32 bytes, which no envelope is)."""
+    try:
+        payload = log.open_envelope(raw).payload
+    except RemoteError:
+        return False
+    e = payload.get("e")
+    return payload.get("t") == "answered" and isinstance(e, bytes) and len(e) == log.HASH_SIZE
+
+
 def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None) -> Verdict:
     if not frames:
-        return Verdict(Status.INCOMPLETE, "the log holds no entry: nothing was recorded")
+        return Verdict(Status.INCOMPLETE, Reason.of(Finding.EMPTY))
     try:
         _, setup = read_genesis(frames[0])
     except log.DecodeError as exc:
-        return Verdict(Status.UNREADABLE, f"entry 0 is not a genesis entry: {exc.detail}")
+        return Verdict(Status.UNREADABLE, Reason.of(Finding.NOT_GENESIS, detail=exc.detail))
     except RemoteError as exc:  # seat 0 signed (or failed to sign) a genesis no peer accepts
         refused = Violation(0, exc.check, exc.detail, 0, (frames[0],))
-        summary = f"entry 0 (the genesis) fails the {exc.check} check: {exc.detail}"
-        return Verdict(Status.VIOLATION, summary, violation=refused)
+        found = Reason.of(Finding.BAD_GENESIS, check=exc.check, detail=exc.detail)
+        return Verdict(Status.VIOLATION, found, violation=refused)
     table = Table(frames[0], proofs=check_now if parallel is None else parallel)
     teller.genesis(setup)
-    penalised: list[Violation] = []
+    faults: list[Violation] = []
+    stopped = 0  # the frame that gave the table its fault, if one ended the game
+    seen = {frames[0]}
     for index, raw in enumerate(frames[1:], start=1):
+        carried = raw in table.chain.known and raw not in seen  # a refusal brought it: its copy is no repeat
+        seen.add(raw)
+        if _earlier_refusal(raw) and not table.finished:
+            found = Reason.of(Finding.EARLIER_REFUSAL, last=len(table.entries) - 1)
+            return Verdict(Status.INCOMPLETE, found, table, None, faults, index)
         before = len(table.entries)
         if parallel is not None:
             parallel.entry = index
@@ -255,101 +283,107 @@ def _judge(frames: list[bytes], teller: _Teller, parallel: ParallelProofs | None
         if parallel is not None:
             teller.flush(parallel.settled())
             if parallel.failed is not None:  # the serial replay will say what it was
-                return Verdict(Status.VIOLATION, f"entry {parallel.failed}: a proof does not verify")
-        for ev in events:
-            if isinstance(ev, Violation):
-                if ev.halts:
-                    summary = describe(ev) + forfeit_suffix(table)
-                    return Verdict(Status.VIOLATION, summary, table, ev, penalised, index)
-                penalised.append(ev)
-        if len(table.entries) > before or any(isinstance(ev, Noted | Superseded) for ev in events):
+                return Verdict(Status.VIOLATION, Reason.of(Finding.PROOF, entry=parallel.failed))
+        faults += not_ending(events, raw)
+        if table.violation is not None and any(ev is table.violation for ev in events):
+            stopped = index
+        if carried or _taken(table, raw, before, events):
             continue
-        if table.certified is not None and raw == table.entries[table.certified.seq]:
-            continue  # the certificate its votes, logged before it, already made
-        problem = next((ev for ev in events if isinstance(ev, Dropped | Rejected)), None)
-        if isinstance(problem, Rejected) and _earlier_claim(raw):
-            waiting = f" at entry {len(table.entries)}"
-            return Verdict(
-                Status.INCOMPLETE,
-                f"valid up to entry {len(table.entries) - 1}, then an abandonment claim of an earlier release"
-                f"{waiting} (on the chain, with `why`), which this verifier does not judge",
-                table,
-                None,
-                penalised,
-                index,
-            )
-        if isinstance(problem, Rejected):
-            return Verdict(
-                Status.VIOLATION,
-                f"entry {index}: {failed(problem.check, problem.detail, problem.seat)}",
-                table,
-                None,
-                penalised,
-                index,
-            )
-        if isinstance(problem, Dropped) and problem.kind is DropKind.MALFORMED:
-            return Verdict(
-                Status.UNREADABLE, f"entry {index}: {problem.reason}", table, None, penalised, index
-            )
-        if problem is not None:
-            return Verdict(
-                Status.VIOLATION, f"entry {index}: {problem.reason}", table, None, penalised, index
-            )
-        if any(isinstance(ev, Wanted) for ev in events):
-            return Verdict(
-                Status.VIOLATION,
-                f"entry {index} is out of sequence: the chain is broken",
-                table,
-                None,
-                penalised,
-                index,
-            )
-        if not any(isinstance(ev, Accepted) for ev in events):
-            return Verdict(
-                Status.VIOLATION, f"entry {index} repeats an earlier entry", table, None, penalised, index
-            )
-    return judge_end(table, penalised)
+        problem = None if table.finished else _problem(table, raw, events, index)
+        if problem is not None:  # (after the end, a frame the table does not take changes nothing)
+            problem.penalised = faults
+            return problem
+    return judge_end(table, faults, stopped)
 
 
-def judge_end(table: Table, penalised: list[Violation]) -> Verdict:
-    """The verdict on an observer `table` that has taken every entry it was given, with the violations a
-    rule-set penalty settled: a halting violation, complete, abandoned, or valid so far."""
+def not_ending(events: list[Event], raw: bytes) -> list[Violation]:
+    """The faults in `events` that do not end the game: a violation the rule set's penalty settled (a renege,
+    a false bid), or a note its signer is named for that is no claim (a vote after taking the answer: at the
+    slot the note names)."""
+    found = [ev for ev in events if isinstance(ev, Violation) and not ev.halts]
+    if any(isinstance(ev, Noted) and ev.raw == raw for ev in events):
+        slot = log.validate_header(log.open_envelope(raw).payload).seq
+        found += [Violation(ev.seat, ev.check, ev.detail, slot, (ev.raw,), halts=False)
+                  for ev in events if isinstance(ev, Rejected)]
+    return found
+
+
+def _taken(table: Table, raw: bytes, before: int, events: list[Event]) -> bool:
+    """Whether the table took the frame: on its chain, as a note, as the ending its notes made, as evidence
+    of a fault (or the cut back an ending made)."""
+    if len(table.entries) > before or any(isinstance(ev, Noted | Superseded) for ev in events):
+        return True
+    if any(isinstance(ev, Violation) and ev.halts for ev in events):
+        return True
+    return table.certified is not None and raw == table.entries[table.certified.seq]
+
+
+def _problem(table: Table, raw: bytes, events: list[Event], index: int) -> Verdict | None:
+    """The verdict on a log with a frame the table did not take (a log holds only what its peer took)."""
+    problem = next((ev for ev in events if isinstance(ev, Dropped | Rejected)), None)
+    if isinstance(problem, Rejected) and _earlier_claim(raw):
+        last = len(table.entries) - 1
+        return Verdict(Status.INCOMPLETE, Reason.of(Finding.EARLIER_CLAIM, last=last, at=last + 1), table,
+                       None, [], index)
+    if isinstance(problem, Rejected):
+        named = Violation(problem.seat, problem.check, problem.detail, index, (raw,), halts=False)
+        found = Reason.of(Finding.REJECTED, entry=index, check=problem.check, detail=problem.detail,
+                          seat=problem.seat)
+        return Verdict(Status.VIOLATION, found, table, named, [], index)
+    if isinstance(problem, Dropped):
+        found = Reason.of(Finding.DROPPED, entry=index, drop=problem)
+        if problem.kind is DropKind.MALFORMED:
+            return Verdict(Status.UNREADABLE, found, table, None, [], index)
+        check = Check.SIGNATURE if problem.kind is DropKind.BAD_SIGNATURE else Check.HEADER
+        return _unattributed(table, index, raw, check, found, detail=dropped(problem))
+    if any(isinstance(ev, Wanted) for ev in events):
+        broken = Reason.of(Finding.BROKEN, entry=index)
+        return _unattributed(table, index, raw, Check.CHAIN, broken,
+                             detail="out of sequence: the chain is broken")
+    if not any(isinstance(ev, Accepted) for ev in events):
+        repeated = Reason.of(Finding.REPEATED, entry=index)
+        return _unattributed(table, index, raw, Check.FRAME_REPEAT, repeated,
+                             detail="repeats an earlier entry")
+    return None
+
+
+def _unattributed(table: Table, index: int, raw: bytes, check: Check, found: Reason, *,
+                  detail: str) -> Verdict:
+    """The verdict on a log with a frame no seat is named for: a violation of the log itself (its record
+    names no seat, PROTOCOL.md §6), `detail` the failed check's."""
+    return Verdict(Status.VIOLATION, found, table, None, [], index,
+                   unattributed=Unattributed(check, detail, index, raw))
+
+
+def judge_end(table: Table, penalised: list[Violation], stopped: int = 0) -> Verdict:
+    """The verdict on an observer `table` that has taken every entry it was given, with the faults that did
+    not end the game (a violation a rule-set penalty settled, a note its signer is named for): a halting
+    violation (`stopped`: the frame that brought it), complete, abandoned, or valid so far. A fault that did
+    not end the game still proves a tampered client whatever the ending: it is said, and the verdict is a
+    violation."""
     n = len(table.entries)
+    last = n - 1
     v = table.violation
     if v is not None and v.halts:
-        return Verdict(Status.VIOLATION, describe(v) + forfeit_suffix(table), table, v, penalised, n)
+        found = Reason.of(Finding.HALTED, ended=end_facts(table), **violation_data(v))
+        return Verdict(Status.VIOLATION, found, table, v, penalised, stopped or n)
+    fault = _fault(penalised[0], table) if penalised else None
     if table.status is TableStatus.COMPLETE:
-        if penalised:
-            first = penalised[0]
-            return Verdict(
-                Status.VIOLATION,
-                "the game is complete, but " + describe(first) + " (penalised)",
-                table,
-                first,
-                penalised,
-                n,
-            )
-        chain = len(table.entries)
-        return Verdict(Status.VALID, f"valid and complete: {chain} entries", table, None, penalised, n)
+        if fault is not None:
+            return Verdict(Status.VIOLATION, fault, table, penalised[0], penalised, n)
+        return Verdict(Status.VALID, Reason.of(Finding.COMPLETE, entries=n), table, None, penalised, n)
     if table.status is TableStatus.ABANDONED:
-        return Verdict(
-            Status.INCOMPLETE,
-            f"valid, but abandoned at entry {len(table.entries) - 1}: {abandonment(table)}"
-            + forfeit_suffix(table),
-            table,
-            None,
-            penalised,
-            n,
-        )
-    waiting = table.waiting_for()
-    where = f"; it waits for seat {waiting[0]}'s {waiting[1]}" if waiting else ""
-    if table.claim is not None and waiting is not None:
-        where = f"; it waits for seat {waiting[0]}'s {waiting[1]}, and {abandonment(table)}"
-    return Verdict(
-        Status.INCOMPLETE,
-        f"valid so far, but incomplete: it stops after entry {len(table.entries) - 1}{where}",
-        table,
-        None,
-        penalised,
-        n,
-    )
+        found = Reason.of(Finding.ABANDONED, last=last, claim=claim_facts(table), ended=end_facts(table))
+    else:
+        waiting = table.waiting_for()
+        found = Reason.of(Finding.INCOMPLETE, last=last, waiting=waiting, claim=claim_facts(table))
+    if fault is not None:
+        return Verdict(Status.VIOLATION, found.plus(fault=fault), table, penalised[0], penalised, n)
+    return Verdict(Status.INCOMPLETE, found, table, None, penalised, n)
+
+
+def _fault(v: Violation, table: Table) -> Reason:
+    """A fault that did not end the game, and what it cost: the audit's penalty under the rule set's
+    `renege`, or (a named note) nothing but the name: it was no claim."""
+    return Reason.of(Finding.PENALISED, audit=v.check in AUDIT_KINDS, renege=table.rules.renege,
+                     **violation_data(v))

@@ -4,58 +4,19 @@ log of the old game can check.
 
 Pure: it takes the old game's table (read from a log) and what the new genesis says (its `after`, its rules
 and, once they are known, its seats), and gives data: each difference is a `Change` with a code and the seat,
-option or values it concerns. `describe.change_text` puts one into words.
+option or values it concerns (`reasons.Change`). `describe.change_text` puts one into words.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from p2pspades.reasons import Change, ChangeKind
 from p2pspades.rules import RuleSet
 from p2pspades.table import After, SeatInfo, Table, TableStatus
 
-
-class ChangeKind(enum.Enum):
-    """How a following game differs from the game it says it follows."""
-
-    OTHER_GAME = "other game"
-    """It names another game than the old log's (`new`: the game id it names)."""
-    NOT_OVER = "not over"
-    """The old game has not ended (in the old log)."""
-    NOT_ABANDONED = "not abandoned"
-    """A continuation of a game that did not end by a certificate of abandonment (`old`: how it ended)."""
-    NO_SCORES = "no scores"
-    """A continuation of a game abandoned before its first scored hand: nothing to carry on."""
-    RULE = "rule"
-    """A rule option differs (`option`, `old` and `new` values); the target is one."""
-    SEAT = "seat"
-    """`seat` is held by another key than in the old game (`old`, `new`: `SeatInfo`, None where there was no
-    such seat); `was`: where the new key sat in the old game (None: it did not play it)."""
-    SCORES = "scores"
-    """A continuation starts from other totals than the old game's end (`old`, `new`: `SideTotal`s)."""
-    DEALER = "dealer"
-    """A continuation's first dealer is not the dealer of the hand the old game did not finish."""
-    NO_LOG = "no log"
-    """(A joiner's check) It has no log of the old game: nothing could be checked."""
-    LOG_UNENDED = "log unended"
-    """(A joiner's check) Its log of the old game stops before the end: the scores could not be checked."""
-
-
-@dataclass(frozen=True)
-class Change:
-    """One difference (`kind`) between a following game and the game it says it follows."""
-
-    kind: ChangeKind
-    game_id: bytes
-    """The old game's id."""
-    seat: int | None = None
-    option: str | None = None
-    old: object = None
-    new: object = None
-    was: int | None = None
+__all__ = ["PROMISED", "Change", "ChangeKind", "broken", "changes", "rule_changes", "seat_changes"]
 
 
 PROMISED = frozenset({ChangeKind.OTHER_GAME, ChangeKind.NOT_OVER})

@@ -13,9 +13,9 @@ import os
 from collections.abc import Sequence
 
 from p2pspades.audit.reader import read_game
-from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
+from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit, unreadable
 
-__all__ = ["Status", "Verdict", "abandonment", "forfeit", "verify_file", "verify_frames"]
+__all__ = ["Status", "Verdict", "abandonment", "forfeit", "unreadable", "verify_file", "verify_frames"]
 
 
 def verify_file(path: str | os.PathLike[str]) -> Verdict:

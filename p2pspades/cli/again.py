@@ -20,12 +20,16 @@ from p2pspades.audit.sequel import Change, ChangeKind, changes, rule_changes, se
 from p2pspades.audit.verdict import Verdict
 from p2pspades.bots import DEFAULT_BOT
 from p2pspades.cli.common import default_name
-from p2pspades.describe import change_text
+from p2pspades.describe import after_text, change_text
+from p2pspades.describe.game import status_words
 from p2pspades.errors import LocalError
+from p2pspades.i18n import N_, _, ngettext
 from p2pspades.net.lobby_seats import LobbyResult, Sequel, TableInfo
 from p2pspades.net.store import GameStore, StoreError, games_of
 from p2pspades.rules import RuleSet
 from p2pspades.table import CONTINUATION, REMATCH, After, SeatInfo, Table, TableStatus, read_genesis
+
+_NOT_ENDED = N_("game {id} has not ended: carry it on with '{command}' instead")
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,8 @@ class Again:
 def _our_stores(home: str | os.PathLike[str] | None, game_id: str) -> list[GameStore]:
     text = game_id.strip().lower()
     if not text or any(c not in "0123456789abcdef" for c in text):
-        raise LocalError(f"{game_id!r} is not a game id (hexadecimal, as 'p2pspades games' shows it)")
+        raise LocalError(_("{id!r} is not a game id (hexadecimal, as 'p2pspades games' shows it)").format(
+            id=game_id))
     ours = []
     for store in games_of(home, text):
         try:
@@ -65,16 +70,20 @@ def our_game(home: str | os.PathLike[str] | None, game_id: str, profile: str | N
     games = {s.game_id for s in stores}
     name = paths.profile_name(profile)
     if not games:
-        raise LocalError(f"profile {name!r} played no game {game_id} ('p2pspades games"
-                         + (f" --profile {name}" if name != paths.DEFAULT_PROFILE else "") + "' lists them)")
+        command = "p2pspades games" + (f" --profile {name}" if name != paths.DEFAULT_PROFILE else "")
+        raise LocalError(_("profile {profile!r} played no game {id} ('{command}' lists them)").format(
+            profile=name, id=game_id, command=command))
     if len(games) > 1:
-        raise LocalError(f"{game_id} is the start of {len(games)} games' ids: give more of it")
+        raise LocalError(_("{id} is the start of {n} games' ids: give more of it").format(id=game_id,
+                                                                                          n=len(games)))
     store = stores[0]
     if store.in_use():
-        raise LocalError(f"game {store.game_id.hex()[:12]} is still being played by another program")
+        raise LocalError(_("game {id} is still being played by another program").format(
+            id=store.game_id.hex()[:12]))
     verdict = verify_file(store.log_path)
     if verdict.table is None:
-        raise LocalError(f"the log of game {store.game_id.hex()[:12]} does not read: {verdict.summary}")
+        raise LocalError(_("the log of game {id} does not read: {why}").format(id=store.game_id.hex()[:12],
+                                                                               why=verdict.summary))
     return verdict, verdict.table
 
 
@@ -86,7 +95,7 @@ def rematch(old: Table, me: bytes, bot_keys: Collection[bytes]) -> Again:
     """A rematch of `old`: it must be over. Every key gets its old seat back if it comes."""
     gid = old.game_id.hex()[:12]
     if old.result is None:
-        raise LocalError(f"game {gid} has not ended: carry it on with 'p2pspades resume {gid}' instead")
+        raise LocalError(_(_NOT_ENDED).format(id=gid, command=f"p2pspades resume {gid}"))
     places = {s.key: s.seat for s in old.setup.seats if s.key != me}
     return Again(old, Sequel(After(old.game_id, REMATCH), places), _bots_of(old, bot_keys))
 
@@ -97,23 +106,26 @@ def carry_on(old: Table, me: bytes, bot_keys: Collection[bytes]) -> Again:
     gid = old.game_id.hex()[:12]
     ended = old.result
     if ended is None:
-        raise LocalError(f"game {gid} has not ended: carry it on with 'p2pspades resume {gid}' instead")
+        raise LocalError(_(_NOT_ENDED).format(id=gid, command=f"p2pspades resume {gid}"))
     if ended.status is not TableStatus.ABANDONED or ended.seat is None:
-        raise LocalError(f"game {gid} was not abandoned ({ended.status}): play a new game, or a rematch "
-                         f"with 'p2pspades host --rematch {gid}'")
+        raise LocalError(_("game {id} was not abandoned ({status}): play a new game, or a rematch with "
+                           "'{command}'").format(id=gid, status=status_words(ended.status),
+                                                 command=f"p2pspades host --rematch {gid}"))
     if old.setup.keys[0] != me:
-        raise LocalError(f"game {gid} was hosted by {old.setup.seats[0].name}: its host (seat 0) carries it "
-                         "on, and the others join")
+        raise LocalError(_("game {id} was hosted by {host}: its host (seat 0) carries it on, and the others "
+                           "join").format(id=gid, host=old.setup.seats[0].name))
     if ended.seat == 0:
-        raise LocalError(f"in game {gid} it was you, the host, who stopped answering: a continuation keeps "
-                         "every seat but the abandoned one, so it cannot be hosted without you at seat 0")
+        raise LocalError(_("in game {id} it was you, the host, who stopped answering: a continuation keeps "
+                           "every seat but the abandoned one, so it cannot be hosted without you at seat "
+                           "0").format(id=gid))
     game = old.game
     if game is None:
-        raise LocalError(f"game {gid} was abandoned before its first hand: there are no scores to carry on")
+        raise LocalError(_("game {id} was abandoned before its first hand: there are no scores to carry "
+                           "on").format(id=gid))
     after = After(old.game_id, CONTINUATION, game.totals, game.dealer)
     problem = after.problem(old.rules, None)
     if problem is not None:  # pragma: no cover - an abandoned game's totals are those of a game going on
-        raise LocalError(f"game {gid} cannot be carried on: {problem}")
+        raise LocalError(_("game {id} cannot be carried on: {why}").format(id=gid, why=problem))
     places = {s.key: s.seat for s in old.setup.seats if s.seat not in (0, ended.seat)}
     bots = tuple(seat for seat in _bots_of(old, bot_keys) if seat != ended.seat)
     return Again(old, Sequel(after, places, only_places=True), bots, bot_for=ended.seat)
@@ -176,18 +188,23 @@ UNCHECKED = frozenset({ChangeKind.NO_LOG, ChangeKind.LOG_UNENDED})
 def refusal(after: After, doubts: Sequence[str]) -> str:
     """The one line that refuses, without a person to ask, a game that follows `after` with these doubts
     (`doubt_lines`)."""
-    game = after.describe(short=True)
-    return (f"refused: the host's game {game if after.continues else 'is ' + game}: {'; '.join(doubts)} (to "
-            "see it and decide, join without --auto)")
+    said = (_("refused: the host's game {after}: {doubts} (to see it and decide, join without --auto)")
+            if after.continues else
+            _("refused: the host's game is {after}: {doubts} (to see it and decide, join without --auto)"))
+    return said.format(after=after_text(after, short=True), doubts="; ".join(doubts))
 
 
 def doubts_heading(doubts: Sequence[Change]) -> str:
     """What the question that asks for the yes says of the doubts (under 78 characters): that the game
     differs from our log, or that our log cannot check it."""
-    lines = "the line marked !" if len(doubts) == 1 else f"the {len(doubts)} lines marked !"
+    n = len(doubts)
     if all(c.kind in UNCHECKED for c in doubts):
-        return f"Your own log cannot vouch for this game: read {lines}."
-    return f"Your log of the game it follows says otherwise: read {lines}."
+        said = ngettext("Your own log cannot vouch for this game: read the line marked !.",
+                        "Your own log cannot vouch for this game: read the {n} lines marked !.", n)
+    else:
+        said = ngettext("Your log of the game it follows says otherwise: read the line marked !.",
+                        "Your log of the game it follows says otherwise: read the {n} lines marked !.", n)
+    return said.format(n=n)
 
 
 def doubt_lines(doubts: Sequence[Change], rules: RuleSet, you: int | None) -> list[str]:
@@ -260,7 +277,7 @@ def play_words(args: argparse.Namespace) -> tuple[str, ...]:
             words += [option, str(value)]
     for text in args.option or ():
         words += ["--option", text]
-    return (*words, *_seated_as(args, "You"))
+    return (*words, *_seated_as(args, _("You")))
 
 
 def again_lines(table_words: Sequence[str], table: Table | None, args: argparse.Namespace,
@@ -274,15 +291,17 @@ def again_lines(table_words: Sequence[str], table: Table | None, args: argparse.
         return []
     kind, rest, player = table_words[0], list(table_words[1:]), player_words(args, timeouts)
     if kind == "join":
-        return [f"join with: {shlex.join(['p2pspades', kind, *rest, *player])}"]
+        return [_("join with: {command}").format(command=shlex.join(["p2pspades", kind, *rest, *player]))]
     if kind == "play":
-        return [f"play again with: {shlex.join(['p2pspades', kind, *rest, *player])}"]
+        command = shlex.join(["p2pspades", kind, *rest, *player])
+        return [_("play again with: {command}").format(command=command)]
     ended = None if table is None else table.result
     if table is None or ended is None:
         return []
     gid = table.game_id.hex()[:12]
-    lines = [f"play again with: {shlex.join(['p2pspades', 'host', '--rematch', gid, *rest, *player])}"]
+    rematch_command = shlex.join(["p2pspades", "host", "--rematch", gid, *rest, *player])
+    lines = [_("play again with: {command}").format(command=rematch_command)]
     if ended.status is TableStatus.ABANDONED and ended.seat not in (None, 0) and table.game is not None:
         carry = ["p2pspades", "host", "--carry-on", gid, *rest, *player]
-        lines.append(f"carry on with a bot: {shlex.join(carry)}")
+        lines.append(_("carry on with a bot: {command}").format(command=shlex.join(carry)))
     return lines

@@ -13,13 +13,14 @@ from typing import Any
 from p2pspades import paths
 from p2pspades.audit import GameVisitor
 from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, DEFAULT_THINK, THINK
-from p2pspades.describe import ending, failed
+from p2pspades.describe import abandoned, ending, failed
+from p2pspades.describe.game import bid_text, status_words
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
 from p2pspades.files import FileLock
-from p2pspades.i18n import _
+from p2pspades.i18n import _, listed, ngettext, said
 from p2pspades.printable import printable_lines
-from p2pspades.rules import PRESETS, HandResult, RuleSet, RuleSetError, bid_notation, preset
+from p2pspades.rules import PRESETS, HandResult, RuleSet, RuleSetError, preset
 from p2pspades.rules.ruleset import value_type
 from p2pspades.table import GameEnded, HandAudited, Setup, Violation
 
@@ -87,7 +88,7 @@ def rules_from_args(args: argparse.Namespace) -> RuleSet:
     try:
         return preset(args.rules, **overrides)
     except (RuleSetError, TypeError, ValueError) as exc:
-        raise LocalError(_("these options do not make a valid game: {why}").format(why=exc)) from None
+        raise LocalError(_("these options do not make a valid game: {why}").format(why=said(exc))) from None
 
 
 def _players_problem(name: str, base: RuleSet, players: int, fits: list[str]) -> str:
@@ -146,12 +147,12 @@ def run_as_profile(command: str, args: argparse.Namespace,
             paths.known_profile(args.profile)
         profile = hold_profile(args)
     except LocalError as exc:
-        return fail(command, str(exc))
+        return fail(command, said(exc))
     with profile:
         try:
             code = asyncio.run(page.served(command, args, play) if getattr(args, "web", False) else play())
         except (P2PSpadesError, ValueError, OSError) as exc:
-            return fail(command, str(exc))
+            return fail(command, said(exc))
     page.play_again(args)
     return code
 
@@ -192,7 +193,7 @@ def default_name(profile: str | None = None) -> str:
     except (OSError, KeyError, ImportError):
         user = ""
     name = "".join(ch for ch in user if ch.isprintable()).strip()[:32]
-    return name or "Player"
+    return name or _("Player")
 
 
 def fail(command: str, message: str) -> int:
@@ -215,38 +216,38 @@ class ProgressLines(GameVisitor):
     def on_first_dealer(self, seat: int) -> None:
         if self.after is not None and self.after.continues:
             scores = ", ".join(f"{self.side(k)} {t.score}" for k, t in enumerate(self.after.totals))
-            self.say(f"{self.names[seat]} deals first, as in the game this one continues (from {scores})")
+            self.say(_("{who} deals first, as in the game this one continues (from {scores})").format(
+                who=self.names[seat], scores=scores))
         else:
-            self.say(f"{self.names[seat]} drew the highest card and deals first")
+            self.say(_("{who} drew the highest card and deals first").format(who=self.names[seat]))
 
     def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
         rules = self.rules
         totals = ", ".join(f"{self.side(k)} {t.score}" for k, t in enumerate(hand.totals))
-        bids = " ".join(
-            bid_notation(hand.bids[s], hand.blind[s], rules, short=True) for s in range(rules.players)
-        )
+        bids = " ".join(bid_text(hand.bids[s], hand.blind[s], rules, short=True)
+                        for s in range(rules.players))
         found = len(audit.violations)
-        verdict = f"{found} violation(s) penalised" if found else "audit passed"
-        self.say(
-            f"hand {hand.number:2d}: bids {bids}  tricks {' '.join(map(str, hand.tricks_won))}  "
-            f"totals: {totals}  ({verdict})"
-        )
+        verdict = ngettext("{n} violation penalised", "{n} violations penalised", found).format(n=found) \
+            if found else _("audit passed")
+        self.say(_("hand {number}: bids {bids}  tricks {tricks}  totals: {totals}  ({verdict})").format(
+            number=f"{hand.number:2d}", bids=bids, tricks=" ".join(map(str, hand.tricks_won)), totals=totals,
+            verdict=verdict))
 
     def on_violation(self, violation: Violation) -> None:
         v = violation
-        self.say(f"VIOLATION by seat {v.seat} ({self.names[v.seat]}): {failed(v.check, v.detail)}")
+        self.say(_("VIOLATION by seat {seat} ({who}): {what}").format(seat=v.seat, who=self.names[v.seat],
+                                                                       what=failed(v.check, v.detail)))
 
     def on_end(self, ended: GameEnded) -> None:
-        text = f"game over: {ended.status}" + (f" ({why})" if (why := ending(ended)) else "")
+        status = status_words(ended.status)
+        why = ending(ended)
+        text = (_("game over: {status} ({why})") if why else _("game over: {status}")).format(status=status,
+                                                                                            why=why)
         if ended.signers and ended.seat is not None:
-            waits = " or ".join(f"{w} s" for w in sorted(set(ended.waits)))
-            signers = ", ".join(self.names[s] for s in ended.signers)
-            text += f": {signers} signed that {self.names[ended.seat]} kept the table waiting past the "
-            text += f"timeout in force ({waits})"
-        if ended.contested:
-            text += "; contested: every signer wins by it, so nobody wins"
-        elif ended.forfeit and ended.seat is not None:
-            winners = " and ".join(self.side(k) for k in ended.winners)
-            verb = "wins" if len(ended.winners) == 1 else "win"
-            text += f"; forfeit by {self.names[ended.seat]}: {winners} {verb}"
+            text = _("{said}: {how}").format(said=text, how=abandoned(ended, lambda seat: self.names[seat]))
+        if ended.forfeit and ended.seat is not None:
+            seats = sum(len(self.rules.sides[k]) for k in ended.winners)
+            forfeit = ngettext("forfeit by {who}: {winners} wins", "forfeit by {who}: {winners} win", seats)
+            text = _("{said}; {forfeit}").format(said=text, forfeit=forfeit.format(
+                who=self.names[ended.seat], winners=listed([self.side(k) for k in ended.winners])))
         self.say(text)

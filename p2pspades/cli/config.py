@@ -18,7 +18,7 @@ from p2pspades.cli.common import fail
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
 from p2pspades.files import write_private
-from p2pspades.i18n import _
+from p2pspades.i18n import _, said
 from p2pspades.printable import printable
 
 
@@ -47,7 +47,7 @@ def load(profile: str | None = None) -> dict[str, object]:
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SettingsError(_("cannot read {path}: {why}").format(path=path, why=exc)) from None
+        raise SettingsError(_("cannot read {path}: {why}").format(path=path, why=said(exc))) from None
     if not isinstance(data, dict):
         raise SettingsError(_("cannot read {path}: not a JSON object").format(path=path))
     return data
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         settings[key] = KEYS[key](args.value)
         save(settings, args.profile)
     except (SettingsError, paths.ProfileError) as exc:
-        return fail("config", str(exc))
+        return fail("config", said(exc))
     if key == "lang":
         _say_language(str(settings[key]), name)
     return ExitCode.OK

@@ -7,10 +7,11 @@ import argparse
 import json
 import sys
 
-from p2pspades.audit import Status, hand_record, text_record
-from p2pspades.audit.page import game_page
+from p2pspades.audit import Status, hand_record
 from p2pspades.cli.common import fail
 from p2pspades.cli.verify import add_jobs_option, verify_with_progress
+from p2pspades.describe.page import game_page
+from p2pspades.describe.record import text_record
 from p2pspades.exits import ExitCode
 from p2pspades.i18n import _
 from p2pspades.printable import printable
@@ -49,5 +50,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     if verdict.status is not Status.VALID:
-        print(f"p2pspades export: note: {printable(verdict.summary)}", file=sys.stderr)
+        print("p2pspades export: " + _("note: {verdict}").format(verdict=printable(verdict.summary)),
+              file=sys.stderr)
     return ExitCode.OK

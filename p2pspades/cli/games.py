@@ -14,11 +14,12 @@ from typing import Any
 from p2pspades import paths
 from p2pspades.audit import Status, verify_file
 from p2pspades.audit.history import Ending, GameRow, PlayedGame, game_rows
-from p2pspades.audit.verify import Verdict
+from p2pspades.audit.verdict import unreadable
 from p2pspades.cli.common import fail, resume_command
+from p2pspades.describe.findings import summary
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
-from p2pspades.i18n import N_, _, moment, ngettext
+from p2pspades.i18n import N_, _, moment, ngettext, said
 from p2pspades.net.store import our_logs
 from p2pspades.printable import pad, printable, width
 
@@ -49,10 +50,7 @@ def played_games(profile: str | None) -> list[PlayedGame]:
     paths.known_profile(profile)
     found = []
     for entry in our_logs(paths.data_home(profile=profile)):
-        if entry.problem is not None:
-            verdict = Verdict(Status.UNREADABLE, entry.problem)
-        else:
-            verdict = verify_file(entry.path)
+        verdict = unreadable(entry.problem) if entry.problem is not None else verify_file(entry.path)
         found.append(PlayedGame(str(entry.path), verdict, entry.seat, entry.when, entry.running,
                                 entry.unanswered))
     return found
@@ -100,7 +98,10 @@ def result_text(row: GameRow, profile: str | None) -> str:
             return _("abandoned: nobody won") if ending is Ending.ABANDONED else _("violation: nobody won")
         return _won(row, winners, forfeit=_("abandoned") if ending is Ending.ABANDONED else _("violation"))
     if ending is Ending.CONTESTED:
-        return _("abandoned, contested: nobody won")
+        if not row.claimed_by:
+            return _("abandoned, contested: nobody won")
+        claimed = _(" and ").join(printable(n) for n in row.claimed_by)
+        return _("abandoned, contested: nobody won (claimed by {names})").format(names=claimed)
     if ending is Ending.RUNNING:
         return ngettext("still being played ({n} hand so far)", "still being played ({n} hands so far)",
                         row.hands).format(n=row.hands)
@@ -117,7 +118,7 @@ def result_text(row: GameRow, profile: str | None) -> str:
             text = _("{stopped}; carry on with: {command}").format(
                 stopped=text, command=resume_command(bytes.fromhex(row.game_id), profile))
         return text
-    return _("log unreadable: {why}").format(why=printable(row.summary))
+    return _("log unreadable: {why}").format(why=printable(summary(row.finding)))
 
 
 def _won(row: GameRow, winners: str, forfeit: str = "") -> str:
@@ -148,7 +149,7 @@ def row_record(row: GameRow, profile: str | None) -> dict[str, Any]:
         "won": row.won,
         "hands": row.hands,
         "result_text": result_text(row, profile),
-        "verdict": {"status": VERDICT[row.status], "summary": row.summary},
+        "verdict": {"status": VERDICT[row.status], "summary": summary(row.finding)},
         "log": row.path,
     }
 
@@ -167,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rows = game_rows(played_games(args.profile))
     except (LocalError, OSError) as exc:
-        return fail("games", str(exc))
+        return fail("games", said(exc))
     if args.json:
         print(json.dumps({"profile": paths.profile_name(args.profile),
                           "games": [row_record(r, args.profile) for r in rows]}, indent=2))

@@ -22,26 +22,29 @@ from p2pspades.cli.common import (
     rules_from_args,
     run_as_profile,
 )
+from p2pspades.cli.echo import say
 from p2pspades.cli.play import (
     add_seat_options,
     load_ui,
     lobby_printer,
     our_seat,
     run_group,
-    say,
     settings_from,
     timeouts_from,
 )
+from p2pspades.describe import after_text
+from p2pspades.describe.game import bot_name
 from p2pspades.describe.rules import described
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
-from p2pspades.i18n import _
+from p2pspades.i18n import _, ngettext, said
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import Settings
 from p2pspades.net.lobby_seats import NAME_LIMIT, Sequel, TableInfo, check_name
 from p2pspades.net.seats import Seat, bot_seats
 from p2pspades.net.session import HostedTable
 from p2pspades.paths import PLAYER_IDENTITY
+from p2pspades.reasons import Closing
 from p2pspades.rules import RuleSet
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
@@ -103,7 +106,7 @@ def check_host_args(args: argparse.Namespace) -> RuleSet:
         check_name(args.name)
         check_name(args.table)
     except ValueError as exc:
-        raise LocalError(str(exc)) from None
+        raise LocalError(said(exc)) from None
     if not 0 <= args.bots < rules.players:
         raise LocalError(_("--bots must be 0..{most} for {players} players").format(
             most=rules.players - 1, players=rules.players))
@@ -117,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         rules = check_host_args(args)
         timeouts_from(args)
     except LocalError as exc:
-        return fail("host", str(exc))
+        return fail("host", said(exc))
     return run_as_profile("host", args, lambda: host(rules, args, settings_from(args)),
                           reads=bool(args.rematch or args.carry_on))
 
@@ -127,7 +130,7 @@ def play_again(args: argparse.Namespace, me: bytes) -> Again | None:
     game_id = args.rematch or args.carry_on
     if not game_id:
         return None
-    _, old = our_game(args.home, game_id, args.profile)
+    _verdict, old = our_game(args.home, game_id, args.profile)
     keys = our_bot_keys(args.home, PLAYER_IDENTITY)
     again = rematch(old, me, keys) if args.rematch else carry_on(old, me, keys)
     if args.table is None:
@@ -164,6 +167,7 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
         rules = again.rules
     bots, sequel, next_bot = again_bots(again, args)
     hosted = HostedTable(main, table_name=args.table, rules=rules, bots=bots, settings=settings,
+                         bot_name=bot_name(),
                          address=args.address, port=args.port, advertise=not args.no_advertise,
                          version=args.protocol,
                          start_when=starter if ui is None else None,
@@ -175,16 +179,23 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
     lobby = parse(endpoint)
     host_port = endpoint if lobby is None else lobby.host_port
     main.again = host_words(args, 0 if lobby is None else lobby.port)  # kept for a resumed game too
-    say(f"hosting table {args.table!r} ({described(rules)}, {rules.players} seats, target "
-        f"{rules.target}, protocol version {args.protocol}) as {args.name}, key {main.identity.fingerprint}")
+    say(_("hosting table {table!r} ({rules}, {seats} seats, target {target}, protocol version {version}) as "
+          "{name}, key {fingerprint}").format(table=args.table, rules=described(rules), seats=rules.players,
+                                             target=rules.target, version=args.protocol, name=args.name,
+                                             fingerprint=main.identity.fingerprint))
     if again is not None:
         after = again.sequel.after
-        say(f"the game at this table {'' if after.continues else 'is '}{after.describe()}")
-    say(f"lobby: {endpoint}  (others join with: p2pspades join {host_port})")
+        said = (_("the game at this table {after}") if after.continues
+                else _("the game at this table is {after}"))
+        say(said.format(after=after_text(after)))
+    say(_("lobby: {endpoint}  (others join with: {command})").format(endpoint=endpoint,
+                                                                     command=f"p2pspades join {host_port}"))
     if bots:
-        say(f"{len(bots)} bot seat(s) run on this machine: you can see their cards")
+        n = len(bots)
+        say(ngettext("{n} bot seat runs on this machine: you can see its cards",
+                     "{n} bot seats run on this machine: you can see their cards", n).format(n=n))
     if hosted.advertised is not None:
-        say(f"not advertised on the LAN: {hosted.advertised}")
+        say(_("not advertised on the LAN: {why}").format(why=hosted.advertised))
     try:
         if ui is None:
             group = await hosted.seat_everyone()
@@ -198,11 +209,11 @@ async def host(rules: RuleSet, args: argparse.Namespace, settings: Settings) -> 
             hosted.on_wait = model.set_waits
             group = await ui.run_lobby(model, hosted.seat_everyone(), color=not args.no_color)
     except BaseException:
-        await hosted.close("the host stopped")
+        await hosted.close(Closing.STOPPED)
         raise
     if group is None:
-        await hosted.close("the host left")
-        say("you left the table before the game started")
+        await hosted.close(Closing.LEFT)
+        say(_("you left the table before the game started"))
         return ExitCode.LEFT
     return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
 
@@ -215,9 +226,9 @@ def silence_printer(hosted: HostedTable) -> Callable[[dict[int, int]], None]:
         seats = hosted.info()
         for seat in sorted(set(silent) - said):
             who = seats.at(seat)
-            name = who.name if who is not None else f"seat {seat}"
-            say(f"{name}'s program has not answered for a while: its seat is freed in {silent[seat]} s "
-                "unless it answers")
+            name = who.name if who is not None else _("seat {seat}").format(seat=seat)
+            say(_("{who}'s program has not answered for a while: its seat is freed in {seconds} s unless it "
+                  "answers").format(who=name, seconds=silent[seat]))
         said.intersection_update(silent)
         said.update(silent)
 
@@ -226,7 +237,7 @@ def silence_printer(hosted: HostedTable) -> Callable[[dict[int, int]], None]:
 
 def starter(info: TableInfo) -> bool:
     """With --auto, the host starts the table as soon as every seat is taken."""
-    say(f"every seat is taken; starting table {info.name!r}")
+    say(_("every seat is taken; starting table {table!r}").format(table=info.name))
     return True
 
 

@@ -16,19 +16,20 @@ from typing import Any
 
 from p2pspades.cli.again import CheckAfter, again_lines, doubt_lines, doubts_heading, join_words, refusal
 from p2pspades.cli.common import add_bot_option, default_name, fail, run_as_profile
+from p2pspades.cli.echo import say
 from p2pspades.cli.play import (
     add_seat_options,
     load_ui,
     lobby_printer,
     our_seat,
     run_group,
-    say,
     settings_from,
     timeouts_from,
 )
+from p2pspades.describe.tables import advertised, proposal
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_help
-from p2pspades.i18n import _
+from p2pspades.i18n import _, ngettext, said
 from p2pspades.net.discovery import find_table, parse_endpoint
 from p2pspades.net.endpoints import parse
 from p2pspades.net.group import LocalGroup, Settings
@@ -37,6 +38,7 @@ from p2pspades.net.lobby_seats import LobbyError, LobbyResult, TableInfo, check_
 from p2pspades.net.seats import bot_seats
 from p2pspades.net.session import join_game
 from p2pspades.paths import PLAYER_IDENTITY
+from p2pspades.reasons import Trouble
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 
@@ -83,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         check_address(args.table)
         timeouts_from(args)
     except (LocalError, ValueError) as exc:
-        return fail("join", str(exc))
+        return fail("join", said(exc))
     return run_as_profile("join", args, lambda: join(args, settings_from(args)))
 
 
@@ -123,22 +125,27 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
     lobby = parse_endpoint(args.table)
     fingerprint = args.fingerprint
     if lobby is None:
-        say(f"looking for table {args.table!r} on the LAN ...")
+        say(_("looking for table {table!r} on the LAN ...").format(table=args.table))
         ad = await find_table(args.table, args.wait, args.interface)
         lobby = ad.endpoint
         if fingerprint is not None and fingerprint != ad.host_fingerprint:
-            raise LocalError(f"table {args.table!r} is hosted by {ad.host_fingerprint}, not {fingerprint}")
+            raise LocalError(_("table {table!r} is hosted by {found}, not {fingerprint}").format(
+                table=args.table, found=ad.host_fingerprint, fingerprint=fingerprint))
         fingerprint = ad.host_fingerprint
-        say(f"found {ad}")
+        say(_("found {table}").format(table=advertised(ad)))
     bots = bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home)
     main.lobby = host_port(lobby)
     main.again = join_words(args, main.lobby)  # kept for a resumed game too
     check = CheckAfter(args.home, auto=ui is None)
     screen = JoinScreen(check)
-    say(f"connecting to {host_port(lobby)} as {args.name}, key {main.identity.fingerprint} (no answer within "
-        f"{CONNECT_TIMEOUT:g} s gives up) ...")
+    say(_("connecting to {lobby} as {name}, key {fingerprint} (no answer within {seconds} s gives up) "
+          "...").format(
+        lobby=host_port(lobby), name=args.name, fingerprint=main.identity.fingerprint,
+        seconds=f"{CONNECT_TIMEOUT:g}"))
     if bots:
-        say(f"bringing {len(bots)} bot(s) of ours: they run on this machine, so you can see their cards")
+        say(ngettext("bringing {n} bot of ours: it runs on this machine, so you can see its cards",
+                     "bringing {n} bots of ours: they run on this machine, so you can see their cards",
+                     len(bots)).format(n=len(bots)))
     joining = asyncio.ensure_future(join_game(
         lobby, main, bots=bots, settings=settings, address=args.address, host_fingerprint=fingerprint,
         allow_version=args.allow_protocol, check_after=check,
@@ -150,7 +157,7 @@ async def join(args: argparse.Namespace, settings: Settings) -> int:
     else:
         left = await screen.run(ui, joining, main.identity.public, color=not args.no_color)
         if left is None:
-            say("you left the table before the game started")
+            say(_("you left the table before the game started"))
             return ExitCode.LEFT
         group = left
     return await run_group(group, ui, args, again=lambda table: again_lines(main.again, table, args))
@@ -163,7 +170,8 @@ def host_silence() -> Callable[[int | None], None]:
     def show(left: int | None) -> None:
         nonlocal silent
         if left is not None and not silent:
-            say(f"the host's program has not answered for a while: we leave in {left} s unless it answers")
+            say(_("the host's program has not answered for a while: we leave in {seconds} s unless it "
+                  "answers").format(seconds=left))
         silent = left is not None
 
     return show
@@ -174,11 +182,12 @@ def auto_confirm(check: CheckAfter) -> Callable[[LobbyResult], bool]:
     a person's yes (`CheckAfter`): then it is refused, in one line."""
 
     def confirm(result: LobbyResult) -> bool:
-        say(result.describe())
+        say(proposal(result))
         doubts = check.proposal(result)
         after = result.table.after
         if doubts and after is not None:
-            raise LobbyError(refusal(after, doubt_lines(doubts, result.table.rules, result.seat)))
+            raise LobbyError(Trouble.FOLLOWS, problem=refusal(after, doubt_lines(doubts, result.table.rules,
+                                                                                  result.seat)))
         return True
 
     return confirm

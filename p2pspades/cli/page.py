@@ -72,14 +72,14 @@ def command_words(argv: Sequence[str] | None = None) -> list[str]:
 async def served(command: str, args: argparse.Namespace, play: Callable[[], Coroutine[Any, Any, int]]) -> int:
     """Run `play()` with its page served: `args.screen` is the page while it runs (what `load_ui` gives the
     command). The way to play again the person chose is left in `args.web_again`."""
-    from p2pspades.cli import play as play_cli
+    from p2pspades.cli.echo import set_echo
     from p2pspades.web import WebScreen, token_from
 
     screen = WebScreen(port=args.web_port or 0, browser=not args.no_browser, token=token_from(os.environ),
                        new_game=command_words() if command == "play" else None)
     args.screen = screen
     await screen.start()
-    play_cli.set_echo(screen.say)
+    set_echo(screen.say)
     restarting = None
     try:
         code = await play()
@@ -91,7 +91,7 @@ async def served(command: str, args: argparse.Namespace, play: Callable[[], Coro
         screen.tell(f"p2pspades {command}: {exc}")
         raise
     finally:
-        play_cli.set_echo(None)
+        set_echo(None)
         await screen.close(restarting=restarting)
 
 
@@ -112,10 +112,14 @@ def play_again(args: argparse.Namespace) -> None:
         flag = "--" + option.replace("_", "-")
         if value is not None and flag not in words:
             words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
-    print(f"starting: {shlex.join(['p2pspades', *words])}", flush=True)
+    lang = getattr(args, "lang", None)
+    if lang is not None and "--lang" not in words:  # the next game speaks as this one did
+        words += ["--lang", lang.lang]
+    print(_("starting: {command}").format(command=shlex.join(["p2pspades", *words])), flush=True)
     sys.stderr.flush()
     env = dict(os.environ, **{TOKEN_ENV: guard.token})
     try:
         os.execve(sys.executable, [sys.executable, "-m", "p2pspades", *words], env)
     except OSError as exc:
-        print(f"p2pspades: cannot start the next game: {exc.strerror or exc}", file=sys.stderr)
+        print("p2pspades: " + _("cannot start the next game: {why}").format(why=exc.strerror or exc),
+              file=sys.stderr)

@@ -26,7 +26,7 @@ from typing import Any
 from p2pspades import crypto, log
 from p2pspades.audit import Status as Verdict
 from p2pspades.audit import tell, verify_file
-from p2pspades.bots import DEFAULT_BOT, SEAT_NAMES
+from p2pspades.bots import DEFAULT_BOT
 from p2pspades.bots import make_bot as make_local_bot
 from p2pspades.cli.again import again_lines, play_words
 from p2pspades.cli.common import (
@@ -40,16 +40,19 @@ from p2pspades.cli.common import (
     rules_from_args,
     run_as_profile,
 )
+from p2pspades.cli.echo import say
 from p2pspades.cli.page import add_web_options
 from p2pspades.cli.page import check as check_web
-from p2pspades.describe import ending
+from p2pspades.describe import ending, note, superseded
+from p2pspades.describe.game import seat_names, status_words
 from p2pspades.describe.rules import described
+from p2pspades.describe.tables import seat_map
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code, game_exit_help
-from p2pspades.i18n import _
+from p2pspades.i18n import N_, _, listed, ngettext, said
 from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby_seats import TableInfo
-from p2pspades.net.peer import Peer, Phase, Status
+from p2pspades.net.peer import Peer
 from p2pspades.net.seats import (
     Seat,
     bot_seats,
@@ -58,15 +61,16 @@ from p2pspades.net.seats import (
     player_identity,
 )
 from p2pspades.net.session import HostedTable
+from p2pspades.net.status import Phase, Status
 from p2pspades.net.store import StoreError
 from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
-from p2pspades.printable import printable_lines
 from p2pspades.rules import HandResult, RuleSet
 from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
+from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
 
-UI_MISSING = "the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)"
+UI_MISSING = N_("the full-screen UI is not available ({why}); use --auto (the built-in bot plays your seat)")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -77,7 +81,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                       "and signed log; --local plays in memory instead.") + " " + game_exit_help(),
     )
     add_game_options(p)
-    p.add_argument("--name", default="You", metavar=_("NAME"), help=_("your name at the table"))
+    p.add_argument("--name", default=_("You"), metavar=_("NAME"), help=_("your name at the table"))
     p.add_argument("--seed", type=int, metavar="N",
                    help=_("seed for the bots' choices (never the cryptography)"))
     add_bot_option(p)
@@ -149,39 +153,21 @@ def load_ui(args: argparse.Namespace) -> Any | None:
         try:
             apply_screen_options(args)
         except ValueError as exc:
-            raise LocalError(str(exc)) from None
+            raise LocalError(said(exc)) from None
         return screen
     try:
         from p2pspades import ui
         from p2pspades.ui import HumanPlayer, UiState, confirm_table, create_app  # noqa: F401
         from p2pspades.ui.prefs import apply_screen_options
     except ImportError as exc:
-        raise LocalError(UI_MISSING.format(why=exc)) from None
+        raise LocalError(_(UI_MISSING).format(why=said(exc))) from None
     try:
         apply_screen_options(args)
     except ValueError as exc:
-        raise LocalError(str(exc)) from None
+        raise LocalError(said(exc)) from None
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise LocalError("the game screen needs a terminal; use --auto for a game without one")
+        raise LocalError(_("the game screen needs a terminal; use --auto for a game without one"))
     return ui
-
-
-_echo: list[Callable[[str], None]] = []
-
-
-def set_echo(echo: Callable[[str], None] | None) -> None:
-    """Where `say` prints while a page shows the game (`--web`): above its status line, and on the page
-    too; None: the terminal alone again."""
-    _echo[:] = [] if echo is None else [echo]
-
-
-def say(text: str) -> None:
-    """Print a line for the person; names and reasons from the network in it are shown escaped."""
-    line = printable_lines(text)
-    if _echo:
-        _echo[0](line)
-    else:
-        print(line, flush=True)
 
 
 def setup_logging(auto: bool, home: Path | None = None) -> Path | None:
@@ -217,14 +203,10 @@ def lobby_printer(you: bytes | None = None) -> Callable[[TableInfo], None]:
     that the host is deciding once the table is full."""
 
     def show(info: TableInfo) -> None:
-        names = ", ".join(f"{s.seat}:{s.name}" + (f" (bot run by {info.owner_name(s)})" if s.bot else "")
-                          for s in info.seated)
-        follows = "" if info.after is None else f"; {info.after.describe(short=True)}"
-        say(f"table {info.name!r}: {len(info.seated)} of {info.seats} seats taken [{names}] "
-            f"(protocol version {info.version}{follows})")
+        say(seat_map(info))
         host = info.at(0)
         if you is not None and host is not None and info.seat_of(you) is not None and not info.free:
-            say(f"waiting for {host.name} to accept you")
+            say(_("waiting for {host} to accept you").format(host=host.name))
 
     return show
 
@@ -247,18 +229,12 @@ class Progress(ProgressLines):
         self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
 
     def on_event(self, event: Event) -> None:
-        if isinstance(event, Noted):
+        if isinstance(event, Noted) and event.type in msg.NOTES:
             names = [s.name for s in self.peer.table.setup.seats]
             fields = log.open_envelope(event.raw).payload
-            accused = names[fields["a"]]
-            if event.type == "abandon":
-                say(f"{names[event.seat]} voted that {accused} stopped answering (after the timeout in "
-                    f"force, {fields['w']} s)")
-            else:
-                say(f"{names[event.seat]} took the entry of {accused} before voting: the claim is void")
+            say(note(event.type, names[event.seat], names[fields["a"]], fields))
         elif isinstance(event, Superseded):
-            say(f"a certificate takes entry {event.first}: the {len(event.raws)} entries we held from there "
-                f"on are off the chain")
+            say(superseded(event.first, len(event.raws)))
         tell(self.peer.table, [event], self)
 
     def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
@@ -272,8 +248,9 @@ class Progress(ProgressLines):
         if status.linger_in is not None and not self._lingering:
             self._lingering = True
             names = [s.name for s in self.peer.table.setup.seats]
-            who = " and ".join(names[seat] for seat in status.behind)
-            say(f"staying up to {status.linger_in} s so that {who} can take the end if it comes back")
+            who = listed([names[seat] for seat in status.behind])
+            say(_("staying up to {seconds} s so that {who} can take the end if it comes back").format(
+                seconds=status.linger_in, who=who))
         seat = status.waiting_for
         silent = None
         if seat is not None and seat != status.seat and not status.finished:
@@ -289,7 +266,7 @@ class Progress(ProgressLines):
         elif self._away_shown:
             lost = int(self._away_shown.split()[0])
             if lost not in status.away:  # heard from again (not merely no longer the seat we wait for)
-                say("every seat is connected again")
+                say(_("every seat is connected again"))
             self._away_shown = ""
 
     def _say_sync(self, status: Status) -> None:
@@ -302,7 +279,7 @@ class Progress(ProgressLines):
             say(status_text(status))
             self._sync_at, self._answered = now, status.answered
         elif self._syncing and not syncing and status.phase is not Phase.GAVE_UP:
-            say("synced with the other seats")
+            say(_("synced with the other seats"))
         self._syncing = syncing
 
 
@@ -311,7 +288,8 @@ SYNC_SAID = 10.0
 
 
 def _seats(seats: tuple[int, ...]) -> str:
-    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
+    listed_seats = ", ".join(str(s) for s in seats)
+    return ngettext("seat {seats}", "seats {seats}", len(seats)).format(seats=listed_seats)
 
 
 COUNTDOWN_SHOWN = 30
@@ -330,43 +308,59 @@ def status_text(status: Status) -> str:
     """A peer's `Status` in one line: "waiting for seat 2 (bid)", "your turn", "game over: ..."."""
     phase = status.phase
     if phase is Phase.OVER:
-        return f"game over: {ending(status.ended) if status.ended is not None else status.outcome}"
+        how = ending(status.ended) if status.ended is not None else status.outcome
+        return _("game over: {how}").format(how=how) if how else _("game over")
     if phase is Phase.GAVE_UP:
-        return f"syncing: nobody answered within {status.sync_in} s; stopped"
-    if phase is Phase.SYNCING:
-        left = status.sync_in
-        if status.answered:
-            heard = f"heard from {status.heard} of {status.others}"
-            text = f"syncing with the other seats before playing on ({heard})"
-            if left is not None and status.heard < status.others:
-                text += f"; playing on without the others in {left} s"
-            return text
-        text = "syncing: waiting for the other seats to answer before playing on"
-        if status.heard:
-            text += " (only our own bots have answered)"
-        return text + ("" if left is None else f"; we give up in {left} s")
-    if phase is Phase.IDLE:
-        return "waiting"
+        return _("syncing: nobody answered within {seconds} s; stopped").format(seconds=status.sync_in)
+    if phase in (Phase.SYNCING, Phase.IDLE):
+        return _sync_text(status)
     if phase is Phase.OUR_TURN:
-        text = "your turn"
+        text = _("your turn")
     elif phase is Phase.SENDING:
-        text = f"sending our {status.kind}"
+        text = _("sending our {what}").format(what=status.kind)
     else:
         seat = status.waiting_for
         gone = status.away.get(seat) if seat is not None else None
-        text = (f"waiting for seat {seat} ({status.kind})" if gone is None
-                else f"waiting for seat {seat} (disconnected {gone} s)" if gone >= 0
-                else f"waiting for seat {seat} (not connected yet)")
+        text = (_("waiting for seat {seat} ({what})") if gone is None
+                else _("waiting for seat {seat} (disconnected {seconds} s)") if gone >= 0
+                else _("waiting for seat {seat} (not connected yet)")).format(seat=seat, what=status.kind,
+                                                                              seconds=gone)
+    return _claim_text(status, text)
+
+
+def _sync_text(status: Status) -> str:
+    """A resumed seat's countdown while it waits for the others to answer (or nothing to wait for)."""
+    if status.phase is Phase.IDLE:
+        return _("waiting")
+    left = status.sync_in
+    if status.answered:
+        text = _("syncing with the other seats before playing on (heard from {heard} of {others})").format(
+            heard=status.heard, others=status.others)
+        if left is not None and status.heard < status.others:
+            text = _("{said}; playing on without the others in {seconds} s").format(said=text, seconds=left)
+        return text
+    text = (_("syncing: waiting for the other seats to answer before playing on (only our own bots have "
+              "answered)") if status.heard
+            else _("syncing: waiting for the other seats to answer before playing on"))
+    return text if left is None else _("{said}; we give up in {seconds} s").format(said=text, seconds=left)
+
+
+def _claim_text(status: Status, text: str) -> str:
+    """`text` (whom we wait for) with the vote that the seat stopped answering: ours to come, or the
+    claim in progress."""
     claim = status.claim
     if claim is None:
         if _counting_down(status):
-            text += f"; we vote that it stopped answering in {status.vote_in} s unless it answers"
+            return _("{said}; we vote that it stopped answering in {seconds} s unless it answers").format(
+                said=text, seconds=status.vote_in)
         return text
-    waits = " or ".join(f"{w} s" for w in claim.waits)
-    said = f"{text}; {_seats(claim.voters)} voted it out after {waits} (the timeout in force)"
+    waits = _(" or ").join(_("{seconds} s").format(seconds=w) for w in claim.waits)
+    said = _("{said}; {voters} voted it out after {waits} (the timeout in force)").format(
+        said=text, voters=_seats(claim.voters), waits=waits)
     if claim.refused:
-        return f"{said}, but {_seats(claim.refused)} took its entry first: the claim is void"
-    return f"{said}; {_seats(claim.missing)} did not vote yet"
+        return _("{said}, but {refusers} took its entry first: the claim is void").format(
+            said=said, refusers=_seats(claim.refused))
+    return _("{said}; {missing} did not vote yet").format(said=said, missing=_seats(claim.missing))
 
 
 def final_lines(table: Table) -> list[str]:
@@ -377,17 +371,19 @@ def final_lines(table: Table) -> list[str]:
     names = [s.name for s in table.setup.seats]
     sides = ["+".join(names[s] for s in side) for side in table.rules.sides]
     scores = ", ".join(f"{sides[k]} {t.score}" for k, t in enumerate(game.totals))
-    lines = [f"final score: {scores}"]
+    lines = [_("final score: {scores}").format(scores=scores)]
     if game.outcome is not None:
-        lines.append("winner: " + (" and ".join(sides[k] for k in game.outcome.winners) or "nobody"))
+        winners = listed([sides[k] for k in game.outcome.winners]) or _("nobody")
+        lines.append(_("winner: {winners}").format(winners=winners))
     return lines
 
 
 def announce_game(peer: Peer) -> None:
     table = peer.table
     me = table.setup.seats[peer.seat]
-    say(f"game {table.game_id.hex()}: seat {peer.seat} ({me.name}, key {me.fingerprint}); "
-        f"log: {peer.store.log_path}")
+    say(_("game {id}: seat {seat} ({name}, key {fingerprint}); log: {log}").format(
+        id=table.game_id.hex(), seat=peer.seat, name=me.name, fingerprint=me.fingerprint,
+        log=peer.store.log_path))
 
 
 async def run_group(group: LocalGroup, ui: Any | None, args: argparse.Namespace, *,
@@ -409,7 +405,7 @@ async def run_group(group: LocalGroup, ui: Any | None, args: argparse.Namespace,
                                    None if again is None else lambda: again(peer.table))
     except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels us, then raises KeyboardInterrupt)
         if not peer.table.finished:
-            say(f"you stopped the game before the end; carry on with: {resume}")
+            say(_("you stopped the game before the end; carry on with: {command}").format(command=resume))
         raise
     finally:
         await group.close()
@@ -419,12 +415,12 @@ async def run_group(group: LocalGroup, ui: Any | None, args: argparse.Namespace,
             say(line)
         return ExitCode.UNANSWERED
     if not table.finished:
-        say(f"you left before the end; carry on with: {resume}")
+        say(_("you left before the end; carry on with: {command}").format(command=resume))
         return ExitCode.LEFT
     for line in final_lines(table):
         say(line)
     verdict = verify_file(peer.store.log_path)
-    say(f"log {peer.store.log_path}: {verdict.summary}")
+    say(_("log {path}: {verdict}").format(path=peer.store.log_path, verdict=verdict.summary))
     for line in again(table) if again is not None else ():
         say(line)
     return game_exit_code(table.status, log_violation=verdict.status is Verdict.VIOLATION)
@@ -437,15 +433,18 @@ def nobody_answered(peer: Peer, resume: str) -> list[str]:
     names = [s.name for s in table.setup.seats]
     owners = bot_owners(peer)  # a bot's log is on its runner's computer
     people = sorted({owners.get(seat, seat) for seat in range(len(names))} - {peer.seat})
-    whom = " or ".join(names[seat] for seat in people) or "the other players"
+    whom = _(" or ").join(names[seat] for seat in people) or _("the other players")
     gid = table.game_id.hex()[:12]
     return [
-        f"nobody answered within {peer.timing.alone:g} s: the other players' programs have stopped, so the "
-        "game may have ended without you (the others may have voted that you stopped answering, which ends "
-        "it on their tables)",
-        f"to know how it ended, ask {whom} for their log of game {gid} ('p2pspades games' on their computer "
-        f"shows where it is), then: p2pspades verify {shlex.quote(str(peer.store.log_path))} THEIR_LOG",
-        f"if they are still playing, try again with: {resume}",
+        _("nobody answered within {seconds} s: the other players' programs have stopped, so the game may "
+          "have ended without you (the others may have voted that you stopped answering, which ends it on "
+          "their tables)").format(seconds=f"{peer.timing.alone:g}"),
+        # TRANSLATORS: THEIR_LOG is typed by the player: the path of the other player's log
+        _("to know how it ended, ask {whom} for their log of game {id} ('p2pspades games' on their computer "
+          "shows where it is), then: {command}").format(
+            whom=whom, id=gid, command=f"p2pspades verify {shlex.quote(str(peer.store.log_path))} "
+                                       + _("THEIR_LOG")),
+        _("if they are still playing, try again with: {command}").format(command=resume),
     ]
 
 
@@ -478,8 +477,8 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool,
             if seat == peer.seat:
                 continue
             gone = status.away.get(seat)
-            text = ("connected" if gone is None else
-                    "not connected yet" if gone < 0 else f"disconnected {gone} s")
+            text = (_("connected") if gone is None else _("not connected yet") if gone < 0
+                    else _("disconnected {seconds} s").format(seconds=gone))
             if status.waiting_for == seat and gone is not None:
                 text = status_text(dataclasses.replace(status, vote_in=None))  # the prompt line counts down
             state.set_connection(seat, text)
@@ -524,7 +523,7 @@ def run(args: argparse.Namespace) -> int:
         if args.local:  # fresh keys for every seat, nothing to resume: only the log goes to the profile
             args.home = data_home(profile=args.profile)
     except LocalError as exc:
-        return fail("play", str(exc))
+        return fail("play", said(exc))
     if not args.local:
         return run_as_profile("play", args, lambda: play_over_zeromq(rules, args))
     if args.auto:
@@ -532,7 +531,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from p2pspades.ui.play import run_play
     except ImportError as exc:
-        return fail("play", UI_MISSING.format(why=exc))
+        return fail("play", _(UI_MISSING).format(why=said(exc)))
     code = int(run_play(rules, args))
     if code != ExitCode.FAILED:
         for line in again_lines(play_words(args), None, args):
@@ -547,11 +546,12 @@ async def play_over_zeromq(rules: RuleSet, args: argparse.Namespace) -> int:
     main = our_seat(args, seed=None if seed is None else seed * 10)
     bots = bot_seats(rules.players - 1, PLAYER_IDENTITY, args.bot, seed, home=args.home)
     hosted = HostedTable(main, table_name="p2pspades", rules=rules, bots=bots, settings=settings_from(args),
-                         address="127.0.0.1", advertise=False, compass_names=True)
+                         address="127.0.0.1", advertise=False, compass_names=seat_names(rules.players))
     await hosted.open()
-    mode = "your seat is played by the bot" if args.auto else "you play seat 0"
-    say(f"p2pspades: {rules.players} peers on 127.0.0.1, rules {described(rules)}, "
-        f"target {rules.target}; {mode}")
+    said = (_("p2pspades: {n} peers on 127.0.0.1, rules {rules}, target {target}; your seat is played by the "
+              "bot") if args.auto else
+            _("p2pspades: {n} peers on 127.0.0.1, rules {rules}, target {target}; you play seat 0"))
+    say(said.format(n=rules.players, rules=described(rules), target=rules.target))
     main.again = play_words(args)  # kept for a resumed game too
     try:
         group = await hosted.seat_everyone()
@@ -565,15 +565,15 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     """A bots-only game over the in-memory wiring (`--local --auto`), with progress and a signed log."""
     seed = args.seed if args.seed is not None else int.from_bytes(crypto.new_seed()[:4], "big")
     n = rules.players
-    tables = new_tables(rules, names=SEAT_NAMES[:n], table_name="p2pspades auto game")
+    tables = new_tables(rules, names=seat_names(n), table_name="p2pspades auto game")
     wire = Wire(tables, [make_local_bot(args.bot, seed * 10 + i) for i in range(n)])
     path = Path(args.log) if args.log else default_log_path(tables[0].game_id, args.home)
     try:
         writer = log.LogWriter(path)
     except (OSError, LocalError) as exc:
-        return fail("play", f"cannot write the log {path}: {exc}")
-    say(f"p2pspades: {n} bots in memory, rules {described(rules)}, target {rules.target}; "
-        f"log: {path}")
+        return fail("play", _("cannot write the log {path}: {why}").format(path=path, why=said(exc)))
+    say(_("p2pspades: {n} bots in memory, rules {rules}, target {target}; log: {path}").format(
+        n=n, rules=described(rules), target=rules.target, path=path))
     watched = tables[0]
     progress = ProgressLines(watched.setup, say)
     with writer:
@@ -592,9 +592,10 @@ def run_in_memory(rules: RuleSet, args: argparse.Namespace) -> int:
     for line in final_lines(watched):
         say(line)
     verdict = verify_file(path)
-    say(f"log {path}: {verdict.summary}")
+    say(_("log {path}: {verdict}").format(path=path, verdict=verdict.summary))
     if watched.status is not TableStatus.COMPLETE:
-        print(f"the game did not complete: {watched.status}", file=sys.stderr)
+        print(_("the game did not complete: {status}").format(status=status_words(watched.status)),
+              file=sys.stderr)
     for line in again_lines(play_words(args), watched, args):
         say(line)
     return game_exit_code(watched.status, log_violation=verdict.status is Verdict.VIOLATION)

@@ -47,7 +47,7 @@ def _in_browser(path: str) -> int:
     from pathlib import Path
 
     from p2pspades.audit.files import verify_log
-    from p2pspades.audit.page import game_page
+    from p2pspades.describe.page import game_page
     from p2pspades.printable import printable
 
     verdict = verify_log(path)

@@ -13,11 +13,12 @@ import argparse
 
 from p2pspades.cli.again import again_lines
 from p2pspades.cli.common import add_bot_option, add_profile_option, fail, run_as_profile
+from p2pspades.cli.echo import say
 from p2pspades.cli.page import add_web_options
-from p2pspades.cli.play import add_timeout_options, load_ui, run_group, say, timeouts_from
+from p2pspades.cli.play import add_timeout_options, load_ui, run_group, timeouts_from
 from p2pspades.errors import LocalError
 from p2pspades.exits import game_exit_help
-from p2pspades.i18n import _
+from p2pspades.i18n import _, ngettext, said
 from p2pspades.net.group import Settings
 from p2pspades.net.peer import Timing
 from p2pspades.net.resume import Resumable, find_resumable, resume_seats
@@ -55,10 +56,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         timeouts = timeouts_from(args)
         if not 0.5 <= args.timeout_sync <= 86400:
-            raise LocalError(f"--timeout-sync must be between 0.5 and 86400 seconds, not "
-                             f"{args.timeout_sync:g}")
+            wrong = _("--timeout-{step} must be between 0.5 and 86400 seconds, not {seconds}")
+            raise LocalError(wrong.format(step="sync", seconds=f"{args.timeout_sync:g}"))
     except LocalError as exc:
-        return fail("resume", str(exc))
+        return fail("resume", said(exc))
     return run_as_profile("resume", args, lambda: resume(args, timeouts), reads=True)
 
 
@@ -66,12 +67,19 @@ async def resume(args: argparse.Namespace, timeouts: dict[str, float]) -> int:
     found = find_resumable(args.game, seat=args.seat, home=args.home)
     ui = load_ui(args)
     player = make_bot(args.bot) if args.auto else None
-    bots = f" and its {len(found.bots)} bot seat(s)" if found.bots else ""
-    say(f"resuming game {found.game_id.hex()}, seat {found.leader.seat}{bots}")
+    n = len(found.bots)
+    line = ngettext("resuming game {id}, seat {seat} and its {n} bot seat",
+                    "resuming game {id}, seat {seat} and its {n} bot seats", n) if n else _(
+        "resuming game {id}, seat {seat}")
+    say(line.format(id=found.game_id.hex(), seat=found.leader.seat, n=n))
     settings = Settings(home=args.home, timeouts=timeouts, timing=Timing(alone=args.timeout_sync))
     group = await resume_seats(found, player, settings=settings, timeouts=timeouts)
-    say(f"restored {len(group.main.table.entries)} entries from disk; syncing with the other seats before "
-        f"playing on (if nobody answers, we give up in {args.timeout_sync:g} s)")
+    entries = len(group.main.table.entries)
+    say(ngettext("restored {n} entry from disk; syncing with the other seats before playing on (if nobody "
+                 "answers, we give up in {seconds} s)",
+                 "restored {n} entries from disk; syncing with the other seats before playing on (if nobody "
+                 "answers, we give up in {seconds} s)", entries).format(n=entries,
+                                                                       seconds=f"{args.timeout_sync:g}"))
     steps = {**found.local.timeouts, **timeouts}
     return await run_group(group, ui, args, again=lambda table: again_lines(table_words(found), table, args,
                                                                            steps))

@@ -13,7 +13,7 @@ from p2pspades.cli.common import fail
 from p2pspades.cli.games import add_history_options, played_games
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode
-from p2pspades.i18n import _, ngettext, number
+from p2pspades.i18n import _, ngettext, number, said
 from p2pspades.printable import printable
 
 
@@ -46,6 +46,7 @@ def stats_record(s: Stats, profile: str | None) -> dict[str, Any]:
         "points_per_hand": s.points_per_hand,
         "partners": [{"name": p.name, "fingerprint": p.fingerprint, "games": p.games, "wins": p.wins,
                       "losses": p.losses} for p in s.partners],
+        "contested": {"claimed": s.contested_claimed, "claimed_against": s.contested_against},
         "unfinished": s.unfinished,
         "left_out": {"running": s.running, "unreadable": s.unreadable},
     }
@@ -87,6 +88,10 @@ def stats_lines(s: Stats, profile: str | None) -> list[str]:
                                   blind_made=number(s.blind_nils_made),
                                   blind_failed=number(s.blind_nils_failed)),
     ]
+    if s.contested_claimed or s.contested_against:
+        lines.append("  " + _("contested endings (nobody won): {claimed} claimed by you, {against} claimed "
+                              "against you").format(claimed=number(s.contested_claimed),
+                                                    against=number(s.contested_against)))
     if s.partners:
         lines.append("  " + _("partners:"))
         for p in s.partners:
@@ -100,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         totals = stats(played_games(args.profile))
     except (LocalError, OSError) as exc:
-        return fail("stats", str(exc))
+        return fail("stats", said(exc))
     if args.json:
         print(json.dumps(stats_record(totals, args.profile), indent=2))
     else:

@@ -11,7 +11,7 @@ from collections.abc import Awaitable
 from typing import TypeVar
 
 from p2pspades.cli.common import fail
-from p2pspades.describe.rules import summary
+from p2pspades.describe.tables import options_text
 from p2pspades.exits import ExitCode
 from p2pspades.i18n import _, number
 from p2pspades.net.discovery import TableAd, browse
@@ -63,15 +63,6 @@ async def with_spinner(work: Awaitable[T], seconds: float, *, quiet: bool = Fals
         sys.stderr.write("\r\x1b[K")
         sys.stderr.flush()
     return task.result()
-
-
-def options_text(t: TableAd) -> str:
-    """The options a table plays beyond the classic game, in the reader's words ("" for none): from its
-    rule set, or as an older host wrote them (in English)."""
-    if t.rule_set is not None:
-        said = summary(t.rule_set)
-        return f"{said}, …" if t.cut and said else said
-    return t.options
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,14 +9,16 @@ import json
 import sys
 from typing import TextIO
 
-from p2pspades.audit import GameVisitor, Verdict, hand_record, summary_lines
-from p2pspades.audit.dispute import dispute_lines, dispute_record, settle
+from p2pspades.audit import GameVisitor, Verdict, hand_record
+from p2pspades.audit.dispute import dispute_record, settle
 from p2pspades.audit.files import verify_log
-from p2pspades.audit.page import dispute_page, game_page
 from p2pspades.audit.parallel import available_jobs
 from p2pspades.audit.verdict import follow_problem, sequel_changes
 from p2pspades.cli.common import fail
 from p2pspades.describe import change_text
+from p2pspades.describe.dispute import dispute_lines
+from p2pspades.describe.page import dispute_page, game_page
+from p2pspades.describe.record import summary_lines
 from p2pspades.exits import ExitCode
 from p2pspades.i18n import _
 from p2pspades.printable import printable
@@ -58,7 +60,7 @@ def write_page(path: str, text: str) -> str | None:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
     except OSError as exc:
-        return f"cannot write {path}: {exc.strerror or exc}"
+        return _("cannot write {path}: {why}").format(path=path, why=exc.strerror or exc)
     return None
 
 
@@ -88,11 +90,11 @@ class Counter(GameVisitor):
     def __init__(self, path: str, stream: TextIO) -> None:
         self.stream = stream
         self.shown = stream.isatty()
-        self.label = f"verifying {path}: "
-        self._say("starting")
+        self.label = _("verifying {path}:").format(path=path) + " "
+        self._say(_("starting"))
 
     def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
-        self._say(f"hand {hand.number} verified")
+        self._say(_("hand {number} verified").format(number=hand.number))
 
     def on_verdict(self, verdict: Verdict) -> None:
         if self.shown:
@@ -141,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
 def run_after(args: argparse.Namespace, path: str, old_path: str) -> int:
     """`verify NEW --after OLD`: the verdict on NEW, then whether it follows OLD's game as it says."""
     if args.html:
-        return fail("verify", "--html and --after cannot be used together")
+        return fail("verify", _("--html and --after cannot be used together"))
     new = verify_with_progress(args, path)
     old = verify_with_progress(args, old_path)
     problem = follow_problem(old, new)
@@ -155,14 +157,16 @@ def run_after(args: argparse.Namespace, path: str, old_path: str) -> int:
         if problem is None:
             assert new.table is not None and new.table.setup.after is not None
             after = new.table.setup.after
-            what = ("its scores and bags at its end and its next dealer are where this game starts"
-                    if after.continues else "a rematch, which carries nothing over")
-            old_game = f"game {after.game_id.hex()}, {printable(old.summary)}"
-            lines.append(f"  follows {printable(old_path)}: {old_game}; {what}")
+            what = (_("its scores and bags at its end and its next dealer are where this game starts")
+                    if after.continues else _("a rematch, which carries nothing over"))
+            lines.append("  " + _("follows {path}: game {id}, {verdict}; {what}").format(
+                path=printable(old_path), id=after.game_id.hex(), verdict=printable(old.summary), what=what))
             if changed:  # a rematch may change rules and seats: said, not refused
                 since = after.game_id.hex()[:12]
-                lines.append(f"  changed since game {since}: {printable('; '.join(changed))}")
+                lines.append("  " + _("changed since game {id}: {changes}").format(
+                    id=since, changes=printable("; ".join(changed))))
         else:
-            lines.append(f"  does not follow {printable(old_path)}: {printable(problem)}")
+            lines.append("  " + _("does not follow {path}: {why}").format(path=printable(old_path),
+                                                                          why=printable(problem)))
         print("\n".join(lines))
     return new.exit_code if problem is None else ExitCode.VIOLATION

@@ -18,8 +18,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gettext as _gettext
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
+from p2pspades.errors import shown
 from p2pspades.i18n import formats
 from p2pspades.i18n.catalogs import translations
 from p2pspades.i18n.choice import (
@@ -52,6 +53,7 @@ __all__ = [
     "current",
     "fallback",
     "gettext",
+    "listed",
     "listing",
     "moment",
     "ngettext",
@@ -59,6 +61,7 @@ __all__ = [
     "number",
     "parse_tag",
     "pgettext",
+    "said",
     "speaking",
     "use",
 ]
@@ -120,6 +123,23 @@ def pgettext(context: str, message: str) -> str:
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return _catalog.npgettext(context, singular, plural, n)
+
+
+def said(error: BaseException) -> str:
+    """An error's message in the language spoken: its template (`errors.P2PSpadesError`) translated, with its
+    fields (the errors among them said the same way); else the message as it is."""
+    template = getattr(error, "template", None)
+    fields = getattr(error, "fields", None)
+    if not isinstance(template, str) or not isinstance(fields, dict):
+        return str(error)
+    return gettext(template).format(**{k: shown(v, said) for k, v in fields.items()})
+
+
+def listed(items: Sequence[str]) -> str:
+    """Names or phrases as one, in the language spoken: "ana", "ana and bo", "ana, bo and cy"."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + gettext(" and ") + items[-1]
 
 
 def N_(message: str) -> str:

@@ -24,10 +24,11 @@ from p2pspades.net.group import LocalGroup, Settings
 from p2pspades.net.lobby import LobbyHost, join_table, peers_of
 from p2pspades.net.lobby_seats import LobbyError, LobbyResult, LobbySeat, TableInfo, TableRefused
 from p2pspades.net.mesh import LinkDown, LinkUp, Mesh, MeshError, MeshEvent, PeerAddress, Received, Refused
-from p2pspades.net.peer import ClaimShown, Peer, Phase, Player, Status, Timing, resume_game, start_game
+from p2pspades.net.peer import Peer, Player, Timing, resume_game, start_game
 from p2pspades.net.resume import Resumable, find_resumable, resume_seats
 from p2pspades.net.seats import Seat, SessionError, bot_seats, make_bot
 from p2pspades.net.session import HostedTable, join_game
+from p2pspades.net.status import ClaimShown, Phase, Status
 from p2pspades.net.store import (
     GameStore,
     LocalSeat,

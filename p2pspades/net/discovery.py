@@ -22,7 +22,7 @@ from typing import Any
 from zeroconf import BadTypeInNameException, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from p2pspades.errors import LocalError
+from p2pspades.errors import N_, LocalError
 from p2pspades.net import endpoints
 from p2pspades.net.lobby_seats import TableInfo, check_name
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError
@@ -73,10 +73,6 @@ class TableAd:
     @property
     def endpoint(self) -> str:
         return endpoints.tcp(self.address, self.port)
-
-    def __str__(self) -> str:  # for logs: the listing for people is `p2pspades tables`
-        return (f"{self.name}  {self.rules}, {self.free} of {self.players} seats free, protocol "
-                f"{self.protocol}  host {self.host_fingerprint}  {self.address}:{self.port}")
 
 
 def txt_record(info: TableInfo) -> dict[str, str]:
@@ -166,7 +162,7 @@ class Advertiser:
         try:
             packed = ipaddress.ip_address(address).packed
         except ValueError:
-            raise DiscoveryError(f"{address!r} is not an IP address") from None
+            raise DiscoveryError(N_("{address!r} is not an IP address"), address=address) from None
         self._address = packed
         self._port = port
         self._interfaces = list(interfaces) if interfaces is not None else [address]
@@ -189,7 +185,7 @@ class Advertiser:
             await self._zc.async_register_service(self._info, allow_name_change=True)
         except (OSError, BadTypeInNameException, ValueError) as exc:
             await self.close()
-            raise DiscoveryError(f"cannot advertise the table: {exc}") from None
+            raise DiscoveryError(N_("cannot advertise the table: {why}"), why=exc) from None
 
     async def update(self, info: TableInfo) -> None:
         if self._zc is None:
@@ -277,10 +273,16 @@ async def find_table(name: str, timeout: float = 3.0, interfaces: Sequence[str] 
     matches = [t for t in found if t.name == name]
     matches = matches or [t for t in found if t.host_fingerprint.startswith(name)]
     if not matches:
-        seen = ", ".join(sorted({t.name for t in found})) or "none"
-        raise DiscoveryError(f"no table called {name!r} answered within {timeout:g} s (tables seen: {seen}); "
-                             f"multicast may be blocked here: join with HOST:PORT instead")
+        seen = ", ".join(sorted({t.name for t in found}))
+        if not seen:
+            raise DiscoveryError(N_("no table called {name!r} answered within {seconds} s (no table at all "
+                                    "did); multicast may be blocked here: join with HOST:PORT instead"),
+                                 name=name, seconds=f"{timeout:g}")
+        raise DiscoveryError(N_("no table called {name!r} answered within {seconds} s (tables seen: {seen}); "
+                                "multicast may be blocked here: join with HOST:PORT instead"),
+                             name=name, seconds=f"{timeout:g}", seen=seen)
     if len(matches) > 1:
-        listed = "; ".join(f"{t.endpoint} host {t.host_fingerprint}" for t in matches)
-        raise DiscoveryError(f"several tables are called {name!r} ({listed}): join one with HOST:PORT")
+        listed = "; ".join(f"{t.endpoint} {t.host_fingerprint}" for t in matches)
+        raise DiscoveryError(N_("several tables are called {name!r} ({tables}): join one with HOST:PORT"),
+                             name=name, tables=listed)
     return matches[0]

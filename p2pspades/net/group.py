@@ -46,7 +46,7 @@ class LocalGroup:
         self._closed = False
         seats = {peer.seat for peer in self.peers}
         for peer in self.peers:  # a resumed seat hearing only its own process's seats has heard nobody
-            peer.companions = frozenset(seats - {peer.seat})
+            peer.sync.companions = frozenset(seats - {peer.seat})
 
     @property
     def peers(self) -> list[Peer]:

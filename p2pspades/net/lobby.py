@@ -21,8 +21,10 @@ import zmq
 import zmq.asyncio
 
 from p2pspades import crypto
+from p2pspades.describe.lobby import said
 from p2pspades.net import endpoints
 from p2pspades.net.aio import settle
+from p2pspades.net.lobby_guest import GuestLobby
 from p2pspades.net.lobby_machine import (
     CONNECT_TIMEOUT,
     IDLE_TIMEOUT,
@@ -30,7 +32,6 @@ from p2pspades.net.lobby_machine import (
     Changed,
     Dropped,
     GenesisMaker,
-    GuestLobby,
     HostLobby,
     LobbyEvent,
     Proposed,
@@ -50,6 +51,7 @@ from p2pspades.net.lobby_seats import (
     check_name,
 )
 from p2pspades.net.mesh import PeerAddress
+from p2pspades.reasons import Closing, Trouble
 from p2pspades.rules import RuleSet
 from p2pspades.table.messages import PROTOCOL_VERSION
 
@@ -101,7 +103,7 @@ async def _answer(ask: Callable[[T], bool | Awaitable[bool]] | None, value: T) -
 def _note(events: Iterable[LobbyEvent], on_change: Callable[[TableInfo], None] | None) -> None:
     for event in events:
         if isinstance(event, Dropped):
-            logger.warning("lobby: dropped a frame: %s", event.detail)
+            logger.warning("lobby: dropped a frame: %s", said(event.reason))
         elif isinstance(event, Changed) and on_change is not None:
             on_change(event.info)
 
@@ -172,7 +174,7 @@ class LobbyHost:
             sock.bind(self.bind)
         except zmq.ZMQError as exc:
             sock.close(linger=0)
-            raise LobbyError(f"cannot listen on {self.bind}: {exc}") from None
+            raise LobbyError(Trouble.CANNOT_LISTEN, where=self.bind, error=str(exc)) from None
         self._socket = sock
         self.endpoint = sock.getsockopt_string(zmq.LAST_ENDPOINT)
         return self.endpoint
@@ -229,7 +231,7 @@ class LobbyHost:
                 if deciding is not None and deciding.done():
                     go, deciding = deciding.result(), None
                     if not go:
-                        raise LobbyError("the host cancelled the table")
+                        raise LobbyError(Trouble.CANCELLED)
                     if (result := self._apply(self.machine.start(secrets.token_bytes(16)))) is not None:
                         return result
                     continue
@@ -252,14 +254,14 @@ class LobbyHost:
             if self.on_wait is not None:
                 self.on_wait(dict(silent))
 
-    async def close(self, why: str = "") -> None:
+    async def close(self, why: Closing | None = None) -> None:
         """Close the lobby socket (telling waiting joiners why, if the lobby did not finish).
 
         The last messages (`go`, `closed`) get up to a second to leave, in a thread, so the event loop
         never waits for a joiner that vanished.
         """
         if self._socket is not None:
-            if why:
+            if why is not None:
                 self.machine.close(why)
                 self._flush()
             self._socket.close(linger=1000)
@@ -321,7 +323,7 @@ async def join_table(
         sock.connect(endpoint)
     except zmq.ZMQError as exc:
         context.destroy(linger=0)
-        raise LobbyError(f"cannot connect to {where}: {exc}") from None
+        raise LobbyError(Trouble.CANNOT_CONNECT, where=where, error=str(exc)) from None
     now = clock or asyncio.get_running_loop().time
     guest = GuestLobby(identity, name, game_endpoint, where, now(), host_fingerprint, owner,
                        connect_timeout, timeout, allow_version, check_after)

@@ -31,6 +31,7 @@ from p2pspades.net.lobby_seats import (
     check_name,
     check_version,
 )
+from p2pspades.reasons import Closing, Objection, Refusal, Said
 from p2pspades.rules import RuleSet
 from p2pspades.table.genesis import After
 
@@ -38,7 +39,8 @@ LOBBY_VERSION = 2
 MAX_LOBBY_FRAME = log.MAX_ENVELOPE
 """The largest lobby frame (also the lobby sockets' ZMQ_MAXMSGSIZE)."""
 MAX_WHY = 200
-"""The longest reason (`why`) a refusal, a decline or a closing carries, in characters."""
+"""The longest reason (`why`) a refusal, a decline or a closing carries, in characters (a code, or an older
+peer's own words)."""
 LOBBY_ID_SIZE = 16
 MAX_SEAT = 15
 HEADER_KEYS = frozenset({"t", "v", "k"})
@@ -56,9 +58,11 @@ class BadLobbyMessage(LobbyDecodeError):
     """A message of the known type `kind` whose fields are missing, extra or of the wrong type, range or
     size. From `open_frame` only once the signature verified: the sender's key sent it."""
 
-    def __init__(self, kind: str, detail: str) -> None:
+    def __init__(self, kind: str, detail: str, key: str | None = None) -> None:
         super().__init__(Check.SCHEMA, detail)
         self.kind = kind
+        #: the wire key of the field that failed its check (None: fields missing or extra, or together)
+        self.key = key
 
 
 # ------------------------------------------------------------------------------------------------- fields
@@ -108,6 +112,40 @@ def _why(value: Any) -> str:
     if type(value) is not str or len(value) > MAX_WHY:
         raise ValueError(f"a reason is a str of at most {MAX_WHY} characters, not {_show(value)}")
     return value
+
+
+_REFUSALS = frozenset(code.value for code in Refusal)
+_CLOSINGS = frozenset(code.value for code in Closing)
+_OBJECTIONS = frozenset(code.value for code in Objection)
+
+
+def _refusal(value: Any) -> Refusal | Said:
+    """A `refuse` reason: a `Refusal` code, or an older host's own words."""
+    text = _why(value)
+    return Refusal(text) if text in _REFUSALS else Said(text)
+
+
+def _closing(value: Any) -> Closing | Said:
+    """A `closed` reason: a `Closing` code, or an older host's own words."""
+    text = _why(value)
+    return Closing(text) if text in _CLOSINGS else Said(text)
+
+
+def _objections(value: Any) -> tuple[Objection | Said, ...]:
+    """A `decline` reason: `Objection` codes joined by commas, or an older joiner's own words."""
+    text = _why(value)
+    codes = text.split(",")
+    if all(code in _OBJECTIONS for code in codes):
+        return tuple(Objection(code) for code in codes)
+    return (Said(text),)
+
+
+def _dump_why(why: Refusal | Closing | Said) -> str:
+    return why.text if isinstance(why, Said) else why.value
+
+
+def _dump_objections(found: tuple[Objection | Said, ...]) -> str:
+    return ",".join(o.text if isinstance(o, Said) else o.value for o in found)
 
 
 def _rules(value: Any) -> RuleSet:
@@ -186,7 +224,7 @@ class LobbyMessage:
             try:
                 values[w.name] = None if w.optional and value is None else w.parse(value)
             except ValueError as exc:
-                raise BadLobbyMessage(cls.TYPE, str(exc)) from None
+                raise BadLobbyMessage(cls.TYPE, str(exc), w.key) from None
         message = cls(**values)
         try:
             message._check()
@@ -306,10 +344,11 @@ class Join(LobbyMessage):
 @_register
 @dataclass(frozen=True)
 class Refuse(LobbyMessage):
-    """Host -> joiner: no seat for you (the table is full, a bad join, your seat was taken away)."""
+    """Host -> joiner: no seat for you (the table is full, a bad join, your seat was taken away): a
+    `Refusal` code (an older host's own words are kept as `Said`)."""
 
     TYPE: ClassVar[str] = "refuse"
-    why: str = wire("why", _why)
+    why: Refusal | Said = wire("why", _refusal, _dump_why)  # noqa: RUF009 (a dataclasses.field)
 
 
 @_register
@@ -325,13 +364,13 @@ class Accept(LobbyMessage):
 @_register
 @dataclass(frozen=True)
 class Decline(LobbyMessage):
-    """Joiner -> host: I refuse the proposal (the genesis `genesis_hash`, if it was read) and leave; `why`, if
-    it failed a check."""
+    """Joiner -> host: I refuse the proposal (the genesis `genesis_hash`, if it was read) and leave; `why`,
+    the `Objection`s, if it failed a check (an older joiner's own words are kept as `Said`)."""
 
     TYPE: ClassVar[str] = "decline"
     lobby: bytes = wire("l", _lobby_id)
     genesis_hash: bytes | None = wire("x", _hash, optional=True)
-    why: str | None = wire("why", _why, optional=True)
+    why: tuple[Objection | Said, ...] | None = wire("why", _objections, _dump_objections, optional=True)
 
 
 @_register
@@ -355,10 +394,11 @@ class Go(LobbyMessage):
 @_register
 @dataclass(frozen=True)
 class Closed(LobbyMessage):
-    """Host -> every joiner: the host cancelled the table."""
+    """Host -> every joiner: the host cancelled the table: a `Closing` code (an older host's own words are
+    kept as `Said`)."""
 
     TYPE: ClassVar[str] = "closed"
-    why: str = wire("why", _why)
+    why: Closing | Said = wire("why", _closing, _dump_why)  # noqa: RUF009 (a dataclasses.field)
 
 
 # ------------------------------------------------------------------------------------------------- frames

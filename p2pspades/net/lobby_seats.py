@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from p2pspades import crypto, log
+from p2pspades.describe.lobby import said
 from p2pspades.errors import P2PSpadesError
 from p2pspades.net import endpoints
+from p2pspades.reasons import Closing, Reason, Refusal, Said, Trouble
 from p2pspades.rules import RuleSet
 from p2pspades.table.genesis import After
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
@@ -30,11 +33,31 @@ NAME_LIMIT = 32
 
 
 class LobbyError(P2PSpadesError):
-    """The lobby could not seat us: refused, declined, cancelled, no answer, or the host misbehaved."""
+    """The lobby could not seat us (refused, declined, cancelled, no answer, the host misbehaved), or refused
+    a request of our own player: `reason`, a `Trouble` code and its data; the message is its words
+    (`describe.lobby`)."""
+
+    def __init__(self, trouble: Trouble, **data: Any) -> None:
+        self.reason = Reason.of(trouble, **data)
+        super().__init__(said(self.reason))
 
 
 class TableRefused(LobbyError):
-    """The host refused our join (the table is full, our name is bad, ...)."""
+    """The host refused our join (the table is full, our name is bad, ...): `why`, its `Refusal` code (or an
+    older host's own words); `owner` and `game` name the bot's owner and the game a table carries on."""
+
+    def __init__(self, why: Refusal | Said, **data: Any) -> None:
+        super().__init__(Trouble.REFUSED, why=why, **data)
+        self.why = why
+
+
+class TableClosed(LobbyError):
+    """The host closed the table before the game started: `why`, its `Closing` code (or an older host's own
+    words)."""
+
+    def __init__(self, why: Closing | Said) -> None:
+        super().__init__(Trouble.CLOSED, why=why)
+        self.why = why
 
 
 class Downgrade(LobbyError):
@@ -42,12 +65,8 @@ class Downgrade(LobbyError):
     this program speaks): a downgrade, refused unless the person asked for it."""
 
     def __init__(self, version: int, allowed: int) -> None:
-        floor = "the newest this program speaks" if allowed == PROTOCOL_VERSION else "the oldest you allowed"
-        cost = ": version 1 proves no shuffle, lock or void claim as it is made" if version == 1 else ""
-        super().__init__(
-            f"the host proposes protocol version {version}, older than version {allowed} ({floor}){cost}; "
-            f"refused (to play it anyway: join with --allow-protocol {version})"
-        )
+        newest = allowed == PROTOCOL_VERSION
+        super().__init__(Trouble.DOWNGRADE, version=version, allowed=allowed, newest=newest)
         self.version = version
         self.allowed = allowed
 
@@ -152,12 +171,13 @@ class TableInfo:
         return next((s for s in self.seated if s.seat == seat), None)
 
     def owner_name(self, seat: LobbySeat) -> str | None:
-        """The name of the player whose machine runs the bot `seat` (None for a person's seat)."""
-        if seat.owner is None:
-            return None
-        owner = self.seat_of(seat.owner)
-        found = self.at(owner) if owner is not None else None
-        return found.name if found is not None else "someone who left"
+        """The name of the player whose machine runs the bot `seat` (None for a person's seat, or for an
+        owner no longer seated)."""
+        return None if seat.owner is None else self.name_of(seat.owner)
+
+    def name_of(self, key: bytes) -> str | None:
+        """The name seated with `key`, if any."""
+        return next((s.name for s in self.seated if s.public_key == key), None)
 
 
 @dataclass(frozen=True)
@@ -183,20 +203,3 @@ class LobbyResult:
     @property
     def genesis_hash(self) -> bytes:
         return log.entry_hash(self.genesis)
-
-    def describe(self) -> str:
-        """The seat map for a person to check: each seat's name and key fingerprint, and who runs each bot."""
-        rules = self.table.rules.preset or "custom rules"
-        lines = [f"Table {self.table.name!r} ({rules}, protocol version {self.table.version}), "
-                 f"game {self.game_id.hex()}"]
-        if self.table.after is not None:
-            lines.append(f"  {self.table.after.describe()}")
-        for s in sorted(self.table.seated, key=lambda s: s.seat):
-            if s.seat == self.seat:
-                who = " (you)"
-            elif s.bot:
-                who = f" (bot run by {self.table.owner_name(s)}, who can see its cards)"
-            else:
-                who = ""
-            lines.append(f"  seat {s.seat}: {s.name}{who}  key {s.fingerprint}")
-        return "\n".join(lines)

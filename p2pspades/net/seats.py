@@ -14,7 +14,7 @@ from pathlib import Path
 
 from p2pspades import bots, crypto, paths
 from p2pspades.bots import DEFAULT_BOT, UnknownBot, thinking
-from p2pspades.errors import P2PSpadesError
+from p2pspades.errors import N_, P2PSpadesError
 from p2pspades.files import write_private
 from p2pspades.net.peer import Player
 from p2pspades.net.store import LocalSeat
@@ -45,7 +45,7 @@ def load_identity(name: str, home: str | os.PathLike[str] | None = None) -> tupl
     try:
         return crypto.Identity.load_or_create(path), path
     except (OSError, ValueError) as exc:
-        raise SessionError(f"cannot use the identity {path}: {exc}") from None
+        raise SessionError(N_("cannot use the identity {path}: {why}"), path=path, why=exc) from None
 
 
 BOT_KEY = re.compile(r".+-bot\d+\.key")
@@ -71,7 +71,8 @@ def player_identity(profile: str, name: str,
                 write_private(path, former.read_bytes())
         return crypto.Identity.load_or_create(path), path
     except (OSError, ValueError) as exc:
-        raise SessionError(f"profile {profile!r} cannot be used: {exc}") from None
+        raise SessionError(N_("profile {profile!r} cannot be used: {why}"), profile=profile,
+                           why=exc) from None
 
 
 def _former_key(folder: Path, named: Path) -> Path | None:
@@ -126,7 +127,7 @@ def check_log_path(path: str | None) -> str | None:
         return None
     target = Path(path).expanduser().absolute()
     if target.exists():
-        raise SessionError(f"{target} already exists: give a new file for this game's log")
+        raise SessionError(N_("{path} already exists: give a new file for this game's log"), path=target)
     if target.parent.exists() and not target.parent.is_dir():
-        raise SessionError(f"{target.parent} is not a directory")
+        raise SessionError(N_("{path} is not a directory"), path=target.parent)
     return str(target)

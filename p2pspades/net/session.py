@@ -12,16 +12,16 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from p2pspades.bots import SEAT_NAMES
-from p2pspades.errors import P2PSpadesError
+from p2pspades.errors import N_, P2PSpadesError
 from p2pspades.net import endpoints
 from p2pspades.net.aio import settle
 from p2pspades.net.discovery import Advertiser, DiscoveryError, address_towards
 from p2pspades.net.group import LocalGroup, Settings, bind_for, open_mesh, start_group
 from p2pspades.net.lobby import Confirm, LobbyHost, StartWhen, join_table, peers_of
-from p2pspades.net.lobby_seats import NAME_LIMIT, LobbyResult, Sequel, TableInfo
+from p2pspades.net.lobby_seats import NAME_LIMIT, LobbyError, LobbyResult, Sequel, TableInfo
 from p2pspades.net.mesh import Mesh, announced
 from p2pspades.net.seats import Seat, SessionError
+from p2pspades.reasons import Closing, Trouble
 from p2pspades.rules import RuleSet
 from p2pspades.table.messages import PROTOCOL_VERSION
 
@@ -54,15 +54,17 @@ class HostedTable:
         interfaces: Sequence[str] | None = None,
         start_when: StartWhen | None = None,
         on_change: Callable[[TableInfo], None] | None = None,
-        compass_names: bool = False,
+        compass_names: Sequence[str] = (),
+        bot_name: str = "{owner}'s bot",
         version: int = PROTOCOL_VERSION,
         sequel: Sequel | None = None,
         on_wait: Callable[[dict[int, int]], None] | None = None,
     ) -> None:
         if len(bots) >= rules.players:
-            raise SessionError(f"a {rules.players}-seat table has room for at most {rules.players - 1} bots")
+            raise SessionError(N_("a {seats}-seat table has room for at most {bots} bots"),
+                               seats=rules.players, bots=rules.players - 1)
         if not 0 <= port <= 65535:
-            raise SessionError(f"port {port} is out of range")
+            raise SessionError(N_("port {port} is out of range"), port=port)
         self.main = main
         self.table_name = table_name
         self.rules = rules
@@ -74,9 +76,13 @@ class HostedTable:
         self.interfaces = interfaces
         self.start_when = start_when
         self.on_change = on_change
-        self.compass_names = compass_names
-        """Name our bots after their seats (West, North, East): only where we alone watch, from seat 0 at the
-        bottom of the screen, and no bot moves (`play`). Otherwise they are named after us."""
+        self.compass_names = tuple(compass_names)
+        """Names for our bots by seat (West, North, East, in the player's language): only where we alone
+        watch, from seat 0 at the bottom of the screen, and no bot moves (`play`). Otherwise (none given) they
+        are named after us, by `bot_name`."""
+        self.bot_name_template = bot_name
+        """Our bots' name after us: "{owner}'s bot" in the host's language (a name: every screen shows it as
+        it is), with a number from the second on."""
         self.version = version
         """The protocol version of the genesis: the newest, unless the host's player asked for older."""
         self.sequel = sequel
@@ -125,7 +131,8 @@ class HostedTable:
         seat = self.lobby.machine.seat_for_bot(bot.identity.public) if seat is None else seat
         mesh = await open_mesh(bot.identity, self.address, self.settings)
         try:
-            name = bot.name or (SEAT_NAMES[seat] if self.compass_names else self.bot_name())
+            name = bot.name or (self.compass_names[seat] if seat < len(self.compass_names)
+                                else self.bot_name())
             self.lobby.add_bot(name, bot.identity.public, mesh.endpoint, seat)
         except BaseException:
             await mesh.close()
@@ -150,7 +157,8 @@ class HostedTable:
         compass name would match seat 0's screen only, as every screen shows its own seat at the bottom)."""
         assert self.lobby is not None
         taken = {s.name for s in self.lobby.info().seated}
-        base = f"{(self.main.name or 'host')[:NAME_LIMIT - 9]}'s bot"
+        room = NAME_LIMIT - 3 - len(self.bot_name_template.format(owner=""))  # " 99" after it
+        base = self.bot_name_template.format(owner=(self.main.name or "host")[:max(1, room)])
         names = (base + (f" {k}" if k > 1 else "") for k in range(1, 100))
         return next(name for name in names if name not in taken)
 
@@ -206,7 +214,8 @@ class HostedTable:
         try:
             result = await self.lobby.run()
         except P2PSpadesError as exc:
-            await self.close(str(exc))
+            cancelled = isinstance(exc, LobbyError) and exc.reason.code is Trouble.CANCELLED
+            await self.close(Closing.CANCELLED if cancelled else Closing.FAILED)
             raise SessionError(str(exc)) from None
         try:
             group = await start_group(result, self.main, self._main_mesh, list(self._bots.values()),
@@ -218,7 +227,7 @@ class HostedTable:
         await self._close_lobby()  # after our peers started: the others connect as soon as they hear "go"
         return group
 
-    async def _close_lobby(self, why: str = "") -> None:
+    async def _close_lobby(self, why: Closing | None = None) -> None:
         if self._advertiser is not None:
             advertiser, self._advertiser = self._advertiser, None
             await advertiser.close()
@@ -226,7 +235,7 @@ class HostedTable:
             lobby, self.lobby = self.lobby, None
             await lobby.close(why)
 
-    async def close(self, why: str = "") -> None:
+    async def close(self, why: Closing | None = None) -> None:
         """Close the lobby (telling the joiners `why`) and, unless a started game took them over, our
         sockets."""
         await self._close_lobby(why)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pspades import paths
-from p2pspades.errors import LocalError
+from p2pspades.errors import N_, LocalError
 from p2pspades.files import is_locked, write_private
 from p2pspades.log import LogWriter, read_log
 from p2pspades.net.lobby_seats import LobbySeat
@@ -89,7 +89,8 @@ class PeersFile:
         except StoreError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
-            raise StoreError(f"peers.json is damaged ({type(exc).__name__}: {exc})") from None
+            raise StoreError(N_("{file} is damaged ({why})"), file="peers.json",
+                             why=f"{type(exc).__name__}: {exc}") from None
         if [s.seat for s in seats] != list(range(len(seats))) or not 0 <= record.seat < len(seats):
             raise StoreError("peers.json does not list seats 0..n-1 with ours among them")
         return record
@@ -154,7 +155,8 @@ class LocalSeat:
         except StoreError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
-            raise StoreError(f"local.json is damaged ({type(exc).__name__}: {exc})") from None
+            raise StoreError(N_("{file} is damaged ({why})"), file="local.json",
+                             why=f"{type(exc).__name__}: {exc}") from None
         if seat.player not in PLAYER_KINDS:
             raise StoreError(f"local.json: player {seat.player!r} is not one of {', '.join(PLAYER_KINDS)}")
         return seat
@@ -211,7 +213,8 @@ class GameStore:
             try:
                 directory.mkdir(mode=0o700, parents=True, exist_ok=True)
             except OSError as exc:
-                raise StoreError(f"cannot create {directory}: {exc.strerror}") from None
+                raise StoreError(N_("cannot create {path}: {why}"), path=directory,
+                                 why=exc.strerror) from None
 
     # ---------------------------------------------------------------------------------------------- log
 
@@ -221,7 +224,8 @@ class GameStore:
         try:
             return LogWriter(self.log_path)
         except OSError as exc:
-            raise StoreError(f"cannot write the log {self.log_path}: {exc.strerror or exc}") from None
+            raise StoreError(N_("cannot write the log {path}: {why}"), path=self.log_path,
+                             why=exc.strerror or exc) from None
 
     def in_use(self) -> bool:
         """Whether a running peer holds this game's log open for writing (it locks the file)."""
@@ -241,7 +245,7 @@ class GameStore:
         except FileNotFoundError:
             return None
         except (OSError, UnicodeDecodeError) as exc:
-            raise StoreError(f"cannot read {self.ended_path}: {exc}") from None
+            raise StoreError(N_("cannot read {path}: {why}"), path=self.ended_path, why=exc) from None
 
     @property
     def unanswered_path(self) -> Path:
@@ -260,13 +264,15 @@ class GameStore:
         except FileNotFoundError:
             return None
         except OSError as exc:
-            raise StoreError(f"cannot read {self.unanswered_path}: {exc.strerror}") from None
+            raise StoreError(N_("cannot read {path}: {why}"), path=self.unanswered_path,
+                             why=exc.strerror) from None
 
     def clear_unanswered(self) -> None:
         try:
             self.unanswered_path.unlink(missing_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot remove {self.unanswered_path}: {exc.strerror}") from None
+            raise StoreError(N_("cannot remove {path}: {why}"), path=self.unanswered_path,
+                             why=exc.strerror) from None
 
     def read_entries(self) -> list[bytes]:
         """Every complete entry of the log, in order (none if there is no log yet)."""
@@ -314,7 +320,7 @@ class GameStore:
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+            raise StoreError(N_("cannot read {path}: {why}"), path=path, why=exc.strerror) from None
         if len(data) != SEED_BYTES:
             raise StoreError(f"{path} holds {len(data)} bytes, not a {SEED_BYTES}-byte hand seed")
         return data

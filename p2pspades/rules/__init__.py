@@ -19,7 +19,7 @@ from p2pspades.rules.actions import (
     deal_from_order,
 )
 from p2pspades.rules.audit import KINDS as VIOLATION_KINDS
-from p2pspades.rules.audit import Violation, audit_hand, renege_penalty
+from p2pspades.rules.audit import Penalty, Violation, audit_hand, renege_penalty
 from p2pspades.rules.cards import (
     FULL_DECK,
     Card,
@@ -95,6 +95,7 @@ __all__ = [
     "NotYourTurn",
     "Outcome",
     "Pass",
+    "Penalty",
     "Phase",
     "Play",
     "PublicInconsistency",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import NamedTuple
 
 from p2pspades.checks import Check
 from p2pspades.rules.cards import SUITS, Card, cards_of
@@ -42,6 +43,8 @@ class Violation:
     card: Card | None
     kind: Check
     detail: str
+    #: a false mirror or whiz bid: the bid the seat's hand called for (the spades it held)
+    honest: int | None = None
 
 
 def first_leader(rules: RuleSet, dealer: int, holder_of_low_club: int | None) -> int:
@@ -73,22 +76,48 @@ def audit_hand(
     holder = None
     if low_club is not None:
         holder = next((seat for seat in range(n) if remaining[seat] & low_club._bit), None)
+    audit = _PlayAudit(rules, remaining, found, low_club if holder is not None else None)
     leader = first_leader(rules, dealer, holder)
-    rule = rules.spade_lead
-    order = rules.order  # deuces high: the 2D is a spade, the 2S and 2D the top trumps
-    suit_of, power = order.suit_of, order.power
-    suit_masks, non_spades = order.suit_masks, order.non_spades_mask
     plays = list(plays)
     index = 0
-    broken = False
     for trick in range(rules.tricks_per_hand):
+        done = audit.trick(trick, leader, plays, index)
+        if done is None:
+            return found
+        leader, index = done
+    for card in plays[index:]:
+        found.append(Violation(leader, None, card if card.__class__ is Card else None, Check.EXTRA_PLAY,
+                               f"{card!r} was played after the last trick"))
+    return found
+
+
+class _PlayAudit:
+    """The play of one hand, checked trick by trick against the cards each seat still holds (`remaining`,
+    updated as it goes); what it finds is added to `found`. `low_club`: the card that must lead the first
+    trick (rule "low_club", where a seat holds it)."""
+
+    __slots__ = ("broken", "found", "low_club", "n", "non_spades", "power", "remaining", "rule", "suit_masks",
+                 "suit_of")
+
+    def __init__(self, rules: RuleSet, remaining: list[int], found: list[Violation], low_club: Card | None):
+        order = rules.order  # deuces high: the 2D is a spade, the 2S and 2D the top trumps
+        self.n, self.rule, self.remaining, self.found, self.low_club = (
+            rules.players, rules.spade_lead, remaining, found, low_club)
+        self.suit_of, self.power = order.suit_of, order.power
+        self.suit_masks, self.non_spades = order.suit_masks, order.non_spades_mask
+        self.broken = False
+
+    def trick(self, trick: int, leader: int, plays: Sequence[Card], index: int) -> tuple[int, int] | None:
+        """Trick `trick`, led by `leader`, from `plays[index:]`: its winner and the index of the next play,
+        or None where the hand stopped before the trick was whole."""
+        n, found, remaining = self.n, self.found, self.remaining
         seat = winner = leader
         led = best = -1
         for _ in range(n):
             if index == len(plays):
                 found.append(Violation(seat, trick, None, Check.MISSING_PLAY,
                                        f"the hand stopped on trick {trick + 1} before seat {seat} played"))
-                return found
+                return None
             card = plays[index]
             index += 1
             if card.__class__ is not Card:
@@ -97,44 +126,43 @@ def audit_hand(
                 continue
             held = remaining[seat]
             bit = card._bit
-            suit = suit_of[card.index]
-            strength = power[card.index]
+            suit = self.suit_of[card.index]
+            strength = self.power[card.index]
             if not held & bit:
                 found.append(Violation(seat, trick, card, Check.NOT_IN_HAND,
                                        f"seat {seat} played {card} on trick {trick + 1} without holding it"))
             if led < 0:
-                if low_club is not None and trick == 0 and card is not low_club and holder is not None:
-                    found.append(Violation(seat, 0, card, Check.WRONG_LEAD,
-                                           f"seat {seat} led {card}, not the lowest club {low_club}"))
-                if suit == 0:
-                    closed = (rule == "broken" and not broken) or (rule == "not_first_trick" and trick == 0)
-                    if closed and held & non_spades:
-                        found.append(_bad_spade_lead(rule, seat, trick, card))
-                    broken = True
-                led = suit
-                best = strength
-                winner = seat
+                self._lead(seat, trick, card, held, suit)
+                led, best, winner = suit, strength, seat
             elif suit == led:
                 if strength > best:
-                    best = strength
-                    winner = seat
+                    best, winner = strength, seat
             else:
-                if held & suit_masks[led]:
+                if held & self.suit_masks[led]:
                     found.append(Violation(seat, trick, card, Check.RENEGE,
                                            f"seat {seat} played {card} on trick {trick + 1} while holding "
                                            f"{SUITS[led].noun}, the led suit"))
                 if suit == 0:
-                    broken = True
+                    self.broken = True
                     if strength > best:
-                        best = strength
-                        winner = seat
+                        best, winner = strength, seat
             remaining[seat] = held & ~bit
             seat = (seat + 1) % n
-        leader = winner
-    for card in plays[index:]:
-        found.append(Violation(leader, None, card if card.__class__ is Card else None, Check.EXTRA_PLAY,
-                               f"{card!r} was played after the last trick"))
-    return found
+        return winner, index
+
+    def _lead(self, seat: int, trick: int, card: Card, held: int, suit: int) -> None:
+        """The checks of a lead: the lowest club first (rule "low_club"), and no spade led while the spade
+        rule forbids it and the seat holds another suit."""
+        low_club = self.low_club
+        if low_club is not None and trick == 0 and card is not low_club:
+            self.found.append(Violation(seat, 0, card, Check.WRONG_LEAD,
+                                        f"seat {seat} led {card}, not the lowest club {low_club}"))
+        if suit == 0:
+            rule = self.rule
+            closed = (rule == "broken" and not self.broken) or (rule == "not_first_trick" and trick == 0)
+            if closed and held & self.non_spades:
+                self.found.append(_bad_spade_lead(rule, seat, trick, card))
+            self.broken = True
 
 
 def _bad_spade_lead(rule: str, seat: int, trick: int, card: Card) -> Violation:
@@ -216,7 +244,7 @@ def _check_spade_bids(rules: RuleSet, bids: Sequence[int], hands: Sequence[int])
         also = " or nil" if rules.bid_mode == "whiz" else ""
         found.append(Violation(seat, None, None, Check.BAD_BID,
                                f"seat {seat} bid {bid} holding {held_text}: under {rules.bid_mode} bids a "
-                               f"seat bids the spades it holds{also}"))
+                               f"seat bids the spades it holds{also}", count))
     return found
 
 
@@ -250,21 +278,47 @@ def _check_side_bids(rules: RuleSet, bids: Sequence[int], dealer: int) -> list[V
     return found
 
 
+class Penalty(NamedTuple):
+    """What the audit's violations cost a hand: the tricks won per seat as scored, the sides scored as a
+    failed contract, and the bid each false mirror or whiz bidder's hand called for (`score_hand` scores a
+    set side at the worse of its bids and these)."""
+
+    tricks: tuple[int, ...]
+    set_sides: frozenset[int] = frozenset()
+    honest: tuple[tuple[int, int], ...] = ()
+
+
 def renege_penalty(
     rules: RuleSet, violations: Sequence[Violation], tricks_won: Sequence[int], trick_winners: Sequence[int]
-) -> tuple[tuple[int, ...], frozenset[int]]:
-    """Apply the rule set's renege penalty: (tricks won per seat for scoring, sides to score as set).
+) -> Penalty:
+    """Apply the rule set's renege penalty to the violations of the play, and the penalty of a false bid.
 
-    "set": every offending side is scored as a failed contract. "three_tricks": for each violation, 3 tricks
-    (or as many as the offending side has) move from the offender (then its partner) to the seat that won the
-    trick of the violation, or, if that seat is on the offending side, to the next seat clockwise that is not.
-    "stop" changes nothing here: the engine ends the game instead.
+    A bid the audit finds false (`bad_bid`) never pays, whatever `renege` says: the bidder's side is scored
+    as a failed contract (every nil of the side failed, no bags), and for a false mirror or whiz bid at the
+    worse of the bid made and the bid its hand called for (the spades it held), so the side never scores
+    more than failing the honest bid would have. The play's violations follow `renege`: "set" scores every
+    offending side as a failed contract; "three_tricks" moves, for each violation, 3 tricks (or as many as
+    the offending side has) from the offender (then its partner) to the seat that won the trick of the
+    violation, or, if that seat is on the offending side, to the next seat clockwise that is not. "stop"
+    changes nothing here: the engine ends the game instead.
     """
     tricks = list(tricks_won)
     if not violations or rules.renege == "stop":
-        return tuple(tricks), frozenset()
+        return Penalty(tuple(tricks))
+    bids = [v for v in violations if v.kind is Check.BAD_BID]
+    plays = [v for v in violations if v.kind is not Check.BAD_BID]
+    set_sides = {rules.side_of(v.seat) for v in bids}
+    honest = tuple(sorted((v.seat, v.honest) for v in bids if v.honest is not None))
     if rules.renege == "set":
-        return tuple(tricks), frozenset(rules.side_of(v.seat) for v in violations)
+        set_sides |= {rules.side_of(v.seat) for v in plays}
+    else:
+        _three_tricks(rules, plays, tricks, trick_winners)
+    return Penalty(tuple(tricks), frozenset(set_sides), honest)
+
+
+def _three_tricks(rules: RuleSet, violations: Sequence[Violation], tricks: list[int],
+                  trick_winners: Sequence[int]) -> None:
+    """Rule renege "three_tricks": for each violation, move 3 tricks (as many as the side has) away."""
     n = rules.players
     for violation in violations:
         offender = violation.seat
@@ -282,4 +336,3 @@ def renege_penalty(
                 tricks[giver] -= 1
                 tricks[receiver] += 1
                 moved += 1
-    return tuple(tricks), frozenset()

@@ -39,16 +39,6 @@ from p2pspades.rules.tricks import Trick, trick_winner
 from p2pspades.rules.view import Phase, SeatView, seat_view
 
 _DRAW_CHOICES: tuple[Draw, Draw] = (Draw(True), Draw(False))
-_PHASE_WAITS = {
-    Phase.BLIND: "blind-nil answers",
-    Phase.DEAL: "the deal",
-    Phase.DRAW: "the draw",
-    Phase.BID: "bids",
-    Phase.PASS: "the nil card pass",
-    Phase.PLAY: "cards",
-    Phase.REVEAL: "the revealed hands",
-    Phase.GAME_OVER: "nothing: the game is over",
-}
 _PLAY = Phase.PLAY
 # Named tuples made straight from a tuple: their generated __new__ is a Python function, this is not.
 _new_trick = partial(tuple.__new__, Trick)
@@ -178,7 +168,8 @@ class Game:
                     return plays
             return suits[0] + suits[1] + suits[2] + suits[3]
         if phase is Phase.BID:
-            return self._bidding.choices(self.hand, seat)
+            bidding = self._bidding  # every bid of `legal` unless a house rule or bid mode narrows them
+            return bidding.choices(self.hand, seat) if bidding.team_bids else bidding.legal
         if phase is Phase.BLIND:
             return self._bidding.blind_choices(self.hand, seat)
         if phase is Phase.DRAW:
@@ -290,10 +281,7 @@ class Game:
         name = type(action).__name__
         if self.phase is Phase.GAME_OVER:
             return WrongPhase(f"{name}: the game is over", self.current_seat)
-        return WrongPhase(
-            f"{name} is not allowed in the {self.phase.value} phase (waiting for {_PHASE_WAITS[self.phase]})",
-            self.current_seat,
-        )
+        return WrongPhase(f"{name} is not allowed in the {self.phase.value} phase", self.current_seat)
 
     # ----- hand start, blind nil, deal, draw, bids -------------------------------------------------------
 
@@ -387,9 +375,16 @@ class Game:
         if seat is not None and seat != current:
             raise NotYourTurn(f"it is seat {current}'s turn, not seat {seat}'s", seat)
         tricks = action.tricks
-        self._bidding.check_bid(self.hand, current, tricks)
+        bidding = self._bidding
+        if bidding.team_bids or tricks not in bidding.values:
+            bidding.check_bid(self.hand, current, tricks)
         self.hand._bids[current] = tricks
-        self._next_in_queue(self._after_bids)
+        queue = self._queue  # (inline: four times a hand)
+        queue.pop(0)
+        if queue:
+            self.current_seat = queue[0]
+        else:
+            self._after_bids()
 
     # ----- the nil card pass ------------------------------------------------------------------------------
 
@@ -532,13 +527,13 @@ class Game:
             scores, totals = score_hand(rules, bids, hand._blind, won, self.totals, _NO_SIDES)
             return violations, won, scores, totals
         winners = [trick_winner(trick.plays, self._order) for trick in tricks]
-        scored, set_sides = renege_penalty(rules, violations, won, winners)
+        scored, set_sides, honest = renege_penalty(rules, violations, won, winners)
         if rules.renege == "stop":
             nothing = tuple(
                 HandScore(side, 0, 0, False, 0, 0, 0, 0, 0, True, 0) for side in range(len(rules.sides))
             )
             return violations, scored, nothing, self.totals
-        scores, totals = score_hand(rules, bids, hand._blind, scored, self.totals, set_sides)
+        scores, totals = score_hand(rules, bids, hand._blind, scored, self.totals, set_sides, honest)
         return violations, scored, scores, totals
 
     def _game_end(self, hand_scores: Sequence[HandScore] = ()) -> Outcome | None:

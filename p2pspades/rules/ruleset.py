@@ -229,7 +229,11 @@ class RuleSet:
             raise RuleSetError(f"the draw pile (deal 'draw') is for 2 players, got {self.players}")
 
     def _check_deck(self, deck: tuple[Card, ...]) -> None:
-        n = len(deck)
+        self._check_deck_size(len(deck))
+        self._check_deck_cards(deck)
+
+    def _check_deck_size(self, n: int) -> None:
+        """The deck divides among the players (two cards a turn for the draw pile), with a card for each."""
         if self.deal == "draw":
             if n % 4:
                 raise RuleSetError(
@@ -246,6 +250,10 @@ class RuleSet:
             raise RuleSetError(f"{n} cards do not divide among {self.players} players: {' or '.join(fixes)}")
         if n < max(self.players, 4 if self.deal == "draw" else 0):
             raise RuleSetError(f"only {n} cards left in the deck: remove fewer cards")
+
+    def _check_deck_cards(self, deck: tuple[Card, ...]) -> None:
+        """The cards the options need are in the deck: the 2S and the 2D for deuces high, clubs for a
+        "low_club" first lead (which also needs every card dealt)."""
         if self.deuces_high:
             missing = [code for code in ("2S", "2D") if not any(card.code == code for card in deck)]
             if missing:
@@ -303,13 +311,19 @@ class RuleSet:
         for name in ("ten_for_200_value", "boston_value"):
             if getattr(self, name) < 0:
                 raise RuleSetError(f"{name} must not be negative, got {getattr(self, name)}")
+        self._check_nil_pass(hand_size)
+        self._check_bid_mode(hand_size)
+        self._check_blind_bid_and_bonus(hand_size)
+
+    def _check_nil_pass(self, hand_size: int) -> None:
         if not 0 <= self.nil_pass <= MAX_NIL_PASS:
             raise RuleSetError(f"nil_pass must be 0 to {MAX_NIL_PASS} cards, got {self.nil_pass}")
         if self.nil_pass and not (self.partnerships and self.nil):
             raise RuleSetError("nil_pass needs partnerships and nil: a nil bidder passes to its partner")
         if self.nil_pass > hand_size:
             raise RuleSetError(f"nil_pass {self.nil_pass} is more than the {hand_size} cards of a hand")
-        self._check_bid_mode(hand_size)
+
+    def _check_blind_bid_and_bonus(self, hand_size: int) -> None:
         if self.blind_bid_margin < 0:
             raise RuleSetError(f"blind_bid_margin must not be negative, got {self.blind_bid_margin}")
         if self.blind_bid_min < 1 or (self.blind_bid and self.blind_bid_min > hand_size):

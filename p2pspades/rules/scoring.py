@@ -77,11 +77,14 @@ def score_hand(
     tricks_won: Sequence[int],
     before: Sequence[SideTotal],
     set_sides: Collection[int] = (),
+    honest: Sequence[tuple[int, int]] = (),
 ) -> tuple[tuple[HandScore, ...], tuple[SideTotal, ...]]:
     """Score a hand: (per-side scores, per-side totals after the hand).
 
     `set_sides` are sides the renege penalty sets: their contract and every nil bid among them count as
-    failed, and they take no bags this hand.
+    failed, and they take no bags this hand. `honest` holds (seat, bid) for each false mirror or whiz bid:
+    the bid the seat's hand called for. A set side with one is scored at the worse of its bids as made and
+    its bids with those in their place, so a caught false bid never scores more than the honest bid failed.
     """
     n, sides = rules.players, rules.sides
     if not len(bids) == len(blind) == len(tricks_won) == n:
@@ -90,57 +93,77 @@ def score_hand(
         raise IllegalAction(f"scoring needs a running total for each of the {len(sides)} sides")
     scores: list[HandScore] = []
     totals: list[SideTotal] = []
-    nil_rule, partner_counts = rules.nil, rules.nil_tricks_count_for_partner
-    failed_factor = 0 if rules.failed_contract == "zero" else -10
-    bag_limit, bag_penalty = rules.bag_limit, rules.bag_penalty
-    nil_bags = rules.nil_bags
-    ten_bonus = rules.ten_for_200_value if rules.ten_for_200 else 0
-    boston_bonus = rules.boston_value if rules.boston == "bonus" else 0
-    all_tricks = rules.tricks_per_hand
+    called = list(bids)
+    for seat, bid in honest:
+        called[seat] = bid
     for index, side in enumerate(sides):
         penalized = index in set_sides
-        contract = counted = nil_tricks = nil_points = taken = 0
-        doubled = False  # a blind bid (house rule blind_bid) doubles the side's contract, made or failed
-        for seat in side:
-            taken += tricks_won[seat]
-            if bids[seat] == 0 and (blind[seat] or nil_rule):  # is_nil(), inline
-                value = rules.blind_nil_value if blind[seat] else rules.nil_value
-                nil_points += value if tricks_won[seat] == 0 and not penalized else -value
-                if partner_counts:
-                    counted += tricks_won[seat]
-                else:
-                    nil_tricks += tricks_won[seat]
-            else:
-                contract += bids[seat]
-                counted += tricks_won[seat]
-                doubled = doubled or blind[seat]
-        made = counted >= contract and not penalized
-        if not nil_bags:
-            nil_tricks = 0
-        if made:
-            contract_points = 10 * contract
-            bags = counted - contract + nil_tricks
-        else:
-            contract_points = failed_factor * contract
-            bags = 0 if penalized else nil_tricks
-        if doubled:
-            contract_points *= 2
-        boston = taken == all_tricks and not penalized
-        ten_points = ten_bonus if made and contract >= TEN_FOR_200_CONTRACT else 0
-        boston_points = boston_bonus if boston else 0
-        bag_points = rules.overtrick_points * bags
-        carried = before[index].bags + bags
-        penalty_points = 0
-        if bag_limit is not None:
-            while carried >= bag_limit:
-                carried -= bag_limit
-                penalty_points -= bag_penalty
-        points = contract_points + bag_points + penalty_points + nil_points + ten_points + boston_points
-        scores.append(
-            _new_score(
-                (index, contract, counted, made, contract_points, bags, bag_points, penalty_points,
-                 nil_points, penalized, points, ten_points, boston_points, boston)
-            )
-        )
-        totals.append(_new_total((before[index].score + points, carried)))
+        score = _side_score(rules, index, side, bids, blind, tricks_won, before[index].bags, penalized)
+        if penalized and called != bids:
+            as_called = _side_score(rules, index, side, called, blind, tricks_won, before[index].bags, True)
+            score = min(score, as_called, key=lambda s: s.points)
+        scores.append(score)
+        totals.append(_new_total((before[index].score + score.points, before[index].bags + score.bags
+                                  - _bags_paid(rules, before[index].bags, score.bags))))
     return tuple(scores), tuple(totals)
+
+
+def _bags_paid(rules: RuleSet, carried: int, bags: int) -> int:
+    """How many of the carried bags a hand's `bags` turn into bag penalties (a multiple of `bag_limit`)."""
+    limit = rules.bag_limit
+    return 0 if limit is None else (carried + bags) // limit * limit
+
+
+def _side_score(
+    rules: RuleSet, index: int, side: Sequence[int], bids: Sequence[int], blind: Sequence[bool],
+    tricks_won: Sequence[int], carried: int, penalized: bool,
+) -> HandScore:
+    """One side's hand score (`score_hand`)."""
+    contract, counted, nil_tricks, nil_points, taken, doubled = _count_side(
+        rules, side, bids, blind, tricks_won, penalized)
+    made = counted >= contract and not penalized
+    if not rules.nil_bags:
+        nil_tricks = 0
+    if made:
+        contract_points = 10 * contract
+        bags = counted - contract + nil_tricks
+    else:
+        contract_points = (0 if rules.failed_contract == "zero" else -10) * contract
+        bags = 0 if penalized else nil_tricks
+    if doubled:
+        contract_points *= 2
+    boston = taken == rules.tricks_per_hand and not penalized
+    ten = rules.ten_for_200 and made and contract >= TEN_FOR_200_CONTRACT
+    ten_points = rules.ten_for_200_value if ten else 0
+    boston_points = rules.boston_value if boston and rules.boston == "bonus" else 0
+    bag_points = rules.overtrick_points * bags
+    penalty_points = -rules.bag_penalty * (_bags_paid(rules, carried, bags) // (rules.bag_limit or 1))
+    points = contract_points + bag_points + penalty_points + nil_points + ten_points + boston_points
+    return _new_score(
+        (index, contract, counted, made, contract_points, bags, bag_points, penalty_points,
+         nil_points, penalized, points, ten_points, boston_points, boston)
+    )
+
+
+def _count_side(
+    rules: RuleSet, side: Sequence[int], bids: Sequence[int], blind: Sequence[bool],
+    tricks_won: Sequence[int], penalized: bool,
+) -> tuple[int, int, int, int, int, bool]:
+    """One side's bids and tricks: its contract, the tricks that count toward it, its nil bidders' tricks,
+    their nil points, every trick it took, and whether a blind bid (house rule blind_bid) doubles it."""
+    contract = counted = nil_tricks = nil_points = taken = 0
+    doubled = False  # a blind bid doubles the side's contract, made or failed
+    for seat in side:
+        taken += tricks_won[seat]
+        if bids[seat] == 0 and (blind[seat] or rules.nil):  # is_nil(), inline
+            value = rules.blind_nil_value if blind[seat] else rules.nil_value
+            nil_points += value if tricks_won[seat] == 0 and not penalized else -value
+            if rules.nil_tricks_count_for_partner:
+                counted += tricks_won[seat]
+            else:
+                nil_tricks += tricks_won[seat]
+        else:
+            contract += bids[seat]
+            counted += tricks_won[seat]
+            doubled = doubled or blind[seat]
+    return contract, counted, nil_tricks, nil_points, taken, doubled

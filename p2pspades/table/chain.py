@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from p2pspades import log
 from p2pspades.errors import RemoteError
-from p2pspades.table.events import DropKind, Dropped
+from p2pspades.table.events import DropKind, Dropped, Wanted
 from p2pspades.table.stages import Step
 
 #: how far ahead of our head we keep entries (and claims' votes) that arrived early
@@ -73,17 +73,18 @@ class Chain:
         self.head = digest
         self.note(raw)
 
-    def note(self, raw: bytes) -> None:
-        """A frame we took that is not (or not yet) on the chain: it is in our records all the same."""
-        self.known.add(raw)
-        self.records.append(raw)
+    def note(self, *raws: bytes) -> None:
+        """Frames we took that are not (or not yet) on the chain: they are in our records all the same."""
+        self.known.update(raws)
+        self.records.extend(raws)
 
-    def keep_early(self, seq: int, raw: bytes) -> bool:
-        """Keep an entry for a slot beyond the chain until we reach it, within the window: whether it was."""
+    def keep_early(self, seq: int, raw: bytes, seat: int, signed: bool) -> Wanted | Dropped:
+        """Keep an entry (or an ending) for a slot beyond the chain until we reach it, within the window:
+        then we ask the peers for the gap; else it is refused (`signed`: `seat` signed it)."""
         if seq - self.next_seq <= WINDOW and len(self.pending) < WINDOW:
             self.pending.setdefault(seq, raw)
-            return True
-        return False
+            return Wanted(self.next_seq)
+        return Dropped(DropKind.TOO_FAR_AHEAD, seat, seq, signed=signed)
 
     def take_next(self) -> bytes | None:
         """The entry that came early for the next slot, if one did."""

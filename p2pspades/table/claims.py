@@ -1,166 +1,429 @@
-"""Abandonment claims: votes off the chain, a certificate on it (PROTOCOL.md §5).
+"""The claims machine (PROTOCOL.md §5): what follows, on one table, from each note of an abandonment claim.
 
-A claim is about one *slot*: the sequence number `n` the table waits for, after the entry whose hash is `p`,
-and the seat `a` whose entry it awaits. Nothing about it is on the chain until it is settled:
+It takes a claim's signed notes (votes, refusals, stalls: `slots.py` says what they are), the awaited
+entry as it arrives, our own timers, and judges each slot from its notes alone: a seat that signed
+contradicting notes equivocated (a fault); a refusal proves what it carries (a phantom is its signer's
+fault); a vote whose signer has an entry after the slot on the chain is void (it took the answer: a game
+every seat signed `end` on is sealed so), and when nobody could have released it, its signer is named.
 
-- every other seat signs a **vote** (`abandon`) once its own timer for the slot has run out;
-- a seat that took `a`'s entry for the slot before it voted, and then sees a vote, signs a **refusal**
-  (`answered`, with the hash of the entry it took): from then on no certificate can exist without that seat's
-  vote, so every seat that voted takes the entry after all, and the claim is void;
-- the votes of every seat but `a` make the **certificate**, which goes on the chain at `n` and ends the game.
-  It beats any entry of `a` for that slot, on every table, `a`'s own included.
-
-An honest seat that voted never takes `a`'s entry for the slot, except on a refusal; an honest seat that took
-it never votes. So, among honest seats, a certificate and a refusal exclude each other: a seat with a vote
-and a refusal in one slot signed both, which is equivocation.
-
-This module holds what one table knows of one slot and how it moves (`TRANSITIONS`, as data); the table
-(`machine.py`) checks each message, feeds the signal in and carries out the act that comes back.
+It holds no reference to the table: it sees the chain through the narrow `ClaimView` and returns what should
+happen (`slots.Output`), which the table carries out in one place (`machine.Table._carry`).
 """
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from typing import Protocol
 
-from p2pspades.rules import RuleSet
+from p2pspades import log
+from p2pspades.checks import Check
+from p2pspades.errors import RemoteError
+from p2pspades.table import messages as msg
+from p2pspades.table.events import DropKind, Dropped, Rejected, Violation
+from p2pspades.table.outputs import Halt, Report
+from p2pspades.table.slots import (
+    Act,
+    Awaited,
+    End,
+    Held,
+    Note,
+    Output,
+    Reopen,
+    Role,
+    Send,
+    Signal,
+    Slot,
+    Standing,
+    Take,
+    standing,
+)
 
-
-class ClaimState(enum.Enum):
-    """Where one slot's claim stands, as one table sees it."""
-
-    QUIET = "quiet"  # no vote seen, none of ours, and the awaited entry has not come
-    OPEN = "open"  # others voted; we did not (an observer, the accused, or our own timer still runs)
-    VOTED = "voted"  # we voted: we hold the awaited entry off our chain, unless a refusal comes
-    ANSWERED = "answered"  # the awaited entry is on our chain (we took it before any vote of ours)
-    REFUTED = "refuted"  # a seat that took the awaited entry before it voted said so: the claim is void
-    CERTIFIED = "certified"  # every other seat voted: the certificate is on the chain, the game is over
-
-
-class Signal(enum.Enum):
-    """What can happen to a slot's claim."""
-
-    VOTE = "another seat's vote"
-    OWN_VOTE = "our own timer ran out, and we vote"
-    ANSWER = "the awaited entry arrives"
-    REFUSAL = "a seat says it took the awaited entry before it voted"
-    COMPLETE = "the votes of every seat but the accused are in"
-
-
-class Act(enum.Enum):
-    """What the table does on a signal."""
-
-    KEEP = "keep the vote or refusal with the slot"
-    VOTE = "sign our vote and send it"
-    TAKE = "put the awaited entry on the chain"
-    TAKE_AND_REFUSE = "put the awaited entry on the chain, and refuse the votes already out"
-    HOLD = "keep the awaited entry off the chain"
-    REFUSE = "sign a refusal and send it: we took the awaited entry before any vote of ours"
-    RELEASE = "put the awaited entry we hold (or will receive) on the chain"
-    CERTIFY = "put the certificate on the chain (cutting back what followed the slot): the game is over"
-    NOTHING = "nothing more"
+#: how many notes ahead of our chain one seat may have us keep (an honest seat signs at most a vote or a
+#: refusal and a stall or two for a slot; they come early only by a little)
+EARLY_PER_SEAT = 16
+#: how far behind our chain a quiet slot is kept (one with nothing of ours in it)
+KEPT_BEHIND = 256
 
 
-S, G, A = ClaimState, Signal, Act
-
-#: The whole claim logic: (state, signal) -> (next state, act). A pair that is missing does not happen: a
-#: slot is created by a vote or just before ours, a finished table takes no more signals, and a refusal after
-#: a certificate (or a certificate after a refusal) means one seat signed both, which the table finds first.
-TRANSITIONS: Mapping[tuple[ClaimState, Signal], tuple[ClaimState, Act]] = {
-    (S.QUIET, G.VOTE): (S.OPEN, A.KEEP),
-    (S.QUIET, G.OWN_VOTE): (S.VOTED, A.VOTE),
-    (S.QUIET, G.ANSWER): (S.ANSWERED, A.TAKE),
-    (S.OPEN, G.VOTE): (S.OPEN, A.KEEP),
-    (S.OPEN, G.OWN_VOTE): (S.VOTED, A.VOTE),
-    (S.OPEN, G.ANSWER): (S.ANSWERED, A.TAKE_AND_REFUSE),
-    (S.OPEN, G.REFUSAL): (S.REFUTED, A.KEEP),
-    (S.OPEN, G.COMPLETE): (S.CERTIFIED, A.CERTIFY),
-    (S.VOTED, G.VOTE): (S.VOTED, A.KEEP),
-    (S.VOTED, G.ANSWER): (S.VOTED, A.HOLD),
-    (S.VOTED, G.REFUSAL): (S.REFUTED, A.RELEASE),
-    (S.VOTED, G.COMPLETE): (S.CERTIFIED, A.CERTIFY),
-    (S.ANSWERED, G.VOTE): (S.ANSWERED, A.REFUSE),
-    (S.ANSWERED, G.REFUSAL): (S.ANSWERED, A.KEEP),
-    (S.ANSWERED, G.COMPLETE): (S.CERTIFIED, A.CERTIFY),  # the accused's own table, or an observer
-    (S.REFUTED, G.VOTE): (S.REFUTED, A.KEEP),
-    (S.REFUTED, G.REFUSAL): (S.REFUTED, A.KEEP),
-    (S.REFUTED, G.ANSWER): (S.ANSWERED, A.TAKE),
-}
-
-
-@dataclass
-class Slot:
-    """What one table knows of the claim on one slot: `seq` after the entry hashed `prev`, awaiting `accused`.
-
-    `votes` and `refusals` are the signed messages by seat (a refusal with the hash of the entry it took);
-    `held` the awaited entries we hold off the chain, by hash.
-    """
-
-    seq: int
-    prev: bytes
-    accused: int
-    hand: int
-    wait: int  # the timeout in force on our clock, in whole seconds (what our vote says)
-    awaited: str = ""  # the type of the entry the slot waits for
-    state: ClaimState = ClaimState.QUIET
-    votes: dict[int, bytes] = field(default_factory=dict)
-    waits: dict[int, int] = field(default_factory=dict)  # each vote's stated timeout
-    refusals: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (raw, hash taken)
-    held: dict[bytes, bytes] = field(default_factory=dict)
-    refused: bool = False  # our own refusal is out
-
-    def fire(self, signal: Signal) -> Act:
-        """Move on `signal`; the act the table must carry out. A pair the table does not list is a no-op."""
-        nxt, act = TRANSITIONS.get((self.state, signal), (self.state, Act.NOTHING))
-        self.state = nxt
-        return act
+# ================================================================= what the machine sees
+class ClaimView(Protocol):
+    """What the claims machine sees of its table: the seats, its own, and the chain's slots."""
 
     @property
-    def voters(self) -> tuple[int, ...]:
-        return tuple(sorted(self.votes))
+    def seats(self) -> int: ...
 
-    def complete(self, seats: int) -> bool:
-        """Whether every seat but the accused voted."""
-        return len(self.votes) == seats - 1
+    @property
+    def seat(self) -> int | None: ...
 
-    def notes(self) -> list[bytes]:
-        """The signed votes and refusals of this slot, in seat order (what a peer that lacks them needs)."""
-        refusals = [raw for _, (raw, _) in sorted(self.refusals.items())]
-        return [raw for _, raw in sorted(self.votes.items())] + refusals
+    @property
+    def next_seq(self) -> int: ...
 
-    def missing(self, seats: int) -> tuple[int, ...]:
-        """The seats whose vote the certificate still lacks."""
-        return tuple(s for s in range(seats) if s != self.accused and s not in self.votes)
+    @property
+    def restoring(self) -> bool:
+        """Whether the table is replaying its own log: a note of ours it signed then is in the log after."""
+
+    def now(self) -> Awaited | None:
+        """The slot the table waits for (None: nobody is awaited, or the game is over before it)."""
+
+    def passed(self, seq: int, prev: bytes) -> Awaited | None:
+        """A slot our chain holds (or ended at), after the entry hashed `prev`; None if it does not."""
+
+    def signed_after(self, seat: int, seq: int) -> bool:
+        """Whether our chain holds an entry signed by `seat` after slot `seq`."""
+
+    def entry_at(self, seq: int) -> bytes | None:
+        """Our chain's entry at `seq` (None beyond it)."""
+
+    def signed(self, env: log.Envelope, header: log.Header) -> bool:
+        """Whether `env` is validly signed by the seat its header names."""
+
+    def answer_problem(self, raw: bytes, at: Awaited) -> Violation | str | None:
+        """What `raw`, an entry validly signed for slot `at`, is there, checked exactly as every peer checks
+        an entry at that slot: None if it holds; the violation it earns its signer; or (a string) why it is
+        not an entry the slot could take at all (out of turn, say)."""
+
+    def seal(self, m: msg.Message, at: Awaited) -> bytes:
+        """Our signed envelope of the note `m` for slot `at`."""
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """The result a certificate gives: who forfeits, and whether a signer vouches against its interest."""
 
-    winners: tuple[int, ...]
-    forfeit: bool
-    contested: bool
+# ================================================================= the machine
+class Claims:
+    """The claims of one table: every claimed slot it knows, and the notes that came before their slot."""
+
+    def __init__(self, seats: int, seat: int | None, version: int) -> None:
+        self.seats, self.seat, self.version = seats, seat, version
+        self.slots: dict[tuple[int, bytes], Slot] = {}
+        self.early: dict[int, list[tuple[int, bytes]]] = {}  # slot -> [(signer, raw)]
+
+    # ----------------------------------------------------------------- the slots
+    def slot(self, at: Awaited, passed: bool = False) -> Slot:
+        """The claim on slot `at` (a new one if nobody voted on it yet: on a slot our chain `passed`, we took
+        its entry before any vote of ours)."""
+        key = (at.seq, at.prev)
+        slot = self.slots.get(key)
+        if slot is None:
+            slot = self.slots[key] = Slot(at, Role.ANSWERED if passed else Role.QUIET)
+        return slot
+
+    def current(self, view: ClaimView) -> Slot | None:
+        """The claim on the slot the table waits for, if one was made or noted."""
+        at = view.now()
+        return None if at is None else self.slots.get((at.seq, at.prev))
+
+    def forget_behind(self, next_seq: int) -> None:
+        """Forget the slots far behind the chain that hold nothing of ours and ended nothing."""
+        for key in [k for k, s in self.slots.items() if k[0] < next_seq - KEPT_BEHIND and s.ended is None
+                    and s.role in (Role.QUIET, Role.OPEN) and not s.votes]:
+            del self.slots[key]
+
+    def _slot_of(self, view: ClaimView, seq: int, prev: bytes) -> Slot | None:
+        now = view.now()
+        if now is not None and (now.seq, now.prev) == (seq, prev):
+            return self.slot(now)
+        at = view.passed(seq, prev)
+        return None if at is None else self.slot(at, passed=seq < view.next_seq)
+
+    # ----------------------------------------------------------------- a note from a peer (or our log)
+    def note(self, view: ClaimView, env: log.Envelope, header: log.Header) -> list[Output]:
+        """A vote, refusal or stall, its signature checked: take it against its slot, or keep it for later."""
+        seat, seq = header.seat, header.seq
+        if seq > view.next_seq:
+            return self._keep_early(view, seat, seq, env.raw)
+        slot = self._slot_of(view, seq, header.prev)
+        if slot is None:
+            return [Report(Dropped(DropKind.STALE, seat, seq, signed=True))]
+        try:
+            m = self._read(env, header, slot)
+        except RemoteError as exc:
+            return [Report(Rejected(seat, exc.check, exc.detail, env.raw))]
+        if isinstance(m, msg.Abandon):
+            return self._vote(view, slot, seat, env.raw, m.wait)
+        if isinstance(m, msg.Stall):
+            return self._stall(view, slot, seat, env.raw, m.missing)
+        assert isinstance(m, msg.Answered)
+        return self._refusal(view, slot, seat, env.raw, m.entry)
+
+    def _keep_early(self, view: ClaimView, seat: int, seq: int, raw: bytes) -> list[Output]:
+        """A note for a slot beyond our chain: kept until we reach it, a few per signer (the flood is its
+        signer's: a seat that sends more is refused, and charged)."""
+        mine = sum(1 for kept in self.early.values() for s, _ in kept if s == seat)
+        if seq - view.next_seq <= KEPT_BEHIND and mine < EARLY_PER_SEAT:
+            self.early.setdefault(seq, []).append((seat, raw))
+            return []
+        return [Report(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq, signed=True))]
+
+    def take_early(self, next_seq: int) -> list[bytes]:
+        """The notes that came before the slot the chain has now reached (and those for slots passed)."""
+        due = [seq for seq in self.early if seq <= next_seq]
+        return [raw for seq in sorted(due) for _, raw in self.early.pop(seq)]
+
+    def _read(self, env: log.Envelope, header: log.Header, slot: Slot) -> msg.Message:
+        seat = header.seat
+        m = msg.decode(env.payload, seat, self.version)
+        assert isinstance(m, msg.Abandon | msg.Answered | msg.Stall)
+        if m.seat != slot.accused or seat == slot.accused:
+            why = f"names seat {m.seat}, but slot {header.seq} waits for seat {slot.accused}"
+            raise RemoteError(Check.ABANDON, why, seat)
+        if header.hand != slot.hand:
+            why = f"hand number {header.hand}, but slot {header.seq} is in hand {slot.hand}"
+            raise RemoteError(Check.ABANDON, why, seat)
+        if isinstance(m, msg.Stall) and (seat in m.missing or slot.accused in m.missing
+                                          or m.missing[-1] >= self.seats):
+            why = f"a stall naming seats {list(m.missing)}: not the seats whose votes it can lack"
+            raise RemoteError(Check.ABANDON, why, seat)
+        return m
+
+    def _twice(self, slot: Slot, seat: int, raw: bytes, kind: str) -> Halt | None:
+        """Whether `seat` signed a note for `slot` that contradicts `raw`: equivocation, a fault at the slot.
+        A vote and a refusal, two different votes or refusals, a stall and a refusal contradict; a vote and
+        the stalls of its signer do not (a seat may stall again as late votes come)."""
+        signed: list[bytes] = []
+        if seat in slot.refusals:
+            signed.append(slot.refusals[seat][0])
+        if kind != msg.Stall.TYPE and seat in slot.votes:
+            signed.append(slot.votes[seat])
+        if kind == msg.Answered.TYPE:
+            signed += slot.stalls.get(seat, {}).values()
+        other = next((r for r in signed if r != raw), None)
+        if other is None:
+            return None
+        detail = f"seat {seat} signed contradicting notes (a vote, a stall, a refusal) for slot {slot.seq}"
+        evidence = tuple(sorted((other, raw)))
+        return Halt(Violation(seat, Check.EQUIVOCATION, detail, slot.seq, evidence), slot.seq)
+
+    def _vote(self, view: ClaimView, slot: Slot, seat: int, raw: bytes, wait: int) -> list[Output]:
+        fault = self._twice(slot, seat, raw, msg.Abandon.TYPE)
+        if fault is not None:
+            return [fault]
+        slot.votes[seat] = raw
+        slot.waits[seat] = wait
+        out: list[Output] = [Note(slot.seq, raw, seat, msg.Abandon.TYPE, seat == self.seat)]
+        if view.signed_after(seat, slot.seq):
+            slot.void.add(seat)  # it took the answer: its vote counts for nothing
+            return out + self._name_void(slot)
+        # our own, read back from our log, locks us out of the answer as it did
+        act = slot.fire(Signal.OUR_VOTE if seat == self.seat else Signal.VOTE)
+        if act is Act.REFUSE:
+            out += self._refuse(view, slot)
+        elif act is Act.STALL:
+            out += self._own_stall(view, slot)
+        return out + self._name_void(slot) + self.judge(view, slot)
+
+    def _name_void(self, slot: Slot) -> list[Output]:
+        """Name each void voter that nobody could have released: every other seat but the accused voted too,
+        so a refusal (which only a seat that never voted may sign) cannot exist. Its vote is not a claim but
+        its fault; the game's result stands."""
+        out: list[Output] = []
+        for v in sorted(slot.void - slot.named):
+            if all(s in slot.votes for s in range(self.seats) if s not in (slot.accused, v)):
+                slot.named.add(v)
+                why = (f"a vote that seat {slot.accused} never answered slot {slot.seq}, but seat {v} "
+                       "signed an entry after it on the chain: it had taken the answer, and no seat could "
+                       "release it")
+                out.append(Report(Rejected(v, Check.ABANDON, why, slot.votes[v])))
+        return out
+
+    def _stall(self, view: ClaimView, slot: Slot, seat: int, raw: bytes,
+               missing: tuple[int, ...]) -> list[Output]:
+        fault = self._twice(slot, seat, raw, msg.Stall.TYPE)
+        if fault is not None:
+            return [fault]
+        known = slot.stalls.setdefault(seat, {})
+        if known.get(missing) == raw:
+            return []
+        known[missing] = raw
+        out: list[Output] = [Note(slot.seq, raw, seat, msg.Stall.TYPE, seat == self.seat)]
+        if seat == self.seat:
+            slot.fire(Signal.OUR_STALL)  # (its act: keep the note, which `out` does)
+        if view.signed_after(seat, slot.seq):
+            slot.void.add(seat)
+        return out + self.judge(view, slot)
+
+    def _refusal(self, view: ClaimView, slot: Slot, seat: int, raw: bytes, entry: bytes) -> list[Output]:
+        # what it carries first: a phantom is a fault by itself, whatever else its signer signed
+        fault = self._carried_problem(view, slot, seat, raw, entry) or self._twice(slot, seat, raw,
+                                                                                   msg.Answered.TYPE)
+        if fault is not None:
+            return [fault]
+        slot.refusals[seat] = (raw, entry)
+        out: list[Output] = [Note(slot.seq, raw, seat, msg.Answered.TYPE, seat == self.seat)]
+        if slot.ended is not None and (slot.ended[0] is Standing.STALLED or slot.at.anyone):
+            return [*out, Reopen(slot, entry)]  # the answer came: a provisional ending is void
+        # a voter is released (RELEASE); whoever took the entry checks it against its own (CHECK), as our own
+        # refusal, read back from our log, is checked against the entry we took
+        act = Act.CHECK if seat == self.seat else slot.fire(Signal.REFUSAL)
+        slot.held.pop(log.entry_hash(entry), None)
+        return [*out, Take(entry)] if act in (Act.RELEASE, Act.CHECK) else out
+
+    def _carried_problem(self, view: ClaimView, slot: Slot, seat: int, raw: bytes,
+                         entry: bytes) -> Halt | None:
+        """What is wrong with the entry a refusal carries: not a signed entry for the slot (a phantom: the
+        refuser's fault), or one that breaks the rules (its signer's fault, whoever carries it)."""
+        why = _not_an_answer(view, slot, entry)
+        bad = view.answer_problem(entry, slot.at) if why is None else why
+        if isinstance(bad, Violation):
+            return Halt(bad, slot.seq)
+        if bad is not None:
+            detail = f"a refusal of slot {slot.seq} carrying {bad}: no such entry took that slot"
+            return Halt(Violation(seat, Check.ABANDON, detail, slot.seq, (raw,)), slot.seq)
+        return None
+
+    # ----------------------------------------------------------------- the awaited entry, our timers
+    def arriving(self, view: ClaimView, slot: Slot, raw: bytes) -> list[Output] | None:
+        """The awaited entry of `slot` (the slot we wait for) arrives, checked for its turn: None to take it
+        as usual, else what we do instead (we voted: hold it, after checking it as it would be checked)."""
+        if slot.role not in (Role.VOTED, Role.STALLED) or slot.fire(Signal.ANSWER) is not Act.HOLD:
+            return None  # taken as usual (`took` moves our role once it is on the chain)
+        digest = log.entry_hash(raw)
+        if digest in slot.held:
+            return []
+        fault = self._answer_fault(view, slot, raw)
+        if fault is not None:
+            return [fault]
+        slot.held[digest] = raw
+        return [Held(slot.seq, raw, _signer(raw))]
+
+    def _answer_fault(self, view: ClaimView, slot: Slot, raw: bytes) -> Halt | None:
+        """The fault an answer of `slot` proves: it breaks the rules (its signer's fault, whatever the claim
+        says), or it is a second, different answer of a seat whose answer we hold (equivocation)."""
+        bad = view.answer_problem(raw, slot.at)
+        if isinstance(bad, Violation):
+            return Halt(bad, slot.seq)
+        who = _signer(raw)
+        other = next((r for r in slot.held.values() if r != raw and _signer(r) == who), None)
+        if other is None:
+            return None
+        detail = f"two different entries signed by seat {who} for sequence number {slot.seq}"
+        evidence = tuple(sorted((other, raw)))
+        return Halt(Violation(who, Check.EQUIVOCATION, detail, slot.seq, evidence), slot.seq)
+
+    def late(self, view: ClaimView, slot: Slot, raw: bytes) -> list[Output]:
+        """An answer for a slot whose ending (a certificate) took it: it changes nothing, unless it shows a
+        fault (a second, different answer of the same seat; one that breaks the rules), stronger than the
+        ending at that slot. Kept with the slot, so that a later twin of it is caught."""
+        digest = log.entry_hash(raw)
+        if digest in slot.held:
+            return []
+        fault = self._answer_fault(view, slot, raw)
+        if fault is not None:
+            return [fault]
+        slot.held[digest] = raw
+        return [Report(Dropped(DropKind.STALE, _signer(raw), slot.seq, signed=True))]
+
+    def took(self, view: ClaimView, at: Awaited, raw: bytes, own: bool) -> list[Output]:
+        """The entry `raw` took slot `at` on our chain: if votes are out, and we never voted, we refuse."""
+        slot = self.slots.get((at.seq, at.prev))
+        if slot is None:
+            return []
+        if own:
+            slot.fire(Signal.OUR_ENTRY)  # (its act: nothing, the entry is on the chain)
+            return []
+        if slot.fire(Signal.ANSWER) is Act.TAKE_AND_REFUSE:
+            return self._refuse(view, slot, raw)
+        return []
+
+    def timer(self, view: ClaimView, wait: int) -> list[Output]:
+        """Our timer for the slot the table waits for ran out (`wait`: the timeout in force, whole seconds,
+        with whatever our player chose to add): we vote, or, a timeout after our vote, stall."""
+        at = view.now()
+        if at is None or view.seat is None or at.accused == view.seat:
+            return []
+        slot = self.slot(at)
+        if slot.role is Role.VOTED and standing(slot, self.seats)[0] is not Standing.OPEN:
+            return []  # no stall: the claim is void, or complete
+        act = slot.fire(Signal.TIMER)
+        if act is Act.VOTE:
+            raw = view.seal(msg.Abandon(at.accused, wait), at)
+            return [Send(at.seq, raw), *self._vote(view, slot, view.seat, raw, wait)]
+        if act is Act.STALL:
+            return self._own_stall(view, slot, wait)
+        return []
+
+    def _own_stall(self, view: ClaimView, slot: Slot, wait: int | None = None) -> list[Output]:
+        """Our stall: the seats whose votes we still lack (none: the certificate is complete, no stall)."""
+        assert view.seat is not None
+        missing = tuple(s for s in slot.missing(self.seats) if s != view.seat)
+        if not missing or missing in slot.stalls.get(view.seat, {}):
+            return []
+        w = slot.waits.get(view.seat, slot.at.wait) if wait is None else wait
+        raw = view.seal(msg.Stall(slot.accused, missing, w), slot.at)
+        return [Send(slot.seq, raw), *self._stall(view, slot, view.seat, raw, missing)]
+
+    def _refuse(self, view: ClaimView, slot: Slot, taken: bytes | None = None) -> list[Output]:
+        """We took the awaited entry before any vote of ours, and votes are out: say so, once, carrying it."""
+        seat = view.seat
+        if seat is None or seat == slot.accused or seat in slot.refusals or seat in slot.votes:
+            return []
+        if view.restoring:
+            return []  # our refusal, if we signed one, is in our log after this
+        taken = view.entry_at(slot.seq) if taken is None else taken
+        if taken is None:
+            return []
+        if not any(s not in slot.void for s in slot.votes):
+            return []  # only void votes: not a claim, nothing to refuse
+        raw = view.seal(msg.Answered(slot.accused, taken), slot.at)
+        slot.refusals[seat] = (raw, taken)
+        return [Send(slot.seq, raw), Note(slot.seq, raw, seat, msg.Answered.TYPE, True)]
+
+    def void(self, slot: Slot, raw: bytes, ended_here: bool) -> list[Output]:
+        """A provisional ending of `slot` (a stalled ending, or any ending of rule "low_club"'s first lead) is
+        void: its awaited entry `raw` turned up (`ended_here`: that ending was our table's, and is undone).
+        The entry takes the slot: a voter is released, and every other seat takes it as usual."""
+        if ended_here:
+            slot.ended = None
+        act = slot.fire(Signal.VOID)
+        return [Take(raw)] if act in (Act.TAKE, Act.RELEASE) else []
+
+    # ----------------------------------------------------------------- the standing, and its ending
+    def judge(self, view: ClaimView, slot: Slot) -> list[Output]:
+        """The slot's ending, once its notes make one we have not applied yet."""
+        now, missing = standing(slot, self.seats)
+        if now not in (Standing.CERTIFIED, Standing.STALLED) or slot.ended == (now, missing):
+            return []
+        slot.ended = (now, missing)
+        return [End(slot, now, missing)]
+
+    def ending(self, view: ClaimView, env: log.Envelope, header: log.Header) -> tuple[bool, list[Output]]:
+        """A certificate or a stalled ending from a peer: a bundle of notes nobody signs. We take each note;
+        whether they make exactly these bytes (`ending_entry`) decides if it holds."""
+        try:
+            m = msg.decode(env.payload, None, self.version)
+            assert isinstance(m, msg.Certificate | msg.Stalled)
+        except RemoteError as exc:
+            return False, [Report(Dropped(DropKind.MALFORMED, header.seat, header.seq, detail=exc.detail))]
+        notes = m.votes if isinstance(m, msg.Certificate) else (*m.votes, *m.stalls)
+        out: list[Output] = []
+        for raw in notes:
+            try:
+                inner = log.validate_header(log.open_envelope(raw).payload)
+            except RemoteError as exc:
+                bad = Dropped(DropKind.MALFORMED, header.seat, header.seq, detail=f"a note: {exc.detail}")
+                return False, [*out, Report(bad)]
+            if (inner.seq, inner.prev) != (header.seq, header.prev) or inner.type not in msg.NOTES:
+                return False, [*out, Report(Dropped(DropKind.REFUSED, header.seat, header.seq,
+                                                    detail="a note of another slot"))]
+            out.append(Take(raw))
+        return True, out
 
 
-def ranked_without(rules: RuleSet, loser: int, totals: list[int]) -> tuple[int, ...]:
-    """The sides with the best total once side `loser` forfeited (all of them on equal totals)."""
-    sides = range(len(rules.sides))
-    top = max(totals[side] for side in sides if side != loser)
-    return tuple(side for side in sides if side != loser and totals[side] == top)
+
+def _signer(raw: bytes) -> int:
+    return int(log.validate_header(log.open_envelope(raw).payload).seat)
 
 
-def outcome(rules: RuleSet, accused: int, voters: tuple[int, ...], totals: list[int]) -> Outcome:
-    """The result of a certificate against `accused`, signed by `voters`, with the sides' `totals` then.
+def _not_an_answer(view: ClaimView, slot: Slot, entry: bytes) -> str | None:
+    """Why `entry`, carried by a refusal, is not a validly signed entry for `slot` (None if it is one)."""
+    try:
+        env = log.open_envelope(entry)
+        header = log.validate_header(env.payload)
+    except RemoteError:
+        return "bytes that are no entry"
+    if (header.seq, header.prev) != (slot.seq, slot.prev) or header.type in (*msg.NOTES, *msg.ENDINGS):
+        return f"an entry for another slot ({header.seq})"
+    if header.seat != slot.accused and not slot.at.anyone:
+        return f"an entry of seat {header.seat}, not of seat {slot.accused}"
+    if not view.signed(env, header):
+        return "an entry whose signature does not verify"
+    return None
 
-    By rule `on_fault` "forfeit" the accused's side loses and the best of the other sides win, but only if
-    some signer's own side is not among those winners (its partner, or a seat that does not gain by it):
-    signers who all win by the certificate prove nothing, so the game ends contested, with no winner. With
-    "void" nobody wins.
-    """
-    if rules.on_fault != "forfeit":
-        return Outcome((), False, False)
-    winners = ranked_without(rules, rules.side_of(accused), totals)
-    if any(rules.side_of(v) not in winners for v in voters):
-        return Outcome(winners, True, False)
-    return Outcome((), False, True)
+

@@ -2,13 +2,15 @@
 
 It records every seat's commitment, shuffle, lock and published keys, opens the cards this peer owns, checks
 plays as they come, and at the end of the hand checks every seat's steps against the revealed seeds. The first
-step that differs from what the seat published names the cheater. Pure: no I/O, no randomness.
+step that differs from what the seat published names the cheater. Pure: no I/O, no randomness. Beside it: the
+first-dealer draw (`Opening`), where a draw pile stands (`DrawPile`), and how a table runs its proof checks
+(`ProofRunner`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from p2pspades import crypto
@@ -17,6 +19,38 @@ from p2pspades.crypto import passing
 from p2pspades.errors import RemoteError
 from p2pspades.rules import Card, RuleSet, Suit
 
+DRAW_HAND = 0  # the "hand number" of the first-dealer draw's secret (hands count from 1)
+
+#: One proof check of an entry: returns if the proof verifies, raises `crypto.BadProof` if it does not.
+ProofCheck = Callable[[], None]
+#: How a table runs its proof checks. The default, `check_now`, runs each one at once. The offline verifier
+#: may hand them to other processes and settle their outcomes later (`audit/parallel.py`); the table stays
+#: pure either way.
+ProofRunner = Callable[[ProofCheck], None]
+
+
+def check_now(check: ProofCheck) -> None:
+    """Run a proof check at once: a proof that does not verify raises while its entry is applied."""
+    check()
+
+
+@dataclass
+class Opening:
+    """The first-dealer draw: each seat's commitment, then its revealed seed."""
+
+    commits: dict[int, bytes] = field(default_factory=dict)
+    reveals: dict[int, bytes] = field(default_factory=dict)
+
+
+class DrawPile:
+    """Rule deal "draw": where the pile is, the position of the card the next keys are for."""
+
+    def __init__(self) -> None:
+        self.position = 0
+
+    def keys_due(self) -> list[int]:
+        """The positions each key holder publishes now: the pile's next card."""
+        return [self.position]
 
 def check_scalar(seat: int, key: bytes) -> bytes:
     """A key from `seat` (a deal key or a play key), refused unless canonical and nonzero: a violation of the
@@ -206,6 +240,23 @@ class HandDeal:
         out = {j: c for j, c in zip(positions, cards, strict=True) if c is not None}
         self.opened.update(out)
         return out
+
+    def own_cards(self, seat: int, secrets: crypto.HandSecrets) -> tuple[Card | None, ...] | None:
+        """Our own cards (we are `seat`), opened with every deal key, in the order of our positions; None if
+        one does not open (an invalid point at one of our positions: a lock or a deal key is wrong)."""
+        positions = self.positions_of(seat)
+        try:
+            mine = self.open_own(seat, secrets, positions)
+        except RemoteError:  # an invalid point at one of our positions: a lock was poisoned
+            return None
+        return None if mine is None else tuple(mine[j] for j in positions)
+
+    def position_of(self, seat: int, card: Card) -> int | None:
+        """The position of `card` among the unplayed ones `seat` holds, as far as we opened them."""
+        for j, c in self.opened.items():
+            if c == card and self.holder(j) == seat and j not in self.played:
+                return j
+        return None
 
     _tables: ClassVar[dict[tuple[str, ...], Mapping[bytes, Card]]] = {}
 

@@ -108,7 +108,9 @@ class Dropped:
     """Input that could not be attributed to a seat (or harmless noise): logged and ignored.
 
     `seat` and `seq` are what the entry's header claims (None when it could not be read); `size` is the
-    size of an oversized entry; `detail` says what is malformed.
+    size of an oversized entry; `detail` says what is malformed. `signed`: its signature was checked, so
+    `seat` signed it (a flood of signed statements is its signer's, not the seat's that passed it on).
+    `describe.dropped` puts it into words.
     """
 
     kind: DropKind
@@ -116,23 +118,7 @@ class Dropped:
     seq: int | None = None
     size: int = 0
     detail: str = ""
-
-    @property
-    def reason(self) -> str:
-        """A plain-English account, for logs."""
-        k = DropKind
-        return {
-            k.OVERSIZED: f"oversized entry ({self.size} bytes)",
-            k.MALFORMED: f"malformed entry: {self.detail}",
-            k.OTHER_GAME: "an entry of another game",
-            k.NO_SUCH_SEAT: f"an entry from seat {self.seat}, which does not exist",
-            k.BAD_SIGNATURE: f"an entry claiming seat {self.seat} with a bad signature",
-            k.STALE: f"stale entry {self.seq} from seat {self.seat}",
-            k.TOO_FAR_AHEAD: f"entry {self.seq} is too far ahead",
-            k.NOT_CHAINED: f"entry {self.seq} does not chain to our entry {(self.seq or 0) - 1}",
-            k.GAME_OVER: "the game is over",
-            k.REFUSED: f"refused: {self.detail}",
-        }[self.kind]
+    signed: bool = False
 
 
 @dataclass(frozen=True)
@@ -216,8 +202,11 @@ class GameEnded:
     After a fault, `forfeit` says whether `seat`'s side forfeited (rule `on_fault`): `winners` are then the
     best of the other sides; otherwise the game is void and nobody wins. An abandonment names the seats that
     signed its certificate (`signers`) and the timeout each stated (`waits`, seconds); it is `contested`
-    when every signer wins by it, which proves nothing, so nobody wins. A halt carries its `violation`.
-    It is data: `describe.ending` puts it into words.
+    when every signer wins by it, which proves nothing, so nobody wins; a stalled ending also names the seats
+    that signed nothing (`missing`), and is always contested. An abandonment at an `end` entry leaves the
+    game's own result (`scored`): it was decided before. A halt carries its `violation`. `at` is the slot
+    where the chain stops (PROTOCOL.md §5.6: the order of endings). It is data: `describe.ending` puts it
+    into words.
     """
 
     status: TableStatus
@@ -228,6 +217,9 @@ class GameEnded:
     signers: tuple[int, ...] = ()
     waits: tuple[int, ...] = ()
     violation: Violation | None = None
+    at: int = 0
+    missing: tuple[int, ...] = ()
+    scored: bool = False
 
 
 Event = (

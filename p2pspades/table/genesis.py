@@ -58,16 +58,7 @@ class After:
             raise ValueError(f"'after' names a game id of {GAME_ID_BYTES} bytes")
         if kind == REMATCH:
             return cls(game_id, kind)
-        scores, bags, dealer = value["sc"], value["bg"], value["d"]
-        for what, numbers in (("scores", scores), ("bags", bags)):
-            if not (isinstance(numbers, list) and 1 <= len(numbers) <= MAX_SEATS
-                    and all(_whole(x) for x in numbers)):
-                raise ValueError(f"'after' {what} are a list of 1 to {MAX_SEATS} whole numbers")
-        if len(scores) != len(bags):
-            raise ValueError("'after' has as many bags as scores")
-        if not _whole(dealer) or not 0 <= dealer < MAX_SEATS:
-            raise ValueError("'after' dealer is a seat number")
-        return cls(game_id, kind, tuple(SideTotal(s, b) for s, b in zip(scores, bags, strict=True)), dealer)
+        return cls(game_id, kind, *_carried_on(value))
 
     def problem(self, rules: RuleSet, game_id: bytes | None) -> str | None:
         """Why this `after` cannot be in the genesis of game `game_id` under `rules`, or None (`game_id`
@@ -80,18 +71,19 @@ class After:
             return f"the first dealer {self.dealer} is not a seat of a {rules.players}-seat table"
         return start_problem(rules, self.totals)
 
-    def scores_text(self) -> str:
-        """The starting scores as the screens say them: "120–80" (side 0 first)."""
-        return "–".join(str(t.score) for t in self.totals)
 
-    def describe(self, short: bool = False) -> str:
-        """One line: "a rematch of game 3f2a…" or "continues game 3f2a… from 120–80 (bags 3, 1), seat 2
-        deals"; `short`: the game id's first 12 digits (as `games` and `resume` take it)."""
-        game = self.game_id.hex()[:12] if short else self.game_id.hex()
-        if not self.continues:
-            return f"a rematch of game {game}"
-        bags = ", ".join(str(t.bags) for t in self.totals)
-        return f"continues game {game} from {self.scores_text()} (bags {bags}), seat {self.dealer} deals"
+def _carried_on(value: Mapping[str, Any]) -> tuple[tuple[SideTotal, ...], int]:
+    """The totals and the first dealer of a continuation's `after` map (`ValueError` if they are no such)."""
+    scores, bags, dealer = value["sc"], value["bg"], value["d"]
+    for what, numbers in (("scores", scores), ("bags", bags)):
+        if not (isinstance(numbers, list) and 1 <= len(numbers) <= MAX_SEATS
+                and all(_whole(x) for x in numbers)):
+            raise ValueError(f"'after' {what} are a list of 1 to {MAX_SEATS} whole numbers")
+    if len(scores) != len(bags):
+        raise ValueError("'after' has as many bags as scores")
+    if not _whole(dealer) or not 0 <= dealer < MAX_SEATS:
+        raise ValueError("'after' dealer is a seat number")
+    return tuple(SideTotal(s, b) for s, b in zip(scores, bags, strict=True)), dealer
 
 
 def _whole(x: Any) -> bool:
@@ -124,6 +116,14 @@ class Setup:
     @property
     def keys(self) -> tuple[bytes, ...]:
         return tuple(s.key for s in self.seats)
+
+    def seat_of(self, identity: crypto.Identity | None) -> int | None:
+        """The seat `identity` holds (None: no identity, an observer); LocalError if it holds none."""
+        if identity is None:
+            return None
+        if identity.public not in self.keys:
+            raise LocalError("this identity holds no seat at that table")
+        return self.keys.index(identity.public)
 
 
 def make_genesis(
@@ -167,15 +167,24 @@ def make_genesis(
 def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
     """Check a genesis entry completely. RemoteError (naming seat 0) if anything is wrong."""
     env = log.open_envelope(raw)
-    p = env.payload
-    header = log.validate_header(p)
+    header = log.validate_header(env.payload)
     if header.type != "genesis":
         raise RemoteError(Check.GENESIS, f"the first entry is a {header.type!r}, not a genesis", 0)
-    g = Genesis.from_payload(p, 0)
+    g = Genesis.from_payload(env.payload, 0)
     if header.seq != 0 or header.prev != ZERO_HASH or header.seat != 0 or header.hand != 0:
         raise RemoteError(Check.GENESIS, "the genesis must have n=0, p=zero hash, s=0, h=0", 0)
     if len(header.game_id) != GAME_ID_BYTES:
         raise RemoteError(Check.GENESIS, "the game id must be 16 bytes", 0)
+    rules = _rules(g)
+    seats = _seats(g, rules)
+    after = None if g.after is None else _after(g.after, rules, header.game_id)
+    if not crypto.verify_signature(seats[0].key, env.signature, env.payload_raw):
+        raise RemoteError(Check.SIGNATURE, "the genesis is not signed by seat 0", 0)
+    return env, Setup(header.game_id, g.name, rules, seats, g.version, after)
+
+
+def _rules(g: Genesis) -> RuleSet:
+    """The genesis's protocol version and rule set, checked."""
     if g.version not in SUPPORTED_VERSIONS:
         known = " and ".join(map(str, SUPPORTED_VERSIONS))
         detail = f"protocol version {g.version} is not supported (versions {known} are)"
@@ -186,6 +195,11 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
         raise RemoteError(Check.GENESIS, f"bad rule set: {exc}", 0) from None
     if rules.nil_pass and g.version < 2:
         raise RemoteError(Check.GENESIS, "bad rule set: nil_pass needs protocol version 2", 0)
+    return rules
+
+
+def _seats(g: Genesis, rules: RuleSet) -> tuple[SeatInfo, ...]:
+    """The genesis's seats, checked: one per player, each with a key of its own that is no weak key."""
     seats = tuple(SeatInfo(i, s["n"], s["k"]) for i, s in enumerate(g.seats))
     if len(seats) != rules.players:
         raise RemoteError(Check.GENESIS, f"{len(seats)} seats for a {rules.players}-player rule set", 0)
@@ -196,15 +210,16 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
             crypto.check_public_key(seat_info.key)
         except crypto.WeakKey as exc:
             raise RemoteError(Check.GENESIS, f"seat {seat_info.seat}: {exc.detail}", 0) from None
-    after = None
-    if g.after is not None:
-        try:
-            after = After.from_wire(g.after)
-        except ValueError as exc:
-            raise RemoteError(Check.GENESIS, str(exc), 0) from None
-        problem = after.problem(rules, header.game_id)
-        if problem is not None:
-            raise RemoteError(Check.GENESIS, f"'after': {problem}", 0)
-    if not crypto.verify_signature(seats[0].key, env.signature, env.payload_raw):
-        raise RemoteError(Check.SIGNATURE, "the genesis is not signed by seat 0", 0)
-    return env, Setup(header.game_id, g.name, rules, seats, g.version, after)
+    return seats
+
+
+def _after(value: Any, rules: RuleSet, game_id: bytes) -> After:
+    """The genesis's `after`, checked in its shape and against the rules."""
+    try:
+        after = After.from_wire(value)
+    except ValueError as exc:
+        raise RemoteError(Check.GENESIS, str(exc), 0) from None
+    problem = after.problem(rules, game_id)
+    if problem is not None:
+        raise RemoteError(Check.GENESIS, f"'after': {problem}", 0)
+    return after

@@ -1,9 +1,9 @@
 """In-memory wiring of N table machines: a whole game with no sockets.
 
-Every entry a table sends is delivered to every other table, and every entry a table accepts is forwarded
-to the others, as the ZeroMQ mesh does; that is what makes equivocation visible. A table that says it lacks
-entries (`Wanted`) gets them from the others. Tests use this to run games and attacks quickly; the same games
-run over ZeroMQ in `p2pspades.net`.
+Every entry a table sends is delivered to every other table, and every entry (and claim's note) a table
+accepts is forwarded to the others, as the ZeroMQ peers do; that is what makes equivocation visible. A table
+that says it lacks entries (`Wanted`) gets them from the others. Tests use this to run games and attacks
+quickly; the same games run over ZeroMQ in `p2pspades.net`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from p2pspades import crypto
 from p2pspades.errors import LocalError
 from p2pspades.rules import Action, RuleSet
-from p2pspades.table.events import Accepted, Decision, Event, Wanted
+from p2pspades.table.events import Accepted, Decision, Event, Noted, Wanted
 from p2pspades.table.genesis import After, make_genesis
 from p2pspades.table.machine import Table
 from p2pspades.table.messages import PROTOCOL_VERSION
@@ -87,8 +87,8 @@ class Wire:
         self.events[seat].extend(events)
         table = self.tables[seat]
         for ev in events:
-            if isinstance(ev, Accepted) and not ev.own:
-                self._broadcast(seat, ev.raw, forward=True)
+            if isinstance(ev, Accepted | Noted) and not ev.own:
+                self._broadcast(seat, ev.raw, forward=True)  # peers forward what they take, notes too
             elif isinstance(ev, Wanted) and (seat, ev.first, len(table.entries)) not in self._served:
                 # answer each request once, as the ZeroMQ peers cap the GETs they answer
                 self._served.add((seat, ev.first, len(table.entries)))

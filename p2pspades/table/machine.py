@@ -5,14 +5,10 @@ chain, turn, fields, cryptography, rules), appends the good ones to its chain, a
 own turns it writes its entries itself (commitments, shuffles, locks, keys, reveals) or, for a decision, waits
 for `decide()`. Time comes in as numbers; randomness comes from the injected `entropy` function.
 
-The machines it wires, each in its own file:
-- `chain.py`: the entries, their links and signers, the head, the entries that came early, the records;
-- `stages.py`: the stages and the transition table, as data: who speaks in each stage, and which stages may
-  follow each message type (the table refuses to enter any other);
-- `opening.py`, `hand.py`, `drawpile.py`: the effect of each message type (`effects.py`), from the
-  first-dealer draw through the deal, the bidding, the play and the audit;
-- `abandonment.py` over `claims.py`: the abandonment claims and their certificates;
-- `makers.py`: how this peer makes its own entries; the public seam for a modified peer.
+The machines it wires (docs/architecture.md lists them) know no table: each sees the one `views.View`
+through its own narrow `Protocol` and returns what should happen (`outputs.py`). `Table._carry` is the one
+place where that changes the table, by `CARRY`, the one table of what each output does (and which other
+machine it asks); `EFFECTS` is the one table of the machine that applies each message type.
 
 With `identity=None` the machine is an *observer*: it holds no seat and no cards, and is what the offline
 verifier replays a log through.
@@ -20,56 +16,56 @@ verifier replays a log through.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.checks import Check
-from p2pspades.errors import LocalError, P2PSpadesError, RemoteError
-from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Game, IllegalAction, Pass, Play
-from p2pspades.table import drawpile, hand, opening
+from p2pspades.errors import LocalError, RemoteError
+from p2pspades.rules import Action, Card, Game, IllegalAction
+from p2pspades.table import abandonment, drawpile, hand, intake, late, opening, own, slots
+from p2pspades.table import events as ev
 from p2pspades.table import messages as msg
-from p2pspades.table.abandonment import Claims
-from p2pspades.table.chain import Chain, Frame, open_frame
-from p2pspades.table.claims import Act, ClaimState, Signal, Slot, ranked_without
-from p2pspades.table.deal import HandDeal
-from p2pspades.table.drawpile import DrawPile
-from p2pspades.table.effects import effect_of
-from p2pspades.table.events import (
-    Accepted,
-    Decision,
-    DropKind,
-    Dropped,
-    Event,
-    GameEnded,
-    Outgoing,
-    Rejected,
-    SecretCreated,
-    TableStatus,
-    Violation,
-    Wanted,
-)
+from p2pspades.table import outputs as out
+from p2pspades.table.chain import Chain, Frame
+from p2pspades.table.claims import Claims
+from p2pspades.table.clock import Clock, Timer, Write
+from p2pspades.table.deal import DrawPile, HandDeal, Opening, ProofRunner, check_now
+from p2pspades.table.endings import fault_ending, stronger
 from p2pspades.table.genesis import read_genesis
-from p2pspades.table.hand import LeadClaim, ProofCheck, ProofRunner, check_now
-from p2pspades.table.makers import Makers, make_play
-from p2pspades.table.stages import ANY_SEAT, ENGINE_STAGES, TRANSITIONS, Expect, Stage, Step, Who, successors
-
-__all__ = [
-    "ANY_SEAT",
-    "TRANSITIONS",
-    "Expect",
-    "LeadClaim",
-    "ProofCheck",
-    "ProofRunner",
-    "Stage",
-    "Step",
-    "Table",
-    "Who",
-    "check_now",
-]
+from p2pspades.table.makers import Makers
+from p2pspades.table.slots import Slot
+from p2pspades.table.stages import TRANSITIONS, LeadClaim, Stage, Step, Who, engine_stage, successors
+from p2pspades.table.views import View
 
 DEFAULT_TIMEOUTS: Mapping[str, float] = {"auto": 60.0, "decision": 600.0}
-_MACHINES = (drawpile, hand, opening)  # each registers the effects of its message types
+
+#: everything the table's machines say
+Output = hand.Output | out.Begin | out.Known | slots.Output | abandonment.Ending | late.Late | Timer | Write
+Effect = Callable[[View, Any, int, int], "list[Any]"]
+
+#: The effect of each message type: the machine that checks an entry of it, records what it establishes and
+#: says where the table goes next (a version 2 form takes its version 1 type's). One table, here: no machine
+#: registers itself.
+EFFECTS: Mapping[type[msg.Message], Effect] = {
+    msg.Accept: opening.on_accept,
+    msg.DrawCommit: opening.on_draw_commit,
+    msg.DrawReveal: opening.on_draw_reveal,
+    msg.Commit: hand.on_commit,
+    msg.Blind: hand.on_blind,
+    msg.BlindBid: hand.on_blind_bid,
+    msg.Shuffle: hand.on_shuffle,
+    msg.Lock: hand.on_lock,
+    msg.Keys: hand.on_keys,
+    msg.Draw: drawpile.on_draw,
+    msg.Bid: hand.on_bid,
+    msg.Pass: hand.on_pass,
+    msg.Play: hand.on_play,
+    msg.Challenge: hand.on_challenge,
+    msg.Reveal: hand.on_reveal,
+    msg.End: hand.on_end,
+}
 
 
 class Table:
@@ -89,55 +85,47 @@ class Table:
         checked: bool = False,
         syncing: bool = False,
         makers: Makers | None = None,
+        pause: float = math.inf,
     ) -> None:
         env, self.setup = read_genesis(genesis)
-        self.rules = self.setup.rules
         #: the protocol version of the game (the genesis `v`): 2 proves every step of the deal live
-        self.version = self.setup.version
-        self.game_id = self.setup.game_id
-        self.seats = self.rules.players
-        self.public_keys = self.setup.keys
-        self.identity = identity
-        self.seat: int | None = None
-        if identity is not None:
-            if identity.public not in self.public_keys:
-                raise LocalError("this identity holds no seat at that table")
-            self.seat = self.public_keys.index(identity.public)
-            if entropy is None:
-                raise LocalError("a seated table needs an entropy source")
+        self.rules, self.version, self.game_id = self.setup.rules, self.setup.version, self.setup.game_id
+        self.seats, self.public_keys, self.identity = self.rules.players, self.setup.keys, identity
+        self.seat = self.setup.seat_of(identity)
+        if self.seat is not None and entropy is None:
+            raise LocalError("a seated table needs an entropy source")
         #: how this peer makes its own entries: the honest peer's unless a test gives a cheater's
         self.makers = makers or Makers()
         self._entropy = entropy
-        self._proofs = proofs
-        #: the `entries` to restore were checked before, proofs included (our own chain, or our own log on
-        #: resume): their proofs are not verified again; every later entry's are
-        self._checked = checked
+        #: how each proof check is run; `checked`: the `entries` to restore were checked before, proofs
+        #: included (our own chain, or our own log on resume): their proofs are not checked again
+        self.proofs, self.checked = proofs, checked
         #: the seed of each hand (0: the first-dealer draw) this seat committed to
         self.secrets: dict[int, bytes] = dict(secrets or {})
         self.timeouts = dict(DEFAULT_TIMEOUTS, **(timeouts or {}))
         #: a resumed peer writes nothing (no entry, no vote) until it has heard every peer's head (`synced`)
         self.syncing = syncing
-
         self.chain = Chain(genesis, env.hash)
-        self.claims = Claims(self)
-        self._outgoing: list[Outgoing] = []
-        self._events: list[Event] = []
-        self.last_progress = now
-        self.clock = now
-        #: our player's choice to wait longer for the seat awaited now: (that wait, the seconds added)
-        self._patience: tuple[tuple[float, int, Step], float] | None = None
-
-        self.status = TableStatus.RUNNING
-        self.violation: Violation | None = None
+        self.claims = Claims(self.seats, self.seat, self.version)
+        #: what the table's machines (and our makers) see of it
+        self.view: View = View(self)
+        self._outgoing: list[ev.Outgoing] = []
+        self._events: list[ev.Event] = []
+        #: a gap between two readings of the clock longer than `pause` is a pause (a machine that slept, a
+        #: process stopped): it does not count as waiting (the peer sets it from its tick; off by default)
+        self._clock = Clock(now, pause, lambda step: self.makers.limit(self.view, step))
+        self.last_progress = self.clock = now
+        self.status = ev.TableStatus.RUNNING
+        self.violation: ev.Violation | None = None
         #: how the game ended, once it has
-        self.result: GameEnded | None = None
+        self.result: ev.GameEnded | None = None
         #: the stage, and for an IN_TURN stage the seats in turn and how many have had theirs
         self.stage = Stage.ACCEPT
-        self._order: tuple[int, ...] = tuple(range(self.seats))
-        self._turn = 1  # the genesis is seat 0's acceptance
+        self.order: tuple[int, ...] = tuple(range(self.seats))
+        self.turn = 1  # the genesis is seat 0's acceptance
         #: the stage and message type of the entry being applied: the stages it may lead to are listed
         self._moving: tuple[Stage, type[msg.Message]] | None = None
-        self.opening = opening.Opening()
+        self.opening = Opening()
         self.first_dealer: int | None = None
         self.game: Game | None = None
         self.deal: HandDeal | None = None
@@ -147,8 +135,14 @@ class Table:
         #: why we challenge at our next turn, if something we alone can see is wrong
         self.challenge_due: str | None = None
         self.abandoned_by: int | None = None
-        #: the slot whose certificate ended the game
+        #: the slot whose certificate (or stalled ending) ended the game
         self.certified: Slot | None = None
+        #: what that ending cut back from our chain (the accused's own answer, on its table)
+        self.superseded: tuple[bytes, ...] = ()
+        #: the step a fault ended the game at (the slot the chain stops before), for the notes of that slot
+        self.ended_step: Step | None = None
+        #: the claimed step of the entry being applied (`_accept`)
+        self._step_applied: Step | None = None
         #: rule "low_club": the claim that nobody led the lowest club in time (its holder is unknown)
         self.lead_claim: LeadClaim | None = None
 
@@ -157,7 +151,8 @@ class Table:
             if i == 0 and raw == genesis:
                 continue
             if not self.take(raw, now) and not self.finished:
-                why = "; ".join(str(e) for e in self._events if isinstance(e, Dropped | Rejected | Violation))
+                refused = (e for e in self._events if isinstance(e, ev.Dropped | ev.Rejected | ev.Violation))
+                why = "; ".join(str(e) for e in refused)
                 raise LocalError(f"log entry {i} does not apply: {why or 'out of order'}")
         self.restoring = False
         self._advance()
@@ -187,8 +182,9 @@ class Table:
     def hand_number(self) -> int:
         return 0 if self.game is None else self.game.hand_number
 
-    def receive(self, raw: bytes, now: float = 0.0) -> list[Event]:
+    def receive(self, raw: bytes, now: float = 0.0) -> list[ev.Event]:
         """Take an entry from the network. Never raises on hostile input (LocalError: our own state)."""
+        now = self._clock.read(now)
         self.clock = max(self.clock, now)
         try:
             self.take(raw, now)
@@ -196,119 +192,49 @@ class Table:
         except LocalError:
             raise
         except Exception as exc:  # pragma: no cover - every check is caught where it is made
-            self._events.append(Dropped(DropKind.REFUSED, detail=f"{type(exc).__name__}: {exc}"))
+            self._events.append(ev.Dropped(ev.DropKind.REFUSED, detail=f"{type(exc).__name__}: {exc}"))
         return self._flush()
 
-    def pending_decision(self) -> Decision | None:
+    def pending_decision(self) -> ev.Decision | None:
         """Our player's turn, if it is one: what to decide, the seat's view, the legal choices."""
-        step = self._my_step(deciding=True)
-        if self.syncing or step is None or step.decision is None or self.challenge_due:
-            return None
-        if self.game is None or self.seat is None:
-            return None
-        if step.seat == ANY_SEAT:
-            low = self.rules.low_club
-            view = self.game.view(self.seat)
-            if low is None or low not in view.hand:
-                return None
-            return Decision(step.decision, view, (Play(low),))
-        if step.seat != self.seat:
-            return None
-        return Decision(step.decision, self.game.view(step.seat), tuple(self.game.legal_actions()))
+        return own.decision(self.view)
 
-    def decide(self, action: Action) -> list[Event]:
+    def decide(self, action: Action) -> list[ev.Event]:
         """Our player's choice. Raises LocalError if it is not our turn or not a legal choice."""
         decision = self.pending_decision()
         if decision is None:
             raise LocalError("it is not our turn to decide anything")
         if action not in decision.legal:
             raise IllegalAction(f"{action} is not legal now")
-        if isinstance(action, BlindNil):
-            self._send(msg.Blind(action.declare))
-        elif isinstance(action, BlindBid):
-            self._send(msg.BlindBid(action.tricks))
-        elif isinstance(action, Bid):
-            self._send(msg.Bid(action.tricks))
-        elif isinstance(action, Draw):
-            self._send(msg.Draw(action.keep))
-        elif isinstance(action, Play):
-            self._send(make_play(self, action.card))
-        elif isinstance(action, Pass):
-            self._send(self.makers.pass_cards(self, action.cards))
-        else:  # pragma: no cover - legal actions of a decision are never chance steps
-            raise LocalError(f"{action} is not a player's decision")
+        self._send(self.makers.entry_for(self.view, action))
         self._advance()
         return self._flush()
 
-    def tick(self, now: float) -> list[Event]:
-        """Let time pass: once the seat the table waits for has kept us waiting past the timeout in force,
-        we vote that it stopped answering (§5); rule "low_club": nobody leads the low club: we challenge."""
+    def tick(self, now: float) -> list[ev.Event]:
+        """Let time pass: we vote that the seat awaited stopped answering, or stall, or (rule "low_club") the
+        dealer's left challenges a first lead nobody made, as our timers say (`Clock.tick`, §5)."""
+        now = self._clock.read(now)
         self.clock = max(self.clock, now)
-        step = self.expected()
-        if self.finished or self.syncing or self.seat is None or step is None:
-            pass
-        elif self.stage is Stage.LEAD and self.deal is not None:
-            self._low_club_timer(now)
-        elif step.seat not in (self.seat, ANY_SEAT) and now - self.last_progress >= self.wait_limit(step):
-            slot = self.claims.now(step)
-            if slot.state in (ClaimState.QUIET, ClaimState.OPEN):
-                self.claims.vote(slot)
+        self._carry(self._clock.tick(self.view, now, self.view.role), self.clock)
         self._advance()
         return self._flush()
 
     def vote_due(self) -> float | None:
-        """When (on the clock `tick` is given) we vote that the seat the table waits for stopped answering,
-        unless it answers first; None if no such vote is ahead (our own turn, a lead of the lowest club, a
-        claim already voted on, a resumed peer still syncing, the game over)."""
-        step = self.expected()
-        if self.finished or self.syncing or self.seat is None or step is None or self.stage is Stage.LEAD:
-            return None
-        if step.seat in (self.seat, ANY_SEAT) or self.claim is not None:
-            return None
-        return self.last_progress + self.wait_limit(step)
+        """When (on the clock `tick` is given) we vote that the seat awaited stopped answering, unless it
+        answers first; None if no such vote is ahead (`Clock.due`)."""
+        return self._clock.due(self.view)
 
     def wait_longer(self, seconds: float | None = None) -> float:
-        """Our player chooses to wait longer for the seat the table waits for before we vote that it stopped
-        answering: `seconds` more (default: one more timeout in force), added to this wait only, which ends
-        with the chain's next progress. A choice passed in: the table reads no clock. Returns the seconds
-        added (0 when no vote of ours is ahead: our own turn, our vote already cast, the game over). Our vote
-        then states the timeout it waited, this included."""
-        step = self.expected()
-        if self.finished or self.syncing or self.seat is None or step is None or self.stage is Stage.LEAD:
-            return 0.0
-        if step.seat in (self.seat, ANY_SEAT) or (self.claim is not None and self.seat in self.claim.votes):
-            return 0.0
-        added = self.makers.limit(self, step) if seconds is None else seconds
-        if not (0 < added < float("inf")):
-            raise LocalError(f"a wait must be a positive number of seconds, not {added}")
-        key = self._wait_key(step)
-        before = self._patience[1] if self._patience is not None and self._patience[0] == key else 0.0
-        self._patience = (key, before + added)
-        return added
+        """Our player waits `seconds` longer (default: one more timeout in force) before we vote that the seat
+        awaited stopped answering, for this wait only (which ends with the chain's next progress); our vote
+        states the timeout it waited, this included. The seconds added: 0 when no vote of ours is ahead."""
+        return self._clock.longer(self.view, seconds)
 
     def wait_limit(self, step: Step) -> float:
-        """How long we wait for the seat of `step` before we vote: the timeout in force (`Makers.limit`), and
-        what our player chose to add to this wait (`wait_longer`)."""
-        extra = 0.0
-        if self._patience is not None and self._patience[0] == self._wait_key(step):
-            extra = self._patience[1]
-        return self.makers.limit(self, step) + extra
+        """How long we wait for the seat of `step` before we vote (`Clock.limit`)."""
+        return self._clock.limit(self.view, step)
 
-    def _wait_key(self, step: Step) -> tuple[float, int, Step]:
-        """This wait for `step`: it began at the last progress, with the chain as long as it is now."""
-        return (self.last_progress, self.chain.next_seq, step)
-
-    def _low_club_timer(self, now: float) -> None:
-        """Nobody leads the lowest club: its holder will be named by a reveal. The seat at the dealer's left
-        asks for it after one timeout, the next one after two, and so on."""
-        assert self.deal is not None and self.seat is not None
-        limit = self.timeouts["decision"]
-        k = 1 + (self.seat - self.deal.order[0]) % self.seats
-        if self.pending_decision() is None and now - self.last_progress >= limit * k:
-            why = f"nobody led the lowest club within {limit:.0f} s"
-            self._send(msg.Challenge(self.chain.next_seq - 1, why))
-
-    def synced(self) -> list[Event]:
+    def synced(self) -> list[ev.Event]:
         """A resumed peer has every peer's head (or waited long enough for it): it may write again."""
         self.syncing = False
         self.last_progress = self.clock  # our timers start now, as on any start
@@ -317,125 +243,32 @@ class Table:
 
     @property
     def claim(self) -> Slot | None:
-        """The abandonment claim on the slot the table waits for (or the one whose certificate ended the
-        game), if any seat has voted on it."""
-        return self.certified if self.certified is not None else self.claims.open
+        """The abandonment claim on the slot awaited (or the one whose ending ended the game), once voted."""
+        return self.view.claim
 
     def claim_notes(self) -> list[bytes]:
-        """The signed votes and refusals of the open claim: what a peer that comes back needs to see."""
-        slot = self.claim
-        return [] if slot is None or self.finished else slot.notes()
-
-    def take_outgoing(self) -> list[Outgoing]:
-        out, self._outgoing = self._outgoing, []
-        return out
+        """The signed votes, stalls and refusals of the open claim: what a peer that comes back needs."""
+        return self.view.claim_notes()
 
     def waiting_for(self) -> tuple[int, str] | None:
         """Whose entry the table is waiting for, and of what type."""
-        step = self.expected()
-        return None if step is None else (step.seat, step.types[0].TYPE)
+        return self.view.waiting_for()
+
+    def take_outgoing(self) -> list[ev.Outgoing]:
+        out, self._outgoing = self._outgoing, []
+        return out
 
     # ----------------------------------------------------------------- for a modified peer (makers.py)
-    def honest_entry(self, kind: type[msg.Message]) -> msg.Message | None:
-        """The entry of type `kind` the honest peer would make now (None: a challenge is due instead)."""
-        return Makers().make(self, kind)
-
-    def challenge_next(self, why: str) -> None:
-        """Challenge at our next turn: something only we can see is wrong (the reveal will name who)."""
-        self.challenge_due = why
-
-    def position_of(self, card: Card) -> int:
-        """The deck position of `card` in our hand, not yet played."""
-        d = self.deal
-        assert d is not None and self.seat is not None
-        for j, c in d.opened.items():
-            if c == card and d.holder(j) == self.seat and j not in d.played:
-                return j
-        raise LocalError(f"{card.code} is not in our hand")
-
     def sign(self, fields: Mapping[str, Any]) -> bytes:
         """Our signed entry of `fields` (its `t` and the type's fields) for the next slot, after our head."""
-        assert self.identity is not None and self.seat is not None
-        header = {"g": self.game_id, "n": self.chain.next_seq, "p": self.head, "s": self.seat,
-                  "h": self.hand_number}
-        return log.seal({**header, **fields}, self.identity)
+        return self.view.sealed(fields, self.chain.next_seq, self.head, self.hand_number)
 
     def emit(self, raw: bytes) -> None:
         """Send `raw` as it is, without our own checks: what a modified peer does with a move our engine would
         refuse. An honest table never calls this."""
-        self.post(Outgoing(self.chain.next_seq, raw))
+        self._outgoing.append(ev.Outgoing(self.chain.next_seq, raw))
 
-    # ================================================================= for the table's own machines
-    def report(self, event: Event) -> None:
-        """An event for our caller."""
-        self._events.append(event)
-
-    def post(self, out: Outgoing) -> None:
-        """A frame of ours for the peers."""
-        self._outgoing.append(out)
-
-    def game_now(self) -> Game:
-        """The rules engine (once the first dealer is known)."""
-        assert self.game is not None
-        return self.game
-
-    def hand_deal(self) -> HandDeal:
-        """The cryptographic state of the hand in play."""
-        assert self.deal is not None
-        return self.deal
-
-    def expected(self) -> Step | None:
-        """Who may append the next entry, and of which types."""
-        expect = TRANSITIONS[self.stage]
-        if expect.who is Who.NOBODY:
-            return None
-        if expect.who is Who.IN_TURN:
-            seat = self._order[self._turn]
-        elif expect.who is Who.ANY:
-            seat = ANY_SEAT
-        else:
-            current = self.game_now().current_seat
-            assert current is not None
-            seat = current
-        return Step(seat, expect.types, expect.decision)
-
-    def enter(self, stage: Stage, order: Iterable[int] = (), turn: int = 0) -> None:
-        """Move to `stage`, which the transition table must list after the entry being applied; for an
-        IN_TURN stage, the seats in turn and how many have already had theirs."""
-        if self._moving is not None and stage is not Stage.OVER and stage not in successors(*self._moving):
-            was, kind = self._moving
-            raise LocalError(f"the transition table has no {was.name} --{kind.TYPE}--> {stage.name}")
-        self.stage = stage
-        self._order = tuple(order)
-        self._turn = turn
-
-    def next_turn(self) -> bool:
-        """The seat in turn had its entry: whether that was the last of the stage."""
-        self._turn += 1
-        return self._turn >= len(self._order)
-
-    def to_engine(self) -> None:
-        """The rules engine says whose move it is: the stage of its phase."""
-        g = self.game_now()
-        stage = ENGINE_STAGES[g.phase]
-        first_lead = self.rules.first_leader == "low_club" and self.deal is not None and not self.deal.played
-        if stage is Stage.PLAY and (g.current_seat is None or first_lead):
-            stage = Stage.LEAD  # rule "low_club": only the seat holding the lowest club knows it leads
-        self.enter(stage)
-
-    def start_hand(self) -> None:
-        g = self.game_now()
-        self.deal = HandDeal(self.rules, self.game_id, g.hand_number, g.dealer)
-        self.enter(Stage.COMMIT, self.deal.order)
-        self.pile = DrawPile()
-        self.hand_secrets = None
-        self.challenge_due = None
-
-    def check_proof(self, check: ProofCheck) -> None:
-        """Run one proof check of the entry being applied, unless it is a restored entry checked before."""
-        if not (self.restoring and self._checked):
-            self._proofs(check)
-
+    # ================================================================= what the view asks of the table
     def secret(self, number: int) -> bytes:
         """The seed of a hand (0: the first-dealer draw): reused after a crash, else fresh and announced."""
         seed = self.secrets.get(number)
@@ -445,207 +278,257 @@ class Table:
             if len(seed) != 32:
                 raise LocalError("the entropy source must return the number of bytes asked for")
             self.secrets[number] = seed
-            self._events.append(SecretCreated(number, seed))
+            self._events.append(ev.SecretCreated(number, seed))
         return seed
 
-    def seal(self, m: msg.Message, seq: int, prev: bytes, number: int) -> bytes:
-        """Our signed envelope of `m` for slot `seq` after the entry hashed `prev`, in hand `number`."""
-        assert self.identity is not None and self.seat is not None
-        payload = {"g": self.game_id, "n": seq, "p": prev, "s": self.seat, "h": number, **m.to_fields()}
-        return log.seal(payload, self.identity)
+    def observer(self, upto: int) -> Table:
+        """An observer of our chain's first `upto` entries (their proofs were checked already)."""
+        return Table(self.entries[0], entries=self.entries[:upto], timeouts=self.timeouts, checked=True)
 
-    def keep_early(self, seq: int, raw: bytes, seat: int) -> bool:
-        """An entry (or certificate) for a slot beyond our chain: kept until we reach it, within the window,
-        and we ask the peers for the gap. Whether it was kept."""
-        if self.chain.keep_early(seq, raw):
-            self._events.append(Wanted(self.chain.next_seq))
-            return True
-        self._events.append(Dropped(DropKind.TOO_FAR_AHEAD, seat, seq))
-        return False
+    # ================================================================= the one place the table changes
+    def _carry(self, outputs: Iterable[Output], now: float) -> bool:
+        """Carry out what a machine said, in order (`CARRY`: what each output does): the one place where what
+        a machine says changes the table. Whether the frame that caused it was taken: noted (even if its
+        signer is named for it), or refused neither by a fault nor by a report."""
+        noted = refused = False
+        for said in outputs:
+            noted = noted or isinstance(said, slots.Note)
+            report = isinstance(said, out.Report) and isinstance(said.event, ev.Dropped | ev.Rejected)
+            refused = refused or report or isinstance(said, out.Halt)
+            more = CARRY[type(said)](self, said, now)
+            if isinstance(more, list):  # another machine's answer to it: the boss's wiring
+                self._carry(more, now)
+        return noted or not refused
 
-    def totals(self) -> list[int]:
-        """Every side's total score now (0 before the first hand)."""
-        g = self.game
-        return [0 for _ in self.rules.sides] if g is None else [t.score for t in g.totals]
+    def _begin(self, game: Game) -> None:
+        self.game, self.first_dealer = game, game.dealer
 
-    def halt(self, violation: Violation) -> None:
-        """A violation ends the game: after a fault, the culprit's side forfeits unless the rules say void."""
+    def _keep(self, said: out.ChallengeDue | hand.OwnSecrets | hand.PublicRecord | hand.LeadChallenged,
+              ) -> None:
+        """What the hand keeps on the table: a challenge due, our secrets, the public record, a lead claim."""
+        if isinstance(said, out.ChallengeDue):
+            self.challenge_due = said.why
+        elif isinstance(said, hand.OwnSecrets):
+            self.hand_secrets = said.secrets
+        elif isinstance(said, hand.PublicRecord):
+            self.game = said.game
+        else:
+            self.lead_claim = said.claim
+
+    def _own_cards(self) -> tuple[Card | None, ...] | None:
+        """What our makers tell our engine we hold (an observer holds nothing)."""
+        return None if self.seat is None else self.makers.own_cards(self.view)
+
+    def _note(self, note: slots.Note) -> None:
+        self.chain.note(note.raw)
+        self._events.append(ev.Noted(note.slot, note.raw, note.seat, note.type, note.own))
+
+    def enter(self, stage: Stage, order: Iterable[int] = ()) -> None:
+        """Move to `stage`, which the transition table must list after the entry being applied (any stage may
+        end: OVER); for an IN_TURN stage, the seats in turn."""
+        if self._moving is not None and stage is not Stage.OVER and stage not in successors(*self._moving):
+            was, kind = self._moving
+            raise LocalError(f"the transition table has no {was.name} --{kind.TYPE}--> {stage.name}")
+        self.stage = stage
+        self.order = tuple(order)
+        self.turn = 0
+
+    def _start_hand(self) -> None:
+        g = self.view.game
+        self.deal = HandDeal(self.rules, self.game_id, g.hand_number, g.dealer)
+        self.enter(Stage.COMMIT, self.deal.order)
+        self.pile = DrawPile()
+        self.hand_secrets = None
+        self.challenge_due = None
+
+    def halt(self, violation: ev.Violation, at: int | None = None) -> None:
+        """A fault ends the game at slot `at` (by default where the chain stands: the entry that earned it is
+        not on it; an earlier slot, equivocation found late, cuts the chain back to it), as `fault_ending`
+        says, unless an ending as strong holds already. Its evidence goes into our records, checked once."""
+        at = self.chain.next_seq if at is None else at
+        probe = ev.GameEnded(ev.TableStatus.VIOLATION, (), violation.seat, violation=violation, at=at)
+        if not stronger(probe, self.result):
+            self.chain.known.update(violation.evidence)  # it changes nothing: not checked again, not logged
+            return
+        self.chain.note(*(raw for raw in violation.evidence if raw not in self.chain.known))
+        step = self._step_applied
+        if at < self.chain.next_seq or self.finished:
+            self._cut_to(at)
+            step = self.view.claimed_step()
+        self.ended_step = step
         self.violation = violation
-        self.stage = Stage.OVER
-        self._events.append(violation)
-        forfeit = self.rules.on_fault == "forfeit"
-        side = self.rules.side_of(violation.seat)
-        winners = ranked_without(self.rules, side, self.totals()) if forfeit else ()
-        self.finish(GameEnded(TableStatus.VIOLATION, winners, violation.seat, forfeit, violation=violation))
-
-    def complete(self) -> None:
-        """Every seat signed the result: the game is over, as the rules engine scored it."""
-        g = self.game_now()
-        assert g.outcome is not None
         self.enter(Stage.OVER)
-        self.finish(GameEnded(TableStatus.COMPLETE, tuple(g.outcome.winners)))
+        self._events.append(violation)
+        self._finish(fault_ending(self.rules, violation, self.view.totals(), at))
 
-    def finish(self, ended: GameEnded) -> None:
+    def _complete(self) -> None:
+        """Every seat signed the result: the game is over at the slot after the last `end`, as scored."""
+        outcome = self.view.game.outcome
+        assert outcome is not None
+        self.enter(Stage.OVER)
+        self._finish(ev.GameEnded(ev.TableStatus.COMPLETE, tuple(outcome.winners), at=self.chain.next_seq))
+
+    def _finish(self, ended: ev.GameEnded) -> None:
+        """The game ends so (the callers check that it is the stronger ending: `endings.stronger`)."""
         self.status = ended.status
         self.result = ended
         self._events.append(ended)
 
-    def trial(self, raw: bytes) -> Violation | None:
-        """The violation that `raw` earns as our next entry, checked by an observer of our chain (its proofs
-        were checked already) exactly as every peer that took it did; None if it would be accepted."""
-        try:
-            observer = Table(self.entries[0], entries=self.entries, timeouts=self.timeouts, checked=True)
-        except P2PSpadesError:
-            return None
-        observer.receive(raw)
-        return observer.violation
+    def _end(self, ending: abandonment.Ending, now: float) -> None:
+        """A claim's ending takes its slot on our chain, whatever we held from there on (the accused's own
+        answer, on its table) cut back; the game is over."""
+        slot = ending.slot
+        self.superseded = self._cut_to(slot.seq) if slot.seq < self.chain.next_seq or self.finished else ()
+        self.chain.append(ending.raw, log.entry_hash(ending.raw), slot.accused, self.view.claimed_step())
+        self.last_progress = now
+        self._events.append(ev.Accepted(slot.seq, ending.raw, slot.accused, ending.type, False))
+        self.certified, self.abandoned_by = slot, slot.accused
+        result = abandonment.ended(self.view, ending)
+        self.enter(Stage.OVER)
+        self._finish(result)
 
-    def cut_back(self, seq: int) -> None:
-        """Cut our chain back to its first `seq` entries, rebuilt as on a resume (a certificate took slot
-        `seq`). What we keep of our own: the records, the claims, the events still to report."""
+    def _reopen(self, slot: Slot, raw: bytes, now: float) -> None:
+        """A provisional ending (`slots.provisional`) is void: the awaited entry `raw` turned up (itself, or
+        carried by a refusal). It takes the slot on every table, a voter's too, and the game goes on."""
+        result = self.result
+        ours = result is not None and result.at == slot.seq and self.certified is slot
+        if ours:
+            self._cut_to(slot.seq)
+        self._carry(self.claims.void(slot, raw, ours), now)
+
+    def _cut_to(self, seq: int) -> tuple[bytes, ...]:
+        """An ending takes slot `seq`: our chain is cut back to it, rebuilt as on a resume; what it held from
+        there on is superseded (reported, kept in our records). What we keep of our own: the records, the
+        claims, the events still to report, the clock."""
+        superseded = tuple(self.entries[seq:])
         fresh = Table(
             self.entries[0], self.identity, entropy=self._entropy, secrets=self.secrets,
-            entries=self.entries[:seq], timeouts=self.timeouts, now=self.clock, proofs=self._proofs,
+            entries=self.entries[:seq], timeouts=self.timeouts, now=self.clock, proofs=self.proofs,
             checked=True, syncing=True, makers=self.makers,
         )
         fresh.chain.records, fresh.chain.known = self.chain.records, self.chain.known
-        keep = {"claims", "_events", "_outgoing", "syncing", "clock"}
+        keep = {"claims", "_events", "_outgoing", "syncing", "clock", "_clock", "restoring"}
         for name, value in vars(fresh).items():
             if name not in keep:
                 setattr(self, name, value)
+        self.view = View(self)
+        self._clock.forget_patience()
+        if superseded:
+            self._events.append(ev.Superseded(seq, superseded))
+        return superseded
 
     # ================================================================= receiving
-    def _flush(self) -> list[Event]:
-        out, self._events = self._events, []
-        return out
+    def _flush(self) -> list[ev.Event]:
+        events, self._events = self._events, []
+        return events
 
     def take(self, raw: bytes, now: float) -> bool:
-        """Check one frame and take it if it holds: True if it is now ours (on the chain, a claim's vote or
-        refusal, an entry held for a claim, or a copy we hold already)."""
-        if raw in self.chain.known:
-            return True  # a copy we already hold (peers forward every entry): nothing to check twice
-        frame = open_frame(raw, self.game_id, self.seats)
-        if isinstance(frame, Dropped):
-            self._events.append(frame)
-            return False
-        header = frame.header
-        if header.type == msg.Certificate.TYPE:
-            return self.claims.receive_certificate(frame, now)
-        env = frame.env
-        if not crypto.verify_signature(self.public_keys[header.seat], env.signature, env.payload_raw):
-            self._events.append(Dropped(DropKind.BAD_SIGNATURE, header.seat, header.seq))
-            return False
-        if header.type in (msg.Abandon.TYPE, msg.Answered.TYPE):
-            return self.claims.receive_note(frame, now)
-        return self._take_entry(frame, now)
+        """Check one frame and take it if it holds (`intake.route` says where it goes): True if it is now
+        ours (on the chain, a claim's note, an entry held for a claim, an ending kept for later, a copy)."""
+        route = intake.route(self.view, raw)
+        if isinstance(route, intake.Refused):
+            self._events.extend(route.events)
+        elif isinstance(route, intake.Early):  # (an early entry is not ours yet; an early ending is kept)
+            self._events.append(kept := self.chain.keep_early(route.seq, raw, route.seat, route.signed))
+            return isinstance(kept, ev.Wanted) and not route.signed
+        elif isinstance(route, intake.Note):
+            return self._carry(self.claims.note(self.view, route.env, route.header), now)
+        elif isinstance(route, intake.Ending):
+            return self._take_ending(route.frame, now)
+        elif isinstance(route, intake.Behind):
+            self._carry(late.competing(self.view, route.frame.header, raw), self.clock)
+        elif isinstance(route, intake.AfterEnd):
+            self._carry(late.after_the_end(self.view, route.frame.header, raw), self.clock)
+        elif isinstance(route, intake.Next):
+            return self._take_next(route.frame, now)
+        return isinstance(route, intake.Copy)
 
-    def _take_entry(self, frame: Frame, now: float) -> bool:
-        """A signed entry for the chain: in sequence, chained to our head, in turn, and holding."""
-        header = frame.header
-        seat, seq = header.seat, header.seq
-        if seq < self.chain.next_seq:
-            self._stale_or_twin(frame)
+    def _take_ending(self, frame: Frame, now: float) -> bool:
+        """A certificate or a stalled ending from a peer: a bundle of notes, which we take one by one; it
+        holds if they end the game at its slot with exactly its bytes (it is canonical)."""
+        env, header = frame.env, frame.header
+        bundled, outputs = self.claims.ending(self.view, env, header)
+        self._carry(outputs, now)
+        seq = header.seq
+        if bundled and seq < self.chain.next_seq and self.chain.entries[seq] == env.raw:
+            return True
+        if not self.finished:
+            detail = f"an ending for slot {seq} whose notes do not all hold"
+            self._events.append(ev.Dropped(ev.DropKind.REFUSED, header.seat, seq, detail=detail))
+        return False
+
+    def _take_next(self, frame: Frame, now: float, own: bool = False) -> bool:
+        """The next entry of the chain, chained to our head (`own`: ours, to send if it holds): in turn, and
+        holding (or held for a claim)."""
+        at = self.view.now()
+        slot = None if own else self.claims.current(self.view)
+        if at is not None and slot is not None and (frame.header.seat == at.accused or at.anyone):
+            instead = self.claims.arriving(self.view, slot, frame.raw)
+            if instead is not None:  # we voted: only a refusal releases it
+                return self._carry(instead, now)
+        if not self._accept(frame, now, own):
             return False
-        if self.finished:
-            self._events.append(Dropped(DropKind.GAME_OVER, seat, seq))
-            return False
-        if seq > self.chain.next_seq:
-            self.keep_early(seq, frame.raw, seat)
-            return False
-        if header.prev != self.head:
-            self._events.append(Dropped(DropKind.NOT_CHAINED, seat, seq))
-            self._events.append(Wanted(seq - 1))
-            return False
-        slot = self.claims.awaiting(header)
-        if slot is not None and slot.state is ClaimState.VOTED:
-            slot.fire(Signal.ANSWER)
-            return self.claims.hold(slot, frame.env.hash, frame.raw)  # we voted: only a refusal releases it
-        if not self._accept(frame, now, own=False):
-            return False
-        if slot is not None and not self.finished and slot.fire(Signal.ANSWER) is Act.TAKE_AND_REFUSE:
-            self.claims.refuse(slot, frame.env.hash)
+        if own:
+            self._outgoing.append(ev.Outgoing(self.chain.next_seq - 1, frame.raw))
+        if at is not None and not self.finished:
+            self._carry(self.claims.took(self.view, at, frame.raw, own), now)
         self._after_append(now)
         return True
 
-    def _stale_or_twin(self, frame: Frame) -> None:
-        """An entry for a slot our chain holds already: a second entry of its signer there is equivocation."""
-        seat, seq = frame.header.seat, frame.header.seq
-        ours = self.chain.signed_by(seq, seat)
-        if ours is not None and (self.certified is None or self.certified.seq != seq):
-            detail = f"two different entries signed by seat {seat} for sequence number {seq}"
-            self.halt(Violation(seat, Check.EQUIVOCATION, detail, seq, (ours, frame.raw)))
-        else:
-            self._events.append(Dropped(DropKind.STALE, seat, seq))
-
     def _after_append(self, now: float) -> None:
-        """The chain grew: take what was waiting for it (entries that came early, votes for the new slot)."""
+        """The chain grew: take what was waiting for it (entries that came early, notes for the new slot)."""
         nxt = self.chain.take_next()
         if nxt is not None and not self.finished:
             self.take(nxt, now)
-        for raw in self.claims.take_early():
-            if not self.finished:
-                self.take(raw, now)
-
-    def _in_turn(self, header: log.Header) -> tuple[Step | None, LeadClaim | None]:
-        """The step an entry of this header is taken at (None: out of turn), and the low-club claim it
-        answers, if it is the lowest club led after all."""
-        step = self.expected()
-        if step is not None and step.seat in (header.seat, ANY_SEAT) and header.type in _types(step):
-            return step, None
-        lead = self._open_lead_claim
-        if step is not None and lead is not None and header.type in _types(lead.step):
-            self.to_engine()  # the lowest club led after all: it applies where it was due
-            return step, lead  # it is appended at the step the table was at
-        return None, None
+        for raw in self.claims.take_early(self.chain.next_seq):
+            self.take(raw, now)
+        self.claims.forget_behind(self.chain.next_seq)
 
     def _accept(self, frame: Frame, now: float, own: bool) -> bool:
         """Check an entry in turn and apply it; append it to the chain if it holds, else name its seat."""
         header, raw = frame.header, frame.raw
         seat, kind, seq = header.seat, header.type, header.seq
-        step, lead = self._in_turn(header)
+        step, lead = self.view.step_for(header)
         if step is None:
-            expected = self.expected()
-            want = "nothing" if expected is None else f"seat {expected.seat}'s {expected.types[0].TYPE}"
-            detail = f"entry {seq} from seat {seat} is a {kind}; expected {want}"
-            self._events.append(Rejected(seat, Check.TURN, detail, raw))
+            self._events.append(self.view.out_of_turn(header, raw))
             return False
+        if lead is not None:  # the lowest club led after all: it applies where it was due
+            self.enter(engine_stage(self.view.game, self.rules, self.deal))
         mark = len(self._events)
-        violation = self._apply(frame)
+        self._step_applied = self.view.claimed_step()
+        violation = self._effect(frame)
         if violation is not None:
             del self._events[mark:]
             self.halt(violation)
             return False
         self.chain.append(raw, frame.env.hash, seat, step)
         self.last_progress = now
-        self._events.insert(mark, Accepted(seq, raw, seat, kind, own))
+        self._events.insert(mark, ev.Accepted(seq, raw, seat, kind, own))
         if lead is not None and not self.finished:
             lead.answered = seq
-            why = f"seat {lead.signer} claimed that nobody led the lowest club in time, but seat {seat}"
-            why += f" led it in time (entry {seq})"
-            evidence = (self.entries[lead.entry], raw)
-            self.halt(Violation(lead.signer, Check.CHALLENGE, why, lead.entry, evidence))
+            self.halt(lead.refuted(seat, seq, self.entries[lead.entry], raw))
         return True
 
-    def _apply(self, frame: Frame) -> Violation | None:
+    def _effect(self, frame: Frame) -> ev.Violation | None:
         """Decode an entry and apply its effect: the violation it earns its signer, if it does not hold."""
         header, raw = frame.header, frame.raw
         seat, seq = header.seat, header.seq
         try:
-            m = msg.decode(frame.env.payload, seat, self.version, bool(self.rules.nil_pass))
-            if header.hand != self.hand_number:
-                why = f"hand number {header.hand}, the game is in hand {self.hand_number}"
-                raise RemoteError(Check.HEADER, why, seat)
+            m = intake.decoded(self.view, frame)
             self._moving = (self.stage, type(m))
-            effect_of(type(m))(self, m, seat, seq)
+            if TRANSITIONS[self.stage].who is Who.IN_TURN:
+                self.turn += 1  # the seat in turn has had it
+            effect = next(EFFECTS[c] for c in type(m).__mro__ if c in EFFECTS)  # (a version 2 form: 1's)
+            self._carry(effect(self.view, m, seat, seq), self.clock)
         except RemoteError as exc:
-            return Violation(seat, exc.check, exc.detail, seq, (raw,))
+            return ev.Violation(seat, exc.check, exc.detail, seq, (raw,))
         except IllegalAction as exc:
-            return Violation(seat, Check.RULES, str(exc), seq, (raw,))
+            return ev.Violation(seat, Check.RULES, str(exc), seq, (raw,))
         except LocalError:
             raise
         except Exception as exc:  # pragma: no cover - a check this machine lacks: the entry is still refused
             why = f"the entry cannot be applied ({type(exc).__name__})"
-            return Violation(seat, Check.PROTOCOL, why, seq, (raw,))
+            return ev.Violation(seat, Check.PROTOCOL, why, seq, (raw,))
         finally:
             self._moving = None
         return None
@@ -654,52 +537,55 @@ class Table:
     def _advance(self) -> None:
         """Write every entry that is ours to write now, until a peer or our player must act."""
         while not self.finished and not self.restoring and not self.syncing and self.seat is not None:
-            step = self._my_step()
-            if step is None or step.seat not in (self.seat, ANY_SEAT) or self._holding_lead_claim():
+            due = own.next_entry(self.view)
+            if due is None:
                 return
-            if self.challenge_due and msg.Challenge in step.types:
-                self._send(msg.Challenge(self.chain.next_seq - 1, self.challenge_due[: msg.MAX_WHY]))
+            if isinstance(due, msg.Challenge):
                 self.challenge_due = None
-                continue
-            if step.seat != self.seat or step.decision is not None:
-                return
-            m = self.makers.make(self, step.types[0])
-            if m is None:
-                continue  # a problem was found: the loop sends a challenge instead
-            self._send(m)
-
-    @property
-    def _open_lead_claim(self) -> LeadClaim | None:
-        """Rule "low_club": the challenge that nobody led the lowest club, until every reveal is in."""
-        return self.lead_claim if self.stage is Stage.REVEAL else None
-
-    def _holding_lead_claim(self) -> bool:
-        """A low-club challenge we are to reveal on, when nobody led for that long by our own clock (yet)."""
-        lead = self._open_lead_claim
-        return lead is not None and self.clock - lead.since < lead.limit
-
-    def _my_step(self, deciding: bool = False) -> Step | None:
-        """What the table waits for, for our own entries (`deciding`: our player's). While a low-club
-        challenge is open, the holder of the lowest club may still lead it."""
-        lead = self._open_lead_claim if deciding else None
-        if lead is not None and self.game is not None and self.seat is not None:
-            low = self.rules.low_club
-            if low is not None and low in self.game.view(self.seat).hand:
-                return lead.step  # we hold the lowest club: we may still lead it
-        return self.expected()
+                self._send(due)
+            else:
+                self._send(self.makers.make(self.view, due))
 
     def _send(self, m: msg.Message) -> None:
         """Sign our entry `m` and apply it like any other; if it holds, it is ours to send."""
-        raw = self.seal(m, self.chain.next_seq, self.head, self.hand_number)
+        raw = self.view.sealed(m.to_fields(), self.chain.next_seq, self.head, self.hand_number)
         env = log.open_envelope(raw)
-        frame = Frame(env, log.validate_header(env.payload))
-        slot = self.claims.slots.get(frame.header.seq)
-        if self._accept(frame, self.clock, own=True):
-            self._outgoing.append(Outgoing(self.chain.next_seq - 1, raw))
-            if slot is not None and slot.prev == frame.header.prev and slot.accused == self.seat:
-                slot.fire(Signal.ANSWER)  # our own answer to a claim against us: it may still stand
-            self._after_append(self.clock)
+        self._take_next(Frame(env, log.validate_header(env.payload)), self.clock, own=True)
 
 
-def _types(step: Step) -> set[str]:
-    return {t.TYPE for t in step.types}
+#: What each output does to the table, by its type: the one table of how what a machine says changes it. A
+#: handler that returns outputs asks another machine, whose answer is carried out next (the boss's wiring).
+CARRY: Mapping[type, Callable[[Table, Any, float], object]] = {
+    # where the game goes, and what our caller hears
+    out.Enter: lambda t, o, now: t.enter(o.stage, o.order),
+    out.Report: lambda t, o, now: t._events.append(o.event),
+    out.Halt: lambda t, o, now: t.halt(o.violation, o.at),
+    out.Complete: lambda t, o, now: t._complete(),
+    out.Known: lambda t, o, now: t.chain.known.update(o.raws),
+    # the opening and the hand in play
+    out.Begin: lambda t, o, now: t._begin(o.game),
+    out.NewHand: lambda t, o, now: t._start_hand(),
+    out.ChallengeDue: lambda t, o, now: t._keep(o),
+    hand.OwnSecrets: lambda t, o, now: t._keep(o),
+    hand.PublicRecord: lambda t, o, now: t._keep(o),
+    hand.LeadChallenged: lambda t, o, now: t._keep(o),
+    hand.Dealt: lambda t, o, now: hand.deal_all(t.view, t._own_cards()),
+    hand.PileDealt: lambda t, o, now: drawpile.dealt(t.view),
+    hand.PileKeysIn: lambda t, o, now: drawpile.keys_in(t.view),
+    # our timers, and entries for slots behind us
+    Timer: lambda t, o, now: t.claims.timer(t.view, o.wait),
+    Write: lambda t, o, now: t._send(o.message),
+    late.Late: lambda t, o, now: t.claims.late(t.view, o.slot, o.raw),
+    # the claims, and their endings
+    slots.Note: lambda t, o, now: t._note(o),
+    slots.Send: lambda t, o, now: t._outgoing.append(ev.Outgoing(o.slot, o.raw)),
+    slots.Held: lambda t, o, now: t._events.append(ev.Noted(o.slot, o.raw, o.seat, _type(o.raw))),
+    slots.Take: lambda t, o, now: t.take(o.raw, now),
+    slots.End: lambda t, o, now: abandonment.settle(t.view, o),
+    slots.Reopen: lambda t, o, now: t._reopen(o.slot, o.raw, now),
+    abandonment.Ending: lambda t, o, now: t._end(o, now),
+}
+
+
+def _type(raw: bytes) -> str:
+    return str(log.validate_header(log.open_envelope(raw).payload).type)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from p2pspades import log
 from p2pspades.checks import Check
 from p2pspades.crypto.passing import MAX_PASS
 from p2pspades.errors import RemoteError
@@ -383,12 +384,30 @@ class End(Message):
 
 
 # ================================================================= abandonment claims (PROTOCOL.md §5)
-#: the largest vote a certificate carries: a vote envelope is about 160 bytes
+#: the largest vote or stall a certificate carries: a vote envelope is about 160 bytes, a stall about 170
 MAX_VOTE = 512
+
+
+def _refusal_overhead() -> int:
+    """The bytes a refusal's payload takes besides the entry it carries: its header at the largest values a
+    header may hold, its other field, and the longest bin header of `e`."""
+    biggest = {"g": bytes(log.GAME_ID_SIZE), "n": 2**63 - 1, "p": bytes(log.HASH_SIZE), "s": log.MAX_SEAT,
+               "h": 2**63 - 1, "t": "answered", "a": log.MAX_SEAT, "e": b""}
+    return len(log.encode(biggest)) + 4  # "e": bin 8 header (1 byte + 1) grows to bin 32 (1 + 4) at most
+
+
+#: the largest entry a refusal carries: what fits a refusal in `log.MAX_PAYLOAD` (the largest honest entry,
+#: 14372 bytes of envelope, fits: tests/test_table_limits.py builds it and wraps it in a refusal)
+MAX_CARRIED = log.MAX_PAYLOAD - _refusal_overhead()
 
 
 def _nat(v: Any) -> bool:
     return _int(v) and v >= 0
+
+
+def _seat_list(v: Any) -> bool:
+    return (isinstance(v, list) and 0 < len(v) <= MAX_SEATS and all(_nat(x) for x in v)
+            and v == sorted(set(v)))
 
 
 @_register
@@ -405,12 +424,26 @@ class Abandon(Message):
 @_register
 @dataclass(frozen=True)
 class Answered(Message):
-    """Off the chain: the signer took seat `seat`'s entry for this slot (hash `entry`) before it voted, so it
-    never will: the claim against `seat` is void."""
+    """Off the chain: the signer took seat `seat`'s entry for this slot before it voted, so it never will: the
+    claim against `seat` is void. It carries that entry (`entry`, the raw envelope): a refusal proves what it
+    says, and one whose entry is not the slot's is its signer's fault."""
 
     TYPE: ClassVar[str] = "answered"
     seat: int = wire("a", _int)
-    entry: bytes = wire("e", _b32)
+    entry: bytes = wire("e", lambda v: isinstance(v, bytes) and 0 < len(v) <= MAX_CARRIED)
+
+
+@_register
+@dataclass(frozen=True)
+class Stall(Message):
+    """Off the chain: the signer, which voted against seat `seat` for this slot, still lacks the votes of the
+    seats `missing` (ascending) after the timeout in force ran out again (`wait` whole seconds on its clock):
+    the seats still playing end the game, contested (PROTOCOL.md §5.4)."""
+
+    TYPE: ClassVar[str] = "stall"
+    seat: int = wire("a", _int)
+    missing: tuple[int, ...] = wire("m", _seat_list)
+    wait: int = wire("w", _nat)
 
 
 @_register
@@ -420,4 +453,22 @@ class Certificate(Message):
     seat order. Its envelope's signature is 64 zero bytes: the votes are what is signed."""
 
     TYPE: ClassVar[str] = "certificate"
-    votes: tuple[bytes, ...] = wire("v", _list(_blob(MAX_VOTE), 4))
+    votes: tuple[bytes, ...] = wire("v", _list(_blob(MAX_VOTE), MAX_SEATS - 1))
+
+
+@_register
+@dataclass(frozen=True)
+class Stalled(Message):
+    """On the chain, at the slot of the seat `s` that stopped answering, when some other seats signed nothing:
+    the votes of the seats still playing and each one's stall naming the others, both in seat order. Unsigned
+    like a certificate: what it proves is what its notes say."""
+
+    TYPE: ClassVar[str] = "stalled"
+    votes: tuple[bytes, ...] = wire("v", _list(_blob(MAX_VOTE), MAX_SEATS - 2))
+    stalls: tuple[bytes, ...] = wire("x", _list(_blob(MAX_VOTE), MAX_SEATS - 2))
+
+
+#: the notes of a claim: signed, off the chain, kept in the logs
+NOTES = (Abandon.TYPE, Answered.TYPE, Stall.TYPE)
+#: the entries that end a claim: unsigned, on the chain
+ENDINGS = (Certificate.TYPE, Stalled.TYPE)

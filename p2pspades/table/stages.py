@@ -13,9 +13,11 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from p2pspades.rules import Phase
+from p2pspades.checks import Check
+from p2pspades.rules import Game, Phase, RuleSet
 from p2pspades.table import messages as msg
-from p2pspades.table.events import DecisionKind
+from p2pspades.table.deal import HandDeal
+from p2pspades.table.events import DecisionKind, Violation
 
 
 class Stage(enum.Enum):
@@ -70,6 +72,27 @@ class Step:
     seat: int
     types: tuple[type[msg.Message], ...]
     decision: DecisionKind | None = None
+
+
+@dataclass
+class LeadClaim:
+    """Rule "low_club": seat `signer` challenged (entry `entry`) because nobody led the lowest club within
+    `limit` seconds of `since` on its clock. Until the last reveal its holder may still lead it, which makes
+    the challenge a violation by its signer."""
+
+    step: Step
+    entry: int
+    since: float
+    limit: float
+    signer: int
+    answered: int | None = None  # the sequence number of the lead that refuted the challenge
+
+    def refuted(self, seat: int, seq: int, challenge: bytes, lead: bytes) -> Violation:
+        """Seat `seat` led the lowest club in time after all (entry `seq`, `lead`): the challenge (its entry
+        `challenge`) was its signer's fault."""
+        why = f"seat {self.signer} claimed that nobody led the lowest club in time, but seat {seat} led it in"
+        why += f" time (entry {seq})"
+        return Violation(self.signer, Check.CHALLENGE, why, self.entry, (challenge, lead))
 
 
 #: the stage of each phase in which the rules engine says whose move it is
@@ -146,3 +169,13 @@ def successors(stage: Stage, kind: type[msg.Message]) -> tuple[Stage, ...]:
     """The stages that may follow an entry of type `kind` (or a subclass: a version 2 form) in `stage`."""
     then = TRANSITIONS[stage].then
     return next((then[c] for c in kind.__mro__ if c in then), ())
+
+
+def engine_stage(game: Game, rules: RuleSet, deal: HandDeal | None) -> Stage:
+    """The stage in which the rules engine says whose move it is: that of its phase; rule "low_club": the
+    first lead of a hand is LEAD (only the seat holding the lowest club knows that it leads)."""
+    stage = ENGINE_STAGES[game.phase]
+    first_lead = rules.first_leader == "low_club" and deal is not None and not deal.played
+    if stage is Stage.PLAY and (game.current_seat is None or first_lead):
+        return Stage.LEAD
+    return stage

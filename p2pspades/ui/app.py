@@ -34,6 +34,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.output import Output
 
+from p2pspades.i18n import _
 from p2pspades.table import DecisionKind
 from p2pspades.ui.keys import create_key_bindings
 from p2pspades.ui.overlays import Overlay
@@ -41,6 +42,7 @@ from p2pspades.ui.panels import (
     TRICK_WIDTH,
     events_window,
     footer_keys,
+    footer_keys_width,
     footer_scores,
     hand_height,
     hand_text,
@@ -49,6 +51,7 @@ from p2pspades.ui.panels import (
     seats_text,
     status_fragments,
     title_keys,
+    title_keys_width,
     title_text,
     trick_text,
     trick_title,
@@ -56,6 +59,7 @@ from p2pspades.ui.panels import (
 from p2pspades.ui.screens import (
     dialog_text,
     dialog_title,
+    help_column,
     help_text,
     last_trick_text,
     over_text,
@@ -84,12 +88,13 @@ def create_layout(state: UiState) -> Layout:
     title = VSplit(
         [
             text_window(lambda: title_text(state), height=1, style="class:title"),
-            text_window(lambda: title_keys(state), height=1, style="class:title", width=Dimension.exact(17)),
+            text_window(lambda: title_keys(state), height=1, style="class:title",
+                        width=lambda: Dimension.exact(title_keys_width())),
         ],
         height=1,
     )
     seats = panel(
-        text_window(lambda: seats_text(state)), "Seats", height=Dimension.exact(seats_height(state))
+        text_window(lambda: seats_text(state)), _("Seats"), height=Dimension.exact(seats_height(state))
     )
     middle = VSplit(
         [
@@ -98,7 +103,7 @@ def create_layout(state: UiState) -> Layout:
                 lambda: trick_title(state),
                 width=Dimension.exact(TRICK_WIDTH + 2),
             ),
-            panel(events_window(state), "Events"),
+            panel(events_window(state), _("Events")),
         ],
         height=Dimension(min=8, weight=1),
         window_too_small=too_small(MIN_COLUMNS, MIN_ROWS),
@@ -112,7 +117,8 @@ def create_layout(state: UiState) -> Layout:
         [
             text_window(lambda: footer_scores(state), height=1, style="class:footer"),
             text_window(
-                lambda: footer_keys(state), height=1, style="class:footer", width=Dimension.exact(25)
+                lambda: footer_keys(state), height=1, style="class:footer",
+                width=lambda: Dimension.exact(footer_keys_width()),
             ),
         ],
         height=1,
@@ -127,14 +133,16 @@ def create_layout(state: UiState) -> Layout:
     floats = [
         Float(
             content=ConditionalContainer(
-                panel(text_window(lambda: dialog_text(state)), lambda: dialog_title(state), pad=True),
+                panel(text_window(lambda: dialog_text(state), wrap=True, hang=2), lambda: dialog_title(state),
+                      pad=True),
                 filter=deciding,
             ),
             bottom=5,
         ),
-        overlay(text_window(lambda: help_text(state)), "Keys", lambda: showing(Overlay.HELP)),
-        overlay(text_window(lambda: scores_text(state)), "Score sheet", lambda: showing(Overlay.SCORES)),
-        overlay(text_window(lambda: last_trick_text(state)), "Last trick", lambda: showing(Overlay.LAST)),
+        overlay(text_window(lambda: help_text(state), wrap=True, hang=help_column()), _("Keys"),
+                lambda: showing(Overlay.HELP)),
+        overlay(text_window(lambda: scores_text(state)), _("Score sheet"), lambda: showing(Overlay.SCORES)),
+        overlay(text_window(lambda: last_trick_text(state)), _("Last trick"), lambda: showing(Overlay.LAST)),
         overlay(text_window(lambda: played_text(state)), lambda: played_title(state),
                 lambda: showing(Overlay.PLAYED)),
         overlay(
@@ -144,10 +152,10 @@ def create_layout(state: UiState) -> Layout:
         overlay(
             text_window(lambda: over_text(state)), lambda: over_title(state), lambda: showing(Overlay.OVER)
         ),
-        overlay(text_window(lambda: quit_text(state)), "Leave the game?", lambda: showing(Overlay.QUIT)),
+        overlay(text_window(lambda: quit_text(state)), _("Leave the game?"), lambda: showing(Overlay.QUIT)),
     ]
     return Layout(at_least(FloatContainer(content=body, floats=floats), MIN_COLUMNS, MIN_ROWS,
-                           "Ctrl-Q, then y, leaves the game."))
+                           _("Ctrl-Q, then y, leaves the game.")))
 
 
 def create_app(

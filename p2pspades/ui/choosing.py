@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from p2pspades.describe.game import card_glyph
+from p2pspades.i18n import _, ngettext
 from p2pspades.printable import printable
 from p2pspades.rules import Action, Bid, BlindNil, Card, Draw, Pass, Play
 from p2pspades.table import Decision, DecisionKind
@@ -51,7 +53,7 @@ class Choosing(Derived):
         """Give the person's choice to the waiting player. False (and a message) if it is not legal now."""
         decision = self.decision
         if decision is None or self._answer is None or self._answer.done():
-            self.say("nothing to decide right now", "warn")
+            self.say(_("nothing to decide right now"), "warn")
             return False
         if action not in decision.legal:
             allowed = [self.choice_label(a) for a in self.choices()]
@@ -107,7 +109,7 @@ class Choosing(Derived):
             self._changed()
             return False
         if self.selected is None:
-            self.say("no card to play", "warn")
+            self.say(_("no card to play"), "warn")
             return False
         return self._play(self.selected, d)
 
@@ -226,7 +228,7 @@ class Choosing(Derived):
     def _answer_nil(self) -> bool:
         nil = next((option for option in self.choices() if self._is_nil(option)), None)
         if nil is None:
-            self.say("nil is not allowed here", "warn")
+            self.say(_("nil is not allowed here"), "warn")
             return True
         return self.answer(nil) or True
 
@@ -240,17 +242,20 @@ class Choosing(Derived):
         card = cardinput.card_of(self.typed) if self.typed else self.selected
         code, self.typed = self.typed, ""
         if card is None:
-            self.say(cardinput.why_not_a_card(code) if code else "no card to mark", "warn")
+            self.say(cardinput.why_not_a_card(code) if code else _("no card to mark"), "warn")
             return False
         if card not in self.hand_cards():
-            self.say(f"{card.glyph} is not in your hand", "warn")
+            self.say(_("{card} is not in your hand").format(card=card_glyph(card)), "warn")
             return False
         self.selected = card
         if card in self.marked:
             self.marked.remove(card)
         elif card not in self.passable_cards():
-            why = "it was passed to you, and a card received stays" if self.passable_cards() else "not now"
-            self.say(f"{card.glyph} may not be passed: {why}", "warn")
+            if self.passable_cards():
+                why = _("{card} may not be passed: it was passed to you, and a card received stays")
+            else:
+                why = _("{card} may not be passed: not now")
+            self.say(why.format(card=card_glyph(card)), "warn")
             return False
         else:
             self.marked.append(card)
@@ -261,9 +266,13 @@ class Choosing(Derived):
         """Enter while we are to pass: pass the marked cards, if they are as many as the rule says."""
         size = self.rules.nil_pass
         if len(self.marked) != size:
-            more = "mark" if len(self.marked) < size else "unmark"
-            self.say(f"pass exactly {size} cards: {len(self.marked)} marked; Space on a card to {more} it",
-                     "warn")
+            if len(self.marked) < size:
+                text = ngettext("pass exactly {n} card: {marked} marked; Space on a card to mark it",
+                                "pass exactly {n} cards: {marked} marked; Space on a card to mark it", size)
+            else:
+                text = ngettext("pass exactly {n} card: {marked} marked; Space on a card to unmark it",
+                                "pass exactly {n} cards: {marked} marked; Space on a card to unmark it", size)
+            self.say(text.format(n=size, marked=len(self.marked)), "warn")
             return False
         return self.answer(Pass(tuple(self.marked)))
 

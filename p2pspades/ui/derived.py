@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2pspades.i18n import _
 from p2pspades.rules import (
     Action,
     Bid,
@@ -70,7 +71,7 @@ def contracts(view: SeatView | None) -> tuple[Contract, ...]:
         return ()
     rules = view.rules
     bids = tuple(b or 0 for b in view.bids)
-    scores, _ = score_hand(rules, bids, view.blind, view.tricks_won, view.totals)
+    scores, _totals = score_hand(rules, bids, view.blind, view.tricks_won, view.totals)
     left = rules.tricks_per_hand - len(view.tricks)
     out = []
     for score in scores:
@@ -146,11 +147,11 @@ class Derived:
         if isinstance(action, Bid):
             return bid_text(action.tricks, False, self.rules)
         if isinstance(action, BlindNil):
-            return "blind nil" if action.declare else "no, see my cards"
+            return _("blind nil") if action.declare else _("no, see my cards")
         if isinstance(action, BlindBid):
-            return f"blind {action.tricks}"
+            return _("blind {n}").format(n=action.tricks)
         if isinstance(action, Draw):
-            return "keep it" if action.keep else "discard it"
+            return _("keep it") if action.keep else _("discard it")
         return str(action)
 
     # ----------------------------------------------------------------- our cards

@@ -31,7 +31,7 @@ def help_lines() -> list[tuple[str, str]]:
         typing = _("type a card code (or English: {codes}), then Enter").format(codes="qh, 10s")
     return [
         (_("←/→, Home/End"), _("choose a card (only legal cards when you are to play)")),
-        ("Enter", _("play the chosen card; confirm a bid; close a window")),
+        (_("Enter"), _("play the chosen card; confirm a bid; close a window")),
         (examples, typing),
         (_("Backspace/Esc"), _("correct / clear a typed code; Esc: choose again")),
         (_("bid dialog"), _("←/→ and Enter, or type a number; n = nil")),
@@ -43,9 +43,9 @@ def help_lines() -> list[tuple[str, str]]:
         ("h", _("the coach's choice, from your cards; h again: its numbers")),
         (_("any key"), _("after a trick: go on at once (it stays a moment)")),
         ("w", _("wait longer for a seat that stopped answering")),
-        ("Ctrl-G", _("bell on/off: a beep when it is your turn")),
+        (_("Ctrl-G"), _("bell on/off: a beep when it is your turn")),
         ("?", _("this help")),
-        ("Ctrl-Q, Ctrl-C", _("leave the game (asks first) · Ctrl-L redraws the screen")),
+        (_("Ctrl-Q, Ctrl-C"), _("leave the game (asks first) · Ctrl-L redraws the screen")),
     ]
 
 #: a key bound with no condition
@@ -113,7 +113,7 @@ def press(state: UiState, ch: str) -> None:
     elif lower == "q" and state.top_overlay is Overlay.OVER:
         state.leave_requested = True
     elif lower == "q":
-        state.say("Ctrl-Q leaves the game (q is the rank of a queen)", "dim")
+        state.say(_("Ctrl-Q leaves the game (q is the rank of a queen)"), "dim")
 
 
 def leave(state: UiState) -> None:

@@ -22,20 +22,25 @@ import textwrap
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Protocol, TypeVar
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Dimension, HSplit, Window
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Dimension, HSplit
 from prompt_toolkit.output import Output
 
 from p2pspades.bots import BOT_LEVELS
+from p2pspades.i18n import N_, _, ngettext, said
 from p2pspades.net.lobby_seats import LobbyError, LobbySeat
+from p2pspades.printable import pad, width
+from p2pspades.reasons import Trouble
 from p2pspades.rules import RuleSet
 from p2pspades.table.genesis import After
 from p2pspades.table.messages import PROTOCOL_VERSION
-from p2pspades.ui.text import after_line, clip, plural, protocol_line, rules_lines, rules_of, rules_title
-from p2pspades.ui.widgets import full_screen_app, join_lines, panel, text_window
+from p2pspades.ui.text import after_line, clip, protocol_line, rules_lines, rules_of, rules_title
+from p2pspades.ui.widgets import full_screen_app, join_lines, panel, text_window, word_wrap
 
 T = TypeVar("T")
 
@@ -62,11 +67,25 @@ def seat_state(seat: LobbySeat, seats: Iterable[LobbySeat], you: int | None, lev
     """What a row says about a seat: host, joined, or a bot and who runs it (and so can see its cards); the
     host's screen also gives its own bots' levels."""
     if seat.owner is None:
-        return "host" if seat.seat == 0 else "joined"
+        return _("host") if seat.seat == 0 else _("joined")
     owner = next((s for s in seats if s.public_key == seat.owner), None)
     if owner is not None and owner.seat == you:
-        return f"{level + ' ' if level else ''}bot · you see its cards"
-    return f"bot · {clip(owner.name, 12) if owner is not None else 'its owner'} sees its cards"
+        if level:
+            return _("{level} bot · you see its cards").format(level=level_name(level))
+        return _("bot · you see its cards")
+    if owner is None:
+        return _("bot · its owner sees its cards")
+    return _("bot · {owner} sees its cards").format(owner=clip(owner.name, 12))
+
+
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert")}
+"""The bot levels a person chooses from, as the screen names them (the command line's words stay English)."""
+
+
+def level_name(level: str) -> str:
+    """A bot level in the language spoken: "easy", "leicht"."""
+    said = LEVEL_NAMES.get(level)
+    return _(said) if said else level
 
 
 class LobbyModel:
@@ -147,26 +166,32 @@ class LobbyModel:
             return self.status
         free = self.free
         host = self.at(0)
-        host_name = host.name if host is not None else "the host"
         if self.hosting:
             if free:
-                where = f": p2pspades join {self.join_with}" if self.join_with else ""
-                level = self.controls.level if self.controls is not None else ""
-                return (f"{plural(len(free), 'seat')} free. Others join{where}\n"
-                        f"b seats a bot ({level}; l: level) here; Enter starts once every seat is taken.")
+                level = level_name(self.controls.level) if self.controls is not None else ""
+                said = (ngettext("{n} seat free. Others join: p2pspades join {lobby}",
+                                 "{n} seats free. Others join: p2pspades join {lobby}", len(free))
+                        if self.join_with else
+                        ngettext("{n} seat free. Others join", "{n} seats free. Others join", len(free)))
+                return (said.format(n=len(free), lobby=self.join_with) + "\n"
+                        + _("b seats a bot ({level}; l: level) here; Enter starts once every seat is "
+                            "taken.").format(level=level))
             if self.asking is not None:
-                return ("Every seat is taken. Read each fingerprint with its owner,\n"
-                        "then press Enter to start.")
-            return "Waiting for every player to accept the table ..."
+                return _("Every seat is taken. Read each fingerprint with its owner,\nthen press Enter to "
+                         "start.")
+            return _("Waiting for every player to accept the table ...")
         if self.asking is not None:
-            return "Read each fingerprint with its owner, then accept (a) or decline (d)."
+            return _("Read each fingerprint with its owner, then accept (a) or decline (d).")
         if self.answered:
-            return "You accepted: waiting for the others to accept ..."
+            return _("You accepted: waiting for the others to accept ...")
         if self.you is None:
-            return "Joining ..."
+            return _("Joining ...")
         if free:
-            return f"Waiting for players: {plural(len(free), 'seat')} free."
-        return f"waiting for {host_name} to accept you"
+            return ngettext("Waiting for players: {n} seat free.", "Waiting for players: {n} seats free.",
+                            len(free)).format(n=len(free))
+        if host is None:
+            return _("waiting for the host to accept you")
+        return _("waiting for {host} to accept you").format(host=host.name)
 
     # ------------------------------------------------------------------------------------- changes
 
@@ -224,18 +249,20 @@ class LobbyModel:
         `doubts`, it first asks for an explicit yes, which `sure` (y, once asked) gives."""
         if accept and self.ready and self.doubts and not (sure and self.confirming):
             self.confirming = True
-            heading = self.doubts_heading or f"Read the {plural(len(self.doubts), 'line')} marked !."
-            self.status = f"{heading}\nAccept it all the same? y accepts · n goes back"
+            n = len(self.doubts)
+            heading = self.doubts_heading or ngettext(
+                "Read the line marked !.", "Read the {n} lines marked !.", n).format(n=n)
+            self.status = heading + "\n" + _("Accept it all the same? y accepts · n goes back")
             self._changed()
             return False
         self.confirming = False
         if accept and not self.ready:
-            what = "start" if self.hosting else "accept"
             if self.free:
-                self.status = f"not every seat is taken yet: nothing to {what}"
+                self.status = (_("not every seat is taken yet: nothing to start") if self.hosting
+                               else _("not every seat is taken yet: nothing to accept"))
             else:
-                self.status = f"nothing to {what} yet: " + (
-                    "waiting for every player to answer" if self.hosting else "the host starts the table")
+                self.status = (_("nothing to start yet: waiting for every player to answer") if self.hosting
+                               else _("nothing to accept yet: the host starts the table"))
             self._refusal = self.status
             self._changed()
             return False
@@ -294,19 +321,19 @@ class LobbyModel:
                 await self.controls.add_bot(seat if here is None else None)
             elif key == "x":
                 if here is None or seat == 0:
-                    raise LobbyError("select a bot or a player to remove (↑/↓)")
+                    raise Hint(_("select a bot or a player to remove (↑/↓)"))
                 await self.controls.remove(seat)
             elif key == "s":
                 to = self.other_side(seat) if here is not None and here.bot else None
                 if to is None:
-                    raise LobbyError("select a bot (↑/↓) with somewhere to go" if here is None or not here.bot
-                                     else "there is no free seat or bot on another side")
+                    raise Hint(_("select a bot (↑/↓) with somewhere to go") if here is None or not here.bot
+                               else _("there is no free seat or bot on another side"))
                 self.controls.move(seat, to)
                 self.selected = to
             elif key == "l":
                 level = self.level_of(here) if here is not None else None
                 if here is not None and level is None:
-                    raise LobbyError("select one of your bots, or a free seat for the next bot (↑/↓)")
+                    raise Hint(_("select one of your bots, or a free seat for the next bot (↑/↓)"))
                 level = next_level(level or self.controls.level)
                 if here is None:
                     self.controls.level = level
@@ -318,8 +345,12 @@ class LobbyModel:
                 return
             self.status = ""
         except Exception as exc:  # shown, never a traceback: the lobby goes on
-            self.status = str(exc)[:160]
+            self.status = said(exc)[:160]
         self._changed()
+
+
+class Hint(Exception):
+    """A key that means nothing for the selected seat: what to do instead, on the status line."""
 
 
 def next_level(level: str) -> str:
@@ -337,9 +368,26 @@ NAME_WIDTH = 18
 """The name column of the seats, with the side column where there is one: every row fits 80 columns."""
 
 
+def seat_columns(rules: RuleSet) -> tuple[int, int, int, int]:
+    """The widths of the seats' columns in the language spoken, each at least as wide as its heading: the
+    seat, the side (0 where every player is a side of their own), the name, the key fingerprint. The state
+    follows them."""
+    seat = max(6, width(_("seat")) + 1)
+    side = max(5, width(_("side")) + 1) if rules.partnerships else 0
+    name = max(NAME_WIDTH + 1 - side - (seat - 6), width(_("name")) + 1, 10)
+    fingerprint = max(20, width(_("key fingerprint")) + 1)
+    return seat, side, name, fingerprint
+
+
+def state_column(rules: RuleSet) -> int:
+    """Where a seat's state starts on its row (the cursor's two columns first): a longer state goes on below,
+    from there."""
+    return 2 + sum(seat_columns(rules)) + 1
+
+
 def side_column(rules: RuleSet, seat: int) -> str:
     """The side letter of a seat's row ("A", "B"), or nothing where every player is a side of its own."""
-    return f"{SIDE_LETTERS[rules.side_of(seat)]:<5}" if rules.partnerships else ""
+    return pad(SIDE_LETTERS[rules.side_of(seat)], seat_columns(rules)[1]) if rules.partnerships else ""
 
 
 def partner_warnings(model: LobbyModel) -> list[str]:
@@ -354,40 +402,45 @@ def partner_warnings(model: LobbyModel) -> list[str]:
             continue
         partners = [s.name for s in model.seats if s.seat != bot.seat and rules.side_of(s.seat)
                     == rules.side_of(bot.seat)]
-        whom = f"partners {clip(partners[0], 12)}" if partners else "sits on the other side"
-        runner = clip(owner.name, 12)
-        found.append(f"! {clip(bot.name, 12)} is run by {runner} but {whom}: {runner} can see its cards")
+        said = (_("! {bot} is run by {runner} but partners {partner}: {runner} can see its cards") if partners
+                else _("! {bot} is run by {runner} but sits on the other side: {runner} can see its cards"))
+        found.append(said.format(bot=clip(bot.name, 12), runner=clip(owner.name, 12),
+                                 partner=clip(partners[0], 12) if partners else ""))
     return found
 
 
-def wait_words(model: LobbyModel) -> str:
-    """What happens when a silent seat's countdown ends: the host frees a joiner's seat; a joiner leaves a
-    silent host's table."""
-    return "frees" if model.hosting else "we leave"
+def wait_words(model: LobbyModel, seconds: int) -> str:
+    """A silent seat's countdown, and what happens when it ends: the host frees a joiner's seat; a joiner
+    leaves a silent host's table."""
+    said = _("silent: frees in {seconds} s") if model.hosting else _("silent: we leave in {seconds} s")
+    return said.format(seconds=seconds)
 
 
 def seats_table(model: LobbyModel) -> StyleAndTextTuples:
-    sides = "side " if model.rules.partnerships else ""
-    wide = NAME_WIDTH - len(sides)  # the side column takes its room from the names
-    header = f"  {'seat':<5} {sides}{'name':<{wide}} {'key fingerprint':<20} state"
+    seat_w, side_w, wide, fingerprint_w = seat_columns(model.rules)
+    sides = pad(_("side"), side_w) if side_w else ""
+    # TRANSLATORS: the lobby's seat headings: seat, side, name, key fingerprint, state (short: each is at
+    # most as wide as its column, which it widens otherwise)
+    seat_head, name, fingerprint, state = _("seat"), _("name"), _("key fingerprint"), _("state")
+    header = f"  {pad(seat_head, seat_w)}{sides}{pad(name, wide)}{pad(fingerprint, fingerprint_w)} {state}"
     lines: list[StyleAndTextTuples] = [[("class:hint", header)]]
     for seat in range(model.rules.players):
         cursor = "▸ " if model.hosting and seat == model.selected else "  "
         s = model.at(seat)
         if s is None:
-            lines.append([("class:choice.selected" if cursor.strip() else "", cursor),
-                          ("class:hint", f"{seat:<5} {side_column(model.rules, seat)}(free)")])
+            free = f"{pad(str(seat), seat_w)}{side_column(model.rules, seat)}" + _("(free)")
+            lines.append([("class:choice.selected" if cursor.strip() else "", cursor), ("class:hint", free)])
             continue
-        you = " (you)" if s.seat == model.you else ""
-        name = clip(s.name, wide - len(you)) + you
+        you = " (" + _("you") + ")" if s.seat == model.you else ""
+        name = clip(s.name, wide - 1 - width(you)) + you
         style = "class:seat.me" if s.seat == model.you else ""
         lines.append(
             [
                 ("class:choice.selected" if cursor.strip() else "", cursor),
-                (style, f"{s.seat:<5} {side_column(model.rules, seat)}{name:<{wide}} "),
-                ("class:key", f"{s.fingerprint:<20}"),
+                (style, f"{pad(str(s.seat), seat_w)}{side_column(model.rules, seat)}{pad(name, wide)}"),
+                ("class:key", pad(s.fingerprint, fingerprint_w)),
                 ("class:hint", f" {seat_state(s, model.seats, model.you, model.level_of(s))}"),
-                *([("class:message.warn", f" · silent: {wait_words(model)} in {model.waits[seat]} s")]
+                *([("class:message.warn", f" · {wait_words(model, model.waits[seat])}")]
                   if seat in model.waits else []),
             ]
         )
@@ -395,8 +448,26 @@ def seats_table(model: LobbyModel) -> StyleAndTextTuples:
     return join_lines(lines)
 
 
+def seats_height(model: LobbyModel) -> int:
+    """The seats panel's rows: its border, the heading, and each seat's row and warning as the panel breaks
+    them between words at the terminal's width."""
+    try:
+        columns = get_app().output.get_size().columns
+    except Exception:  # no running app (captures): the smallest supported screen
+        columns = 80
+    rows = split_lines(seats_table(model))
+    return 2 + sum(len(word_wrap(row, columns - 2, state_column(model.rules))) for row in rows)
+
+
 DOUBT_WIDTH = 69
 """A doubt's lines, beside its mark, fit an 80-column screen's rules panel."""
+
+
+def rules_column(model: LobbyModel) -> int:
+    """The width of the rules panel's labels, in the language spoken: the values start one column after."""
+    rows = [*rules_lines(model.rules), protocol_line(model.version)]
+    follows = [after_line(model.after)] if model.after is not None else []
+    return max(8, *(width(label) + 1 for label, _value in [*follows, *rows]))
 
 
 def rules_table(model: LobbyModel) -> StyleAndTextTuples:
@@ -404,28 +475,29 @@ def rules_table(model: LobbyModel) -> StyleAndTextTuples:
     doubts: list[StyleAndTextTuples] = [
         [("class:message.warn", f" {'!' if k == 0 else '':<8}{part}")]
         for line in model.doubts for k, part in enumerate(textwrap.wrap(line, DOUBT_WIDTH) or [""])]
+    rows = [*rules_lines(model.rules), protocol_line(model.version)]
+    column = rules_column(model)
     return join_lines(
-        [*([[("class:key", f" {label:<8}"), ("", value)] for label, value in follows]), *doubts,
-         *([("class:key", f" {label:<8}"), ("", value)]
-           for label, value in [*rules_lines(model.rules), protocol_line(model.version)])]
+        [*([[("class:key", " " + pad(label, column)), ("", value)] for label, value in follows]), *doubts,
+         *([("class:key", " " + pad(label, column)), ("", value)] for label, value in rows)]
     )
 
 
 def buttons(model: LobbyModel) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("", "   ")]
-    labels = ("Start", "Leave") if model.hosting else ("Accept", "Decline")
+    labels = (_("Start"), _("Leave")) if model.hosting else (_("Accept"), _("Decline"))
     for i, label in enumerate(labels):
         if i == 0 and not model.ready:  # nothing to accept or start yet: no button for it
-            out += [("", " " * len(f"[ {label} ]")), ("", "   ")]
+            out += [("", " " * width(f"[ {label} ]")), ("", "   ")]
             continue
         style = "class:choice.selected" if i == model.choice else ""
         out += [(style, f"[ {label} ]"), ("", "   ")]
     if model.hosting:
-        out.append(("class:hint", "↑/↓ seat · b bot · x out · l level · s side · q quit"))
+        out.append(("class:hint", _("↑/↓ seat · b bot · x out · l level · s side · q quit")))
     elif model.ready:
-        out.append(("class:hint", "←/→ Enter · a accept · d decline"))
+        out.append(("class:hint", _("←/→ Enter · a accept · d decline")))
     else:
-        out.append(("class:hint", "d leaves · accept once the host starts the table"))
+        out.append(("class:hint", _("d leaves · accept once the host starts the table")))
     return out
 
 
@@ -435,10 +507,20 @@ def create_lobby_app(
 ) -> Application[bool]:
     """The lobby screen. As a one-shot dialog (`stays` False) its result is True (accept) or False (decline,
     q, Ctrl-C); staying up, answers go to `model.ask()` and q / Ctrl-C leave the lobby."""
+    keys = create_lobby_keys(model, stays)
+    app: Application[bool] = full_screen_app(
+        create_lobby_layout(model, stays), keys, color=color, input=input, output=output)
+    model.on_change = app.invalidate
+    return app
+
+
+def create_lobby_layout(model: LobbyModel, stays: bool = False) -> HSplit:
+    """The lobby screen's windows: the title, the seats, the rules, the advice or status line, the buttons."""
 
     def title() -> StyleAndTextTuples:
         name = clip(model.table_name, 32)
-        table = name if "table" in name.lower() else f"table {name}"  # never "table ana's table"
+        # never "table ana's table"
+        table = name if _("table").lower() in name.lower() else _("table {name}").format(name=name)
         return [("class:title", f" p2pspades · {table} · {rules_title(model.rules)}")]
 
     def advice() -> StyleAndTextTuples:
@@ -447,92 +529,72 @@ def create_lobby_app(
         return [
             (
                 "class:hint",
-                " Read each fingerprint with its owner before you accept: "
-                "it is the key that will sign their moves.",
+                " " + _("Read each fingerprint with its owner before you accept: it is the key that will "
+                        "sign their moves."),
             )
         ]
 
-    body = HSplit(
+    return HSplit(
         [
             text_window(title, height=1, style="class:title"),
             panel(
-                text_window(lambda: seats_table(model)),
-                "Seated players",
-                height=Dimension(min=4, preferred=model.rules.players + 3),
+                text_window(lambda: seats_table(model), wrap=True, hang=state_column(model.rules)),
+                _("Seated players"),
+                height=lambda: Dimension(min=4, preferred=seats_height(model), max=seats_height(model)),
             ),
-            panel(text_window(lambda: rules_table(model), wrap=True), "Rules"),
-            text_window(advice, height=Dimension(min=1, max=2), wrap=True),
-            Window(height=1),
-            text_window(lambda: buttons(model), height=1),
+            panel(text_window(lambda: rules_table(model), wrap=True, hang=rules_column(model) + 1),
+                  _("Rules")),
+            text_window(advice, height=Dimension(min=1, max=4), wrap=True, hang=1),
+            text_window(lambda: buttons(model), height=Dimension(min=1, max=2), wrap=True, hang=3),
         ]
     )
+
+
+def create_lobby_keys(model: LobbyModel, stays: bool = False) -> KeyBindings:
+    """The lobby screen's keys: each calls a `LobbyModel` method (the host's seat keys run as tasks); every
+    other key is swallowed, so nothing echoes on the screen."""
     kb = KeyBindings()
 
-    def finish(event: KeyPressEvent, accept: bool, sure: bool = False) -> None:
-        if stays and not accept:
-            model.leave()  # declining (or the Leave button) ends our part in this lobby
-            return
-        if model.decide(accept, sure=sure) and not stays:
-            event.app.exit(result=accept)
+    def on(keys: tuple[str, ...], action: Callable[[KeyPressEvent], object]) -> None:
+        for key in keys:
+            kb.add(key)(action)
 
-    @kb.add("<any>")
-    def _ignore(event: KeyPressEvent) -> None:
-        """Every other key is swallowed: nothing echoes on the screen."""
+    on(("<any>",), lambda event: None)
+    on(("left", "s-tab"), lambda event: model.move(-1))
+    on(("right", "tab"), lambda event: model.move(1))
+    on(("up",), lambda event: model.select(-1))
+    on(("down",), lambda event: model.select(1))
+    on(("enter",), lambda event: _finish(model, stays, event, model.choice == 0))
+    # y: the explicit yes a game that differs needs
+    on(("a", "y", "g"), lambda event: _finish(model, stays, event, True, sure=event.data == "y"))
+    # the host leaves with q, never by a stray d; n, asked to accept despite the doubts, goes back
+    on(("d", "n"), lambda event: _decline(model, stays, event))
+    on(("q", "escape", "c-c"), lambda event: model.leave() if stays else _finish(model, stays, event, False))
+    on(("b", "x", "delete", "s", "l"), lambda event: _seat_key(model, event))
+    return kb
 
-    @kb.add("left")
-    @kb.add("s-tab")
-    def _left(event: KeyPressEvent) -> None:
-        model.move(-1)
 
-    @kb.add("right")
-    @kb.add("tab")
-    def _right(event: KeyPressEvent) -> None:
-        model.move(1)
+def _finish(model: LobbyModel, stays: bool, event: KeyPressEvent, accept: bool, sure: bool = False) -> None:
+    """Accept or decline the table; declining (or the Leave button) a lobby that stays up leaves it."""
+    if stays and not accept:
+        model.leave()
+        return
+    if model.decide(accept, sure=sure) and not stays:
+        event.app.exit(result=accept)
 
-    @kb.add("up")
-    def _up(event: KeyPressEvent) -> None:
-        model.select(-1)
 
-    @kb.add("down")
-    def _down(event: KeyPressEvent) -> None:
-        model.select(1)
+def _decline(model: LobbyModel, stays: bool, event: KeyPressEvent) -> None:
+    """d or n: decline, unless hosting (the host leaves with q), or n goes back from the question that asks
+    for the explicit yes."""
+    if not model.hosting and not (event.data == "n" and model.back()):
+        _finish(model, stays, event, False)
 
-    @kb.add("enter")
-    def _enter(event: KeyPressEvent) -> None:
-        finish(event, model.choice == 0)
 
-    @kb.add("a")
-    @kb.add("y")
-    @kb.add("g")
-    def _accept(event: KeyPressEvent) -> None:
-        finish(event, True, sure=event.data == "y")  # y: the explicit yes a game that differs needs
-
-    @kb.add("d")
-    @kb.add("n")
-    def _decline(event: KeyPressEvent) -> None:
-        # the host leaves with q, never by a stray d; n, asked to accept despite the doubts, goes back
-        if not model.hosting and not (event.data == "n" and model.back()):
-            finish(event, False)
-
-    @kb.add("q")
-    @kb.add("escape")
-    @kb.add("c-c")
-    def _quit(event: KeyPressEvent) -> None:
-        if stays:
-            model.leave()
-        else:
-            finish(event, False)
-
-    for key in ("b", "x", "delete", "s", "l"):
-
-        @kb.add(key)
-        def _seat_key(event: KeyPressEvent, key: str = key) -> None:
-            if model.hosting:
-                event.app.create_background_task(model.act("x" if key == "delete" else key))
-
-    app: Application[bool] = full_screen_app(body, kb, color=color, input=input, output=output)
-    model.on_change = app.invalidate
-    return app
+def _seat_key(model: LobbyModel, event: KeyPressEvent) -> None:
+    """The host's seat keys (b, x or Delete, s, l): the model acts as a task, so the screen goes on."""
+    if model.hosting:
+        key = event.key_sequence[0].key
+        event.app.create_background_task(model.act("x" if key == Keys.Delete else str(key)))
 
 
 async def confirm_table(
@@ -574,5 +636,5 @@ async def run_lobby(
     if model.left:
         return None
     if task.cancelled():
-        raise LobbyError("the lobby was stopped")
+        raise LobbyError(Trouble.STOPPED)
     return task.result()

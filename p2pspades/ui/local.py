@@ -28,6 +28,7 @@ from p2pspades import log
 from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES, make_bot
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code
+from p2pspades.i18n import _
 from p2pspades.rules import PRESETS, RuleSet, RuleSetError, preset
 from p2pspades.table import DecisionKind, Event, Table
 from p2pspades.table.harness import Player, Wire, new_tables
@@ -45,7 +46,7 @@ def default_bots(n: int, seed: int, level: str = DEFAULT_BOT) -> list[Player]:
 
 class LocalGame:
     """One in-memory game: N tables on the harness's `Wire`, a `UiState` for seat 0 and its `HumanPlayer`,
-    bots for the others."""
+    bots for the others (named by seat after `names`, but seat 0, which is `name`)."""
 
     def __init__(
         self,
@@ -57,6 +58,7 @@ class LocalGame:
         bot_delay: float = 0.0,
         log_path: str | Path | None = None,
         table_name: str = "local table",
+        names: Sequence[str] = SEAT_NAMES,
     ) -> None:
         n = rules.players
         if bots is not None and len(bots) != n - 1:
@@ -65,12 +67,12 @@ class LocalGame:
             bot_seed = secrets.randbelow(1 << 30)
         else:
             bot_seed = int.from_bytes(hashlib.sha256(seed + b"bots").digest()[:4], "big")
-        tables = new_tables(rules, seed=seed, names=[name, *SEAT_NAMES[1:n]], table_name=table_name)
+        tables = new_tables(rules, seed=seed, names=[name, *names[1:n]], table_name=table_name)
         self.bots: list[Player] = list(bots) if bots is not None else default_bots(n, bot_seed)
         self.wire = Wire(tables, [None, *self.bots], on_events=self._on_events)
         self.state = UiState(HUMAN, self.table.setup)
         for seat in range(1, n):
-            self.state.set_connection(seat, "in memory")
+            self.state.set_connection(seat, _("in memory"))
         self.state.set_bots({seat: HUMAN for seat in range(1, n)})
         self.state.resumable = False
         self.player = HumanPlayer(self.state)
@@ -144,7 +146,7 @@ class LocalGame:
             pass
         if not self.table.finished:
             waiting = self.table.waiting_for()
-            self.state.stop(f"the game cannot go on (waiting for {waiting})")
+            self.state.stop(_("the game cannot go on (waiting for {what})").format(what=waiting))
 
     async def run(self, app: Application[None]) -> int:
         """Play with `app` on screen until the person leaves it. Returns the exit code."""

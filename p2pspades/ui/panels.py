@@ -4,18 +4,18 @@ hand, the prompt line and the footer. Each is a function of the `UiState` alone,
 
 from __future__ import annotations
 
-import textwrap
-
 from prompt_toolkit.application import get_app
 from prompt_toolkit.layout import Window
 
+from p2pspades.describe.game import card_glyph
+from p2pspades.i18n import _, npgettext
 from p2pspades.printable import pad, width
 from p2pspades.rules import Card, Phase, Trick
 from p2pspades.table import DecisionKind
 from p2pspades.ui.derived import Contract
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.state import UiState
-from p2pspades.ui.text import bid_text, card_class, clip, plural, rules_title
+from p2pspades.ui.text import bid_text, card_class, clip, rules_title
 from p2pspades.ui.widgets import Line, join_lines, text_window
 
 TRICK_WIDTH = 34  # inside the trick panel's border
@@ -23,21 +23,49 @@ CONTRACT_WIDTH = 14  # "nil failed (1)", "made, 3 over"
 
 
 def title_text(state: UiState) -> Line:
+    """" p2pspades · table · rules · hand 3 · ♠ broken": as much as fits beside the keys, the program's name
+    and then the table's name given up first."""
     v = state.view
     table = state.table_name
     named = table.strip().lower() not in ("", "p2pspades")  # the default table name says nothing new
-    parts = [" p2pspades", *([clip(table, 20)] if named else []), rules_title(state.rules)]
+    game = [rules_title(state.rules)]
     if v is not None:
-        parts.append(f"hand {v.hand_number}")
+        game.append(_("hand {number}").format(number=v.hand_number))
         if v.spades_broken:
-            parts.append("♠ broken")
+            game.append(_("♠ broken"))
     elif state.first_dealer is None:
-        parts.append("starting")
-    return [("class:title", " · ".join(parts))]
+        game.append(_("starting"))
+    room = columns() - title_keys_width() - 1
+    said = " " + " · ".join(["p2pspades", *([clip(table, 20)] if named else []), *game])
+    if width(said) > room:
+        said = " " + " · ".join([*([clip(table, 20)] if named else []), *game])
+    if width(said) > room and named:
+        rest = " · ".join(game)
+        said = f" {clip(table, max(6, room - width(rest) - 4))} · {rest}"
+    return [("class:title", said)]
+
+
+def columns() -> int:
+    """The terminal's width (80, the smallest supported, where no application runs: captures)."""
+    try:
+        return get_app().output.get_size().columns
+    except Exception:
+        return 80
 
 
 def title_keys(state: UiState) -> Line:
-    return [("class:title", " ? help  ^Q quit ")]
+    # TRANSLATORS: the keys at the right end of the game screen's title: ? opens the help, Ctrl-Q leaves
+    return [("class:title", " " + _("? help  ^Q quit") + " ")]
+
+
+def footer_keys_width() -> int:
+    """The columns of the footer's keys (`footer_keys`) in the language spoken."""
+    return width(_("s scores l last p played")) + 2
+
+
+def title_keys_width() -> int:
+    """The columns of the title's keys (`title_keys`) in the language spoken."""
+    return width(_("? help  ^Q quit")) + 2
 
 
 NAME_WIDTH = 16  # a name in the seats panel
@@ -49,9 +77,14 @@ def seats_text(state: UiState) -> Line:
     rules = state.rules
     partners = rules.partnerships
     contracts = {c.side: c for c in state.contracts()}
-    need = "" if partners else f"{'contract':<{CONTRACT_WIDTH}}  "
-    side_head = "side " if partners else ""
-    header = f"    # {'name':<{NAME_WIDTH}} {side_head}{'bid':<9}  won  {need}connection"
+    # TRANSLATORS: the seats panel's headings, each as wide as its column: name (16), side (4), bid (9),
+    # won (3), contract (14)
+    heads = {"name": _("name"), "side": _("side"), "bid": _("bid"), "won": _("won"),
+             "contract": _("contract")}
+    need = "" if partners else pad(heads["contract"], CONTRACT_WIDTH) + "  "
+    side_head = pad(heads["side"], 4) + " " if partners else ""
+    header = (f"    # {pad(heads['name'], NAME_WIDTH)} {side_head}{pad(heads['bid'], 9)}  {heads['won']:>3}  "
+              f"{need}" + _("connection"))
     lines: list[Line] = [[("class:hint", header)]]
     for seat in range(rules.players):
         row: Line = [_seat_cells(state, seat)]
@@ -74,25 +107,29 @@ def _seat_cells(state: UiState, seat: int) -> tuple[str, str]:
     name = clip(state.names[seat], NAME_WIDTH)
     side = ""
     if rules.partnerships:
-        side = "us   " if rules.side_of(seat) == rules.side_of(state.seat) else "them "
+        # TRANSLATORS: a seat's side in the seats panel, ours or the other (at most 4 characters)
+        side = pad(_("us") if rules.side_of(seat) == rules.side_of(state.seat) else _("them"), 4) + " "
     bid, won = "-", "-"
     if v is not None:
         bid = bid_text(v.bids[seat], v.blind[seat], rules)
         won = str(v.tricks_won[seat]) if v.phase in (Phase.PLAY, Phase.REVEAL) or v.tricks else "-"
         if seat == v.dealer:
-            name = clip(name, NAME_WIDTH - 4) + " (d)"
+            # TRANSLATORS: after the dealer's name in the seats panel: (d), the first letter of "dealer"
+            dealer = _("(d)")
+            name = clip(name, NAME_WIDTH - 1 - width(dealer)) + " " + dealer
     style = "class:seat.turn" if seat == turn else ("class:seat.me" if seat == state.seat else "")
-    return (style, f" {mark} {seat:>1} {pad(name, NAME_WIDTH)} {side}{bid:<9}  {won:>3}  ")
+    return (style, f" {mark} {seat:>1} {pad(name, NAME_WIDTH)} {side}{pad(bid, 9)}  {won:>3}  ")
 
 
 def _connection(state: UiState, seat: int) -> str:
     """A seat's last cell: whose bot it is, whether it is thinking, the network driver's word on it."""
     parts = []
     if seat in state.thinking:
-        parts.append("thinking…")
+        parts.append(_("thinking…"))
     if seat in state.bots:
         owner = state.bots[seat]
-        parts.append("your bot" if owner == state.seat else f"bot of {state.names[owner]}")
+        mine = owner == state.seat
+        parts.append(_("your bot") if mine else _("bot of {owner}").format(owner=state.names[owner]))
     conn = state.connection.get(seat, "")
     if conn:
         parts.append(conn)
@@ -101,12 +138,12 @@ def _connection(state: UiState, seat: int) -> str:
 
 def _side_contract(state: UiState, side: int, contract: Contract | None) -> Line:
     """A side's contract line under the seats: "us: bid 7 (...), 5 taken, 2 to go", or "them: bidding…"."""
-    label = "us" if side == state.rules.side_of(state.seat) else "them"
+    label = _("us") if side == state.rules.side_of(state.seat) else _("them")
     if contract is not None:
         return [(_contract_style(contract), " " + state.words.contract_line(contract, label))]
     v = state.view
     bidding = v is not None and v.phase in (Phase.BID, Phase.BLIND, Phase.DRAW)
-    return [("class:hint", f" {label}: " + ("bidding…" if bidding else "-"))]
+    return [("class:hint", f" {label}: " + (_("bidding…") if bidding else "-"))]
 
 
 def _contract_style(contract: Contract | None) -> str:
@@ -146,7 +183,7 @@ def _trick_card(state: UiState, trick: Trick | None, seat: int, mode: str) -> tu
                     extra = "class:card.winning"
                 else:
                     extra = ""
-                return (f"{card_class(card)} {extra}".strip(), card.glyph)
+                return (f"{card_class(card)} {extra}".strip(), card_glyph(card))
     return ("class:hint", "··")
 
 
@@ -166,16 +203,18 @@ def _shown_trick(state: UiState) -> tuple[Trick | None, str]:
 
 
 def trick_title(state: UiState) -> str:
+    of = state.rules.tricks_per_hand
     if state.top_overlay is Overlay.TRICK and state.held is not None:
-        return f"Trick {state.held[1]} of {state.rules.tricks_per_hand}"
+        return _("Trick {number} of {of}").format(number=state.held[1], of=of)
     v = state.view
     if v is None or v.phase in (Phase.DEAL,):
-        return "Table"
+        return _("Table")
     if v.phase in (Phase.BID, Phase.BLIND, Phase.DRAW):
-        return "Bidding" if v.phase is Phase.BID else ("Blind nil" if v.phase is Phase.BLIND else "Draw pile")
+        return _("Bidding") if v.phase is Phase.BID else (_("Blind nil") if v.phase is Phase.BLIND
+                                                          else _("Draw pile"))
     if v.phase is Phase.PLAY:
-        return f"Trick {min(len(v.tricks) + 1, state.rules.tricks_per_hand)} of {state.rules.tricks_per_hand}"
-    return "Table"
+        return _("Trick {number} of {of}").format(number=min(len(v.tricks) + 1, of), of=of)
+    return _("Table")
 
 
 def trick_caption(state: UiState) -> Line:
@@ -185,26 +224,28 @@ def trick_caption(state: UiState) -> Line:
     if mode == "held":
         return [("class:seat.turn", clip(state.held_caption(), TRICK_WIDTH))]
     if v is None:
-        return [("class:hint", "waiting for the deal")]
+        return [("class:hint", _("waiting for the deal"))]
     if v.phase is not Phase.PLAY and trick is None:
         turn = state.turn
         if turn is None:
             return [("class:hint", "")]
-        return [("class:hint", "your turn" if turn == state.seat else f"{clip(names[turn], 16)}'s turn")]
+        return [("class:hint", _("your turn") if turn == state.seat else _("{who}'s turn").format(
+            who=clip(names[turn], 16)))]
     if trick is None:
         leader = v.current_seat
         if leader is None:
             return [("class:hint", "")]
-        return [("class:hint", "You lead" if leader == state.seat else f"{clip(names[leader], 20)} leads")]
+        return [("class:hint", _("You lead") if leader == state.seat else _("{who} leads").format(
+            who=clip(names[leader], 20)))]
     if mode == "last":
         winner = trick.winner
         who = names[winner] if winner is not None else "?"
-        return [("class:hint", clip(f"last trick to {who}", TRICK_WIDTH))]
+        return [("class:hint", clip(_("last trick to {who}").format(who=who), TRICK_WIDTH))]
     winner = trick.winner
-    led = f"led by {names[trick.leader]}"
+    led = _("led by {who}").format(who=names[trick.leader])
     if winner is None or len(trick.plays) < 2:
         return [("", clip(led, TRICK_WIDTH))]
-    winning = f"{names[winner]} winning"
+    winning = _("{who} winning").format(who=names[winner])
     if width(f"{led} · {winning}") <= TRICK_WIDTH:
         return [("", f"{led} · {winning}")]
     return [("", f"{clip(led, TRICK_WIDTH)}\n{clip(winning, TRICK_WIDTH)}")]  # long names: one line each
@@ -219,7 +260,7 @@ def trick_text(state: UiState) -> Line:
 
     def label(seat: int, width: int = 14) -> tuple[str, str]:
         mark = "▶" if seat == turn else ""
-        name = "You" if seat == state.seat else clip(names[seat], width)
+        name = clip(_("You"), width) if seat == state.seat else clip(names[seat], width)
         style = "class:seat.turn" if seat == turn else ""
         return (style, f"{mark}{name}")
 
@@ -256,45 +297,33 @@ def trick_text(state: UiState) -> Line:
         for seat in order:
             name_style, name = label(seat, 16)
             card_style, card = _trick_card(state, trick, seat, mode)
-            led = "  led" if trick is not None and seat == trick.leader and mode == "live" else ""
+            led = "  " + _("led") if trick is not None and seat == trick.leader and mode == "live" else ""
             lines.append([(name_style, f" {pad(name, 18)}"), (card_style, card), ("class:hint", led)])
     lines.append([])
     lines.append(trick_caption(state))
     return join_lines(lines)
 
 
-def events_text(state: UiState, width: int = 0, height: int = 0) -> Line:
-    """The newest event lines that fit in `width` x `height` (wrapped, continuation lines indented)."""
+def events_text(state: UiState) -> Line:
+    """The event lines, oldest first (the window breaks them between words, continuations indented)."""
     if not state.events:
-        return [("class:hint", "nothing yet")]
-    lines: list[Line] = []
-    for event in reversed(state.events):
-        style = f"class:event.{event.level}"
-        rows = textwrap.wrap(event.text, width, subsequent_indent="  ") if width > 4 else [event.text]
-        lines[:0] = [[(style, row)] for row in rows or [""]]
-        if height and len(lines) >= height:
-            break
-    return join_lines(lines[-height:] if height else lines)
+        return [("class:hint", _("nothing yet"))]
+    return join_lines([[(f"class:event.{event.level}", event.text)] for event in state.events])
 
 
 def events_window(state: UiState) -> Window:
-    """The event pane: wrapped to the width of the last drawing, scrolled to keep the newest line in view."""
-
-    def text() -> Line:
-        info = window.render_info
-        return events_text(state, info.window_width if info is not None else 0, 0)
-
-    window = text_window(text, follow_end=True)
-    return window
+    """The event pane: each line broken between words to the pane's width, scrolled to keep the newest line in
+    view."""
+    return text_window(lambda: events_text(state), wrap=True, hang=2, follow_end=True)
 
 
 def hand_title(state: UiState) -> str:
     v = state.view
     if v is None or not v.hand:
-        return "Your hand"
+        return _("Your hand")
     if state.kind is DecisionKind.PASS:
-        return f"Your hand ({len(v.hand)}) · *marked · Space marks, Enter passes, Esc clears"
-    return f"Your hand ({len(v.hand)})"
+        return _("Your hand ({n}) · *marked · Space marks, Enter passes, Esc clears").format(n=len(v.hand))
+    return _("Your hand ({n})").format(n=len(v.hand))
 
 
 def hand_text(state: UiState) -> Line:
@@ -331,10 +360,10 @@ def hand_text(state: UiState) -> Line:
 def _no_cards(state: UiState) -> str:
     v = state.view
     if v is not None and v.phase is Phase.BLIND:
-        return " not dealt yet: blind nil is decided before anybody sees a card"
+        return " " + _("not dealt yet: blind nil is decided before anybody sees a card")
     if v is not None and v.phase is Phase.DRAW:
-        return " no cards yet: draw from the pile"
-    return " no cards"
+        return " " + _("no cards yet: draw from the pile")
+    return " " + _("no cards")
 
 
 def _card_fragments(card: Card, *, chosen: bool, illegal: bool, marked: bool) -> Line:
@@ -344,18 +373,14 @@ def _card_fragments(card: Card, *, chosen: bool, illegal: bool, marked: bool) ->
     if marked:
         out.append(("class:card.marked", "*"))
         extra += " class:card.marked"
-    out.append((f"{card_class(card)} {extra}".strip(), card.glyph))
+    out.append((f"{card_class(card)} {extra}".strip(), card_glyph(card)))
     return out
 
 
 def hand_height(state: UiState) -> int:
     """One line of cards, two when the hand is wider than the terminal (large hands, narrow screens)."""
-    try:
-        columns = get_app().output.get_size().columns
-    except Exception:  # no running app (captures): assume the smallest supported screen
-        columns = 80
     used = sum(width(text) for _, text, *_ in hand_text(state))
-    return 1 if used <= columns - 2 else 2
+    return 1 if used <= columns() - 2 else 2
 
 
 def status_fragments(state: UiState) -> Line:
@@ -365,16 +390,29 @@ def status_fragments(state: UiState) -> Line:
 
 
 def footer_scores(state: UiState) -> Line:
+    """Each side's score (and bags), its name as long as the footer leaves room for beside the keys."""
     rules = state.rules
     out: Line = [("class:footer", " ")]
-    width = 18 if len(rules.sides) <= 2 else 8
-    for i, total in enumerate(state.totals):
+    sides = len(state.totals)
+    room = (columns() - footer_keys_width() - 1 - 3 * (sides - 1)) // max(1, sides)
+    said = [f" {total.score}" + (f" ({_footer_bags(total.bags)})" if rules.bag_limit is not None else "")
+            for total in state.totals]
+    if any(room - width(text) < 3 for text in said):  # no room for the word: the count alone
+        said = [f" {total.score}" + (f" ({total.bags})" if rules.bag_limit is not None else "")
+                for total in state.totals]
+    for i, text in enumerate(said):
         if i:
             out.append(("class:footer", " │ "))
-        bags = f" ({plural(total.bags, 'bag')})" if rules.bag_limit is not None else ""
-        out.append(("class:footer", f"{state.side_label(i, width)} {total.score}{bags}"))
+        out.append(("class:footer", state.side_label(i, max(3, min(18, room - width(text)))) + text))
     return out
 
 
+def _footer_bags(n: int) -> str:
+    # TRANSLATORS: a side's bags in the game screen's footer, as short as the language allows
+    return npgettext("footer", "{n} bag", "{n} bags", n).format(n=n)
+
+
 def footer_keys(state: UiState) -> Line:
-    return [("class:footer", " s scores l last p played")]
+    # TRANSLATORS: the footer's keys (at most 24 characters): s the score sheet, l the last trick, p the cards
+    # played; the letters are the keys
+    return [("class:footer", " " + _("s scores l last p played"))]

@@ -22,11 +22,23 @@ from prompt_toolkit.output import Output
 from p2pspades.audit import Status, Verdict, winning_sides
 from p2pspades.audit.files import verify_log
 from p2pspades.describe import failed
+from p2pspades.describe.game import card_glyph
 from p2pspades.describe.rules import described
-from p2pspades.printable import pad, printable
+from p2pspades.i18n import _, listed, ngettext
+from p2pspades.printable import pad, printable, width
 from p2pspades.rules import Card, HandResult, RuleSet, SideTotal, Trick
 from p2pspades.table import TableStatus
-from p2pspades.ui.text import bid_text, card_class, clip, rules_title, score_sheet, score_words, sort_hand
+from p2pspades.ui.text import (
+    bid_text,
+    card_class,
+    clip,
+    renege_words,
+    rules_title,
+    score_sheet,
+    score_words,
+    sort_hand,
+    status_words,
+)
 from p2pspades.ui.widgets import at_least, full_screen_app, join_lines, overlay, panel, text_window
 
 Line = StyleAndTextTuples
@@ -199,7 +211,7 @@ class ReplayModel:
 
 # ====================================================================== text of each part
 def title_text(model: ReplayModel) -> Line:
-    name = os.path.basename(model.path) if model.path else "log"
+    name = os.path.basename(model.path) if model.path else _("log")
     return [
         (
             "class:title",
@@ -218,36 +230,38 @@ def verdict_text(model: ReplayModel) -> Line:
 def hand_title(model: ReplayModel) -> str:
     hand = model.current
     if hand is None:
-        return "No finished hand"
+        return _("No finished hand")
     trick = model.trick_number
-    where = f"trick {trick} of {len(hand.tricks)}" if trick else "bids (no card played yet)"
-    return (
-        f"Hand {hand.number} of {len(model.hands)} · dealer {clip(model.names[hand.dealer], 12)} · {where}"
-        f" · card {model.played}/{model.total_plays}"
-    )
+    where = (_("trick {number} of {of}").format(number=trick, of=len(hand.tricks)) if trick
+             else _("bids (no card played yet)"))
+    return _("Hand {number} of {of} · dealer {dealer} · {where} · card {played}/{plays}").format(
+        number=hand.number, of=len(model.hands), dealer=clip(model.names[hand.dealer], 12), where=where,
+        played=model.played, plays=model.total_plays)
 
 
 def hands_text(model: ReplayModel) -> Line:
     hand = model.current
     if hand is None:
-        return [("class:hint", " The log holds no finished hand: there is nothing to step through.")]
+        return [("class:hint", " " + _("The log holds no finished hand: there is nothing to step through."))]
     rules = model.rules
     won = model.tricks_won()
-    trick, _ = model.trick_on_table()
+    trick, _number = model.trick_on_table()
     to_play = _next_to_play(model, trick)
     lines: list[Line] = []
+    # TRANSLATORS: the tricks a seat has won, beside its bid in the replay viewer (at most 4 characters)
+    won_word = _("won")
     for seat in range(rules.players):
         mark = "▶" if seat == to_play else " "
         bid = bid_text(hand.bids[seat], hand.blind[seat], rules)
         style = "class:seat.turn" if seat == to_play else ""
         line: Line = [
             (style, f"{mark}{pad(clip(model.names[seat], 11), 11)} "),
-            ("", f"{bid:<9} won {won[seat]:>2} "),
+            ("", f"{pad(bid, 9)} {pad(won_word, 4)}{won[seat]:>2} "),
         ]
         previous: Card | None = None
         for card in model.cards_left(seat):
             gap = " " if previous is None or previous.suit is card.suit else "  "
-            line += [("", gap), (card_class(card), card.glyph)]
+            line += [("", gap), (card_class(card), card_glyph(card))]
             previous = card
         lines.append(line)
     return join_lines(lines)
@@ -270,17 +284,21 @@ def trick_text(model: ReplayModel) -> Line:
             for s in range(model.rules.players)
         )
         passes = model.verdict.passes.get(hand.number, ())
-        passed = "; ".join(f"{clip(names[p.seat], 10)} to {clip(names[p.to], 10)} "
-                           + " ".join(c.glyph for c in p.cards) for p in passes)
-        said: Line = [("", " Bids: " + bids)]
-        return [*said, ("class:hint", "\n Passed face down: " + passed)] if passed else said
-    out: Line = [("", f" {number:>2}. led by {clip(names[trick.leader], 10)}: ")]
+        passed = "; ".join(_("{who} to {partner} {cards}").format(
+            who=clip(names[p.seat], 10), partner=clip(names[p.to], 10),
+            cards=" ".join(card_glyph(c) for c in p.cards)) for p in passes)
+        said: Line = [("", " " + _("Bids: {bids}").format(bids=bids))]
+        if not passed:
+            return said
+        return [*said, ("class:hint", "\n " + _("Passed face down: {passes}").format(passes=passed))]
+    out: Line = [("", f" {number:>2}. " + _("led by {who}:").format(who=clip(names[trick.leader], 10)) + " ")]
     complete = len(trick.plays) == model.rules.players
     for seat, card in trick.plays:
         wins = complete and seat == trick.winner
         out += [
             ("", f"  {clip(names[seat], 10)} "),
-            (card_class(card) + (" class:card.winning" if wins else ""), card.glyph + ("*" if wins else "")),
+            (card_class(card) + (" class:card.winning" if wins else ""),
+             card_glyph(card) + ("*" if wins else "")),
         ]
     if complete and trick.winner is not None:
         out.append(("class:hint", f"   → {clip(names[trick.winner], 10)}"))
@@ -307,18 +325,20 @@ def ending_text(model: ReplayModel) -> Line:
     """The last card of the log: who won the game and by how much, or that the log stops short."""
     table = model.verdict.table
     if table is None or not table.finished:
-        return [("class:verdict.warn", " The log stops here: the game did not finish.")]
+        return [("class:verdict.warn", " " + _("The log stops here: the game did not finish."))]
     rules = model.rules
     sides = ["+".join(model.names[i] for i in side) for side in rules.sides]
     winners = winning_sides(table)
-    scores = " to ".join(str(t.score) for t in model.hands[-1].totals) if model.hands else ""
-    how = "" if table.status is TableStatus.COMPLETE else f" ({table.status})"
+    scores = _(" to ").join(str(t.score) for t in model.hands[-1].totals) if model.hands else ""
+    over = _("Game over") if table.status is TableStatus.COMPLETE else _("Game over ({how})").format(
+        how=status_words(table.status))
     if not winners:
-        said = f" Game over{how}: nobody wins"
+        said = _("{over}: nobody wins").format(over=over)
     else:
-        said = f" Game over{how}: {' and '.join(sides[w] for w in winners)} win" + \
-            ("s" if len(winners) == 1 and len(rules.sides[winners[0]]) == 1 else "")
-    return [("class:verdict.good", said + (f", {scores}" if scores else ""))]
+        seats = sum(len(rules.sides[w]) for w in winners)
+        said = ngettext("{over}: {winners} wins", "{over}: {winners} win", seats).format(
+            over=over, winners=listed([sides[w] for w in winners]))
+    return [("class:verdict.good", " " + said + (f", {scores}" if scores else ""))]
 
 
 def scores_text(model: ReplayModel) -> Line:
@@ -332,8 +352,8 @@ def audit_text(model: ReplayModel) -> Line:
         return [("class:hint", " -")]
     if not hand.violations:
         return [
-            ("class:verdict.good", f" hand {hand.number}: audit passed"),
-            ("class:hint", ": the deal recomputes from the seeds, every card was legal"),
+            ("class:verdict.good", " " + _("hand {number}: audit passed").format(number=hand.number)),
+            ("class:hint", ": " + _("the deal recomputes from the seeds, every card was legal")),
         ]
     lines: list[Line] = []
     for v in hand.violations:
@@ -341,8 +361,9 @@ def audit_text(model: ReplayModel) -> Line:
             [
                 (
                     "class:verdict.bad",
-                    f" hand {hand.number}: {model.names[v.seat]}: {failed(v.kind, v.detail)}"
-                    f" (penalty: {model.rules.renege})",
+                    " " + _("hand {number}: {who}: {what} (penalty: {penalty})").format(
+                        number=hand.number, who=model.names[v.seat], what=failed(v.kind, v.detail),
+                        penalty=renege_words(model.rules)),
                 )
             ]
         )
@@ -350,37 +371,44 @@ def audit_text(model: ReplayModel) -> Line:
 
 
 def keys_text(model: ReplayModel) -> Line:
-    return [("class:footer", " ←/→ trick  ↑/↓ card  PgUp/PgDn hand  Home/End  ? players  q quit")]
+    return [("class:footer", " " + _("←/→ trick  ↑/↓ card  PgUp/PgDn hand  Home/End  ? players  q quit"))]
 
 
 def help_text(model: ReplayModel) -> Line:
-    lines: list[Line] = [[("class:heading", "Players and their keys")]]
+    lines: list[Line] = [[("class:heading", _("Players and their keys"))]]
     for s in model.setup.seats:
         side = model.rules.side_of(s.seat)
         lines.append(
             [
-                ("", f" seat {s.seat}  {pad(clip(model.names[s.seat], 20), 21)}"),
+                ("", " " + pad(_("seat {seat}").format(seat=s.seat), 7) + " " + pad(clip(model.names[s.seat],
+                                                                                         20), 21)),
                 ("class:key", s.fingerprint),
-                ("class:hint", f"  side {side}"),
+                ("class:hint", "  " + _("side {side}").format(side=side)),
             ]
         )
     lines.append([])
-    lines.append([("", f" game {model.setup.game_id.hex()}")])
-    lines.append([("", f" rules {described(model.rules)}, to {model.rules.target}")])
-    lines.append([("", f" {model.verdict.entries} entries checked")])
+    lines.append([("", " " + _("game {id}").format(id=model.setup.game_id.hex()))])
+    lines.append([("", " " + _("rules {rules}, to {target}").format(rules=described(model.rules),
+                                                                   target=model.rules.target))])
+    entries = model.verdict.entries
+    checked = ngettext("{n} entry checked", "{n} entries checked", entries).format(n=entries)
+    lines.append([("", " " + checked)])
     for v in model.verdict.penalised:
-        what = printable(f" penalised: seat {v.seat} at entry {v.seq}: {failed(v.check, v.detail)}")
+        what = printable(" " + _("penalised: seat {seat} at entry {entry}: {what}").format(
+            seat=v.seat, entry=v.seq, what=failed(v.check, v.detail)))
         lines.append([("class:event.bad", what)])
     lines.append([])
-    lines.append([("class:heading", "Keys")])
-    for key, what in (
-        ("→ / ←, Space", "next / previous trick"),
-        ("↓ / ↑", "next / previous card"),
-        ("PgDn / PgUp", "next / previous hand"),
-        ("Home / End", "start / end of the game"),
-        ("q, Esc", "quit (Esc closes this window first)"),
-    ):
-        lines.append([("class:key", f" {key:<14}"), ("", what)])
+    lines.append([("class:heading", _("Keys"))])
+    keys = (
+        (_("→ / ←, Space"), _("next / previous trick")),
+        ("↓ / ↑", _("next / previous card")),
+        (_("PgDn / PgUp"), _("next / previous hand")),
+        (_("Home / End"), _("start / end of the game")),
+        (_("q, Esc"), _("quit (Esc closes this window first)")),
+    )
+    column = max(14, *(width(key) + 1 for key, _what in keys))
+    for key, what in keys:
+        lines.append([("class:key", " " + pad(key, column)), ("", what)])
     return join_lines(lines)
 
 
@@ -392,21 +420,21 @@ def create_replay_app(
     body = HSplit(
         [
             text_window(lambda: title_text(model), height=1, style="class:title"),
-            text_window(lambda: verdict_text(model), wrap=True, fit=True),
+            text_window(lambda: verdict_text(model), wrap=True, fit=True, hang=3),
             panel(
                 text_window(lambda: hands_text(model)),
                 lambda: hand_title(model),
                 height=Dimension.exact(n + 2),
             ),
-            panel(text_window(lambda: trick_text(model), wrap=True, fit=True), "Trick"),
-            panel(text_window(lambda: scores_text(model)), "Score", height=Dimension(min=5, weight=1)),
-            text_window(lambda: audit_text(model), wrap=True, fit=True),
+            panel(text_window(lambda: trick_text(model), wrap=True, fit=True, hang=1), _("Trick")),
+            panel(text_window(lambda: scores_text(model)), _("Score"), height=Dimension(min=5, weight=1)),
+            text_window(lambda: audit_text(model), wrap=True, fit=True, hang=1),
             text_window(lambda: keys_text(model), height=1, style="class:footer"),
         ]
     )
     container = at_least(FloatContainer(
-        body, floats=[overlay(text_window(lambda: help_text(model)), "Players", lambda: model.show_help)]
-    ), MIN_COLUMNS, n + MIN_ROWS_BESIDE_HANDS, "q quits.")
+        body, floats=[overlay(text_window(lambda: help_text(model)), _("Players"), lambda: model.show_help)]
+    ), MIN_COLUMNS, n + MIN_ROWS_BESIDE_HANDS, _("q quits."))
     kb = KeyBindings()
     helping = Condition(lambda: model.show_help)
 

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from p2pspades.bots.coach import Advice, advise
 from p2pspades.describe import ending
 from p2pspades.describe.coaching import advice_line, legend
+from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import _
 from p2pspades.printable import printable
 from p2pspades.rules import (
@@ -29,7 +30,9 @@ from p2pspades.rules import (
     HandResult,
     Phase,
     Play,
+    Rank,
     SeatView,
+    Suit,
     Trick,
 )
 from p2pspades.table import (
@@ -42,6 +45,7 @@ from p2pspades.table import (
     Table,
     Violation,
 )
+from p2pspades.ui.cardinput import typed_code
 from p2pspades.ui.choosing import Choosing
 from p2pspades.ui.overlays import Overlay, OverlayStack
 from p2pspades.ui.prefs import PREFS
@@ -77,7 +81,7 @@ class UiState(Choosing):
         self.decision: Decision | None = None
         self._answer: asyncio.Future[Action] | None = None
         self.events: deque[EventLine] = deque(maxlen=max_events)
-        self.connection: dict[int, str] = {seat: "you"}
+        self.connection: dict[int, str] = {seat: _("you")}
         #: the seats whose bot is choosing right now (see `set_thinking`)
         self.thinking: set[int] = set()
         #: the seats played by a bot, and the seat of the player whose machine runs it (see `set_bots`)
@@ -168,8 +172,8 @@ class UiState(Choosing):
                     )
                     audited = HandAudited(hand.number, found)
                     self.audits[hand.number] = audited
-                    verdict = self.words.audit(audited)
-                    self.note(f"hand {hand.number} {verdict.text}", verdict.level)
+                    verdict = self.words.hand_audit(hand.number, audited)
+                    self.note(verdict.text, verdict.level)
         else:
             for hand in view.history[len(old.history) :]:
                 self._hand_over(hand)
@@ -281,7 +285,8 @@ class UiState(Choosing):
             seat = self.waiting[0]  # another seat's vote is out already: ours is still ahead
         added = 0 if seat is None or self.on_wait_longer is None else self.on_wait_longer()
         if seat is None or not added:
-            self.say("w waits longer for a seat that stopped answering: no vote of ours is ahead now", "dim")
+            self.say(_("w waits longer for a seat that stopped answering: no vote of ours is ahead now"),
+                     "dim")
             return
         line = self.words.waited_longer(seat, added)
         self.note(line.text, line.level)
@@ -343,7 +348,7 @@ class UiState(Choosing):
     def toggle_bell(self) -> None:
         """Ctrl-G: the bell on a decision on or off."""
         self.bell = not self.bell
-        self.say("bell on: it rings when it is your turn" if self.bell else "bell off", "dim")
+        self.say(_("bell on: it rings when it is your turn") if self.bell else _("bell off"), "dim")
 
     def withdraw(self, future: asyncio.Future[Action] | None = None) -> None:
         """The decision is answered or no longer wanted (the moment passed): take it off the screen."""
@@ -467,31 +472,35 @@ class UiState(Choosing):
     def status_text(self) -> str:
         """The prompt line: what the person should do, or whom we wait for."""
         if self.result is not None:
-            return f"Game over: {self.result.text}"
+            return _("Game over: {result}").format(result=self.result.text)
         if self.top_overlay is Overlay.TRICK and self.held is not None:
-            return f"{self.held_caption()} · any key continues"
+            return _("{caption} · any key continues").format(caption=self.held_caption())
         kind = self.kind
         if kind is DecisionKind.PLAY and self.confirming is not None:
-            return f"play {self.confirming.glyph}? Enter plays, Esc chooses again"
+            return _("play {card}? Enter plays, Esc chooses again").format(card=card_glyph(self.confirming))
         if kind is DecisionKind.PLAY:
             code = f"  > {self.typed}_" if self.typed else ""
-            return f"Your turn: play a card (←/→ Enter, or type a code like qh){code}"
+            example = typed_code(Card(Rank.QUEEN, Suit.HEARTS))
+            said = _("Your turn: play a card (←/→ Enter, or type a code like {code})").format(code=example)
+            return said + code
         if kind is DecisionKind.PASS:
             code = f"  > {self.typed}_" if self.typed else ""
             return self.words.pass_prompt(self.view, len(self.marked)) + code
         if kind is DecisionKind.BID:
-            return "Your bid: ←/→ Enter, or type a number" + (", n for nil" if self.rules.nil else "")
+            if self.rules.nil:
+                return _("Your bid: ←/→ Enter, or type a number, n for nil")
+            return _("Your bid: ←/→ Enter, or type a number")
         if kind is DecisionKind.BLIND_NIL:
-            return "Blind nil? Decide before you see your cards: y or n"
+            return _("Blind nil? Decide before you see your cards: y or n")
         if kind is DecisionKind.DRAW:
-            return "Draw: k keeps the top card, d discards it"
+            return _("Draw: k keeps the top card, d discards it")
         if self.syncing:
             return self.words.syncing(self.sync_countdown)
         if self.waiting is not None:
             seat, what = self.waiting
             vote_in = self.countdown[1] if self.countdown is not None and self.countdown[0] == seat else None
             return self.words.waiting(seat, what, seat in self.thinking, vote_in)
-        return "Waiting for the table"
+        return _("Waiting for the table")
 
     def held_caption(self) -> str:
         """"West takes trick 3" for the completed trick held on the table."""
@@ -506,8 +515,8 @@ class UiState(Choosing):
         """Take one of the table's events: what it changes on the screen, and its line in the pane."""
         if isinstance(ev, HandAudited):
             self.audits[ev.hand] = ev
-            verdict = self.words.audit(ev)
-            self.note(f"hand {ev.hand} {verdict.text}", verdict.level)
+            verdict = self.words.hand_audit(ev.hand, ev)
+            self.note(verdict.text, verdict.level)
         elif isinstance(ev, GameEnded):
             self._game_ended(ev)
         elif isinstance(ev, Violation) and not ev.halts:
@@ -522,7 +531,7 @@ class UiState(Choosing):
     def _game_ended(self, ev: GameEnded) -> None:
         line = self.words.game_over(ev, self.halted)
         self.result = GameResult(ResultStatus(ev.status), ev.winners, ending(ev), printable(line.text))
-        self.note(f"game over: {line.text}", line.level)
+        self.note(_("game over: {result}").format(result=line.text), line.level)
         self.withdraw()
         self._open_under(Overlay.OVER)
 

@@ -7,13 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from p2pspades.describe import bonuses
+from p2pspades.describe import after_text, bonuses
+from p2pspades.describe.game import bid_text as bid_text
+from p2pspades.describe.game import card_glyph
+from p2pspades.describe.game import renege_words as renege_words
+from p2pspades.describe.game import status_words as status_words
+from p2pspades.describe.game import termination_words as termination_words
 from p2pspades.describe.rules import described
+from p2pspades.i18n import N_, _, ngettext
 from p2pspades.printable import clip as clip
 from p2pspades.printable import pad
-from p2pspades.printable import plural as plural
 from p2pspades.printable import width as display_width
-from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit, bid_notation
+from p2pspades.rules import Card, HandResult, RuleSet, RuleSetError, Suit
 from p2pspades.rules import sort_hand as sort_hand
 from p2pspades.rules.scoring import HandScore
 from p2pspades.table.genesis import After
@@ -29,10 +34,7 @@ def card_class(card: Card) -> str:
 
 
 def card_fragment(card: Card, extra: str = "") -> StyleAndText:
-    return (f"{card_class(card)} {extra}".strip(), card.glyph)
-
-
-bid_text = bid_notation
+    return (f"{card_class(card)} {extra}".strip(), card_glyph(card))
 
 
 def bidding_order(rules: RuleSet, dealer: int) -> list[int]:
@@ -57,24 +59,35 @@ def score_words(score: HandScore, rules: RuleSet) -> str:
     """One side's hand score in words: the contract, the bags, the nils, the penalty and the bonuses."""
     parts: list[str] = []
     if score.contract:
-        verdict = "made" if score.made else ("set (renege penalty)" if score.penalized else "set")
-        parts.append(f"bid {score.contract}, took {score.tricks}: {verdict} {score.contract_points:+d}")
+        if score.made:
+            said = _("bid {bid}, took {tricks}: made {points}")
+        elif score.penalized:
+            said = _("bid {bid}, took {tricks}: set (renege penalty) {points}")
+        else:
+            said = _("bid {bid}, took {tricks}: set {points}")
+        points = f"{score.contract_points:+d}"
+        parts.append(said.format(bid=score.contract, tricks=score.tricks, points=points))
     elif score.tricks:
-        parts.append(f"took {score.tricks}")
+        parts.append(_("took {tricks}").format(tricks=score.tricks))
     if score.bag_points:
-        parts.append(f"{plural(score.bags, 'bag')} {score.bag_points:+d}")
+        parts.append(ngettext("{n} bag {points}", "{n} bags {points}", score.bags).format(
+            n=score.bags, points=f"{score.bag_points:+d}"))
     if score.nil_points:
-        parts.append(f"nil {score.nil_points:+d}")
+        parts.append(_("nil {points}").format(points=f"{score.nil_points:+d}"))
     parts += bonuses(rules, score)
-    return "; ".join(parts) if parts else "nothing"
+    return "; ".join(parts) if parts else _("nothing")
 
 
 _SPADE_LEAD = {
-    "broken": "once broken",
-    "not_first_trick": "after the first trick",
-    "always": "any time",
+    "broken": N_("spades lead once broken"),
+    "not_first_trick": N_("spades lead after the first trick"),
+    "always": N_("spades lead any time"),
 }
-_FIRST_LEADER = {"left": "dealer's left", "dealer": "the dealer", "low_club": "holder of the lowest club"}
+_FIRST_LEADER = {
+    "left": N_("first lead: dealer's left"),
+    "dealer": N_("first lead: the dealer"),
+    "low_club": N_("first lead: holder of the lowest club"),
+}
 
 
 def rules_of(rules: RuleSet | Mapping[str, object]) -> RuleSet:
@@ -89,58 +102,75 @@ def rules_of(rules: RuleSet | Mapping[str, object]) -> RuleSet:
 def protocol_line(version: int) -> tuple[str, str]:
     """The game's protocol version, as the lobby shows it with the rules."""
     if version >= 2:
-        return ("proofs", f"protocol version {version}: every shuffle, lock and void claim proven live")
-    return ("proofs", f"protocol version {version}: no live proofs; the deal is checked at hand end")
+        said = _("protocol version {version}: every shuffle, lock and void claim proven live")
+    else:
+        said = _("protocol version {version}: no live proofs; the deal is checked at hand end")
+    # TRANSLATORS: a label of the lobby's rules panel (at most 9 characters)
+    return (_("proofs"), said.format(version=version))
 
 
 def after_line(after: After) -> tuple[str, str]:
     """The game a table's game follows, as the lobby shows it with the rules: "continues game 3f2a1b0c9d8e
     from 120–80 (bags 3, 1), seat 2 deals", or "a rematch of game 3f2a1b0c9d8e"."""
-    return ("follows", after.describe(short=True))
+    # TRANSLATORS: a label of the lobby's rules panel (at most 9 characters)
+    return (_("follows"), after_text(after, short=True))
 
 
 def rules_lines(rules: RuleSet) -> list[tuple[str, str]]:
     """The options a player should know before accepting a table, as (label, value) lines."""
     r = rules
-    deck = f"{len(r.deck)} cards" + (", with jokers" if r.jokers else "")
+    deck = (ngettext("{n} card, with jokers", "{n} cards, with jokers", len(r.deck)) if r.jokers
+            else ngettext("{n} card", "{n} cards", len(r.deck))).format(n=len(r.deck))
     if r.removed_cards:
-        deck += " (without " + " ".join(c.code for c in r.removed_cards) + ")"
-    deal = "draw pile" if r.deal == "draw" else f"{r.hand_size} cards each"
+        cards = " ".join(c.code for c in r.removed_cards)
+        deck = _("{deck} (without {cards})").format(deck=deck, cards=cards)
+    deal = _("draw pile") if r.deal == "draw" else ngettext("{n} card each", "{n} cards each",
+                                                            r.hand_size).format(n=r.hand_size)
     if r.nil:
-        nil = f"nil ±{r.nil_value}"
+        nil = _("nil ±{points}").format(points=r.nil_value)
         if r.blind_nil:
-            nil += f", blind nil ±{r.blind_nil_value} when trailing by {r.blind_nil_margin}"
+            nil = _("{nil}, blind nil ±{points} when trailing by {margin}").format(
+                nil=nil, points=r.blind_nil_value, margin=r.blind_nil_margin)
     else:
-        nil = "no nil"
-    bids = f"{r.min_bid} and up; {nil}"
-    if r.bid_mode != "free":
-        bids = {"mirror": "mirror: the spades held (nil with none)", "whiz": "whiz: the spades held, or nil",
-                "suicide": f"suicide: one nil per side, its partner {max(r.min_bid, r.min_team_bid)} or more"
-                }[r.bid_mode] + ("" if r.bid_mode in ("mirror", "whiz") else f"; {nil}")
+        nil = _("no nil")
+    bids = _("{low} and up; {nil}").format(low=r.min_bid, nil=nil)
+    if r.bid_mode == "mirror":
+        bids = _("mirror: the spades held (nil with none)")
+    elif r.bid_mode == "whiz":
+        bids = _("whiz: the spades held, or nil")
+    elif r.bid_mode == "suicide":
+        bids = _("suicide: one nil per side, its partner {n} or more; {nil}").format(
+            n=max(r.min_bid, r.min_team_bid), nil=nil)
     if r.blind_bid:
-        bids += f"; blind {r.blind_bid_min}+ for double when {r.blind_bid_margin} behind"
+        bids = _("{bids}; blind {n}+ for double when {margin} behind").format(
+            bids=bids, n=r.blind_bid_min, margin=r.blind_bid_margin)
     if r.deuces_high:
-        deal += "; deuces high: 2♦ 2♠ above A♠" + (" (below the jokers)" if r.jokers else "") + ", 2♦ a spade"
-    over = "+1 per overtrick" if r.overtrick_points == 1 else "-10 per overtrick (sandbags)"
-    bags = over + (f", -{r.bag_penalty} per {r.bag_limit} bags" if r.bag_limit else "")
-    failed = "scores 0" if r.failed_contract == "zero" else "-10 per trick bid"
-    game = f"to {r.target}" + (f", out at {r.losing_threshold}" if r.losing_threshold is not None else "")
-    renege = {"set": "the side is set", "three_tricks": "3 tricks to the opponents", "stop": "the game stops"}
-    seating = "partners opposite" if r.partnerships else "each for themselves"
+        deal = (_("{deal}; deuces high: 2♦ 2♠ above A♠ (below the jokers), 2♦ a spade") if r.jokers
+                else _("{deal}; deuces high: 2♦ 2♠ above A♠, 2♦ a spade")).format(deal=deal)
+    over = _("+1 per overtrick") if r.overtrick_points == 1 else _("-10 per overtrick (sandbags)")
+    bags = _("{overtricks}, -{points} per {n} bags").format(overtricks=over, points=r.bag_penalty,
+                                                           n=r.bag_limit) if r.bag_limit else over
+    failed = _("failed contract scores 0") if r.failed_contract == "zero" else _(
+        "failed contract -10 per trick bid")
+    game = _("to {target}").format(target=r.target)
+    if r.losing_threshold is not None:
+        game = _("{game}, out at {threshold}").format(game=game, threshold=r.losing_threshold)
+    seating = _("{n} players, partners opposite") if r.partnerships else _("{n} players, each for themselves")
+    # TRANSLATORS: the labels of the lobby's rules panel (at most 9 characters each)
     return [
-        ("rules", described(r)),
-        ("table", f"{r.players} players, {seating}"),
-        ("deck", f"{deck}; {deal}"),
-        ("bids", bids),
-        ("lead", f"first lead: {_FIRST_LEADER[r.first_leader]}; spades lead {_SPADE_LEAD[r.spade_lead]}"),
-        ("scoring", f"{bags}; failed contract {failed}"),
-        ("game", game),
-        ("renege", renege[r.renege]),
+        (_("rules"), described(r)),
+        (_("table"), _("{seating}; {deck}; {deal}").format(seating=seating.format(n=r.players), deck=deck,
+                                                          deal=deal)),
+        (_("bids"), bids),
+        (_("lead"), _("{first}; {spades}").format(first=_(_FIRST_LEADER[r.first_leader]),
+                                                  spades=_(_SPADE_LEAD[r.spade_lead]))),
+        (_("scoring"), _("{bags}; {failed}").format(bags=bags, failed=failed)),
+        (_("game"), _("{game}; a renege: {penalty}").format(game=game, penalty=renege_words(r))),
     ]
 
 
 def rules_title(rules: RuleSet) -> str:
-    return f"{rules.preset or 'custom'} to {rules.target}"
+    return _("{preset} to {target}").format(preset=rules.preset or _("custom"), target=rules.target)
 
 
 def score_sheet(
@@ -156,7 +186,7 @@ def score_sheet(
     for h in history:
         row = [str(h.number)]
         for i, side in enumerate(sides):
-            bids = "+".join(bid_notation(h.bids[s], h.blind[s], rules, short=True) for s in side)
+            bids = "+".join(bid_text(h.bids[s], h.blind[s], rules, short=True) for s in side)
             won = sum(h.tricks_scored[s] for s in side)
             total = h.totals[i]
             if compact:
@@ -164,9 +194,11 @@ def score_sheet(
             else:
                 row += [bids, str(won), f"{h.scores[i].points:+d}", str(total.score), str(total.bags)]
         rows.append(row)
-    per_side = ("bid/won", "pts", "total") if compact else ("bid", "won", "pts", "total", "bags")
-    header = ["hand"] + list(per_side) * len(sides)
-    widths = [max([len(header[c])] + [len(r[c]) for r in rows]) for c in range(len(header))]
+    # TRANSLATORS: the score sheet's column headings (short: the columns are as wide as their numbers)
+    per_side = ((_("bid/won"), _("pts"), _("total")) if compact
+                else (_("bid"), _("won"), _("pts"), _("total"), _("bags")))
+    header = [_("hand")] + list(per_side) * len(sides)
+    widths = [max([display_width(header[c])] + [len(r[c]) for r in rows]) for c in range(len(header))]
     k = len(per_side)
     block = [sum(widths[1 + i * k : 1 + (i + 1) * k]) + k - 1 for i in range(len(sides))]
     names_row: list[StyleAndText] = [("", " " * widths[0])]
@@ -185,9 +217,11 @@ def score_sheet(
     lines.append(fmt(header, "class:hint"))
     shown = rows[-last:] if last and len(rows) > last else rows
     if len(shown) < len(rows):
-        lines.append([("class:hint", f"({len(rows) - len(shown)} earlier hands not shown)")])
+        hidden = len(rows) - len(shown)
+        lines.append([("class:hint", ngettext("({n} earlier hand not shown)", "({n} earlier hands not shown)",
+                                              hidden).format(n=hidden))])
     for row in shown:
         lines.append(fmt(row))
     if not rows:
-        lines.append([("class:hint", "no hand finished yet")])
+        lines.append([("class:hint", _("no hand finished yet"))])
     return lines

@@ -12,8 +12,10 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from prompt_toolkit.application import Application, get_app
+from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import OneStyleAndTextTuple, StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import (
@@ -28,10 +30,13 @@ from prompt_toolkit.layout import (
     VSplit,
     Window,
 )
+from prompt_toolkit.layout.controls import UIContent
 from prompt_toolkit.layout.dimension import AnyDimension
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import get_cwidth
 
+from p2pspades.i18n import _
 from p2pspades.printable import printable_lines
 from p2pspades.ui.prefs import shown
 
@@ -105,6 +110,51 @@ def color_depth(color: bool) -> ColorDepth | None:
     return None if color else ColorDepth.DEPTH_1_BIT
 
 
+class WordWrapped(FormattedTextControl):
+    """Text whose lines are broken between words to the width of the window drawing it (prompt_toolkit's own
+    wrapping breaks a line anywhere, a word in two), each continuation indented by `hang` columns."""
+
+    def __init__(self, text: GetText, hang: int = 0, *, follow_end: bool = False) -> None:
+        super().__init__(text, focusable=False, show_cursor=False)
+        self.hang = hang
+        self.follow_end = follow_end
+
+    def create_content(self, width: int, height: int | None) -> UIContent:
+        fragments = [(f[0], f[1]) for f in self._get_formatted_text_cached()]
+        lines = [part for line in split_lines(fragments) for part in word_wrap(line, width, self.hang)]
+        end = Point(x=0, y=len(lines) - 1) if self.follow_end and lines else None
+        return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False,
+                         cursor_position=end)
+
+
+def word_wrap(line: StyleAndTextTuples, width: int, hang: int = 0) -> list[StyleAndTextTuples]:
+    """`line` broken at spaces into lines of at most `width` columns (a word longer than a line is broken
+    where it must), the spaces at a break dropped and each continuation indented by `hang` columns."""
+    chars = [(style, ch) for style, text, *_ in line for ch in text]
+    if width <= 0 or sum(get_cwidth(ch) for _style, ch in chars) <= width:
+        return [line]
+    hang = min(hang, max(0, width - 20))
+    out: list[StyleAndTextTuples] = []
+    start, indent = 0, 0
+    while start < len(chars):
+        room, used, end, last_space = width - indent, 0, start, -1
+        while end < len(chars) and used + get_cwidth(chars[end][1]) <= room:
+            if chars[end][1] == " " and end > start:
+                last_space = end
+            used += get_cwidth(chars[end][1])
+            end += 1
+        if end < len(chars) and last_space > start:
+            end = last_space
+        part: StyleAndTextTuples = [("", " " * indent)] if indent else []
+        part += [(style, ch) for style, ch in chars[start:end]]
+        out.append(part)
+        start = end
+        while start < len(chars) and chars[start][1] == " ":
+            start += 1
+        indent = hang
+    return out
+
+
 def text_window(
     get_text: GetText,
     *,
@@ -114,15 +164,17 @@ def text_window(
     style: str = "",
     follow_end: bool = False,
     fit: bool = False,
+    hang: int = 0,
 ) -> Window:
-    """A window of formatted text computed at every render. `follow_end` keeps the last line in view; `fit`
-    makes it no taller than its text. Whatever the text holds, no control character reaches the terminal."""
+    """A window of formatted text computed at every render. `wrap` breaks long lines between words (each
+    continuation indented by `hang` columns); `follow_end` keeps the last line in view; `fit` makes it no
+    taller than its text. Whatever the text holds, no control character reaches the terminal."""
 
     def safe() -> StyleAndTextTuples:
         return [(f[0], shown(printable_lines(f[1])), *f[2:]) for f in get_text()]
 
     source = safe
-    if follow_end:
+    if follow_end and not wrap:
 
         def source() -> StyleAndTextTuples:
             fragments = list(safe())
@@ -130,7 +182,8 @@ def text_window(
             fragments.insert(at + 1, ("[SetCursorPosition]", ""))
             return fragments
 
-    control = FormattedTextControl(source, focusable=False, show_cursor=False)
+    control = WordWrapped(source, hang, follow_end=follow_end) if wrap else FormattedTextControl(
+        source, focusable=False, show_cursor=False)
     return Window(
         control,
         height=height,
@@ -210,11 +263,14 @@ def too_small(columns: int, rows: int, keys: str = "") -> Container:
     def text() -> StyleAndTextTuples:
         try:
             size = get_app().output.get_size()
-            have, fits = f" (this one is {size.columns}x{size.rows})", max(10, size.columns - 2)
+            need = _("Window too small: make the terminal at least {columns}x{rows} (this one is {have}).")
+            need = need.format(columns=columns, rows=rows, have=f"{size.columns}x{size.rows}")
+            fits = max(10, size.columns - 2)
         except Exception:  # no running app
-            have, fits = "", columns
-        need = f"Window too small: make the terminal at least {columns}x{rows}{have}." + (
-            f" {keys}" if keys else "")
+            need = _("Window too small: make the terminal at least {columns}x{rows}.").format(columns=columns,
+                                                                                             rows=rows)
+            fits = columns
+        need += f" {keys}" if keys else ""
         return [("class:message.bad", "\n".join(" " + line for line in textwrap.wrap(need, fits)))]
 
     return Window(FormattedTextControl(text), wrap_lines=True)

@@ -174,7 +174,7 @@ def _command(state: UiState, do: str, message: Message) -> None:
     elif do == "confirm_card":
         state.confirm_card = field(message, "on", bool)
         state.confirming = None
-        state.say(words.LABELS["confirm_card"] + (": on" if state.confirm_card else ": off"), "dim")
+        state.say(words.confirm_card(state.confirm_card), "dim")
     else:
         raise Refused(f"not something the game screen does: {do!r}")
 

@@ -22,9 +22,11 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from p2pspades.audit import verify_file
-from p2pspades.audit.page import game_page
+from p2pspades.describe.page import game_page
 from p2pspades.errors import LocalError
+from p2pspades.i18n import _
 from p2pspades.net.lobby_seats import LobbyError
+from p2pspades.reasons import Trouble
 from p2pspades.ui import lobby as ui_lobby
 from p2pspades.ui import state as ui_state
 from p2pspades.web import snapshot, words
@@ -46,7 +48,7 @@ class Offer:
     command: tuple[str, ...]
 
     def to_json(self) -> dict[str, str]:
-        label, hint = words.AGAIN.get(self.kind, (self.kind, ""))
+        label, hint = words.again(self.kind)
         return {"kind": self.kind, "label": label, "hint": hint}
 
 
@@ -55,7 +57,7 @@ def offers_from(lines: Iterable[str], new_game: Sequence[str] | None = None) -> 
     ...", "carry on with a bot: ...", "join with: ..."), and a new game of the same command (`play`)."""
     out = []
     for line in lines:
-        _, sep, command = line.partition(": p2pspades ")
+        _said, sep, command = line.partition("p2pspades ")
         if not sep:
             continue
         typed = ("p2pspades", *shlex.split(command))
@@ -166,7 +168,8 @@ class WebScreen:
             sock = listening_socket(self.port)
         except OSError as exc:
             why = exc.strerror or exc
-            raise LocalError(f"cannot serve the page on 127.0.0.1:{self.port}: {why}") from None
+            raise LocalError(_("cannot serve the page on {address}: {why}").format(
+                address=f"127.0.0.1:{self.port}", why=why)) from None
         self.guard = Guard(self.token, sock.getsockname()[1])
         self.server = PageServer(self.guard, self)
         await self.server.start(sock)
@@ -251,7 +254,7 @@ class WebScreen:
         return ""  # before the lobby and after the game, the lines the command prints say it
 
     def labels(self) -> Mapping[str, str]:
-        return words.LABELS
+        return words.labels()
 
     def snapshot(self) -> dict[str, Any]:
         state = self.state
@@ -358,7 +361,7 @@ class WebScreen:
         if model.left:
             return None
         if task.cancelled():
-            raise LobbyError("the lobby was stopped")
+            raise LobbyError(Trouble.STOPPED)
         return task.result()
 
     async def run_game(self, state: ui_state.UiState, game: Awaitable[Any], *, log: Path | None = None,

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
+from p2pspades.web import words
 from p2pspades.web.actions import MAX_MESSAGE, Message, Refused, parse
 from p2pspades.web.security import LOOPBACK, Guard, csp, headers, inline_hashes
 
@@ -161,7 +162,8 @@ class PageServer:
     async def _route(self, request: web.Request, route: str, host: str) -> web.StreamResponse:
         if route == "":
             labels = html.escape(json.dumps(dict(self.screen.labels())), quote=True).encode()
-            index = self.files["index.html"].replace(b"%LABELS%", labels)
+            index = self.files["index.html"].replace(b"%LABELS%", labels).replace(
+                b'<html lang="en"', f'<html lang="{words.page_lang()}"'.encode())
             return web.Response(body=index, content_type="text/html", charset="utf-8",
                                 headers=headers(csp(host)))
         if route == "ws":

@@ -12,6 +12,7 @@ from typing import Any
 
 from p2pspades.audit import seat_stats
 from p2pspades.describe import failed
+from p2pspades.describe.game import card_glyph, rank_glyph
 from p2pspades.describe.rules import described
 from p2pspades.printable import printable
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Phase, Trick
@@ -25,9 +26,11 @@ from p2pspades.ui.text import (
     after_line,
     bid_text,
     protocol_line,
+    renege_words,
     rules_lines,
     rules_title,
     score_words,
+    termination_words,
 )
 from p2pspades.web import words
 
@@ -38,8 +41,9 @@ EVENTS_SHOWN = 80
 
 def card(c: Card) -> Json:
     """A card for the page: its code, its name (the accessible name: "A♠", "10♥"), rank and suit to draw."""
-    out: Json = {"c": c.code, "g": c.glyph, "s": c.suit.value, "red": c.suit in RED_SUITS and not c.is_joker}
-    out["r"] = c.glyph if c.is_joker else c.glyph[:-1]
+    red = c.suit in RED_SUITS and not c.is_joker
+    out: Json = {"c": c.code, "g": card_glyph(c), "s": c.suit.value, "red": red}
+    out["r"] = rank_glyph(c)
     if c.is_joker:
         out["j"] = "big" if c.code == "BJ" else "little"
     return out
@@ -321,7 +325,7 @@ def window(state: UiState, top: Overlay) -> Json | None:
     if top is Overlay.QUIT:
         return {"lines": words.quit_question(state.only_our_bots, state.resumable)}
     if top is Overlay.HELP:
-        return {"keys": [list(k) for k in words.HELP],
+        return {"keys": [list(k) for k in words.help_keys()],
                 "rules": words.rules_help(described(state.rules), state.rules.target)}
     return None
 
@@ -374,7 +378,7 @@ def summary(state: UiState) -> Json:
                    "total": words.side_total(hand_result.totals[sc.side].score,
                                              hand_result.totals[sc.side].bags if rules.bag_limit else None)}
                   for sc in hand_result.scores],
-        "violations": [words.penalty(names[v.seat], failed(v.kind, v.detail), rules.renege)
+        "violations": [words.penalty(names[v.seat], failed(v.kind, v.detail), renege_words(rules))
                        for v in hand_result.violations],
     }
 
@@ -389,7 +393,7 @@ def over(state: UiState) -> Json:
         out["level"] = levels.get(result.status, "bad")
     v = state.view
     if v is not None and v.outcome is not None:
-        out["ended_by"] = words.ended_by(v.outcome.termination.value)
+        out["ended_by"] = words.ended_by(termination_words(v.outcome.termination))
     stats = [seat_stats(rules, state.history, seat) for seat in range(rules.players)]
     out["sides"] = []
     for side, total in enumerate(state.totals):

@@ -10,15 +10,18 @@ alone makes a certificate), `withhold-reveal` (its first reveal never leaves its
 first lock alters a point of the seat opposite), `poison` (its first lock puts the identity point at a
 position of the seat after it), `shuffle-challenge` (a challenge instead of its first shuffle), `flood`
 (plays fairly, but sends the host's seat ENTRIES frames of entries whose signatures fail, one per 10 ms,
-until the game ends), `keyless` (asks for a seat under the identity point as its key, whose "signature"
-R = identity, S = 0 passes a lax check for every message; exits 0 once it is refused, or not answered,
-within 5 s). The two lock attacks are made on the wire, re-signed, since our own table refuses to sign a
-lock its proof does not cover. It prints its seat, the end of the game and its log's path.
+until the game ends), `junk-votes` (plays fairly, but sends every other seat, every 50 ms until the game
+ends, votes it signed properly for the 40 slots after the next one: kept a few at a time, then stale),
+`keyless` (asks for a seat under the identity point as its key, whose "signature" R = identity, S = 0
+passes a lax check for every message; exits 0 once it is refused, or not answered, within 5 s). The two
+lock attacks are made on the wire, re-signed, since our own table refuses to sign a lock its proof does not
+cover. It prints its seat, the end of the game and its log's path.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import sys
 from collections.abc import Callable
@@ -40,6 +43,7 @@ from p2pspades.net.seats import Seat, make_bot
 from p2pspades.net.session import join_game
 from p2pspades.table import Decision, DecisionKind, Table
 from p2pspades.table import messages as msg
+from p2pspades.table.makers import MakerView
 
 
 class Staller(Table):
@@ -61,7 +65,7 @@ class Staller(Table):
         return decision
 
 
-ON_THE_WIRE: dict[str, Callable[[Table, dict[str, Any]], dict[str, Any]]] = {
+ON_THE_WIRE: dict[str, Callable[[MakerView, dict[str, Any]], dict[str, Any]]] = {
     "wrong-lock": wrong_lock,
     "poison": poison_next_seat,
 }
@@ -73,6 +77,7 @@ ATTACKS: dict[str, type[Table]] = {
     "poison": Table,
     "shuffle-challenge": playing(EarlyChallenger, at=msg.Shuffle),
     "flood": Table,
+    "junk-votes": Table,
 }
 
 
@@ -105,7 +110,7 @@ def withhold_reveal(peer: Peer) -> None:
 
 
 def tamper_first_lock(peer: Peer, identity: crypto.Identity,
-                      change: Callable[[Table, dict[str, Any]], dict[str, Any]]) -> None:
+                      change: Callable[[MakerView, dict[str, Any]], dict[str, Any]]) -> None:
     """Our first lock goes out altered by `change` and signed again; our own table keeps the true one."""
     broadcast = peer.mesh.broadcast
     done = False
@@ -117,7 +122,7 @@ def tamper_first_lock(peer: Peer, identity: crypto.Identity,
             if payload["t"] == "lock":
                 done = True
                 payload["d"] = list(payload["d"])
-                message = Entry(log.seal(change(peer.table, payload), identity))
+                message = Entry(log.seal(change(peer.table.view, payload), identity))
         broadcast(message)
 
     peer.mesh.broadcast = send  # type: ignore[method-assign]
@@ -152,6 +157,28 @@ async def flood(peer: Peer) -> None:
         await asyncio.sleep(0.01)
 
 
+async def junk_votes(peer: Peer, identity: crypto.Identity) -> None:
+    """Properly signed votes for the 40 slots after the next one, against every other seat in turn, to every
+    other seat, every 50 ms, until our game ends: none can ever hold (their `p` chains to nothing)."""
+    others = [s for s in range(peer.table.seats) if s != peer.seat]
+    sent = 0
+    while not peer.table.finished:
+        table = peer.table
+        base = table.chain.next_seq
+        nowhere = [hashlib.sha256(table.head + bytes([k])).digest() for k in range(42)]  # chains to nothing
+        votes = tuple(
+            log.seal({"g": table.game_id, "n": base + k, "p": nowhere[k], "s": peer.seat,
+                      "h": table.hand_number, "t": "abandon", "a": others[k % len(others)], "w": 600},
+                     identity)
+            for k in range(2, 42)
+        )
+        for seat in peer.mesh.peers:
+            peer.mesh.send(seat, Entries(base + 2, votes))
+        sent += len(votes)
+        await asyncio.sleep(0.05)
+    print(f"cheater: {sent} junk votes sent", flush=True)
+
+
 async def cheat(attack: str, lobby: str, home: Path) -> int:
     endpoint = parse_endpoint(lobby)
     assert endpoint is not None, lobby
@@ -169,6 +196,8 @@ async def cheat(attack: str, lobby: str, home: Path) -> int:
     elif attack in ON_THE_WIRE:
         tamper_first_lock(peer, identity, ON_THE_WIRE[attack])
     flooding = asyncio.ensure_future(flood(peer)) if attack == "flood" else None
+    if attack == "junk-votes":
+        flooding = asyncio.ensure_future(junk_votes(peer, identity))
     try:
         ended = await group.run()
     finally:

@@ -16,17 +16,18 @@ from p2pspades import crypto
 from p2pspades.rules import Action, Card, Pass, Play
 from p2pspades.table import Event, Makers, Stage, Step, Table
 from p2pspades.table import messages as msg
+from p2pspades.table.makers import MakerView, challenge
 
 
 class Tampering(Makers):
     """A tampered client: it alters one of its own automatic entries before signing it."""
 
-    def __init__(self, kind: str, change: Callable[[Table, dict[str, Any]], dict[str, Any]]) -> None:
+    def __init__(self, kind: str, change: Callable[[MakerView, dict[str, Any]], dict[str, Any]]) -> None:
         self.attack_kind, self.change, self.done = kind, change, False
 
-    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
+    def make(self, table: MakerView, kind: type[msg.Message]) -> msg.Message:
         made = super().make(table, kind)
-        if made is not None and self.attack_kind == kind.TYPE and not self.done:
+        if self.attack_kind == kind.TYPE and not self.done:
             self.done = True
             made = msg.decode(self.change(table, made.to_fields()), version=table.version)
         return made
@@ -36,7 +37,7 @@ def other_point(p: bytes) -> bytes:
     return crypto.mul(crypto.scalar_from_int(7), p)
 
 
-def wrong_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
+def wrong_lock(table: MakerView, p: dict[str, Any]) -> dict[str, Any]:
     """A `Tampering` change for a lock: a point at a position of the seat opposite the locker is not the
     locked one."""
     assert table.deal is not None and table.seat is not None
@@ -45,7 +46,7 @@ def wrong_lock(table: Table, p: dict[str, Any]) -> dict[str, Any]:
     return p
 
 
-def poison_next_seat(table: Table, p: dict[str, Any]) -> dict[str, Any]:
+def poison_next_seat(table: MakerView, p: dict[str, Any]) -> dict[str, Any]:
     """A `Tampering` change for a lock or a shuffle: the identity point at a position of the seat after the
     locker, where that seat would have to open its card."""
     assert table.deal is not None and table.seat is not None
@@ -58,11 +59,12 @@ class LastLockPoisoner(Makers):
 
     poisoned = False
 
-    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
+    def make(self, table: MakerView, kind: type[msg.Message]) -> msg.Message:
         made = super().make(table, kind)
+        if not isinstance(made, msg.Lock) or self.poisoned:
+            return made
         d = table.deal
-        last = d is not None and len(d.locks) == table.seats - 1
-        if isinstance(made, msg.Lock) and d is not None and last and not self.poisoned:
+        if len(d.locks) == table.seats - 1:
             assert table.seat is not None
             self.poisoned = True
             deck = list(made.deck)
@@ -77,17 +79,16 @@ class EarlyChallenger(Makers):
     def __init__(self, at: type[msg.Message]) -> None:
         self.at = at
 
-    def make(self, table: Table, kind: type[msg.Message]) -> msg.Message | None:
+    def make(self, table: MakerView, kind: type[msg.Message]) -> msg.Message:
         if kind is self.at:
-            table.challenge_next("I say this deck is wrong")
-            return None
+            return challenge(table, "I say this deck is wrong")
         return super().make(table, kind)
 
 
 class Impatient(Makers):
     """Votes that the seat the table waits for stopped answering, at its first tick of that seat's turn."""
 
-    def limit(self, table: Table, step: Step) -> float:
+    def limit(self, table: MakerView, step: Step) -> float:
         return 0.0
 
 
@@ -112,7 +113,7 @@ class WrongPassKey(Makers):
     """Rule `nil_pass`: hands its partner a wrong key for the first card it passes. The entry is its honest
     `pass` with one bit of the first sealed key changed, signed like any other, so its own checks pass it."""
 
-    def pass_cards(self, table: Table, cards: tuple[Card | None, ...]) -> msg.Message:
+    def pass_cards(self, table: MakerView, cards: tuple[Card | None, ...]) -> msg.Message:
         made = super().pass_cards(table, cards)
         assert isinstance(made, msg.Pass)
         first = bytes([made.keys[0][0] ^ 1]) + made.keys[0][1:]
@@ -131,7 +132,7 @@ class BadPass(Table):
     def decide(self, action: Action) -> list[Event]:
         if not isinstance(action, Pass):
             return super().decide(action)
-        honest = self.makers.pass_cards(self, action.cards)
+        honest = self.makers.pass_cards(self.view, action.cards)
         send_unchecked(self, self.change(self, honest.to_fields()))
         self.stage = Stage.OVER  # the honest peers decide now
         return []

@@ -12,19 +12,19 @@ script adds the trick-by-trick stepper (buttons and the ← → keys).
 
 from __future__ import annotations
 
-import html
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from p2pspades import log
-from p2pspades.audit.dispute import Dispute, Entry, upheld_words
+from p2pspades.audit.dispute import Dispute, Entry
 from p2pspades.audit.record import genesis_rules, hand_record
-from p2pspades.audit.verdict import Verdict, abandonment, describe, forfeit
-from p2pspades.describe import bonuses, failed
+from p2pspades.audit.verdict import Verdict, abandonment, forfeit
+from p2pspades.describe import bonuses, failed, violation
+from p2pspades.describe.dispute import because, problem, upheld_words
+from p2pspades.describe.document import document, t
 from p2pspades.describe.rules import described
 from p2pspades.errors import RemoteError
-from p2pspades.printable import printable
 from p2pspades.rules import Card, HandResult, RuleSet, bid_notation
 from p2pspades.table import PassShown, Table, TableStatus, Violation
 
@@ -39,11 +39,6 @@ _STEPS = (("commit", "commitments"), ("shuffle", "shuffles"), ("lock", "locks"),
           ("play", "cards opened"), ("void", "void claims"), ("reveal", "seed reveals"))
 #: the steps that carry a zero-knowledge proof in protocol version 2
 _PROVEN = {"shuffle", "lock", "void"}
-
-
-def t(text: object) -> str:
-    """Text from anywhere (a log, a file name) as HTML text: made printable, then escaped."""
-    return html.escape(printable(text), quote=True)
 
 
 class Names:
@@ -110,7 +105,7 @@ def game_page(verdict: Verdict, source: str = "") -> str:
                         named=named, outcome=named.outcome(table))]
     body += _game_sections(verdict)
     name = verdict.table.setup.name if verdict.table is not None else source
-    return _document(f"p2pspades: {name}" + (f" ({source})" if source and verdict.table else ""), body)
+    return document(f"p2pspades: {name}" + (f" ({source})" if source and verdict.table else ""), body)
 
 
 def dispute_page(d: Dispute) -> str:
@@ -118,22 +113,22 @@ def dispute_page(d: Dispute) -> str:
     around the fork, which branch stands and why, and then the upheld game itself."""
     upheld = d.verdict
     if not d.one_game:
-        banner = _banner("unreadable", f"one game: no: {d.problem}", [])
+        banner = _banner("unreadable", f"one game: no: {problem(d)}", [])
     elif upheld is None:
-        banner = _banner("unsettled", "a fork the rules cannot settle", [f"because {d.why}"])
+        banner = _banner("unsettled", "a fork the rules cannot settle", [f"because {because(d)}"])
     else:
         named = Names(upheld.table) if upheld.table is not None else None
         notes = [] if named is None else _banner_notes(upheld, named)
         outcome = None if named is None or upheld.table is None else named.outcome(upheld.table)
         banner = _banner(hand_record(upheld)["result"]["status"], upheld.summary,
-                         [f"upheld: {upheld_words(d)}, because {d.why}", *notes], named=named,
+                         [f"upheld: {upheld_words(d)}, because {because(d)}", *notes], named=named,
                          outcome=outcome)
     body = [banner, _logs_section(d)]
     if d.one_game:
         body.append(_chains_section(d))
     if upheld is not None:
         body += _game_sections(upheld)
-    return _document(f"p2pspades: dispute over {len(d.logs)} logs", body)
+    return document(f"p2pspades: dispute over {len(d.logs)} logs", body)
 
 
 # ----------------------------------------------------------------------------------------------- the parts
@@ -416,7 +411,7 @@ def _proofs(table: Table, hand: int, counts: Counter[str], fault: Violation | No
         rows.append(f"<tr><th scope=row>{label}</th><td>{n}</td><td>{how}</td></tr>")
     if fault is not None:
         rows.append(f'<tr class="bad"><th scope=row>refused</th><td>1</td>'
-                    f'<td>{t(Names(table).text(describe(fault)))}</td></tr>')
+                    f'<td>{t(Names(table).text(violation(fault)))}</td></tr>')
     return (f'<div class="scroll"><table class="proofs"><caption>Proven live, entry by entry</caption>'
             f'<thead><tr><th scope=col>step</th><th scope=col>entries</th><th scope=col>result</th></tr>'
             f"</thead><tbody>{''.join(rows)}</tbody></table></div>")
@@ -464,7 +459,7 @@ def _fault_section(verdict: Verdict, names: Sequence[str]) -> str:
         if table.certified is slot and slot.seq < len(table.entries):
             items.append(_timeline_entry(table.entries[slot.seq], names, "certificate"))
     if v is not None:
-        items.append(f'<li class="step bad"><p>{t(named.text(describe(v)))}</p></li>')
+        items.append(f'<li class="step bad"><p>{t(named.text(violation(v)))}</p></li>')
         for raw in v.evidence:
             items.append(_timeline_entry(raw, names, "evidence"))
     fault = forfeit(table)
@@ -539,7 +534,7 @@ def _chains_section(d: Dispute) -> str:
         f"<p>{where}.</p>" + (f"<ul>{behind}</ul>" if behind else "")
         + f'<div class="scroll"><table class="chains"><thead><tr><th scope=col>entry</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
-        f"<p><b>upheld:</b> {t(upheld_words(d))}, because {t(d.why)}</p></section>"
+        f"<p><b>upheld:</b> {t(upheld_words(d))}, because {t(because(d))}</p></section>"
     )
 
 
@@ -570,114 +565,3 @@ def _hand_of(v: Violation) -> int | None:
         except RemoteError:
             continue
     return None
-
-
-# ------------------------------------------------------------------------------------------ the document
-def _document(title: str, body: Sequence[str]) -> str:
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{t(title)}</title><style>{_CSS}</style></head><body><main>"
-        + "\n".join(body)
-        + f"</main><script>{_JS}</script></body></html>\n"
-    )
-
-
-_CSS = """
-:root{--ink:#1a1a1a;--soft:#555;--line:#c8c8c8;--bg:#fff;--panel:#f4f4f1}
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
-color:var(--ink);background:var(--bg)}
-main{max-width:62rem;margin:0 auto;padding:1rem}
-h1{font-size:1.4rem;margin:0 0 .3rem}
-h2{font-size:1.25rem;margin:1.6rem 0 .6rem;border-bottom:1px solid var(--line)}
-h3{font-size:1.05rem;margin:1rem 0 .3rem}h4{font-size:1rem;margin:0}
-a{color:#0b4ea2}a:focus,button:focus,section:focus{outline:3px solid #0b4ea2;outline-offset:2px}
-code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overflow-wrap:anywhere}
-.hex{display:block;max-height:8rem;overflow:auto;font-size:.75em}
-.verdict{border:2px solid;border-radius:.4rem;padding:.8rem 1rem}
-.verdict.complete{background:#e3f3e6;border-color:#1d6b33;color:#0c3d1a}
-.verdict.violation,.verdict.unreadable,.verdict.unsettled{background:#fde8ea;border-color:#a01228;color:#5c0714}
-.verdict.abandoned,.verdict.incomplete{background:#fff3d1;border-color:#8a6100;color:#4a3400}
-.summary{margin:.2rem 0;overflow-wrap:anywhere}.outcome{margin:.2rem 0;font-size:1.15rem;font-weight:700}
-nav ul,.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.6rem 0}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:var(--soft)}
-dd{margin:0;overflow-wrap:anywhere}
-table{border-collapse:collapse;margin:.4rem 0}caption{text-align:left;color:var(--soft)}
-th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
-.scroll{overflow-x:auto}
-.chart{width:100%;height:auto;max-width:40rem;background:var(--panel)}
-.chart text{font-size:12px;fill:#333}.chart .bags{font-size:11px}
-.chart .axis{stroke:#888;stroke-dasharray:3 3}
-figure{margin:0}
-.deal{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fit,minmax(11rem,1fr));align-items:start}
-.deal.players-4{grid-template-columns:1fr 1fr 1fr;grid-template-areas:". n ." "w c e" ". s ."}
-.players-4 .p0{grid-area:s}.players-4 .p1{grid-area:w}.players-4 .p2{grid-area:n}.players-4 .p3{grid-area:e}
-.players-4 .centre{grid-area:c}
-.seat,.centre{background:var(--panel);border:1px solid var(--line);border-radius:.4rem;padding:.4rem .5rem}
-.seat p{margin:.1rem 0;color:var(--soft)}
-.suits{list-style:none;margin:.2rem 0 0;padding:0}
-.suit{display:inline-block;width:1.1em}
-.red{color:#b3001b}
-.cd{white-space:nowrap}.seat .cd{padding:0 .05em}
-.seat .cd.played{color:#8a8a8a;text-decoration:line-through}
-.seat .cd.now{background:#ffe27a;color:#000;border-radius:.2em;outline:1px solid #8a6100}
-.tag{font-size:.75em;border:1px solid currentColor;border-radius:.3em;padding:0 .25em;white-space:nowrap}
-.tricks{list-style:none;padding:0;margin:.3rem 0}.tricks p{margin:.1rem 0;font-weight:600}
-.tricks ol{list-style:none;padding:0;margin:0}.won{font-weight:700}
-.stepper{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}
-button{font:inherit;padding:.35rem .7rem;border:1px solid #333;border-radius:.3rem;background:#fff;color:#111;
-min-height:2.6rem;cursor:pointer}button:disabled{color:#777;border-color:#aaa;cursor:default}
-.bad{color:#8a0f20}
-.timeline{padding-left:1.4rem}.timeline li{margin:.4rem 0}.timeline p{margin:.1rem 0}
-.logs{display:grid;gap:.6rem;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr))}
-.log{border:2px solid var(--line);border-radius:.4rem;padding:.5rem;overflow-wrap:anywhere}
-.log.complete{border-color:#1d6b33}.log.violation,.log.unreadable{border-color:#a01228}
-.log.abandoned,.log.incomplete{border-color:#8a6100}
-.chains tr.fork{background:#fff3d1}.chains td.upheld{background:#e3f3e6}
-@media (max-width:40rem){main{padding:.5rem}
-.deal.players-4{grid-template-columns:1fr 1fr;grid-template-areas:"n n" "w e" "c c" "s s"}}
-"""
-
-_JS = """
-(function () {
-  "use strict";
-  var hands = Array.prototype.slice.call(document.querySelectorAll("section.hand"));
-  var active = hands.length ? hands[0] : null;
-  function show(sec, pos) {
-    var tricks = sec.querySelectorAll(".tricks > li");
-    var n = tricks.length;
-    pos = Math.max(0, Math.min(n, pos));
-    sec.setAttribute("data-pos", String(pos));
-    for (var i = 0; i < n; i++) { tricks[i].hidden = (i !== pos - 1); }
-    var cards = sec.querySelectorAll(".seat .cd[data-t]");
-    for (var j = 0; j < cards.length; j++) {
-      var at = Number(cards[j].getAttribute("data-t"));
-      cards[j].classList.toggle("played", at < pos - 1);
-      cards[j].classList.toggle("now", at === pos - 1);
-    }
-    sec.querySelector(".pos").textContent =
-      pos === 0 ? "As dealt, before trick 1" : "Trick " + pos + " of " + n;
-    sec.querySelector('[data-step="-1"]').disabled = pos === 0;
-    sec.querySelector('[data-step="1"]').disabled = pos === n;
-  }
-  function step(sec, delta) { show(sec, Number(sec.getAttribute("data-pos")) + delta); }
-  hands.forEach(function (sec) {
-    sec.querySelector(".stepper").hidden = false;
-    show(sec, 0);
-    sec.addEventListener("focusin", function () { active = sec; });
-    sec.addEventListener("click", function (e) {
-      active = sec;
-      var b = e.target.closest("button[data-step]");
-      if (b) { step(sec, Number(b.getAttribute("data-step"))); }
-    });
-  });
-  document.addEventListener("keydown", function (e) {
-    if (!active || e.altKey || e.ctrlKey || e.metaKey) { return; }
-    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-      step(active, e.key === "ArrowRight" ? 1 : -1);
-      e.preventDefault();
-    }
-  });
-})();
-"""
