@@ -280,7 +280,7 @@ def test_the_review_lists_what_the_random_player_gave_up_costliest_first() -> No
 
 def test_think_scales_the_experts_search_and_one_seed_still_gives_one_choice() -> None:
     from p2pspades.bots import THINK, ExpertBot, set_think
-    from p2pspades.bots.registry import UnknownBot
+    from p2pspades.bots.registry import UnknownBot, think_budget
 
     rules = PRESETS["classic"]
     decision = to_first_decision(rules, dealt(rules, 2), 0)
@@ -288,10 +288,10 @@ def test_think_scales_the_experts_search_and_one_seed_still_gives_one_choice() -
     try:
         for level in THINK:
             set_think(level)
-            first, second = make_bot("expert", 5), make_bot("expert", 5)
+            # the level sets a count of playouts; the clock, a cap on a loaded machine, is left out
+            first, second = make_bot("expert", 5, clock=False), make_bot("expert", 5, clock=False)
             assert isinstance(first, ExpertBot) and isinstance(second, ExpertBot)
-            # the clock only caps a decision on a loaded machine: give both all the time their count takes
-            first.time_budget = second.time_budget = 600.0
+            assert first.iterations == ExpertBot(5, time_budget=think_budget()).iterations
             assert first(decision) == second(decision)
             assert not first.capped and first.playouts == second.playouts
             playouts[level] = first.playouts

@@ -567,3 +567,17 @@ def test_a_bid_and_a_card_each_clear_their_own_bar() -> None:
     assert bids_only.best(bid_turn, weighed) == 1 and bids_only.best(play_turn, weighed) == 0
     cards_only = ExpertBot(1, confidence=0.0, bid_confidence=1e9)
     assert cards_only.best(bid_turn, weighed) == 0 and cards_only.best(play_turn, weighed) == 1
+
+
+def test_without_the_clock_a_tiny_budget_still_runs_every_planned_playout() -> None:
+    """`clock=False`: however short the budget (and however loaded the machine), the count alone ends a
+    decision, so one seed gives one choice."""
+    game = dealt(preset("classic"), 3, DUCK_HANDS)
+    apply_all(game, [Bid(4), Bid(3), Bid(4), Bid(3)])
+    turn = decision(game)
+    runs = []
+    for _ in range(2):
+        bot = ExpertBot(1, time_budget=1e-6, iterations=200, clock=False)
+        runs.append((bot(turn), bot.playouts, bot.capped))
+    assert runs[0] == runs[1]
+    assert not runs[0][2] and 190 <= runs[0][1] <= 200

@@ -15,12 +15,14 @@ Determinism and the time budget: the work is counted, not timed. A decision runs
 its budget on a slow machine), from a `random.Random` seeded by the bot's seed and the view, so one seed and
 one view give one choice. The wall clock is only a hard cap: a decision that reaches 90% of `time_budget`
 stops early with what it has. That cap keeps the budget on an overloaded machine, at the cost of
-determinism in that case only.
+determinism in that case only; `clock=False` takes it away (the count alone ends a decision, however slow
+the machine), for an exact replay.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import time
 
@@ -68,7 +70,7 @@ class ExpertBot:
     decision that reaches `CAP` of `time_budget` (a heavily loaded machine) stops with the whole deals it
     has, keeping the budget but giving up determinism for that decision; `capped` says whether the last
     decision was cut short, and `playouts` how many playouts it ran. For an exact replay whatever the load,
-    give a large `time_budget` and the `iterations` wanted.
+    `clock=False`: the same count of playouts (`time_budget`'s, or `iterations`), and no cap.
 
     `iterations` overrides the playouts per decision (tests use a small count for speed). `confidence` is
     how many standard errors a searched choice must beat the heuristic bot's choice by to be taken instead
@@ -94,11 +96,13 @@ class ExpertBot:
         bid_bag_weight: float | None = None,
         nil_blend: float | None = None,
         bid_lean: float = 0,
+        clock: bool = True,
     ) -> None:
         if time_budget <= 0:
             raise ValueError(f"time_budget must be positive, got {time_budget}")
         self._seed = seed if isinstance(seed, bytes) else b"expert-bot" + str(seed).encode()
         self.time_budget = time_budget
+        self.clock = clock  # False: no wall-clock cap, the count alone ends a decision
         self.iterations = (
             iterations if iterations is not None else max(8, int(PLAYOUTS_PER_SECOND * time_budget))
         )
@@ -191,8 +195,8 @@ class ExpertBot:
     def _effort(self, decision: Decision) -> Effort:
         """How this decision's search runs: its generator (from the seed and the view), playouts, clock."""
         view = decision.view
-        effort = Effort(random.Random(self._key(view)), self.iterations,
-                        time.perf_counter() + self.time_budget * CAP, self.bag_weight,
+        deadline = time.perf_counter() + self.time_budget * CAP if self.clock else math.inf
+        effort = Effort(random.Random(self._key(view)), self.iterations, deadline, self.bag_weight,
                         self._seen.get(view.hand_number, 0), self.settle, self.infer, self.playout)
         if self.made_bag_weight is not None and decision.kind is DecisionKind.PLAY and made(view):
             effort.bag_weight = self.made_bag_weight
