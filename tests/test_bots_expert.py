@@ -43,8 +43,8 @@ MODES = {"as it plays": None, "search alone": 0.0}
 
 def expert(confidence: float | None, iterations: int = 400) -> ExpertBot:
     if confidence is None:
-        return ExpertBot(3, time_budget=30.0, iterations=iterations)
-    return ExpertBot(3, time_budget=30.0, iterations=iterations, confidence=confidence)
+        return ExpertBot(3, clock=False, iterations=iterations)
+    return ExpertBot(3, clock=False, iterations=iterations, confidence=confidence)
 
 
 def card_of(game: Game, confidence: float | None) -> Card:
@@ -218,7 +218,7 @@ def test_a_nil_the_playouts_overrate_is_bid_as_its_cards(monkeypatch: pytest.Mon
     """A searched nil's chance is taken halfway to the bidding's odds of its nil danger: the risky nil is bid
     as its cards, which the search alone would not do, and the safe nil is still bid."""
     def bid(hands: tuple[str, ...]) -> Action:
-        return ExpertBot(1, time_budget=30.0, iterations=2000)(decision(dealt(preset("classic"), 0, hands)))
+        return ExpertBot(1, clock=False, iterations=2000)(decision(dealt(preset("classic"), 0, hands)))
 
     risky = bid(RISKY_NIL)
     assert isinstance(risky, Bid) and risky.tricks >= 1
@@ -232,7 +232,7 @@ def test_bids_up_where_a_failed_contract_scores_zero() -> None:
     little: the search looks wider there (one shared playout a deal scores every counted bid) and takes it."""
     hand = "QS 8S 4S 2S JH 9H 6H KD 6D 3D AC 9C 5C"
     usual = first_bid("individual", hand, HeuristicBot(1))
-    bot = ExpertBot(1, time_budget=30.0, iterations=700)
+    bot = ExpertBot(1, clock=False, iterations=700)
     searched = first_bid("individual", hand, bot)
     assert isinstance(usual, Bid) and isinstance(searched, Bid)
     assert searched.tricks > usual.tricks
@@ -369,7 +369,7 @@ def test_a_bag_weight_outside_0_to_1_is_refused() -> None:
 def test_legal_in_every_preset(name: str) -> None:
     rules = PRESETS[name]
     bots: list[Bot] = [
-        ExpertBot(seat, time_budget=30.0, iterations=24) if seat % 2 == 0 else HeuristicBot(seat)
+        ExpertBot(seat, clock=False, iterations=24) if seat % 2 == 0 else HeuristicBot(seat)
         for seat in range(rules.players)
     ]
     game = Game(rules, 0)
@@ -387,7 +387,7 @@ def test_blind_nil_is_searched_when_offered() -> None:
         play_hand(game, bots, f"blind/{game.hand_number}".encode())
         if game.phase is Phase.GAME_OVER:
             pytest.fail("the game ended before blind nil was offered: these seeds no longer set it up")
-    bot = ExpertBot(1, time_budget=30.0, iterations=40)
+    bot = ExpertBot(1, clock=False, iterations=40)
     answer = bot(decision(game))
     assert answer in decision(game).legal
     assert bot.playouts > 0
@@ -398,7 +398,7 @@ def test_same_seed_same_choices() -> None:
 
     def run(seed: int) -> tuple[object, ...]:
         game = Game(rules, 1)
-        bots: list[Bot] = [ExpertBot(seed + seat, time_budget=30.0, iterations=30) for seat in range(4)]
+        bots: list[Bot] = [ExpertBot(seed + seat, clock=False, iterations=30) for seat in range(4)]
         play_hand(game, bots, b"same seed")
         return game.history[0]
 
@@ -537,7 +537,7 @@ def test_the_bid_is_the_heuristics_in_the_draw_pile_game_whatever_the_search_say
     """`two` deals from a draw pile, where the searched bid lost to the heuristic's: the expert bids as the
     heuristic does even with no bar at all. In `classic` the same bot, with no bar, bids what its search
     says, which differs from the heuristic's bid in some of the same deals."""
-    bot = ExpertBot(5, time_budget=30.0, iterations=240, confidence=0.0)
+    bot = ExpertBot(5, clock=False, iterations=240, confidence=0.0)
     differ = 0
     for k in range(12):
         game = to_first_bid(name, b"draw-pile-bid/%d" % k)

@@ -127,7 +127,7 @@ def test_the_top_search_plays_the_card_a_position_calls_for() -> None:
     apply_all(game, plays("8D 9D JD"))
     turn = decision(game)
     assert turn.view.seat == 2
-    assert ExpertBot(1, time_budget=30.0, iterations=300, top=True)(turn) == Play(Card.parse("QD"))
+    assert ExpertBot(1, clock=False, iterations=300, top=True)(turn) == Play(Card.parse("QD"))
 
 
 def test_the_top_search_plays_out_with_the_searchs_own_policy_and_stops_once_settled() -> None:

@@ -41,9 +41,6 @@ against stopping at 3.5 standard errors or a point from 60 deals, 14% fewer play
 148 points of the reference's in all where those gave up 143, and the costs it names 2.2 points from the
 reference's on average where those were 2.1 (0.15 of the expert's playouts in place of a quarter gave up
 220)."""
-UNCAPPED = 50
-"""The coach's clock cap, in budgets: far beyond the time its playouts take, so that the count of playouts,
-never the clock, ends its search (the expert bot's cap is 0.9 of its budget)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +93,7 @@ def advise(decision: Decision, think: str | None = None, also: Action | None = N
     # advice, however loaded
     share = SHARE if decision.kind is DecisionKind.PLAY else BID_SHARE
     playouts = max(8, int(PLAYOUTS_PER_SECOND * budget * share))
-    bot = ExpertBot(COACH_SEED, time_budget=budget * UNCAPPED, iterations=playouts, settle=SETTLE)
+    bot = ExpertBot(COACH_SEED, time_budget=budget, iterations=playouts, settle=SETTLE, clock=False)
     weighed = bot.weigh(decision, also)
     if weighed is None or not weighed.weights:
         return None
