@@ -1,15 +1,17 @@
-"""How long `p2pspades review` takes on a ten-hand game, against `p2pspades verify` of the same log in the
-same run (the review verifies the log too, then weighs every decision of one seat).
+"""How long `p2pspades review` takes on a ten-hand game (or a three-hand one, `--hands 3`), against
+`p2pspades verify` of the same log in the same run (the review verifies the log too, then weighs every
+decision of one seat).
 
-The log is a classic game of ten hands, played in memory by four heuristic bots from a fixed seed, with the
-real deal, proofs and signatures (`--log` reuses a log instead). Each command runs as a person runs it, a
-process of its own from start to exit, `--rounds` times, review and verify in turn, so that load from other
-processes on a shared machine hits both alike. Reported: the wall-clock seconds of each (median and best),
-the review's over verify's, the CPU seconds each used with its worker processes (median: what an idle
-machine's cores must do), the load average around the runs, and how many decisions the review weighed.
+The log is a classic game of ten hands (or three), played in memory by four heuristic bots from a fixed
+seed, with the real deal, proofs and signatures (`--log` reuses a log instead). Each command runs as a person
+runs it, a process of its own from start to exit, `--rounds` times, review and verify in turn, so that load
+from other processes on a shared machine hits both alike. Reported: the wall-clock seconds of each (median
+and best), the review's over verify's, the CPU seconds each used with its worker processes (median: what an
+idle machine's cores must do), the load average around the runs, and how many decisions the review weighed.
 Prints one JSON object.
 
-    python benchmarks/review.py [--rounds 5] [--think normal] [--jobs 2] [--seat 0] [--log PATH]
+    python benchmarks/review.py [--rounds 5] [--hands 10|3] [--think normal] [--jobs 2] [--seat 0]
+                                [--log PATH]
 """
 
 from __future__ import annotations
@@ -33,14 +35,13 @@ from p2pspades.rules import PRESETS
 from p2pspades.table.harness import play_in_memory
 
 SEED = b"review-speed"
-TARGET = 560
-"""With this seed, the classic game to this target ends after exactly ten hands."""
-HANDS = 10
+TARGETS = {10: 560, 3: 320}
+"""With this seed, the classic game to each target ends after exactly that many hands."""
 
 
-def make_log(path: Path) -> int:
-    """Play the benchmark's game into `path`; the number of hands it took."""
-    rules = dataclasses.replace(PRESETS["classic"], target=TARGET)
+def make_log(path: Path, target: int) -> int:
+    """Play the benchmark's game to `target` points into `path`; the number of hands it took."""
+    rules = dataclasses.replace(PRESETS["classic"], target=target)
     wire = play_in_memory(rules, [HeuristicBot(seat) for seat in range(4)], seed=SEED)
     entries = wire.tables[0].entries
     path.write_bytes(logfile.MAGIC + b"".join(len(e).to_bytes(4, "big") + e for e in entries))
@@ -72,6 +73,8 @@ def summary(times: list[float], cpu: list[float]) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--rounds", type=int, default=5, help="times each command is run (default 5)")
+    parser.add_argument("--hands", type=int, choices=sorted(TARGETS), default=10,
+                        help="the benchmark's game: ten hands (default) or three")
     parser.add_argument("--think", default="normal", help="the review's --think (default normal, its own)")
     parser.add_argument("--jobs", type=int, default=None, help="the review's --jobs (default: its own)")
     parser.add_argument("--seat", type=int, default=0, help="the seat reviewed (default 0)")
@@ -80,12 +83,13 @@ def main() -> int:
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     with tempfile.TemporaryDirectory() as scratch:
-        path = Path(args.log) if args.log else Path(scratch) / "ten-hands.p2plog"
+        path = Path(args.log) if args.log else Path(scratch) / f"{args.hands}-hands.p2plog"
         hands = None
         if not args.log:
-            hands = make_log(path)
-            if hands != HANDS:
-                raise SystemExit(f"the benchmark's game took {hands} hands, not {HANDS}: set TARGET anew")
+            hands = make_log(path, TARGETS[args.hands])
+            if hands != args.hands:
+                raise SystemExit(f"the benchmark's game took {hands} hands, not {args.hands}: "
+                                 "set TARGETS anew")
         review = ["review", str(path), "--json", "--seat", str(args.seat), "--think", args.think]
         if args.jobs is not None:
             review += ["--jobs", str(args.jobs)]
