@@ -15,6 +15,7 @@ from p2pspades.bots.simulate import Contract, Playout
 from p2pspades.bots.topsearch import weigh_top
 from p2pspades.bots.world import World, read_plays
 from p2pspades.rules import Bid, Card, Play, mask_of, parse_cards, preset
+from p2pspades.table.events import Decision
 
 # Dealer 3: seat 0 bids first and leads. Seat 3 bids nil; its hearts are 7H and 5H only.
 READ_HANDS = (
@@ -113,36 +114,35 @@ def test_the_cover_policy_follows_only_as_high_as_the_nil_needs() -> None:
     assert plain.follow(0, plain.legal()) == Card.parse("AH").index
 
 
-def test_the_top_search_plays_the_card_a_position_calls_for() -> None:
-    """The information-set search at the top takes a trick its side needs with the one card that does: seat
-    2, last to play to seat 1's JD, wins with the QD, not the 4D or the 2D."""
-    hands = (
-        "9D 5D AH KH QH JH TH 9H 8H 7H 6H 5H 4H",
-        "JD 3D 3H 2H AS KS QS JS TS 9S 8S 7S 6S",
-        "QD 4D 2D 5S 4S 3S 2S AC KC QC JC TC 9C",
-        "8D 6D 7D AD TD KD 8C 7C 6C 5C 4C 3C 2C",
-    )
-    game = dealt(preset("classic"), 2, hands)  # seat 3 bids first and leads
+TAKE_WITH_QD = (
+    "9D 5D AH KH QH JH TH 9H 8H 7H 6H 5H 4H",
+    "JD 3D 3H 2H AS KS QS JS TS 9S 8S 7S 6S",
+    "QD 4D 2D 5S 4S 3S 2S AC KC QC JC TC 9C",
+    "8D 6D 7D AD TD KD 8C 7C 6C 5C 4C 3C 2C",
+)
+
+
+def take_with_qd() -> Decision:
+    """Seat 2, last to play to seat 1's JD, its side short of its contract: only the QD takes the trick."""
+    game = dealt(preset("classic"), 2, TAKE_WITH_QD)  # seat 3 bids first and leads
     apply_all(game, [Bid(3), Bid(3), Bid(4), Bid(4)])
     apply_all(game, plays("8D 9D JD"))
     turn = decision(game)
     assert turn.view.seat == 2
+    return turn
+
+
+def test_the_top_search_plays_the_card_a_position_calls_for() -> None:
+    """The information-set search at the top takes a trick its side needs with the one card that does: seat
+    2, last to play to seat 1's JD, wins with the QD, not the 4D or the 2D."""
+    turn = take_with_qd()
     assert ExpertBot(1, clock=False, iterations=300, top=True)(turn) == Play(Card.parse("QD"))
 
 
 def test_the_top_search_plays_out_with_the_searchs_own_policy_and_stops_once_settled() -> None:
     """Under the top of the tree the hand is played out by the search's policy (the cover policy, where the
     expert is set to use it), and the coach's early stop ends a top search as it ends a flat one."""
-    hands = (
-        "9D 5D AH KH QH JH TH 9H 8H 7H 6H 5H 4H",
-        "JD 3D 3H 2H AS KS QS JS TS 9S 8S 7S 6S",
-        "QD 4D 2D 5S 4S 3S 2S AC KC QC JC TC 9C",
-        "8D 6D 7D AD TD KD 8C 7C 6C 5C 4C 3C 2C",
-    )
-    game = dealt(preset("classic"), 2, hands)
-    apply_all(game, [Bid(3), Bid(3), Bid(4), Bid(4)])
-    apply_all(game, plays("8D 9D JD"))
-    turn = decision(game)
+    turn = take_with_qd()
     started: list[Playout] = []
 
     class Watched(CoverPlayout):
