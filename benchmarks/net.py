@@ -240,6 +240,29 @@ def in_process(target: int, seed: bytes, hands: int, version: int = 2) -> list[f
     return setups([c.to_json() for c in clocks])
 
 
+def play(script: str, workdir: Path, spec: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """Run `SEATS` peer processes of `script` (`--peer SEAT --dir WORKDIR`) on the game of `spec` (written to
+    `game.json` with their endpoints) to their end; what each printed last, its clocks' keys made ints again
+    (None: a peer failed)."""
+    endpoints = [f"tcp://127.0.0.1:{p}" for p in free_ports(SEATS)]
+    (workdir / "game.json").write_text(json.dumps({**spec, "endpoints": endpoints}))
+    procs = [subprocess.Popen([sys.executable, script, "--peer", str(s), "--dir", str(workdir)],
+                              stdout=subprocess.PIPE, text=True) for s in range(SEATS)]
+    try:
+        outs = [p.communicate(timeout=600)[0] for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    if any(p.returncode != 0 for p in procs):
+        return None
+    clocks = [json.loads(out.strip().splitlines()[-1]) for out in outs]
+    for c in clocks:  # JSON turned the int keys into strings; put them back
+        for key in KEYS:
+            c[key] = {int(k): v for k, v in c[key].items()}
+    return clocks
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--target", type=int, default=600, help="the game's target score (more: more hands)")
@@ -259,25 +282,12 @@ def main(argv: list[str] | None = None) -> int:
         rules = preset("classic", target=args.target, losing_threshold=-args.target)
         genesis = new_game(rules, ids, game_id=hashlib.sha256(seed + b"game").digest()[:16],
                            version=args.version)
-        endpoints = [f"tcp://127.0.0.1:{p}" for p in free_ports(SEATS)]
-        (workdir / "game.json").write_text(json.dumps(
-            {"seed": seed.hex(), "genesis": genesis.hex(), "endpoints": endpoints}))
         print(f"playing a game to {args.target} with {SEATS} peer processes...", file=sys.stderr)
-        procs = [subprocess.Popen([sys.executable, __file__, "--peer", str(s), "--dir", tmp],
-                                  stdout=subprocess.PIPE, text=True) for s in range(SEATS)]
-        try:
-            outs = [p.communicate(timeout=600)[0] for p in procs]
-        finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.kill()
-        if any(p.returncode != 0 for p in procs):
+        played = play(__file__, workdir, {"seed": seed.hex(), "genesis": genesis.hex()})
+        if played is None:
             print("a peer failed", file=sys.stderr)
             return 1
-        clocks = [json.loads(out.strip().splitlines()[-1]) for out in outs]
-        for c in clocks:  # JSON turned the int keys into strings; put them back
-            for key in KEYS:
-                c[key] = {int(k): v for k, v in c[key].items()}
+        clocks = played
         net = setups(clocks)
         print(f"the same {len(net)} hands in one process, in memory...", file=sys.stderr)
         local = in_process(args.target, seed, len(net), args.version)

@@ -55,6 +55,9 @@ class Check(enum.StrEnum):
     END = "end"
     # an abandonment claim (PROTOCOL.md §5)
     ABANDON = "abandon"
+    # the players' own word (PROTOCOL.md §5.10, §5.11): a goodbye, a stop by agreement
+    LEAVE = "leave"
+    STOP = "stop"
     # found by the end-of-hand audit, with every hand known (rules/audit.py)
     RENEGE = "renege"
     SPADE_LEAD = "spade_lead"

@@ -19,7 +19,8 @@ class ExitCode(enum.IntEnum):
     FAILED = 2
     """Bad options, an unreadable or foreign file, a game that could not start or be joined."""
     INCOMPLETE = 3
-    """The game was abandoned, or the log is valid so far but stops before the end."""
+    """The game was abandoned, left by another player (a goodbye) or stopped by agreement, or the log is valid
+    so far but stops before the end."""
     UNSETTLED = 4
     """`verify` of several logs of one game: they fork, and the protocol's rules cannot say which branch
     stands."""
@@ -28,7 +29,8 @@ class ExitCode(enum.IntEnum):
     have ended without this seat, which only another seat's log can tell (`verify MINE THEIRS`). The log is as
     it was: nothing was written."""
     LEFT = 0
-    """The person chose to leave before the end (and confirmed it); the game can be resumed. Not an error."""
+    """The person chose to leave before the end (and confirmed it): with other players, their goodbye ended
+    the game; with only their own bots, the game can be resumed. Not an error."""
     INTERRUPTED = 130
     """Interrupted by a signal (Ctrl-C outside the game screen), as shells expect."""
     BROKEN_PIPE = 141
@@ -37,12 +39,13 @@ class ExitCode(enum.IntEnum):
 
 def game_exit_code(status: str, *, log_violation: bool = False) -> ExitCode:
     """The exit code of a command that played a game, from the table's status ("complete", "violation",
-    "abandoned", anything else: not finished) and whether verifying our log found a violation."""
+    "abandoned", "left", "stopped", anything else: not finished) and whether verifying our log found a
+    violation."""
     if status == "violation" or log_violation:
         return ExitCode.VIOLATION
     if status == "complete":
         return ExitCode.OK
-    if status == "abandoned":
+    if status in ("abandoned", "left", "stopped"):
         return ExitCode.INCOMPLETE
     return ExitCode.LEFT
 
@@ -59,7 +62,8 @@ def game_exit_help(failed: str = "", *, resumed: bool = False) -> str:
              "unanswered": int(ExitCode.UNANSWERED)}
     if resumed:
         return _("Exit codes: {ok} complete (or you chose to leave), {violation} violation, {failed_code} "
-                 "{failed}, {abandoned} abandoned, {unanswered} nobody answered, {interrupted} "
-                 "interrupted.").format(**codes)
+                 "{failed}, {abandoned} abandoned, left by another player or stopped by agreement, "
+                 "{unanswered} nobody answered, {interrupted} interrupted.").format(**codes)
     return _("Exit codes: {ok} complete (or you chose to leave), {violation} violation, {failed_code} "
-             "{failed}, {abandoned} abandoned, {interrupted} interrupted.").format(**codes)
+             "{failed}, {abandoned} abandoned, left by another player or stopped by agreement, {interrupted} "
+             "interrupted.").format(**codes)

@@ -124,6 +124,8 @@ class Finding(enum.StrEnum):
     ABANDONED = "abandoned"  # abandoned at entry `last`: `claim`, `ended` (and a `fault`, a PENALISED)
     INCOMPLETE = "incomplete"  # stops after entry `last`: `waiting` (seat, entry type) or None, `claim`
     # (and a `fault`: a PENALISED reason, a fault that did not end the game)
+    PARTED = "parted"  # ended at entry `last` by the players' word (a goodbye, a stop): `parted`, the
+    # table's `GameEnded`; `ended`, a goodbye's forfeit (and a `fault`, a PENALISED reason)
 
 
 class Follows(enum.StrEnum):
@@ -192,6 +194,8 @@ class EndFacts:
     """An ending at the game's `end` entry: the game was decided before it, and its result stands."""
     missing: tuple[int, ...] = ()
     """A stalled ending: the seats that signed nothing (contested: nobody wins)."""
+    left: bool = False
+    """The fault is a goodbye: `seat` left the game (the first of the seats that left), PROTOCOL.md §5.10."""
     answer: tuple[str, int, str] | None = None
     """The accused's own answer that the ending took the slot from, where this log holds it: its entry type,
     its sequence number and the first 16 hex digits of its hash (a claim against a signed answer)."""
@@ -205,7 +209,8 @@ class ChangeKind(enum.Enum):
     NOT_OVER = "not over"
     """The old game has not ended (in the old log)."""
     NOT_ABANDONED = "not abandoned"
-    """A continuation of a game that did not end by a certificate of abandonment (`old`: how it ended)."""
+    """A continuation of a game that did not end by a certificate of abandonment, a goodbye or a stop by
+    agreement (`old`: how it ended)."""
     NO_SCORES = "no scores"
     """A continuation of a game abandoned before its first scored hand: nothing to carry on."""
     RULE = "rule"

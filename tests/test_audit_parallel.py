@@ -7,11 +7,15 @@ fails at some entry (signed properly, so that only the proof itself is wrong).
 
 from __future__ import annotations
 
+import concurrent.futures.process
 import functools
+import multiprocessing
 import os
+import re
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -221,8 +225,6 @@ def test_ctrl_c_stops_the_workers_quietly() -> None:
 
 
 def test_jobs_fall_back_to_one_where_forking_is_unsafe() -> None:
-    import threading
-
     assert available_jobs(3) == 3
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
@@ -291,3 +293,35 @@ def test_restored_entries_checked_before_skip_their_proofs_and_later_entries_do_
     _, ids = honest_game()
     table.receive(log.seal(payload, ids[payload["s"]]))
     assert table.violation is not None and table.violation.check == "shuffle"
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_any_step_of_the_pools_start_and_stop_is_the_interrupt_alone() -> None:
+    """A real SIGINT at each line the pool runs (tests/helpers/interrupted_pool.py): at the fork of its
+    worker, the start of its thread, a wait for a result, its shutdown. Each time the KeyboardInterrupt alone
+    escapes, and the pool is gone after it, but where the interrupt came before `close` could hold it back."""
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("helpers") / "interrupted_pool.py")],
+                          capture_output=True, text=True, timeout=300, start_new_session=True)
+    assert done.returncode == 0 and done.stderr == "", done.stdout + done.stderr
+    summary = re.fullmatch(r"steps (\d+) interrupted (\d+) left (\d+): (.*)\n", done.stdout)
+    assert summary is not None, done.stdout
+    steps, interrupted = int(summary.group(1)), int(summary.group(2))
+    assert steps > 300, "every step, from the fork of the worker to the shutdown, was interrupted in turn"
+    assert interrupted == steps
+
+
+def test_a_pool_whose_thread_could_not_start_stops_its_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first check forks the workers, then starts the pool's thread; if that fails, the check is left to
+    the serial replay, and closing stops the workers, which no thread would ever tell to stop."""
+
+    def refused(thread: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(concurrent.futures.process._ExecutorManagerThread, "start", refused)
+    with ParallelProofs(1) as runner:
+        runner.entry = 7
+        runner(_pass)
+        assert runner.settled() == 7 and runner.failed == 7
+        workers = multiprocessing.active_children()
+        assert workers, "the worker was forked before the thread was to start"
+    assert not any(worker.is_alive() for worker in workers)

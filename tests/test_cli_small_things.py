@@ -61,6 +61,7 @@ def test_ctrl_c_in_the_first_second_is_one_line_and_exit_130(tmp_path: Path, com
         time.sleep(delay)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
+        assert "Traceback" not in err and "Exception ignored" not in err, err
         if proc.returncode == 0:
             continue  # it was done before the key
         interrupted += 1
@@ -75,6 +76,39 @@ def test_ctrl_c_in_the_first_second_is_one_line_and_exit_130(tmp_path: Path, com
         assert proc.returncode == 130, (proc.returncode, err)
         assert lines[-1:] == ["interrupted"] and len(lines) <= 2, err
     assert interrupted >= 4, "the command ended before it could be interrupted"
+
+
+FINALIZED = """
+import sys
+from p2pspades.cli import main, rules
+
+class Finalized:
+    def __del__(self) -> None:
+        raise KeyboardInterrupt  # a Ctrl-C that strikes while the finalizer runs
+
+def went_on() -> int:
+    print("went on", flush=True)
+    return 0
+
+def run(args: object) -> int:
+    Finalized()  # gone at once: Python can only report what its finalizer raised, and go on
+    return {then}
+
+rules.run = run
+sys.exit(main.main(["rules"]))
+"""
+
+
+@pytest.mark.parametrize("then", ["went_on()", "0"])
+def test_a_ctrl_c_that_python_cannot_raise_where_it_strikes_comes_again(tmp_path: Path, then: str) -> None:
+    """A Ctrl-C in a finalizer, or in a callback of the import machinery while a command is still loading,
+    would be printed as 'Exception ignored' with a traceback, and lost: the command takes it again at the next
+    function it calls (or as it ends, if it calls none), and stops on it with its one line and 130."""
+    done = subprocess.run([sys.executable, "-c", FINALIZED.format(then=then)], env=machine(tmp_path),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130, (done.returncode, done.stdout, done.stderr)
+    assert done.stdout == "", "the command stopped at the next function it called"
+    assert done.stderr.split() == ["interrupted"], done.stderr
 
 
 @pytest.mark.parametrize(("given", "says"), [

@@ -60,7 +60,8 @@ def test_a_late_resume_with_nobody_left_counts_down_then_says_how_to_learn_the_e
     finally:
         bo.close()
     assert lan.finish("ana")["ana"] == ExitCode.INCOMPLETE, lan.out("ana")[-3000:]
-    assert "signed that bo kept the table waiting" in lan.out("ana")
+    # every seat by name, as the lines of --auto say an abandonment (docs/playing.md)
+    assert "ana, ana's bot and ana's bot 2 signed that bo stopped answering" in lan.out("ana"), lan.out("ana")
     assert "staying up to 10 s so that bo can take the end if it comes back" in lan.out("ana")
 
     late = Terminal(lan.env("bo"), "bo", "resume", "--timeout-sync", "6", rows=24, cols=80)

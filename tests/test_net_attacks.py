@@ -304,3 +304,39 @@ def test_junk_votes_cost_their_signer_and_never_mute_an_honest_seat(lan: Lan) ->
         chain = [log.entry_hash(raw) for raw in table.entries]
         junk = [p for p in frames_of(path, "abandon") if p["n"] > len(chain) or p["p"] != chain[p["n"] - 1]]
         assert not junk, "no junk vote is in an honest log"
+
+
+def test_a_goodbye_held_back_a_hand_is_void_names_its_signer_and_the_game_goes_on(lan: Lan) -> None:
+    """The modified peer signs a goodbye early in the first hand, plays on, and sends it a hand later (or at
+    the end): it would take the game back to where it signed. It signed entries after that slot: every
+    honest seat keeps it, voids it and names its signer; the game ends as it would have, on one chain, and
+    every honest log says so and names the cheater (a fault that ends nothing)."""
+    cheater = seat_cheater(lan, "held-goodbye")
+    codes, outs = finish_honest(lan, ["p0", "p1"])
+    assert "cheater: goodbye sent" in outs["cheater"], outs["cheater"][-2000:]
+    logs = honest_logs(lan, ["p0", "p1"], cheater)
+    chains = []
+    for seat, path in logs.items():
+        verdict = verify_file(path)
+        assert verdict.table is not None and verdict.table.status.value == "complete", verdict.summary
+        assert verdict.violation is not None and verdict.violation.seat == cheater, verdict.summary
+        assert verdict.violation.check == "leave" and not verdict.violation.halts, verdict.summary
+        assert frames_of(path, "leave"), f"seat {seat} kept the goodbye it named its signer for"
+        chains.append(verdict.table.entries)
+    assert all(chain == chains[0] for chain in chains), "one chain"
+    shown = {n: o[-1500:] for n, o in outs.items()}
+    assert codes == {"p0": ExitCode.VIOLATION, "p1": ExitCode.VIOLATION}, shown
+
+
+def test_a_goodbye_forged_for_another_seat_changes_nothing(lan: Lan) -> None:
+    """The modified peer sends every seat a goodbye in the name of the seat after it, signed with its own key:
+    a bad signature for that seat. Every honest seat drops it, nobody leaves, and the game plays on to its
+    end, complete on every honest log."""
+    cheater = seat_cheater(lan, "forged-goodbye")
+    codes, outs = finish_honest(lan, ["p0", "p1"])
+    assert "cheater: goodbye forged for seat" in outs["cheater"], outs["cheater"][-2000:]
+    assert codes == {"p0": ExitCode.OK, "p1": ExitCode.OK}, {n: o[-1500:] for n, o in outs.items()}
+    for seat, path in honest_logs(lan, ["p0", "p1"], cheater).items():
+        verdict = verify_file(path)
+        assert verdict.status is Status.VALID, f"seat {seat}: {verdict.summary}"
+        assert not frames_of(path, "leave") and not frames_of(path, "left"), f"seat {seat} took a forgery"

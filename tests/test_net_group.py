@@ -77,7 +77,8 @@ async def test_a_failing_bot_seat_leaves_alone_and_the_other_seats_of_the_proces
     assert ours.table.claim.voters == tuple(sorted({ours.seat, other.seat}))
     verdict = verify_file(ours.store.log_path)
     assert verdict.status is Verdict.INCOMPLETE, verdict.summary
-    assert f"signed that seat {gone} kept the table waiting" in verdict.summary, verdict.summary
+    voters = ", ".join(map(str, sorted({ours.seat, other.seat})))
+    assert f"seats {voters} claimed that seat {gone} kept them waiting" in verdict.summary, verdict.summary
     assert "past the timeout in force (8 s)" in verdict.summary and "nobody wins" in verdict.summary, (
         verdict.summary)
     failed = [r for r in caplog.records if "failed and leaves the game" in r.getMessage()]

@@ -5,9 +5,14 @@ end, a vote and a refusal split between the seats, a phantom refusal, two late a
 ahead, a lying vote at once (two players), a colluder that never votes, the lowest club never led while
 every clock jumps, and clocks that jump. Every table forwards what it takes, as the real peer does.
 
+The players' own word plays in the same schedules: a seat that says goodbye (at once, or after keeping the
+table waiting, crossing the votes against it), a proposal to stop that every seat agrees to, and one that
+only some do.
+
 In every schedule: every honest table ends with the same chain and result; `verify` of each honest log, and
 of the union of any of them, agrees with it; no honest seat is named (as silent, or for a fault); and no
-cheater gains: a seat at fault, or abandoning, never wins by it.
+cheater gains: a seat at fault, or abandoning, never wins by it; a leaver's side never wins by leaving; a
+stop needs every seat.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import msgpack
 import pytest
 from helpers import claims
 from helpers.cheats import Impatient, playing
-from helpers.schedules import ATTACKS, Faults, Schedule
+from helpers.schedules import ATTACKS, PARTINGS, Faults, Schedule
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,7 +64,7 @@ def accomplice(name: str, seat: int, kind: str) -> int | None:
     """Who helps the cheater: its partner (or, three players, the next seat) walks out (phantom, colluder);
     a second loser votes too after the end (late-vote, three players)."""
     n = PRESETS[name].players
-    if kind in ("phantom", "colluder") and n > 2:
+    if kind in ("phantom", "colluder", "stop-some") and n > 2:
         return (seat + 2) % 4 if n == 4 else (seat + 1) % n
     if kind == "late-vote" and n == 3:
         return (seat + 1) % n
@@ -71,7 +76,7 @@ def schedules(draw: st.DrawFn) -> tuple[str, Faults, int]:
     name = draw(st.sampled_from(sorted(PRESETS)))
     n = PRESETS[name].players
     seat = draw(st.integers(0, n - 1))
-    kinds = [*NETWORK, *(a for a in ATTACKS if a != "hold-lead")]
+    kinds = [*NETWORK, *PARTINGS, *(a for a in ATTACKS if a != "hold-lead")]
     if name == "low_club":
         kinds.append("hold-lead")
     if n == 2:
@@ -121,7 +126,7 @@ def check(schedule: Schedule, subset_seed: int = 0) -> GameEnded:
     tables = [t for t in schedule.tables if t is not None]
     assert len(tables) == len(schedule.tables), "the crashed seat came back"
     cheaters = schedule.cheaters
-    network = schedule.drawn.kind in NETWORK
+    network = schedule.drawn.kind in (*NETWORK, *PARTINGS)  # the faulty seat's own table is honest too
     honest = [t for t in tables if network or t.seat not in cheaters]
     first = honest[0]
     assert all(t.finished for t in honest), [(t.seat, t.status, t.waiting_for()) for t in honest]
@@ -147,10 +152,19 @@ def check(schedule: Schedule, subset_seed: int = 0) -> GameEnded:
     if result.status is TableStatus.VIOLATION:
         assert first.violation is not None and first.violation.seat in cheaters, first.violation
         assert not sides & set(result.winners), "a cheat never pays"
+    if result.status is TableStatus.LEFT:
+        assert schedule.drawn.kind in ("leave", "leave-late") and set(result.leavers) == {schedule.drawn.seat}
+        leaving = {side(s) for s in result.leavers}
+        assert result.scored or not leaving & set(result.winners), "leaving never pays"
+    if result.status is TableStatus.STOPPED:
+        assert schedule.drawn.kind == "stop", "a stop needs every seat"
+        assert result.scored or result.winners == ()
     expected = {
         TableStatus.COMPLETE: Status.VALID,
         TableStatus.ABANDONED: Status.INCOMPLETE,
         TableStatus.VIOLATION: Status.VIOLATION,
+        TableStatus.LEFT: Status.INCOMPLETE,
+        TableStatus.STOPPED: Status.INCOMPLETE,
     }[result.status]
     for t in honest:
         verdict = verify_frames(t.records)

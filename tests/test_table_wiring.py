@@ -13,7 +13,7 @@ import pytest
 TABLE = Path(__file__).resolve().parent.parent / "p2pspades" / "table"
 #: the machines: each sees its own narrow view of the table and returns what should happen
 MACHINES = {"opening", "hand", "drawpile", "makers", "claims", "abandonment", "late", "clock", "own",
-            "intake"}
+            "intake", "partings"}
 
 
 def imports(path: Path) -> set[str]:

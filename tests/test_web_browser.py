@@ -202,7 +202,7 @@ def test_keys_the_confirm_option_a_small_window_and_a_watching_tab(tmp_path: Pat
         watcher.wait_for("document.getElementById('said').textContent.includes('watches')")
         glyph = Card.parse(str(chosen)).glyph
         verified = ("Array.from(document.querySelectorAll('.events li')).some(li => "
-                    f"li.textContent === 'Ana played {glyph}: card verified')")
+                    f"li.textContent === 'You played {glyph}: card verified')")  # Ana's own page
         assert not page.evaluate(verified), "the watching tab played nothing"
         assert page.locator(f".hand button.card[data-card=\"{chosen}\"]").count() == 1
         page.keyboard.press("Enter")  # the second Enter plays it

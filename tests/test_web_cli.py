@@ -72,7 +72,7 @@ def test_the_lines_after_a_game_become_buttons() -> None:
         Offer("join", ("p2pspades", "join", "192.168.1.20:45555", "--bots", "1"))]
     assert offers_from([], ["p2pspades", "play"]) == [Offer("new", ("p2pspades", "play"))]
     labels = [o.to_json()["label"] for o in offers_from(lines)]
-    assert labels == ["Rematch", "Carry on with a bot", "Join again"]
+    assert labels == ["Rematch", "Carry on", "Join again"]
 
 
 def test_no_browser_is_started_without_a_window(monkeypatch: pytest.MonkeyPatch) -> None:

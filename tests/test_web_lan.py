@@ -134,7 +134,7 @@ def test_resume_in_the_browser_after_the_program_was_killed(tmp_path: Path) -> N
                 table.wait_for("document.getElementById('app').dataset.screen === 'game'")
                 table.wait_for("document.querySelector('.seat.at0 .line').textContent.startsWith('bid 4')")
                 table.wait_for("Array.from(document.querySelectorAll('.events li')).some(li => "
-                               "li.textContent.startsWith('ana played ') && "
+                               "li.textContent.startsWith('You played ') && "
                                "li.textContent.includes('verified'))")
                 assert played not in [c for c, _ in table.legal_cards()]
                 table.wait_for("document.querySelector('.hand button.card.legal')")

@@ -26,6 +26,8 @@ class Ending(enum.StrEnum):
     ABANDONED = "abandoned"
     CONTESTED = "contested"
     VIOLATION = "violation"
+    LEFT = "left"  # a seat said goodbye: its side forfeited
+    STOPPED = "stopped"  # stopped by agreement: the scores stand, nobody won
     UNFINISHED = "unfinished"  # stopped before the end; it can be resumed
     UNANSWERED = "unanswered"  # stopped before the end, and a resume heard nobody: it may be over elsewhere
     RUNNING = "running"  # a peer of this machine is writing the log right now
@@ -77,6 +79,8 @@ class GameRow:
     hands: int = 0
     claimed_by: tuple[str, ...] = ()
     """A contested ending: the names of the seats that claimed it (the claim counts against them)."""
+    left_by: tuple[str, ...] = ()
+    """`Ending.LEFT`: the names of the seats that left (signed goodbyes)."""
     unanswered: float | None = None
     """`Ending.UNANSWERED`: when the resume that heard nobody gave up."""
 
@@ -93,6 +97,10 @@ def ending_of(game: PlayedGame) -> Ending:
         return Ending.CONTESTED
     if table.status is TableStatus.ABANDONED:
         return Ending.ABANDONED
+    if table.status is TableStatus.LEFT:
+        return Ending.LEFT
+    if table.status is TableStatus.STOPPED:
+        return Ending.STOPPED
     if table.status is TableStatus.COMPLETE:
         return Ending.COMPLETE
     return Ending.UNFINISHED if game.unanswered is None else Ending.UNANSWERED
@@ -118,6 +126,7 @@ def game_row(game: PlayedGame) -> GameRow:
         winners=tuple(tuple(names[i] for i in rules.sides[k]) for k in sides), won=won,
         hands=len(verdict.hands), unanswered=game.unanswered if ending is Ending.UNANSWERED else None,
         claimed_by=tuple(names[s] for s in claimants) if ending is Ending.CONTESTED else (),
+        left_by=tuple(names[s] for s in table.result.leavers) if table.result is not None else (),
     )
 
 
@@ -171,6 +180,12 @@ class Stats:
     """Logs left out: still being written, or not readable (or the seat unknown)."""
     unfinished: int = 0
     """Of `games`, those that stopped before the end (no win, no loss): resumable, or unanswered."""
+    stopped: int = 0
+    """Of `games`, those stopped by agreement (no win, no loss: the scores stand, to carry on another day)."""
+    left: int = 0
+    """Of `games`, those the profile's seat left (a signed goodbye: its side forfeited)."""
+    left_by_others: int = 0
+    """Of `games`, those another seat left (its side forfeited)."""
 
     @property
     def points_per_hand(self) -> float | None:
@@ -198,6 +213,10 @@ def stats(games: Iterable[PlayedGame]) -> Stats:
         totals.wins += won
         totals.losses += lost
         totals.unfinished += ending in (Ending.UNFINISHED, Ending.UNANSWERED)
+        totals.stopped += ending is Ending.STOPPED
+        if ending is Ending.LEFT and table.result is not None:
+            totals.left += seat in table.result.leavers
+            totals.left_by_others += seat not in table.result.leavers
         for hand in game.verdict.hands:
             _count_hand(totals, rules, hand, seat, side)
         for other in rules.sides[side]:

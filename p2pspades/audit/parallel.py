@@ -10,6 +10,11 @@ those of a serial replay (audit/reader.py).
 
 Workers are forked (Linux only), before any thread of this module starts, from a process that runs no other
 thread: elsewhere, or in a threaded program, `available_jobs` gives 1 and the replay stays serial.
+
+Ctrl-C may come at any moment, also while the pool forks its workers and starts its thread (the first check)
+or stops them (`close`). Those steps hold it back until they are done: an interrupt halfway would leave a
+worker the pool does not know, or a thread it cannot join, and a traceback instead of the one-line message.
+The pool's threads are started while it is held back, so they never take it: only the replay does.
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ import signal
 import sys
 import threading
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from types import TracebackType
 
 from p2pspades.table.deal import ProofCheck
@@ -30,6 +37,8 @@ from p2pspades.table.deal import ProofCheck
 ALL_SETTLED = sys.maxsize
 #: Checks handed out and not settled, at the most (the replay waits for the workers beyond).
 MAX_PENDING = 64
+#: Seconds a wait for a check holds Ctrl-C back, at the most: it is taken between two waits.
+WAIT_SLICE = 0.1
 
 
 def available_jobs(requested: int | None = None) -> int:
@@ -41,6 +50,20 @@ def available_jobs(requested: int | None = None) -> int:
     if sys.platform != "linux" or threading.active_count() > 1:
         return 1
     return jobs
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C waits until the block is done, then is raised as usual (SIGINT blocked in this thread, and in
+    every thread and process started within). Signals that came before are raised on entry, before the block
+    runs: `pthread_sigmask` runs the handlers of what it unblocks, and of what was pending."""
+    held = False  # already held back by our caller: leave it so
+    try:
+        held = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        yield
+    finally:
+        if not held:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _ignore_interrupts() -> None:
@@ -64,6 +87,18 @@ def worker_pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
                                                   initializer=_ignore_interrupts)
 
 
+def _outcome(future: concurrent.futures.Future[bool]) -> bool:
+    """The check's result, once it has one. A wait's lock changes hands where Ctrl-C would leave it released
+    twice (a RuntimeError, not the one-line message), so the wait holds Ctrl-C back, WAIT_SLICE seconds at a
+    time, and takes it between two waits."""
+    while True:
+        with _interrupts_held():
+            try:
+                return future.result(timeout=WAIT_SLICE)
+            except concurrent.futures.TimeoutError:
+                pass
+
+
 class ParallelProofs:
     """A `ProofRunner` over `jobs` forked worker processes of its own, or over a caller's pool, which it
     leaves running (`review` weighs a seat's decisions on the workers that check the proofs). Set `entry` to
@@ -83,7 +118,8 @@ class ParallelProofs:
         while len(self._pending) >= MAX_PENDING and self._settle_oldest(wait=True):
             pass  # the workers are behind: wait for them, so a long log never piles up in memory
         try:
-            self._pending.append((self.entry, self._pool.submit(_run, check)))
+            with _interrupts_held():  # the first one forks the workers and starts the pool's thread
+                self._pending.append((self.entry, self._pool.submit(_run, check)))
         except (BrokenProcessPool, RuntimeError):
             self.failed = self.entry
 
@@ -110,7 +146,7 @@ class ParallelProofs:
         if not (wait or future.done()):
             return False
         try:
-            passed = future.result()
+            passed = _outcome(future)
         except (BrokenProcessPool, concurrent.futures.CancelledError):
             passed = False
         if not passed:
@@ -120,13 +156,21 @@ class ParallelProofs:
         return True
 
     def close(self) -> None:
-        """Stop the workers: the checks not started are cancelled, the running ones finish (a caller's pool:
-        its checks are left to finish, and its workers to the caller)."""
-        if self._owned:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-        else:
+        """Stop the workers: the checks not started are cancelled, the running ones finish. A Ctrl-C meanwhile
+        is raised once they have stopped. A caller's pool: its checks not started are cancelled, the running
+        ones left to finish, and its workers to the caller."""
+        pool = self._pool
+        if not isinstance(pool, concurrent.futures.ProcessPoolExecutor) or not self._owned:
             for _entry, future in self._pending:
                 future.cancel()
+            return
+        with _interrupts_held():
+            try:
+                pool.shutdown(wait=True, cancel_futures=True)
+            except RuntimeError:  # its thread never started (the first check failed): the workers wait
+                for worker in list((pool._processes or {}).values()):
+                    worker.terminate()
+                    worker.join()
 
     def __enter__(self) -> ParallelProofs:
         return self
@@ -134,4 +178,8 @@ class ParallelProofs:
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self.close()
+        try:
+            self.close()
+        except KeyboardInterrupt:  # raised before close held it back, the pool may still run: stop it
+            self.close()
+            raise

@@ -305,7 +305,14 @@ def not_ending(events: list[Event], raw: bytes) -> list[Violation]:
         slot = log.validate_header(log.open_envelope(raw).payload).seq
         found += [Violation(ev.seat, ev.check, ev.detail, slot, (ev.raw,), halts=False)
                   for ev in events if isinstance(ev, Rejected)]
+    else:  # a goodbye its signer's later entry makes void: named at the goodbye's slot, when the entry comes
+        found += [Violation(ev.seat, ev.check, ev.detail, _seq(ev.raw), (ev.raw,), halts=False)
+                  for ev in events if isinstance(ev, Rejected) and ev.check is Check.LEAVE and ev.raw != raw]
     return found
+
+
+def _seq(raw: bytes) -> int:
+    return int(log.validate_header(log.open_envelope(raw).payload).seq)
 
 
 def _taken(table: Table, raw: bytes, before: int, events: list[Event]) -> bool:
@@ -314,6 +321,8 @@ def _taken(table: Table, raw: bytes, before: int, events: list[Event]) -> bool:
     if len(table.entries) > before or any(isinstance(ev, Noted | Superseded) for ev in events):
         return True
     if any(isinstance(ev, Violation) and ev.halts for ev in events):
+        return True
+    if table.parted is not None and raw == table.entries[table.parted.seq]:
         return True
     return table.certified is not None and raw == table.entries[table.certified.seq]
 
@@ -374,6 +383,9 @@ def judge_end(table: Table, penalised: list[Violation], stopped: int = 0) -> Ver
         return Verdict(Status.VALID, Reason.of(Finding.COMPLETE, entries=n), table, None, penalised, n)
     if table.status is TableStatus.ABANDONED:
         found = Reason.of(Finding.ABANDONED, last=last, claim=claim_facts(table), ended=end_facts(table))
+    elif table.status in (TableStatus.LEFT, TableStatus.STOPPED) and table.result is not None:
+        forfeit = end_facts(table) if table.result.forfeit else None  # (else its words say it)
+        found = Reason.of(Finding.PARTED, last=last, parted=table.result, ended=forfeit)
     else:
         waiting = table.waiting_for()
         found = Reason.of(Finding.INCOMPLETE, last=last, waiting=waiting, claim=claim_facts(table))

@@ -11,6 +11,7 @@ from typing import Any
 
 from p2pspades import log
 from p2pspades.audit.verdict import Status, Verdict, abandonment, forfeit
+from p2pspades.describe import parted
 from p2pspades.rules import HandResult, RuleSet
 from p2pspades.table import After, PassShown, Table, TableStatus, Violation
 
@@ -25,11 +26,17 @@ _STATUS = {
 
 
 def record_status(verdict: Verdict) -> str:
-    """The record's `result.status`: complete, violation, abandoned, incomplete or unreadable."""
+    """The record's `result.status`: complete, violation, abandoned, left, stopped, incomplete or
+    unreadable."""
     table = verdict.table
     if verdict.status is Status.INCOMPLETE and (table is None or table.status is TableStatus.RUNNING):
         return "incomplete"
+    if verdict.status is Status.INCOMPLETE and table is not None and table.status in _PARTED:
+        return str(table.status)  # "left", "stopped"
     return _STATUS[verdict.status]
+
+
+_PARTED = (TableStatus.LEFT, TableStatus.STOPPED)
 
 
 def _violation(v: Violation) -> dict[str, Any]:
@@ -75,6 +82,9 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
                                "detail": u.detail, "evidence": [u.raw.hex()], "ends_game": False}
     if table.abandoned_by is not None:
         result["abandoned_by"] = table.abandoned_by
+    ended = table.result
+    if ended is not None and ended.status in _PARTED:
+        result[str(ended.status)] = parting_record(table)
     slot = table.claim
     if slot is not None:
         result["abandonment"] = {
@@ -115,6 +125,20 @@ def hand_record(verdict: Verdict) -> dict[str, Any]:
     if after is not None:
         record["after"] = after_record(after)
     return record
+
+
+def parting_record(table: Table) -> dict[str, Any]:
+    """A game ended by the players' own word (PROTOCOL.md §5.10, §5.11), in the hand record: the slot, who
+    left (a goodbye) or that every seat signed a stop, each side's score there, and whether the game was
+    decided before (its own result stands)."""
+    ended = table.result
+    assert ended is not None
+    out: dict[str, Any] = {"slot": ended.at, "scores": list(table.view.totals()), "scored": ended.scored}
+    if ended.status is TableStatus.LEFT:
+        out["seats"] = list(ended.leavers)
+    else:
+        out["signed_by"] = list(ended.signers)
+    return out | {"text": parted(ended)}
 
 
 def after_record(after: After) -> dict[str, Any]:

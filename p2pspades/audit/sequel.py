@@ -10,13 +10,14 @@ option or values it concerns (`reasons.Change`). `describe.change_text` puts one
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from p2pspades.reasons import Change, ChangeKind
 from p2pspades.rules import RuleSet
-from p2pspades.table import After, SeatInfo, Table, TableStatus
+from p2pspades.table import After, GameEnded, SeatInfo, Table, TableStatus
 
-__all__ = ["PROMISED", "Change", "ChangeKind", "broken", "changes", "rule_changes", "seat_changes"]
+__all__ = ["PROMISED", "Change", "ChangeKind", "broken", "changes", "gone_from", "rule_changes",
+           "seat_changes"]
 
 
 PROMISED = frozenset({ChangeKind.OTHER_GAME, ChangeKind.NOT_OVER})
@@ -42,13 +43,14 @@ def changes(old: Table, after: After, rules: RuleSet,
     if ended is None:
         return (Change(ChangeKind.NOT_OVER, gid),)
     found: list[Change] = []
-    gone = None
+    gone: tuple[int, ...] = ()
     if after.continues:
-        if ended.status is not TableStatus.ABANDONED or ended.seat is None:
+        left = gone_from(ended)
+        if left is None:
             return (Change(ChangeKind.NOT_ABANDONED, gid, old=ended.status.value),)
         if old.game is None:
             return (Change(ChangeKind.NO_SCORES, gid),)
-        gone = ended.seat
+        gone = left
     found += rule_changes(gid, old.rules, rules)
     if seats is not None:
         found += seat_changes(gid, old.setup.seats, seats, gone)
@@ -60,6 +62,19 @@ def changes(old: Table, after: After, rules: RuleSet,
     return tuple(found)
 
 
+def gone_from(ended: GameEnded) -> tuple[int, ...] | None:
+    """The seats a continuation of a game that ended so gives to newcomers: the abandoned seat, the seats
+    that left; none after a stop by agreement. None: a game that ended so is not carried on (complete, a
+    fault)."""
+    if ended.status is TableStatus.ABANDONED and ended.seat is not None:
+        return (ended.seat,)
+    if ended.status is TableStatus.LEFT:
+        return ended.leavers
+    if ended.status is TableStatus.STOPPED:
+        return ()
+    return None
+
+
 def rule_changes(game_id: bytes, old: RuleSet, new: RuleSet) -> list[Change]:
     """The options whose values differ (not the preset's name: a label, with no effect on play)."""
     return [Change(ChangeKind.RULE, game_id, option=field.name, old=getattr(old, field.name),
@@ -69,9 +84,10 @@ def rule_changes(game_id: bytes, old: RuleSet, new: RuleSet) -> list[Change]:
 
 
 def seat_changes(game_id: bytes, old: Sequence[SeatInfo], new: Sequence[SeatInfo],
-                 gone: int | None) -> list[Change]:
-    """The seats held by another key than in the old game; for a continuation, not the abandoned seat `gone`
-    taken by a newcomer (a bot, in practice): that is what a continuation does."""
+                 gone: Collection[int] = ()) -> list[Change]:
+    """The seats held by another key than in the old game; for a continuation, not the seats `gone` (the
+    abandoned seat, those that left) taken by newcomers (bots, in practice): that is what a continuation
+    does."""
     places = {s.key: s.seat for s in old}
     found = []
     for seat in range(max(len(old), len(new))):
@@ -80,10 +96,7 @@ def seat_changes(game_id: bytes, old: Sequence[SeatInfo], new: Sequence[SeatInfo
         if before is not None and after is not None and before.key == after.key:
             continue
         was = None if after is None else places.get(after.key)
-        if seat == gone and after is not None and was is None:
+        if seat in gone and after is not None and was is None:
             continue
         found.append(Change(ChangeKind.SEAT, game_id, seat=seat, old=before, new=after, was=was))
     return found
-
-
-__all__ = ["PROMISED", "Change", "ChangeKind", "broken", "changes", "rule_changes", "seat_changes"]

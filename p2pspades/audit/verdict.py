@@ -112,6 +112,7 @@ def end_facts(table: Table) -> EndFacts | None:
     return EndFacts(
         seat=result.seat, contested=result.contested, forfeit=result.forfeit, winners=tuple(result.winners),
         abandoned=result.status is TableStatus.ABANDONED, signers=tuple(result.signers),
+        left=result.status is TableStatus.LEFT,
         check=None if v is None else v.check, detail="" if v is None else v.detail,
         scored=result.scored, missing=tuple(result.missing),
         answer=held,

@@ -1,5 +1,6 @@
-"""Playing again at the same table: a rematch after a game ended, or carrying an abandoned game on with a bot
-in the empty seat (PROTOCOL.md §4.1.1), and the commands printed for them.
+"""Playing again at the same table: a rematch after a game ended, or carrying a game on from its scores
+(PROTOCOL.md §4.1.1): an abandoned or left game with a bot in each empty seat, a game stopped by agreement
+with every seat as it was; and the commands printed for them.
 
 `host --rematch GAME_ID` and `host --carry-on GAME_ID` read this profile's own log of that game to make the
 `Sequel` the lobby announces (the genesis `after`, and who sat where); a joiner's `check_after` compares a
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from p2pspades import crypto, paths
 from p2pspades.audit import verify_file
-from p2pspades.audit.sequel import Change, ChangeKind, changes, rule_changes, seat_changes
+from p2pspades.audit.sequel import Change, ChangeKind, changes, gone_from, rule_changes, seat_changes
 from p2pspades.audit.verdict import Verdict
 from p2pspades.bots import DEFAULT_BOT
 from p2pspades.cli.common import default_name
@@ -27,7 +28,7 @@ from p2pspades.i18n import N_, _, ngettext
 from p2pspades.net.lobby_seats import LobbyResult, Sequel, TableInfo
 from p2pspades.net.store import GameStore, StoreError, games_of
 from p2pspades.rules import RuleSet
-from p2pspades.table import CONTINUATION, REMATCH, After, SeatInfo, Table, TableStatus, read_genesis
+from p2pspades.table import CONTINUATION, REMATCH, After, SeatInfo, Table, read_genesis
 
 _NOT_ENDED = N_("game {id} has not ended: carry it on with '{command}' instead")
 
@@ -35,13 +36,13 @@ _NOT_ENDED = N_("game {id} has not ended: carry it on with '{command}' instead")
 @dataclass(frozen=True)
 class Again:
     """What a table that plays again after game `old` needs: its rules, the lobby's `sequel`, the old
-    table's name and the seats the host's bots held in it (`bot_seats`), and where the host's bot for the
-    abandoned seat sits (`bot_for`, a continuation only)."""
+    table's name and the seats the host's bots held in it (`bot_seats`), and where the host's bots for the
+    seats gone sit (`bots_for`, a continuation of an abandoned or left game only)."""
 
     old: Table
     sequel: Sequel
     bot_seats: tuple[int, ...]
-    bot_for: int | None = None
+    bots_for: tuple[int, ...] = ()
 
     @property
     def rules(self) -> RuleSet:
@@ -101,34 +102,36 @@ def rematch(old: Table, me: bytes, bot_keys: Collection[bytes]) -> Again:
 
 
 def carry_on(old: Table, me: bytes, bot_keys: Collection[bytes]) -> Again:
-    """The continuation of the abandoned game `old` from its scores, hosted by its seat 0 (us), with a bot
-    of ours in the abandoned seat and every other seat kept for the key that held it."""
+    """The continuation of the game `old` from its scores, hosted by its seat 0 (us): after an abandonment
+    or a goodbye, with a bot of ours in each seat gone; after a stop by agreement, with every seat as it was.
+    Every other seat is kept for the key that held it."""
     gid = old.game_id.hex()[:12]
     ended = old.result
     if ended is None:
         raise LocalError(_(_NOT_ENDED).format(id=gid, command=f"p2pspades resume {gid}"))
-    if ended.status is not TableStatus.ABANDONED or ended.seat is None:
-        raise LocalError(_("game {id} was not abandoned ({status}): play a new game, or a rematch with "
-                           "'{command}'").format(id=gid, status=status_words(ended.status),
-                                                 command=f"p2pspades host --rematch {gid}"))
+    gone = gone_from(ended)
+    if gone is None:
+        raise LocalError(_("game {id} was not abandoned, left or stopped ({status}): play a new game, or a "
+                           "rematch with '{command}'").format(id=gid, status=status_words(ended.status),
+                                                              command=f"p2pspades host --rematch {gid}"))
     if old.setup.keys[0] != me:
         raise LocalError(_("game {id} was hosted by {host}: its host (seat 0) carries it on, and the others "
                            "join").format(id=gid, host=old.setup.seats[0].name))
-    if ended.seat == 0:
-        raise LocalError(_("in game {id} it was you, the host, who stopped answering: a continuation keeps "
-                           "every seat but the abandoned one, so it cannot be hosted without you at seat "
+    if 0 in gone:
+        raise LocalError(_("in game {id} it was you, the host, who stopped answering or left: a continuation "
+                           "keeps every seat but those gone, so it cannot be hosted without you at seat "
                            "0").format(id=gid))
     game = old.game
     if game is None:
-        raise LocalError(_("game {id} was abandoned before its first hand: there are no scores to carry "
+        raise LocalError(_("game {id} ended before its first hand: there are no scores to carry "
                            "on").format(id=gid))
     after = After(old.game_id, CONTINUATION, game.totals, game.dealer)
     problem = after.problem(old.rules, None)
-    if problem is not None:  # pragma: no cover - an abandoned game's totals are those of a game going on
+    if problem is not None:  # a game that ended at its end (decided, then left or stopped)
         raise LocalError(_("game {id} cannot be carried on: {why}").format(id=gid, why=problem))
-    places = {s.key: s.seat for s in old.setup.seats if s.seat not in (0, ended.seat)}
-    bots = tuple(seat for seat in _bots_of(old, bot_keys) if seat != ended.seat)
-    return Again(old, Sequel(after, places, only_places=True), bots, bot_for=ended.seat)
+    places = {s.key: s.seat for s in old.setup.seats if s.seat != 0 and s.seat not in gone}
+    bots = tuple(seat for seat in _bots_of(old, bot_keys) if seat not in gone)
+    return Again(old, Sequel(after, places, only_places=True), bots, bots_for=gone)
 
 
 class CheckAfter:
@@ -163,7 +166,7 @@ class CheckAfter:
         # our log stops before the end (we were away when it ended): what it holds is compared
         found = rule_changes(old.game_id, old.rules, rules)
         if seats is not None:
-            found += seat_changes(old.game_id, old.setup.seats, seats, None)
+            found += seat_changes(old.game_id, old.setup.seats, seats)
         return (*found, *([Change(ChangeKind.LOG_UNENDED, old.game_id)] if after.continues else []))
 
     def __call__(self, info: TableInfo) -> str | None:
@@ -301,7 +304,10 @@ def again_lines(table_words: Sequence[str], table: Table | None, args: argparse.
     gid = table.game_id.hex()[:12]
     rematch_command = shlex.join(["p2pspades", "host", "--rematch", gid, *rest, *player])
     lines = [_("play again with: {command}").format(command=rematch_command)]
-    if ended.status is TableStatus.ABANDONED and ended.seat not in (None, 0) and table.game is not None:
-        carry = ["p2pspades", "host", "--carry-on", gid, *rest, *player]
-        lines.append(_("carry on with a bot: {command}").format(command=shlex.join(carry)))
+    gone = gone_from(ended)
+    decided = ended.scored or (table.game is not None and table.game.outcome is not None)
+    if gone is not None and 0 not in gone and table.game is not None and not decided:
+        carry = shlex.join(["p2pspades", "host", "--carry-on", gid, *rest, *player])
+        label = _("carry on with a bot: {command}") if gone else _("carry on: {command}")
+        lines.append(label.format(command=carry))
     return lines

@@ -13,7 +13,7 @@ from typing import Any
 from p2pspades import paths
 from p2pspades.audit import GameVisitor
 from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, DEFAULT_THINK, THINK
-from p2pspades.describe import abandoned, ending, failed
+from p2pspades.describe import abandoned, ending, failed, parted
 from p2pspades.describe.game import bid_text, status_words
 from p2pspades.errors import LocalError, P2PSpadesError
 from p2pspades.exits import ExitCode
@@ -243,7 +243,9 @@ class ProgressLines(GameVisitor):
         why = ending(ended)
         text = (_("game over: {status} ({why})") if why else _("game over: {status}")).format(status=status,
                                                                                             why=why)
-        if ended.signers and ended.seat is not None:
+        if ended.status in ("left", "stopped"):
+            text = _("game over: {how}").format(how=parted(ended, lambda seat: self.names[seat]))
+        elif ended.signers and ended.seat is not None:
             text = _("{said}: {how}").format(said=text, how=abandoned(ended, lambda seat: self.names[seat]))
         if ended.forfeit and ended.seat is not None:
             seats = sum(len(self.rules.sides[k]) for k in ended.winners)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -97,6 +98,21 @@ def result_text(row: GameRow, profile: str | None) -> str:
         if not winners:
             return _("abandoned: nobody won") if ending is Ending.ABANDONED else _("violation: nobody won")
         return _won(row, winners, forfeit=_("abandoned") if ending is Ending.ABANDONED else _("violation"))
+    if ending is Ending.LEFT:
+        leavers = _(" and ").join(printable(n) for n in row.left_by)
+        if not winners:
+            return _("{names} left: nobody won").format(names=leavers)
+        return _won(row, winners, forfeit=_("{names} left").format(names=leavers))
+    if ending is Ending.STOPPED:
+        text = ngettext("stopped by agreement after {n} hand: nobody won, the scores stand",
+                        "stopped by agreement after {n} hands: nobody won, the scores stand",
+                        row.hands).format(n=row.hands)
+        if row.seat == 0 and row.game_id is not None:  # the host carries it on
+            words = ["p2pspades", "host", "--carry-on", row.game_id[:12]]
+            if paths.profile_name(profile) != paths.DEFAULT_PROFILE:
+                words += ["--profile", paths.profile_name(profile)]
+            text = _("{stopped}; carry on with: {command}").format(stopped=text, command=shlex.join(words))
+        return text
     if ending is Ending.CONTESTED:
         if not row.claimed_by:
             return _("abandoned, contested: nobody won")
@@ -154,11 +170,22 @@ def row_record(row: GameRow, profile: str | None) -> dict[str, Any]:
     }
 
 
+OVER = frozenset({Ending.ABANDONED, Ending.CONTESTED, Ending.LEFT, Ending.STOPPED})
+"""The endings of a game that stopped short and is over: its log is valid, not valid so far."""
+
+
+def verdict_words(row: GameRow) -> str:
+    """The verdict of a game's log in the list: a game that ended short (abandoned, left, stopped) has a
+    valid log, though `verify` exits 3 for it as for one that stops mid-game."""
+    status = Status.VALID if row.status is Status.INCOMPLETE and row.ending in OVER else row.status
+    return _(VERDICT_WORDS[status])
+
+
 def table_lines(rows: list[GameRow], profile: str | None) -> list[str]:
     # TRANSLATORS: the headings of the columns of `p2pspades games`
     header = [_("date"), _("table"), _("players (* you)"), _("result"), _("log verdict"), _("log")]
     cells = [[date(r.when), printable(r.table or "?"), sides_text(r) or "?", result_text(r, profile),
-              _(VERDICT_WORDS[r.status]), printable(r.path)] for r in rows]
+              verdict_words(r), printable(r.path)] for r in rows]
     widths = [max(width(line[i]) for line in [header, *cells]) for i in range(len(header) - 1)]
     return ["  ".join([*(pad(c, w) for c, w in zip(line, widths, strict=False)), line[-1]])
             for line in [header, *cells]]

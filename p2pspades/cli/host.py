@@ -80,9 +80,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                               "the same table, rules and bots, each player back in their seat if they join "
                               "again; its genesis names the game it follows"))
     again.add_argument("--carry-on", metavar=_("GAME_ID"),
-                       help=_("carry game GAME_ID on after a player was dropped (its abandonment): a new "
-                              "game from its scores and bags, the same players in the same seats and a bot "
-                              "of yours in the empty one; you must have hosted it"))
+                       help=_("carry game GAME_ID on after a player was dropped (its abandonment) or left, "
+                              "or everybody agreed to stop: a new game from its scores and bags, the same "
+                              "players in the same seats and a bot of yours in each empty one; you must have "
+                              "hosted it"))
     add_seat_options(p)
     p.set_defaults(run=run)
 
@@ -140,9 +141,9 @@ def play_again(args: argparse.Namespace, me: bytes) -> Again | None:
 
 def again_bots(again: Again | None, args: argparse.Namespace) -> tuple[list[Seat], Sequel | None, int]:
     """The bot seats of our table: for a table that plays again, the old game's bots of ours (the same
-    keys, back in their seats) and, for a continuation, one more for the abandoned seat; else `--bots` new
-    ones. With the lobby's sequel (that bot's seat kept for it), and the number of the next bot the lobby
-    screen would add."""
+    keys, back in their seats) and, for a continuation, one more for each seat gone (abandoned, or left);
+    else `--bots` new ones. With the lobby's sequel (each such bot's seat kept for it), and the number of the
+    next bot the lobby screen would add."""
     if again is None:
         return bot_seats(args.bots, PLAYER_IDENTITY, args.bot, home=args.home), None, args.bots + 1
     ours = our_bot_keys(args.home, PLAYER_IDENTITY)
@@ -151,10 +152,10 @@ def again_bots(again: Again | None, args: argparse.Namespace) -> tuple[list[Seat
             for bot in bot_seats(1, PLAYER_IDENTITY, args.bot, first=ours[key], home=args.home)]
     unused = (k for k in itertools.count(1) if k not in {ours[key] for key in held})
     sequel = again.sequel
-    if again.bot_for is not None:
+    for seat in again.bots_for:
         (extra,) = bot_seats(1, PLAYER_IDENTITY, args.bot, first=next(unused), home=args.home)
         bots.append(extra)
-        sequel = dataclasses.replace(sequel, places={**sequel.places, extra.identity.public: again.bot_for})
+        sequel = dataclasses.replace(sequel, places={**sequel.places, extra.identity.public: seat})
     return bots, sequel, next(unused)
 
 

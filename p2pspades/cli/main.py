@@ -8,10 +8,12 @@ config lang`), else the locale's, else English (`i18n.choose`).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from types import FrameType
 
 from p2pspades import __version__, i18n
 from p2pspades.exits import ExitCode
@@ -111,7 +113,36 @@ def interrupted() -> ExitCode:
     return ExitCode.INTERRUPTED
 
 
+def _interrupt_again(previous: Callable[[sys.UnraisableHookArgs], object],
+                    unraisable: sys.UnraisableHookArgs) -> None:
+    """A Ctrl-C that struck where Python cannot raise it (a callback of the import machinery, a finalizer)
+    is neither lost nor printed as a traceback: it comes again, where the command stops on it with its one
+    line. Anything else goes to the `previous` hook."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        sys.settrace(_interrupt)  # the next function called, once this hook is done, raises it
+    else:
+        previous(unraisable)
+
+
+def _interrupt(frame: FrameType, event: str, arg: object) -> None:
+    """A trace function that raises Ctrl-C in the first frame it sees, and with that is unset."""
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    previous = sys.unraisablehook
+    sys.unraisablehook = functools.partial(_interrupt_again, previous)
+    try:
+        code = _command(argv)
+    finally:
+        sys.unraisablehook = previous
+    if sys.gettrace() is _interrupt:  # a Ctrl-C taken again, and the command ended before it called anything
+        sys.settrace(None)
+        return interrupted()
+    return code
+
+
+def _command(argv: Sequence[str] | None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a character the terminal cannot show: an escape, not a crash
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:

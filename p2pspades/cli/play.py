@@ -16,7 +16,9 @@ import contextlib
 import dataclasses
 import logging
 import math
+import os
 import shlex
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -43,7 +45,7 @@ from p2pspades.cli.common import (
 from p2pspades.cli.echo import say
 from p2pspades.cli.page import add_web_options
 from p2pspades.cli.page import check as check_web
-from p2pspades.describe import ending, note, superseded
+from p2pspades.describe import ending, lapsed, note, parting_note, superseded
 from p2pspades.describe.game import seat_names, status_words
 from p2pspades.describe.rules import described
 from p2pspades.describe.tables import seat_map
@@ -65,7 +67,7 @@ from p2pspades.net.status import Phase, Status
 from p2pspades.net.store import StoreError
 from p2pspades.paths import PLAYER_IDENTITY, data_home, default_log_path, diagnostics_log, profile_name
 from p2pspades.rules import HandResult, RuleSet
-from p2pspades.table import Event, GameEnded, HandAudited, Noted, Superseded, Table, TableStatus
+from p2pspades.table import Event, GameEnded, HandAudited, Noted, StopLapsed, Superseded, Table, TableStatus
 from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_tables
 from p2pspades.ui.prefs import add_screen_options
@@ -227,12 +229,23 @@ class Progress(ProgressLines):
         self._sync_at = 0.0
         self._lingering = False
         self._quiet_until = time.monotonic() + grace  # links take a moment to come up at the start
+        self._proposals: set[int] = set()  # the slots with a proposal to stop said already
 
     def on_event(self, event: Event) -> None:
+        names = [s.name for s in self.peer.table.setup.seats]
         if isinstance(event, Noted) and event.type in msg.NOTES:
-            names = [s.name for s in self.peer.table.setup.seats]
             fields = log.open_envelope(event.raw).payload
             say(note(event.type, names[event.seat], names[fields["a"]], fields))
+        elif isinstance(event, Noted) and event.type in msg.PARTINGS:
+            first = event.type == msg.Stop.TYPE and event.slot not in self._proposals
+            self._proposals.add(event.slot)
+            say(parting_note(event.type, names[event.seat], first))
+            proposal = self.peer.table.stop_proposal()
+            if first and proposal is not None and proposal.open and proposal.lapses_in is not None:
+                say(_("the game pauses for the proposal to stop: every seat has up to {seconds} s to agree, "
+                      "or the game goes on").format(seconds=math.ceil(proposal.lapses_in)))
+        elif isinstance(event, StopLapsed) and event.by is None:
+            say(lapsed(None))
         elif isinstance(event, Superseded):
             say(superseded(event.first, len(event.raws)))
         tell(self.peer.table, [event], self)
@@ -395,6 +408,9 @@ async def run_group(group: LocalGroup, ui: Any | None, args: argparse.Namespace,
     peer = group.main
     announce_game(peer)
     resume = resume_command(peer.table.game_id, args.profile, auto=ui is None, bot=args.bot)
+    others = others_elsewhere(peer)
+    hangup = Hangup() if others else None  # closing the terminal (or `kill`) leaves the game, with a goodbye
+    left = False
     try:
         if ui is None:
             progress = Progress(peer)
@@ -403,27 +419,110 @@ async def run_group(group: LocalGroup, ui: Any | None, args: argparse.Namespace,
         else:
             await _run_with_screen(group, ui, not args.no_color,
                                    None if again is None else lambda: again(peer.table))
-    except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels us, then raises KeyboardInterrupt)
-        if not peer.table.finished:
-            say(_("you stopped the game before the end; carry on with: {command}").format(command=resume))
-        raise
+            if not peer.table.finished and others and not peer.gave_up:  # the person left the screen
+                await farewell(group)
+                left = True
+    except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels us, then raises KeyboardInterrupt), SIGHUP
+        if peer.table.finished or not others:
+            if not peer.table.finished:
+                say(_("you stopped the game before the end; carry on with: {command}").format(command=resume))
+            raise
+        task = asyncio.current_task()
+        assert task is not None
+        task.uncancel()
+        await farewell(group)
+        code = finish(peer, again, left=True)
+        if hangup is not None and hangup.happened:
+            return code
+        raise  # Ctrl-C: the goodbye is signed and sent, and the command is interrupted, as Ctrl-C always is
     finally:
+        if hangup is not None:
+            hangup.release()
         await group.close()
     table = peer.table
     if peer.gave_up:
         for line in nobody_answered(peer, resume):
             say(line)
         return ExitCode.UNANSWERED
+    if left:
+        return finish(peer, again, left=True)
     if not table.finished:
         say(_("you left before the end; carry on with: {command}").format(command=resume))
         return ExitCode.LEFT
+    return finish(peer, again)
+
+
+def finish(peer: Peer, again: Callable[[Table], list[str]] | None, left: bool = False) -> int:
+    """The end of our game, said: the final score, our log's verdict, how to play again; the exit code
+    (`left`: our player left it, by a goodbye)."""
+    table = peer.table
+    if left:
+        say(_("you left the game: your goodbye ends it on every table, and your side forfeits"))
     for line in final_lines(table):
         say(line)
     verdict = verify_file(peer.store.log_path)
     say(_("log {path}: {verdict}").format(path=peer.store.log_path, verdict=verdict.summary))
-    for line in again(table) if again is not None else ():
+    for line in again(table) if again is not None and not left else ():
         say(line)
+    if left:
+        return ExitCode.LEFT
     return game_exit_code(table.status, log_violation=verdict.status is Verdict.VIOLATION)
+
+
+def others_elsewhere(peer: Peer) -> bool:
+    """Whether a seat of the game is played by another process than ours (a person's, or their bots): then
+    leaving signs a goodbye. With only our own bots, we stop with them and `resume` carries the game on."""
+    return bool(set(range(peer.table.seats)) - {peer.seat} - peer.sync.companions)
+
+
+async def farewell(group: LocalGroup) -> None:
+    """Our player leaves a game others play: our goodbye ends it on every table (PROTOCOL.md §5.10). Our
+    seats stay up until every seat holds it (`Timing.farewell`, a few seconds, at most)."""
+    for each in group.peers:
+        each.timing = dataclasses.replace(each.timing, linger=each.timing.farewell)
+    group.main.leave()
+    say(_("leaving: your goodbye is on its way; staying up to {seconds} s until every seat holds it").format(
+        seconds=math.ceil(group.main.timing.farewell)))
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(group.run(), group.main.timing.farewell + 1.0)
+
+
+class Hangup:
+    """Closing the terminal (SIGHUP) or a polite `kill` (SIGTERM) while others play: the game we play is
+    cancelled as Ctrl-C cancels it, so that we leave it with a goodbye. After SIGHUP what we print goes
+    nowhere: there is no terminal to print to."""
+
+    def __init__(self) -> None:
+        self.happened = False
+        self._task = asyncio.current_task()
+        self._installed: list[int] = []
+        loop = asyncio.get_running_loop()
+        for name in ("SIGHUP", "SIGTERM"):
+            number = getattr(signal, name, None)
+            if number is None:
+                continue
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(number, self._hang_up, number == getattr(signal, "SIGHUP", None))
+                self._installed.append(number)
+
+    def _hang_up(self, terminal_gone: bool) -> None:
+        if self.happened:
+            return
+        self.happened = True
+        if terminal_gone:
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                with contextlib.suppress(OSError):
+                    os.dup2(devnull, fd)
+        if self._task is not None:
+            self._task.cancel()
+
+    def release(self) -> None:
+        loop = asyncio.get_running_loop()
+        for number in self._installed:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(number)
+        self._installed = []
 
 
 def nobody_answered(peer: Peer, resume: str) -> list[str]:
@@ -486,11 +585,15 @@ async def _run_with_screen(group: LocalGroup, ui: Any, color: bool,
                 state.set_lost(seat, gone is not None and gone >= 0)
 
         state.set_countdown(status.waiting_for, status.vote_in if _counting_down(status) else None)
+        state.set_proposal(status.proposal)
         counting = status.phase is Phase.SYNCING and not (status.answered and status.heard >= status.others)
         state.set_sync_countdown(status.answered, status.sync_in if counting else None)
 
     peer.on_status = connection
     state.on_wait_longer = peer.wait_longer
+    state.on_stop = peer.stop
+    state.again = again  # the game-over screen says at once how to play again (or carry on)
+    peer.agrees_to_stop = False  # the person is asked
     state.set_bots(bot_owners(peer))
     state.refresh(peer.table)
     for each in group.peers:  # while the screen is open, a seat that comes back late still gets the end

@@ -48,6 +48,8 @@ def stats_record(s: Stats, profile: str | None) -> dict[str, Any]:
                       "losses": p.losses} for p in s.partners],
         "contested": {"claimed": s.contested_claimed, "claimed_against": s.contested_against},
         "unfinished": s.unfinished,
+        "stopped": s.stopped,
+        "left": {"by_you": s.left, "by_others": s.left_by_others},
         "left_out": {"running": s.running, "unreadable": s.unreadable},
     }
 
@@ -88,6 +90,14 @@ def stats_lines(s: Stats, profile: str | None) -> list[str]:
                                   blind_made=number(s.blind_nils_made),
                                   blind_failed=number(s.blind_nils_failed)),
     ]
+    if s.stopped:
+        lines.append("  " + ngettext("{n} game stopped by agreement (nobody won: the scores stand)",
+                                     "{n} games stopped by agreement (nobody won: the scores stand)",
+                                     s.stopped).format(n=number(s.stopped)))
+    if s.left or s.left_by_others:
+        lines.append("  " + _("games ended by a goodbye (the leaver's side forfeits): {mine} left by you, "
+                              "{others} by another player").format(mine=number(s.left),
+                                                                   others=number(s.left_by_others)))
     if s.contested_claimed or s.contested_against:
         lines.append("  " + _("contested endings (nobody won): {claimed} claimed by you, {against} claimed "
                               "against you").format(claimed=number(s.contested_claimed),

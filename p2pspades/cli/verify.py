@@ -32,7 +32,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help=_("verify a game log offline"),
         description=_("Replay a game log through the rules engine and the deal audit. Exit codes: 0 valid "
                       "and complete; 1 a violation (tampering, cheating, bad signature, broken chain); 2 "
-                      "unreadable or not a log; 3 valid so far but incomplete or abandoned. Given the logs "
+                      "unreadable or not a log; 3 valid so far but incomplete, abandoned, left or stopped by "
+                      "agreement. Given the logs "
                       "of several players of one game, it verifies each, finds where they agree and where "
                       "they fork, and says which branch the rules uphold and its result, with the same exit "
                       "codes for that result, 2 if the files are not logs of one game, and 4 for a fork the "

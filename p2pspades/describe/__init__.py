@@ -80,7 +80,67 @@ def ending(ended: GameEnded) -> str:
             return _("{seats} claimed that seat {seat} stopped answering (contested)").format(
                 seats=seats_word(ended.signers), seat=ended.seat)
         return _("seat {seat} stopped answering").format(seat=ended.seat)
+    if ended.status == "left":
+        return _("{seats} left the game").format(seats=seats_word(ended.leavers))
+    if ended.status == "stopped":
+        return _("stopped by agreement")
     return ""
+
+
+def parted(ended: GameEnded, who: Callable[[int], str] | None = None) -> str:
+    """A game ended by the players' own word, in words (PROTOCOL.md §5.10, §5.11): who left, by a signed
+    goodbye, and what that did (a forfeit is said by the caller, as for an abandonment); or that every seat
+    agreed to stop, the scores standing. `who` names a seat ("seat 2" by default)."""
+    if ended.status == "stopped":
+        if ended.scored:
+            return _("stopped by agreement at its end: every seat signed to stop there, and as the game was "
+                     "decided before, its result stands")
+        return _("stopped by agreement: every seat signed to stop here, so the scores stand and nobody wins; "
+                 "the game can be carried on from them another day")
+    leavers = seats_word(ended.leavers, who)
+    if ended.scored:
+        return _("{leavers} left the game at its end (a signed goodbye): it was decided before, so its "
+                 "result stands").format(leavers=leavers)
+    if ended.forfeit:
+        count = len(ended.leavers)
+        return ngettext("{leavers} left the game (a signed goodbye)",
+                        "{leavers} left the game (signed goodbyes)", count).format(leavers=leavers)
+    return ngettext("{leavers} left the game (a signed goodbye): nobody wins",
+                    "{leavers} left the game (signed goodbyes): nobody wins",
+                    len(ended.leavers)).format(leavers=leavers)
+
+
+def parting_note(kind: str, signer: str, first: bool = False, own: bool = False) -> str:
+    """A goodbye, a stop or a decline in words (PROTOCOL.md §5.10, §5.11): `signer` is how the reader names
+    its seat; `first`: the stop is the first for its slot, a proposal; `own`: the reader signed it."""
+    if own:
+        return _own_parting(kind, first)
+    if kind == "leave":
+        return _("{signer} left the game (a signed goodbye)").format(signer=signer)
+    if kind == "stop" and first:
+        return _("{signer} proposes to stop here: the scores stand, nobody wins, and the game can be carried "
+                 "on another day").format(signer=signer)
+    if kind == "stop":
+        return _("{signer} agrees to stop here").format(signer=signer)
+    return _("{signer} wants to play on: the proposal to stop lapses").format(signer=signer)
+
+
+def _own_parting(kind: str, first: bool) -> str:
+    if kind == "leave":
+        return _("You left the game (a signed goodbye)")
+    if kind == "stop" and first:
+        return _("You propose to stop here: the scores stand, nobody wins, and the game can be carried on "
+                 "another day")
+    if kind == "stop":
+        return _("You agree to stop here")
+    return _("You want to play on: the proposal to stop lapses")
+
+
+def lapsed(by: str | None) -> str:
+    """A proposal to stop that lapsed: declined by `by` (how the reader names it), or not agreed in time."""
+    if by is not None:
+        return _("{who} declined to stop: the game goes on").format(who=by)
+    return _("the proposal to stop lapsed (not every seat agreed in time): the game goes on")
 
 
 def seat_word(seat: int) -> str:
@@ -230,7 +290,7 @@ def _value(change: Change, value: object) -> str:
 _CHANGE_WORDS = {
     "other game": "it follows game {new}, not {game} of the old log",
     "not over": "{game} has not ended",
-    "not abandoned": "{game} was not abandoned ({old}): it cannot be carried on",
+    "not abandoned": "{game} was not abandoned, left or stopped ({old}): it cannot be carried on",
     "no scores": "{game} ended before its first hand: there are no scores to carry on",
     "no log": "you have no log of {game} here: nothing of it can be checked",
     "log unended": "your log of {game} stops before its end: the scores cannot be checked",

@@ -40,7 +40,7 @@ code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overfl
 .verdict{border:2px solid;border-radius:.4rem;padding:.8rem 1rem}
 .verdict.complete{background:#e3f3e6;border-color:#1d6b33;color:#0c3d1a}
 .verdict.violation,.verdict.unreadable,.verdict.unsettled{background:#fde8ea;border-color:#a01228;color:#5c0714}
-.verdict.abandoned,.verdict.incomplete{background:#fff3d1;border-color:#8a6100;color:#4a3400}
+.verdict.abandoned,.verdict.incomplete,.verdict.left,.verdict.stopped{background:#fff3d1;border-color:#8a6100;color:#4a3400}
 .summary{margin:.2rem 0;overflow-wrap:anywhere}.outcome{margin:.2rem 0;font-size:1.15rem;font-weight:700}
 nav ul,.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.6rem 0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:var(--soft)}
@@ -75,7 +75,7 @@ min-height:2.6rem;cursor:pointer}button:disabled{color:#777;border-color:#aaa;cu
 .logs{display:grid;gap:.6rem;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr))}
 .log{border:2px solid var(--line);border-radius:.4rem;padding:.5rem;overflow-wrap:anywhere}
 .log.complete{border-color:#1d6b33}.log.violation,.log.unreadable{border-color:#a01228}
-.log.abandoned,.log.incomplete{border-color:#8a6100}
+.log.abandoned,.log.incomplete,.log.left,.log.stopped{border-color:#8a6100}
 .chains tr.fork{background:#fff3d1}.chains td.upheld{background:#e3f3e6}
 @media (max-width:40rem){main{padding:.5rem}
 .deal.players-4{grid-template-columns:1fr 1fr;grid-template-areas:"n n" "w e" "c c" "s s"}}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from p2pspades.describe import change_text, dropped, failed, penalty, seats_word
+from p2pspades.describe import change_text, dropped, failed, parted, penalty, seats_word
 from p2pspades.i18n import N_, N_plural, _, ngettext
 from p2pspades.reasons import ClaimFacts, EndFacts, Finding, Follows, Reason, Settled
 
@@ -39,6 +39,7 @@ FINDINGS: Mapping[Finding, str] = {
     Finding.COMPLETE: "{complete}",  # COMPLETE, by the count of entries
     Finding.ABANDONED: N_("valid, but abandoned at entry {last}: {claim}{ended}"),
     Finding.INCOMPLETE: N_("valid so far, but incomplete: it stops after entry {last}{waiting}"),
+    Finding.PARTED: N_("valid, ended at entry {last}: {parted}{ended}"),
 }
 COMPLETE = N_plural("valid and complete: {entries} entry", "valid and complete: {entries} entries")
 #: what an incomplete log waits for, and the claim it waits with
@@ -128,6 +129,8 @@ def forfeit(ended: EndFacts | None) -> str | None:
     if ended.abandoned:
         signers = seats_word(ended.signers)
         why = _("the certificate of {seats} says it stopped answering").format(seats=signers)
+    elif ended.left:
+        why = _("it left the game (a signed goodbye)")
     elif ended.check is not None:
         why = failed(ended.check, ended.detail)
     else:  # pragma: no cover - a fault is an abandonment or a violation
@@ -198,8 +201,10 @@ def _finding_words(code: Finding, data: dict[str, Any]) -> dict[str, Any]:
             "named: it is not a claim, and the result stands")
     if code is Finding.COMPLETE:
         data["complete"] = ngettext(*COMPLETE, data["entries"]).format(entries=data["entries"])
-    if code in (Finding.HALTED, Finding.ABANDONED):
+    if code in (Finding.HALTED, Finding.ABANDONED, Finding.PARTED):
         data["ended"] = ending(data.get("ended"))
+    if code is Finding.PARTED:
+        data["parted"] = parted(data["parted"])
     if code in (Finding.ABANDONED, Finding.INCOMPLETE):
         claim = data.get("claim")
         waiting = data.get("waiting")

@@ -54,6 +54,10 @@ _STATUS = {
     "complete": N_("complete"),
     "abandoned": N_("abandoned"),
     "violation": N_("violation"),
+    # TRANSLATORS: how a game ended: a player left it (a signed goodbye)
+    "left": N_("left"),
+    # TRANSLATORS: how a game ended: every player agreed to stop it, the scores standing
+    "stopped": N_("stopped by agreement"),
 }
 
 

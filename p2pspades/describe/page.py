@@ -20,7 +20,7 @@ from p2pspades import log
 from p2pspades.audit.dispute import Dispute, Entry
 from p2pspades.audit.record import genesis_rules, hand_record
 from p2pspades.audit.verdict import Verdict, abandonment, forfeit
-from p2pspades.describe import bonuses, failed, violation
+from p2pspades.describe import bonuses, failed, parted, violation
 from p2pspades.describe.dispute import because, problem, upheld_words
 from p2pspades.describe.document import document, t
 from p2pspades.describe.rules import described
@@ -31,7 +31,8 @@ from p2pspades.table import PassShown, Table, TableStatus, Violation
 __all__ = ["dispute_page", "game_page"]
 
 #: the status words of the hand record (`verify --json`'s `result.status`), with the banner's mark
-_MARK = {"complete": "✓", "violation": "✗", "unreadable": "✗", "abandoned": "…", "incomplete": "…"}
+_MARK = {"complete": "✓", "violation": "✗", "unreadable": "✗", "abandoned": "…", "incomplete": "…",
+         "left": "…", "stopped": "…"}
 _TEXT = "\ufe0e"  # text presentation: a suit glyph is never drawn as an emoji
 _RED = ("H", "D")
 #: the entry types whose count the page shows per hand, in the order of a hand, with their label
@@ -86,6 +87,9 @@ class Names:
             return f"{winners} won the game{scores}" if winners else f"Nobody won the game{scores}"
         if result.contested:
             return "Nobody won: every seat that signed the certificate wins by it, so it proves nothing"
+        if result.status in (TableStatus.LEFT, TableStatus.STOPPED):
+            words = parted(result, self.seat)
+            return f"{winners} won: {words}{scores}" if winners else f"Nobody won: {words}{scores}"
         fault = self.seat(result.seat) if result.seat is not None else "a seat"
         why = "stopped answering" if result.status is TableStatus.ABANDONED else "broke the rules"
         if result.forfeit and winners:

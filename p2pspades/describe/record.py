@@ -10,11 +10,11 @@ from typing import Any
 
 from p2pspades.audit.record import hand_record, record_status
 from p2pspades.audit.verdict import Verdict, abandonment, forfeit
-from p2pspades.describe import after_text, bonuses, failed
+from p2pspades.describe import after_text, bonuses, failed, parted
 from p2pspades.describe.rules import described, summary
 from p2pspades.printable import pad, plural, printable
 from p2pspades.rules import HandResult, RuleSet, bid_notation, format_cards, sort_hand
-from p2pspades.table import PassShown, Table
+from p2pspades.table import PassShown, Table, TableStatus
 
 
 def text_record(verdict: Verdict) -> str:
@@ -118,7 +118,8 @@ def _hand_line(rules: RuleSet, h: HandResult) -> str:
 
 
 def _ending_lines(verdict: Verdict, table: Table, names: Sequence[str]) -> list[str]:
-    """The winner, a fault's forfeit, the abandonment claim and the first violation with its evidence."""
+    """The winner, a fault's forfeit, the abandonment claim, a goodbye or a stop by agreement, and the first
+    violation with its evidence."""
     rules = table.rules
     lines = []
     game = table.game
@@ -131,6 +132,9 @@ def _ending_lines(verdict: Verdict, table: Table, names: Sequence[str]) -> list[
         lines.append(f"  {printable(fault)}; winner: {win}")
     if table.claim is not None:
         lines.append(f"  abandonment {printable(abandonment(table))}")
+    ended = table.result
+    if ended is not None and ended.status in (TableStatus.LEFT, TableStatus.STOPPED):
+        lines.append(f"  {printable(parted(ended, lambda seat: names[seat]))}")
     if verdict.violation is not None:
         v = verdict.violation
         lines.append(

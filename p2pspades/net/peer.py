@@ -20,6 +20,9 @@ event loop, and it moves the bytes and keeps the promises about them:
   seat's log can say how;
 - after the end, the peer keeps answering HELLO and GET until every seat holds the final chain (a seat that
   was voted out included: if it comes back, it takes the certificate) or `Timing.linger` runs out;
+- when its player leaves (`leave`), the table signs a goodbye, which ends the game at once on every table
+  (PROTOCOL.md §5.10); the peer stays only until every seat holds it, or `Timing.farewell` runs out. A
+  proposal to stop (`stop`) is signed the same way; a bot's peer (`agrees_to_stop`) agrees to every one;
 - a flood costs next to nothing: bytes refused for what they are are remembered by their hash and never
   checked again, a seat over its budget of failed checks is muted at the mesh for a while (its entry frames
   not even decoded), and the mesh hands out HELLO and GET ahead of every queued entry frame.
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import inspect
 import logging
 import math
@@ -62,6 +66,7 @@ from p2pspades.table import (
     Violation,
     Wanted,
 )
+from p2pspades.table import messages as msg
 from p2pspades.table.players import AnyPlayer
 
 logger = logging.getLogger(__name__)
@@ -91,6 +96,8 @@ class Timing:
     pause: float = 5.0
     """A gap between two readings of the clock longer than this is a pause of our own (the process was
     stopped, the machine slept): the table's timers do not count it (`Table(pause=...)`)."""
+    farewell: float = 5.0
+    """After our player left (a signed goodbye), how long we stay at most for every seat to hold it."""
 
 
 class Peer:
@@ -135,6 +142,9 @@ class Peer:
         """What we know of the other seats' chains, and what we owe them (pure: `sync.py`)."""
         self.gave_up = False
         """Resumed, we heard no seat of another process within `Timing.alone` seconds, and stopped."""
+        self.agrees_to_stop = True
+        """Whether we sign every proposal to stop that reaches us (a bot's peer, or `--auto`); a person's
+        screen asks instead (`stop`)."""
         self._finished_at: float | None = None
         """When the game ended here: we serve the seats that lack the end for `Timing.linger` from then."""
         self._strikes = Strikes()
@@ -252,6 +262,9 @@ class Peer:
                 logger.info("game over (%s): %s", event.status, ending(event))
             if self.on_event is not None:
                 self.on_event(event)
+        if self.agrees_to_stop and any(isinstance(e, Noted) and e.type == msg.Stop.TYPE and not e.own
+                                       for e in events):
+            self._agree()
         self._write_records()
         outgoing = self.table.take_outgoing()
         if outgoing:
@@ -260,6 +273,12 @@ class Peer:
                 self.mesh.broadcast(Entry(out.raw))
         if events and self.on_update is not None:
             self.on_update(self)
+
+    def _agree(self) -> None:
+        """A bot's peer agrees to the proposal to stop at the slot we wait for: the people decide."""
+        proposal = self.table.stop_proposal()
+        if proposal is not None and proposal.open and self.seat not in proposal.agreed:
+            self._process(self.table.stop_here())
 
     def _write_records(self) -> None:
         """Append what the table took since the last time to the log (fsync'd once, before our next send)."""
@@ -433,8 +452,23 @@ class Peer:
         else:
             phase = Phase.WAITING
         claim = self._claim()
+        proposal = table.stop_proposal()
+        if proposal is not None and proposal.lapses_in is not None:
+            proposal = dataclasses.replace(proposal, lapses_in=math.ceil(proposal.lapses_in))
         return Status(phase, self.seat, entries, seat, away, kind, claim=claim,
-                      vote_in=self._vote_in(now) if phase is Phase.WAITING and claim is None else None)
+                      vote_in=self._vote_in(now) if phase is Phase.WAITING and claim is None else None,
+                      proposal=proposal)
+
+    def leave(self) -> None:
+        """Our player leaves: sign our goodbye, which ends the game here at once and on every table it
+        reaches (our side forfeits); `run` then stays until every seat holds it, `Timing.farewell` at most."""
+        self._process(self.table.leave())
+        self.timing = dataclasses.replace(self.timing, linger=min(self.timing.linger, self.timing.farewell))
+
+    def stop(self, agree: bool) -> None:
+        """Our player proposes to stop here, agrees to the proposal there (`agree`), or declines it."""
+        self._process(self.table.stop_here() if agree else self.table.decline_stop())
+        self._publish_status(asyncio.get_running_loop().time())
 
     def wait_longer(self) -> int:
         """Our player chooses to wait one more timeout for the seat we wait for before we vote that it stopped

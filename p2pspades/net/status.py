@@ -7,7 +7,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from p2pspades.table import GameEnded, TableStatus
+from p2pspades.table import GameEnded, Proposal, TableStatus
 
 
 class Phase(enum.Enum):
@@ -64,6 +64,8 @@ class Status:
     """Once the game is over: the seats not known to hold its end yet, which we keep serving."""
     linger_in: int | None = None
     """Once the game is over, while some seat is `behind`: the whole seconds we still serve it."""
+    proposal: Proposal | None = None
+    """A proposal to stop at the slot we wait for (its seconds before it lapses rounded up to whole ones)."""
 
     @property
     def finished(self) -> bool:

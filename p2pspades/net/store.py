@@ -8,7 +8,8 @@ Layout, under the data home (the profile's, see `p2pspades.paths`, or a path giv
         peers.json        the seat map: names, keys, endpoints (to reconnect on resume)
         local.json        how this machine runs the seat: identity file, person or bot, log path, timeouts
         secrets/hand-<k>  one 32-byte hand seed per file, mode 0600, on disk before its commitment is sent
-        ended             written when the game is over ("complete", "abandoned" or "violation")
+        ended             written when the game is over ("complete", "abandoned", "violation", "left",
+                          "stopped")
         unanswered        written when a resume heard no other seat and gave up (the seconds it waited);
                           removed once a resume syncs again
 
@@ -234,7 +235,8 @@ class GameStore:
     # ---------------------------------------------------------------------------------------------- ending
 
     def mark_ended(self, status: str) -> None:
-        """Note that the game is over here ("complete", "abandoned", "violation"): nothing to resume."""
+        """Note that the game is over here ("complete", "abandoned", "violation", "left", "stopped"): nothing
+        to resume."""
         self.create()
         _write_private(self.ended_path, status.encode() + b"\n", replace=True)
 

@@ -18,6 +18,7 @@ from p2pspades.table.events import (
     PassShown,
     Rejected,
     SecretCreated,
+    StopLapsed,
     Superseded,
     TableStatus,
     Violation,
@@ -26,6 +27,7 @@ from p2pspades.table.events import (
 from p2pspades.table.genesis import CONTINUATION, REMATCH, After, SeatInfo, Setup, make_genesis, read_genesis
 from p2pspades.table.machine import Table
 from p2pspades.table.makers import Makers
+from p2pspades.table.partings import Proposal
 from p2pspades.table.stages import TRANSITIONS, Expect, Stage, Step, Who
 
 __all__ = [
@@ -51,12 +53,14 @@ __all__ = [
     "Noted",
     "Outgoing",
     "PassShown",
+    "Proposal",
     "Rejected",
     "SeatInfo",
     "SecretCreated",
     "Setup",
     "Stage",
     "Step",
+    "StopLapsed",
     "Superseded",
     "Table",
     "TableStatus",

@@ -32,6 +32,7 @@ from p2pspades.table.slots import (
     Send,
     Signal,
     Slot,
+    SlotView,
     Standing,
     Take,
     standing,
@@ -45,27 +46,9 @@ KEPT_BEHIND = 256
 
 
 # ================================================================= what the machine sees
-class ClaimView(Protocol):
-    """What the claims machine sees of its table: the seats, its own, and the chain's slots."""
-
-    @property
-    def seats(self) -> int: ...
-
-    @property
-    def seat(self) -> int | None: ...
-
-    @property
-    def next_seq(self) -> int: ...
-
-    @property
-    def restoring(self) -> bool:
-        """Whether the table is replaying its own log: a note of ours it signed then is in the log after."""
-
-    def now(self) -> Awaited | None:
-        """The slot the table waits for (None: nobody is awaited, or the game is over before it)."""
-
-    def passed(self, seq: int, prev: bytes) -> Awaited | None:
-        """A slot our chain holds (or ended at), after the entry hashed `prev`; None if it does not."""
+class ClaimView(SlotView, Protocol):
+    """What the claims machine sees of its table: the seats, its own, and the chain's slots (`SlotView`), and
+    who signed what on the chain."""
 
     def signed_after(self, seat: int, seq: int) -> bool:
         """Whether our chain holds an entry signed by `seat` after slot `seq`."""
@@ -80,9 +63,6 @@ class ClaimView(Protocol):
         """What `raw`, an entry validly signed for slot `at`, is there, checked exactly as every peer checks
         an entry at that slot: None if it holds; the violation it earns its signer; or (a string) why it is
         not an entry the slot could take at all (out of turn, say)."""
-
-    def seal(self, m: msg.Message, at: Awaited) -> bytes:
-        """Our signed envelope of the note `m` for slot `at`."""
 
 
 
@@ -121,14 +101,17 @@ class Claims:
         if now is not None and (now.seq, now.prev) == (seq, prev):
             return self.slot(now)
         at = view.passed(seq, prev)
-        return None if at is None else self.slot(at, passed=seq < view.next_seq)
+        if at is None:
+            return None
+        entry = view.entry_at(seq)  # an ending took the slot (a goodbye, say): we took no answer there
+        return self.slot(at, passed=entry is not None and _type(entry) not in msg.ENDINGS)
 
     # ----------------------------------------------------------------- a note from a peer (or our log)
     def note(self, view: ClaimView, env: log.Envelope, header: log.Header) -> list[Output]:
         """A vote, refusal or stall, its signature checked: take it against its slot, or keep it for later."""
         seat, seq = header.seat, header.seq
         if seq > view.next_seq:
-            return self._keep_early(view, seat, seq, env.raw)
+            return self.keep_early(view, seat, seq, env.raw)
         slot = self._slot_of(view, seq, header.prev)
         if slot is None:
             return [Report(Dropped(DropKind.STALE, seat, seq, signed=True))]
@@ -143,9 +126,10 @@ class Claims:
         assert isinstance(m, msg.Answered)
         return self._refusal(view, slot, seat, env.raw, m.entry)
 
-    def _keep_early(self, view: ClaimView, seat: int, seq: int, raw: bytes) -> list[Output]:
-        """A note for a slot beyond our chain: kept until we reach it, a few per signer (the flood is its
-        signer's: a seat that sends more is refused, and charged)."""
+    def keep_early(self, view: ClaimView, seat: int, seq: int, raw: bytes) -> list[Output]:
+        """A note for a slot beyond our chain (a claim's, or a goodbye, a stop: `partings.py`): kept until we
+        reach it, a few per signer (the flood is its signer's: a seat that sends more is refused, and
+        charged)."""
         mine = sum(1 for kept in self.early.values() for s, _ in kept if s == seat)
         if seq - view.next_seq <= KEPT_BEHIND and mine < EARLY_PER_SEAT:
             self.early.setdefault(seq, []).append((seat, raw))
@@ -407,6 +391,10 @@ class Claims:
 
 
 
+def _type(raw: bytes) -> str:
+    return str(log.validate_header(log.open_envelope(raw).payload).type)
+
+
 def _signer(raw: bytes) -> int:
     return int(log.validate_header(log.open_envelope(raw).payload).seat)
 
@@ -418,7 +406,8 @@ def _not_an_answer(view: ClaimView, slot: Slot, entry: bytes) -> str | None:
         header = log.validate_header(env.payload)
     except RemoteError:
         return "bytes that are no entry"
-    if (header.seq, header.prev) != (slot.seq, slot.prev) or header.type in (*msg.NOTES, *msg.ENDINGS):
+    kinds = (*msg.NOTES, *msg.PARTINGS, *msg.ENDINGS)
+    if (header.seq, header.prev) != (slot.seq, slot.prev) or header.type in kinds:
         return f"an entry for another slot ({header.seq})"
     if header.seat != slot.accused and not slot.at.anyone:
         return f"an entry of seat {header.seat}, not of seat {slot.accused}"

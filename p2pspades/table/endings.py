@@ -7,15 +7,16 @@ depend on that order. It does not: a table holds the *strongest* ending its evid
 evidence can only move it up this one order, which every table and the verifier compute alike:
 
 1. an ending at an earlier slot beats one at a later slot: whatever follows an ending is not the game;
-2. at one slot, by kind, weakest first: `ORDER` (a complete game < a stalled ending < a certificate < a
-   fault);
+2. at one slot, by kind, weakest first: `ORDER` (a complete game < a stalled ending < a stop by agreement <
+   a goodbye < a certificate < a fault);
 3. between two faults at one slot: the lower seat, then the one proven by fewer signed entries (an entry
    that breaks the rules proves its seat's fault alone; the same seat's second, valid entry for that slot
    adds nothing), then the check and the evidence's bytes; between two stalled endings: the one naming fewer
-   seats as silent.
+   seats as silent; between two goodbyes: the one of more leavers (a goodbye more is more evidence).
 
-A kind of ending that a later revision adds (a signed goodbye, a stop by agreement) takes its place in
-`ORDER`, and its tie rule in `_tie`; nothing else changes.
+The provisional endings (a stalled ending, a stop: void when the awaited entry turns up; a goodbye: void when
+an entry its signer signed at or after its slot turns up) sit below every ending that the same entry leaves
+standing, so that voiding one never uncovers another at its slot that was weaker.
 """
 
 from __future__ import annotations
@@ -29,13 +30,16 @@ from p2pspades.table.events import GameEnded, TableStatus, Violation
 class EndingKind(enum.Enum):
     COMPLETE = "complete"  # every seat signed `end`
     STALLED = "stalled"  # the seats still playing ended a claim the others would not sign: contested
+    STOPPED = "stopped"  # every seat signed a stop: the scores stand, nobody wins
+    LEFT = "left"  # a seat signed its goodbye: its side forfeits
     CERTIFIED = "certified"  # the votes of every seat but the one awaited
     FAULT = "fault"  # a signed proof that a seat broke the protocol or the rules
 
 
 #: the kinds of ending at one slot, weakest first
 ORDER: tuple[EndingKind, ...] = (
-    EndingKind.COMPLETE, EndingKind.STALLED, EndingKind.CERTIFIED, EndingKind.FAULT,
+    EndingKind.COMPLETE, EndingKind.STALLED, EndingKind.STOPPED, EndingKind.LEFT, EndingKind.CERTIFIED,
+    EndingKind.FAULT,
 )
 
 
@@ -44,6 +48,10 @@ def kind_of(ended: GameEnded) -> EndingKind:
         return EndingKind.FAULT
     if ended.status is TableStatus.ABANDONED:
         return EndingKind.STALLED if ended.missing else EndingKind.CERTIFIED
+    if ended.status is TableStatus.LEFT:
+        return EndingKind.LEFT
+    if ended.status is TableStatus.STOPPED:
+        return EndingKind.STOPPED
     return EndingKind.COMPLETE
 
 
@@ -52,6 +60,8 @@ def _tie(ended: GameEnded) -> tuple[object, ...]:
     v = ended.violation
     if v is not None:
         return (-v.seat, -len(v.evidence), str(v.check), tuple(sorted(v.evidence)))
+    if ended.leavers:
+        return (len(ended.leavers), tuple(-s for s in ended.leavers))
     return (-len(ended.missing), tuple(-m for m in ended.missing))
 
 

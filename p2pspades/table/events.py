@@ -21,6 +21,8 @@ class TableStatus(enum.StrEnum):
     COMPLETE = "complete"
     ABANDONED = "abandoned"
     VIOLATION = "violation"
+    LEFT = "left"  # a seat said goodbye (signed): its side forfeits
+    STOPPED = "stopped"  # every seat agreed to stop (signed): the scores stand, nobody wins
 
 
 class DropKind(enum.Enum):
@@ -196,17 +198,29 @@ class HandAudited:
 
 
 @dataclass(frozen=True)
+class StopLapsed:
+    """The proposal to stop the game at slot `slot` lapsed here: seat `by` declined it, or (None) it was not
+    agreed within the wait, or the game moved on (PROTOCOL.md §5.11). The game goes on."""
+
+    slot: int
+    by: int | None = None
+
+
+@dataclass(frozen=True)
 class GameEnded:
-    """The game is over: complete, abandoned (`seat` stopped answering) or halted (`seat` cheated).
+    """The game is over: complete, abandoned (`seat` stopped answering), halted (`seat` cheated), left (the
+    seats `leavers` said goodbye: `seat` is the first of them) or stopped (every seat agreed: `signers`).
 
     After a fault, `forfeit` says whether `seat`'s side forfeited (rule `on_fault`): `winners` are then the
     best of the other sides; otherwise the game is void and nobody wins. An abandonment names the seats that
     signed its certificate (`signers`) and the timeout each stated (`waits`, seconds); it is `contested`
     when every signer wins by it, which proves nothing, so nobody wins; a stalled ending also names the seats
     that signed nothing (`missing`), and is always contested. An abandonment at an `end` entry leaves the
-    game's own result (`scored`): it was decided before. A halt carries its `violation`. `at` is the slot
-    where the chain stops (PROTOCOL.md §5.6: the order of endings). It is data: `describe.ending` puts it
-    into words.
+    game's own result (`scored`): it was decided before. A halt carries its `violation`. A goodbye makes the
+    leavers' sides forfeit (`forfeit`; nobody wins if every side has a leaver, or under `on_fault` "void");
+    a stop leaves the scores standing and nobody winning; either at an `end` entry leaves the game's own
+    result (`scored`). `at` is the slot where the chain stops (PROTOCOL.md §5.6: the order of endings). It
+    is data: `describe.ending` puts it into words.
     """
 
     status: TableStatus
@@ -220,6 +234,7 @@ class GameEnded:
     at: int = 0
     missing: tuple[int, ...] = ()
     scored: bool = False
+    leavers: tuple[int, ...] = ()
 
 
 Event = (
@@ -235,5 +250,6 @@ Event = (
     | CardVerified
     | ChallengeRaised
     | HandAudited
+    | StopLapsed
     | GameEnded
 )

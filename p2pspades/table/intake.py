@@ -47,7 +47,8 @@ class Early:
 
 @dataclass(frozen=True)
 class Note:
-    """A claim's vote, refusal or stall, its signature checked (`claims.py`)."""
+    """A claim's vote, refusal or stall (`claims.py`), or a goodbye, a stop, a decline (`partings.py`), its
+    signature checked."""
 
     env: log.Envelope
     header: log.Header
@@ -134,7 +135,7 @@ def route(view: IntakeView, raw: bytes) -> Route:
         return Early(seq, raw, seat, False) if seq > view.next_seq else Ending(frame)
     if not view.signed(env, header):
         return Refused((Dropped(DropKind.BAD_SIGNATURE, seat, seq),))
-    if header.type in msg.NOTES:
+    if header.type in (*msg.NOTES, *msg.PARTINGS):
         return Note(env, header)
     if seq < view.next_seq:
         return Behind(frame)
@@ -145,6 +146,19 @@ def route(view: IntakeView, raw: bytes) -> Route:
     if header.prev != view.head:
         return Refused((Dropped(DropKind.NOT_CHAINED, seat, seq, signed=True), Wanted(seq - 1)))
     return Next(frame)
+
+
+def signed_entry(route: Route) -> tuple[int, int] | None:
+    """The seat and slot of a chain entry whose signature checked, wherever it goes (a goodbye of that seat
+    for that slot or an earlier one is void: `partings.py`); None for anything else."""
+    if isinstance(route, Behind | AfterEnd | Next):
+        return route.frame.header.seat, route.frame.header.seq
+    if isinstance(route, Early):
+        return (route.seat, route.seq) if route.signed else None
+    if isinstance(route, Refused):
+        return next(((e.seat, e.seq) for e in route.events if isinstance(e, Dropped) and e.signed
+                     and e.seat is not None and e.seq is not None), None)
+    return None
 
 
 def decoded(view: IntakeView, frame: Frame) -> msg.Message:

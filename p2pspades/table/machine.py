@@ -24,7 +24,7 @@ from p2pspades import crypto, log
 from p2pspades.checks import Check
 from p2pspades.errors import LocalError, RemoteError
 from p2pspades.rules import Action, Card, Game, IllegalAction
-from p2pspades.table import abandonment, drawpile, hand, intake, late, opening, own, slots
+from p2pspades.table import abandonment, drawpile, hand, intake, late, opening, own, partings, slots
 from p2pspades.table import events as ev
 from p2pspades.table import messages as msg
 from p2pspades.table import outputs as out
@@ -35,14 +35,16 @@ from p2pspades.table.deal import DrawPile, HandDeal, Opening, ProofRunner, check
 from p2pspades.table.endings import fault_ending, stronger
 from p2pspades.table.genesis import read_genesis
 from p2pspades.table.makers import Makers
+from p2pspades.table.partings import STOP_WAIT, Parted, Parting, Partings, Proposal
 from p2pspades.table.slots import Slot
 from p2pspades.table.stages import TRANSITIONS, LeadClaim, Stage, Step, Who, engine_stage, successors
 from p2pspades.table.views import View
 
-DEFAULT_TIMEOUTS: Mapping[str, float] = {"auto": 60.0, "decision": 600.0}
+DEFAULT_TIMEOUTS: Mapping[str, float] = {"auto": 60.0, "decision": 600.0, "stop": STOP_WAIT}
 
 #: everything the table's machines say
-Output = hand.Output | out.Begin | out.Known | slots.Output | abandonment.Ending | late.Late | Timer | Write
+Output = (hand.Output | out.Begin | out.Known | slots.Output | abandonment.Ending | late.Late | Timer | Write
+          | partings.Output)
 Effect = Callable[[View, Any, int, int], "list[Any]"]
 
 #: The effect of each message type: the machine that checks an entry of it, records what it establishes and
@@ -107,6 +109,8 @@ class Table:
         self.syncing = syncing
         self.chain = Chain(genesis, env.hash)
         self.claims = Claims(self.seats, self.seat, self.version)
+        #: the players' own word: goodbyes and stops (PROTOCOL.md §5.10, §5.11)
+        self.partings = Partings(self.seats, self.seat, self.version, self.timeouts["stop"])
         #: what the table's machines (and our makers) see of it
         self.view: View = View(self)
         self._outgoing: list[ev.Outgoing] = []
@@ -137,6 +141,8 @@ class Table:
         self.abandoned_by: int | None = None
         #: the slot whose certificate (or stalled ending) ended the game
         self.certified: Slot | None = None
+        #: the slot whose goodbyes (or stops) ended the game
+        self.parted: Parting | None = None
         #: what that ending cut back from our chain (the accused's own answer, on its table)
         self.superseded: tuple[bytes, ...] = ()
         #: the step a fault ended the game at (the slot the chain stops before), for the notes of that slot
@@ -196,8 +202,9 @@ class Table:
         return self._flush()
 
     def pending_decision(self) -> ev.Decision | None:
-        """Our player's turn, if it is one: what to decide, the seat's view, the legal choices."""
-        return own.decision(self.view)
+        """Our player's turn, if it is one: what to decide, the seat's view, the legal choices (none while a
+        proposal to stop is open here)."""
+        return None if self.pausing else own.decision(self.view)
 
     def decide(self, action: Action) -> list[ev.Event]:
         """Our player's choice. Raises LocalError if it is not our turn or not a legal choice."""
@@ -215,7 +222,11 @@ class Table:
         dealer's left challenges a first lead nobody made, as our timers say (`Clock.tick`, §5)."""
         now = self._clock.read(now)
         self.clock = max(self.clock, now)
-        self._carry(self._clock.tick(self.view, now, self.view.role), self.clock)
+        self._carry(self.partings.tick(self.view, now), now)
+        if self.pausing:  # a proposal to stop is open: no time counts against anyone
+            self.last_progress = max(self.last_progress, now)
+        else:
+            self._carry(self._clock.tick(self.view, now, self.view.role), self.clock)
         self._advance()
         return self._flush()
 
@@ -247,8 +258,46 @@ class Table:
         return self.view.claim
 
     def claim_notes(self) -> list[bytes]:
-        """The signed votes, stalls and refusals of the open claim: what a peer that comes back needs."""
-        return self.view.claim_notes()
+        """The signed votes, stalls and refusals of the open claim, and the goodbyes, stops and declines of
+        the slot we wait for: what a peer that comes back needs."""
+        return self.view.claim_notes() + ([] if self.finished else self.partings.notes_now(self.view))
+
+    # ----------------------------------------------------------------- the players' own word (§5.10, §5.11)
+    def leave(self) -> list[ev.Event]:
+        """Our goodbye: we leave the game at the slot we wait for. It ends the game here at once, and on every
+        table it reaches; our side forfeits (PROTOCOL.md §5.10). Nothing if the game is over."""
+        if self.seat is not None and not self.finished:
+            self._carry(self.partings.leave(self.view), self.clock)
+        self._advance()
+        return self._flush()
+
+    def stop_here(self) -> list[ev.Event]:
+        """Our stop at the slot we wait for: a proposal to stop the game there, the scores standing and nobody
+        winning, or our agreement to the one there. The stops of every seat end the game (§5.11)."""
+        if self.seat is not None and not self.finished and not self.syncing:
+            self._carry(self.partings.stop(self.view, self.clock), self.clock)
+        self._advance()
+        return self._flush()
+
+    def decline_stop(self) -> list[ev.Event]:
+        """We will not stop at the slot we wait for: the proposal there lapses, and the game goes on."""
+        if self.seat is not None and not self.finished and not self.syncing:
+            self._carry(self.partings.decline(self.view), self.clock)
+        self._advance()
+        return self._flush()
+
+    def stop_proposal(self) -> Proposal | None:
+        """The proposal to stop at the slot we wait for, as the screen shows it (None: none there)."""
+        return None if self.finished else self.partings.proposal(self.view, self.clock)
+
+    @property
+    def pausing(self) -> bool:
+        """A proposal to stop at the slot we wait for is open: we write nothing for it, and count no time."""
+        return not self.finished and self.partings.pausing(self.view)
+
+    def totals_at(self, seq: int) -> tuple[int, ...]:
+        """Every side's score after the first `seq` entries of our chain."""
+        return self.view.totals_at(seq)
 
     def waiting_for(self) -> tuple[int, str] | None:
         """Whose entry the table is waiting for, and of what type."""
@@ -395,27 +444,90 @@ class Table:
         if ours:
             self._cut_to(slot.seq)
         self._carry(self.claims.void(slot, raw, ours), now)
+        self._rejudge(slot.seq, now)  # a goodbye for the slot, weaker than the void ending, ends it now
+
+    def _part(self, said: partings.Part, now: float) -> None:
+        """A slot's goodbyes (or stops) end the game there (`partings.py`): their entry takes the slot on our
+        chain, whatever we held from there on cut back, unless a stronger ending holds already."""
+        spot, kind = said.parting, said.kind
+        status = ev.TableStatus.LEFT if kind is Parted.LEFT else ev.TableStatus.STOPPED
+        if not stronger(ev.GameEnded(status, (), at=spot.seq, leavers=said.seats), self.result):
+            return
+        raw = partings.parting_entry(self.game_id, spot, kind, said.seats)
+        if spot.seq < self.chain.next_seq or self.finished:
+            again = self.parted is spot  # our own ending of this slot, replaced: what it cut is what we keep
+            gone = self._cut_to(spot.seq)
+            spot.cut = spot.cut if again else gone
+        self.chain.append(raw, log.entry_hash(raw), spot.at.accused, self.view.claimed_step())
+        self.last_progress = now
+        self._events.append(ev.Accepted(spot.seq, raw, spot.at.accused, _type(raw), False))
+        self.parted, spot.ended = spot, (kind, said.seats)
+        outcome = self.view.outcome  # an `end` slot: the result was decided, and stands
+        scored = None if outcome is None else tuple(outcome.winners)
+        self.enter(Stage.OVER)
+        self._finish(partings.result(self.rules, spot, kind, said.seats, self.view.totals(), scored))
+
+    def _revive(self, said: partings.Revive, now: float) -> None:
+        """The ending a slot's goodbyes (or stops) made is void: a goodbye in it is (its signer signed on), or
+        the awaited entry `said.answer` voids a stop. The chain goes back to what the ending cut, the slot's
+        other endings are judged again, and the answer is taken."""
+        spot = said.parting
+        if self.parted is spot and self.result is not None and self.result.at == spot.seq:
+            ending = self.entries[spot.seq]
+            self._rebuild([*self.entries[:spot.seq], *(r for r in spot.cut if _type(r) not in msg.ENDINGS)])
+            self._events.append(ev.Superseded(spot.seq, (ending,)))
+            if said.answer is not None:
+                self.take(said.answer, now)
+            self._rejudge(spot.seq, now)
+        elif said.answer is not None:
+            self.take(said.answer, now)
+
+    def _rejudge(self, seq: int, now: float) -> None:
+        """The ending at slot `seq` was taken back (or one there turned out void): what else its notes prove
+        ends the game there, the strongest holding (a claim's certificate or stalled ending; the goodbyes
+        that hold, or the stops)."""
+        if not 0 < seq <= self.chain.next_seq:
+            return
+        prev = log.entry_hash(self.entries[seq - 1])
+        slot = self.claims.slots.get((seq, prev))
+        found, missing = (None, ()) if slot is None else slots.standing(slot, self.seats)
+        if slot is not None and found in (slots.Standing.CERTIFIED, slots.Standing.STALLED):
+            self._carry([slots.End(slot, found, missing)], now)
+        spot = self.partings.spots.get((seq, prev))
+        if spot is not None:
+            spot.ended = spot.ended if self.parted is spot else None
+            self._carry(self.partings.judge(self.view, spot), now)
+
+    def _lapse(self, said: partings.Lapse, now: float) -> None:
+        """A proposal to stop no longer pauses us: every wait starts again now."""
+        self.last_progress = max(self.last_progress, now)
+        self._events.append(ev.StopLapsed(said.parting.seq, said.by))
 
     def _cut_to(self, seq: int) -> tuple[bytes, ...]:
         """An ending takes slot `seq`: our chain is cut back to it, rebuilt as on a resume; what it held from
-        there on is superseded (reported, kept in our records). What we keep of our own: the records, the
-        claims, the events still to report, the clock."""
+        there on is superseded (reported, kept in our records)."""
         superseded = tuple(self.entries[seq:])
+        self._rebuild(self.entries[:seq])
+        if superseded:
+            self._events.append(ev.Superseded(seq, superseded))
+        return superseded
+
+    def _rebuild(self, entries: list[bytes]) -> None:
+        """Our chain made of `entries` (entries we took before), rebuilt as on a resume: cut back for an
+        ending, or given back what an ending that turned out void had cut. What we keep of our own: the
+        records, the claims and partings, the events still to report, the clock."""
         fresh = Table(
             self.entries[0], self.identity, entropy=self._entropy, secrets=self.secrets,
-            entries=self.entries[:seq], timeouts=self.timeouts, now=self.clock, proofs=self.proofs,
+            entries=entries, timeouts=self.timeouts, now=self.clock, proofs=self.proofs,
             checked=True, syncing=True, makers=self.makers,
         )
         fresh.chain.records, fresh.chain.known = self.chain.records, self.chain.known
-        keep = {"claims", "_events", "_outgoing", "syncing", "clock", "_clock", "restoring"}
+        keep = {"claims", "partings", "_events", "_outgoing", "syncing", "clock", "_clock", "restoring"}
         for name, value in vars(fresh).items():
             if name not in keep:
                 setattr(self, name, value)
         self.view = View(self)
         self._clock.forget_patience()
-        if superseded:
-            self._events.append(ev.Superseded(seq, superseded))
-        return superseded
 
     # ================================================================= receiving
     def _flush(self) -> list[ev.Event]:
@@ -426,29 +538,47 @@ class Table:
         """Check one frame and take it if it holds (`intake.route` says where it goes): True if it is now
         ours (on the chain, a claim's note, an entry held for a claim, an ending kept for later, a copy)."""
         route = intake.route(self.view, raw)
+        signed = intake.signed_entry(route)
+        said = [] if signed is None else self.partings.signed(*signed)
+        if said:  # a goodbye its seat signed for that slot or an earlier one is void (§5.10)
+            self._carry(said, now)
+            route = intake.route(self.view, raw)  # (an ending it made may have been taken back)
         if isinstance(route, intake.Refused):
             self._events.extend(route.events)
         elif isinstance(route, intake.Early):  # (an early entry is not ours yet; an early ending is kept)
             self._events.append(kept := self.chain.keep_early(route.seq, raw, route.seat, route.signed))
             return isinstance(kept, ev.Wanted) and not route.signed
         elif isinstance(route, intake.Note):
-            return self._carry(self.claims.note(self.view, route.env, route.header), now)
+            return self._take_note(route, now)
         elif isinstance(route, intake.Ending):
             return self._take_ending(route.frame, now)
         elif isinstance(route, intake.Behind):
-            self._carry(late.competing(self.view, route.frame.header, raw), self.clock)
+            after = self.partings.behind(self.view, self.parted, route.frame.header, raw)
+            self._carry(late.competing(self.view, route.frame.header, raw) if after is None else after,
+                        self.clock)
         elif isinstance(route, intake.AfterEnd):
             self._carry(late.after_the_end(self.view, route.frame.header, raw), self.clock)
         elif isinstance(route, intake.Next):
             return self._take_next(route.frame, now)
         return isinstance(route, intake.Copy)
 
+    def _take_note(self, route: intake.Note, now: float) -> bool:
+        """A claim's note (`claims.py`), or a goodbye, a stop, a decline (`partings.py`)."""
+        if route.header.type in msg.PARTINGS:
+            return self._carry(self.partings.note(self.view, route.env, route.header, now), now)
+        return self._carry(self.claims.note(self.view, route.env, route.header), now)
+
     def _take_ending(self, frame: Frame, now: float) -> bool:
-        """A certificate or a stalled ending from a peer: a bundle of notes, which we take one by one; it
-        holds if they end the game at its slot with exactly its bytes (it is canonical)."""
+        """A certificate, a stalled ending, a `left` or a `stopped` entry from a peer: a bundle of notes,
+        which we take one by one; it holds if they end the game at its slot with exactly its bytes (it is
+        canonical)."""
         env, header = frame.env, frame.header
-        bundled, outputs = self.claims.ending(self.view, env, header)
-        self._carry(outputs, now)
+        if header.type in msg.PARTING_ENDINGS:
+            bundled, notes = self.partings.ending(self.view, env, header)
+            self._carry([slots.Take(raw) for raw in notes] if isinstance(notes, list) else [notes], now)
+        else:
+            bundled, outputs = self.claims.ending(self.view, env, header)
+            self._carry(outputs, now)
         seq = header.seq
         if bundled and seq < self.chain.next_seq and self.chain.entries[seq] == env.raw:
             return True
@@ -470,6 +600,7 @@ class Table:
             return False
         if own:
             self._outgoing.append(ev.Outgoing(self.chain.next_seq - 1, frame.raw))
+            self._carry(self.partings.signed(frame.header.seat, frame.header.seq), now)
         if at is not None and not self.finished:
             self._carry(self.claims.took(self.view, at, frame.raw, own), now)
         self._after_append(now)
@@ -480,9 +611,11 @@ class Table:
         nxt = self.chain.take_next()
         if nxt is not None and not self.finished:
             self.take(nxt, now)
-        for raw in self.claims.take_early(self.chain.next_seq):
+        for raw in self.claims.take_early(self.chain.next_seq):  # (a goodbye's, a stop's too)
             self.take(raw, now)
         self.claims.forget_behind(self.chain.next_seq)
+        self._carry(self.partings.moved(self.view, now), now)
+        self.partings.forget_behind(self.chain.next_seq)
 
     def _accept(self, frame: Frame, now: float, own: bool) -> bool:
         """Check an entry in turn and apply it; append it to the chain if it holds, else name its seat."""
@@ -537,6 +670,8 @@ class Table:
     def _advance(self) -> None:
         """Write every entry that is ours to write now, until a peer or our player must act."""
         while not self.finished and not self.restoring and not self.syncing and self.seat is not None:
+            if self.pausing:
+                return  # a proposal to stop at this slot is open: we hold our entry for it
             due = own.next_entry(self.view)
             if due is None:
                 return
@@ -584,6 +719,11 @@ CARRY: Mapping[type, Callable[[Table, Any, float], object]] = {
     slots.End: lambda t, o, now: abandonment.settle(t.view, o),
     slots.Reopen: lambda t, o, now: t._reopen(o.slot, o.raw, now),
     abandonment.Ending: lambda t, o, now: t._end(o, now),
+    # the players' own word: goodbyes and stops, and their endings
+    partings.Early: lambda t, o, now: t.claims.keep_early(t.view, o.seat, o.seq, o.raw),
+    partings.Part: lambda t, o, now: t._part(o, now),
+    partings.Revive: lambda t, o, now: t._revive(o, now),
+    partings.Lapse: lambda t, o, now: t._lapse(o, now),
 }
 
 

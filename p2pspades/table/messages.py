@@ -468,7 +468,62 @@ class Stalled(Message):
     stalls: tuple[bytes, ...] = wire("x", _list(_blob(MAX_VOTE), MAX_SEATS - 2))
 
 
+# ================================================================= the players' own word (PROTOCOL.md §5.10)
+@_register
+@dataclass(frozen=True)
+class Leave(Message):
+    """Off the chain: a signed goodbye. Its signer leaves the game at this slot (`n`, after `p`): the game
+    ends there on every table, and the signer's side forfeits."""
+
+    TYPE: ClassVar[str] = "leave"
+
+
+@_register
+@dataclass(frozen=True)
+class Stop(Message):
+    """Off the chain: the signer agrees to stop the game at this slot, the scores standing as they are
+    there (`totals`: every side's score, in side order) and nobody winning. The first stop for a slot
+    proposes it."""
+
+    TYPE: ClassVar[str] = "stop"
+    totals: tuple[int, ...] = wire("z", _list(_int, MAX_SEATS))
+
+
+@_register
+@dataclass(frozen=True)
+class GoOn(Message):
+    """Off the chain: the signer declines to stop at this slot: the proposal lapses, the game goes on. It ends
+    a pause and nothing else: no result depends on it."""
+
+    TYPE: ClassVar[str] = "go"
+
+
+@_register
+@dataclass(frozen=True)
+class Left(Message):
+    """On the chain, at the slot its goodbyes name: the goodbye of every seat that left there, in seat order.
+    Unsigned (64 zero bytes) like a certificate: what it proves is what its goodbyes say."""
+
+    TYPE: ClassVar[str] = "left"
+    goodbyes: tuple[bytes, ...] = wire("v", _list(_blob(MAX_VOTE), MAX_SEATS))
+
+
+@_register
+@dataclass(frozen=True)
+class Stopped(Message):
+    """On the chain, at the slot its stops name: the stop of every seat, in seat order. Unsigned."""
+
+    TYPE: ClassVar[str] = "stopped"
+    stops: tuple[bytes, ...] = wire("v", _list(_blob(MAX_VOTE), MAX_SEATS))
+
+
 #: the notes of a claim: signed, off the chain, kept in the logs
 NOTES = (Abandon.TYPE, Answered.TYPE, Stall.TYPE)
+#: the notes of the players' own word: a goodbye, a stop, a decline (signed, off the chain, kept in the logs)
+PARTINGS = (Leave.TYPE, Stop.TYPE, GoOn.TYPE)
 #: the entries that end a claim: unsigned, on the chain
-ENDINGS = (Certificate.TYPE, Stalled.TYPE)
+CLAIM_ENDINGS = (Certificate.TYPE, Stalled.TYPE)
+#: the entries that end the game by the players' word: unsigned, on the chain
+PARTING_ENDINGS = (Left.TYPE, Stopped.TYPE)
+#: every entry nobody signs, that ends the game at its slot
+ENDINGS = (*CLAIM_ENDINGS, *PARTING_ENDINGS)

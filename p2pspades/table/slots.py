@@ -22,6 +22,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from p2pspades import log
 from p2pspades.rules import RuleSet
@@ -258,6 +259,34 @@ def ending_entry(game_id: bytes, slot: Slot, standing_: Standing, missing: tuple
                            tuple(slot.stalls[v][missing] for v in still)).to_fields()
     return log.seal({**header, **body}, log.UNSIGNED)
 
+
+
+# ================================================================= what the machines of notes see
+class SlotView(Protocol):
+    """What a machine of notes about slots (the claims', the partings') sees of its table: the seats, its own,
+    the chain's slots, and its signer."""
+
+    @property
+    def seats(self) -> int: ...
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def next_seq(self) -> int: ...
+
+    @property
+    def restoring(self) -> bool:
+        """Whether the table is replaying its own log: a note of ours it signed then is in the log after."""
+
+    def now(self) -> Awaited | None:
+        """The slot the table waits for (None: nobody is awaited, or the game is over before it)."""
+
+    def passed(self, seq: int, prev: bytes) -> Awaited | None:
+        """A slot our chain holds (or ended at), after the entry hashed `prev`; None if it does not."""
+
+    def seal(self, m: msg.Message, at: Awaited) -> bytes:
+        """Our signed envelope of the note `m` for slot `at`."""
 
 
 # ================================================================= what the claims machine says

@@ -1,6 +1,6 @@
 """What the table hands its machines: one read-only `View` of it, which each machine sees only through its own
 narrow `Protocol` (`OpeningView`, `HandView`, `PileView`, `MakerView`, `ClaimView`, `EndingView`, `ClockView`,
-`OwnView`, `LateView`), as magic-wormhole's boss hands each machine the interfaces it uses.
+`OwnView`, `LateView`, `PartingView`), as magic-wormhole's boss hands each machine the interfaces it uses.
 
 A machine reads the table here and says what should happen; the table does it (`Table._carry`). The view
 reads the table through `Board`, the members of `Table` it relies on, so this module knows neither the
@@ -392,6 +392,17 @@ class View:
         """Every side's total score now (0 before the first hand)."""
         g = self._t.game
         return [0 for _ in self._t.rules.sides] if g is None else [t.score for t in g.totals]
+
+    def totals_at(self, seq: int) -> tuple[int, ...]:
+        """Every side's total score after our chain's first `seq` entries (PartingView: a stop's scores)."""
+        if seq >= self._t.chain.next_seq:
+            return tuple(self.totals())
+        return tuple(View(self._t.observer(seq)).totals())
+
+    def answered(self, seq: int) -> bool:
+        """Whether our chain holds the awaited entry of slot `seq`: an entry its seat signed, no ending."""
+        entry = self.entry_at(seq)
+        return entry is not None and _type(entry) not in msg.ENDINGS
 
     def signed_by(self, seq: int, seat: int) -> bytes | None:
         return self._t.chain.signed_by(seq, seat)

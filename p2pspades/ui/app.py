@@ -68,6 +68,8 @@ from p2pspades.ui.screens import (
     played_title,
     quit_text,
     scores_text,
+    stop_text,
+    stop_title,
     summary_text,
     summary_title,
 )
@@ -152,6 +154,8 @@ def create_layout(state: UiState) -> Layout:
         overlay(
             text_window(lambda: over_text(state)), lambda: over_title(state), lambda: showing(Overlay.OVER)
         ),
+        overlay(text_window(lambda: stop_text(state)), lambda: stop_title(state),
+                lambda: showing(Overlay.STOP)),
         overlay(text_window(lambda: quit_text(state)), _("Leave the game?"), lambda: showing(Overlay.QUIT)),
     ]
     return Layout(at_least(FloatContainer(content=body, floats=floats), MIN_COLUMNS, MIN_ROWS,

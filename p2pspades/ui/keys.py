@@ -43,8 +43,8 @@ def help_lines() -> list[tuple[str, str]]:
         ("h", _("the coach's choice, from your cards; h again: its numbers")),
         (_("any key"), _("after a trick: go on at once (it stays a moment)")),
         ("w", _("wait longer for a seat that stopped answering")),
+        ("x", _("propose to stop here, scores standing (all must agree)")),
         (_("Ctrl-G"), _("bell on/off: a beep when it is your turn")),
-        ("?", _("this help")),
         (_("Ctrl-Q, Ctrl-C"), _("leave the game (asks first) · Ctrl-L redraws the screen")),
     ]
 
@@ -62,8 +62,9 @@ def create_key_bindings(state: UiState) -> KeyBindings:
     """
     kb = KeyBindings()
     quitting = Condition(lambda: state.top_overlay is Overlay.QUIT)
+    stopping = Condition(lambda: state.top_overlay is Overlay.STOP)
     holding = Condition(lambda: state.top_overlay is Overlay.TRICK)
-    free = ~quitting & ~holding
+    free = ~quitting & ~stopping & ~holding
 
     def bind(keys: str | tuple[str, ...], action: Callable[[str], object], when: Filter = ANY_TIME) -> None:
         def handler(event: KeyPressEvent) -> None:
@@ -80,6 +81,7 @@ def create_key_bindings(state: UiState) -> KeyBindings:
     bind("enter", lambda _: state.submit(), free)
     bind("space", lambda _: state.submit() if state.top_overlay is not None else state.mark(), free)
     bind("escape", lambda _: state.confirm_quit(False), quitting)
+    bind("escape", lambda _: state.answer_stop(None), stopping)
     bind("escape", lambda _: escape(state), free)
     bind(("left", "up"), lambda _: state.move(-1), free)
     bind(("right", "down"), lambda _: state.move(1), free)
@@ -101,6 +103,10 @@ def press(state: UiState, ch: str) -> None:
         if ch in "yYnNqQ":
             state.confirm_quit(ch in "yY")
         return
+    if state.top_overlay is Overlay.STOP:
+        if ch in "yYnN":
+            state.answer_stop(ch in "yY")
+        return
     if state.type_key(ch):
         return
     lower = ch.lower()
@@ -108,6 +114,8 @@ def press(state: UiState, ch: str) -> None:
         state.toggle_overlay(KEY_OVERLAYS[lower])
     elif lower == "w":
         state.wait_longer()
+    elif lower == "x":
+        state.ask_stop()
     elif lower == "h":
         state.coach()
     elif lower == "q" and state.top_overlay is Overlay.OVER:

@@ -1,7 +1,8 @@
 """The windows shown over the game screen, as a stack: the last opened is on top and takes the keys.
 
 Some are opened by a key (help, score sheet, last trick), some by the game (the hand's summary, the
-game-over screen, the completed trick held on the table) and one by a question (leave the game?). Where each
+game-over screen, the completed trick held on the table) and two by a question (leave the game? stop here?).
+Where each
 goes in the stack is decided here, so the question is never hidden by something the game opens meanwhile
 and the game-over screen waits below everything else.
 """
@@ -20,12 +21,15 @@ class Overlay(enum.StrEnum):
     PLAYED = "played"  # the cards played so far in the hand
     SUMMARY = "summary"  # a finished hand's summary
     QUIT = "quit"  # the question: leave the game?
+    STOP = "stop"  # the question: stop here by agreement? (a proposal of ours, or our answer to another's)
     OVER = "over"  # the game-over screen
     TRICK = "trick"  # the completed trick held on the table for a moment
 
 
+#: the questions a person must answer: nothing opens over them
+QUESTIONS = (Overlay.QUIT, Overlay.STOP)
 #: what a person must answer or see go by first: the game opens its own windows below these
-_IN_FRONT = (Overlay.QUIT, Overlay.TRICK)
+_IN_FRONT = (*QUESTIONS, Overlay.TRICK)
 
 
 class OverlayStack(list[Overlay]):
@@ -40,7 +44,7 @@ class OverlayStack(list[Overlay]):
         open. True if something changed."""
         if self.top == name:
             self.pop()
-        elif self.top is Overlay.QUIT:
+        elif self.top in QUESTIONS:
             return False
         else:
             self.discard(name)
@@ -62,7 +66,7 @@ class OverlayStack(list[Overlay]):
         """Open `name` (again) on top, but under a pending question (and under `also_under`)."""
         self.discard(name)
         at = len(self)
-        while at > 0 and (self[at - 1] is Overlay.QUIT or self[at - 1] in also_under):
+        while at > 0 and (self[at - 1] in QUESTIONS or self[at - 1] in also_under):
             at -= 1
         self.insert(at, name)
 

@@ -11,13 +11,15 @@ from dataclasses import dataclass
 
 
 class ResultStatus(enum.StrEnum):
-    """How the game ended on this screen: as the table says (`TableStatus` but running), or stopped by the
+    """How the game ended on this screen: as the table says (`TableStatus` but running), or given up by the
     driver (nothing more can happen)."""
 
     COMPLETE = "complete"
     ABANDONED = "abandoned"
     VIOLATION = "violation"
-    STOPPED = "stopped"
+    LEFT = "left"  # a seat said goodbye
+    STOPPED = "stopped"  # stopped by agreement
+    GAVE_UP = "gave up"  # the driver gave up: nothing more can happen
 
 
 @dataclass(frozen=True)
@@ -28,3 +30,9 @@ class GameResult:
     winners: tuple[int, ...]  # sides
     detail: str
     text: str  # one line a person reads
+
+
+def result_level(status: ResultStatus) -> str:
+    """How the game-over screen colours an ending: good, info, warn or bad."""
+    return {ResultStatus.COMPLETE: "good", ResultStatus.ABANDONED: "warn", ResultStatus.LEFT: "warn",
+            ResultStatus.STOPPED: "info"}.get(status, "bad")

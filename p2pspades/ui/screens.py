@@ -17,7 +17,7 @@ from p2pspades.rules import BlindBid, Card, SeatView
 from p2pspades.table import DecisionKind
 from p2pspades.ui.derived import card_tracker, played_cards
 from p2pspades.ui.keys import help_lines
-from p2pspades.ui.result import ResultStatus
+from p2pspades.ui.result import result_level
 from p2pspades.ui.state import UiState
 from p2pspades.ui.text import (
     bid_text,
@@ -251,16 +251,58 @@ def quit_text(state: UiState) -> Line:
     )
 
 
-def quit_question(only_bots: bool, resumable: bool) -> str:
-    """The question before leaving a game: what leaving does to it (the terminal's and the page's)."""
+WINDOW = 70
+"""The width of a question's text in its window."""
+
+
+def quit_question(only_bots: bool, resumable: bool, page: bool = False) -> str:
+    """The question before leaving a game: what leaving does to it (the terminal's, and the page's: `page`,
+    where a button stops)."""
+    if not only_bots and page:
+        return _("Leave the game now? Your goodbye, signed, ends it at once on every table, and your side "
+                 "forfeits. To end it with nobody losing, Stop here asks the others to stop instead: the "
+                 "scores stand for another day.")
     if not only_bots:
-        return _("Leave the game now? The others wait for your seat, then vote that you stopped answering, "
-                 "which ends the game; resume before that to play on.")
+        return _("Leave the game now? Your goodbye, signed, ends it at once on every table, and your side "
+                 "forfeits. To end it with nobody losing, x asks the others to stop here instead: the scores "
+                 "stand for another day.")
     if resumable:
         return _("Leave the game now? Every other seat is your bot: they stop with you, and the command "
                  "printed as you leave carries the game on later.")
     return _("Leave the game now? Every other seat is your bot, in memory: the game ends here, and its log "
              "keeps what was played so far.")
+
+
+def stop_title(state: UiState) -> str:
+    return _("Stop here?")
+
+
+def stop_question(proposing: bool, who: str, totals: str, lapses_in: float | None) -> str:
+    """The question of a stop by agreement: ours to propose, or another's to answer (the terminal's and the
+    page's)."""
+    if proposing:
+        return _("Propose to stop the game here? If every player agrees within a minute, it ends with the "
+                 "scores standing ({totals}) and nobody winning, and the host can carry it on from them "
+                 "another day.").format(totals=totals)
+    seconds = "?" if lapses_in is None else f"{lapses_in:.0f}"
+    return _("{who} proposes to stop here: the scores stand ({totals}), nobody wins, and the host can carry "
+             "the game on another day. It ends once every player agrees; it lapses in {seconds} s.").format(
+        who=who, totals=totals, seconds=seconds)
+
+
+def stop_text(state: UiState) -> Line:
+    """The question of a stop by agreement: ours to propose (`x`), or another's to answer."""
+    p = state.proposal
+    totals = " – ".join(str(t.score) for t in state.totals)
+    if state.proposing or p is None:
+        text = stop_question(True, "", totals, None)
+        keys = [("class:key", "y"), ("", " " + _("propose") + "    "), ("class:key", "n"),
+                ("", " " + _("or Esc: play on"))]
+    else:
+        text = stop_question(False, state.words.who(p.proposer), totals, p.lapses_in)
+        keys = [("class:key", "y"), ("", " " + _("agree") + "    "), ("class:key", "n"),
+                ("", " " + _("play on") + "    "), ("class:key", "Esc"), ("", " " + _("later"))]
+    return join_lines([*([("", line)] for line in textwrap.wrap(text, WINDOW)), [], keys])
 
 
 def game_summary(state: UiState) -> list[Line]:
@@ -322,8 +364,8 @@ def over_text(state: UiState) -> Line:
     rules = state.rules
     lines: list[Line] = []
     if result is not None:
-        level = {ResultStatus.COMPLETE: "good", ResultStatus.ABANDONED: "warn"}.get(result.status, "bad")
-        lines.extend([(f"class:verdict.{level}", part)] for part in textwrap.wrap(result.text, 70))
+        shade = result_level(result.status)
+        lines.extend([(f"class:verdict.{shade}", part)] for part in textwrap.wrap(result.text, 70))
     v = state.view
     if v is not None and v.outcome is not None:
         how = termination_words(v.outcome.termination)
@@ -339,6 +381,8 @@ def over_text(state: UiState) -> Line:
                 ngettext("{n} hand audited: {passed} passed, {failed} with violations",
                          "{n} hands audited: {passed} passed, {failed} with violations", audited))
         lines.append([("class:hint", said.format(n=audited, passed=audited - failed, failed=failed))])
+    for again in state.again() if state.again is not None else ():  # printed again as the screen closes
+        lines.extend([("class:hint", part)] for part in textwrap.wrap(again, 70, subsequent_indent="  "))
     lines.append([("class:hint", _("target {target} · s score sheet · Enter or q leaves").format(
         target=rules.target))])
     return join_lines(lines)

@@ -41,13 +41,17 @@ from p2pspades.table import (
     Event,
     GameEnded,
     HandAudited,
+    Noted,
+    Proposal,
     Setup,
+    StopLapsed,
     Table,
     Violation,
 )
+from p2pspades.table import messages as msg
 from p2pspades.ui.cardinput import typed_code
 from p2pspades.ui.choosing import Choosing
-from p2pspades.ui.overlays import Overlay, OverlayStack
+from p2pspades.ui.overlays import QUESTIONS, Overlay, OverlayStack
 from p2pspades.ui.prefs import PREFS
 from p2pspades.ui.result import GameResult as GameResult
 from p2pspades.ui.result import ResultStatus as ResultStatus
@@ -134,6 +138,15 @@ class UiState(Choosing):
         #: asks the network driver to wait one more timeout before we claim that the seat we wait for stopped
         #: answering; returns the seconds added (0: nothing to wait for)
         self.on_wait_longer: Callable[[], int] | None = None
+        #: the proposal to stop at the slot the table waits for, as the driver last gave it (`set_proposal`)
+        self.proposal: Proposal | None = None
+        #: the person asked to propose a stop (x): the question is open in that form
+        self.proposing = False
+        self._proposals: set[int] = set()  # the slots whose proposal the pane told already
+        #: the lines that say how to play again once the game is over (`p2pspades host --carry-on ...`)
+        self.again: Callable[[], list[str]] | None = None
+        #: tells the network driver that the person proposes or agrees to stop here (True), or declines it
+        self.on_stop: Callable[[bool], None] | None = None
 
     # ================================================================= fed by the driver
     def on_events(self, events: Iterable[Event]) -> None:
@@ -322,7 +335,7 @@ class UiState(Choosing):
     def stop(self, text: str) -> None:
         """The driver gave up (e.g. nothing more can happen): show it as the end of the game."""
         if self.result is None:
-            self.result = GameResult(ResultStatus.STOPPED, (), text, text)
+            self.result = GameResult(ResultStatus.GAVE_UP, (), text, text)
             self.note(text, "bad")
             self._open_under(Overlay.OVER)
         self._changed()
@@ -409,7 +422,7 @@ class UiState(Choosing):
         """Enter: close the overlay on top, or answer the decision with the typed code or the cursor."""
         self.message = None
         top = self.top_overlay
-        if top is Overlay.QUIT:
+        if top in QUESTIONS:
             return False
         if top is Overlay.OVER:
             self.leave_requested = True
@@ -439,6 +452,48 @@ class UiState(Choosing):
     def _open_under(self, name: Overlay) -> None:
         """Open an overlay below the ones already shown (the game-over screen waits for the last summary)."""
         self.overlays.open_below_all(name)
+
+    # ================================================================= a stop by agreement
+    def set_proposal(self, proposal: Proposal | None) -> None:
+        """The driver's proposal to stop at the slot the table waits for (None: there is none): while it is
+        open and we have not answered, the question is on the screen; once it lapses or we answered, not."""
+        if proposal == self.proposal:
+            return
+        self.proposal = proposal
+        asked = (proposal is not None and proposal.open and self.result is None
+                 and self.seat not in proposal.agreed and self.seat not in proposal.declined)
+        if asked and Overlay.STOP not in self.overlays:
+            self.proposing = False
+            self.overlays.open_under_questions(Overlay.STOP)
+        elif not asked and not self.proposing:
+            self.overlays.discard(Overlay.STOP)
+        self._changed()
+
+    def ask_stop(self) -> None:
+        """`x`: propose to stop here (the question asks first), or answer the proposal on the table."""
+        self.message = None
+        p = self.proposal
+        if self.result is not None:
+            return
+        if self.only_our_bots or self.on_stop is None:  # nobody else to agree with
+            self.say(self.words.stop_alone(), "dim")
+        elif p is not None and p.open and (self.seat in p.agreed or self.seat in p.declined):
+            self.say(self.words.proposal_status(p), "dim")
+        elif Overlay.STOP not in self.overlays:
+            self.proposing = not (p is not None and p.open)
+            self.overlays.append(Overlay.STOP)
+        self._changed()
+
+    def answer_stop(self, yes: bool | None) -> None:
+        """The answer to the question: y proposes (or agrees), n declines another's proposal (or drops our
+        own), None (Esc) closes the question and leaves the proposal to lapse by itself."""
+        if self.top_overlay is not Overlay.STOP:
+            return
+        self.overlays.pop()
+        proposing, self.proposing = self.proposing, False
+        if yes is not None and (yes or not proposing) and self.on_stop is not None:
+            self.on_stop(yes)
+        self._changed()
 
     def request_quit(self) -> None:
         """`q` / Ctrl-C: ask for confirmation (leave at once when the game is over)."""
@@ -496,6 +551,8 @@ class UiState(Choosing):
             return _("Draw: k keeps the top card, d discards it")
         if self.syncing:
             return self.words.syncing(self.sync_countdown)
+        if self.proposal is not None and self.proposal.open:
+            return self.words.proposal_status(self.proposal)
         if self.waiting is not None:
             seat, what = self.waiting
             vote_in = self.countdown[1] if self.countdown is not None and self.countdown[0] == seat else None
@@ -521,6 +578,14 @@ class UiState(Choosing):
             self._game_ended(ev)
         elif isinstance(ev, Violation) and not ev.halts:
             return  # a renege the rules penalise: the hand's audit tells it
+        elif isinstance(ev, Noted) and ev.type in msg.PARTINGS:
+            first = ev.type == msg.Stop.TYPE and ev.slot not in self._proposals
+            self._proposals.add(ev.slot)
+            said = self.words.parting(ev, first)
+            self.note(said.text, said.level)
+        elif isinstance(ev, StopLapsed):
+            if ev.by is None:  # (declined: the decline's own line says so)
+                self.note(self.words.lapsed(), "info")
         else:
             if isinstance(ev, Violation):
                 self.halted = ev
@@ -533,6 +598,8 @@ class UiState(Choosing):
         self.result = GameResult(ResultStatus(ev.status), ev.winners, ending(ev), printable(line.text))
         self.note(_("game over: {result}").format(result=line.text), line.level)
         self.withdraw()
+        self.overlays.discard(Overlay.STOP)  # nothing to agree to any more
+        self.proposing = False
         self._open_under(Overlay.OVER)
 
     def _hand_over(self, hand: HandResult) -> None:

@@ -12,7 +12,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pspades import log
-from p2pspades.describe import abandoned, dropped, ending, failed, note, superseded
+from p2pspades.describe import (
+    abandoned,
+    dropped,
+    ending,
+    failed,
+    lapsed,
+    note,
+    parted,
+    parting_note,
+    superseded,
+)
 from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import N_, _, listed, ngettext
 from p2pspades.rules import Action, Bid, Card, HandResult, Play, RuleSet, SeatView, Suit, Trick
@@ -26,6 +36,7 @@ from p2pspades.table import (
     GameEnded,
     HandAudited,
     Noted,
+    Proposal,
     Rejected,
     Superseded,
     TableStatus,
@@ -241,6 +252,9 @@ class Words:
         elif ev.status is TableStatus.ABANDONED:
             text = _("the game was abandoned: {how}").format(how=abandoned(ev, self.whom, you=self.seat))
             level = "warn"
+        elif ev.status in (TableStatus.LEFT, TableStatus.STOPPED):
+            text = parted(ev, self.whom)
+            level = "warn" if ev.status is TableStatus.LEFT else "info"
         else:
             why = (failed(halted.check, halted.detail, self.who(halted.seat)) if halted is not None
                    else ending(ev))
@@ -257,6 +271,31 @@ class Words:
     def _winning_seats(self, ev: GameEnded) -> list[int]:
         """The seats of the sides that won (the verb agrees with them: "ana wins", "ana+cy win")."""
         return [s for w in ev.winners for s in self.rules.sides[w]]
+
+    # ----------------------------------------------------------------- the players' own word
+    def parting(self, ev: Noted, first: bool) -> EventLine:
+        """A goodbye, a stop (`first`: a proposal) or a decline, as the pane tells it."""
+        level = "warn" if ev.type == msg.Leave.TYPE else "info"
+        return EventLine(parting_note(ev.type, self.who(ev.seat), first, own=ev.seat == self.seat), level)
+
+    def lapsed(self) -> str:
+        return lapsed(None)
+
+    def stop_alone(self) -> str:
+        """What `x` says where every other seat is our bot: there is nobody to agree with."""
+        return _("every other seat is your bot: to stop here, leave (Ctrl-Q) and carry on later with resume")
+
+    def proposal_status(self, p: Proposal) -> str:
+        """The prompt line while a proposal to stop is open: who has not agreed yet, and when it lapses."""
+        waiting = [s for s in range(len(self.names)) if s not in p.agreed]
+        seconds = f"{p.lapses_in:.0f}" if p.lapses_in is not None else "?"
+        if not waiting:
+            return _("Stop here: every seat agreed")
+        if self.seat in waiting:
+            return _("{who} proposes to stop here: x answers (lapses in {seconds} s)").format(
+                who=self.who(p.proposer), seconds=seconds)
+        return _("Stop here? waiting for {names} to agree (lapses in {seconds} s)").format(
+            names=self.several(waiting), seconds=seconds)
 
     # ----------------------------------------------------------------- what the snapshots show
     def deal(self, number: int, dealer: int) -> EventLine:

@@ -80,6 +80,9 @@ def press(state: UiState, key: str) -> None:
     elif top is Overlay.QUIT:
         if key == "Escape":
             state.confirm_quit(False)
+    elif top is Overlay.STOP:
+        if key == "Escape":
+            state.answer_stop(None)
     elif key == "Enter":
         if top is not Overlay.OVER:
             state.submit()
@@ -150,6 +153,10 @@ def game_message(state: UiState, message: Message, current: bool) -> None:
         _command(state, do, message)
 
 
+#: the answers the page's stop question sends: propose or agree, play on, decide later
+STOP_ANSWERS: dict[str, bool | None] = {"yes": True, "no": False, "later": None}
+
+
 def _command(state: UiState, do: str, message: Message) -> None:
     if do == "window":
         name = field(message, "name", str)
@@ -171,6 +178,13 @@ def _command(state: UiState, do: str, message: Message) -> None:
         state.request_quit()
     elif do == "quit":
         state.confirm_quit(field(message, "yes", bool))
+    elif do == "stop":
+        state.ask_stop()
+    elif do == "stop_answer":
+        answer = field(message, "answer", str)
+        if answer not in STOP_ANSWERS:
+            raise Refused("not an answer to the question of a stop")
+        state.answer_stop(STOP_ANSWERS[answer])
     elif do == "confirm_card":
         state.confirm_card = field(message, "on", bool)
         state.confirming = None

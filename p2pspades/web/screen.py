@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import shlex
 import shutil
 import signal
@@ -37,6 +38,9 @@ from p2pspades.web.server import PageServer, Tab, listening_socket
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
+
+PAGE_GRACE = 10.0
+"""Seconds a game goes on with no tab showing it (a reload takes one or two) before we leave it."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,8 @@ class WebScreen:
         self._flushing = False
         self._decision: object | None = None
         self._decision_id = 0
+        self._seen = False  # a tab has shown the page
+        self._closing: asyncio.Future[None] | None = None  # every tab closed: we leave unless one opens
 
     @property
     def url(self) -> str:
@@ -287,6 +293,30 @@ class WebScreen:
 
     def tabs_changed(self) -> None:
         self.changed()
+        tabs = 0 if self.server is None else len(self.server.tabs)
+        if tabs:
+            self._seen = True
+            if self._closing is not None:
+                self._closing.cancel()
+                self._closing = None
+        elif self._seen and self._closing is None and self.state is not None:
+            self._closing = asyncio.ensure_future(self._page_closed())
+
+    async def _page_closed(self) -> None:
+        """Every tab of the page closed while the game is shown: closing the browser tab is leaving, so
+        unless a tab opens again within `PAGE_GRACE` seconds (a reload does), we leave as the Leave button
+        does (a goodbye, where others still play). The terminal counts it down."""
+        try:
+            self.status.print(words.page_closed(math.ceil(PAGE_GRACE)))
+            for left in range(math.ceil(PAGE_GRACE), 0, -1):
+                self.status.show(words.page_closed(left), words.tabs(0))  # (a terminal: counted down)
+                await asyncio.sleep(1.0)
+        except asyncio.CancelledError:
+            self.changed()
+            raise
+        self._closing = None
+        self.status.print(words.left_with_the_page())
+        self._leave_game()
 
     # ------------------------------------------------------------------------------------------ answers
     async def message(self, tab: Tab, message: Message) -> None:
@@ -389,6 +419,9 @@ class WebScreen:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            if self._closing is not None:
+                self._closing.cancel()
+                self._closing = None
             self._interrupt = None
             self.confirm_card = state.confirm_card
             state.on_change = None

@@ -20,7 +20,8 @@ from p2pspades.table import DecisionKind
 from p2pspades.ui.derived import Contract, card_tracker
 from p2pspades.ui.lobby import SIDE_LETTERS, LobbyModel, partner_warnings, seat_state
 from p2pspades.ui.overlays import Overlay
-from p2pspades.ui.state import COACHED, ResultStatus, UiState
+from p2pspades.ui.result import result_level
+from p2pspades.ui.state import COACHED, UiState
 from p2pspades.ui.text import (
     RED_SUITS,
     after_line,
@@ -102,6 +103,7 @@ def game(state: UiState) -> Json:
         "waiting": state.countdown is not None or (state.waiting is not None and state.decision is None
                                                    and state.result is None),
         "coach": state.kind in COACHED,
+        "stop": state.result is None and not state.only_our_bots and state.on_stop is not None,
         "confirm_card": state.confirm_card,
         "confirming": None if state.confirming is None else card(state.confirming),
         "over": state.result is not None,
@@ -324,6 +326,13 @@ def window(state: UiState, top: Overlay) -> Json | None:
         return over(state)
     if top is Overlay.QUIT:
         return {"lines": words.quit_question(state.only_our_bots, state.resumable)}
+    if top is Overlay.STOP:
+        p = state.proposal
+        proposing = state.proposing or p is None
+        who = "" if p is None else state.words.who(p.proposer)
+        totals = " – ".join(str(t.score) for t in state.totals)
+        return {"lines": words.stop_question(proposing, who, totals, None if p is None else p.lapses_in),
+                "proposing": proposing}
     if top is Overlay.HELP:
         return {"keys": [list(k) for k in words.help_keys()],
                 "rules": words.rules_help(described(state.rules), state.rules.target)}
@@ -389,8 +398,7 @@ def over(state: UiState) -> Json:
     out: Json = {"title": words.over_title(), "text": "", "level": "info"}
     if result is not None:
         out["text"] = result.text
-        levels = {ResultStatus.COMPLETE: "good", ResultStatus.ABANDONED: "warn"}
-        out["level"] = levels.get(result.status, "bad")
+        out["level"] = result_level(result.status)
     v = state.view
     if v is not None and v.outcome is not None:
         out["ended_by"] = words.ended_by(termination_words(v.outcome.termination))

@@ -14,6 +14,7 @@ from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import DEFAULT, LANGUAGES, N_, _, current, ngettext
 from p2pspades.rules import Card, RuleSet, Trick
 from p2pspades.ui.screens import quit_question as _quit_question
+from p2pspades.ui.screens import stop_question as _stop_question
 
 LABELS: dict[str, str] = {
     "app": "p2pspades",
@@ -48,6 +49,11 @@ LABELS: dict[str, str] = {
     "clear_marks": N_("Clear the marks"),
     "yes_leave": N_("Leave"),
     "no_stay": N_("Keep playing"),
+    "stop_here": N_("Stop here"),
+    "propose": N_("Propose"),
+    "agree": N_("Agree"),
+    "play_on": N_("Play on"),
+    "later": N_("Later"),
     "dealer": N_("dealer"),
     "your_turn_mark": N_("to play"),
     "thinking": N_("thinking…"),
@@ -130,14 +136,15 @@ def help_keys() -> list[tuple[str, str]]:
         ("h", _("the coach's choice, from your cards; h again: its numbers")),
         (_("any key or click"), _("after a trick: go on at once (it stays a moment)")),
         ("w", _("wait longer for a seat that stopped answering")),
+        (_("x, Stop here"), _("propose to stop here, the scores standing (every player must agree)")),
         ("?", _("this help · Esc closes a window")),
     ]
 
 
 AGAIN: dict[str, tuple[str, str]] = {
     "rematch": (N_("Rematch"), N_("the same table, rules and bots; each player back in their seat")),
-    "carry_on": (N_("Carry on with a bot"),
-                 N_("a new game from this one's scores, your bot in the empty seat")),
+    "carry_on": (N_("Carry on"),
+                 N_("a new game from this one's scores, a bot of yours in each seat left empty")),
     "join": (N_("Join again"), N_("sit down again once the host opens the table again")),
     "new": (N_("New game"), N_("another game against the bots, with the same options")),
 }
@@ -370,7 +377,22 @@ def penalty(name: str, what: str, renege: str) -> str:
 
 def quit_question(only_bots: bool, resumable: bool) -> list[str]:
     """The question before leaving a game, in the page's words (the terminal's own, less its keys)."""
-    return [_quit_question(only_bots, resumable)]
+    return [_quit_question(only_bots, resumable, page=True)]
+
+
+def stop_question(proposing: bool, who: str, totals: str, lapses_in: float | None) -> list[str]:
+    """The question of a stop by agreement, in the page's words (the terminal's own, less its keys)."""
+    return [_stop_question(proposing, who, totals, lapses_in)]
+
+
+def page_closed(seconds: int) -> str:
+    """The terminal's line while no tab shows the game: when we leave it, unless a tab opens again."""
+    return _("the page was closed: you leave the game in {seconds} s unless it is opened again (Ctrl-C "
+             "leaves now)").format(seconds=seconds)
+
+
+def left_with_the_page() -> str:
+    return _("the page stayed closed: you leave the game")
 
 
 def rules_help(described: str, target_points: int) -> str:

@@ -13,7 +13,11 @@ position of the seat after it), `shuffle-challenge` (a challenge instead of its 
 until the game ends), `junk-votes` (plays fairly, but sends every other seat, every 50 ms until the game
 ends, votes it signed properly for the 40 slots after the next one: kept a few at a time, then stale),
 `keyless` (asks for a seat under the identity point as its key, whose "signature" R = identity, S = 0
-passes a lax check for every message; exits 0 once it is refused, or not answered, within 5 s). The two
+passes a lax check for every message; exits 0 once it is refused, or not answered, within 5 s),
+`held-goodbye` (plays fairly, but signs a goodbye early in the first hand and keeps it; a hand later, or at
+the end if the game is shorter, it sends it to every seat: it would take the game back to where it signed),
+`forged-goodbye` (plays fairly, but early in the game sends every seat a goodbye in the name of the seat
+after it, signed with its own key). The two
 lock attacks are made on the wire, re-signed, since our own table refuses to sign a lock its proof does not
 cover. It prints its seat, the end of the game and its log's path.
 """
@@ -78,6 +82,8 @@ ATTACKS: dict[str, type[Table]] = {
     "shuffle-challenge": playing(EarlyChallenger, at=msg.Shuffle),
     "flood": Table,
     "junk-votes": Table,
+    "held-goodbye": Table,
+    "forged-goodbye": Table,
 }
 
 
@@ -179,6 +185,36 @@ async def junk_votes(peer: Peer, identity: crypto.Identity) -> None:
     print(f"cheater: {sent} junk votes sent", flush=True)
 
 
+async def held_goodbye(peer: Peer) -> None:
+    """A goodbye signed once our table holds 30 entries, kept, and sent a hand later (or once the game is
+    over on our table, if sooner): properly signed, for a slot before our own later entries."""
+    table = peer.table
+    while len(table.entries) < 30 and not table.finished:
+        await asyncio.sleep(0.01)
+    goodbye = table.sign(msg.Leave().to_fields())
+    hand = table.hand_number
+    print(f"cheater: goodbye signed at slot {len(table.entries)} of hand {hand}, kept", flush=True)
+    while peer.table.hand_number <= hand and not peer.table.finished:
+        await asyncio.sleep(0.05)
+    peer.mesh.broadcast(Entry(goodbye))
+    print("cheater: goodbye sent", flush=True)
+
+
+async def forged_goodbye(peer: Peer, identity: crypto.Identity) -> None:
+    """Once our table holds 20 entries: a goodbye whose header names the seat after ours, signed with our
+    own key, to every seat."""
+    table = peer.table
+    while len(table.entries) < 20 and not table.finished:
+        await asyncio.sleep(0.01)
+    victim = (peer.seat + 1) % table.seats
+    payload = {"g": table.game_id, "n": len(table.entries), "p": table.head, "s": victim,
+               "h": table.hand_number, "t": "leave"}
+    forged = log.seal(payload, identity)
+    for seat in peer.mesh.peers:
+        peer.mesh.send(seat, Entries(len(table.entries), (forged,)))
+    print(f"cheater: goodbye forged for seat {victim}, sent", flush=True)
+
+
 async def cheat(attack: str, lobby: str, home: Path) -> int:
     endpoint = parse_endpoint(lobby)
     assert endpoint is not None, lobby
@@ -198,6 +234,10 @@ async def cheat(attack: str, lobby: str, home: Path) -> int:
     flooding = asyncio.ensure_future(flood(peer)) if attack == "flood" else None
     if attack == "junk-votes":
         flooding = asyncio.ensure_future(junk_votes(peer, identity))
+    if attack == "held-goodbye":
+        flooding = asyncio.ensure_future(held_goodbye(peer))
+    if attack == "forged-goodbye":
+        flooding = asyncio.ensure_future(forged_goodbye(peer, identity))
     try:
         ended = await group.run()
     finally:

@@ -30,6 +30,15 @@ The faulty seat (`Faults.kind`):
 - `hold-lead`: under rule `low_club`, the seat holding the lowest club never leads it (`seat` is ignored:
   the holder is found at the lead), and every clock jumps `release_after` seconds ahead as that begins.
 
+The players' own word (PROTOCOL.md §5.10, §5.11), honest every one:
+
+- `leave`: once it wrote k entries, the faulty seat says goodbye (at once);
+- `leave-late`: from its k-th entry its player decides nothing more, and `release_after` seconds later it
+  says goodbye: a goodbye that may cross the others' votes against it, or their certificate;
+- `stop`: once it wrote k entries, it proposes to stop, and every table agrees as soon as it sees a proposal
+  for the slot it waits for (as a bot's peer does);
+- `stop-some`: the same, but only it and its accomplice (`also`) agree: the proposal lapses.
+
 Everything here is deterministic given the `Faults` and the delay stream: hypothesis draws both.
 """
 
@@ -49,13 +58,14 @@ from p2pspades.table.harness import new_game, seeded_entropy
 from p2pspades.table.makers import Makers, MakerView
 from p2pspades.table.stages import Step
 
-TIMEOUTS = {"auto": 10.0, "decision": 20.0}
+TIMEOUTS = {"auto": 10.0, "decision": 20.0, "stop": 30.0}
 TICK = 1.0
 PAUSE = 3.0
 """A gap in a table's clock longer than this is a pause (the peer uses a few of its ticks)."""
 
 ATTACKS = ("twins", "split", "phantom", "colluder", "junk", "impatient", "late-vote", "jump", "jump-one",
            "hold-lead")
+PARTINGS = ("leave", "leave-late", "stop", "stop-some")
 
 
 @dataclass(frozen=True)
@@ -197,6 +207,10 @@ class Schedule:
             elif isinstance(ev, Accepted | Noted) and not ev.own:
                 self._broadcast(seat, ev.raw)  # peers forward what they take
                 self._saw(seat, ev)
+                if isinstance(ev, Noted) and ev.type == "stop" and self._agrees(seat):
+                    proposal = table.stop_proposal()
+                    if proposal is not None and proposal.open and seat not in proposal.agreed:
+                        self._handle(seat, table.stop_here())
             elif isinstance(ev, Wanted) and self.now - self._asked.get((seat, ev.first), -9.0) >= 1.0:
                 self._asked[(seat, ev.first)] = self.now  # asked at most once a second, as the peer does
                 for other in self.tables:
@@ -214,6 +228,11 @@ class Schedule:
         self.records[seat] = list(table.records)
         self._after(seat, table)
 
+    def _agrees(self, seat: int) -> bool:
+        """Whether `seat` agrees to a proposal to stop: every seat (`stop`), or the proposer's ally alone."""
+        f = self.drawn
+        return f.kind == "stop" or (f.kind == "stop-some" and seat in (f.seat, f.also))
+
     def _outgoing(self, seat: int, raw: bytes) -> None:
         f = self.faults
         walker = f.also if f.kind in ("phantom", "colluder") else f.seat  # the seat whose frames go astray
@@ -222,6 +241,10 @@ class Schedule:
             return
         if seat != walker or f.kind in ("none", "split", "impatient", "late-vote", "hold-lead"):
             self._broadcast(seat, raw)
+            return
+        if f.kind in PARTINGS:
+            self._broadcast(seat, raw)
+            self._parting(seat, raw)
             return
         self._own += 1
         self._faulty_entry(seat, raw)
@@ -248,6 +271,25 @@ class Schedule:
             self.now += f.release_after
         if self._own == f.at and f.kind == "jump-one":
             self.offsets[seat] += f.release_after
+
+    def _parting(self, seat: int, raw: bytes) -> None:
+        """The faulty seat's own entry `raw` went out: at its k-th, it leaves, proposes to stop, or stops
+        deciding (and leaves later)."""
+        f = self.faults
+        if _type(raw) in ("leave", "stop", "go", "abandon", "answered", "stall"):
+            return  # its notes are no entries of its own
+        self._own += 1
+        if self._own != f.at:
+            return
+        table = self.tables[seat]
+        assert table is not None
+        if f.kind == "leave":
+            self._handle(seat, table.leave())
+        elif f.kind == "leave-late":
+            self.bots[seat] = None  # its player walked away from the screen
+            self._holding, self._hold_since = True, self.now
+        else:
+            self._handle(seat, table.stop_here())
 
     # ------------------------------------------------------------------ the attacks' signed statements
     def _sign(self, seat: int, payload: dict[str, Any]) -> bytes:
@@ -318,6 +360,11 @@ class Schedule:
         due = self._hold_since + f.release_after
         if f.kind in ("withhold", "twins") and self._holding and self.now >= due:
             self._release()
+        if f.kind == "leave-late" and self._holding and self.now >= due:
+            self._holding = False
+            table = self.tables[f.seat]
+            assert table is not None
+            self._handle(f.seat, table.leave())  # it comes back to its screen, and leaves
         if f.kind == "crash" and self._down_until is not None and self.now >= self._down_until:
             self._down_until = None
             seat = f.seat
@@ -374,12 +421,12 @@ class Schedule:
     def _due(self) -> list[float]:
         """When the faulty seat next does something by itself (a release, a comeback, the end of its sync)."""
         due = [t for t in (self._down_until, self._sync_at) if t is not None]
-        if self._holding and self.faults.kind in ("withhold", "twins"):
+        if self._holding and self.faults.kind in ("withhold", "twins", "leave-late"):
             due.append(self._hold_since + self.faults.release_after)
         return due
 
     def _waiting(self) -> bool:
-        release = self._holding and self.faults.kind in ("withhold", "twins")
+        release = self._holding and self.faults.kind in ("withhold", "twins", "leave-late")
         return release or self._down_until is not None or self._sync_at is not None
 
     def run(self, horizon: float = 6000.0, max_steps: int = 600_000) -> None:

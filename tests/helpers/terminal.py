@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import sys
@@ -62,8 +63,9 @@ class Terminal:
         self.stream = pyte.ByteStream(self.screen)
         env = dict(env, TERM="xterm", LANG="C.UTF-8", LC_ALL="C.UTF-8")
         self.proc = pexpect.spawn(sys.executable, ["-m", "p2pspades", *args], env=env,
-                                  dimensions=(rows, cols))
+                                  dimensions=(rows, cols), preexec_fn=as_a_terminal_starts_it)
         self.name = name
+        self.hung_up = False
 
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
@@ -86,5 +88,25 @@ class Terminal:
                 other.pump(0)
         return screen
 
+    def hang_up(self) -> None:
+        """Close the terminal, as a person closes its window: the program gets SIGHUP, and nothing it writes
+        is read any more. `ended()` then says when it is gone."""
+        os.close(self.proc.child_fd)
+        self.proc.child_fd = -1
+        self.hung_up = True
+
+    def ended(self) -> int | None:
+        """The program's exit status once it ended (None while it runs), after `hang_up`."""
+        pid, status = os.waitpid(self.proc.pid, os.WNOHANG)
+        if pid == 0:
+            return None
+        self.proc.pid = -1
+        return os.waitstatus_to_exitcode(status)
+
     def close(self) -> None:
+        if self.hung_up:
+            if self.proc.pid > 0 and self.ended() is None:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                os.waitpid(self.proc.pid, 0)
+            return
         self.proc.terminate(force=True)

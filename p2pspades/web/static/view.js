@@ -39,6 +39,8 @@ export class GameView {
       title: `${L.coach} (h)` });
     this.waitButton = button(L.wait_longer, () => send({ do: "wait" }), { class: "tool warn",
       "aria-keyshortcuts": "w", title: `${L.wait_longer} (w)` });
+    this.stopButton = button(L.stop_here, () => send({ do: "stop" }), { class: "tool",
+      "aria-keyshortcuts": "x", title: `${L.stop_here} (x)` });
     this.leaveButton = button(L.leave, () => send({ do: "leave" }), { class: "tool leave" });
     this.confirmBox = h("input", { type: "checkbox", onchange: (e) => send({ do: "confirm_card",
       on: e.target.checked }) });
@@ -66,7 +68,7 @@ export class GameView {
       h("header", { class: "bar" }, this.title, this.scores,
         h("nav", { class: "tools", "aria-label": L.menu },
           tool("scores", L.scores, "s"), tool("played", L.tracker, "p"), tool("last", L.last_trick, "l"),
-          tool("help", L.help, "?"), this.coachButton, this.waitButton, this.leaveButton),
+          tool("help", L.help, "?"), this.coachButton, this.waitButton, this.stopButton, this.leaveButton),
         this.watchBanner),
       h("div", { class: "middle" }, this.felt,
         h("aside", { class: "side" },
@@ -100,6 +102,7 @@ export class GameView {
       side.bags === null ? null : h("small", {}, ` (${side.bags} ${L.bags})`))));
     this.coachButton.disabled = !s.coach;
     this.waitButton.hidden = !s.waiting;
+    this.stopButton.hidden = !s.stop;
     this.confirmBox.checked = s.confirm_card;
     for (const tool of this.el.querySelectorAll("[data-window]")) {
       setAttr(tool, "aria-pressed", tool.dataset.window === s.overlay ? "true" : "false");
@@ -260,6 +263,12 @@ export class GameView {
         h("div", { class: "buttons" },
           button(L.yes_leave, () => this.send({ do: "quit", yes: true }), { class: "danger" }),
           button(L.no_stay, () => this.send({ do: "quit", yes: false }), { class: "primary" }))],
+      stop: () => [h("h2", { id: "window-h" }, L.stop_here), ...d.w.lines.map((line) => h("p", {}, line)),
+        h("div", { class: "buttons" },
+          button(d.w.proposing ? L.propose : L.agree, () => this.send({ do: "stop_answer", answer: "yes" }),
+            { class: "primary" }),
+          button(L.play_on, () => this.send({ do: "stop_answer", answer: "no" })),
+          ...(d.w.proposing ? [] : [button(L.later, () => this.send({ do: "stop_answer", answer: "later" }))]))],
     };
     const draw = parts[d.name];
     return h("div", { class: `window w-${d.name}`, role: "dialog", "aria-modal": "true",
