@@ -59,10 +59,7 @@ class Page(HTMLParser):
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    root = tmp_path_factory.mktemp("pages")
-    return {"valid": pages.whole_game(root / "valid.p2plog"),
-            "violation": pages.forged_card(root / "violation.p2plog"),
-            "abandoned": pages.abandoned(root / "abandoned.p2plog")}
+    return pages.three_logs(tmp_path_factory.mktemp("pages"))
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -92,3 +92,39 @@ def test_argparse_asks_the_catalogs_for_every_word_a_person_can_read() -> None:
         assert argparse._("usage: ") == "utilisation\u00a0: "  # type: ignore[attr-defined]
         shown = argparse.ngettext("expected %s argument", "expected %s arguments", 2)  # type: ignore[attr-defined]
         assert shown == "%s arguments attendus"
+
+
+def test_the_local_game_s_help_comes_from_the_catalogs_and_speaks_the_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`python -m p2pspades.ui.local --help`: in the language of P2PSPADES_LANG (the program's own order
+    without `--lang`), every word of prose from the catalogs, and within 80 columns in every language."""
+    from p2pspades.bots import BOT_KINDS
+    from p2pspades.ui import local
+
+    monkeypatch.setenv("COLUMNS", "80")
+    before = i18n.current()
+    try:
+        for lang in (*i18n.LANGUAGES, "qps"):
+            monkeypatch.setenv(i18n.ENV, lang)
+            monkeypatch.setenv(i18n.PSEUDO_ENV, "1" if lang == "qps" else "0")
+            with pytest.raises(SystemExit) as done:
+                local.main(["--help"])
+            assert done.value.code == 0
+            text = capsys.readouterr().out
+            assert all(len(line) <= 80 for line in text.splitlines()), (lang, text)
+        assert "⟦usage:⟧" in text and "⟦write our signed game log here⟧" in text
+        unmarked = text
+        while (inner := re.sub(r"⟦[^⟦⟧]*⟧", " ", unmarked)) != unmarked:
+            unmarked = inner
+        code = set(re.findall(r"--?([\w-]+)", text)) | set(BOT_KINDS) | {"python", "m", "p2pspades", "ui",
+                                                                          "local", "N"}
+        assert [w for w in re.findall(r"[^\W\d_][\w'-]*", unmarked) if w not in code] == [], unmarked
+    finally:
+        i18n.use(before)
+    monkeypatch.setenv(i18n.ENV, "de")
+    monkeypatch.setenv(i18n.PSEUDO_ENV, "0")
+    with pytest.raises(SystemExit):
+        local.main(["--help"])
+    assert "unser signiertes Spielprotokoll hierhin schreiben" in capsys.readouterr().out
+    i18n.use(before)

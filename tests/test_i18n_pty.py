@@ -68,8 +68,8 @@ def test_the_game_and_the_lobby_speak_the_language_asked_for(lang: str, tmp_path
     assert {"bid", "help", "trick", "summary", "over"} <= set(shots)
     shots = {name: shots[name] for name in ("bid", "help", "trick", "summary", "over")}
     with i18n.speaking(lang):
-        expected = {"bid": _("Your bid"), "help": _("this help"), "trick": _("Events"), "summary": _("Seats"),
-                    "over": _("Game over")}
+        expected = {"bid": _("Your bid"), "help": _("propose to stop here, scores standing (all must agree)"),
+                    "trick": _("Events"), "summary": _("Seats"), "over": _("Game over")}
         over_line = _("Game over: {result}").split("{result}")[0].strip()
     for name, screen in shots.items():
         assert plain(expected[name]) in screen, (name, screen)

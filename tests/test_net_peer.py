@@ -91,6 +91,7 @@ async def test_hostile_traffic_from_a_seated_peer_is_dropped_and_the_game_goes_o
     assert "HELLO from seat 1 for game 9999" in caplog.text
 
 
+@pytest.mark.slow  # a game over sockets, a crash and a resume: seconds of waiting
 async def test_a_crashed_peer_is_shown_as_away_then_resumes_where_it_stopped(tmp_path: Path) -> None:
     statuses: list[Status] = []
     ids, peers = await seat_players(tmp_path, 2, on_status=statuses.append)
@@ -134,6 +135,7 @@ async def stopped_midway(tmp_path: Path, players: int) -> tuple[list[crypto.Iden
     return ids, peers
 
 
+@pytest.mark.slow  # a resume's countdown, then a whole game over sockets: seconds of waiting
 async def test_a_resumed_peer_that_hears_nobody_counts_down_gives_up_and_marks_it(tmp_path: Path) -> None:
     """Nobody is left: the resumed seat writes nothing, counts down `Timing.alone`, stops with `gave_up`, and
     its game directory says so; resumed again while another seat comes back, it syncs and the mark goes."""
@@ -166,6 +168,7 @@ async def test_a_resumed_peer_that_hears_nobody_counts_down_gives_up_and_marks_i
     assert not any(p.gave_up for p in both) and store.unanswered() is None
 
 
+@pytest.mark.slow  # a resume's countdown over sockets: seconds of waiting
 async def test_a_resumed_seat_that_hears_only_its_own_bot_seats_has_heard_nobody(tmp_path: Path) -> None:
     """A host resumed with its bot seats hears them at once; that says nothing about the third seat, whose
     program is gone: the host and its bots give up together, rather than play on among themselves."""
@@ -218,6 +221,7 @@ async def test_a_flood_of_requests_gets_only_a_few_answers(tmp_path: Path) -> No
     assert all(later - t > 1.0 for t, later in zip(times, times[ANSWERS_PER_SECOND:], strict=False))
 
 
+@pytest.mark.slow  # a whole game at a person's pace: seconds of waiting
 async def test_a_player_that_takes_its_time_like_a_person_plays_a_whole_game(tmp_path: Path) -> None:
     _, peers = await seat_players(tmp_path, 2)
     bot = RandomBot(b"thinking")

@@ -97,7 +97,7 @@ def test_a_mirror_seat_is_offered_exactly_its_spade_count() -> None:
     game = dealt(MIRROR)
     assert game.phase is Phase.BID and game.current_seat == 0
     assert game.legal_actions() == (Bid(3),)
-    with pytest.raises(BadBid, match="under mirror bids it bids the 3 spades it holds"):
+    with pytest.raises(BadBid, match="under mirror bids it bids the spades it holds, 3 spades"):
         game.apply(Bid(4))
     for bid in (3, 10, 0):
         game.apply(Bid(bid))

@@ -24,7 +24,7 @@ import pytest
 from helpers import claims
 from helpers.cheats import Impatient, playing
 from helpers.schedules import ATTACKS, PARTINGS, Faults, Schedule
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from p2pspades import crypto, log
@@ -185,6 +185,8 @@ def check(schedule: Schedule, subset_seed: int = 0) -> GameEnded:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schedules())
+# the holder of the lowest club is the seat at the dealer's left and never leads: its table is left its lead
+@example(("low_club", Faults(0, "hold-lead", 1), 372))
 def test_every_schedule_ends_the_same_on_every_honest_table(case: tuple[str, Faults, int]) -> None:
     check(run(*case), case[2])
 
@@ -465,6 +467,26 @@ def test_the_last_end_withheld_ends_by_certificate_on_the_withholders_own_table_
     check(schedule)
     table = schedule.tables[2]
     assert table is not None and table.status == "abandoned" and table.abandoned_by == 2
+
+
+def test_the_holder_of_the_lowest_club_at_the_dealers_left_is_left_its_lead_and_may_still_make_it() -> None:
+    """Rule low_club: the seat at the dealer's left holds the lowest club and its player stops playing, so
+    nobody challenges, and the others' certificate against the challenger ends the game on their tables. That
+    ending is provisional (PROTOCOL.md §5.5): the holder's own table does not apply it and leaves its player
+    the lead. When the player leads after all, the ending is void everywhere and the game goes on to one end
+    (a schedule that once ran to its horizon waiting for that lead)."""
+    schedule = run("low_club", Faults(0, "hold-lead", 1), 372)
+    first = check(schedule, 372)
+    holder = schedule.drawn.seat
+    table, other = schedule.tables[holder], schedule.tables[(holder + 1) % 4]
+    assert table is not None and other is not None
+    assert first.seat == holder and first.forfeit and not table.finished, first
+    assert table.entries == other.entries[:-1] and table.pending_decision() is not None, "its lead is left it"
+    schedule.bots[holder] = RandomBot(holder)  # the player is back: it leads
+    schedule.run()
+    after = check(schedule, 372)
+    assert after != first and after.at != first.at, "the certificate is void: the game went on"
+    assert table.finished and table.result == after and table.entries == other.entries
 
 
 def test_the_vote_is_due_one_timeout_after_the_chain_last_grew_and_not_before() -> None:

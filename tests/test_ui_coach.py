@@ -15,12 +15,13 @@ from helpers.logs import write_log
 from helpers.terminal import Terminal
 
 from p2pspades.audit.files import verify_log
-from p2pspades.bots import HeuristicBot, Player
+from p2pspades.bots import HeuristicBot, Player, RandomBot
 from p2pspades.bots.review import review
 from p2pspades.bots.search import equivalent
 from p2pspades.describe.coaching import action_text
-from p2pspades.rules import PRESETS, Action, Bid, Play, bid_notation, mask_of
+from p2pspades.rules import PRESETS, Action, Bid, Play, bid_notation, mask_of, preset
 from p2pspades.rules.cards import FULL_DECK
+from p2pspades.table import TableStatus
 from p2pspades.table.events import Decision, DecisionKind
 from p2pspades.table.harness import play_in_memory
 
@@ -114,6 +115,16 @@ def test_review_lists_the_costliest_decisions_of_the_logs_seat(tmp_path: Path) -
     assert costs == sorted(costs, reverse=True)
 
 
+@pytest.fixture(scope="module")
+def finished_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished game's log: one hand of four random bots, played in memory (the options are refused before
+    a decision is weighed; the games `play` writes are reviewed above)."""
+    rules = preset("classic", target=50, losing_threshold=-50)
+    wire = play_in_memory(rules, [RandomBot(i) for i in range(4)], seed=b"review options")
+    assert wire.tables[0].status is TableStatus.COMPLETE
+    return write_log(tmp_path_factory.mktemp("review") / "g.p2plog", wire.tables[0].records)
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -121,12 +132,10 @@ def test_review_lists_the_costliest_decisions_of_the_logs_seat(tmp_path: Path) -
         (["--top", "0"], "--top must be at least 1"),
     ],
 )
-def test_review_refuses_bad_options_in_one_line(tmp_path: Path, args: list[str], says: str) -> None:
-    log = tmp_path / "g.p2plog"
+def test_review_refuses_bad_options_in_one_line(tmp_path: Path, finished_log: Path, args: list[str],
+                                                says: str) -> None:
     env = Lan(tmp_path).env("me")
-    subprocess.run([sys.executable, "-m", "p2pspades", "play", "--auto", "--bot", "normal", "--target", "50",
-                    "--seed", "1", "--log", str(log)], env=env, capture_output=True, timeout=240, check=True)
-    done = subprocess.run([sys.executable, "-m", "p2pspades", "review", str(log), *args], env=env,
+    done = subprocess.run([sys.executable, "-m", "p2pspades", "review", str(finished_log), *args], env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1

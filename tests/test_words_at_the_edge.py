@@ -11,7 +11,9 @@ played", that the describer puts after the check's name. What else is left is li
 
 `python tests/test_words_at_the_edge.py [TREE]` prints the count of each layer of a checkout (this one by
 default), and each literal with `-v`: the same count in another tree, the one before a change, says what it
-moved to the edge.
+moved to the edge. With `--all` it counts the messages of raises and the details of failed checks too (not
+docstrings, asserts and log lines): every sentence below the edge that is not marked for the catalogs, a
+person's or a programmer's.
 """
 
 from __future__ import annotations
@@ -34,131 +36,32 @@ ALLOWED: dict[str, frozenset[str]] = {
     # refusing an action or a rule set; a peer's refused action reaches a person as the detail of its failed
     # check): built before the raise, or returned to be raised.
     "rules/actions.py": frozenset({"a blind bid"}),
-    "rules/audit.py": frozenset({"seat {} holds {}, not a card", "seat {} holds {}, not in the deck",
-                                 "{} was dealt twice (to seat {})"}),
-    "rules/bidding.py": frozenset({
-        "its partner, seat {}, bid nil, so it may not; ", "its side does not trail by {} (blind_bid_margin)",
-        "seat {} bid {}: under suicide bids its partner, seat {}, bid {}, so it bids nil",
-        "seat {} bid {}: under suicide bids {}a bid other than nil is {}+",
-        "seat {} bid {}: under {} bids it bids the {} spades it holds{}",
-        "seat {} bid {}: with its partner's {} the side must bid at least {} (min_team_bid)",
-        "seat {} may not bid nil: its partner, seat {}, bid nil (double nil is off)"}),
-    "rules/engine.py": frozenset({"before spades are broken", "on the first trick",
-                                  "{} is not allowed in the {} phase", "{}: the game is over"}),
-    "rules/hidden.py": frozenset({"led {} on trick {}, which only a hand of spades could do,",
-                                  "showed void in {} on trick {}"}),
-    "rules/results.py": frozenset({"a game at these scores is already over",
-                                   "side {}'s starting bags {} are not a whole number from 0 to {}",
-                                   "side {}'s starting score {} is not a whole number within +-{}",
-                                   "{} starting totals for rules with {} sides"}),
-    "rules/ruleset.py": frozenset({"play without jokers",
+    "rules/ruleset.py": frozenset({
                                    # an option's type as PROTOCOL.md §3.1 writes it: a notation, not words
                                    "array of str, or nil", "int or nil", "str or nil"}),
-    # The detail of a failed check (a `Violation`'s or `Rejected`'s `detail`, a `RemoteError`'s message):
-    # the specifics the describer puts after the check's name ("seat 2 failed the deal check: <detail>").
-    "table/claims.py": frozenset({
-        'a refusal of slot {} carrying {}: no such entry took that slot',
-        'a stall naming seats {}: not the seats whose votes it can lack',
-        'a vote that seat {} never answered slot {}, but seat {} signed an entry after it on the '
-        'chain: it had taken the answer, and no seat could release it',
-        'an entry for another slot ({})',
-        'an entry of seat {}, not of seat {}',
-        'an entry whose signature does not verify',
-        'bytes that are no entry',
-        'hand number {}, but slot {} is in hand {}',
-        'names seat {}, but slot {} waits for seat {}',
-        'seat {} signed contradicting notes (a vote, a stall, a refusal) for slot {}',
-        'two different entries signed by seat {} for sequence number {}',
-    }),
+    # The reason of a challenge (`ChallengeDue`, `msg.Challenge`'s `why`): written into the signed log,
+    # informative, the same bytes for every reader (a second implementation writes its own words there).
     "table/clock.py": frozenset({
         'nobody led the lowest club within {} s',
-    }),
-    "table/deal.py": frozenset({
-        'the deal does not add up although every step checks out',
-        "the key for position {} does not match the seat's P_{}",
-        "the key passed for position {} is not the seat's lock key",
-        'the key published for position {} is wrong',
-        'the pass key E is not the one the revealed seed gives',
-        'the {} is not what the revealed seed gives',
     }),
     "table/drawpile.py": frozenset({
         'stock card {} does not open: a lock or a key is wrong',
     }),
-    "table/events.py": frozenset({
-        'no such seat',
-        'too far ahead',
-    }),
-    "table/genesis.py": frozenset({
-        'a game cannot follow itself',
-        'protocol version {} is not supported (versions {} are)',
-        'the first dealer {} is not a seat of a {}-seat table',
-    }),
     "table/hand.py": frozenset({
-        'false challenge ({}): every step checks out',
-        'seat {} held {} and did not lead it before seat {} challenged',
         'seat {} played {}, which my own cards say it cannot hold',
         'some of my cards do not open: a lock or a deal key is wrong',
         'the key that seat {} passed me for position {} does not open it',
-        '{} positions and {} keys; the rule is {}',
-    }),
-    "table/intake.py": frozenset({
-        'hand number {}, the game is in hand {}',
-    }),
-    "table/late.py": frozenset({
-        'two different entries signed by seat {} for sequence number {}',
-    }),
-    "table/machine.py": frozenset({
-        'an ending for slot {} whose notes do not all hold',
-        'the entry cannot be applied ({})',
     }),
     "table/makers.py": frozenset({
         'the deck I received for my lock holds invalid points',
         'the deck I received for my shuffle holds invalid points',
     }),
-    "table/slots.py": frozenset({
-        'a provisional ending of the slot is void: its awaited entry turned up',
-        'a seat that took the awaited entry before it voted says so, carrying it',
-        "another seat's vote",
-        'keep the awaited entry off the chain',
-        'keep the note with the slot',
-        'our own stall, read back from our log',
-        'our own vote, read back from our log',
-        'our timer for the slot ran out (first after the last progress, then after our vote)',
-        'put the awaited entry on the chain',
-        'put the awaited entry on the chain, and refuse the votes already out',
-        'put the awaited entry we hold (or that the refusal carries) on the chain',
-        'sign a refusal carrying the entry we took, and send it',
-        'sign our stall, naming the seats whose votes we lack, and send it',
-        'sign our vote and send it',
-        'take the entry a refusal carries as if it came: a copy of ours, or a second answer of its seat',
-        'the awaited entry arrives',
-        'we made the awaited entry ourselves',
-    }),
-    "table/stages.py": frozenset({
-        'any seat (the only one able to make it)',
-        "each seat of the stage's order, one after the other",
-        'seat {} claimed that nobody led the lowest club in time, but seat {} led it in',
-        'the seat whose move it is in the rules engine',
-    }),
-    "table/views.py": frozenset({
-        'an entry dropped as {}{}',
-        'an entry that does not apply there',
+    # Codes that hold spaces: a `DropKind`'s value, as the records write it (`describe.DROPS` words it).
+    "table/events.py": frozenset({
+        'no such seat',
+        'too far ahead',
     }),
     "net/lobby_messages.py": frozenset({"a genesis hash", "the lobby id"}),  # the field a bad frame names
-    "crypto/group.py": frozenset({
-        "a point is {} bytes, got {}", "a point of small order", "a scalar is {} bytes, got {}",
-        "non-canonical encoding (y is not reduced below 2^255 - 19)", "not a point on the curve",
-        "not in the prime-order subgroup (it has a torsion component)", "refused by libsodium",
-        "the identity (with the sign bit set)", "the scalar is zero modulo the group order"}),
-    "crypto/identity.py": frozenset({"refused by libsodium"}),
-    "crypto/proofs.py": frozenset({
-        "a card point", "a key commitment", "the shuffle commitment S",
-        "a point of the statement or the proof is not a valid point, or a scalar is zero"}),
-    "log/canonical.py": frozenset({"map key {} is not a str but {}", "map key {} is not visible ASCII"}),
-    "log/logfile.py": frozenset({"its byte {} is {} where every such envelope has {}",
-                                 "no envelope is {} bytes long"}),
-    # Codes that hold spaces (a `DropKind`'s value, written as it is in the records), and the machines' tables
-    # described for the reader of the code (the value of each state, signal and act), never shown.
     # For the log file and libzmq, not for a person: the peer's flood diagnostic and the tally it counts, the
     # status text of a refused CURVE handshake (ZAP).
     "net/peer.py": frozenset({"not its own"}),
@@ -166,22 +69,15 @@ ALLOWED: dict[str, frozenset[str]] = {
         "seat {} sent more than {} entries that failed their checks within {} s ({}): its entries are "
         "ignored for {} s"}),
     "net/auth.py": frozenset({"not seated at this table"}),
-    # The message of an error a command prints and stops on (`SessionError`, `CannotReview`), built before
-    # its raise (a `SessionError`'s as its template, marked with `N_`: the command says it in the reader's
-    # language, `i18n.said`).
-    "net/resume.py": frozenset({
-        "game {game}, seat {seat}: a running p2pspades process is playing it",
-        "game {game}, seat {seat}: its log holds nothing",
-        "game {game}, seat {seat}: nobody answered its resume on {when}, so it may have ended without you "
-        "(give its id to resume it all the same)",
-        "game {game}, seat {seat}: the game is over ({ended})"}),
-    "bots/review.py": frozenset({"hand {} does not replay from seat {}'s view: {}"}),
 }
 
 _WORDS = re.compile(r"[A-Za-z][a-z']*(?:[ ,:;]+[A-Za-z][a-z']*){2,}")
 """Three words in a row: what makes a string a sentence rather than a code, a key or a format."""
 
 _LOGGERS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
+_MARKED = {"N_", "N_plural"}
+"""A sentence marked for the catalogs (`errors.N_`: an error's template, an `errors.Detail`'s): the edge says
+it in the reader's language, and `i18n.update --check` fails if the catalogs lack it."""
 _CHECK_DETAILS = {"Violation", "Rejected", "Refused", "Problem"}
 """Events and results whose text is the detail of a failed check."""
 
@@ -196,36 +92,44 @@ def _text(node: ast.expr) -> str:
     return ""
 
 
+def _marked_or_logged(call: ast.Call) -> bool:
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return (isinstance(func, ast.Attribute) and name in _LOGGERS) or name in _MARKED
+
+
 def _exempt_call(call: ast.Call) -> bool:
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
     if isinstance(func, ast.Attribute) and name in _LOGGERS:
         return True  # a diagnostic for the log file
-    return name in _CHECK_DETAILS
+    return name in _CHECK_DETAILS or name in _MARKED
 
 
-def _skipped(tree: ast.Module) -> set[int]:
+def _skipped(tree: ast.Module, everything: bool = False) -> set[int]:
     """The ids of the nodes that are not for a person: docstrings, and everything under a raise, an assert,
-    a logger call, a check's detail."""
+    a logger call, a check's detail (`everything`: only docstrings, asserts, log lines and what is marked)."""
     out: set[int] = set()
 
     def under(node: ast.AST) -> None:
         out.update(id(n) for n in ast.walk(node))
 
+    exempt = _marked_or_logged if everything else _exempt_call
+    raises = ast.Assert if everything else ast.Raise | ast.Assert
     for node in ast.walk(tree):
-        if isinstance(node, ast.Raise | ast.Assert) or (isinstance(node, ast.Call) and _exempt_call(node)):
+        if isinstance(node, raises) or (isinstance(node, ast.Call) and exempt(node)):
             under(node)
-        elif isinstance(node, ast.keyword) and node.arg == "detail":
+        elif isinstance(node, ast.keyword) and node.arg == "detail" and not everything:
             under(node.value)
         elif isinstance(node, ast.Expr) and _text(node.value):  # a docstring, an attribute's docstring
             under(node)
     return out
 
 
-def sentence_literals(path: Path) -> Iterator[tuple[int, str]]:
-    """The sentence literals of the module at `path`, with their lines."""
+def sentence_literals(path: Path, everything: bool = False) -> Iterator[tuple[int, str]]:
+    """The sentence literals of the module at `path`, with their lines (`everything`: as `--all` counts)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    skipped = _skipped(tree)
+    skipped = _skipped(tree, everything)
     for node in ast.walk(tree):  # an f-string's parts are constants too: count the f-string once
         if isinstance(node, ast.JoinedStr):
             skipped.update(id(v) for v in node.values)
@@ -237,10 +141,10 @@ def sentence_literals(path: Path) -> Iterator[tuple[int, str]]:
             yield node.lineno, text
 
 
-def layer_literals(root: Path, layer: str) -> list[tuple[str, int, str]]:
+def layer_literals(root: Path, layer: str, everything: bool = False) -> list[tuple[str, int, str]]:
     found = []
     for path in sorted((root / layer).rglob("*.py")):
-        tree_nodes = list(sentence_literals(path))
+        tree_nodes = list(sentence_literals(path, everything))
         found += [(str(path.relative_to(root)), line, text) for line, text in tree_nodes]
     return found
 
@@ -282,19 +186,24 @@ def f(seat):
         raise ValueError(f"seat {seat} is not a seat here")
     v = Violation(seat, "the detail of the failed check")
     w = Dropped(kind, detail=f"the detail of seat {seat}")
+    m = Detail(N_("a marked sentence of seat {seat}"), seat=seat)
     return f"seat {seat} stopped answering the table"
 ''')
     found = layer_literals(tmp_path, "rules")
     assert [text for _, _, text in found] == ["waiting for the bids", "seat {} stopped answering the table"]
+    everything = {text for _, _, text in layer_literals(tmp_path, "rules", everything=True)}
+    assert everything == {
+        "waiting for the bids", "seat {} is not a seat here", "the detail of the failed check",
+        "the detail of seat {}", "seat {} stopped answering the table"}
 
 
 def main(argv: list[str]) -> int:
-    verbose = "-v" in argv
-    trees = [a for a in argv if a != "-v"]
+    verbose, everything = "-v" in argv, "--all" in argv
+    trees = [a for a in argv if a not in ("-v", "--all")]
     root = Path(trees[0]) / "p2pspades" if trees else PACKAGE
     total = 0
     for layer in BELOW_THE_EDGE:
-        found = layer_literals(root, layer)
+        found = layer_literals(root, layer, everything)
         total += len(found)
         print(f"{layer:8} {len(found):4}")
         if verbose:

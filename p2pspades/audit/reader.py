@@ -30,7 +30,7 @@ from p2pspades.audit.verdict import (
 )
 from p2pspades.checks import Check
 from p2pspades.describe import dropped
-from p2pspades.errors import LocalError, RemoteError
+from p2pspades.errors import N_, Detail, LocalError, RemoteError, detail_of
 from p2pspades.reasons import Finding, Reason
 from p2pspades.rules import VIOLATION_KINDS as AUDIT_KINDS
 from p2pspades.rules import Card, HandResult
@@ -208,7 +208,7 @@ def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor], jo
         error = exc.strerror or str(exc)
         return Verdict(Status.UNREADABLE, Reason.of(Finding.CANNOT_READ, path=os.fspath(path), error=error))
     except LocalError as exc:
-        return unreadable(str(exc))
+        return unreadable(detail_of(exc))
     verdict = _replay(read.frames, visitors, jobs)
     verdict.torn = read.torn
     if read.torn is not None and verdict.status in (Status.VALID, Status.INCOMPLETE):
@@ -348,11 +348,11 @@ def _problem(table: Table, raw: bytes, events: list[Event], index: int) -> Verdi
     if any(isinstance(ev, Wanted) for ev in events):
         broken = Reason.of(Finding.BROKEN, entry=index)
         return _unattributed(table, index, raw, Check.CHAIN, broken,
-                             detail="out of sequence: the chain is broken")
+                             detail=Detail(N_("out of sequence: the chain is broken")))
     if not any(isinstance(ev, Accepted) for ev in events):
         repeated = Reason.of(Finding.REPEATED, entry=index)
         return _unattributed(table, index, raw, Check.FRAME_REPEAT, repeated,
-                             detail="repeats an earlier entry")
+                             detail=Detail(N_("repeats an earlier entry")))
     return None
 
 

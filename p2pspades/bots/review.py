@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from p2pspades.bots.coach import Advice, Option, advise
+from p2pspades.errors import N_, LocalError
 from p2pspades.rules import (
     Action,
     Bid,
@@ -38,7 +39,7 @@ from p2pspades.table.events import Decision, DecisionKind
 _KINDS = {Phase.BLIND: DecisionKind.BLIND_NIL, Phase.BID: DecisionKind.BID, Phase.PLAY: DecisionKind.PLAY}
 
 
-class CannotReview(ValueError):
+class CannotReview(LocalError, ValueError):
     """A game the review cannot replay (the draw pile's unseen draws, or hands that do not replay)."""
 
 
@@ -96,13 +97,14 @@ class Replay:
 
     def __init__(self, rules: RuleSet, seat: int, totals: Sequence[SideTotal] | None = None) -> None:
         if rules.deal != "all":
-            raise CannotReview("a game with a draw pile cannot be reviewed: its log does not show what each "
-                               "seat saw of the stock")
+            raise CannotReview(N_("a game with a draw pile cannot be reviewed: its log does not show what "
+                                  "each seat saw of the stock"))
         if rules.nil_pass:
-            raise CannotReview("a game with the nil card pass cannot be reviewed yet: the hands a log proves "
-                               "are those after the pass, not those dealt")
+            raise CannotReview(N_("a game with the nil card pass cannot be reviewed yet: the hands a log "
+                                  "proves are those after the pass, not those dealt"))
         if not 0 <= seat < rules.players:
-            raise CannotReview(f"there is no seat {seat}: this game has seats 0 to {rules.players - 1}")
+            raise CannotReview(N_("there is no seat {seat}: this game has seats 0 to {last}"), seat=seat,
+                               last=rules.players - 1)
         self.rules = rules
         self.seat = seat
         self.totals = totals
@@ -115,8 +117,8 @@ class Replay:
         try:
             yield from _hand(self.game, result, self.seat)
         except IllegalAction as exc:
-            why = f"hand {result.number} does not replay from seat {self.seat}'s view: {exc}"
-            raise CannotReview(why) from exc
+            raise CannotReview(N_("hand {hand} does not replay from seat {seat}'s view: {why}"),
+                               hand=result.number, seat=self.seat, why=exc) from exc
 
 
 def positions(

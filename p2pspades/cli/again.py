@@ -24,7 +24,7 @@ from p2pspades.cli.common import default_name
 from p2pspades.describe import after_text, change_text
 from p2pspades.describe.game import status_words
 from p2pspades.errors import LocalError
-from p2pspades.i18n import N_, _, ngettext
+from p2pspades.i18n import N_, _, ngettext, said
 from p2pspades.net.lobby_seats import LobbyResult, Sequel, TableInfo
 from p2pspades.net.store import GameStore, StoreError, games_of
 from p2pspades.rules import RuleSet
@@ -128,7 +128,7 @@ def carry_on(old: Table, me: bytes, bot_keys: Collection[bytes]) -> Again:
     after = After(old.game_id, CONTINUATION, game.totals, game.dealer)
     problem = after.problem(old.rules, None)
     if problem is not None:  # a game that ended at its end (decided, then left or stopped)
-        raise LocalError(_("game {id} cannot be carried on: {why}").format(id=gid, why=problem))
+        raise LocalError(_("game {id} cannot be carried on: {why}").format(id=gid, why=said(problem)))
     places = {s.key: s.seat for s in old.setup.seats if s.seat != 0 and s.seat not in gone}
     bots = tuple(seat for seat in _bots_of(old, bot_keys) if seat not in gone)
     return Again(old, Sequel(after, places, only_places=True), bots, bots_for=gone)

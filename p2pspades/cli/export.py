@@ -13,7 +13,7 @@ from p2pspades.cli.verify import add_jobs_option, verify_with_progress
 from p2pspades.describe.page import game_page
 from p2pspades.describe.record import text_record
 from p2pspades.exits import ExitCode
-from p2pspades.i18n import _
+from p2pspades.i18n import DEFAULT, _, speaking
 from p2pspades.printable import printable
 
 
@@ -37,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "html":
         text = game_page(verdict, args.file)
     elif args.format == "json":
-        text = json.dumps(hand_record(verdict), indent=2) + "\n"
+        with speaking(DEFAULT):  # a record for programs: its words in English, whatever the language
+            text = json.dumps(hand_record(verdict), indent=2) + "\n"
     else:
         text = text_record(verdict)
     if args.output:

@@ -24,8 +24,9 @@ from p2pspades.bots.review import CannotReview, Judged, Position, Replay, Review
 from p2pspades.cli.common import add_think_option, fail
 from p2pspades.cli.verify import add_jobs_option
 from p2pspades.describe.coaching import action_text, given_up, legend
+from p2pspades.describe.game import bid_text, card_glyph
 from p2pspades.exits import ExitCode
-from p2pspades.i18n import DEFAULT, _, ngettext, number, speaking
+from p2pspades.i18n import DEFAULT, _, ngettext, number, said, speaking
 from p2pspades.printable import printable
 from p2pspades.rules import Card, HandResult, RuleSet, SeatView, bid_notation, sort_hand
 from p2pspades.table import HandAudited
@@ -81,15 +82,15 @@ class Progress:
 
     def show(self) -> None:
         if self.live:
-            said = _("review: hand {hand} verified · {done} of {total} decisions weighed").format(
+            line = _("review: hand {hand} verified · {done} of {total} decisions weighed").format(
                 hand=number(self.verified), done=number(self.done), total=number(self.total))
-            self.stream.write("\r\x1b[K" + said)
+            self.stream.write("\r\x1b[K" + line)
             self.stream.flush()
 
     def hand_weighed(self, hand: int, of: int | None) -> None:
         if not self.live:
-            said = _("weighed hand {hand} of {hands}…") if of else _("weighed hand {hand}…")
-            print(said.format(hand=number(hand), hands=number(of or 0)), file=self.stream, flush=True)
+            line = _("weighed hand {hand} of {hands}…") if of else _("weighed hand {hand}…")
+            print(line.format(hand=number(hand), hands=number(of or 0)), file=self.stream, flush=True)
 
     def end(self) -> None:
         if self.live:
@@ -119,7 +120,7 @@ class Weighing(GameVisitor):
         try:
             self.replay = Replay(setup.rules, self.asked or 0, totals)
         except CannotReview as exc:
-            self.problem = str(exc)
+            self.problem = said(exc)
 
     def on_hand(self, hand: HandResult, audit: HandAudited) -> None:
         self.progress.verified = hand.number
@@ -128,7 +129,7 @@ class Weighing(GameVisitor):
         try:
             found = list(self.replay.hand(hand))
         except CannotReview as exc:
-            self.problem = str(exc)
+            self.problem = said(exc)
             return
         self.hands.append((hand.number, [self.submit(judge, p, self.think) for p in found]))
         self.progress.total += len(found)
@@ -235,12 +236,17 @@ def _judged_json(w: Judged, rules: RuleSet) -> dict[str, Any]:
 
 
 def as_text(done: Review, rules: RuleSet, names: list[str], top: int, status: Status) -> str:
-    lines = [ngettext("seat {seat} ({name}): {decisions} decision weighed; the expert's choice, or one as "
-                      "good, in {agreed}; {cost} expected points given up in all",
-                      "seat {seat} ({name}): {decisions} decisions weighed; the expert's choice, or one as "
-                      "good, in {agreed}; {cost} expected points given up in all", done.decisions).format(
-        seat=done.seat, name=printable(names[done.seat]), decisions=number(done.decisions),
-        agreed=number(done.agreed), cost=number(done.cost))]
+    """The review in the reader's language: the seat's totals, then the costliest decisions, each with the
+    position as the seat saw it and what it gave up against the expert's choice."""
+    weighed = ngettext("{n} decision weighed", "{n} decisions weighed", done.decisions).format(
+        n=number(done.decisions))
+    lost = ngettext("{points} expected point given up in all", "{points} expected points given up in all",
+                    round(done.cost)).format(points=number(done.cost))
+    # TRANSLATORS: the first line of a review: "seat 2 (ana): 52 decisions weighed; the expert's choice, or
+    # one as good, in 47; 31 expected points given up in all"
+    lines = [_("seat {seat} ({name}): {weighed}; the expert's choice, or one as good, in {agreed}; "
+               "{given_up}").format(seat=done.seat, name=printable(names[done.seat]), weighed=weighed,
+                                    agreed=number(done.agreed), given_up=lost)]
     if status is not Status.VALID:
         lines.append(_("(the log is not a valid finished game: only the hands it proves are reviewed)"))
     costly = done.costliest(top)
@@ -257,15 +263,22 @@ def as_text(done: Review, rules: RuleSet, names: list[str], top: int, status: St
 
 def _head(w: Judged, rules: RuleSet) -> str:
     """What the seat did and what the expert would have, with the points given up."""
-    kind = w.advice.kind.value
-    said = {
-        "bid": _("hand {hand}, the bid: you bid {chosen}; the expert would bid {choice}: {cost} points "
-                 "given up"),
-        "blind": _("hand {hand}, blind nil?: you answered {chosen}; the expert would answer {choice}: {cost} "
-                   "points given up"),
-    }.get(kind, _("hand {hand}, trick {trick}: you played {chosen}; the expert would play {choice}: {cost} "
-                  "points given up"))
-    return said.format(hand=w.position.hand, trick=w.position.trick, cost=number(w.cost),
+    cost = ngettext("{points} point given up", "{points} points given up", round(w.cost)).format(
+        points=number(w.cost))
+    heads = {
+        # TRANSLATORS: a costly bid of the review: "3. hand 2, the bid: you bid 4; the expert would bid nil:
+        # 12 points given up"
+        "bid": _("hand {hand}, the bid: you bid {chosen}; the expert would bid {choice}: {cost}"),
+        # TRANSLATORS: a costly answer to the blind-nil question: "3. hand 2, blind nil?: you answered blind
+        # nil; the expert would answer no blind nil: 40 points given up"
+        "blind": _("hand {hand}, blind nil?: you answered {chosen}; the expert would answer {choice}: "
+                   "{cost}"),
+    }
+    # TRANSLATORS: a costly card of the review: "3. hand 2, trick 5: you played Q♠; the expert would play 4♦:
+    # 12 points given up"
+    head = heads.get(w.advice.kind.value, _("hand {hand}, trick {trick}: you played {chosen}; the expert "
+                                            "would play {choice}: {cost}"))
+    return head.format(hand=w.position.hand, trick=w.position.trick, cost=cost,
                        chosen=action_text(w.position.chosen, rules, bare=True),
                        choice=action_text(w.advice.choice, rules, bare=True))
 
@@ -276,15 +289,15 @@ def _judged_text(i: int, w: Judged, rules: RuleSet, names: list[str]) -> list[st
     if view.hand:
         out.append("    " + _("your cards: {cards}").format(cards=_cards(view.hand)))
     if w.position.trick:
-        trick = _(", ").join(f"{printable(names[s])} {c.glyph}" for s, c in view.trick.plays) or _("you lead")
-        out.append("    " + _("on the table: {trick}").format(trick=trick))
+        played = _(", ").join(f"{printable(names[s])} {card_glyph(c)}" for s, c in view.trick.plays)
+        out.append("    " + _("on the table: {trick}").format(trick=played or _("you lead")))
     out.append("    " + _("bids: {bids}").format(bids=_bids(view, rules, names)))
     out.append("    " + given_up(w.advice, w.taken, w.position.chosen, rules))
     return out
 
 
 def _cards(cards: tuple[Card, ...]) -> str:
-    return " ".join(c.glyph for c in sort_hand(cards))
+    return " ".join(card_glyph(c) for c in sort_hand(cards))
 
 
 def _bids(view: SeatView, rules: RuleSet, names: list[str]) -> str:
@@ -292,8 +305,9 @@ def _bids(view: SeatView, rules: RuleSet, names: list[str]) -> str:
     for s, (bid, blind) in enumerate(zip(view.bids, view.blind, strict=True)):
         if bid is None and not blind:
             continue
-        said = bid_notation(bid, blind, rules)
+        bid_said = bid_text(bid, blind, rules)
         if view.tricks or view.trick.plays:
-            said = _("{bid} (took {tricks})").format(bid=said, tricks=view.tricks_won[s])
-        parts.append(f"{printable(names[s])} {said}")
+            # TRANSLATORS: a seat's bid in the review, and the tricks it took so far: "4 (took 2)"
+            bid_said = _("{bid} (took {tricks})").format(bid=bid_said, tricks=number(view.tricks_won[s]))
+        parts.append(f"{printable(names[s])} {bid_said}")
     return _(", ").join(parts) or _("none yet")

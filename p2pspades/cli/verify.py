@@ -20,7 +20,7 @@ from p2pspades.describe.dispute import dispute_lines
 from p2pspades.describe.page import dispute_page, game_page
 from p2pspades.describe.record import summary_lines
 from p2pspades.exits import ExitCode
-from p2pspades.i18n import _
+from p2pspades.i18n import DEFAULT, _, speaking
 from p2pspades.printable import printable
 from p2pspades.rules import HandResult
 from p2pspades.table import HandAudited
@@ -124,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
         if args.html and (problem := write_page(args.html, dispute_page(dispute))):
             return fail("verify", problem)
         if args.json:
-            print(json.dumps(dispute_record(dispute), indent=2))
+            with speaking(DEFAULT):  # a record for programs: its words in English, whatever the language
+                print(json.dumps(dispute_record(dispute), indent=2))
         else:
             print("\n".join(dispute_lines(dispute)))
         return dispute.exit_code
@@ -135,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
     if args.html and (problem := write_page(args.html, game_page(verdict, args.file))):
         return fail("verify", problem)
     if args.json:
-        print(json.dumps(hand_record(verdict), indent=2))
+        with speaking(DEFAULT):
+            print(json.dumps(hand_record(verdict), indent=2))
     else:
         print("\n".join(summary_lines(verdict)))
     return verdict.exit_code
@@ -147,13 +149,17 @@ def run_after(args: argparse.Namespace, path: str, old_path: str) -> int:
         return fail("verify", _("--html and --after cannot be used together"))
     new = verify_with_progress(args, path)
     old = verify_with_progress(args, old_path)
-    problem = follow_problem(old, new)
-    changed = [change_text(c) for c in sequel_changes(old, new)] if problem is None else []
     if args.json:
-        record = hand_record(new)
-        record["follows"] = {"log": old_path, "ok": problem is None, "problem": problem, "changes": changed}
-        print(json.dumps(record, indent=2))
+        with speaking(DEFAULT):
+            problem = follow_problem(old, new)
+            changed = [change_text(c) for c in sequel_changes(old, new)] if problem is None else []
+            record = hand_record(new)
+            record["follows"] = {"log": old_path, "ok": problem is None, "problem": problem,
+                                 "changes": changed}
+            print(json.dumps(record, indent=2))
     else:
+        problem = follow_problem(old, new)
+        changed = [change_text(c) for c in sequel_changes(old, new)] if problem is None else []
         lines = summary_lines(new)
         if problem is None:
             assert new.table is not None and new.table.setup.after is not None

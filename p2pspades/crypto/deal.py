@@ -17,6 +17,7 @@ from nacl.bindings import crypto_scalarmult_ed25519_noclamp
 from nacl.exceptions import CryptoError
 
 from ..checks import Check
+from ..errors import N_, Detail
 from ..rules.chance import ByteStream
 from .commit import check_seed
 from .errors import BadDeck, BadPoint, BadScalar, BadSeed, BadStep, CryptoUsageError
@@ -83,7 +84,7 @@ class HandSecrets:
         permutation = ByteStream(H(DOMAIN_PERMUTATION, context, seed)).permutation(n)
         lock_ints = [_derive_scalar(DOMAIN_LOCK_KEY, context, seed, j.to_bytes(2, "big")) for j in range(n)]
         if shuffle_int == 0 or 0 in lock_ints:
-            raise BadSeed("the seed derives a zero scalar")
+            raise BadSeed(Detail(N_("the seed derives a zero scalar")))
         return cls(
             seed=seed,
             context=context,
@@ -100,7 +101,7 @@ class HandSecrets:
 
 def _check_size(deck: Sequence[Point], n: int) -> None:
     if len(deck) != n:
-        raise BadDeck(f"the deck has {len(deck)} positions, expected {n}")
+        raise BadDeck(Detail(N_("the deck has {count} positions, expected {n}"), count=len(deck), n=n))
 
 
 def shuffle(deck: Sequence[Point], secrets: HandSecrets) -> list[Point]:
@@ -191,7 +192,7 @@ def check_deck(deck: Sequence[object], n: int) -> list[Point]:
     Whether each point is in the group is checked by the next multiplication, for free.
     """
     if len(deck) != n:
-        raise BadDeck(f"the deck has {len(deck)} positions, expected {n}")
+        raise BadDeck(Detail(N_("the deck has {count} positions, expected {n}"), count=len(deck), n=n))
     seen: dict[bytes, int] = {}
     for j, p in enumerate(deck):
         if not isinstance(p, bytes) or len(p) != POINT_BYTES:
@@ -199,7 +200,7 @@ def check_deck(deck: Sequence[object], n: int) -> list[Point]:
             raise BadPoint(f"a point is {POINT_BYTES} bytes, got {got}", position=j)
         first = seen.setdefault(p, j)
         if first != j:
-            raise BadDeck(f"positions {first} and {j} hold the same point")
+            raise BadDeck(Detail(N_("positions {first} and {j} hold the same point"), first=first, j=j))
     return list(deck)  # type: ignore[arg-type]
 
 
@@ -227,13 +228,14 @@ def audit_deal(
             published = step.published
             if len(published) != len(expected):
                 raise BadStep(
-                    name, f"published {len(published)} positions, expected {len(expected)}", seat=step.seat
+                    name, Detail(N_("published {count} positions, expected {count2}"), count=len(published),
+                                 count2=len(expected)), seat=step.seat
                 )
             for j, (mine, theirs) in enumerate(zip(expected, published, strict=True)):
                 if mine != theirs:
                     raise BadStep(
                         name,
-                        f"position {j} differs from the recomputation from the revealed seed",
+                        Detail(N_("position {j} differs from the recomputation from the revealed seed"), j=j),
                         seat=step.seat,
                         position=j,
                     )

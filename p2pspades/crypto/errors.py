@@ -8,7 +8,12 @@ by our own code (a bad game id, an impossible deck size) is a `LocalError`.
 from __future__ import annotations
 
 from ..checks import Check
-from ..errors import LocalError, RemoteError
+from ..errors import N_, Detail, LocalError, RemoteError
+
+AT_POSITION = N_("position {position}: {detail}")
+"""The detail of a bad point or scalar at a deck's position."""
+REFUSED = N_("refused by libsodium")
+"""The detail of a point or key that libsodium refuses, where nothing more precise is known."""
 
 
 class BadPoint(RemoteError, ValueError):
@@ -16,7 +21,7 @@ class BadPoint(RemoteError, ValueError):
 
     def __init__(self, detail: str, seat: int | None = None, position: int | None = None) -> None:
         if position is not None:
-            detail = f"position {position}: {detail}"
+            detail = Detail(AT_POSITION, position=position, detail=detail)
         super().__init__(Check.BAD_POINT, detail, seat)
         self.position = position
 
@@ -26,7 +31,7 @@ class BadScalar(RemoteError, ValueError):
 
     def __init__(self, detail: str, seat: int | None = None, position: int | None = None) -> None:
         if position is not None:
-            detail = f"position {position}: {detail}"
+            detail = Detail(AT_POSITION, position=position, detail=detail)
         super().__init__(Check.BAD_SCALAR, detail, seat)
         self.position = position
 

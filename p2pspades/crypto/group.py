@@ -21,7 +21,8 @@ from nacl.bindings import (
 )
 from nacl.exceptions import CryptoError
 
-from .errors import BadPoint, BadScalar, CryptoUsageError
+from ..errors import N_, Detail
+from .errors import REFUSED, BadPoint, BadScalar, CryptoUsageError
 from .hashing import DOMAIN_CARD, H
 
 Point: TypeAlias = bytes
@@ -74,9 +75,11 @@ def reduce_wide(h: bytes) -> Scalar:
 def check_scalar(s: bytes) -> Scalar:
     """Refuse a scalar that is not 32 bytes, not below L (non-canonical), or zero; return it unchanged."""
     if not isinstance(s, bytes) or len(s) != SCALAR_BYTES:
-        raise BadScalar(f"a scalar is {SCALAR_BYTES} bytes, got {_describe(s)}")
+        why = Detail(N_("a scalar is {scalar_bytes} bytes, got {value}"), scalar_bytes=SCALAR_BYTES,
+                     value=_describe(s))
+        raise BadScalar(why)
     if s[31] >= _SURELY_CANONICAL_TOP and int.from_bytes(s, "little") >= L:
-        raise BadScalar("non-canonical scalar (not reduced below the group order L)")
+        raise BadScalar(Detail(N_("non-canonical scalar (not reduced below the group order L)")))
     if not any(s):
         raise BadScalar("zero scalar")
     return s
@@ -86,7 +89,7 @@ def invert(s: Scalar) -> Scalar:
     """The inverse of a nonzero scalar mod L."""
     x = int.from_bytes(s, "little") % L
     if x == 0:
-        raise BadScalar("zero scalar has no inverse")
+        raise BadScalar(Detail(N_("zero scalar has no inverse")))
     return pow(x, -1, L).to_bytes(32, "little")
 
 
@@ -99,28 +102,28 @@ def _describe(value: object) -> str:
     return f"a {type(value).__name__}, not bytes"
 
 
-def explain_bad_point(p: object) -> str | None:
+def explain_bad_point(p: object) -> Detail | None:
     """Why `p` is not a valid point of the prime-order group, or None if it is one.
 
     Slow (several libsodium calls): for error messages only, never in the hot path.
     """
     if not isinstance(p, bytes) or len(p) != POINT_BYTES:
-        return f"a point is {POINT_BYTES} bytes, got {_describe(p)}"
+        return Detail(N_("a point is {size} bytes, got {got}"), size=POINT_BYTES, got=_describe(p))
     y = int.from_bytes(p, "little") & _Y_MASK
     if y >= FIELD_P:
-        return "non-canonical encoding (y is not reduced below 2^255 - 19)"
+        return Detail(N_("non-canonical encoding (y is not reduced below 2^255 - 19)"))
     try:
         eight = crypto_core_ed25519_add(p, p)
         eight = crypto_core_ed25519_add(eight, eight)
         eight = crypto_core_ed25519_add(eight, eight)
     except CryptoError:
-        return "not a point on the curve"
+        return Detail(N_("not a point on the curve"))
     if eight == IDENTITY:
         if y == 1:
-            return "the identity" if p == IDENTITY else "the identity (with the sign bit set)"
-        return "a point of small order"
+            return Detail(N_("the identity") if p == IDENTITY else N_("the identity (with the sign bit set)"))
+        return Detail(N_("a point of small order"))
     if not crypto_core_ed25519_is_valid_point(p):
-        return "not in the prime-order subgroup (it has a torsion component)"
+        return Detail(N_("not in the prime-order subgroup (it has a torsion component)"))
     return None
 
 
@@ -130,17 +133,18 @@ def check_point(p: bytes) -> Point:
     For points that are stored without being multiplied; `mul` checks its point itself.
     """
     if not isinstance(p, bytes) or len(p) != POINT_BYTES or not crypto_core_ed25519_is_valid_point(p):
-        raise BadPoint(explain_bad_point(p) or "refused by libsodium")
+        raise BadPoint(explain_bad_point(p) or Detail(REFUSED))
     return p
 
 
 def point_error(s: object, p: object, position: int | None = None) -> BadPoint | BadScalar:
     """The precise error for a multiplication s * p that libsodium refused."""
     if not isinstance(s, bytes) or len(s) != SCALAR_BYTES:
-        return BadScalar(f"a scalar is {SCALAR_BYTES} bytes, got {_describe(s)}", position=position)
+        why = Detail(N_("a scalar is {size} bytes, got {got}"), size=SCALAR_BYTES, got=_describe(s))
+        return BadScalar(why, position=position)
     if int.from_bytes(s, "little") % L == 0:
-        return BadScalar("the scalar is zero modulo the group order", position=position)
-    return BadPoint(explain_bad_point(p) or "refused by libsodium", position=position)
+        return BadScalar(Detail(N_("the scalar is zero modulo the group order")), position=position)
+    return BadPoint(explain_bad_point(p) or Detail(REFUSED), position=position)
 
 
 def mul(s: Scalar, p: Point) -> Point:

@@ -22,9 +22,10 @@ from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_sign_open
 from nacl.exceptions import CryptoError
 
 from p2pspades import paths
+from p2pspades.errors import N_, Detail
 from p2pspades.files import write_private
 
-from .errors import CryptoUsageError, IdentityError, WeakKey
+from .errors import REFUSED, CryptoUsageError, IdentityError, WeakKey
 from .group import explain_bad_point
 from .hashing import DOMAIN_FINGERPRINT
 
@@ -68,10 +69,12 @@ def check_public_key(public: object) -> bytes:
     """
     if not isinstance(public, bytes) or len(public) != PUBLIC_KEY_BYTES:
         got = f"{len(public)} bytes" if isinstance(public, bytes) else f"a {type(public).__name__}"
-        raise WeakKey(f"a public key is {PUBLIC_KEY_BYTES} bytes, got {got}")
+        why = Detail(N_("a public key is {public_key_bytes} bytes, got {got}"),
+                     public_key_bytes=PUBLIC_KEY_BYTES, got=got)
+        raise WeakKey(why)
     if not _is_strong_key(public):
-        why = explain_bad_point(public) or "refused by libsodium"
-        raise WeakKey(f"public key {public.hex()[:16]}… is refused: {why}")
+        why = explain_bad_point(public) or Detail(REFUSED)
+        raise WeakKey(Detail(N_("public key {key}… is refused: {why}"), key=public.hex()[:16], why=why))
     return public
 
 
@@ -163,17 +166,17 @@ class Identity:
         except FileNotFoundError:
             raise
         except OSError as exc:
-            raise IdentityError(f"cannot read identity file {path}: {exc.strerror}") from None
+            raise IdentityError(N_("cannot read identity file {path}: {strerror}"), path=path,
+                                strerror=exc.strerror) from None
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
-                raise IdentityError(f"identity file {path} is not a regular file")
+                raise IdentityError(N_("identity file {path} is not a regular file"), path=path)
             if os.name == "posix" and info.st_mode & 0o077:
                 raise IdentityError(
-                    f"identity file {path} is accessible by other users "
-                    f"(mode {stat.S_IMODE(info.st_mode):04o}); it holds a private key: "
-                    f"run `chmod 600 {path}` and try again"
-                )
+                    N_("identity file {path} is accessible by other users (mode {mode}); it holds a private "
+                       "key: run `chmod 600 {path}` and try again"), path=path,
+                    mode=f"{stat.S_IMODE(info.st_mode):04o}")
             with os.fdopen(fd, "rb", closefd=False) as f:
                 data = f.read(64 * 1024 + 1)
         finally:
@@ -201,11 +204,13 @@ class Identity:
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
-            raise IdentityError(f"cannot create directory {path.parent}: {exc.strerror}") from None
+            raise IdentityError(N_("cannot create directory {parent}: {strerror}"), parent=path.parent,
+                                strerror=exc.strerror) from None
         try:
             return write_private(path, pem)
         except OSError as exc:
-            raise IdentityError(f"cannot write identity file {path}: {exc.strerror}") from None
+            raise IdentityError(N_("cannot write identity file {path}: {strerror}"), path=path,
+                                strerror=exc.strerror) from None
 
 
 def _parse_key(data: bytes, path: Path) -> Ed25519PrivateKey:
@@ -214,16 +219,17 @@ def _parse_key(data: bytes, path: Path) -> Ed25519PrivateKey:
             key = serialization.load_pem_private_key(data, password=None)
         except TypeError:
             raise IdentityError(
-                f"identity file {path} is encrypted; only unencrypted keys are supported"
-            ) from None
+                N_("identity file {path} is encrypted; only unencrypted keys are supported"),
+                path=path) from None
         except ValueError:
-            raise IdentityError(f"identity file {path} is not a valid PEM private key") from None
+            raise IdentityError(N_("identity file {path} is not a valid PEM private key"),
+                                path=path) from None
         if not isinstance(key, Ed25519PrivateKey):
-            raise IdentityError(f"identity file {path} holds a {type(key).__name__}, not an Ed25519 key")
+            raise IdentityError(N_("identity file {path} holds a {type}, not an Ed25519 key"), path=path,
+                                type=type(key).__name__)
         return key
     if len(data) == PRIVATE_SEED_BYTES:
         return Ed25519PrivateKey.from_private_bytes(data)
     raise IdentityError(
-        f"identity file {path} is neither a PEM Ed25519 private key nor a raw 32-byte seed "
-        f"({len(data)} bytes)"
-    )
+        N_("identity file {path} is neither a PEM Ed25519 private key nor a raw 32-byte seed ({count} "
+           "bytes)"), path=path, count=len(data))

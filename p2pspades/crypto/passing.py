@@ -16,6 +16,7 @@ from typing import Final
 
 from nacl.bindings import crypto_scalarmult_ed25519_base_noclamp
 
+from ..errors import N_, Detail
 from .commit import check_seed
 from .errors import BadScalar, BadSeed, CryptoUsageError
 from .group import SCALAR_BYTES, L, Point, Scalar, mul
@@ -33,7 +34,7 @@ def pass_key(seed: bytes, context: bytes) -> Scalar:
     check_seed(seed)
     e = int.from_bytes(H(DOMAIN_PASS_KEY, context, seed), "little") % L
     if e == 0:  # pragma: no cover - probability about 2^-252
-        raise BadSeed("the seed derives a zero pass key")
+        raise BadSeed(Detail(N_("the seed derives a zero pass key")))
     return e.to_bytes(SCALAR_BYTES, "little")
 
 
@@ -70,9 +71,9 @@ def seal_key(key: Scalar, shared: Point, sender_context: bytes, recipient: int, 
 def check_sealed(sealed: object) -> bytes:
     """Refuse a sealed key that is not 32 bytes or not below L (zero is a valid encoding)."""
     if not isinstance(sealed, bytes) or len(sealed) != SCALAR_BYTES:
-        raise BadScalar(f"a sealed key is {SCALAR_BYTES} bytes")
+        raise BadScalar(Detail(N_("a sealed key is {scalar_bytes} bytes"), scalar_bytes=SCALAR_BYTES))
     if int.from_bytes(sealed, "little") >= L:
-        raise BadScalar("non-canonical sealed key (not reduced below the group order L)")
+        raise BadScalar(Detail(N_("non-canonical sealed key (not reduced below the group order L)")))
     return sealed
 
 

@@ -42,7 +42,7 @@ from nacl.bindings import (
 from nacl.exceptions import CryptoError
 
 from ..checks import Check
-from ..errors import RemoteError
+from ..errors import N_, Detail, RemoteError
 from .deal import MAX_POSITIONS, HandSecrets, shuffle
 from .errors import CryptoUsageError
 from .group import IDENTITY, POINT_BYTES, L, Point, Scalar
@@ -58,7 +58,7 @@ DOMAIN_LOCK_CHALLENGE: Final = "p2pspades/v2/lock/challenge"
 DOMAIN_VOID_W: Final = "p2pspades/v2/void/w"
 DOMAIN_VOID_CHALLENGE: Final = "p2pspades/v2/void/challenge"
 SCALAR_BYTES: Final = 32
-_INVALID: Final = "a point of the statement or the proof is not a valid point, or a scalar is zero"
+_INVALID: Final = N_("a point of the statement or the proof is not a valid point, or a scalar is zero")
 
 _add = crypto_core_ed25519_add
 _sub = crypto_core_ed25519_sub
@@ -109,7 +109,7 @@ def _scalars(blob: bytes, count: int, offset: int, kind: Check) -> list[int]:
     out = [int.from_bytes(blob[offset + 32 * i : offset + 32 * i + 32], "little") for i in range(count)]
     for x in out:
         if x >= L:
-            raise BadProof(kind, "a scalar of the proof is not reduced below the group order L")
+            raise BadProof(kind, Detail(N_("a scalar of the proof is not reduced below the group order L")))
     return out
 
 
@@ -131,26 +131,29 @@ def _check_statement(kind: Check, step: int, context: bytes, decks: Sequence[Seq
         raise CryptoUsageError(f"a step is an int in [0, 65536), got {step!r}")
     n = len(decks[0])
     if not 1 <= n <= MAX_POSITIONS:
-        raise BadProof(kind, f"a deck has 1 to {MAX_POSITIONS} positions, got {n}")
+        why = Detail(N_("a deck has 1 to {max_positions} positions, got {n}"), max_positions=MAX_POSITIONS,
+                     n=n)
+        raise BadProof(kind, why)
     for deck in decks:
         if len(deck) != n:
-            raise BadProof(kind, f"decks of {n} and {len(deck)} positions")
+            raise BadProof(kind, Detail(N_("decks of {n} and {count} positions"), n=n, count=len(deck)))
         for p in deck:
             if not isinstance(p, bytes) or len(p) != POINT_BYTES:
-                raise BadProof(kind, f"a point is {POINT_BYTES} bytes")
+                raise BadProof(kind, Detail(N_("a point is {point_bytes} bytes"), point_bytes=POINT_BYTES))
     return n
 
 
 def _check_point(kind: Check, p: object, what: str) -> bytes:
     if not isinstance(p, bytes) or len(p) != POINT_BYTES:
-        raise BadProof(kind, f"{what} is not a {POINT_BYTES}-byte point")
+        why = Detail(N_("{what} is not a {size}-byte point"), what=Detail(what), size=POINT_BYTES)
+        raise BadProof(kind, why)
     return p
 
 
 def _check_size(kind: Check, proof: object, size: int) -> bytes:
     if not isinstance(proof, bytes) or len(proof) != size:
         got = f"{len(proof)} bytes" if isinstance(proof, bytes) else f"a {type(proof).__name__}"
-        raise BadProof(kind, f"the proof is {size} bytes, got {got}")
+        raise BadProof(kind, Detail(N_("the proof is {size} bytes, got {got}"), size=size, got=got))
     return proof
 
 
@@ -334,7 +337,7 @@ def verify_shuffle(
     """Raise BadProof unless `proof` shows deck_out[i] = s·deck_in[π[i]] for some π, with S = s·B."""
     kind = Check.SHUFFLE
     n = _check_statement(kind, step, context, [deck_in, deck_out])
-    big_s = _check_point(kind, shuffle_commitment, "the shuffle commitment S")
+    big_s = _check_point(kind, shuffle_commitment, N_("the shuffle commitment S"))
     _check_size(kind, proof, shuffle_proof_size(n))
     cs = _split(proof, n, 0)
     chat = _split(proof, n, 32 * n)
@@ -360,9 +363,9 @@ def verify_shuffle(
         coefs = [(w[k + 1] * s_prime[k + 1] - c * w[k]) % L for k in range(n - 1)] + [(-c * w[n - 1]) % L]
         t6 = _add(_add(_base(_enc(s5)), _mul(_enc(w[0] * s_prime[0] % L), h)), _lin(coefs, chat))
     except CryptoError:
-        raise BadProof(kind, _INVALID) from None
+        raise BadProof(kind, Detail(_INVALID)) from None
     if _enc(_reduce(H(DOMAIN_SHUFFLE_CHALLENGE, e, _cat([t1, t2, t3, t4, t5, t6])))) != c_bytes:
-        raise BadProof(kind, "the shuffle proof does not verify")
+        raise BadProof(kind, Detail(N_("the shuffle proof does not verify")))
 
 
 # --- lock ---
@@ -398,7 +401,7 @@ def prove_lock(
     try:
         deck_out = list(map(_mul, _encs([k * s_inv % L for k in keys]), deck_in))
     except CryptoError:
-        raise BadProof(Check.LOCK, "the deck to lock holds an invalid point") from None
+        raise BadProof(Check.LOCK, Detail(N_("the deck to lock holds an invalid point"))) from None
     commitments = lock_commitments(secrets)
     s = int.from_bytes(secrets.shuffle_scalar, "little")
     proof = lock_proof(context, step, deck_in, deck_out, commitments, s, keys, secrets.seed)
@@ -447,7 +450,7 @@ def verify_lock(
     """Raise BadProof unless s·out[j] = k_j·in[j] for every j, with S = s·B and P_j = k_j·B."""
     kind = Check.LOCK
     n = _check_statement(kind, step, context, [deck_in, deck_out, commitments])
-    big_s = _check_point(kind, shuffle_commitment, "the shuffle commitment S")
+    big_s = _check_point(kind, shuffle_commitment, N_("the shuffle commitment S"))
     _check_size(kind, proof, lock_proof_size(n))
     c, z_s = _scalars(proof, 2, 0, kind)
     z = _scalars(proof, n, 64, kind)
@@ -461,9 +464,9 @@ def verify_lock(
         zs_enc = _enc(z_s)
         a3 = list(map(_sub, [_mul(zs_enc, p) for p in deck_out], map(_mul, _encs(z), deck_in)))
     except CryptoError:
-        raise BadProof(kind, _INVALID) from None
+        raise BadProof(kind, Detail(_INVALID)) from None
     if _enc(_reduce(H(DOMAIN_LOCK_CHALLENGE, d, big_a, a1, _cat(a3)))) != proof[:32]:
-        raise BadProof(kind, "the lock proof does not verify")
+        raise BadProof(kind, Detail(N_("the lock proof does not verify")))
 
 
 # --- void claims ---
@@ -477,7 +480,7 @@ def void_residue(final_point: Point, other_keys: Sequence[Scalar]) -> Point:
     try:
         return _mul(_enc(pow(product, -1, L)), final_point)
     except (CryptoError, ValueError):
-        raise BadProof(Check.VOID, "cannot remove the keys from the final point") from None
+        raise BadProof(Check.VOID, Detail(N_("cannot remove the keys from the final point"))) from None
 
 
 def void_proof_size(positions: int, cards: int) -> int:
@@ -556,14 +559,15 @@ def verify_void(
     if not isinstance(context, bytes) or len(context) != 21:
         raise CryptoUsageError("a proof context is the 21-byte hand context")
     if not positions or not cards:
-        raise BadProof(kind, "a void claim covers at least one position and one card")
+        raise BadProof(kind, Detail(N_("a void claim covers at least one position and one card")))
     for pos in positions:
         if not isinstance(pos.position, int) or not 0 <= pos.position < MAX_POSITIONS:
-            raise BadProof(kind, f"position {pos.position!r} is out of range")
-        _check_point(kind, pos.commitment, "a key commitment")
-        _check_point(kind, pos.residue, "a residue")
+            why = Detail(N_("position {position} is out of range"), position=repr(pos.position))
+            raise BadProof(kind, why)
+        _check_point(kind, pos.commitment, N_("a key commitment"))
+        _check_point(kind, pos.residue, N_("a residue"))
     for card in cards:
-        _check_point(kind, card, "a card point")
+        _check_point(kind, card, N_("a card point"))
     m_p, m_c = len(positions), len(cards)
     _check_size(kind, proof, void_proof_size(m_p, m_c))
     _scalars(proof, 1, 0, kind)  # the challenge must be canonical too
@@ -585,6 +589,7 @@ def verify_void(
         p_coefs = [w[p] * z[2 * p + 1] % L for p in range(m_p)]
         a1 = _sub(_base(_enc(sum_alpha)), _lin(p_coefs, [pos.commitment for pos in positions]))
     except CryptoError:
-        raise BadProof(kind, "a point is not valid (or T is the identity), or a scalar is zero") from None
+        why = Detail(N_("a point is not valid (or T is the identity), or a scalar is zero"))
+        raise BadProof(kind, why) from None
     if _enc(_reduce(H(DOMAIN_VOID_CHALLENGE, e, a1, _cat(a2s)))) != c_enc:
-        raise BadProof(kind, "the void proof does not verify")
+        raise BadProof(kind, Detail(N_("the void proof does not verify")))

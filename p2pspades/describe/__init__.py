@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from p2pspades.checks import Check
 from p2pspades.i18n import N_, _, ngettext
+from p2pspades.i18n import said as detail_words
 from p2pspades.reasons import Change, ChangeKind
 from p2pspades.rules.options import value_text
 
@@ -44,7 +45,9 @@ DROPS = {
 def failed(check: Check, detail: str, seat: int | str | None = None) -> str:
     """A failed check in words, the one sentence every report uses: "seat 2 failed the turn check: <detail>"
     (`seat` a number, or how the reader names it, "you"), or "turn: <detail>" when no seat is named. The text
-    is not made printable. The check's name is the code the records carry (`Check`), said as it is."""
+    is not made printable. The check's name is the code the records carry (`Check`), said as it is; the
+    detail in the reader's language where it is an `errors.Detail`."""
+    detail = detail_words(detail)
     if seat is None:
         return f"{check}: {detail}"
     if isinstance(seat, int):
@@ -254,7 +257,8 @@ def bonuses(rules: RuleSet, score: HandScore) -> list[str]:
 def dropped(ev: Dropped) -> str:
     """Why the table dropped an entry without blaming a seat (`Dropped.kind` and its data)."""
     words = _(DROPS[ev.kind.value])
-    return words.format(size=ev.size, detail=ev.detail, seat=ev.seat, seq=ev.seq, previous=(ev.seq or 0) - 1)
+    return words.format(size=ev.size, detail=detail_words(ev.detail), seat=ev.seat, seq=ev.seq,
+                        previous=(ev.seq or 0) - 1)
 
 
 def after_text(after: After, short: bool = False) -> str:
@@ -273,7 +277,7 @@ def _totals(totals: object) -> str:
     """ "120–80 (bags 3, 1)" from the sides' totals (side 0 first)."""
     sides = [t for t in totals if isinstance(t, tuple)] if isinstance(totals, tuple) else []
     scores = "–".join(str(t[0]) for t in sides)
-    return f"{scores} (bags {', '.join(str(t[1]) for t in sides)})"
+    return _("{scores} (bags {bags})").format(scores=scores, bags=", ".join(str(t[1]) for t in sides))
 
 
 def _value(change: Change, value: object) -> str:
@@ -288,15 +292,15 @@ def _value(change: Change, value: object) -> str:
 
 
 _CHANGE_WORDS = {
-    "other game": "it follows game {new}, not {game} of the old log",
-    "not over": "{game} has not ended",
-    "not abandoned": "{game} was not abandoned, left or stopped ({old}): it cannot be carried on",
-    "no scores": "{game} ended before its first hand: there are no scores to carry on",
-    "no log": "you have no log of {game} here: nothing of it can be checked",
-    "log unended": "your log of {game} stops before its end: the scores cannot be checked",
-    "rule": "{option} is {new}, where {game} had {old}",
-    "scores": "it starts from {new}, but {game} ended at {old}",
-    "dealer": "seat {new} deals first, but seat {old} was to deal in {game}",
+    "other game": N_("it follows game {new}, not game {game} of the old log"),
+    "not over": N_("game {game} has not ended"),
+    "not abandoned": N_("game {game} was not abandoned, left or stopped ({old}): it cannot be carried on"),
+    "no scores": N_("game {game} ended before its first hand: there are no scores to carry on"),
+    "no log": N_("you have no log of game {game} here: nothing of it can be checked"),
+    "log unended": N_("your log of game {game} stops before its end: the scores cannot be checked"),
+    "rule": N_("{option} is {new}, where game {game} had {old}"),
+    "scores": N_("it starts from {new}, but game {game} ended at {old}"),
+    "dealer": N_("seat {new} deals first, but seat {old} was to deal in game {game}"),
 }
 """The sentence of each kind of change (`ChangeKind` by value) but a seat's."""
 
@@ -307,14 +311,13 @@ def change_text(change: Change, *, you: int | None = None, partners: tuple[int, 
     by its id (`short`: its first 12 digits, and no key fingerprints, for a screen that shows them beside).
     `you`: the reader's seat in the new game and `partners` the other seats of its side, named as such. The
     text is not made printable: names come from peers."""
-    gid = change.game_id.hex()[:12] if short else change.game_id.hex()
-    game = f"game {gid}"
+    game = change.game_id.hex()[:12] if short else change.game_id.hex()
     words = _CHANGE_WORDS.get(change.kind.value)
     if words is None:
         return _seat_change(change, game, you, partners, short)
-    option = "the target" if change.option == "target" else f"rule {change.option}"
+    option = _("the target") if change.option == "target" else _("rule {option}").format(option=change.option)
     old, new = _value(change, change.old), _value(change, change.new)
-    return words.format(game=game, option=option, old=old, new=new)
+    return _(words).format(game=game, option=option, old=old, new=new)
 
 
 def _seat_change(change: Change, game: str, you: int | None, partners: tuple[int, ...], short: bool) -> str:
@@ -326,13 +329,25 @@ def _seat_change(change: Change, game: str, you: int | None, partners: tuple[int
         return name if short else f"{name} ({fingerprint})"
 
     if seat == you:
-        moved = "you did not play it" if was is None else f"you sat at seat {was}"
-        where = (f"where {who(change.old)} sat in {game}" if change.old is not None
-                 else f"which {game} did not have")
-        return f"you sit at seat {seat}, {where} ({moved})"
-    whose = " (your partner's)" if seat in partners else ""
-    then = f"{who(change.old)} sat there" if change.old is not None else f"{game} had no seat {seat}"
+        moved = _("you did not play it") if was is None else _("you sat at seat {seat}").format(seat=was)
+        if change.old is not None:
+            where = _("where {who} sat in game {game}").format(who=who(change.old), game=game)
+        else:
+            where = _("which game {game} did not have").format(game=game)
+        return _("you sit at seat {seat}, {where} ({moved})").format(seat=seat, where=where, moved=moved)
+    if change.old is not None:
+        then = _("{who} sat there").format(who=who(change.old))
+    else:
+        then = _("game {game} had no seat {seat}").format(game=game, seat=seat)
+    partner = seat in partners
     if change.new is None:
-        return f"seat {seat}{whose} is gone; {then}"
-    played = f"who did not play {game}" if was is None else f"who sat at seat {was} in {game}"
-    return f"seat {seat}{whose} is {who(change.new)}, {played}; {then}"
+        gone = (_("seat {seat} (your partner's) is gone; {then}") if partner
+                else _("seat {seat} is gone; {then}"))
+        return gone.format(seat=seat, then=then)
+    if was is None:
+        played = _("who did not play game {game}").format(game=game)
+    else:
+        played = _("who sat at seat {seat} in game {game}").format(seat=was, game=game)
+    is_ = (_("seat {seat} (your partner's) is {who}, {played}; {then}") if partner
+           else _("seat {seat} is {who}, {played}; {then}"))
+    return is_.format(seat=seat, who=who(change.new), played=played, then=then)

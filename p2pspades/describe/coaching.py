@@ -15,20 +15,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from p2pspades.describe.game import bid_text, card_glyph
 from p2pspades.i18n import _, ngettext, number
-from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Play, RuleSet, bid_notation
+from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Play, RuleSet
 
 if TYPE_CHECKING:
     from p2pspades.bots.coach import Advice, Option
 
 
 def action_text(action: Action, rules: RuleSet, *, bare: bool = False) -> str:
-    """A card as the screen shows it (Q♠); a bid as the score sheet writes it (bid 4, bid nil; with `bare`,
-    4, nil); a blind-nil answer (blind nil, no blind nil) or a blind bid (bid 6 blind)."""
+    """A card as the language writes it, in the letters it is typed with (Q♠; D♠ in German); a bid as the
+    score sheet writes it (bid 4, bid nil; with `bare`, 4, nil); a blind-nil answer (blind nil, no blind nil)
+    or a blind bid (bid 6 blind)."""
     if isinstance(action, Play):
-        return action.card.glyph
+        return card_glyph(action.card)
     if isinstance(action, Bid):
-        bid = bid_notation(action.tricks, False, rules)
+        bid = bid_text(action.tricks, False, rules)
+        # TRANSLATORS: an option the coach weighed: a bid of {bid} ("4", "nil")
         return bid if bare else _("bid {bid}").format(bid=bid)
     if isinstance(action, BlindNil):
         return _("blind nil") if action.declare else _("no blind nil")
@@ -39,12 +42,14 @@ def action_text(action: Action, rules: RuleSet, *, bare: bool = False) -> str:
 
 def percent(share: float) -> str:
     """A share of the deals as a percentage, as the language writes one: "71%" ("71 %" in German)."""
+    # TRANSLATORS: a percentage ("71%"; French and German "71 %" with a no-break space)
     return _("{percent}%").format(percent=number(share * 100))
 
 
 def signed(points: float) -> str:
-    """Points with their sign, whole: "+38", "-69"."""
-    return f"{points:+.0f}"
+    """Points with their sign, whole, as the language writes a number: "+38", "-69", "+1.230" in German."""
+    whole = round(points)
+    return ("+" if whole >= 0 else "-") + number(abs(whole))
 
 
 def chance(option: Option, terse: bool = False) -> str:

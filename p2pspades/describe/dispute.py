@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from p2pspades.audit.dispute import Branch, Dispute, LogCase, Ruling
 from p2pspades.describe.findings import said
 from p2pspades.describe.record import summary_lines
+from p2pspades.i18n import _, ngettext
 from p2pspades.printable import printable
 
 
@@ -18,7 +19,7 @@ def _name(cases: list[LogCase], i: int) -> str:
 
 
 def _names(cases: list[LogCase], logs: Sequence[int]) -> str:
-    return " and ".join(_name(cases, i) for i in logs)
+    return _(" and ").join(_name(cases, i) for i in logs)
 
 
 def _short(digest: bytes) -> str:
@@ -26,9 +27,10 @@ def _short(digest: bytes) -> str:
 
 
 def _held(cases: list[LogCase], b: Branch) -> str:
-    holds = "holds" if len(b.logs) == 1 else "hold"
-    return (f"{_names(cases, b.logs)} {holds} seat {b.entry.seat}'s {printable(b.entry.type)} "
-            f"(hash {_short(b.entry.hash)})")
+    return ngettext("{logs} holds seat {seat}'s {entry} (hash {hash})",
+                    "{logs} hold seat {seat}'s {entry} (hash {hash})", len(b.logs)).format(
+        logs=_names(cases, b.logs), seat=b.entry.seat, entry=printable(b.entry.type),
+        hash=_short(b.entry.hash))
 
 
 def dispute_lines(d: Dispute) -> list[str]:
@@ -36,31 +38,34 @@ def dispute_lines(d: Dispute) -> list[str]:
     lines = [f"{_name(d.logs, i)}: {printable(case.verdict.summary)}" for i, case in enumerate(d.logs)]
     left_out = [i for i, case in enumerate(d.logs) if not case.readable]
     if left_out:
-        lines.append(f"left out (not a readable log): {_names(d.logs, left_out)}")
+        lines.append(_("left out (not a readable log): {logs}").format(logs=_names(d.logs, left_out)))
     if not d.one_game:
-        lines.append(f"one game: no: {printable(problem(d))}")
+        lines.append(_("one game: no: {why}").format(why=printable(problem(d))))
         return lines
     verdict = d.readings[0].verdict
     assert verdict.table is not None
     table = verdict.table
-    lines.append(f"one game: yes: game {table.game_id.hex()}, table '{printable(table.setup.name)}'")
-    if d.fork is None:
-        lines.append(f"agree up to entry {d.agreed - 1}, where the longest log ends")
-    else:
-        lines.append(f"agree up to entry {d.agreed - 1}")
+    lines.append(_("one game: yes: game {id}, table '{table}'").format(id=table.game_id.hex(),
+                                                                     table=printable(table.setup.name)))
+    agreed = (_("agree up to entry {entry}, where the longest log ends") if d.fork is None
+              else _("agree up to entry {entry}"))
+    lines.append(agreed.format(entry=d.agreed - 1))
     for i in d.behind:
-        lines.append(f"behind: {_name(d.logs, i)} stops after entry {len(d.logs[i].chain) - 1}")
+        lines.append(_("behind: {log} stops after entry {entry}").format(log=_name(d.logs, i),
+                                                                        entry=len(d.logs[i].chain) - 1))
     if d.fork is None:
-        lines.append("no fork")
+        lines.append(_("no fork"))
     else:
-        lines.append(f"fork at entry {d.fork.seq}: " + ", ".join(_held(d.logs, b) for b in d.fork.branches))
-    lines.append("upheld: " + upheld_words(d) + f", because {printable(because(d))}")
+        lines.append(_("fork at entry {entry}: {branches}").format(
+            entry=d.fork.seq, branches=", ".join(_held(d.logs, b) for b in d.fork.branches)))
+    upheld_line = _("upheld: {branch}, because {why}")
+    lines.append(upheld_line.format(branch=upheld_words(d), why=printable(because(d))))
     upheld = d.verdict
     if upheld is None:
-        lines.append("result: none: a fork the rules cannot settle")
+        lines.append(_("result: none: a fork the rules cannot settle"))
     else:
         result = summary_lines(upheld)
-        lines.append(f"result: {result[0]}")
+        lines.append(_("result: {verdict}").format(verdict=result[0]))
         lines += result[1:]
     return lines
 
@@ -68,12 +73,12 @@ def dispute_lines(d: Dispute) -> list[str]:
 def upheld_words(d: Dispute) -> str:
     """Which branch stands, in the words `verify` prints after "upheld: " (the page says the same)."""
     if d.ruling is Ruling.BRANCH and d.upheld is not None:
-        return f"the branch of {_names(d.logs, d.upheld.logs)}"
+        return _("the branch of {logs}").format(logs=_names(d.logs, d.upheld.logs))
     if d.ruling is Ruling.NEITHER:
-        return "neither branch"
+        return _("neither branch")
     if d.ruling is Ruling.NO_FORK:
-        return f"{_name(d.logs, d.longest)}, the longest log"
-    return "nothing: a fork the rules cannot settle"
+        return _("{log}, the longest log").format(log=_name(d.logs, d.longest))
+    return _("nothing: a fork the rules cannot settle")
 
 
 def problem(d: Dispute) -> str:

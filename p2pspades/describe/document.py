@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from p2pspades.i18n import _, page_lang
 from p2pspades.printable import printable
 
 
@@ -15,11 +16,15 @@ def t(text: object) -> str:
 
 
 def document(title: str, body: Sequence[str]) -> str:
-    """The whole page: `body`'s sections under `title`, with the style sheet and the script inline."""
+    """The whole page: `body`'s sections under `title`, with the style sheet and the script inline, in the
+    language spoken (its `lang`; the stepper's words, which the script writes, in `data-` attributes)."""
+    # TRANSLATORS: the trick stepper's position, before the first trick and at trick {n} of {total}
+    dealt, at = _("As dealt, before trick 1"), _("Trick {n} of {total}")
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{page_lang()}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{t(title)}</title><style>{_CSS}</style></head><body><main>"
+        f"<title>{t(title)}</title><style>{_CSS}</style></head><body>"
+        f'<main data-dealt="{t(dealt)}" data-at="{t(at)}">'
         + "\n".join(body)
         + f"</main><script>{_JS}</script></body></html>\n"
     )
@@ -85,6 +90,7 @@ _JS = """
 (function () {
   "use strict";
   var hands = Array.prototype.slice.call(document.querySelectorAll("section.hand"));
+  var words = document.querySelector("main").dataset;
   var active = hands.length ? hands[0] : null;
   function show(sec, pos) {
     var tricks = sec.querySelectorAll(".tricks > li");
@@ -99,7 +105,7 @@ _JS = """
       cards[j].classList.toggle("now", at === pos - 1);
     }
     sec.querySelector(".pos").textContent =
-      pos === 0 ? "As dealt, before trick 1" : "Trick " + pos + " of " + n;
+      pos === 0 ? words.dealt : words.at.replace("{n}", String(pos)).replace("{total}", String(n));
     sec.querySelector('[data-step="-1"]').disabled = pos === 0;
     sec.querySelector('[data-step="1"]').disabled = pos === n;
   }

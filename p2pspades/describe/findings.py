@@ -13,6 +13,7 @@ from typing import Any
 
 from p2pspades.describe import change_text, dropped, failed, parted, penalty, seats_word
 from p2pspades.i18n import N_, N_plural, _, ngettext
+from p2pspades.i18n import said as detail_words
 from p2pspades.reasons import ClaimFacts, EndFacts, Finding, Follows, Reason, Settled
 
 FINDINGS: Mapping[Finding, str] = {
@@ -192,6 +193,8 @@ def said(reason: Reason) -> str:
 
 
 def _finding_words(code: Finding, data: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(data.get("detail"), str):
+        data["detail"] = detail_words(data["detail"])
     if "check" in data and "detail" in data and code is not Finding.BAD_GENESIS:
         data["failed"] = failed(data["check"], data["detail"], data.get("seat"))
     if code is Finding.DROPPED:
@@ -217,6 +220,8 @@ def _finding_words(code: Finding, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _settled_words(code: Settled, data: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(data.get("detail"), str):
+        data["detail"] = detail_words(data["detail"])
     if "check" in data and "detail" in data:
         data["failed"] = failed(data["check"], data["detail"], data.get("seat"))
     if code is Settled.DROPPED:

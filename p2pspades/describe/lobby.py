@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from p2pspades.i18n import N_, _
+from p2pspades.i18n import said as detail_words
 from p2pspades.reasons import Closing, Code, LobbyDrop, Objection, Reason, Refusal, Said, Trouble
 
 REFUSALS: Mapping[Refusal, str] = {
@@ -123,6 +124,8 @@ def said(reason: Reason) -> str:
     """A lobby reason in words."""
     code: Code = reason.code
     data = dict(reason.args)
+    if isinstance(data.get("detail"), str):
+        data["detail"] = detail_words(data["detail"])
     if code in (Trouble.REFUSED, Trouble.CLOSED):
         data["why"] = why(data.pop("why"), **data)
     elif code is Trouble.BAD_PROPOSAL:

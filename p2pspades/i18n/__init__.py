@@ -20,7 +20,7 @@ import contextlib
 import gettext as _gettext
 from collections.abc import Iterator, Sequence
 
-from p2pspades.errors import shown
+from p2pspades.errors import P2PSpadesError, shown
 from p2pspades.i18n import formats
 from p2pspades.i18n.catalogs import translations
 from p2pspades.i18n.choice import (
@@ -59,6 +59,7 @@ __all__ = [
     "ngettext",
     "npgettext",
     "number",
+    "page_lang",
     "parse_tag",
     "pgettext",
     "said",
@@ -125,14 +126,30 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return _catalog.npgettext(context, singular, plural, n)
 
 
-def said(error: BaseException) -> str:
-    """An error's message in the language spoken: its template (`errors.P2PSpadesError`) translated, with its
-    fields (the errors among them said the same way); else the message as it is."""
+def said(error: BaseException | str) -> str:
+    """An error's message, or a sentence made below the edge (`errors.Detail`), in the language spoken: its
+    template translated, with its fields (the errors and details among them said the same way); else the
+    message or the text as it is."""
     template = getattr(error, "template", None)
     fields = getattr(error, "fields", None)
-    if not isinstance(template, str) or not isinstance(fields, dict):
-        return str(error)
-    return gettext(template).format(**{k: shown(v, said) for k, v in fields.items()})
+    if isinstance(fields, dict) and (isinstance(template, tuple) or (isinstance(template, str) and fields)):
+        words = {k: shown(v, said) for k, v in fields.items()}
+        if isinstance(template, tuple):  # a count's (`errors.Detail`)
+            singular, plural = template
+            return ngettext(singular, plural, fields["n"]).format(**words)
+        return gettext(template).format(**words)
+    if isinstance(error, P2PSpadesError) and len(error.args) == 1 and isinstance(error.args[0], str):
+        error = error.args[0]  # raised with a `Detail` made before, or a marked message
+    text = str(error)
+    if isinstance(error, str) and text:  # a marked message without fields
+        return gettext(text)
+    return text
+
+
+def page_lang() -> str:
+    """The language spoken as a page's `lang` attribute says it ("de"; the pseudo-locale's is English)."""
+    lang = _chosen.lang
+    return lang if lang in LANGUAGES else DEFAULT
 
 
 def listed(items: Sequence[str]) -> str:

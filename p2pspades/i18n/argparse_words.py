@@ -13,7 +13,10 @@ from p2pspades.i18n import N_, N_plural
 WORDS = (
     # TRANSLATORS: argparse's heading of a command's synopsis; keep the space after the colon
     N_("usage: "),
+    # TRANSLATORS: a heading of a command's help, to which argparse adds a colon (French: end it with a
+    # no-break space, so the colon is spaced as French spaces it)
     N_("positional arguments"),
+    # TRANSLATORS: a heading of a command's help, to which argparse adds a colon (as above)
     N_("options"),
     N_("show this help message and exit"),
     # TRANSLATORS: the first line of an error of the command line: "p2pspades: error: <what went wrong>"

@@ -18,7 +18,7 @@ import msgpack
 
 from p2pspades.checks import Check
 
-from ..errors import LocalError, RemoteError
+from ..errors import N_, Detail, LocalError, RemoteError
 
 __all__ = [
     "MAX_DEPTH",
@@ -63,14 +63,15 @@ class DecodeError(RemoteError):
         super().__init__(check, detail, seat)
 
 
-def _key_problem(key: object) -> str | None:
+def _key_problem(key: object) -> Detail | None:
     """Why `key` cannot be a map key, or None if it can."""
     if type(key) is not str:
-        return f"map key {key!r} is not a str but {type(key).__name__}"
+        return Detail(N_("map key {key} is not a str but {type}"), key=repr(key), type=type(key).__name__)
     if not 1 <= len(key) <= MAX_KEY_LENGTH:
-        return f"map key {key!r} has {len(key)} characters (allowed 1..{MAX_KEY_LENGTH})"
+        return Detail(N_("map key {key} has {length} characters (allowed 1..{most})"), key=repr(key),
+                      length=len(key), most=MAX_KEY_LENGTH)
     if not all("!" <= c <= "~" for c in key):
-        return f"map key {key!r} is not visible ASCII"
+        return Detail(N_("map key {key} is not visible ASCII"), key=repr(key))
     return None
 
 
@@ -140,8 +141,8 @@ def _pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
             raise DecodeError(Check.ENCODING, problem)
         raw_key = key.encode("utf-8")
         if previous is not None and raw_key <= previous:
-            what = "duplicate" if raw_key == previous else "unsorted"
-            raise DecodeError(Check.ENCODING, f"{what} map key {key!r}")
+            said = N_("duplicate map key {key}") if raw_key == previous else N_("unsorted map key {key}")
+            raise DecodeError(Check.ENCODING, Detail(said, key=repr(key)))
         previous = raw_key
         result[key] = value
     return result
@@ -154,7 +155,8 @@ def _check_decoded(value: object, depth: int) -> None:
     """Depth, floats and extension types (msgpack turns some into Python objects) are refused here."""
     if isinstance(value, dict | list):
         if depth >= MAX_DEPTH:
-            raise DecodeError(Check.ENCODING, f"nested deeper than {MAX_DEPTH} containers")
+            why = Detail(N_("nested deeper than {max_depth} containers"), max_depth=MAX_DEPTH)
+            raise DecodeError(Check.ENCODING, why)
         items = value.values() if isinstance(value, dict) else value
         if all(type(item) in _SCALARS for item in items):
             return  # the common case (a deck of points, a list of keys) without a call per element
@@ -163,13 +165,15 @@ def _check_decoded(value: object, depth: int) -> None:
         return
     kind = type(value)
     if kind is float:
-        raise DecodeError(Check.ENCODING, "floats are not allowed")
+        raise DecodeError(Check.ENCODING, Detail(N_("floats are not allowed")))
     if value is not None and kind not in (bool, int, str, bytes):
-        raise DecodeError(Check.ENCODING, f"extension types are not allowed (got a {kind.__name__})")
+        why = Detail(N_("extension types are not allowed (got a {type})"), type=kind.__name__)
+        raise DecodeError(Check.ENCODING, why)
 
 
 def _refuse_ext(code: int, data: bytes) -> object:
-    raise DecodeError(Check.ENCODING, f"extension types are not allowed (got type {code})")
+    why = Detail(N_("extension types are not allowed (got type {code})"), code=code)
+    raise DecodeError(Check.ENCODING, why)
 
 
 def _describe(exc: Exception) -> str:
@@ -187,7 +191,9 @@ def decode(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_PAYLOAD) 
         raise TypeError(f"decode() needs bytes, not {type(raw).__name__}")
     raw = bytes(raw)
     if len(raw) > max_size:
-        raise DecodeError(Check.ENCODING, f"payload of {len(raw)} bytes is over the limit of {max_size}")
+        why = Detail(N_("payload of {count} bytes is over the limit of {max_size}"), count=len(raw),
+                     max_size=max_size)
+        raise DecodeError(Check.ENCODING, why)
     if not raw:
         raise DecodeError(Check.ENCODING, "empty payload")
     try:
@@ -205,7 +211,8 @@ def decode(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_PAYLOAD) 
             max_ext_len=max_size,
         )
         if not isinstance(value, dict):
-            raise DecodeError(Check.ENCODING, f"the payload is a {type(value).__name__}, not a map")
+            why = Detail(N_("the payload is a {type}, not a map"), type=type(value).__name__)
+            raise DecodeError(Check.ENCODING, why)
         _check_decoded(value, 0)
         # Keys were checked and found sorted as each map was built, and msgpack's own limits bound every
         # integer and length, so packing the value as it is gives the canonical form.
@@ -213,10 +220,11 @@ def decode(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_PAYLOAD) 
     except DecodeError:
         raise
     except msgpack.ExtraData:
-        raise DecodeError(Check.ENCODING, "bytes after the end of the payload") from None
+        raise DecodeError(Check.ENCODING, Detail(N_("bytes after the end of the payload"))) from None
     except Exception as exc:  # whatever msgpack says about malformed input is the peer's fault
-        raise DecodeError(Check.ENCODING, f"not valid msgpack ({_describe(exc)})") from None
+        why = Detail(N_("not valid msgpack ({value})"), value=_describe(exc))
+        raise DecodeError(Check.ENCODING, why) from None
     if again != raw:
         raise DecodeError(Check.ENCODING,
-                          "not in canonical form (some value does not use its smallest encoding)")
+                          Detail(N_("not in canonical form (some value does not use its smallest encoding)")))
     return value

@@ -18,7 +18,7 @@ import msgpack
 from p2pspades.checks import Check
 
 from ..crypto import verify_signature
-from ..errors import RemoteError
+from ..errors import N_, Detail, RemoteError
 from .canonical import MAX_PAYLOAD, DecodeError, EncodeError, decode, encode
 
 __all__ = [
@@ -134,7 +134,9 @@ def open_envelope(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_EN
         raise TypeError(f"open_envelope() needs bytes, not {type(raw).__name__}")
     raw = bytes(raw)
     if len(raw) > max_size:
-        raise DecodeError(Check.ENVELOPE, f"envelope of {len(raw)} bytes is over the limit of {max_size}")
+        why = Detail(N_("envelope of {count} bytes is over the limit of {max_size}"), count=len(raw),
+                     max_size=max_size)
+        raise DecodeError(Check.ENVELOPE, why)
     if not raw:
         raise DecodeError(Check.ENVELOPE, "empty envelope")
     try:
@@ -150,28 +152,37 @@ def open_envelope(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_EN
             max_ext_len=0,
         )
     except msgpack.ExtraData:
-        raise DecodeError(Check.ENVELOPE, "bytes after the end of the envelope") from None
+        raise DecodeError(Check.ENVELOPE, Detail(N_("bytes after the end of the envelope"))) from None
     except Exception as exc:  # malformed input of any kind is the sender's fault
-        raise DecodeError(Check.ENVELOPE, f"not valid msgpack ({type(exc).__name__}: {exc})") from None
+        why = Detail(N_("not valid msgpack ({type}: {exc})"), type=type(exc).__name__, exc=exc)
+        raise DecodeError(Check.ENVELOPE, why) from None
     if type(outer) is not list or not outer:
-        raise DecodeError(Check.ENVELOPE, f"an envelope is a non-empty array, not a {type(outer).__name__}")
+        why = Detail(N_("an envelope is a non-empty array, not a {type}"), type=type(outer).__name__)
+        raise DecodeError(Check.ENVELOPE, why)
     version = outer[0]
     if type(version) is not int:
-        raise DecodeError(Check.ENVELOPE, f"the version is a {type(version).__name__}, not an int")
+        why = Detail(N_("the version is a {type}, not an int"), type=type(version).__name__)
+        raise DecodeError(Check.ENVELOPE, why)
     if version != ENVELOPE_VERSION:
-        raise DecodeError(Check.ENVELOPE, f"unsupported envelope version {version} (this is version "
-                                      f"{ENVELOPE_VERSION})")
+        why = Detail(N_("unsupported envelope version {version} (this is version {envelope_version})"),
+                     version=version, envelope_version=ENVELOPE_VERSION)
+        raise DecodeError(Check.ENVELOPE, why)
     if len(outer) != 3:
-        raise DecodeError(Check.ENVELOPE, f"a version 1 envelope has 3 elements, not {len(outer)}")
+        why = Detail(N_("a version 1 envelope has 3 elements, not {count}"), count=len(outer))
+        raise DecodeError(Check.ENVELOPE, why)
     _, payload_raw, signature = outer
     if type(payload_raw) is not bytes:
-        raise DecodeError(Check.ENVELOPE, f"the payload is a {type(payload_raw).__name__}, not bin")
+        why = Detail(N_("the payload is a {type}, not bin"), type=type(payload_raw).__name__)
+        raise DecodeError(Check.ENVELOPE, why)
     if type(signature) is not bytes:
-        raise DecodeError(Check.ENVELOPE, f"the signature is a {type(signature).__name__}, not bin")
+        why = Detail(N_("the signature is a {type}, not bin"), type=type(signature).__name__)
+        raise DecodeError(Check.ENVELOPE, why)
     if len(signature) != SIGNATURE_SIZE:
-        raise DecodeError(Check.ENVELOPE, f"the signature has {len(signature)} bytes, not {SIGNATURE_SIZE}")
+        why = Detail(N_("the signature has {count} bytes, not {signature_size}"), count=len(signature),
+                     signature_size=SIGNATURE_SIZE)
+        raise DecodeError(Check.ENVELOPE, why)
     if msgpack.packb(outer, use_bin_type=True) != raw:
-        raise DecodeError(Check.ENVELOPE, "the envelope is not in canonical form")
+        raise DecodeError(Check.ENVELOPE, Detail(N_("the envelope is not in canonical form")))
     payload = decode(payload_raw, max_size=MAX_PAYLOAD)
     return Envelope(raw=raw, payload_raw=payload_raw, signature=signature, payload=payload,
                     hash=entry_hash(raw))
@@ -180,7 +191,8 @@ def open_envelope(raw: bytes | bytearray | memoryview, *, max_size: int = MAX_EN
 def check_signature(env: Envelope, public: bytes) -> None:
     """BadSignature unless `env`'s signature over its payload bytes verifies under `public`."""
     if not verify_signature(public, env.signature, env.payload_raw):
-        raise BadSignature(Check.SIGNATURE, "the signature does not verify under the sender's key")
+        why = Detail(N_("the signature does not verify under the sender's key"))
+        raise BadSignature(Check.SIGNATURE, why)
 
 
 @dataclass(frozen=True)
@@ -197,10 +209,12 @@ class Header:
 
 def _field(payload: Mapping[str, Any], key: str, kind: type) -> Any:
     if key not in payload:
-        raise DecodeError(Check.HEADER, f"the payload has no {key!r} field")
+        raise DecodeError(Check.HEADER, Detail(N_("the payload has no {key} field"), key=repr(key)))
     value = payload[key]
     if type(value) is not kind:
-        raise DecodeError(Check.HEADER, f"field {key!r} is a {type(value).__name__}, not {kind.__name__}")
+        why = Detail(N_("field {key} is a {type}, not {expected}"), key=repr(key),
+                     type=type(value).__name__, expected=kind.__name__)
+        raise DecodeError(Check.HEADER, why)
     return value
 
 
@@ -217,18 +231,25 @@ def validate_header(payload: Mapping[str, Any]) -> Header:
     hand = _field(payload, "h", int)
     kind = _field(payload, "t", str)
     if len(game_id) != GAME_ID_SIZE:
-        raise DecodeError(Check.HEADER, f"the game id has {len(game_id)} bytes, not {GAME_ID_SIZE}")
+        why = Detail(N_("the game id has {count} bytes, not {game_id_size}"), count=len(game_id),
+                     game_id_size=GAME_ID_SIZE)
+        raise DecodeError(Check.HEADER, why)
     if not 0 <= seq <= _MAX_SEQUENCE:
-        raise DecodeError(Check.HEADER, f"sequence number {seq} is out of range")
+        raise DecodeError(Check.HEADER, Detail(N_("sequence number {seq} is out of range"), seq=seq))
     if len(prev) != HASH_SIZE:
-        raise DecodeError(Check.HEADER, f"the previous hash has {len(prev)} bytes, not {HASH_SIZE}")
+        why = Detail(N_("the previous hash has {count} bytes, not {hash_size}"), count=len(prev),
+                     hash_size=HASH_SIZE)
+        raise DecodeError(Check.HEADER, why)
     if seq == 0 and prev != ZERO_HASH:
-        raise DecodeError(Check.HEADER, "the genesis (sequence 0) must carry 32 zero bytes as previous hash")
+        why = Detail(N_("the genesis (sequence 0) must carry 32 zero bytes as previous hash"))
+        raise DecodeError(Check.HEADER, why)
     if not 0 <= seat <= MAX_SEAT:
-        raise DecodeError(Check.HEADER, f"seat {seat} is out of range 0..{MAX_SEAT}")
+        why = Detail(N_("seat {seat} is out of range 0..{max_seat}"), seat=seat, max_seat=MAX_SEAT)
+        raise DecodeError(Check.HEADER, why)
     if not 0 <= hand <= _MAX_SEQUENCE:
-        raise DecodeError(Check.HEADER, f"hand number {hand} is out of range")
+        raise DecodeError(Check.HEADER, Detail(N_("hand number {hand} is out of range"), hand=hand))
     if not 1 <= len(kind) <= MAX_MESSAGE_TYPE or not all("!" <= c <= "~" for c in kind):
-        raise DecodeError(Check.HEADER, f"message type {kind!r} is not 1..{MAX_MESSAGE_TYPE} visible ASCII "
-                                    "characters")
+        why = Detail(N_("message type {kind} is not 1..{max_message_type} visible ASCII characters"),
+                     kind=repr(kind), max_message_type=MAX_MESSAGE_TYPE)
+        raise DecodeError(Check.HEADER, why)
     return Header(game_id=game_id, seq=seq, prev=prev, seat=seat, hand=hand, type=kind)

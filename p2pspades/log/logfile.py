@@ -18,7 +18,7 @@ from types import TracebackType
 
 from p2pspades.files import fsync_directory, try_lock
 
-from ..errors import LocalError
+from ..errors import N_, Detail, LocalError
 from .canonical import DecodeError
 from .envelope import ENVELOPE_VERSION, MAX_ENVELOPE, SIGNATURE_SIZE, open_envelope
 
@@ -75,7 +75,7 @@ class LogRead:
         return len(MAGIC) + sum(FRAME_HEADER_SIZE + len(frame) for frame in self.frames)
 
 
-def _cut_envelope_problem(data: bytes, length: int) -> str | None:
+def _cut_envelope_problem(data: bytes, length: int) -> Detail | None:
     """Why `data` cannot be the start of a `length`-byte envelope cut short by a crash, or None if it can.
 
     Every version 1 envelope of `length` bytes has the same framing bytes: 0x93 0x01, the bin header of a
@@ -86,12 +86,13 @@ def _cut_envelope_problem(data: bytes, length: int) -> str | None:
     """
     skeleton = _envelope_skeleton(length)
     if skeleton is None:
-        return f"no envelope is {length} bytes long"
+        return Detail(N_("no envelope is {length} bytes long"), length=length)
     for position, byte in skeleton:
         if position >= len(data):
             break
         if data[position] != byte:
-            return f"its byte {position} is {data[position]:#04x} where every such envelope has {byte:#04x}"
+            return Detail(N_("its byte {position} is {got} where every such envelope has {byte}"),
+                          position=position, got=f"{data[position]:#04x}", byte=f"{byte:#04x}")
     return None
 
 
@@ -126,7 +127,8 @@ def parse_log(data: bytes, *, name: str = "log") -> LogRead:
     are not a log (no magic) or have a damaged frame. The frames themselves are not opened here.
     """
     if data[: len(MAGIC)] != MAGIC:
-        raise LogFormatError(f"{name} is not a p2pspades log (a game log file, usually *.p2plog)")
+        raise LogFormatError(N_("{name} is not a p2pspades log (a game log file, usually *.p2plog)"),
+                             name=name)
     frames: list[bytes] = []
     offset = len(MAGIC)
     size = len(data)
@@ -135,16 +137,18 @@ def parse_log(data: bytes, *, name: str = "log") -> LogRead:
             return LogRead(frames, TornTail(offset, FRAME_HEADER_SIZE, size - offset))
         (length,) = _LENGTH.unpack_from(data, offset)
         if not 1 <= length <= MAX_ENVELOPE:
-            raise LogFormatError(f"{name}: frame {len(frames)} at byte {offset} has length {length} (allowed "
-                                 f"1..{MAX_ENVELOPE}): the file is damaged")
+            raise LogFormatError(N_("{name}: frame {frame} at byte {offset} has length {length} (allowed "
+                                    "1..{most}): the file is damaged"), name=name, frame=len(frames),
+                                 offset=offset, length=length, most=MAX_ENVELOPE)
         start = offset + FRAME_HEADER_SIZE
         body = data[start : start + length]
         if len(body) < length:
             problem = _cut_envelope_problem(body, length)
             if problem is not None:
-                raise LogFormatError(f"{name}: frame length corrupted: frame {len(frames)} at byte {offset} "
-                                     f"claims {length} bytes but the file ends after {len(body)}, and "
-                                     f"{problem}")
+                raise LogFormatError(N_("{name}: frame length corrupted: frame {frame} at byte {offset} "
+                                        "claims {length} bytes but the file ends after {got}, and {problem}"),
+                                     name=name, frame=len(frames), offset=offset, length=length,
+                                     got=len(body), problem=problem)
             return LogRead(frames, TornTail(offset, FRAME_HEADER_SIZE + length, size - offset))
         frames.append(body)
         offset = start + length
@@ -154,7 +158,7 @@ def parse_log(data: bytes, *, name: str = "log") -> LogRead:
 def _lock(fd: int, path: Path) -> None:
     """Refuse a second writer on one log: two peers appending to one file would interleave frames."""
     if not try_lock(fd):
-        raise LogError(f"{path} is already open for writing by another process")
+        raise LogError(N_("{path} is already open for writing by another process"), path=path)
 
 
 class LogWriter:
@@ -195,7 +199,8 @@ class LogWriter:
                 with open(self.path, "rb") as file:
                     start = file.read()
                 if start != MAGIC[: len(start)]:
-                    raise LogFormatError(f"{self.path} exists and is not a p2pspades log; refusing to write")
+                    raise LogFormatError(N_("{path} exists and is not a p2pspades log; refusing to write"),
+                                         path=self.path)
                 # created, then the crash came before the magic was on disk
                 if start:
                     self.torn = TornTail(0, len(MAGIC), len(start))
@@ -210,13 +215,14 @@ class LogWriter:
                 try:
                     contents = read_log(self.path)
                 except LogFormatError as exc:
-                    raise LogFormatError(f"refusing to append: {exc}") from None
+                    raise LogFormatError(N_("refusing to append: {exc}"), exc=exc) from None
                 for index, frame in enumerate(contents.frames):
                     try:
                         open_envelope(frame)
                     except DecodeError as exc:
-                        raise LogFormatError(f"refusing to append to {self.path}: entry {index} is not a "
-                                             f"valid envelope ({exc})") from None
+                        raise LogFormatError(N_("refusing to append to {path}: entry {index} is not a "
+                                                "valid envelope ({exc})"), path=self.path, index=index,
+                                             exc=exc) from None
                 end = contents.end
                 if contents.torn is not None:
                     self.torn = contents.torn
@@ -254,7 +260,8 @@ class LogWriter:
         try:
             open_envelope(raw)
         except DecodeError as exc:
-            raise LogError(f"refusing to append to {self.path}: not an envelope ({exc})") from None
+            raise LogError(N_("refusing to append to {path}: not an envelope ({exc})"), path=self.path,
+                           exc=exc) from None
         frame = _LENGTH.pack(len(raw)) + bytes(raw)
         try:
             self._write_all(self._fd, frame)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2pspades import crypto
-from p2pspades.errors import RemoteError
+from p2pspades.errors import RemoteError, detail_of
 from p2pspades.net.lobby_machine import (
     CONNECT_TIMEOUT,
     IDLE_TIMEOUT,
@@ -235,7 +235,7 @@ class GuestLobby:
         try:
             _, setup = read_genesis(genesis)
         except (RemoteError, ValueError, KeyError, TypeError) as exc:
-            raise LobbyError(Trouble.BAD_GENESIS, detail=str(exc)) from None
+            raise LobbyError(Trouble.BAD_GENESIS, detail=detail_of(exc)) from None
         if setup.version < self.allow_version:
             self._send(Decline(announced.lobby, why=(Objection.DOWNGRADE,)))
             self.stage = Stage.CLOSED

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Self, TypeVar
 
 from p2pspades import crypto, log
 from p2pspades.checks import Check
-from p2pspades.errors import RemoteError
+from p2pspades.errors import N_, Detail, RemoteError, detail_of
 from p2pspades.net.lobby_seats import (
     LobbySeat,
     TableInfo,
@@ -110,7 +110,9 @@ def _bin(what: str, low: int, high: int) -> Parse:
 
 def _why(value: Any) -> str:
     if type(value) is not str or len(value) > MAX_WHY:
-        raise ValueError(f"a reason is a str of at most {MAX_WHY} characters, not {_show(value)}")
+        why = Detail(N_("a reason is a str of at most {most} characters, not {value}"), most=MAX_WHY,
+                     value=_show(value))
+        raise ValueError(why)
     return value
 
 
@@ -150,7 +152,7 @@ def _dump_objections(found: tuple[Objection | Said, ...]) -> str:
 
 def _rules(value: Any) -> RuleSet:
     if type(value) is not dict:
-        raise ValueError("the rules are a map of options")
+        raise ValueError(Detail(N_("the rules are a map of options")))
     try:
         return RuleSet.from_dict(value)
     except (ValueError, TypeError) as exc:
@@ -159,9 +161,9 @@ def _rules(value: Any) -> RuleSet:
 
 def _seat(data: Any) -> LobbySeat:
     if type(data) is not dict or set(data) != {"e", "k", "n", "o", "s"}:
-        raise ValueError("a seat has exactly the fields e, k, n, o, s")
+        raise ValueError(Detail(N_("a seat has exactly the fields e, k, n, o, s")))
     if type(data["s"]) is not int or not 0 <= data["s"] <= MAX_SEAT:
-        raise ValueError("bad seat number")
+        raise ValueError(Detail(N_("bad seat number")))
     owner = None if data["o"] is None else check_key(data["o"])
     name, key, endpoint = check_name(data["n"]), check_key(data["k"]), check_endpoint(data["e"])
     return LobbySeat(data["s"], name, key, endpoint, owner)
@@ -169,7 +171,7 @@ def _seat(data: Any) -> LobbySeat:
 
 def _seats(value: Any) -> tuple[LobbySeat, ...]:
     if type(value) is not list:
-        raise ValueError("the seats are a list")
+        raise ValueError(Detail(N_("the seats are a list")))
     return tuple(_seat(s) for s in value)
 
 
@@ -224,12 +226,12 @@ class LobbyMessage:
             try:
                 values[w.name] = None if w.optional and value is None else w.parse(value)
             except ValueError as exc:
-                raise BadLobbyMessage(cls.TYPE, str(exc), w.key) from None
+                raise BadLobbyMessage(cls.TYPE, detail_of(exc), w.key) from None
         message = cls(**values)
         try:
             message._check()
         except ValueError as exc:
-            raise BadLobbyMessage(cls.TYPE, str(exc)) from None
+            raise BadLobbyMessage(cls.TYPE, detail_of(exc)) from None
         return message
 
     def _check(self) -> None:
@@ -291,9 +293,9 @@ class SeatMap(LobbyMessage):
     def _check(self) -> None:
         if len({s.seat for s in self.seats}) != len(self.seats) or any(
                 s.seat >= self.rules.players for s in self.seats):
-            raise ValueError("the seat list has a seat twice or a seat the rules do not have")
+            raise ValueError(Detail(N_("the seat list has a seat twice or a seat the rules do not have")))
         if len({s.public_key for s in self.seats}) != len(self.seats):
-            raise ValueError("two seats have the same key")
+            raise ValueError(Detail(N_("two seats have the same key")))
         problem = None if self.after is None else self.after.problem(self.rules, None)
         if problem is not None:
             raise ValueError(f"'after': {problem}")
@@ -415,20 +417,22 @@ class Frame:
 def _header(payload: Any) -> tuple[type[LobbyMessage], bytes]:
     """The class of a payload's type and its sender's key; `LobbyDecodeError` (check `header`) if not."""
     if not isinstance(payload, Mapping):
-        raise LobbyDecodeError(Check.HEADER, f"a lobby payload is a map, not {_show(payload)}")
+        why = Detail(N_("a lobby payload is a map, not {value}"), value=_show(payload))
+        raise LobbyDecodeError(Check.HEADER, why)
     version = payload.get("v")
     if type(version) is not int or version != LOBBY_VERSION:
         raise LobbyDecodeError(Check.HEADER, f"lobby version {str(version)[:10]!r} is not {LOBBY_VERSION}")
     kind = payload.get("t")
     if type(kind) is not str:
-        raise LobbyDecodeError(Check.HEADER, "no message type")
+        raise LobbyDecodeError(Check.HEADER, Detail(N_("no message type")))
     cls = TYPES.get(kind)
     if cls is None:
-        raise LobbyDecodeError(Check.HEADER, f"an unknown message type {kind[:20]!r}")
+        why = Detail(N_("an unknown message type {kind}"), kind=repr(kind[:20]))
+        raise LobbyDecodeError(Check.HEADER, why)
     try:
         key = check_key(payload.get("k"))
     except ValueError as exc:
-        raise LobbyDecodeError(Check.HEADER, str(exc)) from None
+        raise LobbyDecodeError(Check.HEADER, detail_of(exc)) from None
     return cls, key
 
 
@@ -443,14 +447,15 @@ def open_frame(raw: bytes, expect_key: bytes | None = None) -> Frame:
     """Check one lobby frame from the network: size, envelope, header, the signature of the key it names (or
     of `expect_key`), then the fields of its type. `LobbyDecodeError` saying what is wrong otherwise."""
     if len(raw) > MAX_LOBBY_FRAME:
-        raise LobbyDecodeError(Check.ENVELOPE, f"frame of {len(raw)} bytes is too big")
+        why = Detail(N_("frame of {count} bytes is too big"), count=len(raw))
+        raise LobbyDecodeError(Check.ENVELOPE, why)
     try:
         env = log.open_envelope(raw, max_size=MAX_LOBBY_FRAME)
     except RemoteError as exc:
         raise LobbyDecodeError(exc.check, exc.detail) from None
     cls, key = _header(env.payload)
     if expect_key is not None and key != expect_key:
-        raise LobbyDecodeError(Check.SIGNATURE, "signed by a key other than the host's")
+        raise LobbyDecodeError(Check.SIGNATURE, Detail(N_("signed by a key other than the host's")))
     if not crypto.verify_signature(key, env.signature, env.payload_raw):
         raise LobbyDecodeError(Check.SIGNATURE, "bad signature")
     return Frame(key, cls.decode(env.payload))

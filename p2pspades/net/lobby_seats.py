@@ -22,7 +22,7 @@ from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.describe.lobby import said
-from p2pspades.errors import P2PSpadesError
+from p2pspades.errors import N_, Detail, P2PSpadesError
 from p2pspades.net import endpoints
 from p2pspades.reasons import Closing, Reason, Refusal, Said, Trouble
 from p2pspades.rules import RuleSet
@@ -74,15 +74,18 @@ class Downgrade(LobbyError):
 def check_version(version: object) -> int:
     """A protocol version this program speaks (`ValueError` otherwise)."""
     if type(version) is not int or version not in SUPPORTED_VERSIONS:
-        known = " and ".join(map(str, SUPPORTED_VERSIONS))
-        raise ValueError(f"protocol version {str(version)[:10]} is not supported (versions {known} are)")
+        *known, last = SUPPORTED_VERSIONS
+        why = Detail(N_("protocol version {version} is not supported (versions {known} and {last} are)"),
+                     version=str(version)[:10], known=", ".join(map(str, known)), last=last)
+        raise ValueError(why)
     return version
 
 
 def check_name(name: object) -> str:
     """A player or table name: 1..32 printable characters, no control characters."""
     if not isinstance(name, str) or not 1 <= len(name) <= NAME_LIMIT or not name.isprintable():
-        raise ValueError(f"a name is 1..{NAME_LIMIT} printable characters, not {name!r}"[:120])
+        raise ValueError(Detail(N_("a name is 1..{most} printable characters, not {name}"), most=NAME_LIMIT,
+                                name=repr(name)[:80]))
     return name
 
 
@@ -90,7 +93,8 @@ def check_endpoint(endpoint: object) -> str:
     """A game endpoint others can connect to: tcp://HOST:PORT (no wildcard host or port)."""
     parsed = endpoints.parse(endpoint) if isinstance(endpoint, str) else None
     if parsed is None or parsed.host in endpoints.WILDCARDS:
-        raise ValueError(f"an endpoint is tcp://HOST:PORT, not {endpoint!r}"[:120])
+        why = Detail(N_("an endpoint is tcp://HOST:PORT, not {endpoint}"), endpoint=repr(endpoint)[:80])
+        raise ValueError(why)
     return endpoint  # type: ignore[return-value]
 
 

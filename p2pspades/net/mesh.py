@@ -33,7 +33,7 @@ import zmq
 import zmq.asyncio
 from zmq.utils.monitor import parse_monitor_message
 
-from p2pspades.errors import LocalError
+from p2pspades.errors import N_, LocalError
 from p2pspades.net import endpoints
 from p2pspades.net.auth import GAME_DOMAIN, AccessList, CurveKeys, ZapHandler, curve_public_key, link_id
 from p2pspades.net.frames import (
@@ -277,7 +277,8 @@ class Mesh:
             router.bind(self._bind)
         except zmq.ZMQError as exc:
             router.close(linger=0)
-            raise MeshError(f"cannot listen on {self._bind}: {exc}") from None
+            raise MeshError(N_("cannot listen on {where}: {error}"), where=self._bind,
+                            error=str(exc)) from None
         bound = router.getsockopt_string(zmq.LAST_ENDPOINT)
         try:
             self.endpoint = announced(bound, self._announce)

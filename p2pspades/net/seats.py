@@ -14,7 +14,7 @@ from pathlib import Path
 
 from p2pspades import bots, crypto, paths
 from p2pspades.bots import DEFAULT_BOT, UnknownBot, thinking
-from p2pspades.errors import N_, P2PSpadesError
+from p2pspades.errors import N_, P2PSpadesError, detail_of
 from p2pspades.files import write_private
 from p2pspades.net.peer import Player
 from p2pspades.net.store import LocalSeat
@@ -30,7 +30,7 @@ def make_bot(kind: str = DEFAULT_BOT, seed: int | bytes | None = None) -> Player
     try:
         return thinking(bots.make_bot(kind, seed))
     except UnknownBot as exc:
-        raise SessionError(str(exc)) from None
+        raise SessionError(detail_of(exc)) from None
 
 
 def identity_name(player_name: str) -> str:

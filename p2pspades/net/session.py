@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from p2pspades.errors import N_, P2PSpadesError
+from p2pspades.errors import N_, P2PSpadesError, detail_of
 from p2pspades.net import endpoints
 from p2pspades.net.aio import settle
 from p2pspades.net.discovery import Advertiser, DiscoveryError, address_towards
@@ -116,7 +116,7 @@ class HostedTable:
                 await self.add_bot(bot)
         except (P2PSpadesError, ValueError) as exc:
             await self.close()
-            raise SessionError(str(exc)) from None
+            raise SessionError(detail_of(exc)) from None
         if self.advertise and self.lobby.info().free:
             await self._advertise()
         return self.endpoint
@@ -173,7 +173,7 @@ class HostedTable:
         placed = self.lobby.info().at(seat)
         ours = self._bots.get(placed.public_key) if placed is not None else None
         if ours is None:
-            raise SessionError(f"seat {seat} is not one of your bots")
+            raise SessionError(N_("seat {seat} is not one of your bots"), seat=seat)
         ours[0].bot = level
 
     async def _start_when(self, info: TableInfo) -> bool:
@@ -216,7 +216,7 @@ class HostedTable:
         except P2PSpadesError as exc:
             cancelled = isinstance(exc, LobbyError) and exc.reason.code is Trouble.CANCELLED
             await self.close(Closing.CANCELLED if cancelled else Closing.FAILED)
-            raise SessionError(str(exc)) from None
+            raise SessionError(detail_of(exc)) from None
         try:
             group = await start_group(result, self.main, self._main_mesh, list(self._bots.values()),
                                       self.settings)
@@ -320,7 +320,7 @@ async def join_game(
                     allow_version=allow_version)))
         results = await asyncio.gather(*tasks)
         if len({r.genesis for r in results}) != 1:
-            raise SessionError("our seats were given different games")
+            raise SessionError(N_("our seats were given different games"))
         return await start_group(results[0], main, mesh, bot_meshes, settings)
     except BaseException as exc:
         for task in tasks:
@@ -329,5 +329,5 @@ async def join_game(
         for m in meshes:
             await m.close()
         if isinstance(exc, P2PSpadesError | ValueError) and not isinstance(exc, SessionError):
-            raise SessionError(str(exc)) from None
+            raise SessionError(detail_of(exc)) from None
         raise

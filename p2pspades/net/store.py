@@ -80,7 +80,8 @@ class PeersFile:
         """Parse peers.json; `StoreError` naming the bad field otherwise."""
         try:
             if data["version"] != PEERS_VERSION:
-                raise StoreError(f"peers.json version {data['version']!r} is not {PEERS_VERSION}")
+                raise StoreError(N_("peers.json version {version} is not {expected}"),
+                                 version=repr(data['version']), expected=PEERS_VERSION)
             seats = tuple(
                 LobbySeat(int(s["seat"]), str(s["name"]), bytes.fromhex(s["public_key"]), str(s["endpoint"]),
                           bytes.fromhex(s["owner"]) if s.get("owner") else None)
@@ -93,7 +94,7 @@ class PeersFile:
             raise StoreError(N_("{file} is damaged ({why})"), file="peers.json",
                              why=f"{type(exc).__name__}: {exc}") from None
         if [s.seat for s in seats] != list(range(len(seats))) or not 0 <= record.seat < len(seats):
-            raise StoreError("peers.json does not list seats 0..n-1 with ours among them")
+            raise StoreError(N_("peers.json does not list seats 0..n-1 with ours among them"))
         return record
 
 
@@ -144,12 +145,13 @@ class LocalSeat:
         """Parse local.json; `StoreError` naming the problem otherwise."""
         try:
             if data["version"] != LOCAL_VERSION:
-                raise StoreError(f"local.json version {data['version']!r} is not {LOCAL_VERSION}")
+                raise StoreError(N_("local.json version {version} is not {expected}"),
+                                 version=repr(data['version']), expected=LOCAL_VERSION)
             timeouts = {str(k): float(v) for k, v in dict(data["timeouts"]).items()}
             lobby = data.get("lobby")
             again = data.get("again", [])
             if not isinstance(again, list) or not all(isinstance(word, str) for word in again):
-                raise StoreError("local.json: 'again' is not a list of words")
+                raise StoreError(N_("local.json: 'again' is not a list of words"))
             seat = cls(str(data["identity"]), str(data["player"]), str(data["bot"]), int(data["leader"]),
                        None if data["log"] is None else str(data["log"]), timeouts,
                        None if lobby is None else str(lobby), tuple(again))
@@ -159,7 +161,8 @@ class LocalSeat:
             raise StoreError(N_("{file} is damaged ({why})"), file="local.json",
                              why=f"{type(exc).__name__}: {exc}") from None
         if seat.player not in PLAYER_KINDS:
-            raise StoreError(f"local.json: player {seat.player!r} is not one of {', '.join(PLAYER_KINDS)}")
+            raise StoreError(N_("local.json: player {player} is not one of {kinds}"),
+                             player=repr(seat.player), kinds=', '.join(PLAYER_KINDS))
         return seat
 
 
@@ -169,9 +172,9 @@ class GameStore:
     def __init__(self, game_id: bytes, seat: int, home: str | os.PathLike[str] | None = None,
                  *, log_path: str | os.PathLike[str] | None = None) -> None:
         if not isinstance(game_id, bytes) or not 8 <= len(game_id) <= 64:
-            raise StoreError("a game id is 8..64 bytes")
+            raise StoreError(N_("a game id is 8..64 bytes"))
         if not 0 <= seat <= 9:
-            raise StoreError(f"seat {seat} is out of range")
+            raise StoreError(N_("seat {seat} is out of range"), seat=seat)
         self.game_id = game_id
         self.seat = seat
         self.path = paths.games_dir(home) / game_id.hex() / f"seat-{seat}"
@@ -291,15 +294,16 @@ class GameStore:
         using it would make this peer sign two different commitments (equivocation).
         """
         if not isinstance(seed, bytes) or len(seed) != SEED_BYTES:
-            raise StoreError(f"a hand seed is {SEED_BYTES} bytes")
+            raise StoreError(N_("a hand seed is {size} bytes"), size=SEED_BYTES)
         if not 0 <= hand < 10**9:
-            raise StoreError(f"hand number {hand} is out of range")
+            raise StoreError(N_("hand number {hand} is out of range"), hand=hand)
         self.create()
         target = self.secrets_dir / f"hand-{hand:04d}"
         existing = self._read_secret(target) if target.exists() else None
         if existing is not None:
             if existing != seed:
-                raise StoreError(f"{target} already holds a different seed for hand {hand}")
+                raise StoreError(N_("{target} already holds a different seed for hand {hand}"),
+                                 target=target, hand=hand)
             return
         _write_private(target, seed)
 
@@ -324,14 +328,15 @@ class GameStore:
         except OSError as exc:
             raise StoreError(N_("cannot read {path}: {why}"), path=path, why=exc.strerror) from None
         if len(data) != SEED_BYTES:
-            raise StoreError(f"{path} holds {len(data)} bytes, not a {SEED_BYTES}-byte hand seed")
+            raise StoreError(N_("{path} holds {count} bytes, not a {size}-byte hand seed"), path=path,
+                             count=len(data), size=SEED_BYTES)
         return data
 
     # ---------------------------------------------------------------------------------------------- peers
 
     def save_peers(self, peers: PeersFile) -> None:
         if peers.game_id != self.game_id or peers.seat != self.seat:
-            raise StoreError("that seat map belongs to another game or seat")
+            raise StoreError(N_("that seat map belongs to another game or seat"))
         self.create()
         _write_private(self.peers_path, json.dumps(peers.to_json(), indent=2).encode() + b"\n", replace=True)
 
@@ -339,12 +344,13 @@ class GameStore:
         try:
             data = json.loads(self.peers_path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise StoreError(f"{self.peers_path} does not exist: this game cannot be resumed here") from None
+            raise StoreError(N_("{path} does not exist: this game cannot be resumed here"),
+                             path=self.peers_path) from None
         except (OSError, ValueError) as exc:
-            raise StoreError(f"cannot read {self.peers_path}: {exc}") from None
+            raise StoreError(N_("cannot read {path}: {why}"), path=self.peers_path, why=str(exc)) from None
         peers = PeersFile.from_json(data)
         if peers.game_id != self.game_id or peers.seat != self.seat:
-            raise StoreError(f"{self.peers_path} belongs to another game or seat")
+            raise StoreError(N_("{path} belongs to another game or seat"), path=self.peers_path)
         return peers
 
 
@@ -360,8 +366,8 @@ class GameStore:
     def load_local(self) -> LocalSeat:
         local = self._local_or_none()
         if local is None:
-            raise StoreError(f"{self.local_path} does not exist: this seat was not started by this machine's "
-                             f"p2pspades commands, so it cannot be resumed here")
+            raise StoreError(N_("{path} does not exist: this seat was not started by this machine's "
+                                "p2pspades commands, so it cannot be resumed here"), path=self.local_path)
         return local
 
     def _local_or_none(self) -> LocalSeat | None:
@@ -370,7 +376,7 @@ class GameStore:
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as exc:
-            raise StoreError(f"cannot read {self.local_path}: {exc}") from None
+            raise StoreError(N_("cannot read {path}: {why}"), path=self.local_path, why=str(exc)) from None
         return LocalSeat.from_json(data)
 
 
@@ -442,9 +448,10 @@ def _write_private(target: Path, data: bytes, *, replace: bool = False) -> None:
     try:
         written = write_private(target, data, replace=replace)
     except OSError as exc:
-        raise StoreError(f"cannot write {target}: {exc.strerror}") from None
+        raise StoreError(N_("cannot write {target}: {strerror}"), target=target,
+                         strerror=exc.strerror) from None
     if not written:
-        raise StoreError(f"{target} appeared while it was being written")
+        raise StoreError(N_("{target} appeared while it was being written"), target=target)
 
 
 def games_of(home: str | os.PathLike[str] | None, game_id_prefix: str) -> Iterator[GameStore]:

@@ -14,6 +14,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from p2pspades.checks import Check
+from p2pspades.errors import N_, Detail, N_plural
 from p2pspades.rules.cards import SUITS, Card, cards_of
 from p2pspades.rules.ruleset import RuleSet
 
@@ -87,7 +88,7 @@ def audit_hand(
         leader, index = done
     for card in plays[index:]:
         found.append(Violation(leader, None, card if card.__class__ is Card else None, Check.EXTRA_PLAY,
-                               f"{card!r} was played after the last trick"))
+                               Detail(N_("{card} was played after the last trick"), card=repr(card))))
     return found
 
 
@@ -115,13 +116,15 @@ class _PlayAudit:
         led = best = -1
         for _ in range(n):
             if index == len(plays):
-                found.append(Violation(seat, trick, None, Check.MISSING_PLAY,
-                                       f"the hand stopped on trick {trick + 1} before seat {seat} played"))
+                why = Detail(N_("the hand stopped on trick {trick} before seat {seat} played"),
+                             trick=trick + 1, seat=seat)
+                found.append(Violation(seat, trick, None, Check.MISSING_PLAY, why))
                 return None
             card = plays[index]
             index += 1
             if card.__class__ is not Card:
-                found.append(Violation(seat, trick, None, Check.NOT_IN_HAND, f"seat {seat} played {card!r}"))
+                found.append(Violation(seat, trick, None, Check.NOT_IN_HAND,
+                                       Detail(N_("seat {seat} played {card}"), seat=seat, card=repr(card))))
                 seat = (seat + 1) % n
                 continue
             held = remaining[seat]
@@ -129,8 +132,9 @@ class _PlayAudit:
             suit = self.suit_of[card.index]
             strength = self.power[card.index]
             if not held & bit:
-                found.append(Violation(seat, trick, card, Check.NOT_IN_HAND,
-                                       f"seat {seat} played {card} on trick {trick + 1} without holding it"))
+                why = Detail(N_("seat {seat} played {card} on trick {trick} without holding it"), seat=seat,
+                             card=card, trick=trick + 1)
+                found.append(Violation(seat, trick, card, Check.NOT_IN_HAND, why))
             if led < 0:
                 self._lead(seat, trick, card, held, suit)
                 led, best, winner = suit, strength, seat
@@ -139,9 +143,10 @@ class _PlayAudit:
                     best, winner = strength, seat
             else:
                 if held & self.suit_masks[led]:
-                    found.append(Violation(seat, trick, card, Check.RENEGE,
-                                           f"seat {seat} played {card} on trick {trick + 1} while holding "
-                                           f"{SUITS[led].noun}, the led suit"))
+                    why = Detail(N_("seat {seat} played {card} on trick {trick} while holding {suit}, the "
+                                    "led suit"), seat=seat, card=card, trick=trick + 1,
+                                 suit=Detail(SUITS[led].noun))
+                    found.append(Violation(seat, trick, card, Check.RENEGE, why))
                 if suit == 0:
                     self.broken = True
                     if strength > best:
@@ -156,7 +161,8 @@ class _PlayAudit:
         low_club = self.low_club
         if low_club is not None and trick == 0 and card is not low_club:
             self.found.append(Violation(seat, 0, card, Check.WRONG_LEAD,
-                                        f"seat {seat} led {card}, not the lowest club {low_club}"))
+                                        Detail(N_("seat {seat} led {card}, not the lowest club {low_club}"),
+                                               seat=seat, card=card, low_club=low_club)))
         if suit == 0:
             rule = self.rule
             closed = (rule == "broken" and not self.broken) or (rule == "not_first_trick" and trick == 0)
@@ -168,10 +174,11 @@ class _PlayAudit:
 def _bad_spade_lead(rule: str, seat: int, trick: int, card: Card) -> Violation:
     if rule == "not_first_trick":
         return Violation(seat, trick, card, Check.FIRST_TRICK_SPADE,
-                         f"seat {seat} led {card} to the first trick while holding other suits")
+                         Detail(N_("seat {seat} led {card} to the first trick while holding other suits"),
+                                seat=seat, card=card))
     return Violation(seat, trick, card, Check.SPADE_LEAD,
-                     f"seat {seat} led {card} on trick {trick + 1} before spades were broken while holding "
-                     "other suits")
+                     Detail(N_("seat {seat} led {card} on trick {trick} before spades were broken while "
+                               "holding other suits"), seat=seat, card=card, trick=trick + 1))
 
 
 def _hand_masks(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[list[Violation], list[int]]:
@@ -179,13 +186,15 @@ def _hand_masks(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[list[V
     found: list[Violation] = []
     n, size, deck = rules.players, rules.hand_size, rules.deck_mask
     if len(hands) != n:
-        found.append(Violation(0, None, None, Check.BAD_HAND, f"{len(hands)} hands for {n} seats"))
+        found.append(Violation(0, None, None, Check.BAD_HAND,
+                               Detail(N_("{hands} hands for {seats} seats"), hands=len(hands), seats=n)))
     masks = [0] * n
     seen = 0
     for seat, hand in enumerate(hands[:n]):
         if len(hand) != size:
             found.append(Violation(seat, None, None, Check.BAD_HAND,
-                                   f"seat {seat} holds {len(hand)} cards instead of {size}"))
+                                   Detail(N_("seat {seat} holds {held} cards instead of {size}"), seat=seat,
+                                          held=len(hand), size=size)))
         try:  # fast path: distinct bits add up without a carry, so the sum has one bit per card
             mask = sum(map(_BIT, hand))
         except (AttributeError, TypeError):
@@ -195,11 +204,11 @@ def _hand_masks(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[list[V
             for item in hand:
                 card = item if item.__class__ is Card else None
                 if card is None:
-                    problem = f"seat {seat} holds {item!r}, not a card"
+                    problem = Detail(N_("seat {seat} holds {item}, not a card"), seat=seat, item=repr(item))
                 elif not card._bit & deck:
-                    problem = f"seat {seat} holds {card}, not in the deck"
+                    problem = Detail(N_("seat {seat} holds {card}, not in the deck"), seat=seat, card=card)
                 elif card._bit & (seen | mask):
-                    problem = f"{card} was dealt twice (to seat {seat})"
+                    problem = Detail(N_("{card} was dealt twice (to seat {seat})"), card=card, seat=seat)
                 else:
                     mask |= card._bit
                     continue
@@ -219,9 +228,11 @@ def _check_bids(
             rules.min_bid <= bid <= top or (bid == 0 and rules.nil)
         )
         if not ok:
-            found.append(Violation(seat, None, None, Check.BAD_BID, f"seat {seat} bid {bid!r}"))
+            found.append(Violation(seat, None, None, Check.BAD_BID,
+                                   Detail(N_("seat {seat} bid {bid}"), seat=seat, bid=repr(bid))))
     if len(bids) != rules.players:
-        found.append(Violation(0, None, None, Check.BAD_BID, f"{len(bids)} bids for {rules.players} seats"))
+        why = Detail(N_("{bids} bids for {seats} seats"), bids=len(bids), seats=rules.players)
+        found.append(Violation(0, None, None, Check.BAD_BID, why))
     elif not found and rules.bid_mode in ("mirror", "whiz"):
         found.extend(_check_spade_bids(rules, bids, hands))  # type: ignore[arg-type]  # every bid an int
     elif not found and rules.partnerships:
@@ -240,11 +251,16 @@ def _check_spade_bids(rules: RuleSet, bids: Sequence[int], hands: Sequence[int])
         if bid == count or (rules.bid_mode == "whiz" and bid == 0):
             continue
         cards = " ".join(card.code for card in sorted(cards_of(spades), key=order.strength, reverse=True))
-        held_text = f"{count} spade{'' if count == 1 else 's'}" + (f" ({cards})" if cards else "")
-        also = " or nil" if rules.bid_mode == "whiz" else ""
-        found.append(Violation(seat, None, None, Check.BAD_BID,
-                               f"seat {seat} bid {bid} holding {held_text}: under {rules.bid_mode} bids a "
-                               f"seat bids the spades it holds{also}", count))
+        if rules.bid_mode == "whiz":
+            said = N_("seat {seat} bid {bid} holding {spades}: under whiz bids a seat bids the spades it "
+                      "holds or nil")
+        else:
+            said = N_("seat {seat} bid {bid} holding {spades}: under mirror bids a seat bids the spades it "
+                      "holds")
+        spade_count = Detail(N_plural("{n} spade{cards}", "{n} spades{cards}"), n=count,
+                             cards=f" ({cards})" if cards else "")
+        why = Detail(said, seat=seat, bid=bid, spades=spade_count)
+        found.append(Violation(seat, None, None, Check.BAD_BID, why, count))
     return found
 
 
@@ -261,20 +277,23 @@ def _check_side_bids(rules: RuleSet, bids: Sequence[int], dealer: int) -> list[V
             lowest = max(rules.min_bid, 1, rules.min_team_bid)
             other = next((seat for seat in (first, second) if seat not in nils), first)
             if len(nils) != 1:
-                why = f"seats {first} and {second} bid {bids[first]} and {bids[second]}"
-                found.append(Violation(second, None, None, Check.BAD_BID,
-                                       f"{why}: under suicide bids exactly one partner bids nil"))
+                found.append(Violation(second, None, None, Check.BAD_BID, Detail(
+                    N_("seats {first} and {second} bid {bid} and {other_bid}: under suicide bids exactly "
+                       "one partner bids nil"), first=first, second=second, bid=bids[first],
+                    other_bid=bids[second])))
             elif bids[other] < lowest:
-                why = f"seat {other} bid {bids[other]}"
-                found.append(Violation(other, None, None, Check.BAD_BID,
-                                       f"{why}: under suicide bids the nil's partner bids {lowest} or more"))
+                found.append(Violation(other, None, None, Check.BAD_BID, Detail(
+                    N_("seat {seat} bid {bid}: under suicide bids the nil's partner bids {lowest} or more"),
+                    seat=other, bid=bids[other], lowest=lowest)))
         elif len(nils) == 2 and not rules.double_nil:
-            found.append(Violation(second, None, None, Check.BAD_BID,
-                                   f"seats {first} and {second} both bid nil, and double nil is off"))
+            why = Detail(N_("seats {first} and {second} both bid nil, and double nil is off"), first=first,
+                         second=second)
+            found.append(Violation(second, None, None, Check.BAD_BID, why))
         elif not nils and bids[first] + bids[second] < rules.min_team_bid:
-            found.append(Violation(second, None, None, Check.BAD_BID,
-                                   f"seats {first} and {second} bid {bids[first] + bids[second]} together, "
-                                   f"below the minimum team bid of {rules.min_team_bid}"))
+            why = Detail(N_("seats {first} and {second} bid {bid} together, below the minimum team bid of "
+                            "{lowest}"), first=first, second=second, bid=bids[first] + bids[second],
+                         lowest=rules.min_team_bid)
+            found.append(Violation(second, None, None, Check.BAD_BID, why))
     return found
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
 
+from p2pspades.errors import N_, Detail, N_plural
 from p2pspades.rules.actions import Action, Bid, BlindBid, BlindNil, Pass
 from p2pspades.rules.cards import FULL_DECK, Card, cards_of
 from p2pspades.rules.errors import BadBid, BadPass
@@ -127,22 +128,23 @@ class Bidding:
     def check_blind_nil(self, hand: HandState, seat: int) -> None:
         """`BadBid` if the seat may not declare blind nil."""
         if self.no_double_nil and self.partner_is_nil(hand, seat):
-            raise BadBid(f"seat {seat} may not bid blind nil: its partner bid nil (double nil is off)", seat)
+            raise BadBid(N_("seat {seat} may not bid blind nil: its partner bid nil (double nil is off)"),
+                         seat, seat=seat)
         if hand._blind_bidders and seat not in hand._blind_nilers:
-            raise BadBid(f"seat {seat} may not bid blind nil: its side does not trail by "
-                         f"{self.rules.blind_nil_margin} (blind_nil_margin)", seat)
+            raise BadBid(N_("seat {seat} may not bid blind nil: its side does not trail by {margin} "
+                            "(blind_nil_margin)"), seat, seat=seat, margin=self.rules.blind_nil_margin)
 
     def check_blind_bid(self, hand: HandState, seat: int, action: BlindBid) -> None:
         """`BadBid` if the seat may not bid `action` blind."""
         rules = self.rules
         if seat not in hand._blind_bidders:
             margin = rules.blind_bid_margin
-            why = f"its side does not trail by {margin} (blind_bid_margin)"
-            raise BadBid(f"seat {seat} may not bid blind: {why}", seat)
+            raise BadBid(N_("seat {seat} may not bid blind: its side does not trail by {margin} "
+                            "(blind_bid_margin)"), seat, seat=seat, margin=margin)
         if action not in self.blind_bids:
             lowest = max(rules.blind_bid_min, rules.min_bid, 1)
-            raise BadBid(f"seat {seat} bid {action.tricks} blind: blind bids are {lowest} to "
-                         f"{self.tricks}", seat)
+            raise BadBid(N_("seat {seat} bid {tricks} blind: blind bids are {lowest} to {highest}"), seat,
+                         seat=seat, tricks=action.tricks, lowest=lowest, highest=self.tricks)
 
     # ----- the bids -------------------------------------------------------------------------------------
 
@@ -203,33 +205,42 @@ class Bidding:
             raise BadBid(self._team_bid_refusal(hand, seat, tricks), seat)
         if tricks not in self.values:
             rules = self.rules
-            nil = " (or 0 for nil)" if rules.nil else ""
-            raise BadBid(f"seat {seat} bid {tricks}: bids are {rules.min_bid} to {self.tricks}{nil}", seat)
+            said = N_("seat {seat} bid {tricks}: bids are {lowest} to {highest} (or 0 for nil)")
+            if not rules.nil:
+                said = N_("seat {seat} bid {tricks}: bids are {lowest} to {highest}")
+            raise BadBid(said, seat, seat=seat, tricks=tricks, lowest=rules.min_bid, highest=self.tricks)
 
-    def _team_bid_refusal(self, hand: HandState, seat: int, tricks: int) -> str:
+    def _team_bid_refusal(self, hand: HandState, seat: int, tricks: int) -> Detail:
         rules = self.rules
         other = partner(seat)
         mode = self.mode
         if mode in ("mirror", "whiz"):
-            count = self._spades_held(hand, seat)
-            also = " or nil" if mode == "whiz" else ""
-            return f"seat {seat} bid {tricks}: under {mode} bids it bids the {count} spades it holds{also}"
+            held = self._spades_held(hand, seat)
+            spades = Detail(N_plural("{n} spade{cards}", "{n} spades{cards}"), n=held, cards="")
+            if mode == "whiz":
+                return Detail(N_("seat {seat} bid {tricks}: under whiz bids it bids the spades it holds, "
+                                 "{spades}, or nil"), seat=seat, tricks=tricks, spades=spades)
+            return Detail(N_("seat {seat} bid {tricks}: under mirror bids it bids the spades it holds, "
+                             "{spades}"), seat=seat, tricks=tricks, spades=spades)
         partner_bid = hand._bids[other]
         if mode == "suicide":
             if partner_bid is None or partner_bid == 0:
-                nil = "" if partner_bid is None else f"its partner, seat {other}, bid nil, so it may not; "
                 lowest = max(rules.min_bid, 1, rules.min_team_bid)
-                return f"seat {seat} bid {tricks}: under suicide bids {nil}a bid other than nil is {lowest}+"
-            return (
-                f"seat {seat} bid {tricks}: under suicide bids its partner, seat {other}, bid "
-                f"{partner_bid}, so it bids nil"
-            )
+                if partner_bid is None:
+                    return Detail(N_("seat {seat} bid {tricks}: under suicide bids a bid other than nil is "
+                                     "{lowest}+"), seat=seat, tricks=tricks, lowest=lowest)
+                return Detail(N_("seat {seat} bid {tricks}: under suicide bids its partner, seat {other}, "
+                                 "bid nil, so it may not; a bid other than nil is {lowest}+"), seat=seat,
+                              tricks=tricks, other=other, lowest=lowest)
+            return Detail(N_("seat {seat} bid {tricks}: under suicide bids its partner, seat {other}, bid "
+                             "{partner_bid}, so it bids nil"), seat=seat, tricks=tricks, other=other,
+                          partner_bid=partner_bid)
         if tricks == 0 and rules.nil:
-            return f"seat {seat} may not bid nil: its partner, seat {other}, bid nil (double nil is off)"
-        return (
-            f"seat {seat} bid {tricks}: with its partner's {partner_bid} the side must bid at least "
-            f"{rules.min_team_bid} (min_team_bid)"
-        )
+            return Detail(N_("seat {seat} may not bid nil: its partner, seat {other}, bid nil (double nil is "
+                             "off)"), seat=seat, other=other)
+        return Detail(N_("seat {seat} bid {tricks}: with its partner's {partner_bid} the side must bid at "
+                         "least {lowest} (min_team_bid)"), seat=seat, tricks=tricks, partner_bid=partner_bid,
+                      lowest=rules.min_team_bid)
 
     # ----- the nil card pass ----------------------------------------------------------------------------
 
@@ -255,7 +266,8 @@ class Bidding:
         engine knows: not held elsewhere, not received in the pass, in the deck)."""
         size = self.rules.nil_pass
         if len(cards) != size:
-            raise BadPass(f"seat {seat} passes {len(cards)} cards; the rule is {size}", seat)
+            raise BadPass(N_("seat {seat} passes {count} cards; the rule is {size}"), seat, seat=seat,
+                          count=len(cards), size=size)
         known, received = hand._known[seat], hand._received[seat]
         from_unknown = 0  # cards this engine did not know the seat held
         for card in cards:
@@ -264,14 +276,16 @@ class Bidding:
                 continue
             bit = card._bit
             if bit & received:
-                raise BadPass(f"seat {seat} may not pass on {card}, which it received in the pass", seat)
+                raise BadPass(N_("seat {seat} may not pass on {card}, which it received in the pass"), seat,
+                              seat=seat, card=card)
             if bit & known:
                 continue
             if not bit & self.rules.deck_mask:
-                raise BadPass(f"{card} is not in this game's deck", seat)
+                raise BadPass(N_("{card} is not in this game's deck"), seat, card=card)
             other = next((s for s in range(self.rules.players) if hand._known[s] & bit), None)
             if other is not None:
-                raise BadPass(f"seat {seat} cannot pass {card}: seat {other} holds it", seat)
+                raise BadPass(N_("seat {seat} cannot pass {card}: seat {other} holds it"), seat, seat=seat,
+                              card=card, other=other)
             from_unknown += 1
         if from_unknown > hand._unknown[seat] - hand._received_unknown[seat]:
-            raise BadPass(f"seat {seat} passes cards it was not dealt", seat)
+            raise BadPass(N_("seat {seat} passes cards it was not dealt"), seat, seat=seat)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
+from p2pspades.errors import N_
 from p2pspades.rules.errors import CardError
 
 
@@ -84,7 +85,8 @@ class Card:
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
         card = _BY_RANK_SUIT.get((rank, suit))
         if card is None:
-            raise CardError(f"no such card: {rank!r} of {suit!r} (jokers are spades)")
+            raise CardError(N_("no such card: {rank} of {suit} (jokers are spades)"), rank=repr(rank),
+                            suit=repr(suit))
         return card
 
     @classmethod
@@ -106,22 +108,24 @@ class Card:
     def parse(cls, code: str) -> Card:
         """The card for a code such as "TS", "10s", "ah", "BJ"; also accepts suit glyphs ("A♠")."""
         if not isinstance(code, str):
-            raise CardError(f"bad card {code!r}: expected a code such as 'TS', 'AH' or 'BJ'")
+            raise CardError(N_("bad card {code}: expected a code such as 'TS', 'AH' or 'BJ'"),
+                            code=repr(code))
         text = code.strip().upper()
         card = _BY_CODE.get(text)
         if card is not None:
             return card
         if not text:
-            raise CardError("bad card '': empty (expected a code such as 'TS', 'AH' or 'BJ')")
+            raise CardError(N_("bad card '': empty (expected a code such as 'TS', 'AH' or 'BJ')"))
         if len(text) < 2:
-            raise CardError(f"bad card {code!r}: a card is a rank and a suit, such as 'TS' (or 'BJ', 'LJ')")
+            raise CardError(N_("bad card {code}: a card is a rank and a suit, such as 'TS' (or 'BJ', 'LJ')"),
+                            code=repr(code))
         rank_text, suit_text = text[:-1], _GLYPH_SUITS.get(text[-1], text[-1])
         if rank_text not in _RANK_BY_TEXT:
             if rank_text in ("B", "L"):
-                raise CardError(f"bad card {code!r}: the jokers are written 'BJ' and 'LJ'")
-            raise CardError(f"bad card {code!r}: rank must be one of 2-9,T,J,Q,K,A")
+                raise CardError(N_("bad card {code}: the jokers are written 'BJ' and 'LJ'"), code=repr(code))
+            raise CardError(N_("bad card {code}: rank must be one of 2-9,T,J,Q,K,A"), code=repr(code))
         if suit_text not in _SUIT_ORDER:
-            raise CardError(f"bad card {code!r}: suit must be one of S,H,D,C")
+            raise CardError(N_("bad card {code}: suit must be one of S,H,D,C"), code=repr(code))
         return _BY_CODE[rank_text.replace("10", "T") + suit_text]
 
     @property
@@ -220,7 +224,7 @@ _SEPARATORS = re.compile(r"[\s,]+")
 def parse_cards(text: str) -> list[Card]:
     """Cards from text such as "AS KH 2C" or "AS,KH"; an empty text is no cards."""
     if not isinstance(text, str):
-        raise CardError(f"bad card list {text!r}: expected text such as 'AS KH 2C'")
+        raise CardError(N_("bad card list {text}: expected text such as 'AS KH 2C'"), text=repr(text))
     return [Card.parse(code) for code in _SEPARATORS.split(text) if code]
 
 

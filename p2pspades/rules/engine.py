@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from p2pspades.errors import N_, Detail
 from p2pspades.rules import hidden
 from p2pspades.rules.actions import Action, Bid, BlindBid, BlindNil, Deal, Draw, Pass, Play, Reveal
 from p2pspades.rules.audit import Violation, audit_hand, first_leader, renege_penalty
@@ -198,7 +199,8 @@ class Game:
         if current is None or self.phase is not _PLAY:
             current = self._play_turn(card, seat)
         elif seat is not None and seat != current:
-            raise NotYourTurn(f"it is seat {current}'s turn, not seat {seat}'s", seat)
+            raise NotYourTurn(N_("it is seat {current}'s turn, not seat {seat}'s"), seat, current=current,
+                              seat=seat)
         bit = card._bit
         known = hand._known[current]
         held = known & bit
@@ -221,8 +223,8 @@ class Game:
         else:
             if known & self._suit_masks[led]:
                 raise MustFollowSuit(
-                    f"seat {current} must follow {SUITS[led].noun} and may not play {card}", current
-                )
+                    N_("seat {seat} must follow {suit} and may not play {card}"), current, seat=current,
+                    suit=Detail(SUITS[led].noun), card=card)
             hand._voids[current] |= 1 << led
             hand._void_notes.setdefault((current, led), (len(hand._tricks), None))  # the first time it showed
             if suit == 0:
@@ -265,23 +267,27 @@ class Game:
             raise self._wrong_phase(action)
         current = self.current_seat
         if current is None:
-            raise NotYourTurn(f"no seat's turn is known here, so {action} cannot be placed", seat)
+            raise NotYourTurn(N_("no seat's turn is known here, so {action} cannot be placed"), seat,
+                              action=action)
         if seat is not None and seat != current:
-            raise NotYourTurn(f"it is seat {current}'s turn, not seat {seat}'s", seat)
+            raise NotYourTurn(N_("it is seat {current}'s turn, not seat {seat}'s"), seat, current=current,
+                              seat=seat)
         return current
 
     def _chance(self, seat: int | None, phase: Phase, action: object) -> None:
         if seat is not None:
             name = type(action).__name__
-            raise IllegalAction(f"{name} is a chance step, not an action of seat {seat}", seat)
+            raise IllegalAction(N_("{name} is a chance step, not an action of seat {seat}"), seat,
+                                name=name, seat=seat)
         if self.phase is not phase:
             raise self._wrong_phase(action)
 
     def _wrong_phase(self, action: object) -> WrongPhase:
         name = type(action).__name__
         if self.phase is Phase.GAME_OVER:
-            return WrongPhase(f"{name}: the game is over", self.current_seat)
-        return WrongPhase(f"{name} is not allowed in the {self.phase.value} phase", self.current_seat)
+            return WrongPhase(N_("{name}: the game is over"), self.current_seat, name=name)
+        return WrongPhase(N_("{name} is not allowed in the {phase} phase"), self.current_seat, name=name,
+                          phase=self.phase.value)
 
     # ----- hand start, blind nil, deal, draw, bids -------------------------------------------------------
 
@@ -373,7 +379,8 @@ class Game:
         if self.phase is not Phase.BID or current is None:
             raise self._wrong_phase(action)
         if seat is not None and seat != current:
-            raise NotYourTurn(f"it is seat {current}'s turn, not seat {seat}'s", seat)
+            raise NotYourTurn(N_("it is seat {current}'s turn, not seat {seat}'s"), seat, current=current,
+                              seat=seat)
         tricks = action.tricks
         bidding = self._bidding
         if bidding.team_bids or tricks not in bidding.values:
@@ -465,7 +472,8 @@ class Game:
         """Rule "low_club": the first lead must be the lowest club."""
         hand = self.hand
         if card is not hand._must_lead:
-            raise WrongLead(f"the first lead must be {hand._must_lead}, not {card}", seat)
+            raise WrongLead(N_("the first lead must be {low}, not {card}"), seat, low=hand._must_lead,
+                            card=card)
         hand._must_lead = None
         hand._slow = any(hand._start_unknown)
 
@@ -474,10 +482,10 @@ class Game:
         hand = self.hand
         if known & self._non_spades:
             first = self._spade_rule == "not_first_trick"
-            why = "on the first trick" if first else "before spades are broken"
+            why = Detail(N_("on the first trick")) if first else Detail(N_("before spades are broken"))
             raise SpadesNotBroken(
-                f"seat {seat} may not lead {card} {why} while holding other suits", seat
-            )
+                N_("seat {seat} may not lead {card} {why} while holding other suits"), seat, seat=seat,
+                card=card, why=why)
         for suit in (1, 2, 3):
             if not hand._voids[seat] >> suit & 1:
                 hand._voids[seat] |= 1 << suit

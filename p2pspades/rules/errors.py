@@ -19,10 +19,12 @@ class RuleSetError(LocalError, ValueError):
 
 
 class IllegalAction(LocalError, ValueError):
-    """An action the rules do not allow at this point of the game."""
+    """An action the rules do not allow at this point of the game. Its message is a template marked with `N_`
+    and its `fields` where a person may read it (a peer's refused action becomes the detail of its failed
+    check: `errors.detail_of`)."""
 
-    def __init__(self, message: str, seat: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, seat: int | None = None, /, **fields: object) -> None:
+        super().__init__(message, **fields)
         self.seat = seat
 
 

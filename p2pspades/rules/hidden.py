@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from p2pspades.errors import N_, Detail
 from p2pspades.rules.actions import Reveal
 from p2pspades.rules.cards import SUITS, Card, cards_of
 from p2pspades.rules.errors import (
@@ -68,27 +69,32 @@ def check_unknown_play(rules: RuleSet, hand: HandState, seat: int, card: Card) -
     public record does not place it elsewhere or show the seat void in its suit."""
     bit = card._bit
     if not hand._unknown[seat]:
-        raise CardNotInHand(f"seat {seat} does not hold {card}", seat)
+        raise CardNotInHand(N_("seat {seat} does not hold {card}"), seat, seat=seat, card=card)
     if not bit & rules.deck_mask:
-        raise CardNotInHand(f"{card} is not in this game's deck", seat)
+        raise CardNotInHand(N_("{card} is not in this game's deck"), seat, card=card)
     played_by = hand._played_by()
     if bit & sum(played_by):
         player = next(s for s in range(len(played_by)) if played_by[s] & bit)
-        raise PublicInconsistency(f"{card} was already played by seat {player} this hand", seat)
+        raise PublicInconsistency(N_("{card} was already played by seat {player} this hand"), seat,
+                                  card=card, player=player)
     for other, known in enumerate(hand._known):
         if known & bit:
-            raise PublicInconsistency(f"seat {seat} cannot hold {card}: seat {other} holds it", seat)
+            raise PublicInconsistency(N_("seat {seat} cannot hold {card}: seat {other} holds it"), seat,
+                                      seat=seat, card=card, other=other)
     if bit & hand._discarded:
-        raise PublicInconsistency(f"seat {seat} cannot hold {card}: it was discarded", seat)
+        raise PublicInconsistency(N_("seat {seat} cannot hold {card}: it was discarded"), seat, seat=seat,
+                                  card=card)
     suit = rules.order.suit_of[card.index]
     note = hand._void_notes.get((seat, suit))
     if note is not None:
         trick, spade = note
         if spade is None:
-            shown = f"showed void in {SUITS[suit].noun} on trick {trick + 1}"
-        else:
-            shown = f"led {spade} on trick {trick + 1}, which only a hand of spades could do,"
-        raise PublicInconsistency(f"seat {seat} {shown} and now plays {card}", seat)
+            raise PublicInconsistency(N_("seat {seat} showed void in {suit} on trick {trick} and now plays "
+                                         "{card}"), seat, seat=seat, suit=Detail(SUITS[suit].noun),
+                                      trick=trick + 1, card=card)
+        raise PublicInconsistency(N_("seat {seat} led {spade} on trick {trick}, which only a hand of spades "
+                                     "could do, and now plays {card}"), seat, seat=seat, spade=spade,
+                                  trick=trick + 1, card=card)
 
 
 def holder(hand: HandState, card: Card) -> int | None:
@@ -106,14 +112,13 @@ def claim_first_lead(hand: HandState, card: Card, seat: int | None) -> int:
     low = hand._must_lead
     if seat is None:
         raise NotYourTurn(
-            f"this engine does not know who holds {low}; pass the seat that leads it: apply(action, seat)"
-        )
+            f"this engine does not know who holds {low}; pass the seat that leads it: apply(action, seat)")
     if not isinstance(seat, int) or not 0 <= seat < len(hand._known):
         raise BadSeat(f"no seat {seat!r} at this table")
     if card is not low:
-        raise WrongLead(f"the first lead must be {low}, not {card}", seat)
+        raise WrongLead(N_("the first lead must be {low}, not {card}"), seat, low=low, card=card)
     if not hand._unknown[seat] and not hand._known[seat] & card._bit:
-        raise CardNotInHand(f"seat {seat} does not hold {card}", seat)
+        raise CardNotInHand(N_("seat {seat} does not hold {card}"), seat, seat=seat, card=card)
     return seat
 
 
@@ -125,16 +130,19 @@ def learn(rules: RuleSet, hand: HandState, stock_index: int, card: Card) -> None
     if not isinstance(stock_index, int) or isinstance(stock_index, bool) or not (
         0 <= stock_index < len(hand._stock)
     ):
-        raise BadDeal(f"stock index must be 0 to {len(hand._stock) - 1}, got {stock_index!r}")
+        raise BadDeal(N_("stock index must be 0 to {count}, got {stock_index}"), count=len(hand._stock) - 1,
+                      stock_index=repr(stock_index))
     current = hand._stock[stock_index]
     if current is card:
         return
     if current is not None:
-        raise PublicInconsistency(f"stock card {stock_index} is known to be {current}, not {card}")
+        raise PublicInconsistency(N_("stock card {stock_index} is known to be {current}, not {card}"),
+                                  stock_index=stock_index, current=current, card=card)
     if not card._bit & rules.deck_mask:
-        raise BadDeal(f"{card} is not in this game's deck")
+        raise BadDeal(N_("{card} is not in this game's deck"), card=card)
     if card._bit & hand._stock_known:
-        raise PublicInconsistency(f"{card} is already known to be stock card {hand._stock.index(card)}")
+        raise PublicInconsistency(N_("{card} is already known to be stock card {index}"), card=card,
+                                  index=hand._stock.index(card))
     hand._stock[stock_index] = card
     hand._stock_known |= card._bit
     owner = hand._stock_owner[stock_index]
@@ -152,26 +160,29 @@ def check_revealed(rules: RuleSet, hand: HandState, reveal: Reveal) -> None:
     hands = reveal.hands
     n = len(hand._known)
     if len(hands) != n:
-        raise BadReveal(f"a reveal needs {n} hands, got {len(hands)}")
+        raise BadReveal(N_("a reveal needs {n} hands, got {count}"), n=n, count=len(hands))
     size = rules.hand_size
     dealt = hand._dealt if len(hand._dealt) == n else ()
     masks: tuple[int, ...] = ()
     played_by: list[int] = []
     for seat, cards in enumerate(hands):
         if len(cards) != size:
-            raise BadReveal(f"seat {seat} revealed {len(cards)} cards; it held {size}", seat)
+            raise BadReveal(N_("seat {seat} revealed {count} cards; it held {size}"), seat, seat=seat,
+                            count=len(cards), size=size)
         if dealt and cards is dealt[seat] and not hand._start_unknown[seat]:
             continue  # the very tuple of cards the deal checked and this engine knew all along
         masks = masks or _revealed_masks(rules, reveal)
         mask = masks[seat]
         if hand._start_known[seat] & ~mask:
             card = cards_of(hand._start_known[seat] & ~mask)[0]
-            raise BadReveal(f"seat {seat} was known to hold {card}, but its revealed hand does not", seat)
+            raise BadReveal(N_("seat {seat} was known to hold {card}, but its revealed hand does not"),
+                            seat, seat=seat, card=card)
         if hand._start_unknown[seat]:  # it played cards this engine did not know: were they its own?
             played_by = played_by or hand._played_by()
             if played_by[seat] & ~mask:
                 card = cards_of(played_by[seat] & ~mask)[0]
-                raise BadReveal(f"seat {seat} played {card}, but its revealed hand lacks it", seat)
+                raise BadReveal(N_("seat {seat} played {card}, but its revealed hand lacks it"), seat,
+                                seat=seat, card=card)
 
 
 def _revealed_masks(rules: RuleSet, reveal: Reveal) -> tuple[int, ...]:
@@ -179,10 +190,10 @@ def _revealed_masks(rules: RuleSet, reveal: Reveal) -> tuple[int, ...]:
     try:
         masks = reveal.masks()
     except IllegalAction as exc:
-        raise BadReveal(f"the revealed hands: {exc}") from None
+        raise BadReveal(N_("the revealed hands: {exc}"), exc=exc) from None
     strays = sum(masks) & ~rules.deck_mask
     if strays:
-        raise BadReveal(f"{cards_of(strays)[0]} is revealed, but it is not in this game's deck")
+        raise BadReveal(N_("{card} is revealed, but it is not in this game's deck"), card=cards_of(strays)[0])
     return masks
 
 

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from p2pspades.errors import N_
 from p2pspades.rules.errors import RuleSetError
 from p2pspades.rules.ruleset import RuleSet, allowed_values, value_type
 
@@ -84,7 +85,7 @@ def from_codes(base: RuleSet, pairs: Iterable[tuple[str, str]]) -> RuleSet:
     changes: dict[str, object] = {}
     for name, text in pairs:
         if name not in known:
-            raise RuleSetError(f"unknown rule option {name!r}")
+            raise RuleSetError(N_("unknown rule option {name}"), name=repr(name))
         changes[name] = _value(name, text)
     try:
         return base.replace(**changes)
@@ -98,11 +99,11 @@ def _value(name: str, text: str) -> object:
         return None
     if kind == "bool":
         if text not in ("true", "false"):
-            raise RuleSetError(f"{name}: true or false, not {text!r}")
+            raise RuleSetError(N_("{name}: true or false, not {text}"), name=name, text=repr(text))
         return text == "true"
     if kind.startswith("int"):
         if not text.lstrip("-").isdigit() or len(text) > 9:
-            raise RuleSetError(f"{name}: a whole number, not {text!r}")
+            raise RuleSetError(N_("{name}: a whole number, not {text}"), name=name, text=repr(text))
         return int(text)
     if kind.startswith("array"):
         return tuple(text.split("+"))

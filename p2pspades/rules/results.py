@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from p2pspades.errors import N_, Detail
 from p2pspades.rules.audit import Violation
 from p2pspades.rules.cards import Card
 from p2pspades.rules.ruleset import RuleSet
@@ -68,7 +69,7 @@ def ending_at(rules: RuleSet, scores: Sequence[int]) -> Outcome | None:
     return Outcome(leaders, Termination.TARGET if reached else Termination.LOSING_THRESHOLD)
 
 
-def start_problem(rules: RuleSet, totals: Sequence[SideTotal]) -> str | None:
+def start_problem(rules: RuleSet, totals: Sequence[SideTotal]) -> Detail | None:
     """Why a game of `rules` cannot start from `totals` (one per side, in side order), or None if it can:
     one total per side, each score a whole number within +-`MAX_START_SCORE`, each side's bags a whole
     number from 0 to below `bag_limit` (as a hand leaves them: every `bag_limit` bags are paid at once;
@@ -76,14 +77,17 @@ def start_problem(rules: RuleSet, totals: Sequence[SideTotal]) -> str | None:
     already be over."""
     sides = len(rules.sides)
     if len(totals) != sides:
-        return f"{len(totals)} starting totals for rules with {sides} sides"
+        return Detail(N_("{totals} starting totals for rules with {sides} sides"), totals=len(totals),
+                      sides=sides)
     for side, total in enumerate(totals):
         score, bags = total.score, total.bags
         if not isinstance(score, int) or isinstance(score, bool) or abs(score) > MAX_START_SCORE:
-            return f"side {side}'s starting score {score!r} is not a whole number within +-{MAX_START_SCORE}"
+            return Detail(N_("side {side}'s starting score {score} is not a whole number within +-{most}"),
+                          side=side, score=repr(score), most=MAX_START_SCORE)
         most = MAX_START_SCORE if rules.bag_limit is None else rules.bag_limit - 1
         if not isinstance(bags, int) or isinstance(bags, bool) or not 0 <= bags <= most:
-            return f"side {side}'s starting bags {bags!r} are not a whole number from 0 to {most}"
+            return Detail(N_("side {side}'s starting bags {bags} are not a whole number from 0 to {most}"),
+                          side=side, bags=repr(bags), most=most)
     if ending_at(rules, [total.score for total in totals]) is not None:
-        return "a game at these scores is already over"
+        return Detail(N_("a game at these scores is already over"))
     return None

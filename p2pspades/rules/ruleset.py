@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
+from p2pspades.errors import N_, Detail, N_plural
 from p2pspades.rules.cards import DEUCES_HIGH_ORDER, FULL_DECK, STANDARD_ORDER, Card, CardOrder, Suit, mask_of
 from p2pspades.rules.errors import CardError, RuleSetError
 
@@ -186,23 +187,29 @@ class RuleSet:
         for name in _BOOLS:
             value = getattr(self, name)
             if not isinstance(value, bool):
-                raise RuleSetError(f"{name} must be true or false, got {value!r}")
+                raise RuleSetError(N_("{name} must be true or false, got {value}"), name=name,
+                                   value=repr(value))
         for name in _INTS:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise RuleSetError(f"{name} must be a whole number, got {value!r}")
+                raise RuleSetError(N_("{name} must be a whole number, got {value}"), name=name,
+                                   value=repr(value))
         for name in _OPTIONAL_INTS:
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise RuleSetError(f"{name} must be a whole number or none, got {value!r}")
+                raise RuleSetError(N_("{name} must be a whole number or none, got {value}"), name=name,
+                                   value=repr(value))
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
             if value not in choices or not isinstance(value, str):
-                raise RuleSetError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+                raise RuleSetError(N_("{name} must be one of {choices}; got {value}"), name=name,
+                                   choices=", ".join(choices), value=repr(value))
         if self.preset is not None and (not isinstance(self.preset, str) or not self.preset):
-            raise RuleSetError(f"preset must be a preset name or none, got {self.preset!r}")
+            raise RuleSetError(N_("preset must be a preset name or none, got {preset}"),
+                               preset=repr(self.preset))
         if self.removed is not None and not isinstance(self.removed, (tuple, list)):
-            raise RuleSetError(f"removed must be a list of card codes or none, got {self.removed!r}")
+            raise RuleSetError(N_("removed must be a list of card codes or none, got {removed}"),
+                               removed=repr(self.removed))
 
     def _normalise_removed(self, removed: tuple[str, ...] | list[str]) -> tuple[str, ...]:
         cards: list[Card] = []
@@ -212,21 +219,23 @@ class RuleSet:
             except CardError as exc:
                 raise RuleSetError(f"removed: {exc}") from None
             if card.is_joker:
-                raise RuleSetError(f"removed: {card} is a joker; turn the 'jokers' option off instead")
+                raise RuleSetError(N_("removed: {card} is a joker; turn the 'jokers' option off instead"),
+                                   card=card)
             if card in cards:
-                raise RuleSetError(f"removed: {card} is listed twice")
+                raise RuleSetError(N_("removed: {card} is listed twice"), card=card)
             cards.append(card)
         return tuple(card.code for card in sorted(cards))
 
     def _check_table(self) -> None:
         if not 2 <= self.players <= 5:
-            raise RuleSetError(f"players must be 2 to 5, got {self.players}")
+            raise RuleSetError(N_("players must be 2 to 5, got {players}"), players=self.players)
         if self.partnerships and self.players != 4:
             raise RuleSetError(
-                f"partnerships need 4 players (two sides of two, partners opposite), got {self.players}"
-            )
+                N_("partnerships need 4 players (two sides of two, partners opposite), got {players}"),
+                   players=self.players)
         if self.deal == "draw" and self.players != 2:
-            raise RuleSetError(f"the draw pile (deal 'draw') is for 2 players, got {self.players}")
+            raise RuleSetError(N_("the draw pile (deal 'draw') is for 2 players, got {players}"),
+                               players=self.players)
 
     def _check_deck(self, deck: tuple[Card, ...]) -> None:
         self._check_deck_size(len(deck))
@@ -237,19 +246,21 @@ class RuleSet:
         if self.deal == "draw":
             if n % 4:
                 raise RuleSetError(
-                    f"{n} cards do not make a draw pile for 2 players (2 cards a turn, the same number for "
-                    f"each): remove {n % 4} more card{'s' if n % 4 > 1 else ''}"
-                )
+                    N_plural("{cards} cards do not make a draw pile for 2 players (2 cards a turn, the same "
+                             "number for each): remove {n} more card",
+                             "{cards} cards do not make a draw pile for 2 players (2 cards a turn, the same "
+                             "number for each): remove {n} more cards"), n=n % 4, cards=n)
         elif n % self.players:
             extra = n % self.players
-            fixes = [f"remove {extra} more card{'s' if extra > 1 else ''}"]
+            fix = Detail(N_plural("remove {n} more card", "remove {n} more cards"), n=extra)
             if not self.jokers and (n + 2) % self.players == 0:
-                fixes.append("add jokers")
+                fix = Detail(N_("{first} or {second}"), first=fix, second=Detail(N_("add jokers")))
             if self.jokers and (n - 2) % self.players == 0:
-                fixes.append("play without jokers")
-            raise RuleSetError(f"{n} cards do not divide among {self.players} players: {' or '.join(fixes)}")
+                fix = Detail(N_("{first} or {second}"), first=fix, second=Detail(N_("play without jokers")))
+            raise RuleSetError(N_("{n} cards do not divide among {players} players: {fixes}"), n=n,
+                               players=self.players, fixes=fix)
         if n < max(self.players, 4 if self.deal == "draw" else 0):
-            raise RuleSetError(f"only {n} cards left in the deck: remove fewer cards")
+            raise RuleSetError(N_("only {n} cards left in the deck: remove fewer cards"), n=n)
 
     def _check_deck_cards(self, deck: tuple[Card, ...]) -> None:
         """The cards the options need are in the deck: the 2S and the 2D for deuces high, clubs for a
@@ -258,97 +269,106 @@ class RuleSet:
             missing = [code for code in ("2S", "2D") if not any(card.code == code for card in deck)]
             if missing:
                 raise RuleSetError(
-                    f"deuces_high needs the 2S and the 2D in the deck (they are the top trumps), but "
-                    f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} removed: "
-                    "remove other cards"
-                )
+                    N_plural("deuces_high needs the 2S and the 2D in the deck (they are the top trumps), but "
+                             "{cards} is removed: remove other cards",
+                             "deuces_high needs the 2S and the 2D in the deck (they are the top trumps), but "
+                             "{cards} are removed: remove other cards"),
+                    n=len(missing), cards=", ".join(missing))
         if self.first_leader == "low_club":
             if self.deal == "draw":
                 raise RuleSetError(
-                    "first_leader 'low_club' needs every card in a hand, but the draw pile discards half the "
-                    "deck; choose 'left' or 'dealer'"
+                    N_("first_leader 'low_club' needs every card in a hand, but the draw pile discards "
+                       "half the deck; choose 'left' or 'dealer'")
                 )
             if not any(card.suit is Suit.CLUBS for card in deck):
-                raise RuleSetError("first_leader 'low_club' needs clubs in the deck")
+                raise RuleSetError(N_("first_leader 'low_club' needs clubs in the deck"))
 
     def _check_scoring(self, hand_size: int, deck: tuple[Card, ...]) -> None:
         if not 0 <= self.min_bid <= hand_size:
             raise RuleSetError(
-                f"min_bid must be between 0 and {hand_size} (the tricks in a hand), got {self.min_bid}"
-            )
+                N_("min_bid must be between 0 and {hand_size} (the tricks in a hand), got {min_bid}"),
+                   hand_size=hand_size, min_bid=self.min_bid)
         if self.nil and self.min_bid == 0:
-            raise RuleSetError("min_bid 0 clashes with nil: a bid of 0 is nil; use min_bid 1 or turn nil off")
+            raise RuleSetError(N_("min_bid 0 clashes with nil: a bid of 0 is nil; use min_bid 1 or turn "
+                                  "nil off"))
         for name in ("nil_value", "blind_nil_value", "blind_nil_margin", "bag_penalty"):
             if getattr(self, name) < 0:
-                raise RuleSetError(f"{name} must not be negative, got {getattr(self, name)}")
+                raise RuleSetError(N_("{name} must not be negative, got {value}"), name=name,
+                                   value=getattr(self, name))
         if self.blind_nil and not self.nil:
-            raise RuleSetError("blind_nil needs nil: a blind nil is a nil bid made before seeing the cards")
+            raise RuleSetError(N_("blind_nil needs nil: a blind nil is a nil bid made before seeing the "
+                                  "cards"))
         if self.overtrick_points not in _OVERTRICK_POINTS:
             raise RuleSetError(
-                f"overtrick_points must be 1 (a point per overtrick) or -10 (sandbags cost 10), "
-                f"got {self.overtrick_points}"
-            )
+                N_("overtrick_points must be 1 (a point per overtrick) or -10 (sandbags cost 10), got "
+                   "{overtrick_points}"), overtrick_points=self.overtrick_points)
         if self.bag_limit is not None and self.bag_limit < 1:
-            raise RuleSetError(f"bag_limit must be at least 1 (or none), got {self.bag_limit}")
+            raise RuleSetError(N_("bag_limit must be at least 1 (or none), got {bag_limit}"),
+                               bag_limit=self.bag_limit)
         if self.target < 1:
-            raise RuleSetError(f"target must be positive, got {self.target}")
+            raise RuleSetError(N_("target must be positive, got {target}"), target=self.target)
         if self.losing_threshold is not None and self.losing_threshold >= 0:
             raise RuleSetError(
-                f"losing_threshold must be below 0 (every side starts at 0), got {self.losing_threshold}"
-            )
+                N_("losing_threshold must be below 0 (every side starts at 0), got {losing_threshold}"),
+                   losing_threshold=self.losing_threshold)
         self._check_house_rules(hand_size)
 
     def _check_house_rules(self, hand_size: int) -> None:
         if not 0 <= self.min_team_bid <= hand_size:
             raise RuleSetError(
-                f"min_team_bid must be between 0 and {hand_size} (the tricks in a hand), "
-                f"got {self.min_team_bid}"
-            )
+                N_("min_team_bid must be between 0 and {hand_size} (the tricks in a hand), got "
+                   "{min_team_bid}"), hand_size=hand_size, min_team_bid=self.min_team_bid)
         if self.min_team_bid and not self.partnerships:
-            raise RuleSetError("min_team_bid needs partnerships: alone, a seat's lowest bid is min_bid")
+            raise RuleSetError(N_("min_team_bid needs partnerships: alone, a seat's lowest bid is min_bid"))
         if not self.double_nil and not self.partnerships:
-            raise RuleSetError("double_nil false needs partnerships: only partners can both bid nil")
+            raise RuleSetError(N_("double_nil false needs partnerships: only partners can both bid nil"))
         for name in ("ten_for_200_value", "boston_value"):
             if getattr(self, name) < 0:
-                raise RuleSetError(f"{name} must not be negative, got {getattr(self, name)}")
+                raise RuleSetError(N_("{name} must not be negative, got {value}"), name=name,
+                                   value=getattr(self, name))
         self._check_nil_pass(hand_size)
         self._check_bid_mode(hand_size)
         self._check_blind_bid_and_bonus(hand_size)
 
     def _check_nil_pass(self, hand_size: int) -> None:
         if not 0 <= self.nil_pass <= MAX_NIL_PASS:
-            raise RuleSetError(f"nil_pass must be 0 to {MAX_NIL_PASS} cards, got {self.nil_pass}")
+            raise RuleSetError(N_("nil_pass must be 0 to {most} cards, got {nil_pass}"), most=MAX_NIL_PASS,
+                               nil_pass=self.nil_pass)
         if self.nil_pass and not (self.partnerships and self.nil):
-            raise RuleSetError("nil_pass needs partnerships and nil: a nil bidder passes to its partner")
+            raise RuleSetError(N_("nil_pass needs partnerships and nil: a nil bidder passes to its partner"))
         if self.nil_pass > hand_size:
-            raise RuleSetError(f"nil_pass {self.nil_pass} is more than the {hand_size} cards of a hand")
+            raise RuleSetError(N_("nil_pass {nil_pass} is more than the {hand_size} cards of a hand"),
+                               nil_pass=self.nil_pass, hand_size=hand_size)
 
     def _check_blind_bid_and_bonus(self, hand_size: int) -> None:
         if self.blind_bid_margin < 0:
-            raise RuleSetError(f"blind_bid_margin must not be negative, got {self.blind_bid_margin}")
+            raise RuleSetError(N_("blind_bid_margin must not be negative, got {blind_bid_margin}"),
+                               blind_bid_margin=self.blind_bid_margin)
         if self.blind_bid_min < 1 or (self.blind_bid and self.blind_bid_min > hand_size):
             raise RuleSetError(
-                f"blind_bid_min must be between 1 and {hand_size} (the tricks in a hand), "
-                f"got {self.blind_bid_min}"
-            )
+                N_("blind_bid_min must be between 1 and {hand_size} (the tricks in a hand), got "
+                   "{blind_bid_min}"), hand_size=hand_size, blind_bid_min=self.blind_bid_min)
         if self.blind_bid and self.bid_mode != "free":
-            raise RuleSetError(f"blind_bid needs bid_mode 'free': under {self.bid_mode!r} bids are not free")
+            raise RuleSetError(N_("blind_bid needs bid_mode 'free': under {bid_mode} bids are not free"),
+                               bid_mode=repr(self.bid_mode))
         if self.ten_for_200 and hand_size < TEN_FOR_200_CONTRACT:
             raise RuleSetError(
-                f"ten_for_200 needs hands of at least {TEN_FOR_200_CONTRACT} tricks, these have {hand_size}"
-            )
+                N_("ten_for_200 needs hands of at least {contract} tricks, these have {hand_size}"),
+                contract=TEN_FOR_200_CONTRACT, hand_size=hand_size)
 
     def _check_bid_mode(self, hand_size: int) -> None:
         mode = self.bid_mode
         if mode == "free":
             return
         if not self.nil:
-            raise RuleSetError(f"bid_mode {mode!r} needs nil: a seat bids nil there")
+            raise RuleSetError(N_("bid_mode {mode} needs nil: a seat bids nil there"), mode=repr(mode))
         if mode == "suicide":
             if not self.partnerships:
-                raise RuleSetError("bid_mode 'suicide' needs partnerships: one partner of each side bids nil")
+                raise RuleSetError(N_("bid_mode 'suicide' needs partnerships: one partner of each side "
+                                      "bids nil"))
             if self.min_team_bid > hand_size:
-                raise RuleSetError(f"min_team_bid must be at most {hand_size} under bid_mode 'suicide'")
+                raise RuleSetError(N_("min_team_bid must be at most {hand_size} under bid_mode 'suicide'"),
+                                   hand_size=hand_size)
             return
         # mirror and whiz: the bid is the number of spades held, which may be anything from 0 to the hand
         clashes = [
@@ -361,9 +381,11 @@ class RuleSet:
         ]
         if clashes:
             raise RuleSetError(
-                f"bid_mode {mode!r} fixes each bid to the spades held, so it cannot be played with "
-                f"{', '.join(clashes)}: turn {'it' if len(clashes) == 1 else 'them'} off"
-            )
+                N_plural("bid_mode {mode} fixes each bid to the spades held, so it cannot be played with "
+                         "{options}: turn it off",
+                         "bid_mode {mode} fixes each bid to the spades held, so it cannot be played with "
+                         "{options}: turn them off"),
+                n=len(clashes), mode=repr(mode), options=", ".join(clashes))
 
     # ----- derived values --------------------------------------------------------------------------------
 
@@ -433,19 +455,23 @@ class RuleSet:
     def from_dict(cls, data: Mapping[str, object]) -> RuleSet:
         """The rule set of `to_dict`; unknown, missing or mistyped options are refused."""
         if not isinstance(data, Mapping):
-            raise RuleSetError(f"a rule set must be a map of options, got {type(data).__name__}")
+            raise RuleSetError(N_("a rule set must be a map of options, got {type}"),
+                               type=type(data).__name__)
         names = [field.name for field in dataclasses.fields(cls)]
         unknown = sorted(str(key) for key in data if key not in names)
         if unknown:
-            raise RuleSetError(f"unknown rule option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+            raise RuleSetError(N_plural("unknown rule option: {options}", "unknown rule options: {options}"),
+                               n=len(unknown), options=", ".join(unknown))
         missing = [name for name in names if name not in data and name not in _OPTIONAL]
         if missing:
-            raise RuleSetError(f"missing rule option{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
+            raise RuleSetError(N_plural("missing rule option: {options}", "missing rule options: {options}"),
+                               n=len(missing), options=", ".join(missing))
         kwargs: dict[str, Any] = {**_OPTIONAL, **data}
         removed = kwargs["removed"]
         if removed is not None:
             if not isinstance(removed, (list, tuple)) or not all(isinstance(code, str) for code in removed):
-                raise RuleSetError(f"removed must be a list of card codes or none, got {removed!r}")
+                raise RuleSetError(N_("removed must be a list of card codes or none, got {removed}"),
+                                   removed=repr(removed))
             kwargs["removed"] = tuple(removed)
         return cls(**kwargs)
 
@@ -454,7 +480,8 @@ class RuleSet:
         names = {field.name for field in dataclasses.fields(self)}
         unknown = sorted(set(changes) - names)
         if unknown:
-            raise RuleSetError(f"unknown rule option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+            raise RuleSetError(N_plural("unknown rule option: {options}", "unknown rule options: {options}"),
+                               n=len(unknown), options=", ".join(unknown))
         return dataclasses.replace(self, **changes)
 
 
@@ -550,5 +577,6 @@ PRESETS: Mapping[str, RuleSet] = MappingProxyType(
 def preset(name: str, **overrides: Any) -> RuleSet:
     """A preset, optionally with some options changed: `preset("classic", target=300)`."""
     if name not in PRESETS:
-        raise RuleSetError(f"unknown preset {name!r}; the presets are {', '.join(PRESETS)}")
+        raise RuleSetError(N_("unknown preset {name}; the presets are {presets}"), name=repr(name),
+                           presets=", ".join(PRESETS))
     return PRESETS[name].replace(**overrides)

@@ -16,9 +16,9 @@ from typing import Protocol
 
 from p2pspades import log
 from p2pspades.checks import Check
-from p2pspades.errors import RemoteError
+from p2pspades.errors import N_, Detail, RemoteError
 from p2pspades.table import messages as msg
-from p2pspades.table.events import DropKind, Dropped, Rejected, Violation
+from p2pspades.table.events import TWICE, DropKind, Dropped, Rejected, Violation
 from p2pspades.table.outputs import Halt, Report
 from p2pspades.table.slots import (
     Act,
@@ -88,7 +88,11 @@ class Claims:
     def current(self, view: ClaimView) -> Slot | None:
         """The claim on the slot the table waits for, if one was made or noted."""
         at = view.now()
-        return None if at is None else self.slots.get((at.seq, at.prev))
+        return None if at is None else self.on(at)
+
+    def on(self, at: Awaited) -> Slot | None:
+        """The claim on slot `at`, if one was made or noted."""
+        return self.slots.get((at.seq, at.prev))
 
     def forget_behind(self, next_seq: int) -> None:
         """Forget the slots far behind the chain that hold nothing of ours and ended nothing."""
@@ -146,14 +150,17 @@ class Claims:
         m = msg.decode(env.payload, seat, self.version)
         assert isinstance(m, msg.Abandon | msg.Answered | msg.Stall)
         if m.seat != slot.accused or seat == slot.accused:
-            why = f"names seat {m.seat}, but slot {header.seq} waits for seat {slot.accused}"
+            why = Detail(N_("names seat {named}, but slot {seq} waits for seat {accused}"), named=m.seat,
+                         seq=header.seq, accused=slot.accused)
             raise RemoteError(Check.ABANDON, why, seat)
         if header.hand != slot.hand:
-            why = f"hand number {header.hand}, but slot {header.seq} is in hand {slot.hand}"
+            why = Detail(N_("hand number {hand}, but slot {seq} is in hand {slot_hand}"), hand=header.hand,
+                         seq=header.seq, slot_hand=slot.hand)
             raise RemoteError(Check.ABANDON, why, seat)
         if isinstance(m, msg.Stall) and (seat in m.missing or slot.accused in m.missing
                                           or m.missing[-1] >= self.seats):
-            why = f"a stall naming seats {list(m.missing)}: not the seats whose votes it can lack"
+            why = Detail(N_("a stall naming seats {seats}: not the seats whose votes it can lack"),
+                         seats=list(m.missing))
             raise RemoteError(Check.ABANDON, why, seat)
         return m
 
@@ -171,7 +178,8 @@ class Claims:
         other = next((r for r in signed if r != raw), None)
         if other is None:
             return None
-        detail = f"seat {seat} signed contradicting notes (a vote, a stall, a refusal) for slot {slot.seq}"
+        detail = Detail(N_("seat {seat} signed contradicting notes (a vote, a stall, a refusal) for slot "
+                           "{slot}"), seat=seat, slot=slot.seq)
         evidence = tuple(sorted((other, raw)))
         return Halt(Violation(seat, Check.EQUIVOCATION, detail, slot.seq, evidence), slot.seq)
 
@@ -201,9 +209,9 @@ class Claims:
         for v in sorted(slot.void - slot.named):
             if all(s in slot.votes for s in range(self.seats) if s not in (slot.accused, v)):
                 slot.named.add(v)
-                why = (f"a vote that seat {slot.accused} never answered slot {slot.seq}, but seat {v} "
-                       "signed an entry after it on the chain: it had taken the answer, and no seat could "
-                       "release it")
+                why = Detail(N_("a vote that seat {accused} never answered slot {seq}, but seat {seat} "
+                                "signed an entry after it on the chain: it had taken the answer, and no seat "
+                                "could release it"), accused=slot.accused, seq=slot.seq, seat=v)
                 out.append(Report(Rejected(v, Check.ABANDON, why, slot.votes[v])))
         return out
 
@@ -248,7 +256,8 @@ class Claims:
         if isinstance(bad, Violation):
             return Halt(bad, slot.seq)
         if bad is not None:
-            detail = f"a refusal of slot {slot.seq} carrying {bad}: no such entry took that slot"
+            detail = Detail(N_("a refusal of slot {seq} carrying {bad}: no such entry took that slot"),
+                            seq=slot.seq, bad=bad)
             return Halt(Violation(seat, Check.ABANDON, detail, slot.seq, (raw,)), slot.seq)
         return None
 
@@ -258,6 +267,12 @@ class Claims:
         as usual, else what we do instead (we voted: hold it, after checking it as it would be checked)."""
         if slot.role not in (Role.VOTED, Role.STALLED) or slot.fire(Signal.ANSWER) is not Act.HOLD:
             return None  # taken as usual (`took` moves our role once it is on the chain)
+        kept = self._keep(view, slot, raw)
+        return [Held(slot.seq, raw, _signer(raw))] if kept is None else kept
+
+    def _keep(self, view: ClaimView, slot: Slot, raw: bytes) -> list[Output] | None:
+        """Keep an answer of `slot` with it, off the chain: None once kept; [] if we hold it already; [its
+        fault] if it proves one (`_answer_fault`)."""
         digest = log.entry_hash(raw)
         if digest in slot.held:
             return []
@@ -265,7 +280,7 @@ class Claims:
         if fault is not None:
             return [fault]
         slot.held[digest] = raw
-        return [Held(slot.seq, raw, _signer(raw))]
+        return None
 
     def _answer_fault(self, view: ClaimView, slot: Slot, raw: bytes) -> Halt | None:
         """The fault an answer of `slot` proves: it breaks the rules (its signer's fault, whatever the claim
@@ -277,7 +292,7 @@ class Claims:
         other = next((r for r in slot.held.values() if r != raw and _signer(r) == who), None)
         if other is None:
             return None
-        detail = f"two different entries signed by seat {who} for sequence number {slot.seq}"
+        detail = Detail(TWICE, seat=who, seq=slot.seq)
         evidence = tuple(sorted((other, raw)))
         return Halt(Violation(who, Check.EQUIVOCATION, detail, slot.seq, evidence), slot.seq)
 
@@ -285,18 +300,13 @@ class Claims:
         """An answer for a slot whose ending (a certificate) took it: it changes nothing, unless it shows a
         fault (a second, different answer of the same seat; one that breaks the rules), stronger than the
         ending at that slot. Kept with the slot, so that a later twin of it is caught."""
-        digest = log.entry_hash(raw)
-        if digest in slot.held:
-            return []
-        fault = self._answer_fault(view, slot, raw)
-        if fault is not None:
-            return [fault]
-        slot.held[digest] = raw
-        return [Report(Dropped(DropKind.STALE, _signer(raw), slot.seq, signed=True))]
+        kept = self._keep(view, slot, raw)
+        stale = Dropped(DropKind.STALE, _signer(raw), slot.seq, signed=True)
+        return [Report(stale)] if kept is None else kept
 
     def took(self, view: ClaimView, at: Awaited, raw: bytes, own: bool) -> list[Output]:
         """The entry `raw` took slot `at` on our chain: if votes are out, and we never voted, we refuse."""
-        slot = self.slots.get((at.seq, at.prev))
+        slot = self.on(at)
         if slot is None:
             return []
         if own:
@@ -405,14 +415,15 @@ def _not_an_answer(view: ClaimView, slot: Slot, entry: bytes) -> str | None:
         env = log.open_envelope(entry)
         header = log.validate_header(env.payload)
     except RemoteError:
-        return "bytes that are no entry"
+        return Detail(N_("bytes that are no entry"))
     kinds = (*msg.NOTES, *msg.PARTINGS, *msg.ENDINGS)
     if (header.seq, header.prev) != (slot.seq, slot.prev) or header.type in kinds:
-        return f"an entry for another slot ({header.seq})"
+        return Detail(N_("an entry for another slot ({seq})"), seq=header.seq)
     if header.seat != slot.accused and not slot.at.anyone:
-        return f"an entry of seat {header.seat}, not of seat {slot.accused}"
+        return Detail(N_("an entry of seat {seat}, not of seat {accused}"), seat=header.seat,
+                      accused=slot.accused)
     if not view.signed(env, header):
-        return "an entry whose signature does not verify"
+        return Detail(N_("an entry whose signature does not verify"))
     return None
 
 

@@ -16,7 +16,7 @@ from typing import ClassVar
 from p2pspades import crypto
 from p2pspades.checks import Check
 from p2pspades.crypto import passing
-from p2pspades.errors import RemoteError
+from p2pspades.errors import N_, Detail, RemoteError
 from p2pspades.rules import Card, RuleSet, Suit
 
 DRAW_HAND = 0  # the "hand number" of the first-dealer draw's secret (hands count from 1)
@@ -160,9 +160,11 @@ class HandDeal:
     def check_deck(self, seat: int, deck: Sequence[bytes], step: str) -> None:
         """Shape checks anyone can do at once: size and no duplicated ciphertext."""
         if len(deck) != self.n:
-            raise RemoteError(Check(step), f"{len(deck)} points where the deck has {self.n}", seat)
+            why = Detail(N_("{count} points where the deck has {n}"), count=len(deck), n=self.n)
+            raise RemoteError(Check(step), why, seat)
         if len(set(deck)) != self.n:
-            raise RemoteError(Check(step), "a ciphertext appears twice (duplicated or replaced card)", seat)
+            why = Detail(N_("a ciphertext appears twice (duplicated or replaced card)"))
+            raise RemoteError(Check(step), why, seat)
 
     # ----------------------------------------------------------------- keys and cards
     def add_keys(
@@ -170,10 +172,12 @@ class HandDeal:
     ) -> None:
         if list(positions) != list(expected):
             raise RemoteError(
-                Check.KEYS, f"keys for positions {list(positions)}, expected {list(expected)}", seat
+                Check.KEYS, Detail(N_("keys for positions {positions}, expected {expected}"),
+                                   positions=list(positions), expected=list(expected)), seat
             )
         if len(keys) != len(positions):
-            raise RemoteError(Check.KEYS, "the number of keys does not match the positions", seat)
+            why = Detail(N_("the number of keys does not match the positions"))
+            raise RemoteError(Check.KEYS, why, seat)
         for k in keys:
             check_scalar(seat, k)
         for j, k in zip(positions, keys, strict=True):
@@ -184,7 +188,7 @@ class HandDeal:
         commitments = self.key_commits[seat]
         for j, k in zip(positions, keys, strict=True):
             if not crypto.check_key(k, commitments[j]):
-                why = f"the key for position {j} does not match the seat's P_{j}"
+                why = Detail(N_("the key for position {j} does not match the seat's P_{j}"), j=j)
                 raise RemoteError(Check.KEY, why, seat)
 
     def played_cards(self) -> set[Card]:
@@ -291,7 +295,7 @@ class HandDeal:
                    if e != passing.pass_public(self.seeds[seat], self.context(seat))]
         if wrong_e:  # the commits come first (the order of the entries)
             seat = min(wrong_e, key=lambda s: self.commit_entries.get(s, -1))
-            detail = "the pass key E is not the one the revealed seed gives"
+            detail = Detail(N_("the pass key E is not the one the revealed seed gives"))
             return DealFault(seat, Check.PASS, detail, self.commit_entries.get(seat)), ()
         if not self._collective_ok(secrets, index):
             return self._name_the_fault(secrets, skip), ()
@@ -306,7 +310,8 @@ class HandDeal:
             entry, j, seat = min(wrong)
             found = None if entry < 0 else entry
             seat = self.key_publishers.get((j, seat), seat)
-            return DealFault(seat, Check.KEY, f"the key published for position {j} is wrong", found), ()
+            why = Detail(N_("the key published for position {j} is wrong"), j=j)
+            return DealFault(seat, Check.KEY, why, found), ()
         fault = self._check_passes(secrets)
         return (fault, ()) if fault is not None else (None, cards)
 
@@ -319,7 +324,7 @@ class HandDeal:
             for j, sealed in zip(p.positions, p.sealed, strict=True):
                 key = secrets[p.seat].lock_keys[j]
                 if passing.seal_key(key, shared, self.context(p.seat), p.partner, j) != sealed:
-                    detail = f"the key passed for position {j} is not the seat's lock key"
+                    detail = Detail(N_("the key passed for position {j} is not the seat's lock key"), j=j)
                     return DealFault(p.seat, Check.PASS, detail, p.entry)
         return None
 
@@ -364,9 +369,10 @@ class HandDeal:
                         expected = []
                     if expected != published:
                         entry = entries[i] if i < len(entries) else None
-                        detail = f"the {check} is not what the revealed seed gives"
+                        detail = Detail(N_("the {check} is not what the revealed seed gives"), check=check)
                         return DealFault(seat, check, detail, entry)
                 deck = published
         # every step matches its seed, so the collective check cannot have failed: this is unreachable
         # unless the library misbehaves; blame nobody in particular rather than a wrong seat
-        return DealFault(self.order[0], Check.DEAL, "the deal does not add up although every step checks out")
+        why = Detail(N_("the deal does not add up although every step checks out"))
+        return DealFault(self.order[0], Check.DEAL, why)

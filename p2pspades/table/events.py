@@ -11,7 +11,11 @@ import enum
 from dataclasses import dataclass, field
 
 from p2pspades.checks import Check
+from p2pspades.errors import N_
 from p2pspades.rules import Action, Card, SeatView
+
+TWICE = N_("two different entries signed by seat {seat} for sequence number {seq}")
+"""The detail of an equivocation: a seat signed two entries for one place on the chain."""
 
 
 class TableStatus(enum.StrEnum):

@@ -8,7 +8,7 @@ from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.checks import Check
-from p2pspades.errors import LocalError, RemoteError
+from p2pspades.errors import N_, Detail, LocalError, RemoteError, detail_of
 from p2pspades.rules import RuleSet, SideTotal, start_problem
 from p2pspades.table.limits import MAX_SEATS
 from p2pspades.table.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, Genesis
@@ -46,29 +46,32 @@ class After:
         """The shape of an `after` map, without the rules (`problem` checks it against them). `ValueError`
         saying what is wrong, in one line, whatever the value."""
         if not isinstance(value, Mapping):
-            raise ValueError("'after' is a map")
+            raise ValueError(Detail(N_("'after' is a map")))
         kind = value.get("k")
         keys = {"g", "k"} | ({"sc", "bg", "d"} if kind == CONTINUATION else set())
         if kind not in (REMATCH, CONTINUATION):
-            raise ValueError(f"'after' kind is {REMATCH!r} or {CONTINUATION!r}")
+            raise ValueError(Detail(N_("'after' kind is {rematch} or {continuation}"), rematch=repr(REMATCH),
+                                    continuation=repr(CONTINUATION)))
         if set(value) != keys:
-            raise ValueError(f"'after' of kind {kind!r} has exactly the fields {', '.join(sorted(keys))}")
+            raise ValueError(Detail(N_("'after' of kind {kind} has exactly the fields {fields}"),
+                                    kind=repr(kind), fields=", ".join(sorted(keys))))
         game_id = value["g"]
         if not isinstance(game_id, bytes) or len(game_id) != GAME_ID_BYTES:
-            raise ValueError(f"'after' names a game id of {GAME_ID_BYTES} bytes")
+            raise ValueError(Detail(N_("'after' names a game id of {size} bytes"), size=GAME_ID_BYTES))
         if kind == REMATCH:
             return cls(game_id, kind)
         return cls(game_id, kind, *_carried_on(value))
 
-    def problem(self, rules: RuleSet, game_id: bytes | None) -> str | None:
+    def problem(self, rules: RuleSet, game_id: bytes | None) -> Detail | None:
         """Why this `after` cannot be in the genesis of game `game_id` under `rules`, or None (`game_id`
         None: a game whose id is not drawn yet, as the lobby announces it)."""
         if self.game_id == game_id:
-            return "a game cannot follow itself"
+            return Detail(N_("a game cannot follow itself"))
         if not self.continues:
             return None
         if self.dealer >= rules.players:
-            return f"the first dealer {self.dealer} is not a seat of a {rules.players}-seat table"
+            return Detail(N_("the first dealer {dealer} is not a seat of a {players}-seat table"),
+                          dealer=self.dealer, players=rules.players)
         return start_problem(rules, self.totals)
 
 
@@ -78,11 +81,12 @@ def _carried_on(value: Mapping[str, Any]) -> tuple[tuple[SideTotal, ...], int]:
     for what, numbers in (("scores", scores), ("bags", bags)):
         if not (isinstance(numbers, list) and 1 <= len(numbers) <= MAX_SEATS
                 and all(_whole(x) for x in numbers)):
-            raise ValueError(f"'after' {what} are a list of 1 to {MAX_SEATS} whole numbers")
+            raise ValueError(Detail(N_("'after' {what} are a list of 1 to {most} whole numbers"), what=what,
+                                    most=MAX_SEATS))
     if len(scores) != len(bags):
-        raise ValueError("'after' has as many bags as scores")
+        raise ValueError(Detail(N_("'after' has as many bags as scores")))
     if not _whole(dealer) or not 0 <= dealer < MAX_SEATS:
-        raise ValueError("'after' dealer is a seat number")
+        raise ValueError(Detail(N_("'after' dealer is a seat number")))
     return tuple(SideTotal(s, b) for s, b in zip(scores, bags, strict=True)), dealer
 
 
@@ -169,32 +173,36 @@ def read_genesis(raw: bytes) -> tuple[log.Envelope, Setup]:
     env = log.open_envelope(raw)
     header = log.validate_header(env.payload)
     if header.type != "genesis":
-        raise RemoteError(Check.GENESIS, f"the first entry is a {header.type!r}, not a genesis", 0)
+        why = Detail(N_("the first entry is a {type}, not a genesis"), type=repr(header.type))
+        raise RemoteError(Check.GENESIS, why, 0)
     g = Genesis.from_payload(env.payload, 0)
     if header.seq != 0 or header.prev != ZERO_HASH or header.seat != 0 or header.hand != 0:
-        raise RemoteError(Check.GENESIS, "the genesis must have n=0, p=zero hash, s=0, h=0", 0)
+        why = Detail(N_("the genesis must have n=0, p=zero hash, s=0, h=0"))
+        raise RemoteError(Check.GENESIS, why, 0)
     if len(header.game_id) != GAME_ID_BYTES:
-        raise RemoteError(Check.GENESIS, "the game id must be 16 bytes", 0)
+        raise RemoteError(Check.GENESIS, Detail(N_("the game id must be 16 bytes")), 0)
     rules = _rules(g)
     seats = _seats(g, rules)
     after = None if g.after is None else _after(g.after, rules, header.game_id)
     if not crypto.verify_signature(seats[0].key, env.signature, env.payload_raw):
-        raise RemoteError(Check.SIGNATURE, "the genesis is not signed by seat 0", 0)
+        raise RemoteError(Check.SIGNATURE, Detail(N_("the genesis is not signed by seat 0")), 0)
     return env, Setup(header.game_id, g.name, rules, seats, g.version, after)
 
 
 def _rules(g: Genesis) -> RuleSet:
     """The genesis's protocol version and rule set, checked."""
     if g.version not in SUPPORTED_VERSIONS:
-        known = " and ".join(map(str, SUPPORTED_VERSIONS))
-        detail = f"protocol version {g.version} is not supported (versions {known} are)"
+        *known, last = SUPPORTED_VERSIONS
+        detail = Detail(N_("protocol version {version} is not supported (versions {known} and {last} are)"),
+                        version=g.version, known=", ".join(map(str, known)), last=last)
         raise RemoteError(Check.GENESIS, detail, 0)
     try:
         rules = RuleSet.from_dict(g.rules)
     except (ValueError, TypeError) as exc:
-        raise RemoteError(Check.GENESIS, f"bad rule set: {exc}", 0) from None
+        raise RemoteError(Check.GENESIS, Detail(N_("bad rule set: {exc}"), exc=exc), 0) from None
     if rules.nil_pass and g.version < 2:
-        raise RemoteError(Check.GENESIS, "bad rule set: nil_pass needs protocol version 2", 0)
+        why = Detail(N_("bad rule set: nil_pass needs protocol version 2"))
+        raise RemoteError(Check.GENESIS, why, 0)
     return rules
 
 
@@ -202,9 +210,11 @@ def _seats(g: Genesis, rules: RuleSet) -> tuple[SeatInfo, ...]:
     """The genesis's seats, checked: one per player, each with a key of its own that is no weak key."""
     seats = tuple(SeatInfo(i, s["n"], s["k"]) for i, s in enumerate(g.seats))
     if len(seats) != rules.players:
-        raise RemoteError(Check.GENESIS, f"{len(seats)} seats for a {rules.players}-player rule set", 0)
+        why = Detail(N_("{count} seats for a {players}-player rule set"), count=len(seats),
+                     players=rules.players)
+        raise RemoteError(Check.GENESIS, why, 0)
     if len({s.key for s in seats}) != len(seats):
-        raise RemoteError(Check.GENESIS, "two seats share one key", 0)
+        raise RemoteError(Check.GENESIS, Detail(N_("two seats share one key")), 0)
     for seat_info in seats:
         try:
             crypto.check_public_key(seat_info.key)
@@ -218,8 +228,8 @@ def _after(value: Any, rules: RuleSet, game_id: bytes) -> After:
     try:
         after = After.from_wire(value)
     except ValueError as exc:
-        raise RemoteError(Check.GENESIS, str(exc), 0) from None
+        raise RemoteError(Check.GENESIS, detail_of(exc), 0) from None
     problem = after.problem(rules, game_id)
     if problem is not None:
-        raise RemoteError(Check.GENESIS, f"'after': {problem}", 0)
+        raise RemoteError(Check.GENESIS, Detail(N_("'after': {problem}"), problem=problem), 0)
     return after

@@ -20,7 +20,7 @@ from typing import Protocol
 from p2pspades import crypto
 from p2pspades.checks import Check
 from p2pspades.crypto import passing
-from p2pspades.errors import LocalError, RemoteError
+from p2pspades.errors import N_, Detail, LocalError, RemoteError, detail_of
 from p2pspades.rules import (
     Bid,
     BlindBid,
@@ -186,12 +186,14 @@ def on_commit(view: HandView, m: msg.Commit, seat: int, seq: int) -> Outputs:
         try:
             d.shuffle_commits[seat] = crypto.check_point(m.shuffle_commitment)
         except RemoteError as exc:
-            raise RemoteError(Check.COMMIT, f"S is not a valid point: {exc.detail}", seat) from None
+            why = Detail(N_("S is not a valid point: {detail}"), detail=exc.detail)
+            raise RemoteError(Check.COMMIT, why, seat) from None
     if isinstance(m, msg.CommitPass):
         try:
             d.pass_publics[seat] = crypto.check_point(m.pass_public)
         except RemoteError as exc:
-            raise RemoteError(Check.COMMIT, f"E is not a valid point: {exc.detail}", seat) from None
+            why = Detail(N_("E is not a valid point: {detail}"), detail=exc.detail)
+            raise RemoteError(Check.COMMIT, why, seat) from None
     d.commits[seat] = m.commitment
     d.commit_entries[seat] = seq
     return out + engine_or_shuffle(view) if view.last_turn else out
@@ -284,13 +286,16 @@ def on_pass(view: HandView, m: msg.Pass, seat: int, seq: int) -> Outputs:
     g, d = view.game, view.deal
     size, positions = view.rules.nil_pass, list(m.positions)
     if len(positions) != size or len(m.keys) != size:
-        why = f"{len(positions)} positions and {len(m.keys)} keys; the rule is {size}"
+        why = Detail(N_("{positions} positions and {keys} keys; the rule is {size}"),
+                     positions=len(positions), keys=len(m.keys), size=size)
         raise RemoteError(Check.PASS, why, seat)
     for j in positions:
         if not 0 <= j < d.n or d.owner[j] != seat:
-            raise RemoteError(Check.OWNERSHIP, f"passes position {j}, which was not dealt to it", seat)
+            why = Detail(N_("passes position {j}, which was not dealt to it"), j=j)
+            raise RemoteError(Check.OWNERSHIP, why, seat)
     if positions != sorted(set(positions)):
-        raise RemoteError(Check.OWNERSHIP, f"the positions {positions} are not strictly ascending", seat)
+        why = Detail(N_("the positions {positions} are not strictly ascending"), positions=positions)
+        raise RemoteError(Check.OWNERSHIP, why, seat)
     for sealed in m.keys:
         try:
             passing.check_sealed(sealed)
@@ -343,9 +348,10 @@ def opened_card(view: HandView, d: HandDeal, m: msg.Play, seat: int) -> Card:
     key is the position's key seat's: the seat's own, or its partner's for a card passed to it."""
     j = m.position
     if not 0 <= j < d.n or d.holder(j) != seat:
-        raise RemoteError(Check.OWNERSHIP, f"position {j} is not one of seat {seat}'s cards", seat)
+        why = Detail(N_("position {j} is not one of seat {seat}'s cards"), j=j, seat=seat)
+        raise RemoteError(Check.OWNERSHIP, why, seat)
     if j in d.played:
-        raise RemoteError(Check.REPLAY, f"position {j} was already played", seat)
+        raise RemoteError(Check.REPLAY, Detail(N_("position {j} was already played"), j=j), seat)
     check_scalar(seat, m.key)
     key_seat = d.owner[j]
     assert key_seat is not None
@@ -356,7 +362,8 @@ def opened_card(view: HandView, d: HandDeal, m: msg.Play, seat: int) -> Card:
             raise RemoteError(exc.check, exc.detail, seat) from None
     card = d.open_position(j, {key_seat: m.key})
     if card is None:
-        raise RemoteError(Check.FORGED_CARD, f"the key for position {j} does not open a card", seat)
+        why = Detail(N_("the key for position {j} does not open a card"), j=j)
+        raise RemoteError(Check.FORGED_CARD, why, seat)
     return card
 
 
@@ -399,11 +406,13 @@ def check_void(view: HandView, g: Game, d: HandDeal, m: msg.PlayV2, seat: int, c
     positions, cards = d.void_claim(seat, m.position, card, g.hand.trick.led_suit)
     if not (view.rules.void_proofs and positions and cards):
         if m.void:
-            raise RemoteError(Check.VOID, "a void proof where no void claim is due", seat)
+            raise RemoteError(Check.VOID, Detail(N_("a void proof where no void claim is due")), seat)
         return
     if not m.void:
         led = g.hand.trick.led_suit
-        raise RemoteError(Check.VOID, f"plays {card.code} on a {led} lead without a void proof", seat)
+        why = Detail(N_("plays {card} on a lead of {suit} without a void proof"), card=card.code,
+                     suit=Detail(led.noun) if led is not None else "")
+        raise RemoteError(Check.VOID, why, seat)
     if seat == view.seat:
         return
     step = crypto.void_step(view.seats, len(d.played))
@@ -416,7 +425,8 @@ def check_void(view: HandView, g: Game, d: HandDeal, m: msg.PlayV2, seat: int, c
 def on_challenge(view: HandView, m: msg.Challenge, seat: int, seq: int) -> Outputs:
     d = view.deal
     if not 0 <= m.entry < seq:
-        raise RemoteError(Check.CHALLENGE, f"challenges entry {m.entry}, which is not an earlier entry", seat)
+        why = Detail(N_("challenges entry {entry}, which is not an earlier entry"), entry=m.entry)
+        raise RemoteError(Check.CHALLENGE, why, seat)
     out: Outputs = []
     if view.stage is Stage.LEAD:  # nobody led the lowest club: the reveal will name its holder
         step = Step(ANY_SEAT, (msg.Play,), DecisionKind.PLAY)
@@ -428,7 +438,8 @@ def on_challenge(view: HandView, m: msg.Challenge, seat: int, seq: int) -> Outpu
 def on_reveal(view: HandView, m: msg.Reveal, seat: int, seq: int) -> Outputs:
     d = view.deal
     if crypto.commitment(d.context(seat), m.seed) != d.commits[seat]:
-        raise RemoteError(Check.REVEAL, "the revealed seed does not match the commitment", seat)
+        raise RemoteError(Check.REVEAL, Detail(N_("the revealed seed does not match the commitment")),
+                          seat)
     d.seeds[seat] = m.seed
     return audit_hand(view, seq) if view.last_turn else []
 
@@ -438,8 +449,9 @@ def on_end(view: HandView, m: msg.End, seat: int, seq: int) -> Outputs:
     assert g.outcome is not None
     winners, totals = list(g.outcome.winners), [side.score for side in g.totals]
     if list(m.winners) != winners or list(m.totals) != totals:
-        claimed = f"claims winners {list(m.winners)} totals {list(m.totals)}"
-        raise RemoteError(Check.END, f"{claimed}; the game gave {winners} {totals}", seat)
+        why = Detail(N_("claims winners {claimed} totals {claimed_totals}; the game gave {winners} {totals}"),
+                     claimed=list(m.winners), claimed_totals=list(m.totals), winners=winners, totals=totals)
+        raise RemoteError(Check.END, why, seat)
     return [Complete()] if view.last_turn else []
 
 
@@ -460,11 +472,12 @@ def challenge_verdict(view: HandView, d: HandDeal, fault: DealFault | None,
     if fault is None and view.lead_claim is not None and low is not None:
         holder = next(s for s in range(view.seats) if low in (cards[j] for j in d.positions_of(s)))
         # (in words every table says alike: not its own timeout, which is local)
-        detail = f"seat {holder} held {low.code} and did not lead it before seat {challenger} challenged"
+        detail = Detail(N_("seat {holder} held {card} and did not lead it before seat {challenger} "
+                           "challenged"), holder=holder, card=low.code, challenger=challenger)
         return Violation(holder, Check.LEAD, detail, challenged, evidence)
     if fault is not None:
         return fault_violation(view, fault, challenged)
-    detail = f"false challenge ({why}): every step checks out"
+    detail = Detail(N_("false challenge ({why}): every step checks out"), why=why)
     return Violation(challenger, Check.CHALLENGE, detail, challenged, evidence)
 
 
@@ -481,7 +494,7 @@ def audit_hand(view: HandView, seq: int) -> Outputs:
     try:
         g.apply(Reveal(dealt))
     except IllegalAction as exc:  # the crypto checked out, so the plays cannot contradict the hands
-        return [Halt(Violation(d.order[-1], Check.REVEAL, str(exc), seq))]
+        return [Halt(Violation(d.order[-1], Check.REVEAL, detail_of(exc), seq))]
     found = tuple(Violation(v.seat, v.kind, v.detail, seq, halts=False) for v in g.history[-1].violations)
     passes = tuple(PassShown(p.seat, p.partner, tuple(cards[j] for j in p.positions)) for p in d.passes)
     out: Outputs = [Report(HandAudited(number, found, passes))]

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from p2pspades import log
 from p2pspades.checks import Check
-from p2pspades.errors import RemoteError
+from p2pspades.errors import N_, Detail, RemoteError
 from p2pspades.rules import RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.chain import Frame, open_frame
@@ -167,6 +167,7 @@ def decoded(view: IntakeView, frame: Frame) -> msg.Message:
     header = frame.header
     m = msg.decode(frame.env.payload, header.seat, view.version, bool(view.rules.nil_pass))
     if header.hand != view.hand_number:
-        why = f"hand number {header.hand}, the game is in hand {view.hand_number}"
+        why = Detail(N_("hand number {hand}, the game is in hand {current}"), hand=header.hand,
+                     current=view.hand_number)
         raise RemoteError(Check.HEADER, why, header.seat)
     return m

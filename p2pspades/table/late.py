@@ -15,8 +15,8 @@ from typing import Protocol
 
 from p2pspades import log
 from p2pspades.checks import Check
-from p2pspades.errors import RemoteError
-from p2pspades.table.events import DropKind, Dropped, GameEnded, Rejected, Violation
+from p2pspades.errors import Detail, RemoteError
+from p2pspades.table.events import TWICE, DropKind, Dropped, GameEnded, Rejected, Violation
 from p2pspades.table.outputs import Halt, Known, Report
 from p2pspades.table.slots import Reopen, Slot, provisional
 from p2pspades.table.stages import ANY_SEAT, Step
@@ -104,7 +104,7 @@ def after_the_end(view: LateView, header: log.Header, raw: bytes) -> list[Output
 
 
 def _twice(seat: int, seq: int, one: bytes, other: bytes) -> Violation:
-    detail = f"two different entries signed by seat {seat} for sequence number {seq}"
+    detail = Detail(TWICE, seat=seat, seq=seq)
     return Violation(seat, Check.EQUIVOCATION, detail, seq, tuple(sorted((one, other))))
 
 

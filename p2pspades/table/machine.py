@@ -22,7 +22,7 @@ from typing import Any
 
 from p2pspades import crypto, log
 from p2pspades.checks import Check
-from p2pspades.errors import LocalError, RemoteError
+from p2pspades.errors import N_, Detail, LocalError, RemoteError, detail_of
 from p2pspades.rules import Action, Card, Game, IllegalAction
 from p2pspades.table import abandonment, drawpile, hand, intake, late, opening, own, partings, slots
 from p2pspades.table import events as ev
@@ -583,7 +583,7 @@ class Table:
         if bundled and seq < self.chain.next_seq and self.chain.entries[seq] == env.raw:
             return True
         if not self.finished:
-            detail = f"an ending for slot {seq} whose notes do not all hold"
+            detail = Detail(N_("an ending for slot {seq} whose notes do not all hold"), seq=seq)
             self._events.append(ev.Dropped(ev.DropKind.REFUSED, header.seat, seq, detail=detail))
         return False
 
@@ -591,7 +591,7 @@ class Table:
         """The next entry of the chain, chained to our head (`own`: ours, to send if it holds): in turn, and
         holding (or held for a claim)."""
         at = self.view.now()
-        slot = None if own else self.claims.current(self.view)
+        slot = None if own or at is None else self.claims.on(at)
         if at is not None and slot is not None and (frame.header.seat == at.accused or at.anyone):
             instead = self.claims.arriving(self.view, slot, frame.raw)
             if instead is not None:  # we voted: only a refusal releases it
@@ -656,11 +656,11 @@ class Table:
         except RemoteError as exc:
             return ev.Violation(seat, exc.check, exc.detail, seq, (raw,))
         except IllegalAction as exc:
-            return ev.Violation(seat, Check.RULES, str(exc), seq, (raw,))
+            return ev.Violation(seat, Check.RULES, detail_of(exc), seq, (raw,))
         except LocalError:
             raise
         except Exception as exc:  # pragma: no cover - a check this machine lacks: the entry is still refused
-            why = f"the entry cannot be applied ({type(exc).__name__})"
+            why = Detail(N_("the entry cannot be applied ({error})"), error=type(exc).__name__)
             return ev.Violation(seat, Check.PROTOCOL, why, seq, (raw,))
         finally:
             self._moving = None

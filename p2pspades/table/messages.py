@@ -24,7 +24,7 @@ from typing import Any, ClassVar, TypeVar
 from p2pspades import log
 from p2pspades.checks import Check
 from p2pspades.crypto.passing import MAX_PASS
-from p2pspades.errors import RemoteError
+from p2pspades.errors import N_, Detail, RemoteError
 from p2pspades.table.limits import MAX_LIST, MAX_LOCK_PROOF, MAX_SEATS, MAX_SHUFFLE_PROOF, MAX_VOID_PROOF
 
 #: the version of new games; `SUPPORTED_VERSIONS` are those a peer and the verifier accept
@@ -113,7 +113,9 @@ class Message:
                 continue  # an optional field left out
             v = payload[key]
             if not ok(v):
-                raise RemoteError(Check.SCHEMA, f"{cls.TYPE}: field {key!r} has the wrong type or size", seat)
+                why = Detail(N_("{type}: field {key} has the wrong type or size"), type=cls.TYPE,
+                             key=repr(key))
+                raise RemoteError(Check.SCHEMA, why, seat)
             values[name] = tuple(v) if isinstance(v, list) else v
         return cls(**values)
 
@@ -166,7 +168,7 @@ def decode(
     if nil_pass and cls is CommitV2:
         cls = CommitPass
     if cls is None:
-        raise RemoteError(Check.SCHEMA, f"unknown message type {kind!r}", seat)
+        raise RemoteError(Check.SCHEMA, Detail(N_("unknown message type {kind}"), kind=repr(kind)), seat)
     return cls.from_payload(payload, seat)
 
 

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from p2pspades import crypto
 from p2pspades.checks import Check
-from p2pspades.errors import LocalError, RemoteError
+from p2pspades.errors import N_, Detail, LocalError, RemoteError
 from p2pspades.rules import Game, RuleSet, choose_first_dealer
 from p2pspades.table import messages as msg
 from p2pspades.table.deal import DRAW_HAND, Opening
@@ -68,7 +68,7 @@ def on_draw_commit(view: OpeningView, m: msg.DrawCommit, seat: int, seq: int) ->
 def on_draw_reveal(view: OpeningView, m: msg.DrawReveal, seat: int, seq: int) -> Outputs:
     opening = view.opening
     if crypto.draw_commitment(view.game_id, seat, m.seed) != opening.commits[seat]:
-        raise RemoteError(Check.REVEAL, "the draw reveal does not match its commitment", seat)
+        raise RemoteError(Check.REVEAL, Detail(N_("the draw reveal does not match its commitment")), seat)
     opening.reveals[seat] = m.seed
     if not view.last_turn:
         return []

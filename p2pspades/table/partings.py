@@ -34,7 +34,7 @@ from typing import Protocol
 
 from p2pspades import log
 from p2pspades.checks import Check
-from p2pspades.errors import RemoteError
+from p2pspades.errors import N_, Detail, RemoteError
 from p2pspades.rules import RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.events import DropKind, Dropped, GameEnded, Rejected, TableStatus, Violation
@@ -228,12 +228,14 @@ class Partings:
         assert isinstance(m, msg.Leave | msg.Stop | msg.GoOn)
         check = Check.LEAVE if isinstance(m, msg.Leave) else Check.STOP
         if header.hand != spot.at.hand:
-            raise RemoteError(check, f"hand number {header.hand}, but slot {header.seq} is in hand "
-                                     f"{spot.at.hand}", seat)
+            why = Detail(N_("hand number {hand}, but slot {seq} is in hand {slot_hand}"), hand=header.hand,
+                         seq=header.seq, slot_hand=spot.at.hand)
+            raise RemoteError(check, why, seat)
         totals = view.totals_at(spot.seq) if isinstance(m, msg.Stop) else ()
         if isinstance(m, msg.Stop) and tuple(m.totals) != totals:
-            raise RemoteError(check, f"a stop at slot {spot.seq} with the scores {list(m.totals)}, but they "
-                                     f"are {list(totals)} there", seat)
+            why = Detail(N_("a stop at slot {seq} with the scores {signed}, but they are {totals} there"),
+                         seq=spot.seq, signed=list(m.totals), totals=list(totals))
+            raise RemoteError(check, why, seat)
         return m
 
     def _goodbye(self, view: PartingView, spot: Parting, seat: int, raw: bytes) -> list[Output]:
@@ -250,9 +252,10 @@ class Partings:
         (an honest leaver signs nothing after it; a goodbye for a slot before its own entries changes
         nothing)."""
         spot.void.add(seat)
-        return [Report(Rejected(seat, Check.LEAVE, f"a goodbye at slot {spot.seq}, but seat {seat} signed an "
-                                "entry for that slot or a later one: it did not leave there, and the goodbye "
-                                "changes nothing", spot.goodbyes[seat]))]
+        why = Detail(N_("a goodbye at slot {seq}, but seat {seat} signed an entry for that slot or a later "
+                        "one: it did not leave there, and the goodbye changes nothing"),
+                     seq=spot.seq, seat=seat)
+        return [Report(Rejected(seat, Check.LEAVE, why, spot.goodbyes[seat]))]
 
     def _stop(self, view: PartingView, spot: Parting, seat: int, raw: bytes, now: float) -> list[Output]:
         if spot.stops.get(seat) == raw:

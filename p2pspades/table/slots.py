@@ -45,28 +45,30 @@ class Role(enum.Enum):
 class Signal(enum.Enum):
     """What happens to us on a slot."""
 
-    TIMER = "our timer for the slot ran out (first after the last progress, then after our vote)"
-    VOTE = "another seat's vote"
-    ANSWER = "the awaited entry arrives"
-    REFUSAL = "a seat that took the awaited entry before it voted says so, carrying it"
-    OUR_VOTE = "our own vote, read back from our log"
-    OUR_STALL = "our own stall, read back from our log"
-    OUR_ENTRY = "we made the awaited entry ourselves"
-    VOID = "a provisional ending of the slot is void: its awaited entry turned up"
+    TIMER = "timer"  # our timer for the slot ran out (first after the last progress, then after our vote)
+    VOTE = "vote"  # another seat's vote
+    ANSWER = "answer"  # the awaited entry arrives
+    REFUSAL = "refusal"  # a seat that took the awaited entry before it voted says so, carrying it
+    OUR_VOTE = "our_vote"  # our own vote, read back from our log
+    OUR_STALL = "our_stall"  # our own stall, read back from our log
+    OUR_ENTRY = "our_entry"  # we made the awaited entry ourselves
+    VOID = "void"  # a provisional ending of the slot is void: its awaited entry turned up
 
 
 class Act(enum.Enum):
     """What we do on a signal."""
 
-    KEEP = "keep the note with the slot"
-    VOTE = "sign our vote and send it"
-    STALL = "sign our stall, naming the seats whose votes we lack, and send it"
-    TAKE = "put the awaited entry on the chain"
-    TAKE_AND_REFUSE = "put the awaited entry on the chain, and refuse the votes already out"
-    HOLD = "keep the awaited entry off the chain"
-    REFUSE = "sign a refusal carrying the entry we took, and send it"
-    RELEASE = "put the awaited entry we hold (or that the refusal carries) on the chain"
-    CHECK = "take the entry a refusal carries as if it came: a copy of ours, or a second answer of its seat"
+    KEEP = "keep"  # keep the note with the slot
+    VOTE = "vote"  # sign our vote and send it
+    STALL = "stall"  # sign our stall, naming the seats whose votes we lack, and send it
+    TAKE = "take"  # put the awaited entry on the chain
+    # put the awaited entry on the chain, and refuse the votes already out
+    TAKE_AND_REFUSE = "take_and_refuse"
+    HOLD = "hold"  # keep the awaited entry off the chain
+    REFUSE = "refuse"  # sign a refusal carrying the entry we took, and send it
+    RELEASE = "release"  # put the awaited entry we hold (or that the refusal carries) on the chain
+    # take the entry a refusal carries as if it came: a copy of ours, or a second answer of its seat
+    CHECK = "check"
     NOTHING = "nothing"
 
 

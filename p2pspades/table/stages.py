@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from p2pspades.checks import Check
+from p2pspades.errors import N_, Detail
 from p2pspades.rules import Game, Phase, RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.deal import HandDeal
@@ -44,9 +45,9 @@ class Stage(enum.Enum):
 class Who(enum.Enum):
     """Whose entry a stage takes."""
 
-    IN_TURN = "each seat of the stage's order, one after the other"
-    MOVER = "the seat whose move it is in the rules engine"
-    ANY = "any seat (the only one able to make it)"
+    IN_TURN = "in_turn"  # each seat of the stage's order, one after the other
+    MOVER = "mover"  # the seat whose move it is in the rules engine
+    ANY = "any"  # any seat (the only one able to make it)
     NOBODY = "nobody"
 
 
@@ -90,8 +91,8 @@ class LeadClaim:
     def refuted(self, seat: int, seq: int, challenge: bytes, lead: bytes) -> Violation:
         """Seat `seat` led the lowest club in time after all (entry `seq`, `lead`): the challenge (its entry
         `challenge`) was its signer's fault."""
-        why = f"seat {self.signer} claimed that nobody led the lowest club in time, but seat {seat} led it in"
-        why += f" time (entry {seq})"
+        why = Detail(N_("seat {signer} claimed that nobody led the lowest club in time, but seat {seat} led "
+                        "it in time (entry {seq})"), signer=self.signer, seat=seat, seq=seq)
         return Violation(self.signer, Check.CHALLENGE, why, self.entry, (challenge, lead))
 
 

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from p2pspades import crypto, log
 from p2pspades.checks import Check
-from p2pspades.errors import P2PSpadesError
+from p2pspades.errors import N_, Detail, P2PSpadesError
 from p2pspades.rules import Game, Outcome, RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.chain import Chain
@@ -70,9 +70,10 @@ class Board(Protocol):
     result: GameEnded | None
     violation: Violation | None
     certified: Slot | None
-
     order: tuple[int, ...]
     turn: int
+    proofs: ProofRunner
+    checked: bool
 
     @property
     def claims(self) -> HeldClaims: ...
@@ -92,14 +93,10 @@ class Board(Protocol):
 
     def secret(self, number: int) -> bytes: ...
 
-    proofs: ProofRunner
-    checked: bool
-
     def observer(self, upto: int) -> Board:
         """An observer of our chain's first `upto` entries (their proofs were checked already)."""
 
     def receive(self, raw: bytes, now: float = 0.0) -> list[Event]: ...
-
 
 
 class View:
@@ -194,8 +191,8 @@ class View:
         elif expect.who is Who.ANY:
             seat = ANY_SEAT
         else:
-            current = self.game.current_seat
-            assert current is not None
+            current = None if t.game is None else t.game.current_seat
+            assert current is not None, "the rules engine says whose move it is"
             seat = current
         return Step(seat, expect.types, expect.decision)
 
@@ -430,9 +427,11 @@ class View:
         if isinstance(problem, Rejected):
             return problem.detail
         if isinstance(problem, Dropped):  # a check's detail: the drop's code (`describe.dropped` words it)
-            detail = f": {problem.detail}" if problem.detail else ""
-            return f"an entry dropped as {problem.kind.value}{detail}"
-        return "an entry that does not apply there"
+            if problem.detail:
+                return Detail(N_("an entry dropped as {kind}: {detail}"), kind=problem.kind.value,
+                              detail=problem.detail)
+            return Detail(N_("an entry dropped as {kind}"), kind=problem.kind.value)
+        return Detail(N_("an entry that does not apply there"))
 
 
 def _types(step: Step) -> set[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import os
 import secrets
 import sys
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pspades import log
+from p2pspades import i18n, log
 from p2pspades.bots import BOT_KINDS, DEFAULT_BOT, SEAT_NAMES, make_bot
 from p2pspades.errors import LocalError
 from p2pspades.exits import ExitCode, game_exit_code
@@ -185,24 +186,35 @@ async def run_local_game(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m p2pspades.ui.local`: in the language `P2PSPADES_LANG` or the locale chooses (the commands'
+    own order, without `--lang` and a profile)."""
+    try:
+        i18n.use(i18n.choose(None, os.environ))
+    except i18n.UnknownLanguage:
+        i18n.use(i18n.fallback(os.environ))
     parser = argparse.ArgumentParser(
-        prog="python -m p2pspades.ui.local", description=__doc__.split("\n\n")[0]
+        prog="python -m p2pspades.ui.local",
+        description=_("Play one game against bots on the full screen, the bots' tables in memory, in one "
+                      "process."),
     )
-    parser.add_argument("--rules", default="classic", help=f"rule preset: {', '.join(PRESETS)}")
-    parser.add_argument("--target", type=int, help="score that wins the game")
-    parser.add_argument("--name", default="You", help="your name at the table")
-    parser.add_argument("--seed", help="make the game reproducible (identities, deal and bots)")
-    parser.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT,
-                        help="easy, normal or expert; also heuristic (the same as normal) and random")
-    parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot waits before it plays")
+    parser.add_argument("--rules", default="classic", metavar=_("RULES"),
+                        help=_("the rule preset: {presets}").format(presets=", ".join(PRESETS)))
+    parser.add_argument("--target", type=int, metavar="N", help=_("the score that wins the game"))
+    parser.add_argument("--name", default=_("You"), metavar=_("NAME"), help=_("your name at the table"))
+    parser.add_argument("--seed", metavar=_("TEXT"),
+                        help=_("make the game reproducible (identities, deal and bots)"))
+    parser.add_argument("--bot", choices=BOT_KINDS, default=DEFAULT_BOT, metavar=_("LEVEL"),
+                        help=_("easy, normal or expert; also heuristic (the same as normal) and random"))
+    parser.add_argument("--bot-delay", type=float, default=0.3, metavar=_("SECONDS"),
+                        help=_("seconds a bot waits before it plays"))
     add_screen_options(parser)
-    parser.add_argument("--log", metavar="FILE", help="write our signed game log here")
+    parser.add_argument("--log", metavar=_("FILE"), help=_("write our signed game log here"))
     args = parser.parse_args(argv)
     try:
         apply_screen_options(args)
         rules = preset(args.rules, **({"target": args.target} if args.target is not None else {}))
     except (RuleSetError, ValueError) as exc:
-        print(f"p2pspades: {exc}", file=sys.stderr)
+        print(f"p2pspades: {i18n.said(exc)}", file=sys.stderr)
         return ExitCode.FAILED
     seed = args.seed.encode() if args.seed is not None else None
     bots: list[Player] | None = None
@@ -210,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         base = int.from_bytes(hashlib.sha256(seed or secrets.token_bytes(8)).digest()[:4], "big")
         bots = default_bots(rules.players, base, args.bot)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print("p2pspades: the game needs a terminal", file=sys.stderr)
+        print("p2pspades: " + _("the game needs a terminal"), file=sys.stderr)
         return ExitCode.FAILED
     try:
         code = asyncio.run(
@@ -225,10 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         )
     except (OSError, LocalError) as exc:
-        print(f"p2pspades: {exc}", file=sys.stderr)
+        print(f"p2pspades: {i18n.said(exc)}", file=sys.stderr)
         return ExitCode.FAILED
     if args.log:
-        print(f"game log written to {args.log}")
+        print(_("game log written to {path}").format(path=args.log))
     return code
 
 

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from p2pspades.web import words
+from p2pspades.i18n import page_lang
 from p2pspades.web.actions import MAX_MESSAGE, Message, Refused, parse
 from p2pspades.web.security import LOOPBACK, Guard, csp, headers, inline_hashes
 
@@ -163,7 +163,7 @@ class PageServer:
         if route == "":
             labels = html.escape(json.dumps(dict(self.screen.labels())), quote=True).encode()
             index = self.files["index.html"].replace(b"%LABELS%", labels).replace(
-                b'<html lang="en"', f'<html lang="{words.page_lang()}"'.encode())
+                b'<html lang="en"', f'<html lang="{page_lang()}"'.encode())
             return web.Response(body=index, content_type="text/html", charset="utf-8",
                                 headers=headers(csp(host)))
         if route == "ws":

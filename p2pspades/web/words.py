@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2pspades.describe.game import card_glyph
-from p2pspades.i18n import DEFAULT, LANGUAGES, N_, _, current, ngettext
+from p2pspades.i18n import N_, _, ngettext
 from p2pspades.rules import Card, RuleSet, Trick
 from p2pspades.ui.screens import quit_question as _quit_question
 from p2pspades.ui.screens import stop_question as _stop_question
@@ -114,12 +114,6 @@ UNTRANSLATED = frozenset({"app", "joker_mark"})
 def labels() -> dict[str, str]:
     """The page's fixed labels in the language spoken."""
     return {key: text if key in UNTRANSLATED else _(text) for key, text in LABELS.items()}
-
-
-def page_lang() -> str:
-    """The language of the page, as its `lang` attribute says it ("de"; the pseudo-locale's is English)."""
-    lang = current().lang
-    return lang if lang in LANGUAGES else DEFAULT
 
 
 def help_keys() -> list[tuple[str, str]]:

@@ -3,6 +3,7 @@ halts with a forged card, and one abandoned when a seat withholds its reveal. Ea
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 
@@ -20,16 +21,21 @@ SEED = b"page"
 HOSTILE = ["Ann", '<b>Bob</b> & "x"', "Cat\u202eevil", "<script>alert(1)</script>"]
 
 
-def whole_game(path: Path) -> Path:
+@functools.cache
+def _whole_game() -> tuple[bytes, ...]:
+    """The entries of the whole game (the same seed gives the same game: it is played once a process)."""
     wire = play_in_memory(RULES, [RandomBot(i) for i in range(4)], seed=SEED, names=HOSTILE)
     assert wire.tables[0].status is TableStatus.COMPLETE
-    return write_log(path, wire.tables[0].entries)
+    return tuple(wire.tables[0].entries)
+
+
+def whole_game(path: Path) -> Path:
+    return write_log(path, _whole_game())
 
 
 def forged_card(path: Path) -> Path:
     """A game halted at its first play: the seat signs a lock key that opens no card of its own."""
-    wire = play_in_memory(RULES, [RandomBot(i) for i in range(4)], seed=SEED, names=HOSTILE)
-    entries = list(wire.tables[0].entries)
+    entries = list(_whole_game())
     index = next(i for i, e in enumerate(entries) if log.open_envelope(e).payload["t"] == "play")
     payload = dict(log.open_envelope(entries[index]).payload)
     key = bytearray(payload["k"])
@@ -42,8 +48,7 @@ def forged_card(path: Path) -> Path:
 def out_of_turn(path: Path) -> Path:
     """The whole game's log up to its first bid, where the next seat signs a bid out of turn (for a dispute:
     the honest log's branch stands)."""
-    wire = play_in_memory(RULES, [RandomBot(i) for i in range(4)], seed=SEED, names=HOSTILE)
-    entries = list(wire.tables[0].entries)
+    entries = list(_whole_game())
     n = next(i for i, e in enumerate(entries) if log.open_envelope(e).payload["t"] == "bid")
     bid = log.open_envelope(entries[n]).payload
     intruder = (bid["s"] + 1) % 4
@@ -58,3 +63,10 @@ def abandoned(path: Path, gone: int = 1) -> Path:
     claims.abandoned_at_a_reveal(wire, gone)
     assert wire.tables[0].status is TableStatus.ABANDONED
     return write_log(path, wire.tables[0].entries)
+
+
+def three_logs(root: Path) -> dict[str, Path]:
+    """A valid whole game, a forged card and an abandoned game, written in `root` (the pages' fixtures)."""
+    return {"valid": whole_game(root / "valid.p2plog"),
+            "violation": forged_card(root / "violation.p2plog"),
+            "abandoned": abandoned(root / "abandoned.p2plog")}

@@ -28,7 +28,9 @@ The faulty seat (`Faults.kind`):
 - `jump`: at its k-th entry every clock jumps `release_after` seconds ahead (a machine that slept);
 - `jump-one`: at its k-th entry its own clock jumps `release_after` seconds ahead (honest, but early);
 - `hold-lead`: under rule `low_club`, the seat holding the lowest club never leads it (`seat` is ignored:
-  the holder is found at the lead), and every clock jumps `release_after` seconds ahead as that begins.
+  the holder is found at the lead), and every clock jumps `release_after` seconds ahead as that begins. If
+  the holder is the seat at the dealer's left, nobody challenges: the others' certificate against it is
+  provisional, and its own table is left waiting for its lead once the others have ended.
 
 The players' own word (PROTOCOL.md §5.10, §5.11), honest every one:
 
@@ -429,9 +431,16 @@ class Schedule:
         release = self._holding and self.faults.kind in ("withhold", "twins", "leave-late")
         return release or self._down_until is not None or self._sync_at is not None
 
+    def _left_to_its_player(self, seat: int, table: Table) -> bool:
+        """A table that waits for nothing but its player, who stopped playing (`hold-lead`, or no bot given):
+        the accused's own table does not apply a provisional ending against itself (PROTOCOL.md §5.5), so
+        while the others have ended, it leaves its player the answer, for as long as it takes."""
+        return self.bots[seat] is None and table.pending_decision() is not None
+
     def run(self, horizon: float = 6000.0, max_steps: int = 600_000) -> None:
-        """Run until every table is finished and nothing is in flight, or the clock reaches `horizon`. A
-        finished table still takes what comes (evidence that moves its ending), as a lingering peer does."""
+        """Run until every table is finished (or left to a player who stopped playing) and nothing is in
+        flight, or the clock reaches `horizon`. A finished table still takes what comes (evidence that moves
+        its ending), as a lingering peer does."""
         steps = 0
         while self.now <= horizon and steps < max_steps:
             steps += 1
@@ -445,7 +454,7 @@ class Schedule:
             if self._decide():
                 continue
             settled = not self._queue and not self._waiting() and all(t is not None for t in self.tables)
-            if settled and all(t.finished for _, t in self._live()):
+            if settled and all(t.finished or self._left_to_its_player(s, t) for s, t in self._live()):
                 return
             times = [self.now + TICK, *(d for d in self._due() if d > self.now)]
             if self._queue:
