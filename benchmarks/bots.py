@@ -1,35 +1,40 @@
 """Play strength in duplicate format: the same deals played twice, with the sides swapping seats.
 
-Three comparisons per preset, each of which `--skip-…` leaves out: expert over heuristic, expert over a plain
-PIMC searcher (the yardstick of `benchmarks/pimc.py`, 0.3 s of wall clock per card), and heuristic over
-random. Each deal is one hand from the start of a game (totals 0), dealt from a seeded shuffle. It is played
-at two tables with the same cards and the same dealer: at the first, bot A holds the even seats and bot B the
-odd ones; at the second they swap. A deal's score is A's points less B's, summed over both tables and halved:
-points per deal, with luck of the cards cancelled. In individual games the seats score on their own and a
-bot's points are the mean of its seats'; with an odd number of players the deal is played once per seat, A in
-that seat alone.
+Three comparisons per preset, each of which `--skip-…` leaves out: expert over heuristic, expert over the
+PIMC yardstick (`PimcSearcher` of `benchmarks/pimc.py`: it searches its bids and its cards, 0.3 s of wall
+clock a decision), and heuristic over random; `--plain-pimc` adds the expert over the earlier, plain
+yardstick, and `--pair A/B` any two bots (an expert with settings of its own is "expert:NAME=VALUE,..."). Each
+deal is one hand from the start of a game (totals 0), dealt from a seeded shuffle. It is played at two tables
+with the same cards and the same dealer: at the first, bot A holds the even seats and bot B the odd ones; at
+the second they swap. A deal's score is A's points less B's, summed over both tables and halved: points per
+deal, with luck of the cards cancelled. In individual games the seats score on their own and a bot's points
+are the mean of its seats'; with an odd number of players the deal is played once per seat, A in that seat
+alone.
 
-Reported per preset, as one JSON object: points per deal of A over B (mean and 95% interval), the same with
-carried bags charged at their share of the bag penalty, sets and nils made per bot, and each bot's decision
-time (mean, 95th percentile, max) over all its decisions with more than one legal choice: wall-clock time
-(what a player waits, which includes whatever else the machine is running) and the CPU time of this process
-(the bot's own work). No cryptography: this measures how well the bots play. Progress goes to stderr.
+Reported per preset, as one JSON object: points per deal of A over B (mean and 95% interval, and deal by
+deal), the same with carried bags charged at their share of the bag penalty, sets, nils made and bags per
+bot, and each bot's decision time (mean, 95th percentile, max) over all its decisions with more than one
+legal choice: wall-clock time (what a player waits, which includes whatever else the machine is running) and
+the CPU time of this process (the bot's own work). No cryptography: this measures how well the bots play.
+Progress goes to stderr.
 
     python benchmarks/bots.py [--deals 4] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
-                             [--minutes M] [--skip-random] [--skip-pimc] [--skip-heuristic]
-                             [--pimc-budget 0.3] [--jobs N] [--split] [--playouts N]
+                             [--minutes M] [--skip-random] [--skip-pimc] [--skip-heuristic] [--plain-pimc]
+                             [--pimc-budget 0.3] [--pimc-playouts N] [--jobs N] [--split] [--playouts N]
+                             [--expert NAME=VALUE] [--pair A/B]
 
 The deals are played in turn across presets and comparisons (deal 0 everywhere, then deal 1...), so that
 `--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
 `--jobs N` plays N deals at once in worker processes, with the same figures as one process (every bot is
-seeded by its deal and seat); keep N at most the idle cores, for the yardstick's budget is wall clock.
-Ctrl-C stops a run and prints the figures of the deals that had finished (exit 130).
-`--playouts N` holds the expert to N playouts a decision with no clock cap, so a run repeats exactly
-whatever the load (by default its budget's count, with the clock as a cap, as it plays).
+seeded by its deal and seat); keep N at most the idle cores where a budget is wall clock.
+Ctrl-C (or `kill`) stops a run and prints the figures of the deals that had finished (exit 130).
+`--playouts N` holds the expert to N playouts a decision with no clock cap, and `--pimc-playouts N` the
+yardsticks to N rollouts, so a run repeats exactly whatever the load (by default the expert's budget's count,
+with the clock as a cap, as it plays, and the yardsticks' wall clock). `--expert NAME=VALUE` sets an
+`ExpertBot` keyword for the run (an idea measured alone).
 
 `--split` takes the expert apart: its bids alone (the expert bids, the heuristic plays its cards) over the
-heuristic, and its card play alone (the heuristic's bids, as the yardstick's, with the expert's cards) over
-the yardstick. Where the whole expert loses to the yardstick, these say whether the bids or the cards lose.
+heuristic, and its card play alone (the heuristic's bids with the expert's cards) over the yardstick.
 """
 
 from __future__ import annotations
@@ -46,8 +51,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from pimc import BUDGET as PIMC_BUDGET  # the yardstick, beside this script (its folder is on the path)
-from pimc import PimcSearcher
+from pimc import BUDGET as PIMC_BUDGET  # the yardsticks, beside this script (its folder is on the path)
+from pimc import PimcSearcher, PlainPimc
 
 from p2pspades.bots import BOT_KINDS, ExpertBot, Player, make_bot
 from p2pspades.bots.expert import CONFIDENCE, DEFAULT_BUDGET
@@ -87,6 +92,7 @@ class Tally:
     sets: int = 0
     nils: int = 0
     nils_made: int = 0
+    bags: int = 0
 
     def merge(self, other: Tally) -> None:
         """Add another tally's decisions and counts to this one's."""
@@ -126,6 +132,8 @@ class Split:
         return (self.player if decision.kind is DecisionKind.PLAY else self.bidder)(decision)
 
 
+YARDSTICKS: dict[str, type[PimcSearcher] | type[PlainPimc]] = {"pimc": PimcSearcher, "plain-pimc": PlainPimc}
+"""The PIMC searchers of `benchmarks/pimc.py`, by kind."""
 SPLITS = {"expert-bids": ("expert", "normal"), "expert-play": ("normal", "expert")}
 """`--split`'s bots: the expert's bids with the heuristic's card play, and the other way round."""
 
@@ -178,8 +186,11 @@ class Comparison:
     def __init__(
         self, rules: RuleSet, kinds: tuple[str, str], seed: int, budget: float | None,
         pimc_budget: float = PIMC_BUDGET, confidence: float | None = None, playouts: int | None = None,
+        pimc_playouts: int | None = None, expert: dict[str, Any] | None = None,
     ) -> None:
         self.playouts = playouts
+        self.pimc_playouts = pimc_playouts
+        self.expert = expert or {}
         self.confidence = confidence
         self.rules = rules
         self.kinds = kinds
@@ -189,6 +200,7 @@ class Comparison:
         self.tallies = {kind: Tally() for kind in kinds}
         self.margins: list[float] = []
         self.margins_charged: list[float] = []
+        self.deals: list[tuple[int, float, float]] = []  # (deal number, margin, margin with bags charged)
 
     def play(self, d: int) -> None:
         """Duplicate deal number `d`, at every table of it."""
@@ -210,6 +222,7 @@ class Comparison:
                 tally = self.tallies[kinds[0] if mine else kinds[1]]
                 tally.side_hands += 1
                 tally.sets += not result.scores[side_index].made and result.scores[side_index].contract > 0
+                tally.bags += result.scores[side_index].bags
                 for seat in side:
                     if nil_bid(rules, result.bids[seat], result.blind[seat]):
                         tally.nils += 1
@@ -222,32 +235,38 @@ class Comparison:
         self.margins_charged.append(
             (points[True][1] / seats[True] - points[False][1] / seats[False]) * per_table / 2
         )
+        self.deals.append((d, self.margins[-1], self.margins_charged[-1]))
 
     def bot(self, kind: str, seed: int) -> Player:
-        """A bot of `kind`: a name `make_bot` takes, "pimc" (the yardstick), or one of `SPLITS`."""
+        """A bot of `kind`: a name `make_bot` takes, "pimc" or "plain-pimc" (the yardsticks), one of
+        `SPLITS`, or "expert:NAME=VALUE,..." (an expert with those settings, over the run's `--expert`)."""
         if kind in SPLITS:
             bidder, player = SPLITS[kind]
             return Split(self.bot(bidder, seed), self.bot(player, seed))
-        if kind == "pimc":
-            return PimcSearcher(seed, self.pimc_budget)
-        if kind == "expert" and (self.playouts is not None or self.confidence is not None):
+        if kind in YARDSTICKS:
+            return YARDSTICKS[kind](seed, self.pimc_budget, self.pimc_playouts)
+        name, _, settings = kind.partition(":")
+        own = {**self.expert, **expert_settings(settings)}
+        if name == "expert" and (self.playouts is not None or self.confidence is not None or own):
             # `--playouts`: a count and no clock, exactly repeatable
             budget = UNCAPPED if self.playouts is not None else self.budget or DEFAULT_BUDGET
-            confidence = CONFIDENCE if self.confidence is None else self.confidence
-            return ExpertBot(seed, time_budget=budget, iterations=self.playouts, confidence=confidence)
-        return make_bot(kind, seed, time_budget=self.budget)
+            # the bot's own confidence, else the run's, else the expert's
+            own.setdefault("confidence", CONFIDENCE if self.confidence is None else self.confidence)
+            return ExpertBot(seed, time_budget=budget, iterations=self.playouts, **own)
+        return make_bot(name, seed, time_budget=self.budget)
 
     def merge(self, other: Comparison) -> None:
         """Take in the deals another copy of this comparison played (in a worker process)."""
         self.margins += other.margins
         self.margins_charged += other.margins_charged
+        self.deals += other.deals
         for kind, tally in other.tallies.items():
             self.tallies[kind].merge(tally)
 
     def fresh(self) -> Comparison:
         """An empty comparison of the same bots, rules and seed (what a worker plays a deal into)."""
         return Comparison(self.rules, self.kinds, self.seed, self.budget, self.pimc_budget, self.confidence,
-                          self.playouts)
+                          self.playouts, self.pimc_playouts, self.expert)
 
     def report(self) -> dict[str, Any]:
         return {
@@ -256,8 +275,21 @@ class Comparison:
             "deals": len(self.margins),
             "points_per_deal": mean_ci(self.margins),
             "points_per_deal_bags_charged": mean_ci(self.margins_charged),
+            # deal by deal (in the order they landed, each with its number), for paired comparisons of runs
+            "margins": [[d, round(m, 2), round(c, 2)] for d, m, c in self.deals],
             "bots": {_label(kind): report(tally) for kind, tally in self.tallies.items()},
         }
+
+
+def expert_settings(text: str) -> dict[str, Any]:
+    """ExpertBot settings written "NAME=NUMBER,NAME=NUMBER" (ValueError for anything else)."""
+    out: dict[str, Any] = {}
+    for setting in filter(None, (part.strip() for part in text.split(","))):
+        name, equals, value = setting.partition("=")
+        if not equals:
+            raise ValueError(f"an expert setting is NAME=NUMBER, not {setting!r}")
+        out[name.strip()] = float(value)
+    return out
 
 
 def _label(kind: str) -> str:
@@ -295,6 +327,7 @@ def report(tally: Tally) -> dict[str, Any]:
         "side_hands": tally.side_hands,
         "sets": tally.sets,
         "nils_made": f"{tally.nils_made}/{tally.nils}",
+        "bags": tally.bags,
     }
 
 
@@ -350,8 +383,13 @@ def run(
     return begun, False
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -377,6 +415,16 @@ def _parser() -> argparse.ArgumentParser:
                         help="also the expert's bids alone (with the heuristic's cards) over the heuristic, "
                         "and its card play alone (with the heuristic's bids, as the yardstick bids) over "
                         "the yardstick")
+    parser.add_argument("--plain-pimc", action="store_true",
+                        help="also the expert over the earlier, plain PIMC yardstick (`PlainPimc`)")
+    parser.add_argument("--pimc-playouts", type=int, default=None,
+                        help="the yardsticks' rollouts per decision, with no clock: a run that repeats "
+                        "exactly (default: as many as --pimc-budget allows)")
+    parser.add_argument("--expert", action="append", default=[], metavar="NAME=VALUE",
+                        help="an ExpertBot setting for this run (repeatable), to measure one idea alone")
+    parser.add_argument("--pair", action="append", default=[], metavar="A/B",
+                        help="also bot A over bot B (repeatable); a bot is a kind, or "
+                        "expert:NAME=VALUE,... for an expert with settings of its own")
     parser.add_argument("--pimc-budget", type=float, default=PIMC_BUDGET,
                         help=f"the yardstick's seconds of wall clock per card (default {PIMC_BUDGET})")
     parser.add_argument("--jobs", type=int, default=1,
@@ -389,8 +437,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _presets(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
-    """The presets to play, once every option is checked (`parser.error` otherwise)."""
+def _checked(
+    parser: argparse.ArgumentParser, argv: Sequence[str] | None
+) -> tuple[argparse.Namespace, dict[str, Any], list[tuple[str, ...]]]:
+    """The arguments, the run's expert settings and the pairs asked for (`parser.error` on a bad one)."""
+    args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     if args.playouts is not None and args.playouts < 1:
@@ -403,18 +454,30 @@ def _presets(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[
         parser.error("--budget must be positive")
     if args.pimc_budget <= 0:
         parser.error("--pimc-budget must be positive")
-    names = [name.strip() for name in args.presets.split(",") if name.strip()]
-    for name in names:
-        if name not in PRESETS:
-            parser.error(f"unknown preset {name!r}; the presets are {', '.join(PRESETS)}")
-    return names
+    if args.pimc_playouts is not None and args.pimc_playouts < 1:
+        parser.error("--pimc-playouts must be at least 1")
+    try:
+        expert = expert_settings(",".join(args.expert))
+        pairs_asked = [tuple(pair.split("/")) for pair in args.pair]
+        for pair in pairs_asked:
+            if len(pair) != 2:
+                raise ValueError(f"--pair takes A/B, two bots, not {'/'.join(pair)!r}")
+            for kind in pair:
+                expert_settings(kind.partition(":")[2])
+    except ValueError as exc:
+        parser.error(str(exc))
+    return args, expert, pairs_asked
 
 
-def _pairs(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
+def _pairs(args: argparse.Namespace, pairs_asked: Sequence[tuple[str, ...]]) -> dict[str, tuple[str, str]]:
     """Which bots each comparison sets against each other, in every preset."""
     pairs = {} if args.skip_heuristic else {"expert_over_heuristic": ("expert", "normal")}
     if not args.skip_pimc:
         pairs["expert_over_pimc"] = ("expert", "pimc")
+    if args.plain_pimc:
+        pairs["expert_over_plain_pimc"] = ("expert", "plain-pimc")
+    for a, b in pairs_asked:
+        pairs[f"{a}_over_{b}"] = (a, b)
     if args.split:
         pairs["expert_bids_over_heuristic"] = ("expert-bids", "normal")
         if not args.skip_pimc:
@@ -426,13 +489,18 @@ def _pairs(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
-    names = _presets(parser, args)
+    args, expert, pairs_asked = _checked(parser, argv)
+    names = [name.strip() for name in args.presets.split(",") if name.strip()]
+    for name in names:
+        if name not in PRESETS:
+            parser.error(f"unknown preset {name!r}; the presets are {', '.join(PRESETS)}")
+
 
     def progress(text: str) -> None:
         if not args.quiet:
             print(f"\r{text}   ", end="", file=sys.stderr, flush=True)
 
+    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a run in the background as Ctrl-C does
     assert {"expert", "normal", "random"} <= set(BOT_KINDS)
     start, wall = time.process_time(), time.monotonic()
     out: dict[str, Any] = {
@@ -443,15 +511,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "confidence": args.confidence,
         "playouts": args.playouts,
         "pimc_budget": None if args.skip_pimc else args.pimc_budget,
+        "pimc_playouts": args.pimc_playouts,
+        "expert": expert,
         "minutes": args.minutes,
     }
-    pairs = _pairs(args)
+    pairs = _pairs(args, pairs_asked)
     if not pairs:
         parser.error("every comparison is skipped: nothing to measure")
     comparisons = {
         name: {
             label: Comparison(PRESETS[name], kinds, args.seed, args.budget, args.pimc_budget, args.confidence,
-                              args.playouts)
+                              args.playouts, args.pimc_playouts, expert)
             for label, kinds in pairs.items()
         }
         for name in names

@@ -133,3 +133,21 @@ def test_ctrl_c_keeps_the_deals_that_finished(jobs: str) -> None:
     report = json.loads(out)
     played = report["classic"]["expert_over_heuristic"]["deals"]
     assert report["interrupted"] and 0 < played < 100
+
+
+def test_a_paired_expert_takes_its_own_settings_over_the_runs() -> None:
+    """`--pair expert:confidence=0.5/...` is an expert with that confidence, whatever the run's `--confidence`
+    says; with none of its own it takes the run's."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import bots  # the benchmark script, as a module
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    from p2pspades.bots import ExpertBot
+    from p2pspades.rules import PRESETS
+
+    comparison = bots.Comparison(PRESETS["classic"], ("expert:confidence=0.5,cover=1", "expert"), 1, None,
+                                 confidence=2.0, playouts=100)
+    own, run = comparison.bot("expert:confidence=0.5,cover=1", 3), comparison.bot("expert", 3)
+    assert isinstance(own, ExpertBot) and isinstance(run, ExpertBot)
+    assert (own.confidence, run.confidence) == (0.5, 2.0) and own.iterations == run.iterations == 100

@@ -7,6 +7,7 @@ that never learns another seat's cards before the reveal.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -16,20 +17,24 @@ from helpers.positions import RISKY_NIL
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from p2pspades import i18n
 from p2pspades.bots import make_bot
 from p2pspades.bots.bidding import nil_danger, nil_odds
 from p2pspades.bots.coach import advise
-from p2pspades.bots.review import NOTICEABLE, CannotReview, Position, positions, review
-from p2pspades.describe.coach import advice_words, option_text, percent
+from p2pspades.bots.review import NOTICEABLE, CannotReview, Judged, Position, judge, positions, review
+from p2pspades.describe.coaching import WIDTH, action_text, advice_line, legend
 from p2pspades.rules import (
     PRESETS,
     Action,
     Bid,
+    BlindNil,
     Card,
+    Deal,
     Game,
     Phase,
     Play,
     RuleSet,
+    SideTotal,
     deal_from_order,
     parse_cards,
 )
@@ -101,7 +106,7 @@ def test_the_hint_changes_when_the_seats_own_cards_do() -> None:
         decision = to_first_decision(rules, dealt(rules, seed), 0)
         advice = advise(decision, "fast")
         assert advice is not None
-        seen.add(advice_words(advice, rules))
+        seen.add(advice_line(advice, rules))
     assert len(seen) > 1
 
 
@@ -113,22 +118,51 @@ def test_the_hint_names_each_option_with_its_chance_and_points() -> None:
     for option in advice.options:
         assert 0.0 <= option.holds <= 1.0
     assert [o.points for o in advice.options] == sorted((o.points for o in advice.options), reverse=True)
-    words = advice_words(advice, rules, 2)
-    first = advice.option(advice.choice)
-    assert first is not None
-    said = f"{option_text(first.action, rules)}: makes the contract in {percent(first.holds)}"
-    assert words.startswith(said)
+    words = advice_line(advice, rules)
+    first = advice.best
+    assert isinstance(advice.choice, Play)
+    said = f"coach: {advice.choice.card.glyph} ({first.points:+.0f} net, contract made {first.holds:.0%})"
+    assert words.startswith(said) and len(words) <= WIDTH
+    second = next(o for o in advice.options if o is not first)
+    assert f" · {action_text(second.action, rules)} {second.points:+.0f}, {second.holds:.0%}" in words
+    assert words.endswith(" · h: meaning")  # h again: the legend, one line on the smallest screen
+    said = legend(rules, advice.deals)
+    assert len(said) <= WIDTH and f"of {advice.deals} deals tried" in said and "less theirs" in said
+    alone = legend(PRESETS["cutthroat3"], 1000)
+    assert "less the others' mean" in alone and len(alone) <= WIDTH
+
+
+@pytest.mark.parametrize("preset", ["classic", "cutthroat3", "five"])
+def test_the_hint_and_its_legend_fit_the_smallest_screen_in_every_language(preset: str) -> None:
+    rules = PRESETS[preset]
+    decision = to_first_decision(rules, dealt(rules, 4), 0)
+    advice = advise(decision, "fast")
+    assert advice is not None
+    said = {}
+    for lang in i18n.LANGUAGES:
+        with i18n.speaking(lang):
+            for limit in (2, 4):
+                line = advice_line(advice, rules, limit)
+                assert len(line) <= WIDTH, (lang, line)
+            for deals in (None, 1, 3, advice.deals, 1000, 123456):
+                assert len(legend(rules, deals)) <= WIDTH, (lang, legend(rules, deals))
+            said[lang] = advice_line(advice, rules), legend(rules, advice.deals)
+    assert said["de"][0].startswith("Trainer: ") and said["de"][1].startswith("netto: ")
+    assert said["fr"][0].startswith("coach\u00a0: ") and said["pl"][0].startswith("trener: ")
+    assert len({hint for hint, _ in said.values()}) == len(said)  # each in its own words
 
 
 def test_a_sure_winner_is_what_the_coach_plays_to_make_a_contract() -> None:
-    """A constructed end position: the seat holds the last two spades, A♠ and 2♠, and must take one more
-    trick to make its contract; the coach plays the ace, and says the contract holds in every deal."""
-    rules = RuleSet(target=500)
+    """A constructed position: seat 0 holds every spade but the 2♠, and the 2♥, leads (spades may be led
+    from the start) and must take every trick for its bid of 13; the coach leads a spade, never the 2♥ (lost
+    to any heart, so the contract fails in every deal), and says the spade leaves the contract a chance."""
+    rules = RuleSet(target=500, spade_lead="always")
     game = Game(rules, 3)
-    # seat 0 leads: a deal where seat 0 holds every spade and the rest is spread
     spades = [c for c in rules.deck if c.suit.name == "SPADES"]
     rest = [c for c in rules.deck if c.suit.name != "SPADES"]
-    hands = [spades, rest[0:13], rest[13:26], rest[26:39]]
+    two = Card.parse("2H")
+    rest.remove(two)
+    hands = [[*spades[1:], two], [spades[0], *rest[0:12]], rest[12:25], rest[25:38]]
     order = [hands[(3 + j) % 4][k] for k in range(13) for j in range(1, 5)]
     game.apply(deal_from_order(rules, 3, order))
     for bid in (13, 0, 0, 0):
@@ -137,9 +171,10 @@ def test_a_sure_winner_is_what_the_coach_plays_to_make_a_contract() -> None:
     decision = Decision(DecisionKind.PLAY, game.view(0), game.legal_actions())
     advice = advise(decision, "fast")
     assert advice is not None
-    assert isinstance(advice.choice, Play) and advice.choice.card.code == "AS"
-    chosen = advice.option(advice.choice)
-    assert chosen is not None and chosen.holds == 1.0
+    assert isinstance(advice.choice, Play) and advice.choice.card.suit.name == "SPADES"
+    assert advice.best.holds > 0.5
+    heart = advice.option(Play(two))
+    assert heart is not None and heart.holds == 0.0 and heart.points < advice.best.points
 
 
 def test_the_coach_gives_a_nil_the_chance_the_bid_counted_on() -> None:
@@ -156,7 +191,9 @@ def test_the_coach_gives_a_nil_the_chance_the_bid_counted_on() -> None:
     assert nil is not None and nil.nil
     odds = nil_odds(rules, nil_danger(rules, parse_cards(RISKY_NIL[1])))
     assert odds < 0.25 and odds + 0.25 < nil.holds < 0.8
-    assert "bid nil: the nil holds in" in advice_words(advice, rules, 4)
+    # the nil beside the contract the coach chose: its percentage says it is the nil's
+    line = advice_line(dataclasses.replace(advice, options=(advice.best, nil)), rules)
+    assert f" · bid nil {nil.points:+.0f}, nil {nil.holds:.0%}" in line and len(line) <= WIDTH
 
 
 def finished_game(preset: str, seed: int, hands: int = 2) -> Game:
@@ -165,21 +202,31 @@ def finished_game(preset: str, seed: int, hands: int = 2) -> Game:
     return play_game(PRESETS[preset], 0, rng.shuffle, rng.choice, max_hands=hands)
 
 
-@pytest.mark.parametrize("preset", ["classic", "individual", "cutthroat3", "piki"])
-def test_the_review_reaches_every_decision_of_the_seat(preset: str) -> None:
-    game = finished_game(preset, 3)
-    rules, hands = game.rules, list(game.history)
-    assert hands
+@pytest.mark.parametrize(
+    ("preset", "hands"), [("classic", 4), ("individual", 2), ("cutthroat3", 2), ("piki", 2)]
+)
+def test_the_review_reaches_every_decision_of_the_seat(preset: str, hands: int) -> None:
+    """Every bid, blind-nil answer and card of the seat, each the action the record shows; random play
+    soon leaves a side far enough behind to be asked about blind nil."""
+    game = finished_game(preset, 3, hands)
+    rules, played = game.rules, list(game.history)
+    asked = 0
     for seat in range(rules.players):
-        seen = list(positions(rules, hands, seat))
-        bids = sum(not h.blind[seat] for h in hands)
-        plays = sum(len(h.hands[seat]) for h in hands)
-        assert len(seen) == bids + plays
+        seen = list(positions(rules, played, seat))
+        blind = [p for p in seen if p.decision.kind is DecisionKind.BLIND_NIL]
+        asked += len(blind)
+        bids = sum(not h.blind[seat] for h in played)
+        plays = sum(len(h.hands[seat]) for h in played)
+        assert len(seen) == bids + plays + len(blind)
         for p in seen:
             assert p.view.seat == seat and p.chosen in p.decision.legal
+        for p in blind:
+            record = played[p.hand - 1]
+            assert p.chosen == BlindNil(record.blind[seat])
         assert [p.chosen for p in seen if p.trick] == [
-            Play(c) for h in hands for t in h.tricks for s, c in t.plays if s == seat
+            Play(c) for h in played for t in h.tricks for s, c in t.plays if s == seat
         ]
+    assert asked > 0 or preset != "classic"
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2, 3])
@@ -233,7 +280,7 @@ def test_the_review_lists_what_the_random_player_gave_up_costliest_first() -> No
 
 def test_think_scales_the_experts_search_and_one_seed_still_gives_one_choice() -> None:
     from p2pspades.bots import THINK, ExpertBot, set_think
-    from p2pspades.bots.registry import UnknownBot
+    from p2pspades.bots.registry import UnknownBot, think_budget
 
     rules = PRESETS["classic"]
     decision = to_first_decision(rules, dealt(rules, 2), 0)
@@ -241,12 +288,60 @@ def test_think_scales_the_experts_search_and_one_seed_still_gives_one_choice() -
     try:
         for level in THINK:
             set_think(level)
-            first, second = make_bot("expert", 5), make_bot("expert", 5)
+            # the level sets a count of playouts; the clock, a cap on a loaded machine, is left out
+            first, second = make_bot("expert", 5, clock=False), make_bot("expert", 5, clock=False)
             assert isinstance(first, ExpertBot) and isinstance(second, ExpertBot)
+            assert first.iterations == ExpertBot(5, time_budget=think_budget()).iterations
             assert first(decision) == second(decision)
+            assert not first.capped and first.playouts == second.playouts
             playouts[level] = first.playouts
         with pytest.raises(UnknownBot, match="choose one of: fast, normal, deep"):
             set_think("slow")
     finally:
         set_think("normal")
     assert playouts["fast"] < playouts["normal"] < playouts["deep"]
+
+
+def test_a_bid_far_under_the_cards_is_weighed_with_the_bag_penalty_it_costs() -> None:
+    """Seat 1 holds eight or so tricks and bids 1, far under anything the coach would search: the review
+    still weighs that bid, in the same deals as the coach's own, and charges it the bags it collects; with 9
+    bags already carried its side reaches the tenth, and the bid is worth the penalty less."""
+    rules = PRESETS["classic"]
+
+    def weighed(bags: int) -> Judged:
+        totals = (SideTotal(0, 0), SideTotal(0, bags))  # seat 1 is on side 1
+        game = Game(rules, 0, totals)
+        game.apply(Deal(tuple(tuple(parse_cards(h)) for h in STRONG)))
+        position = Position(1, 0, games.decision(game), Bid(1))
+        judged = judge(position, "normal")
+        assert judged is not None and judged.taken.action == Bid(1)
+        assert Bid(1) not in [o.action for o in advise(position.decision, "normal").options]  # type: ignore[union-attr]
+        assert judged.advice.choice != Bid(1) and judged.cost > 20
+        return judged
+
+    assert weighed(9).taken.points < weighed(0).taken.points - 40
+
+
+STRONG = (
+    "2S 3S 4S 5H 6H 7H 8D 9D TD 2C 3C 4C 5C",
+    "AS KS QS JS AH KH AD KD AC KC 2H 3D 6C",
+    "5S 6S 7S 8H 9H TH JH 4D 5D 6D 7C 8C 9C",
+    "8S 9S TS QH 3H 4H 2D 7D JD QD TC JC QC",
+)
+
+
+def test_a_blind_nil_answer_is_weighed_against_bidding_on_the_cards() -> None:
+    """Seat 1's side trails by 300 and is asked about blind nil before the deal: the review weighs its
+    answer, blind nil, against bidding on the cards it has not seen, over deals of its own cards too."""
+    rules = PRESETS["classic"]
+    game = Game(rules, 0, (SideTotal(400, 0), SideTotal(100, 0)))
+    assert game.phase is Phase.BLIND and game.current_seat == 1
+    position = Position(1, 0, games.decision(game), BlindNil(True))
+    judged = judge(position, "normal")
+    assert judged is not None and judged.advice.kind is DecisionKind.BLIND_NIL
+    assert judged.taken.action == BlindNil(True) and judged.taken.nil
+    other = judged.advice.option(BlindNil(False))
+    assert other is not None and not other.nil
+    assert action_text(BlindNil(True), rules) == "blind nil"
+    assert action_text(BlindNil(False), rules) == "no blind nil"
+    assert judged.cost == max(0.0, judged.advice.best.points - judged.taken.points)

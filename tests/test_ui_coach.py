@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -13,9 +14,15 @@ from helpers.lan import Lan
 from helpers.logs import write_log
 from helpers.terminal import Terminal
 
-from p2pspades.bots import RandomBot
-from p2pspades.rules import preset
+from p2pspades.audit.files import verify_log
+from p2pspades.bots import HeuristicBot, Player, RandomBot
+from p2pspades.bots.review import review
+from p2pspades.bots.search import equivalent
+from p2pspades.describe.coaching import action_text
+from p2pspades.rules import PRESETS, Action, Bid, Play, bid_notation, mask_of, preset
+from p2pspades.rules.cards import FULL_DECK
 from p2pspades.table import TableStatus
+from p2pspades.table.events import Decision, DecisionKind
 from p2pspades.table.harness import play_in_memory
 
 SUIT_LETTER = {"♠": "s", "♥": "h", "♣": "c", "♦": "d"}
@@ -42,18 +49,23 @@ def test_h_shows_the_coachs_choice_for_the_bid_and_the_card_and_puts_the_cursor_
     try:
         term.expect("Your bid", timeout=60)
         term.proc.send("h")
-        screen = term.expect(r"coach: bid (nil|\d+): (makes the contract|the nil holds) in \d+% of deals", 60)
-        assert "net" in status_line(term), screen
+        screen = term.expect(r"coach: bid (nil|\d+) \([+-]\d+ net, (contract made|nil holds) \d+%\)", 60)
+        line = status_line(term).rstrip()
+        assert line.endswith(" · h: meaning") or len(line) > 66, screen  # the pointer, where there is room
+        term.proc.send("h")  # again: what the numbers mean, in one line
+        screen = term.expect(r"net: your side's points this hand less theirs, with bags; %: of \d+ deals", 30)
         term.proc.send("\r")  # the cursor is on the coach's bid: Enter bids it
-        weighed = r"coach: (10|[2-9JQKA])[♠♥♣♦]: (makes the contract|the nil holds) in \d+%"
-        only = "coach: there is only one thing you may do"
-        for held in range(13, 1, -1):  # the deal is random: a turn with one legal card has nothing to weigh
+        weighed = r"coach: (10|[2-9JQKA])[♠♥♣♦] \([+-]\d+ net, (contract made|nil holds) \d+%\)"
+        # the deal is random: a turn with one legal card, or with cards all as good as each other (under a
+        # trick already won), has nothing to weigh
+        only = "coach: there is only one thing you may do|coach: there is nothing to weigh here"
+        for held in range(13, 1, -1):
             term.expect(rf"Your hand \({held}\)[\s\S]*Your turn: play a card", timeout=60)
             term.proc.send("h")
             screen = term.expect(f"{weighed}|{only}", 60)
-            if only not in status_line(term):
+            if not re.search(only, status_line(term)):
                 break
-            term.proc.send("\r")  # play the one card and weigh the next turn
+            term.proc.send("\r")  # play the card the cursor is on and weigh the next turn
         screen = term.expect(weighed, 5)
         named = re.search(r"coach: (10|[2-9JQKA]|)([♠♥♣♦])", status_line(term))
         assert named is not None, screen
@@ -78,16 +90,27 @@ def test_review_lists_the_costliest_decisions_of_the_logs_seat(tmp_path: Path) -
                           capture_output=True, text=True, timeout=240)
     assert text.returncode == 0, text.stderr
     assert re.search(r"seat 0 \(.+\): \d+ decisions weighed", text.stdout), text.stdout
-    assert "weighing hand 1 of" in text.stderr  # progress, on stderr
-    listed = re.findall(r"^ *\d+\. hand \d+, (the bid|trick \d+): you (bid|played) ", text.stdout, re.M)
+    assert "weighed hand 1 of" in text.stderr  # progress, on stderr
+    listed = re.findall(r"^ *\d+\. hand \d+, (the bid|trick \d+|blind nil\?): you (bid|played|answered) ",
+                        text.stdout, re.M)
     assert 1 <= len(listed) <= 3, text.stdout
     assert "your cards:" in text.stdout and "the expert would" in text.stdout
-    as_json = subprocess.run([*run, "review", str(log), "--think", "fast", "--seat", "2", "--json"], env=env,
-                             capture_output=True, text=True, timeout=240)
+    given_up = r"^    your side expected [+-]\d+ net this hand with .+; the expert's .+ expected [+-]\d+"
+    assert re.search(given_up, text.stdout, re.M), text.stdout
+    assert "net: your side's points this hand less theirs" in text.stdout
+    german = subprocess.run([*run, "--lang", "de", "review", str(log), "--think", "fast", "--top", "3"],
+                            env=env, capture_output=True, text=True, timeout=240)
+    assert german.returncode == 0, german.stderr
+    assert "Die teuersten Entscheidungen:" in german.stdout and "Runde 1 von" in german.stderr
+    assert re.search(r"^    deine Partei erwartete mit .+ [+-]\d+ netto", german.stdout, re.M), german.stdout
+    # JSON is for tools: the same words whatever the language spoken
+    as_json = subprocess.run([*run, "--lang", "de", "review", str(log), "--think", "fast", "--seat", "2",
+                              "--json"], env=env, capture_output=True, text=True, timeout=240)
     assert as_json.returncode == 0, as_json.stderr
     found = json.loads(as_json.stdout)
     assert found["seat"] == 2 and found["decisions"] > 0
     assert all(d["cost"] > 0 and d["chosen"] != d["expert"] for d in found["costliest"])
+    assert all(d["given_up"].startswith("your side expected ") for d in found["costliest"])
     costs = [d["cost"] for d in found["costliest"]]
     assert costs == sorted(costs, reverse=True)
 
@@ -125,3 +148,61 @@ def test_review_of_something_that_is_not_a_log_is_one_line(tmp_path: Path) -> No
                           text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("p2pspades review:")
+
+
+class HighOfRun:
+    """A person's habits that the bots lack: it plays the highest card of a run of touching cards (the bots
+    play the lowest, so a game of bots alone cannot show a review that names the lowest), and bids a trick
+    under its count (its side collects bags)."""
+
+    def __init__(self, seed: int) -> None:
+        self.bot = HeuristicBot(seed)
+
+    def __call__(self, decision: Decision) -> Action:
+        action = self.bot(decision)
+        view = decision.view
+        if decision.kind is DecisionKind.PLAY and isinstance(action, Play):
+            gone = mask_of(view.hand)
+            for trick in (*view.tricks, view.trick):
+                gone |= mask_of(trick.cards)
+            cards = [a.card.index for a in decision.legal if isinstance(a, Play)]
+            run = next(g for g in equivalent(cards, gone) if action.card.index in g)
+            return Play(FULL_DECK[max(run)])
+        if decision.kind is DecisionKind.BID and isinstance(action, Bid) and action.tricks > 1:
+            under = Bid(action.tricks - 1)
+            return under if under in decision.legal else action
+        return action
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_review_names_every_card_and_bid_as_the_log_has_it(tmp_path: Path) -> None:
+    """A real game, signed and verified, where seat 0 plays like a person: every card and bid the review
+    names for it is the one its log holds, cards from the top of a run included."""
+    rules = dataclasses.replace(PRESETS["classic"], target=300)
+    players: list[Player] = [HighOfRun(0), HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)]
+    wire = play_in_memory(rules, players, seed=b"review-names-the-card")
+    log = write_log(tmp_path / "g.p2plog", wire.tables[0].entries)
+    hands = verify_log(log).hands
+    assert len(hands) >= 3
+    made = {(h.number, 0): f"bid {bid_notation(h.bids[0], False, rules)}" for h in hands}
+    for h in hands:
+        for t, trick in enumerate(h.tricks, 1):
+            made[(h.number, t)] = next(c.glyph for s, c in trick.plays if s == 0)
+    done = subprocess.run([sys.executable, "-m", "p2pspades", "review", str(log), "--seat", "0", "--json",
+                           "--top", "999", "--think", "fast"], capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(done.stdout)["costliest"]
+    assert listed
+    for d in listed:
+        assert d["chosen"] == made[(d["hand"], d["trick"])], d
+        taken = next(o for o in d["options"] if d["chosen"] in o["as_good"])
+        assert d["net_chosen"] == taken["net"] and d["cost"] > 0
+    # every decision weighed, listed or not, shows the action the log holds
+    weighed = review(rules, hands, 0, "fast").weighed
+    assert {(w.position.hand, w.position.trick) for w in weighed} <= set(made)
+    shown = {(w.position.hand, w.position.trick): action_text(w.position.chosen, rules) for w in weighed}
+    assert all(made[key] == text for key, text in shown.items())
+    # the top of a run was played and named as such, where the search tried the run by its lowest card
+    high = [w for w in weighed if isinstance(w.position.chosen, Play) and w.taken.action != w.position.chosen]
+    assert high

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 
 from p2pspades.audit.reader import GameVisitor, read_game
@@ -10,10 +11,15 @@ from p2pspades.audit.verify import Status, Verdict
 from p2pspades.reasons import Finding, Reason
 
 
-def verify_log(path: str | os.PathLike[str], *visitors: GameVisitor, jobs: int = 1) -> Verdict:
-    """`read_game` on a file a person names (`visitors` and `jobs` are its own), with a plain word for a file
-    that is a hand record `export` wrote rather than a log."""
-    verdict = read_game(path, *visitors, jobs=jobs)
+def verify_log(
+    path: str | os.PathLike[str],
+    *visitors: GameVisitor,
+    jobs: int = 1,
+    pool: concurrent.futures.Executor | None = None,
+) -> Verdict:
+    """`read_game` on a file a person names (`visitors`, `jobs` and `pool` are its own), with a plain word for
+    a file that is a hand record `export` wrote rather than a log."""
+    verdict = read_game(path, *visitors, jobs=jobs, pool=pool)
     if verdict.status is Status.UNREADABLE and verdict.table is None and _is_hand_record(path):
         verdict.finding = Reason.of(Finding.HAND_RECORD, path=os.fspath(path))
     return verdict

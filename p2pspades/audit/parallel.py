@@ -80,6 +80,13 @@ def _run(check: ProofCheck) -> bool:
     return True
 
 
+def worker_pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
+    """`jobs` forked worker processes that ignore Ctrl-C (the process that owns them stops them)."""
+    context = multiprocessing.get_context("fork")
+    return concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                                  initializer=_ignore_interrupts)
+
+
 def _outcome(future: concurrent.futures.Future[bool]) -> bool:
     """The check's result, once it has one. A wait's lock changes hands where Ctrl-C would leave it released
     twice (a RuntimeError, not the one-line message), so the wait holds Ctrl-C back, WAIT_SLICE seconds at a
@@ -93,14 +100,13 @@ def _outcome(future: concurrent.futures.Future[bool]) -> bool:
 
 
 class ParallelProofs:
-    """A `ProofRunner` over `jobs` forked worker processes. Set `entry` to the index of the entry being
-    replayed before the table receives it; its checks are filed under it."""
+    """A `ProofRunner` over `jobs` forked worker processes of its own, or over a caller's pool, which it
+    leaves running (`review` weighs a seat's decisions on the workers that check the proofs). Set `entry` to
+    the index of the entry being replayed before the table receives it; its checks are filed under it."""
 
-    def __init__(self, jobs: int) -> None:
-        context = multiprocessing.get_context("fork")
-        self._pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=jobs, mp_context=context, initializer=_ignore_interrupts
-        )
+    def __init__(self, jobs: int | concurrent.futures.Executor) -> None:
+        self._owned = isinstance(jobs, int)
+        self._pool = worker_pool(jobs) if isinstance(jobs, int) else jobs
         self._pending: deque[tuple[int, concurrent.futures.Future[bool]]] = deque()
         self.entry = 0
         #: the first entry one of whose checks failed (or could not run), once `settled` has seen it
@@ -151,12 +157,18 @@ class ParallelProofs:
 
     def close(self) -> None:
         """Stop the workers: the checks not started are cancelled, the running ones finish. A Ctrl-C meanwhile
-        is raised once they have stopped."""
+        is raised once they have stopped. A caller's pool: its checks not started are cancelled, the running
+        ones left to finish, and its workers to the caller."""
+        pool = self._pool
+        if not isinstance(pool, concurrent.futures.ProcessPoolExecutor) or not self._owned:
+            for _entry, future in self._pending:
+                future.cancel()
+            return
         with _interrupts_held():
             try:
-                self._pool.shutdown(wait=True, cancel_futures=True)
+                pool.shutdown(wait=True, cancel_futures=True)
             except RuntimeError:  # its thread never started (the first check failed): the workers wait
-                for worker in list((self._pool._processes or {}).values()):
+                for worker in list((pool._processes or {}).values()):
                     worker.terminate()
                     worker.join()
 

@@ -10,6 +10,7 @@ A visitor overrides only the callbacks it needs; the rest do nothing.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import os
 from collections import deque
@@ -167,20 +168,24 @@ class _Hands(GameVisitor):
 
 
 def read_game(
-    source: str | os.PathLike[str] | Sequence[bytes], *visitors: GameVisitor, jobs: int = 1
+    source: str | os.PathLike[str] | Sequence[bytes],
+    *visitors: GameVisitor,
+    jobs: int = 1,
+    pool: concurrent.futures.Executor | None = None,
 ) -> Verdict:
     """Read a game log (a file's path, or its raw entries, genesis first) once, telling every visitor what
     it proves, and give the verdict. Never raises for a bad file: the verdict says what is wrong.
 
     With `jobs` > 1 the proofs of the deal are checked by that many worker processes while the replay goes on
-    (`audit/parallel.py`, where available); the verdict and the visitors' callbacks are the same."""
+    (`audit/parallel.py`, where available); with `pool`, by the caller's worker processes (`parallel.
+    worker_pool`), which it leaves running. The verdict and the visitors' callbacks are the same."""
     hands = _Hands()
     everyone = (hands, *visitors)
-    jobs = available_jobs(jobs)
+    workers = pool if pool is not None else available_jobs(jobs)
     if isinstance(source, str | os.PathLike):
-        verdict = _read_file(source, everyone, jobs)
+        verdict = _read_file(source, everyone, workers)
     else:
-        verdict = _replay(list(source), everyone, jobs)
+        verdict = _replay(list(source), everyone, workers)
     verdict.hands = hands.hands
     verdict.passes = hands.passes
     for visitor in everyone:
@@ -188,7 +193,12 @@ def read_game(
     return verdict
 
 
-def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor], jobs: int) -> Verdict:
+Workers = int | concurrent.futures.Executor
+"""How the proofs are checked: by this many worker processes of the replay's own (1: in the replay), or by a
+caller's pool."""
+
+
+def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor], jobs: Workers) -> Verdict:
     try:
         read = log.read_log(path)
     except FileNotFoundError:
@@ -208,11 +218,11 @@ def _read_file(path: str | os.PathLike[str], visitors: Sequence[GameVisitor], jo
     return verdict
 
 
-def _replay(frames: list[bytes], visitors: Sequence[GameVisitor], jobs: int) -> Verdict:
-    """Replay the entries through an observer table, telling the visitors, and judge the log. With `jobs` > 1,
+def _replay(frames: list[bytes], visitors: Sequence[GameVisitor], jobs: Workers) -> Verdict:
+    """Replay the entries through an observer table, telling the visitors, and judge the log. With workers,
     optimistically with the proofs checked aside, and again serially from the first entry not told if one
     fails (so the verdict is always the serial replay's)."""
-    if jobs > 1:
+    if not isinstance(jobs, int) or jobs > 1:
         with ParallelProofs(jobs) as parallel:
             teller = _Teller(visitors, hold=True)
             verdict = _judge(frames, teller, parallel)

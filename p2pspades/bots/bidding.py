@@ -7,7 +7,7 @@ Pure: no I/O and no randomness of its own (the jitter of a borderline bid comes 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from p2pspades.bots.odds import SIDE_SUITS, SPADES, DealShape
@@ -21,7 +21,6 @@ from p2pspades.rules import (
     Rank,
     RuleSet,
     SeatView,
-    Suit,
     is_nil,
 )
 from p2pspades.rules.cards import CardOrder, cards_of, mask_of
@@ -99,11 +98,10 @@ def _ranked(order: CardOrder, held: int) -> list[Card]:
     return sorted(cards_of(held), key=lambda c: order.rank[c.index], reverse=True)
 
 
-def _higher(deal: DealShape, suit: Suit, card: Card, mine: Collection[Card]) -> int:
-    """The cards of `suit` in the deck above `card` that are not ours (under the rule set's card order)."""
-    order = deal.order
-    rank = order.rank[card.index]
-    return sum(1 for c in deal.deck if order.suit(c) is suit and order.rank[c.index] > rank and c not in mine)
+def _higher(deal: DealShape, card: Card, mine: int) -> int:
+    """The cards of the deck of `card`'s suit above it that are not ours (`mine`, a mask), under the rule
+    set's card order."""
+    return (deal.above[card.index] & ~mine).bit_count()
 
 
 @lru_cache(maxsize=1 << 16)
@@ -118,7 +116,7 @@ def _side_suit(rules: RuleSet, size: int, held: int) -> float:
     length = len(cards)
     total = 0.0
     for j, card in enumerate(cards):
-        higher = _higher(deal, suit, card, cards)
+        higher = _higher(deal, card, held)
         above = higher * deal.held  # of those, the ones other seats hold
         need = math.ceil(above - 1e-9)
         if higher == 0:
@@ -142,7 +140,7 @@ def _spades(rules: RuleSet, size: int, held: int) -> tuple[float, int]:
     spade_tricks = 0.0
     counted = 0
     for i, card in enumerate(spades):
-        higher = _higher(deal, SPADES, card, spades)
+        higher = _higher(deal, card, held)
         above = higher * deal.held
         guards = count - 1 - i
         if higher == 0:
@@ -214,11 +212,11 @@ def _nil_suit(rules: RuleSet, size: int, suit_index: int, held: int) -> float:
     mine = cards_of(held)
     if suit_index == 0:
         for card in sorted(mine, key=lambda c: order.rank[c.index], reverse=True):
-            danger += _lookup(_SPADE_DANGER, _higher(deal, SPADES, card, mine) * deal.held, 0.02)
+            danger += _lookup(_SPADE_DANGER, _higher(deal, card, held) * deal.held, 0.02)
         average = deal.suit_size[SPADES] * size / len(deal.deck)
         return danger + max(0.0, len(mine) - average) * 0.3
     for lower_held, card in enumerate(sorted(mine, key=lambda c: order.rank[c.index])):
-        higher = _higher(deal, order.suit(card), card, mine)
+        higher = _higher(deal, card, held)
         danger += _lookup(_SIDE_DANGER, higher * deal.held, 0.0) * 0.8**lower_held
     return danger
 
@@ -302,7 +300,7 @@ def choose_bid(view: SeatView, legal: Sequence[Action], jitter: float) -> Action
     partner = (view.seat + 2) % 4 if rules.partnerships else None
     estimate = estimate_tricks(rules, hand)
     partner_bid = view.bids[partner] if partner is not None else None
-    partner_nil = partner is not None and _bid_is_nil(view, partner)
+    partner_nil = partner is not None and _bid_nil(view, partner)
 
     # Suicide bids: the side's first bidder chooses which partner bids nil. It nils when its hand is safer
     # than a typical one (the partner's, unseen), else bids and leaves the nil to the partner.
@@ -311,35 +309,37 @@ def choose_bid(view: SeatView, legal: Sequence[Action], jitter: float) -> Action
             return Bid(0)
         return _closest_bid(legal, math.floor(estimate + _lean(view) + jitter), rules)
 
-    # Nil: worth it when the hand is unlikely to be forced to take a trick. The odds of making it, by
-    # danger, were measured in games between these bots: a partner who covers helps a great deal.
-    if rules.nil and Bid(0) in legal and not partner_nil and _may_bid_nil(rules, hand):
-        success = nil_odds(rules, nil_danger(rules, hand))
-        if partner_bid is not None and partner_bid <= 2:
-            success *= 0.85  # a weak partner has little to cover with
-        nil_value = rules.nil_value * (2 * success - 1)
-        bid_value = 10.0 * max(1, round(estimate))
-        if nil_value > bid_value + 10:
-            return Bid(0)
-
-    estimate = _shaded(view, estimate, None if partner_nil else partner_bid)
+    if rules.nil and Bid(0) in legal and not partner_nil and _nil_pays(rules, hand, estimate, partner_bid):
+        return Bid(0)
+    estimate = _shaded(view, estimate, partner_bid if not partner_nil else None)
     estimate += _table_bias(view)
-    lean = _lean(view)
-    want = math.floor(estimate + lean + jitter)
+    want = math.floor(estimate + _lean(view) + jitter)
     return _closest_bid(legal, want, rules)
 
 
-def _bid_is_nil(view: SeatView, seat: int) -> bool:
+def _bid_nil(view: SeatView, seat: int) -> bool:
     bid = view.bids[seat]
     return bid is not None and is_nil(view.rules, bid, view.blind[seat])
 
 
+def _nil_pays(rules: RuleSet, hand: Sequence[Card], estimate: float, partner_bid: int | None) -> bool:
+    """Nil: worth it when the hand is unlikely to be forced to take a trick. The odds of making it, by
+    danger, were measured in games between these bots: a partner who covers helps a great deal."""
+    if not _may_bid_nil(rules, hand):
+        return False
+    success = nil_odds(rules, nil_danger(rules, hand))
+    if partner_bid is not None and partner_bid <= 2:
+        success *= 0.85  # a weak partner has little to cover with
+    nil_value = rules.nil_value * (2 * success - 1)
+    bid_value = 10.0 * max(1, round(estimate))
+    return nil_value > bid_value + 10
+
+
 def _shaded(view: SeatView, estimate: float, partner_bid: int | None) -> float:
-    """The tricks counted, shaded for the bids made: the partner's (`partner_bid`, None for none or a nil)
-    and ours share the same tricks, and the table may have bid more tricks than there are."""
+    """The estimate shaded for the bids made: a partner's (not nil) shares our tricks, and a table that has
+    bid more tricks than there are has spoken for some of ours."""
     rules = view.rules
     tricks = rules.tricks_per_hand
-    # Partnership: the partner's bid and ours share the same tricks; shade a total that is too high.
     if partner_bid is not None:
         team = partner_bid + estimate
         if team > tricks - 1:
@@ -347,7 +347,7 @@ def _shaded(view: SeatView, estimate: float, partner_bid: int | None) -> float:
     known = sum(
         bid * _bid_trust(view, seat)
         for seat, bid in enumerate(view.bids)
-        if bid is not None and seat != view.seat and not _bid_is_nil(view, seat)
+        if bid is not None and seat != view.seat and not _bid_nil(view, seat)
     )
     if known + estimate > tricks:
         # the table has bid more tricks than there are: some of ours are spoken for, but not many (a

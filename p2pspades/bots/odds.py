@@ -91,6 +91,13 @@ class DealShape:
         self.population = len(self.deck) - hand_size  # the cards that are not ours
         self.order = rules.order
         self.suit_size = {suit: sum(1 for c in self.deck if self.order.suit(c) is suit) for suit in ALL_SUITS}
+        order = self.order
+        #: per card index, the mask of the deck's cards of its suit that rank above it (under the order)
+        self.above = tuple(
+            sum(1 << c.index for c in self.deck if order.suit_of[c.index] == order.suit_of[i]
+                and order.rank[c.index] > order.rank[i])
+            for i in range(len(order.rank))
+        )
         others = self.players - 1
         self.opponents = others - (1 if rules.partnerships else 0)
         self.others = others
@@ -117,21 +124,6 @@ class DealShape:
 # ----- what a seat can work out during play ---------------------------------------------------------------
 
 
-def _shares(view: SeatView, others: list[int], pile: int) -> dict[tuple[int, Suit], float]:
-    """P(seat s holds a given unseen card of a suit), for each other seat and suit: its share among the seats
-    that may hold that suit (and the draw pile's `pile` discarded cards)."""
-    shares: dict[tuple[int, Suit], float] = {}
-    for suit in ALL_SUITS:
-        holders = [s for s in others if suit not in view.voids[s]]
-        room = sum(view.hand_sizes[s] for s in holders) + pile
-        for s in others:
-            share = 0.0
-            if s in holders and room > 0:
-                share = min(1.0, view.hand_sizes[s] / room)
-            shares[(s, suit)] = share
-    return shares
-
-
 class Reading:
     """The seat's reading of the hand in progress: unseen cards, who may hold them, contracts and needs."""
 
@@ -155,7 +147,7 @@ class Reading:
         self.others = others
         held = sum(view.hand_sizes[s] for s in others)
         self.pile = max(0, len(self.unseen) - held)  # draw pile: unseen cards discarded face down
-        self._share = _shares(view, others, self.pile)
+        self._share = self._shares()
         # the trick in progress as (seat, card) plays: the leader first, then clockwise
         leader = view.trick.leader
         plays = [((leader + i) % self.n, card) for i, card in enumerate(view.trick.cards)]
@@ -168,6 +160,21 @@ class Reading:
                 self.winner, self.best = seat, card
         self.later = [(self.seat + i) % self.n for i in range(1, self.n - len(plays))]
         self.tricks_left = rules.tricks_per_hand - len(view.tricks)
+
+    def _shares(self) -> dict[tuple[int, Suit], float]:
+        """P(seat s holds a given unseen card of a suit): its share among the seats that may hold that
+        suit."""
+        view = self.view
+        shares: dict[tuple[int, Suit], float] = {}
+        for suit in ALL_SUITS:
+            holders = [s for s in self.others if suit not in view.voids[s]]
+            room = sum(view.hand_sizes[s] for s in holders) + self.pile
+            for s in self.others:
+                share = 0.0
+                if s in holders and room > 0:
+                    share = min(1.0, view.hand_sizes[s] / room)
+                shares[(s, suit)] = share
+        return shares
 
     # --- the card order ---
 

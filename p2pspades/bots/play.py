@@ -112,9 +112,23 @@ def _lead_to_win(table: Reading, cards: list[Card]) -> Card:
     chances = {c: table.hold_chance(c) for c in cards}
     winners = [c for c in cards if chances[c] >= 0.7]
     if winners:
-        return _lead_winner(table, winners, chances)
-    # no sure winner: lead low, from a short side suit when we can ruff later, else the longest; never away
-    # from a guarded honour (a king or queen waiting for the cards above it to fall)
+        hand_suits = table.by_suit(table.hand)
+        spades = hand_suits[SPADES]
+        unseen_spades = len(table.unseen_by_suit[SPADES])
+        side_winners = [c for c in winners if table.suit(c) is not SPADES]
+        spade_winners = [c for c in winners if table.suit(c) is SPADES]
+        # draw trumps first when we hold the top spade and most of the rest: our side winners then stand
+        if spade_winners and side_winners and len(spades) > unseen_spades:
+            return max(spade_winners, key=lambda c: table.rank(c))
+        if side_winners:
+            return max(side_winners, key=lambda c: (round(chances[c], 2), table.rank(c)))
+        return max(spade_winners, key=lambda c: table.rank(c))
+    return _lead_low(table, cards)
+
+
+def _lead_low(table: Reading, cards: list[Card]) -> Card:
+    """No sure winner: lead low, from a short side suit when we can ruff later, else the longest; never away
+    from a guarded honour (a king or queen waiting for the cards above it to fall)."""
     suits = table.by_suit(cards)
     has_spades = bool(table.by_suit(table.hand)[SPADES])
     best: Card | None = None
@@ -138,20 +152,6 @@ def _lead_to_win(table: Reading, cards: list[Card]) -> Card:
     if best is not None:
         return best
     return lowest(table, cards)
-
-
-def _lead_winner(table: Reading, winners: list[Card], chances: dict[Card, float]) -> Card:
-    """The lead among cards likely to win: a top spade first to draw trumps when we hold most of them (our
-    side winners then stand), else the side winner most likely to hold."""
-    spades = table.by_suit(table.hand)[SPADES]
-    unseen_spades = len(table.unseen_by_suit[SPADES])
-    side_winners = [c for c in winners if table.suit(c) is not SPADES]
-    spade_winners = [c for c in winners if table.suit(c) is SPADES]
-    if spade_winners and side_winners and len(spades) > unseen_spades:
-        return max(spade_winners, key=lambda c: table.rank(c))
-    if side_winners:
-        return max(side_winners, key=lambda c: (round(chances[c], 2), table.rank(c)))
-    return max(spade_winners, key=lambda c: table.rank(c))
 
 
 def _lead_to_lose(table: Reading, cards: list[Card]) -> Card:
@@ -242,10 +242,8 @@ def _follow_to_win(table: Reading, cards: list[Card], winning: list[Card], losin
 
 
 def _over_partner(table: Reading, winning: list[Card], losing: list[Card]) -> Card:
-    """Following a partner who is winning the trick: don't overtake it, unless its card is likely to be
-    beaten and ours much less so."""
-    best = table.best
-    assert best is not None
+    """The partner is winning: don't overtake it, unless its card is likely to be beaten and ours is
+    likelier to hold."""
     partner_holds = _partner_holds(table)
     if partner_holds >= 0.6 or not winning:
         return _discard_low(table, losing) if losing else lowest(table, winning)

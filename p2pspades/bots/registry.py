@@ -46,12 +46,17 @@ def set_think(think: str) -> None:
 
 
 def make_bot(
-    level: str = DEFAULT_BOT, seed: int | bytes | None = None, *, time_budget: float | None = None
+    level: str = DEFAULT_BOT,
+    seed: int | bytes | None = None,
+    *,
+    time_budget: float | None = None,
+    clock: bool = True,
 ) -> Player:
     """A bot of the given level (or kind), seeded from `seed`, or at random when it is None.
 
-    `time_budget` is the expert's seconds per decision (when None, the process's `--think` level's); the other
-    bots are fast.
+    `time_budget` is the expert's seconds per decision (when None, the process's `--think` level's), which
+    sets its count of playouts; `clock=False` leaves that count alone to end a decision, with no wall-clock
+    cap (an exact replay on a loaded machine). The other bots are fast.
     """
     if seed is None:
         seed = secrets.token_bytes(16)
@@ -60,7 +65,8 @@ def make_bot(
     if level in ("normal", "heuristic"):
         return HeuristicBot(seed)
     if level == "expert":
-        return ExpertBot(seed, time_budget=think_budget() if time_budget is None else time_budget)
+        budget = think_budget() if time_budget is None else time_budget
+        return ExpertBot(seed, time_budget=budget, clock=clock)
     if level == "random":
         return RandomBot(seed)
     raise UnknownBot(f"unknown bot {level!r}; choose one of: {', '.join(BOT_LEVELS)} (or random)")

@@ -1,15 +1,19 @@
-"""The review of a finished game from one seat: every bid and card it chose, weighed by the coach.
+"""The review of a finished game from one seat: every bid, blind-nil answer and card it chose, weighed by the
+coach.
 
 `positions` replays the hands a log proves, in a rules engine that is told only what the seat knew: its own
-cards at the deal (`Deal.seen_by`), then every bid and card as they were made, the other seats' cards unknown
-until the hand's reveal. At each of the seat's decisions it gives the seat's view, which is all the coach
-reads. `review` weighs each decision with the coach and lists those that cost the most expected points
-against the expert's choice. Pure: no I/O; progress goes to a callback.
+cards at the deal (`Deal.seen_by`), then every blind-nil answer, bid and card as they were made, the other
+seats' cards unknown until the hand's reveal. At each of the seat's decisions it gives the seat's view, which
+is all the coach reads, and the action the seat took. `judge` weighs one position with the coach (the
+action taken searched with the others, in the same deals, whether or not the coach would have searched it),
+and `review` weighs them all and lists those that cost the most expected points against the expert's
+choice. Pure: no I/O; progress goes to a callback, and the weighing may be spread over worker processes by
+the caller (`judge` is a function of one position).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from p2pspades.bots.coach import Advice, Option, advise
@@ -17,6 +21,7 @@ from p2pspades.errors import N_, LocalError
 from p2pspades.rules import (
     Action,
     Bid,
+    BlindBid,
     BlindNil,
     Deal,
     Game,
@@ -27,10 +32,11 @@ from p2pspades.rules import (
     Reveal,
     RuleSet,
     SeatView,
+    SideTotal,
 )
 from p2pspades.table.events import Decision, DecisionKind
 
-_KINDS = {Phase.BID: DecisionKind.BID, Phase.PLAY: DecisionKind.PLAY}
+_KINDS = {Phase.BLIND: DecisionKind.BLIND_NIL, Phase.BID: DecisionKind.BID, Phase.PLAY: DecisionKind.PLAY}
 
 
 class CannotReview(LocalError, ValueError):
@@ -39,8 +45,8 @@ class CannotReview(LocalError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """One decision of the seat: hand number (1-based), trick number (1-based; 0 for a bid), what the seat
-    saw and could choose, and what it chose."""
+    """One decision of the seat: hand number (1-based), trick number (1-based; 0 for a bid or a blind-nil
+    answer), what the seat saw and could choose, and what it chose."""
 
     hand: int
     trick: int
@@ -58,9 +64,9 @@ would be written as 0 points."""
 
 
 @dataclass(frozen=True, slots=True)
-class Weighed:
-    """A decision weighed: the coach's advice, the option the seat took, and what it cost in expected points
-    against the expert's choice (0 when it was the choice, or as good)."""
+class Judged:
+    """A decision weighed: the coach's advice, the option the seat's action was searched as, and what it
+    cost in expected points against the expert's choice (0 when it was the choice, or as good)."""
 
     position: Position
     advice: Advice
@@ -72,43 +78,73 @@ class Weighed:
 class Review:
     seat: int
     decisions: int  # the seat's decisions with something to choose
-    weighed: tuple[Weighed, ...]  # costliest first
+    weighed: tuple[Judged, ...]  # costliest first
     agreed: int  # decisions where the seat took the expert's choice (or one as good)
 
     @property
     def cost(self) -> float:
         return sum(w.cost for w in self.weighed)
 
-    def costliest(self, top: int) -> tuple[Weighed, ...]:
+    def costliest(self, top: int) -> tuple[Judged, ...]:
         """The `top` costliest decisions that gave up a noticeable cost (`NOTICEABLE`), costliest first."""
         return tuple(w for w in self.weighed[:top] if w.cost >= NOTICEABLE)
 
 
-def positions(rules: RuleSet, hands: Sequence[HandResult], seat: int) -> Iterator[Position]:
-    """Every decision of `seat` in `hands` (the hands a log proves, in order), as the seat saw it."""
-    if rules.deal != "all":
-        raise CannotReview(N_("a game with a draw pile cannot be reviewed: its log does not show what each "
-                              "seat saw of the stock"))
-    if rules.nil_pass:
-        raise CannotReview(N_("a game with the nil card pass cannot be reviewed yet: the hands a log proves "
-                              "are those after the pass, not those dealt"))
-    if not 0 <= seat < rules.players:
-        raise CannotReview(N_("there is no seat {seat}: this game has seats 0 to {last}"), seat=seat,
-                           last=rules.players - 1)
-    if not hands:
-        return
-    game = Game(rules, hands[0].dealer)
-    for result in hands:
+class Replay:
+    """The seat's decisions hand by hand, replayed in an engine told only what the seat knew (`hand` takes
+    the hands a log proves, in order). `totals`: the scores the game started from (a game carried on from
+    another's), else nothing."""
+
+    def __init__(self, rules: RuleSet, seat: int, totals: Sequence[SideTotal] | None = None) -> None:
+        if rules.deal != "all":
+            raise CannotReview(N_("a game with a draw pile cannot be reviewed: its log does not show what "
+                                  "each seat saw of the stock"))
+        if rules.nil_pass:
+            raise CannotReview(N_("a game with the nil card pass cannot be reviewed yet: the hands a log "
+                                  "proves are those after the pass, not those dealt"))
+        if not 0 <= seat < rules.players:
+            raise CannotReview(N_("there is no seat {seat}: this game has seats 0 to {last}"), seat=seat,
+                               last=rules.players - 1)
+        self.rules = rules
+        self.seat = seat
+        self.totals = totals
+        self.game: Game | None = None
+
+    def hand(self, result: HandResult) -> Iterator[Position]:
+        """The seat's decisions in the next hand, `result` as the log proves it, one by one as it replays."""
+        if self.game is None:
+            self.game = Game(self.rules, result.dealer, self.totals)
         try:
-            yield from _hand(game, result, seat)
+            yield from _hand(self.game, result, self.seat)
         except IllegalAction as exc:
             raise CannotReview(N_("hand {hand} does not replay from seat {seat}'s view: {why}"),
-                               hand=result.number, seat=seat, why=exc) from exc
+                               hand=result.number, seat=self.seat, why=exc) from exc
+
+
+def positions(
+    rules: RuleSet, hands: Sequence[HandResult], seat: int, totals: Sequence[SideTotal] | None = None
+) -> Iterator[Position]:
+    """Every decision of `seat` in `hands` (the hands a log proves, in order), as the seat saw it."""
+    replay = Replay(rules, seat, totals)
+    for result in hands:
+        yield from replay.hand(result)
+
+
+def _blind_answer(result: HandResult, seat: int) -> Action:
+    """The seat's answer to the blind-nil question, as the hand's record shows it."""
+    if not result.blind[seat]:
+        return BlindNil(False)
+    return BlindNil(True) if result.bids[seat] == 0 else BlindBid(result.bids[seat])
 
 
 def _hand(game: Game, result: HandResult, seat: int) -> Iterator[Position]:
     while game.phase is Phase.BLIND:
-        game.apply(BlindNil(result.blind[game.current_seat or 0]))
+        asked = game.current_seat
+        assert asked is not None
+        answer = _blind_answer(result, asked)
+        if asked == seat:
+            yield Position(result.number, 0, _decision(game, seat), answer)
+        game.apply(answer)
     game.apply(Deal(result.hands).seen_by(seat))
     while game.phase is Phase.BID:
         bidder = game.current_seat
@@ -127,7 +163,28 @@ def _hand(game: Game, result: HandResult, seat: int) -> Iterator[Position]:
 
 
 def _decision(game: Game, seat: int) -> Decision:
-    return Decision(_KINDS[game.phase], game.view(seat), game.legal_actions())
+    return Decision(_KINDS[game.phase], game.view(seat), tuple(game.legal_actions()))
+
+
+def judge(position: Position, think: str | None = None) -> Judged | None:
+    """One decision weighed by the coach, the action taken among the options (None where there was nothing
+    to choose: one legal action, or every card as good as the others)."""
+    advice = advise(position.decision, think, also=position.chosen)
+    if advice is None:
+        return None
+    taken = advice.option(position.chosen)
+    best = advice.option(advice.choice)
+    if taken is None or best is None:  # pragma: no cover - the action taken is always searched
+        return None
+    return Judged(position, advice, taken, max(0.0, best.points - taken.points))
+
+
+def summed(seat: int, judged: Iterable[Judged | None]) -> Review:
+    """The review of a seat from its decisions weighed (None: nothing to choose), costliest first."""
+    weighed = [j for j in judged if j is not None]
+    agreed = sum(j.taken is j.advice.best for j in weighed)
+    weighed.sort(key=lambda j: (-j.cost, j.position.hand, j.position.trick))
+    return Review(seat, len(weighed), tuple(weighed), agreed)
 
 
 def review(
@@ -137,24 +194,13 @@ def review(
     think: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
-    """Weigh every decision of `seat` with the coach. `progress(hand, of)` is told as each hand starts."""
-    weighed: list[Weighed] = []
-    decisions = agreed = 0
+    """Weigh every decision of `seat` with the coach, in this process. `progress(hand, of)` is told as each
+    hand starts."""
+    judged: list[Judged | None] = []
     last = 0
     for position in positions(rules, hands, seat):
         if progress is not None and position.hand != last:
             last = position.hand
             progress(position.hand, len(hands))
-        advice = advise(position.decision, think)
-        if advice is None:
-            continue
-        taken = advice.option(position.chosen)
-        best = advice.option(advice.choice)
-        if taken is None or best is None:  # a choice outside the search (cannot happen for a legal one)
-            continue
-        decisions += 1
-        cost = max(0.0, best.points - taken.points)
-        agreed += taken is best
-        weighed.append(Weighed(position, advice, taken, cost))
-    weighed.sort(key=lambda w: (-w.cost, w.position.hand, w.position.trick))
-    return Review(seat, decisions, tuple(weighed), agreed)
+        judged.append(judge(position, think))
+    return summed(seat, judged)

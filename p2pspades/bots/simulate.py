@@ -271,7 +271,7 @@ class Playout:
 
     def copy(self) -> Playout:
         """An independent copy, to play out another choice from the same position."""
-        copy = Playout.__new__(Playout)
+        copy = type(self).__new__(type(self))
         copy.contract = self.contract
         copy.hands = self.hands.copy()
         copy.won = self.won.copy()
@@ -396,17 +396,23 @@ class Playout:
         return self.follow(seat, legal)
 
     def lead(self, seat: int, legal: int) -> int:
-        """A card to lead: where a nil bid is still alive, what it calls for; else, while the side wants
-        tricks, a card that stands (a side suit's before a spade), else the lowest."""
-        if self.contract.any_nil:
-            card = self._lead_nils(seat, legal)
-            if card >= 0:
-                return card
+        c = self.contract
+        if self.nil_alive(seat):
+            return lowest_rank(legal)
+        others = 0
+        for s in range(c.n):
+            if s != seat:
+                others |= self.hands[s]
+        partner = c.partner[seat]
+        if partner >= 0 and self.nil_alive(partner):
+            return self._cover_lead(partner, legal, others)
+        card = self._lead_at_nil(seat, legal)
+        if card >= 0:
+            return card
         if self.wants(seat):
-            others = self._others(seat)
             winners = [
                 x
-                for x in _tops(legal)
+                for x in tops(legal)
                 if not others & SUIT_MASKS[SUIT_OF[x]] & above(x)
                 and (SUIT_OF[x] == 0 or not self._void_ruffer(seat, SUIT_OF[x]))
             ]
@@ -415,31 +421,17 @@ class Playout:
                 return max(sides or winners, key=RANK_OF.__getitem__)
         return lowest_rank(legal)
 
-    def _others(self, seat: int) -> int:
-        """The cards every other seat holds."""
-        others = 0
-        for s in range(self.contract.n):
-            if s != seat:
-                others |= self.hands[s]
-        return others
+    def _cover_lead(self, partner: int, legal: int, others: int) -> int:
+        """A lead for a partner's nil: our highest cards, the ones that stand first."""
+        return max(tops(legal), key=lambda x: (not others & SUIT_MASKS[SUIT_OF[x]] & above(x), RANK_OF[x]))
 
-    def _lead_nils(self, seat: int, legal: int) -> int:
-        """The lead a nil bid still alive calls for (-1: none does): our own nil leads low, a partner's nil
-        is covered with our cards that stand, an opponent's nil is led under in a suit it holds."""
+    def _lead_at_nil(self, seat: int, legal: int) -> int:
+        """A lead under an opponent's live nil: our lowest card under its lowest in a suit it holds (-1:
+        no nil, or no such card)."""
         c = self.contract
-        if self.nil_alive(seat):
-            return lowest_rank(legal)
-        partner = c.partner[seat]
-        if partner >= 0 and self.nil_alive(partner):
-            # cover: our highest cards, the ones that stand first
-            others = self._others(seat)
-            return max(
-                _tops(legal), key=lambda x: (not others & SUIT_MASKS[SUIT_OF[x]] & above(x), RANK_OF[x])
-            )
         side = c.side_of[seat]
         for s in range(c.n):
             if c.side_of[s] != side and self.nil_alive(s):
-                # lead under the nil bidder's lowest card in a suit it holds
                 nil_hand = self.hands[s]
                 for m in SUIT_MASKS[1:] + SUIT_MASKS[:1]:
                     mine = legal & m
@@ -495,27 +487,25 @@ class Playout:
         partner = c.partner[seat]
         winner = self.winner
         if partner >= 0 and nil[partner] and not won[partner]:
-            if winner == partner:
-                return _win_low(win, lose, led)
-            if partner in later:
-                following = legal & SUIT_MASKS[led]
-                return top(following) if following else _win_low(win, lose, led)
-        return self._under_nils(seat, legal, led, win, later)
-
-    def _under_nils(self, seat: int, legal: int, led: int, win: int, later: list[int]) -> int:
-        """Keep an opponent's nil still alive under (-1: there is none): where it is winning the trick, stay
-        under it with our highest card that loses; where it is still to play, lose cheaply."""
-        c = self.contract
-        nil, won = c.nil, self.won
+            card = self._cover_follow(partner, legal, led, win, lose, later)
+            if card >= 0:
+                return card
         side = c.side_of[seat]
         nils = [s for s in range(c.n) if nil[s] and not won[s] and c.side_of[s] != side]
         if nils:
-            lose = legal & ~win
-            winner = self.winner
             if winner in nils and lose:
-                return _dump(lose, led)
-            if winner != c.partner[seat] and any(s in later for s in nils):
-                return _discard(legal, led) if not win or lose else low(win)
+                return dump(lose, led)
+            if winner != partner and any(s in later for s in nils):
+                return discard(legal, led) if not win or lose else low(win)
+        return -1
+
+    def _cover_follow(self, partner: int, legal: int, led: int, win: int, lose: int, later: list[int]) -> int:
+        """A card for a partner's nil (-1: none called for): over it when it is winning, high ahead of it."""
+        if self.winner == partner:
+            return _win_low(win, lose, led)
+        if partner in later:
+            following = legal & SUIT_MASKS[led]
+            return top(following) if following else _win_low(win, lose, led)
         return -1
 
     def _take(self, seat: int, led: int, win: int, lose: int, later: list[int]) -> int:
@@ -539,18 +529,18 @@ class Playout:
         return _lose_low(win, lose, led)
 
 
-def _tops(mask: int) -> list[int]:
+def tops(mask: int) -> list[int]:
     """The highest card of each suit in the mask."""
     return [top(mask & m) for m in SUIT_MASKS if mask & m]
 
 
-def _discard(mask: int, led: int) -> int:
+def discard(mask: int, led: int) -> int:
     """Lose cheaply: the lowest card of the led suit, else the lowest-ranked side card."""
     follow = mask & SUIT_MASKS[led]
     return low(follow) if follow else lowest_rank(mask)
 
 
-def _dump(mask: int, led: int) -> int:
+def dump(mask: int, led: int) -> int:
     """Lose expensively: the highest card of the led suit under the winner, else the most dangerous card."""
     follow = mask & SUIT_MASKS[led]
     return top(follow) if follow else highest_rank(mask)
@@ -558,17 +548,17 @@ def _dump(mask: int, led: int) -> int:
 
 def _win_low(win: int, lose: int, led: int) -> int:
     """Win with the lowest winning card, else lose cheaply."""
-    return low(win) if win else _discard(lose, led)
+    return low(win) if win else discard(lose, led)
 
 
 def _lose_low(win: int, lose: int, led: int) -> int:
     """Lose cheaply, else win with the lowest winning card."""
-    return _discard(lose, led) if lose else low(win)
+    return discard(lose, led) if lose else low(win)
 
 
 def _duck(win: int, lose: int, led: int, later: Sequence[int]) -> int:
     """Stay out of the trick: lose expensively; forced to win, win low while others are still to play
     (one of them may overtake), or with the most dangerous card when last."""
     if lose:
-        return _dump(lose, led)
+        return dump(lose, led)
     return low(win) if later else highest_rank(win)

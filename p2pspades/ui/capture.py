@@ -68,7 +68,7 @@ async def sample_screens(width: int = 80, height: int = 24, seed: bytes = b"scre
             _take_overlays(state, screens, shot)
             decision = state.decision
             if decision is not None:
-                _take_decision(state, decision, screens, shot)
+                await _take_decision(state, decision, screens, shot)
                 state.answer(advisor(decision))
         await until(lambda: state.top_overlay is Overlay.OVER, timeout=30)
         while state.top_overlay is not Overlay.OVER:
@@ -95,11 +95,13 @@ def _take_overlays(state: UiState, screens: dict[str, str], shot: Callable[[], s
         state.close_overlay()
 
 
-def _take_decision(state: UiState, decision: Decision, screens: dict[str, str],
-                   shot: Callable[[], str]) -> None:
-    """The screens of our own turn: the bid dialog; a card to play (with the cards played and the question
-    before a card); the last trick and the help; the score sheet and the leave question."""
+async def _take_decision(state: UiState, decision: Decision, screens: dict[str, str],
+                         shot: Callable[[], str]) -> None:
+    """The screens of our own turn: the bid dialog; a card to play (with the coach's hint and its legend, the
+    cards played and the question before a card); the last trick and the help; the score sheet and the leave
+    question."""
     from p2pspades.table import DecisionKind
+    from p2pspades.ui.testing import until
 
     trick = state.trick
     if decision.kind is DecisionKind.BID and "bid" not in screens:
@@ -107,6 +109,12 @@ def _take_decision(state: UiState, decision: Decision, screens: dict[str, str],
     if decision.kind is DecisionKind.PLAY and trick is not None and len(trick.plays) >= 2:
         if "play" not in screens:
             screens["play"] = shot()
+            state.coach()  # h: the coach's hint, then h again: what its numbers mean
+            await until(lambda: state.advice is not None, timeout=60)
+            screens["coach"] = shot()
+            state.coach()
+            screens["coach legend"] = shot()
+            state.message = None  # as the next key would
             state.toggle_overlay(Overlay.PLAYED)
             screens["played"] = shot()
             state.close_overlay()

@@ -40,7 +40,7 @@ def help_lines() -> list[tuple[str, str]]:
         (_("nil card pass"), _("Space marks/unmarks a card, Enter passes them, Esc clears")),
         ("s, l", _("the score sheet (bids, points, totals); l: the last trick")),
         ("p", _("the cards played this hand by suit, and those still out")),
-        ("h", _("the coach: the expert's choice, from your own cards only")),
+        ("h", _("the coach's choice, from your cards; h again: its numbers")),
         (_("any key"), _("after a trick: go on at once (it stays a moment)")),
         ("w", _("wait longer for a seat that stopped answering")),
         ("x", _("propose to stop here, scores standing (all must agree)")),

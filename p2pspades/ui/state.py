@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from p2pspades.bots.coach import Advice, advise
 from p2pspades.describe import ending
-from p2pspades.describe.coach import advice_words
+from p2pspades.describe.coaching import advice_line, legend
 from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import _
 from p2pspades.printable import printable
@@ -58,6 +58,9 @@ from p2pspades.ui.result import ResultStatus as ResultStatus
 from p2pspades.ui.text import sort_hand
 from p2pspades.ui.words import LEVELS, Words
 from p2pspades.ui.words import EventLine as EventLine
+
+COACHED = (DecisionKind.BLIND_NIL, DecisionKind.BID, DecisionKind.PLAY)
+"""The decisions the coach (key h) weighs."""
 
 
 class UiState(Choosing):
@@ -126,6 +129,8 @@ class UiState(Choosing):
         self.auto_summary = True
         #: the decision the coach is searching (key h), while it searches
         self.coaching: Decision | None = None
+        #: the coach's last advice, and the decision it is for
+        self.advice: tuple[Decision, Advice] | None = None
         #: called after every change the screen should show (the app sets it to its `invalidate`)
         self.on_change: Callable[[], None] | None = None
         #: rings the terminal's bell (the app sets it)
@@ -374,8 +379,11 @@ class UiState(Choosing):
         """`h`: the expert's choice for this seat's bid or card, searched from this seat's view alone (in a
         worker thread, so the screen goes on), said on the prompt line; the cursor moves to it."""
         decision = self.decision
-        if decision is None or decision.kind not in (DecisionKind.BID, DecisionKind.PLAY):
+        if decision is None or decision.kind not in COACHED:
             self.say(_("the coach (h) answers when it is your turn to bid or play"), "dim")
+            return
+        if self.advice is not None and self.advice[0] is decision:  # h again: what the numbers mean
+            self.say(legend(self.rules, self.advice[1].deals))
             return
         if len(decision.legal) < 2:
             self.say(_("coach: there is only one thing you may do"), "dim")
@@ -400,7 +408,8 @@ class UiState(Choosing):
         if advice is None:
             self.say(_("coach: there is nothing to weigh here"), "dim")
             return
-        self.say(_("coach: {advice}").format(advice=advice_words(advice, self.rules, 2)))
+        self.advice = (decision, advice)
+        self.say(advice_line(advice, self.rules))
         choice = advice.choice
         if isinstance(choice, Play):
             self.selected = choice.card

@@ -21,7 +21,7 @@ from p2pspades.ui.derived import Contract, card_tracker
 from p2pspades.ui.lobby import SIDE_LETTERS, LobbyModel, partner_warnings, seat_state
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.result import result_level
-from p2pspades.ui.state import UiState
+from p2pspades.ui.state import COACHED, UiState
 from p2pspades.ui.text import (
     RED_SUITS,
     after_line,
@@ -102,7 +102,7 @@ def game(state: UiState) -> Json:
         "overlay": None if top is None else top.value,
         "waiting": state.countdown is not None or (state.waiting is not None and state.decision is None
                                                    and state.result is None),
-        "coach": state.kind in (DecisionKind.BID, DecisionKind.PLAY),
+        "coach": state.kind in COACHED,
         "stop": state.result is None and not state.only_our_bots and state.on_stop is not None,
         "confirm_card": state.confirm_card,
         "confirming": None if state.confirming is None else card(state.confirming),

@@ -127,7 +127,7 @@ def help_keys() -> list[tuple[str, str]]:
         (_("draw pile"), _("k keeps the top card, d discards it")),
         (_("nil card pass"), _("click (or Space) marks a card, Enter passes them, Esc clears")),
         ("s, l, p", _("the score sheet; the last trick; the cards played and still out")),
-        ("h", _("the coach: the expert's choice, from your own cards only")),
+        ("h", _("the coach's choice, from your cards; h again: its numbers")),
         (_("any key or click"), _("after a trick: go on at once (it stays a moment)")),
         ("w", _("wait longer for a seat that stopped answering")),
         (_("x, Stop here"), _("propose to stop here, the scores standing (every player must agree)")),

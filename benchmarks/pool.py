@@ -1,0 +1,107 @@
+"""The figures of several runs of `benchmarks/bots.py` taken together: a long match played in chunks (each
+run with a `--seed` of its own, so no deal is played twice), a chunk at a time on a shared machine.
+
+Each comparison's deal-by-deal margins (the runs' `margins`) are pooled, preset by preset, into one mean with
+its 95% interval, as `bots.py` reports a single run; the bots' tallies (decisions, their wall-clock and CPU
+time, sets, nils, bags) are summed, the decision times as means weighted by decisions and the largest 95th
+percentile of the runs. Runs whose settings differ (the budget, playouts, the yardstick's, the expert's
+settings) are refused: their deals do not measure the same thing. Prints one JSON object.
+
+    python benchmarks/pool.py RUN.json [RUN.json ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bots import mean_ci  # beside this script (its folder is on the path)
+
+SETTINGS = ("budget", "confidence", "playouts", "pimc_budget", "pimc_playouts", "expert")
+"""What every pooled run must share."""
+
+
+def load(path: str) -> dict[str, Any]:
+    """One run's JSON (SystemExit with a one-line reason for a file that is not one)."""
+    try:
+        run = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise SystemExit(f"{path}: not a run of benchmarks/bots.py ({error})") from None
+    if not isinstance(run, dict) or run.get("benchmark") != "bots":
+        raise SystemExit(f"{path}: not a run of benchmarks/bots.py")
+    return run
+
+
+def _tallies(into: dict[str, Any], bots: dict[str, Any]) -> None:
+    """Add one run's tallies of each bot to `into`."""
+    for name, tally in bots.items():
+        out = into.setdefault(name, {"decisions": 0, "wall_s": 0.0, "cpu_s": 0.0, "p95_s": 0.0,
+                                     "cpu_p95_s": 0.0, "capped_decisions": 0, "side_hands": 0, "sets": 0,
+                                     "nils": 0, "nils_made": 0, "bags": 0})
+        decisions = tally["decision_time"]["decisions"]
+        out["decisions"] += decisions
+        out["wall_s"] += tally["decision_time"].get("mean_s", 0.0) * decisions
+        out["cpu_s"] += tally["decision_cpu_time"].get("mean_s", 0.0) * decisions
+        out["p95_s"] = max(out["p95_s"], tally["decision_time"].get("p95_s", 0.0))
+        out["cpu_p95_s"] = max(out["cpu_p95_s"], tally["decision_cpu_time"].get("p95_s", 0.0))
+        for key in ("capped_decisions", "side_hands", "sets", "bags"):
+            out[key] += tally[key]
+        made, nils = (int(n) for n in tally["nils_made"].split("/"))
+        out["nils"] += nils
+        out["nils_made"] += made
+
+
+def pool(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The pooled figures of `runs` (runs of the same settings)."""
+    margins: dict[tuple[str, str], list[list[float]]] = {}
+    tallies: dict[tuple[str, str], dict[str, Any]] = {}
+    for run in runs:
+        for preset, comparisons in run.items():
+            if not isinstance(comparisons, dict) or preset == "expert":
+                continue
+            for name, comparison in comparisons.items():
+                key = (preset, name)
+                margins.setdefault(key, []).extend(comparison["margins"])
+                _tallies(tallies.setdefault(key, {}), comparison["bots"])
+    out: dict[str, Any] = {"benchmark": "bots-pooled", "runs": len(runs),
+                           "seeds": [run["seed"] for run in runs],
+                           **{key: runs[0][key] for key in SETTINGS}}
+    for (preset, name), rows in margins.items():
+        bots = {}
+        for bot, t in tallies[(preset, name)].items():
+            n = max(1, t["decisions"])
+            bots[bot] = {"decisions": t["decisions"], "mean_s": round(t["wall_s"] / n, 4),
+                         "cpu_mean_s": round(t["cpu_s"] / n, 4), "largest_p95_s": t["p95_s"],
+                         "largest_cpu_p95_s": t["cpu_p95_s"], "capped_decisions": t["capped_decisions"],
+                         "side_hands": t["side_hands"], "sets": t["sets"],
+                         "nils_made": f"{t['nils_made']}/{t['nils']}", "bags": t["bags"]}
+        out.setdefault(preset, {})[name] = {
+            "deals": len(rows),
+            "points_per_deal": mean_ci([row[1] for row in rows]),
+            "points_per_deal_bags_charged": mean_ci([row[2] for row in rows]),
+            "bots": bots,
+        }
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("runs", nargs="+", metavar="RUN.json", help="the JSON that bots.py printed")
+    args = parser.parse_args(argv)
+    runs = [load(path) for path in args.runs]
+    for path, run in zip(args.runs, runs, strict=True):
+        differ = [key for key in SETTINGS if run.get(key) != runs[0].get(key)]
+        if differ:
+            parser.error(f"{path} differs from {args.runs[0]} in {', '.join(differ)}: not one match")
+    seeds = [run["seed"] for run in runs]
+    if len(set(seeds)) != len(seeds):
+        parser.error("two runs share a seed: their deals would count twice")
+    print(json.dumps(pool(runs), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

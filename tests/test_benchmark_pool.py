@@ -1,0 +1,62 @@
+"""benchmarks/pool.py: runs of the bots benchmark played in chunks are pooled deal by deal, and runs that do
+not measure the same thing are refused in one line."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "pool.py"
+
+
+def run(seed: int, margins: list[tuple[float, float]], playouts: int = 2000) -> dict[str, Any]:
+    """A run as bots.py prints it, with these deals' margins (plain, with bags charged)."""
+    tally = {"decision_time": {"decisions": 10, "mean_s": 0.2, "p95_s": 0.4},
+             "decision_cpu_time": {"decisions": 10, "mean_s": 0.1, "p95_s": 0.3},
+             "capped_decisions": 0, "side_hands": 2 * len(margins), "sets": 1, "nils_made": "1/2", "bags": 3}
+    return {"benchmark": "bots", "seed": seed, "budget": None, "confidence": None, "playouts": playouts,
+            "pimc_budget": 0.3, "pimc_playouts": 1900, "expert": {}, "deals_played": len(margins),
+            "classic": {"expert_over_pimc": {
+                "a": "expert", "b": "pimc", "deals": len(margins),
+                "margins": [[d, m, c] for d, (m, c) in enumerate(margins)],
+                "bots": {"expert": tally, "pimc": tally}}}}
+
+
+def pool(tmp_path: Path, *runs: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    paths = []
+    for i, r in enumerate(runs):
+        paths.append(tmp_path / f"run{i}.json")
+        paths[-1].write_text(json.dumps(r), encoding="utf-8")
+    return subprocess.run([sys.executable, str(SCRIPT), *map(str, paths)], capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def test_chunks_are_pooled_deal_by_deal(tmp_path: Path) -> None:
+    first, second = [(10.0, 5.0), (-4.0, -9.0), (30.0, 20.0)], [(1.0, -9.0), (60.0, 50.0)]
+    done = pool(tmp_path, run(1, first), run(2, second))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)["classic"]["expert_over_pimc"]
+    plain = [m for m, _ in first + second]
+    assert out["deals"] == 5 and out["points_per_deal"]["mean"] == round(statistics.fmean(plain), 2)
+    low, high = out["points_per_deal"]["ci95"]
+    mean, half = statistics.fmean(plain), 1.96 * statistics.stdev(plain) / 5**0.5
+    assert abs(low - (mean - half)) < 0.02 and abs(high - (mean + half)) < 0.02
+    charged = statistics.fmean(c for _, c in first + second)
+    assert out["points_per_deal_bags_charged"]["mean"] == round(charged, 2)
+    assert out["bots"]["expert"]["decisions"] == 20 and out["bots"]["expert"]["nils_made"] == "2/4"
+
+
+def test_runs_of_other_settings_or_the_same_deals_are_refused_in_one_line(tmp_path: Path) -> None:
+    other = pool(tmp_path, run(1, [(1.0, 1.0)]), run(2, [(2.0, 2.0)], playouts=500))
+    assert other.returncode == 2 and "differs" in other.stderr and "playouts" in other.stderr
+    again = pool(tmp_path, run(1, [(1.0, 1.0)]), run(1, [(2.0, 2.0)]))
+    assert again.returncode == 2 and "share a seed" in again.stderr
+    (tmp_path / "junk.json").write_text("not json", encoding="utf-8")
+    junk = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "junk.json")], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert junk.returncode == 1 and "not a run of benchmarks/bots.py" in junk.stderr
+    assert "Traceback" not in other.stderr + again.stderr + junk.stderr

@@ -1,0 +1,162 @@
+"""The ideas the expert's search was measured with, each on a constructed position: what the cards played say
+of the hidden hands (`World`'s readings), the cover policy for a nil's partner in the playouts, and the
+information-set search at the top of the tree."""
+
+from __future__ import annotations
+
+import random
+
+from helpers.games import apply_all, dealt, decision, plays
+
+from p2pspades.bots import ExpertBot
+from p2pspades.bots.cover import CoverPlayout
+from p2pspades.bots.search import Effort
+from p2pspades.bots.simulate import Contract, Playout
+from p2pspades.bots.topsearch import weigh_top
+from p2pspades.bots.world import World, read_plays
+from p2pspades.rules import Bid, Card, Play, mask_of, parse_cards, preset
+from p2pspades.table.events import Decision
+
+# Dealer 3: seat 0 bids first and leads. Seat 3 bids nil; its hearts are 7H and 5H only.
+READ_HANDS = (
+    "KH 4H 2S 3S 4S 5S 6S 7S 2D 3D 4D 5D 6D",
+    "2H 6H AH 8S 9S TS JS 7D 8D 9D TD JD QD",
+    "3H 8H 9H QS KS AS KD AD 2C 3C 4C 5C 6C",
+    "7H 5H TH JH QH 7C 8C 9C TC JC QC KC AC",
+)
+
+
+def test_a_live_nil_that_plays_under_the_winner_is_read_not_to_hold_the_cards_between() -> None:
+    """Seat 3's nil throws 7H under the KH: a nil bidder throws the highest card that loses, so it holds no
+    heart between the 7 and the king (it does hold TH JH QH here: the reading is of a nil that plays so, and
+    a deal that breaks it only counts for less)."""
+    game = dealt(preset("classic"), 3, READ_HANDS)
+    apply_all(game, [Bid(3), Bid(4), Bid(5), Bid(0)])
+    apply_all(game, plays("KH 2H 3H 7H"))
+    view = game.view(1)
+    between = mask_of(parse_cards("8H 9H TH JH QH"))
+    assert (3, between) in read_plays(view)
+    world = World(view, 0, infer=0.25)
+    rng = random.Random(1)
+    broken = kept = 0
+    for _ in range(200):
+        hands = world.sample(rng)
+        plain = World(view, 0).weight(hands)
+        if hands[3] & between:
+            assert world.weight(hands) == plain * 0.25 ** sum(1 for s, m in world.signs if hands[s] & m)
+            broken += 1
+        else:
+            kept += 1
+    assert broken and kept
+
+
+def test_a_side_short_of_its_contract_last_to_play_takes_the_trick_when_it_can() -> None:
+    """Seat 2, its side short of its contract, is last to play to seat 1's KH and plays the 3H: it is read to
+    hold no heart above the king. Seat 0, second to play, is read to hold nothing (a low card there says
+    little)."""
+    hands = (
+        "4H 6H 2S 3S 4S 5S 6S 7S 2D 3D 4D 5D 6D",
+        "KH 2H AH 8S 9S TS JS 7D 8D 9D TD JD QD",
+        "3H 8H 9H QS KS AS KD AD 2C 3C 4C 5C 6C",
+        "5H 7H TH JH QH 7C 8C 9C TC JC QC KC AC",
+    )
+    game = dealt(preset("classic"), 2, hands)  # seat 3 bids first and leads
+    apply_all(game, [Bid(3), Bid(3), Bid(4), Bid(4)])
+    apply_all(game, plays("5H 4H KH 3H"))
+    assert read_plays(game.view(1)) == [(2, mask_of(parse_cards("AH")))]
+
+
+# Seat 0's partner, seat 2, bid nil; seat 0 holds the top spades, clubs and diamonds, and the nil is void in
+# clubs with three dangerous hearts.
+VOID = (
+    "AS KS QS JS AC KC QC JC AD KD QD 2H 6H",
+    "3S 4S 5S 6S AH KH QH 2D 3D 2C 3C 4C 5C",
+    "JH TH 9H 2S 3H 4H 5H 5D 6D 7D 8D 9D TD",
+    "7S 8S 9S TS 7H 8H 4D JD 6C 7C 8C 9C TC",
+)
+# The nil (seat 2) holds JH TH 9H; seat 0 holds the three hearts above them.
+COVER = (
+    "AH KH QH AS KS QS JS AD KD QD AC KC QC",
+    "2H 3H 4H 5H 6H 7H 2S 3S 4S 5S 2D 3D 4D",
+    "JH TH 9H 2C 3C 4C 5C 6C 5D 6D 7D 8D 9D",
+    "8H TS 9S 8S 7S 6S TD JD 7C 8C 9C TC JC",
+)
+
+
+def playouts(hands: tuple[str, ...], leader: int) -> tuple[Playout, CoverPlayout]:
+    """The plain and the cover policy at the same position: seat 2 bid nil, seat 0 covers it."""
+    masks = [mask_of(parse_cards(h)) for h in hands]
+    contract = Contract(preset("classic"), (10, 3, 0, 3), (False,) * 4)
+    return (Playout(contract, masks.copy(), [0] * 4, leader, [], True, False),
+            CoverPlayout(contract, masks.copy(), [0] * 4, leader, [], True, False))
+
+
+def test_the_cover_policy_leads_where_the_nil_can_throw_its_most_dangerous_card() -> None:
+    """Seat 0 leads for its partner's nil: the plain policy leads its highest standing card, the ace of
+    spades, on which the nil plays its 2S; the cover policy leads the AC, on which the nil, void in clubs,
+    throws the JH, its most dangerous card."""
+    plain, cover = playouts(VOID, 0)
+    legal = plain.legal()
+    assert plain.lead(0, legal) == Card.parse("AS").index
+    assert cover.lead(0, legal) == Card.parse("AC").index
+    cover.play(Card.parse("AC").index)
+    cover.play(Card.parse("2C").index)
+    assert cover.follow(2, cover.legal()) == Card.parse("JH").index
+
+
+def test_the_cover_policy_follows_only_as_high_as_the_nil_needs() -> None:
+    """Seat 3 leads the 8H; seat 0, ahead of its partner's nil (JH TH 9H), plays the QH, the lowest heart
+    over all of the nil's, where the plain policy spends the AH."""
+    plain, cover = playouts(COVER, 3)
+    for playout in (plain, cover):
+        playout.play(Card.parse("8H").index)
+    assert cover.follow(0, cover.legal()) == Card.parse("QH").index
+    assert plain.follow(0, plain.legal()) == Card.parse("AH").index
+
+
+TAKE_WITH_QD = (
+    "9D 5D AH KH QH JH TH 9H 8H 7H 6H 5H 4H",
+    "JD 3D 3H 2H AS KS QS JS TS 9S 8S 7S 6S",
+    "QD 4D 2D 5S 4S 3S 2S AC KC QC JC TC 9C",
+    "8D 6D 7D AD TD KD 8C 7C 6C 5C 4C 3C 2C",
+)
+
+
+def take_with_qd() -> Decision:
+    """Seat 2, last to play to seat 1's JD, its side short of its contract: only the QD takes the trick."""
+    game = dealt(preset("classic"), 2, TAKE_WITH_QD)  # seat 3 bids first and leads
+    apply_all(game, [Bid(3), Bid(3), Bid(4), Bid(4)])
+    apply_all(game, plays("8D 9D JD"))
+    turn = decision(game)
+    assert turn.view.seat == 2
+    return turn
+
+
+def test_the_top_search_plays_the_card_a_position_calls_for() -> None:
+    """The information-set search at the top takes a trick its side needs with the one card that does: seat
+    2, last to play to seat 1's JD, wins with the QD, not the 4D or the 2D."""
+    turn = take_with_qd()
+    assert ExpertBot(1, clock=False, iterations=300, top=True)(turn) == Play(Card.parse("QD"))
+
+
+def test_the_top_search_plays_out_with_the_searchs_own_policy_and_stops_once_settled() -> None:
+    """Under the top of the tree the hand is played out by the search's policy (the cover policy, where the
+    expert is set to use it), and the coach's early stop ends a top search as it ends a flat one."""
+    turn = take_with_qd()
+    started: list[Playout] = []
+
+    class Watched(CoverPlayout):
+        __slots__ = ()
+
+        @classmethod
+        def from_view(cls, *args: object, **kwargs: object) -> Playout:
+            playout = super().from_view(*args, **kwargs)  # type: ignore[arg-type]
+            started.append(playout)
+            return playout
+
+    full = weigh_top(turn.view, turn.legal, Effort(random.Random(1), 600, playout=Watched))
+    assert full is not None and started and all(isinstance(p, Watched) for p in started)
+    assert len(full.weights) == 600 // len(full.actions)
+    settled = weigh_top(turn.view, turn.legal, Effort(random.Random(1), 600, settle=(2.5, 1.5)))
+    assert settled is not None and len(settled.weights) < len(full.weights)
+    assert settled.actions[max(range(len(settled.actions)), key=settled.mean)] == Play(Card.parse("QD"))
