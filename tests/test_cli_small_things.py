@@ -173,7 +173,7 @@ def test_the_auto_progress_says_connected_again_only_when_the_lost_seat_is_heard
     lost seat is still silent, and nobody is "connected again" until it is heard from."""
     from types import SimpleNamespace
 
-    from p2pspades.cli.play import Progress
+    from p2pspades.cli.progress import Progress
     from p2pspades.net.status import Phase, Status
     from p2pspades.rules import preset
     from p2pspades.table.genesis import SeatInfo, Setup

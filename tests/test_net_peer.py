@@ -18,7 +18,7 @@ from p2pspades.audit.verify import Status as Verdict
 from p2pspades.audit.verify import verify_file
 from p2pspades.bots import RandomBot
 from p2pspades.checks import Check
-from p2pspades.cli.play import status_text
+from p2pspades.cli.progress import status_text
 from p2pspades.describe import dropped
 from p2pspades.net import (
     Entries,

@@ -14,8 +14,8 @@ from p2pspades.rules import preset
 from p2pspades.table import TRANSITIONS, Stage, Table
 from p2pspades.table import messages as msg
 from p2pspades.table.harness import Wire, new_tables, play_in_memory
-from p2pspades.table.machine import EFFECTS
 from p2pspades.table.makers import MAKERS
+from p2pspades.table.receiving import EFFECTS
 from p2pspades.table.stages import successors
 
 

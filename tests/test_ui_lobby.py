@@ -16,7 +16,8 @@ from p2pspades.net.lobby_seats import LobbySeat
 from p2pspades.rules import RuleSetError, SideTotal, preset
 from p2pspades.table import CONTINUATION, REMATCH, After
 from p2pspades.ui.capture import screen_text
-from p2pspades.ui.lobby import LobbyModel, confirm_table, create_lobby_app, run_lobby, seats_table
+from p2pspades.ui.lobby import confirm_table, create_lobby_app, run_lobby, seats_table
+from p2pspades.ui.lobby_model import LobbyModel
 from p2pspades.ui.testing import KEYS, until
 
 pytestmark = pytest.mark.timeout(30)

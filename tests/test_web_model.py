@@ -37,7 +37,7 @@ from p2pspades.rules import (
 )
 from p2pspades.table import Decision, DecisionKind
 from p2pspades.table.harness import Wire
-from p2pspades.ui.lobby import LobbyModel
+from p2pspades.ui.lobby_model import LobbyModel
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.state import UiState
 from p2pspades.web import snapshot, words

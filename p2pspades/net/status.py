@@ -1,5 +1,5 @@
 """What a player sees of the game's progress, as data: the peer pushes a `Status` whenever it changes, and
-the edge puts it into words (`cli.play.status_text`, the screens)."""
+the edge puts it into words (`cli.progress.status_text`, the screens)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ class ClaimShown:
 @dataclass(frozen=True)
 class Status:
     """What a player should see about the game's progress, pushed whenever it changes: data only, put into
-    words by the CLI (`cli.play.status_text`)."""
+    words by the CLI (`cli.progress.status_text`)."""
 
     phase: Phase
     seat: int

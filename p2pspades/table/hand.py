@@ -1,9 +1,9 @@
 """One hand, entry by entry: commit → (blind nil) → shuffle → lock → keys → bids → play → reveal, then the
 audit of the whole hand and the next hand or the end of the game (PROTOCOL.md §4).
 
-A machine that knows no table. Each effect (`machine.EFFECTS` lists them) checks one message type against the
-cryptography (the hand's `deal.HandDeal`) and the rules engine (`Game`), both of which it keeps up to date,
-and returns where the table goes next and what it reports (`outputs.py`). It sees only the narrow
+A machine that knows no table. Each effect (`receiving.EFFECTS` lists them) checks one message type against
+the cryptography (the hand's `deal.HandDeal`) and the rules engine (`Game`), both of which it keeps up to
+date, and returns where the table goes next and what it reports (`outputs.py`). It sees only the narrow
 `HandView`. A proof check goes through the view to the table's proof runner, so the offline verifier may run
 it in another process.
 """

@@ -6,7 +6,8 @@ our seat with `HumanPlayer(state)`, and runs `create_app(state)` alongside the g
 
 from p2pspades.ui.app import create_app, create_layout, run_alongside
 from p2pspades.ui.keys import create_key_bindings
-from p2pspades.ui.lobby import LobbyModel, confirm_table, create_lobby_app, run_lobby
+from p2pspades.ui.lobby import confirm_table, create_lobby_app, run_lobby
+from p2pspades.ui.lobby_model import LobbyModel
 from p2pspades.ui.local import LocalGame, run_local_game
 from p2pspades.ui.replay import ReplayModel, create_replay_app, run_replay, run_replay_async
 from p2pspades.ui.state import EventLine, GameResult, HumanPlayer, ResultStatus, ThinkingShown, UiState

@@ -146,7 +146,8 @@ def _replay_and_lobby(game: LocalGame, width: int, height: int) -> dict[str, str
 
     from p2pspades.audit import verify_frames
     from p2pspades.net.lobby_seats import LobbySeat
-    from p2pspades.ui.lobby import LobbyModel, create_lobby_app
+    from p2pspades.ui.lobby import create_lobby_app
+    from p2pspades.ui.lobby_model import LobbyModel
     from p2pspades.ui.replay import ReplayModel, create_replay_app
 
     verdict = verify_frames(list(game.table.entries))

@@ -13,7 +13,7 @@ from typing import Any
 from p2pspades.rules import Card, CardError, Play
 from p2pspades.table import DecisionKind
 from p2pspades.ui import keys
-from p2pspades.ui.lobby import LobbyModel
+from p2pspades.ui.lobby_model import LobbyModel
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.state import UiState
 from p2pspades.web import words

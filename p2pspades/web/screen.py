@@ -28,7 +28,7 @@ from p2pspades.errors import LocalError
 from p2pspades.i18n import _
 from p2pspades.net.lobby_seats import LobbyError
 from p2pspades.reasons import Trouble
-from p2pspades.ui import lobby as ui_lobby
+from p2pspades.ui import lobby_model as ui_lobby
 from p2pspades.ui import state as ui_state
 from p2pspades.web import snapshot, words
 from p2pspades.web.actions import Message, Refused, field, game_message, lobby_message

@@ -18,7 +18,8 @@ from p2pspades.printable import printable
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Phase, Trick
 from p2pspades.table import DecisionKind
 from p2pspades.ui.derived import Contract, card_tracker
-from p2pspades.ui.lobby import SIDE_LETTERS, LobbyModel, partner_warnings, seat_state
+from p2pspades.ui.lobby import SIDE_LETTERS, partner_warnings
+from p2pspades.ui.lobby_model import LobbyModel, seat_state
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.result import result_level
 from p2pspades.ui.state import COACHED, UiState

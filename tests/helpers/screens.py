@@ -28,7 +28,8 @@ from p2pspades.table import DecisionKind
 from p2pspades.table.genesis import REMATCH, After, SeatInfo
 from p2pspades.ui.app import create_app
 from p2pspades.ui.capture import screen_text
-from p2pspades.ui.lobby import LobbyModel, create_lobby_app
+from p2pspades.ui.lobby import create_lobby_app
+from p2pspades.ui.lobby_model import LobbyModel
 from p2pspades.ui.local import LocalGame, default_bots
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.replay import ReplayModel, create_replay_app
