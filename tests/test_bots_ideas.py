@@ -8,13 +8,13 @@ import random
 
 from helpers.games import apply_all, dealt, decision, plays
 
-from p2pspades.bots import ExpertBot
+from p2pspades.bots import ExpertBot, HeuristicBot
 from p2pspades.bots.cover import CoverPlayout
 from p2pspades.bots.search import Effort
 from p2pspades.bots.simulate import Contract, Playout
 from p2pspades.bots.topsearch import weigh_top
 from p2pspades.bots.world import World, read_plays
-from p2pspades.rules import Bid, Card, Play, mask_of, parse_cards, preset
+from p2pspades.rules import Action, Bid, Card, Play, mask_of, parse_cards, preset
 from p2pspades.table.events import Decision
 
 # Dealer 3: seat 0 bids first and leads. Seat 3 bids nil; its hearts are 7H and 5H only.
@@ -160,3 +160,28 @@ def test_the_top_search_plays_out_with_the_searchs_own_policy_and_stops_once_set
     settled = weigh_top(turn.view, turn.legal, Effort(random.Random(1), 600, settle=(2.5, 1.5)))
     assert settled is not None and len(settled.weights) < len(full.weights)
     assert settled.actions[max(range(len(settled.actions)), key=settled.mean)] == Play(Card.parse("QD"))
+
+
+# Dealer 3: seat 0 bids 4 and seat 1 bids 4; seat 2 (partner of seat 0) counts four tricks in its hand.
+UNDER_HANDS = (
+    "QS 2S 8S AS 8D AH QH 3D 6H TD 9H 4H 9D",
+    "3C 2C KS QD 2D 6C 6D 4D 7H QC JD JS 5H",
+    "8H AC JH 5S KD 4S 3S 3H TS 7S 7D 5C TH",
+    "KC KH 4C 9S AD 6S JC 2H TC 7C 9C 5D 8C",
+)
+
+
+def test_the_bid_search_bids_under_the_count_only_where_it_may() -> None:
+    """Seat 2's search rates a bid of 3 well above the count of 4 (its playouts, every seat seeing every
+    card, set the side's 8 more often than the table does): with `bid_under` the expert bids 3, without it
+    the count, 4, for a searched bid may then only be the count, over it, or nil."""
+    game = dealt(preset("classic"), 3, UNDER_HANDS)
+    apply_all(game, [Bid(4), Bid(4)])
+    turn = decision(game)
+    assert turn.view.seat == 2 and HeuristicBot(1)(turn) == Bid(4)
+
+    def bid(under: float) -> Action:
+        return ExpertBot(7, clock=False, iterations=2000, bid_under=under)(turn)
+
+    assert bid(1) == Bid(3)
+    assert bid(0) == Bid(4)

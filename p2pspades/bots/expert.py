@@ -41,7 +41,7 @@ from p2pspades.bots.search import (
 )
 from p2pspades.bots.simulate import Contract, Playout
 from p2pspades.bots.topsearch import weigh_top
-from p2pspades.rules import Action, BlindNil, Draw, SeatView
+from p2pspades.rules import Action, Bid, BlindNil, Draw, SeatView
 from p2pspades.table.events import Decision, DecisionKind
 
 DEFAULT_BUDGET = 0.5
@@ -96,6 +96,7 @@ class ExpertBot:
         bid_bag_weight: float | None = None,
         nil_blend: float | None = None,
         bid_lean: float = 0,
+        bid_under: float = 1,
         clock: bool = True,
     ) -> None:
         if time_budget <= 0:
@@ -128,6 +129,8 @@ class ExpertBot:
         self.bid_bag_weight = bid_bag_weight
         self.nil_blend = nil_blend
         self.bid_lean = int(bid_lean)
+        #: may the bid search bid under the heuristic's count (a counted bid below its default)?
+        self.bid_under = bool(bid_under)
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
         self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
@@ -170,8 +173,18 @@ class ExpertBot:
         if kind is DecisionKind.BID:
             if decision.view.rules.deal == "draw":
                 return weighed.default
-            return confident_best(weighed, weighed.default, self.bid_confidence)
+            among = self.bids_among(weighed, decision.view.rules.nil)
+            return confident_best(weighed, weighed.default, self.bid_confidence, among=among)
         return confident_best(weighed, weighed.default, self.confidence)
+
+    def bids_among(self, weighed: Weighed, nil: bool) -> list[int] | None:
+        """The searched bids the bot may choose (None: all its own): with `bid_under` off, no counted bid
+        under the default's (nil, where the rules have it, still may be chosen)."""
+        usual = weighed.actions[weighed.default]
+        if self.bid_under or not isinstance(usual, Bid):
+            return None
+        bids = [(i, weighed.actions[i]) for i in range(weighed.own)]
+        return [i for i, bid in bids if isinstance(bid, Bid) and allowed(bid.tricks, usual.tricks, nil)]
 
     def weigh(self, decision: Decision, also: Action | None = None) -> Weighed | None:
         """The search of a bid, a card to play or the blind-nil question, every option with its value deal
@@ -217,6 +230,11 @@ class ExpertBot:
             "".join(c.code for c in view.hand),
         )
         return hashlib.sha256(self._seed + b"/" + "|".join(map(str, parts)).encode()).digest()
+
+
+def allowed(bid: int, floor: int, nil: bool) -> bool:
+    """Is a bid of `bid` tricks no counted bid under `floor` (a nil, where the rules have it, is allowed)?"""
+    return bid >= floor or (nil and bid == 0)
 
 
 def made(view: SeatView) -> bool:
