@@ -91,18 +91,21 @@ def wire(key: str, parse: Parse, dump: Callable[[Any], Any] = _same, *, optional
     return dataclasses.field(default=None, metadata=meta) if optional else dataclasses.field(metadata=meta)
 
 
-def _show(value: object) -> str:
+def _show(value: object) -> Detail:
+    """What a field holds instead, as a detail says it: its msgpack type (a code) and its length."""
     if isinstance(value, bytes | str | list | dict):
-        return f"a {type(value).__name__} of length {len(value)}"
-    return f"a {type(value).__name__}"
+        return Detail(N_("a {type} of length {n}"), type=type(value).__name__, n=len(value))
+    return Detail(N_("a {type}"), type=type(value).__name__)
 
 
-def _bin(what: str, low: int, high: int) -> Parse:
-    size = f"{low} bytes" if low == high else f"{low}..{high} bytes"
-
+def _bin(what: Detail, low: int, high: int) -> Parse:
     def parse(value: Any) -> bytes:
         if type(value) is not bytes or not low <= len(value) <= high:
-            raise ValueError(f"{what} is {size}, not {_show(value)}")
+            if low == high:
+                raise ValueError(Detail(N_("{what} is {size} bytes, not {value}"), what=what, size=low,
+                                        value=_show(value)))
+            raise ValueError(Detail(N_("{what} is {low}..{high} bytes, not {value}"), what=what, low=low,
+                                    high=high, value=_show(value)))
         return value
 
     return parse
@@ -195,9 +198,9 @@ def _dump_after(after: After) -> dict[str, Any]:
     return after.to_wire()
 
 
-_lobby_id = _bin("the lobby id", LOBBY_ID_SIZE, LOBBY_ID_SIZE)
-_hash = _bin("a genesis hash", log.HASH_SIZE, log.HASH_SIZE)
-_genesis = _bin("the genesis", 1, MAX_LOBBY_FRAME)
+_lobby_id = _bin(Detail(N_("the lobby id")), LOBBY_ID_SIZE, LOBBY_ID_SIZE)
+_hash = _bin(Detail(N_("a genesis hash")), log.HASH_SIZE, log.HASH_SIZE)
+_genesis = _bin(Detail(N_("the genesis")), 1, MAX_LOBBY_FRAME)
 
 
 # ------------------------------------------------------------------------------------------------- messages
