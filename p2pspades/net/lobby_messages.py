@@ -159,7 +159,7 @@ def _rules(value: Any) -> RuleSet:
     try:
         return RuleSet.from_dict(value)
     except (ValueError, TypeError) as exc:
-        raise ValueError(f"bad rules: {exc}"[:200]) from None
+        raise ValueError(Detail(N_("bad rules: {why}"), why=detail_of(exc))) from None
 
 
 def _seat(data: Any) -> LobbySeat:
@@ -222,7 +222,9 @@ class LobbyMessage:
         missing = sorted(w.key for w in cls._WIRE if not w.optional and w.key not in payload)
         extra = sorted(str(key)[:20] for key in payload if key not in keys and key not in HEADER_KEYS)
         if missing or extra:
-            raise BadLobbyMessage(cls.TYPE, f"{cls.TYPE}: missing fields {missing}, unexpected {extra[:5]}")
+            why = Detail(N_("{kind}: missing fields {missing}, unexpected {extra}"), kind=cls.TYPE,
+                         missing=str(missing), extra=str(extra[:5]))
+            raise BadLobbyMessage(cls.TYPE, why)
         values: dict[str, Any] = {}
         for w in cls._WIRE:
             value = payload.get(w.key)
@@ -301,7 +303,7 @@ class SeatMap(LobbyMessage):
             raise ValueError(Detail(N_("two seats have the same key")))
         problem = None if self.after is None else self.after.problem(self.rules, None)
         if problem is not None:
-            raise ValueError(f"'after': {problem}")
+            raise ValueError(Detail(N_("'after': {problem}"), problem=problem))
 
     def info(self, host_key: bytes) -> TableInfo:
         """The table this seat map announces, from the host with key `host_key` (the frame's `k`)."""
