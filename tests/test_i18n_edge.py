@@ -78,7 +78,8 @@ def test_a_saved_game_with_an_unknown_bot_is_refused_in_the_reader_language() ->
         text = said(refused.value)
     assert text.startswith(OPEN) and words_outside(text) == [], text
     with speaking("pl"):
-        assert said(refused.value) == "nieznany bot 'nonsense'; wybierz jeden z: easy, normal, expert (albo random)"
+        assert said(refused.value) == ("nieznany bot 'nonsense'; wybierz jeden z: easy, normal, expert "
+                                       "(albo random)")
     with pytest.raises(UnknownBot) as think:
         think_budget("slow")
     with speaking("de"):
@@ -96,8 +97,8 @@ def test_a_lobby_field_of_the_wrong_size_is_said_with_what_it_holds() -> None:
         text = said(bad.value.detail)
     assert words_outside(text) == [] and text.count(OPEN) == 3, text
     with speaking("fr"):
-        assert said(bad.value.detail) == ("l’identifiant du salon\u00a0: 16 octets attendus, reçu\u00a0: un str de "
-                                          "longueur 3")
+        assert said(bad.value.detail) == ("l’identifiant du salon\u00a0: 16 octets attendus, "
+                                          "reçu\u00a0: un str de longueur 3")
     with pytest.raises(BadLobbyMessage) as missing:
         Accept.decode({"l": b"\0" * 16})
     with speaking(PSEUDO):
