@@ -16,13 +16,17 @@ import pytest
 from helpers import pages
 
 from p2pspades import i18n
+from p2pspades.bots.coach import Advice, Option
 from p2pspades.bots.registry import UnknownBot, think_budget
 from p2pspades.crypto import BadPoint, BadSeed, check_deck, check_seed
+from p2pspades.describe.coaching import given_up
 from p2pspades.errors import detail_of
 from p2pspades.i18n import PSEUDO, said, speaking
 from p2pspades.i18n.catalogs import CLOSE, OPEN
 from p2pspades.net.lobby_messages import Accept, BadLobbyMessage
 from p2pspades.net.seats import SessionError, make_bot
+from p2pspades.rules import PRESETS, Bid
+from p2pspades.table.events import DecisionKind
 
 MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 
@@ -117,3 +121,19 @@ def test_a_seed_or_a_point_of_the_wrong_size_is_said_in_the_reader_language() ->
         assert said(seed.value.detail) == "ein Startwert hat 32 Bytes, erhalten: 5"
     with speaking("pl"):
         assert said(point.value.detail).endswith("punkt ma 32 B, otrzymano: 31 B")
+
+
+def test_the_coach_names_a_bid_it_weighed_where_its_grammar_holds() -> None:
+    """A bid the coach weighed is "deklaracja 13", a noun in the nominative: the Polish sentence names it
+    after a colon, never after "z" (which would want "z deklaracją 13"); French names it without an article
+    that would have to agree with it."""
+    rules = PRESETS["classic"]
+    chosen, best = Option(Bid(13), -130.0, 0.1, (Bid(13),)), Option(Bid(4), 40.0, 0.8, (Bid(4),))
+    advice = Advice(DecisionKind.BID, Bid(4), (best, chosen), 250, False)
+    with speaking("pl"):
+        text = given_up(advice, chosen, Bid(13), rules)
+    assert text == ("twój wybór: deklaracja 13, oczekiwany wynik netto twojej strony w tym rozdaniu: -130 "
+                    "(kontrakt ugrany w 10% z 250 rozkładów); wybór eksperta: deklaracja 4, oczekiwany "
+                    "wynik: +40 (80%)")
+    with speaking("fr"):  # (not "le enchère 4 de l’expert": the article would have to agree with the choice)
+        assert "; le choix de l’expert, enchère 4, espérait +40" in given_up(advice, chosen, Bid(13), rules)
