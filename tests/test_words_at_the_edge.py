@@ -274,16 +274,23 @@ def counts(root: Path = PACKAGE) -> dict[str, int]:
     return {layer: len(layer_literals(root, layer)) for layer in BELOW_THE_EDGE}
 
 
+Listing = dict[str, list[str]]
+
+
+def listed_against(found: dict[str, set[str]], listed: dict[str, frozenset[str]]) -> tuple[Listing, Listing]:
+    """What is found but not listed, and what is listed but no longer found, by module."""
+    new = {where: sorted(texts - listed.get(where, frozenset())) for where, texts in found.items()}
+    gone = {where: sorted(texts - found.get(where, set())) for where, texts in listed.items()}
+    return {w: t for w, t in new.items() if t}, {w: t for w, t in gone.items() if t}
+
+
 def test_below_the_edge_no_sentence_is_said_but_those_allowed() -> None:
     found: dict[str, set[str]] = {}
     for layer in BELOW_THE_EDGE:
         for where, _line, text in layer_literals(PACKAGE, layer):
             found.setdefault(where, set()).add(text)
-    new = {where: sorted(texts - ALLOWED.get(where, frozenset())) for where, texts in found.items()}
-    new = {where: texts for where, texts in new.items() if texts}
+    new, gone = listed_against(found, ALLOWED)
     assert not new, f"sentences below the edge: make them data, and their words in describe/: {new}"
-    gone = {where: sorted(texts - found.get(where, set())) for where, texts in ALLOWED.items()}
-    gone = {where: texts for where, texts in gone.items() if texts}
     assert not gone, f"no longer below the edge: take them off ALLOWED: {gone}"
 
 
@@ -296,11 +303,8 @@ def test_below_the_edge_every_english_raise_is_one_no_person_reads() -> None:
         for where, _line, text in layer_literals(PACKAGE, layer, everything=True):
             if (where, text) not in plain:
                 found.setdefault(where, set()).add(text)
-    new = {where: sorted(texts - NOT_FOR_A_PERSON.get(where, frozenset())) for where, texts in found.items()}
-    new = {where: texts for where, texts in new.items() if texts}
+    new, gone = listed_against(found, NOT_FOR_A_PERSON)
     assert not new, f"English below the edge that a person may read: mark it (errors.Detail, N_): {new}"
-    gone = {where: sorted(texts - found.get(where, set())) for where, texts in NOT_FOR_A_PERSON.items()}
-    gone = {where: texts for where, texts in gone.items() if texts}
     assert not gone, f"no longer below the edge: take them off NOT_FOR_A_PERSON: {gone}"
 
 
