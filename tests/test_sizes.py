@@ -6,14 +6,12 @@ Complexity is radon's cyclomatic complexity: one, plus one for each branch, loop
 `p2pspades/table/ruff.toml`) counts the same paths but not the boolean operators, so a function can pass it
 and fail here.
 
-`python tests/test_sizes.py [TREE]` prints, for a checkout's package (this one by default), how many
-functions are above 10, 15 and 20, the most complex, and the longest modules: the same figures in the tree
-before a change say what the change did.
+`python benchmarks/shape.py --old TREE` counts the same figures (functions above 10, 15 and 20, the largest
+modules) in this tree and another, side by side.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -71,26 +69,3 @@ def test_the_measures_see_what_they_count() -> None:
     assert line_count(source) == 47
     assert limit(PACKAGE / "table" / "machine.py") == 15
     assert limit(PACKAGE / "ui" / "state.py") == MAX_COMPLEXITY
-
-
-def figures(root: Path) -> dict[str, object]:
-    """A package's figures: functions above 10, 15 and 20, the ten most complex, the five longest modules."""
-    found = sorted(((n, f"{path.relative_to(root.parent)}:{line} {name}")
-                    for path, source in sources(root) for name, line, n in complexities(source)),
-                   reverse=True)
-    lines = sorted(((line_count(source), str(path.relative_to(root.parent)))
-                    for path, source in sources(root)), reverse=True)
-    return {
-        "functions": len(found),
-        **{f"above_{k}": sum(n > k for n, _ in found) for k in (10, 15, 20)},
-        "most_complex": [f"{where}: {n}" for n, where in found[:10]],
-        f"above_{MAX_LINES}_lines": [f"{where}: {n}" for n, where in lines if n > MAX_LINES],
-        "longest": [f"{where}: {n}" for n, where in lines[:5]],
-    }
-
-
-if __name__ == "__main__":
-    import json
-
-    tree = Path(sys.argv[1]) if len(sys.argv) > 1 else PACKAGE.parent
-    print(json.dumps(figures(tree / "p2pspades"), indent=2))
