@@ -243,9 +243,12 @@ class Game:
         if len(plays) < self._n:
             self.current_seat = self._next[current]
             return
-        # the trick is complete (inline: it happens a dozen times a hand)
+        self._trick_done(hand)
+
+    def _trick_done(self, hand: HandState) -> None:
+        """The trick on the table is complete: its winner leads the next, or the hand is played out."""
         winner = hand._winning
-        hand._tricks.append(_new_trick((hand._leader, tuple(plays), self._order)))
+        hand._tricks.append(_new_trick((hand._leader, tuple(hand._plays), self._order)))
         hand._won[winner] += 1
         hand._plays = []
         hand._led = -1
