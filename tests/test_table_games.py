@@ -9,6 +9,7 @@ from p2pspades.audit import Status, verify_frames
 from p2pspades.bots import RandomBot
 from p2pspades.errors import LocalError
 from p2pspades.rules import PRESETS, Phase, RuleSet, preset
+from p2pspades.rules.actions import Action, BlindBid
 from p2pspades.table import (
     Accepted,
     Dropped,
@@ -19,6 +20,7 @@ from p2pspades.table import (
     Table,
     Violation,
 )
+from p2pspades.table.events import Decision
 from p2pspades.table.harness import Wire, new_game, play_in_memory, seeded_entropy
 
 
@@ -148,4 +150,25 @@ def test_lowest_club_leads_first_although_nobody_knows_who_holds_it() -> None:
     for h in table.game.history:
         leader, card = h.tricks[0].plays[0]
         assert card == low and low in h.hands[leader]
+    assert verify_frames(table.entries).status is Status.VALID
+
+
+def test_a_draw_pile_hand_whose_seats_all_bid_blind_plays_on_after_the_last_draw() -> None:
+    """Two players, the draw pile, blind bids open to both (margin 0): when both bid blind before the deal,
+    the last draw ends the bidding too, and the card that draw took still opens for its drawer before the
+    first lead (the engine once refused to learn it outside the draw and the bidding)."""
+    rules = quick("two", blind_bid=True, blind_bid_margin=0, blind_bid_min=1, target=50, losing_threshold=-50)
+
+    class BlindFirst(RandomBot):
+        def __call__(self, decision: Decision) -> Action:
+            blind = [a for a in decision.legal if isinstance(a, BlindBid)]
+            return blind[0] if blind else super().__call__(decision)
+
+    wire = play_in_memory(rules, [BlindFirst(i) for i in range(2)], seed=b"both blind")
+    table = wire.tables[0]
+    assert table.status == "complete" and table.game is not None
+    assert all(t.entries == table.entries for t in wire.tables)
+    first = table.game.history[0]
+    assert first.blind == (True, True), "both seats bid blind in the first hand"
+    assert [len(cards) for cards in first.hands] == [13, 13]
     assert verify_frames(table.entries).status is Status.VALID

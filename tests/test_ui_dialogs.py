@@ -30,8 +30,9 @@ from p2pspades.rules.playout import play_hand
 from p2pspades.table import Decision, DecisionKind, Setup, read_genesis
 from p2pspades.table.harness import new_game
 from p2pspades.ui.app import create_app
+from p2pspades.ui.players import HumanPlayer
 from p2pspades.ui.screens import dialog_text
-from p2pspades.ui.state import HumanPlayer, UiState
+from p2pspades.ui.state import UiState
 from p2pspades.ui.testing import KEYS, until
 
 pytestmark = pytest.mark.timeout(30)

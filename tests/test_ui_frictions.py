@@ -328,7 +328,7 @@ async def test_a_bot_of_this_process_shows_as_thinking_while_it_chooses() -> Non
 
     from p2pspades.rules import Action
     from p2pspades.table import Decision
-    from p2pspades.ui.state import ThinkingShown
+    from p2pspades.ui.players import ThinkingShown
 
     wire = seated(["Ann", "Bob", "Cat", "Dan"])
     table = wire.tables[0]

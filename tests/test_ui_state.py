@@ -16,7 +16,8 @@ from p2pspades.rules import Bid, Card, Game, Phase, Play, RuleSet, deal_from_ord
 from p2pspades.table import CardVerified, Decision, DecisionKind, GameEnded, HandAudited, Rejected, Violation
 from p2pspades.table.harness import Wire
 from p2pspades.ui import cardinput
-from p2pspades.ui.state import HumanPlayer, UiState
+from p2pspades.ui.players import HumanPlayer
+from p2pspades.ui.state import UiState
 from p2pspades.ui.text import sort_hand
 
 pytestmark = pytest.mark.timeout(30)

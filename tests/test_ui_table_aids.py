@@ -110,7 +110,8 @@ def test_partners_see_their_contract_and_the_cards_played_and_are_asked_before_a
         assert found and int(found.group(1)) == bids["West"] + bids["East"], screen
         # the help names the new keys
         term.proc.send("?")
-        helped = until(term, "the help", lambda s: "─ Keys " in s)
+        # the window is drawn in more than one write: wait for its last key line, not its title
+        helped = until(term, "the help", lambda s: "─ Keys " in s and "bell on/off" in s)
         assert re.search(r"│\s+p\s+the cards played this hand by suit, and those still out", helped), helped
         assert re.search(r"│\s+w\s+wait longer for a seat that stopped answering", helped), helped
         assert "Ctrl-G" in helped and "bell on/off" in helped, helped

@@ -113,6 +113,23 @@ def test_a_whole_hand_by_clicks_then_the_records_and_a_new_game_in_the_same_tab(
         assert "you left before the end; carry on with: p2pspades resume" in served.text()
 
 
+def test_the_court_cards_are_lettered_in_the_page_language(tmp_path: Path) -> None:
+    """In German the page draws the jack, queen and king as B, D and K, in their corners and big in the
+    middle, as the terminal writes them: the rank comes from the snapshot, the court from the card's code."""
+    with served_page(tmp_path, "play", "--lang", "de", "--name", "Ana", "--bot", "random", "--seed", "7",
+                     *ONE_HAND) as (_served, table):
+        table.wait_for("document.querySelector('.hand button.card')")
+        faces: list[list[str]] = table.page.evaluate(
+            "Array.from(document.querySelectorAll('.hand button.card')).map(b => [b.dataset.card, "
+            "(b.querySelector('.court') || {}).textContent || '', b.querySelector('.corner b').textContent])")
+        letters = {"J": "B", "Q": "D", "K": "K"}
+        courts = [(code, court, corner) for code, court, corner in faces if code[0] in letters]
+        assert courts, f"seed 7 deals Ana no court card: {faces}"
+        assert all(court == corner == letters[code[0]] for code, court, corner in courts), faces
+        assert all(court == "" for code, court, _corner in faces if code[0] not in letters), faces
+        assert table.errors == []
+
+
 def test_the_host_seats_bots_in_the_lobby_by_clicks_and_ctrl_c_leaves(tmp_path: Path) -> None:
     with served_page(tmp_path, "host", "--name", "Ana", "--address", "127.0.0.1", "--no-advertise",
                      "--table", "Kitchen table", "--target", "300") as (served, table):

@@ -87,6 +87,19 @@ def worker_pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
                                                   initializer=_ignore_interrupts)
 
 
+def stop_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Stop `pool`'s workers: the work not started is cancelled, the running work finishes, and a Ctrl-C
+    meanwhile is raised once they have stopped. Waiting matters: a pool left to stop as the program exits
+    has its threads write to pipes already closed, which Python reports on stderr after the last line."""
+    with _interrupts_held():
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        except RuntimeError:  # its thread never started (the first check failed): the workers wait
+            for worker in list((pool._processes or {}).values()):
+                worker.terminate()
+                worker.join()
+
+
 def _outcome(future: concurrent.futures.Future[bool]) -> bool:
     """The check's result, once it has one. A wait's lock changes hands where Ctrl-C would leave it released
     twice (a RuntimeError, not the one-line message), so the wait holds Ctrl-C back, WAIT_SLICE seconds at a
@@ -164,13 +177,7 @@ class ParallelProofs:
             for _entry, future in self._pending:
                 future.cancel()
             return
-        with _interrupts_held():
-            try:
-                pool.shutdown(wait=True, cancel_futures=True)
-            except RuntimeError:  # its thread never started (the first check failed): the workers wait
-                for worker in list((pool._processes or {}).values()):
-                    worker.terminate()
-                    worker.join()
+        stop_pool(pool)
 
     def __enter__(self) -> ParallelProofs:
         return self

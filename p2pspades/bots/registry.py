@@ -14,6 +14,7 @@ from p2pspades.bots.easy import EasyBot
 from p2pspades.bots.expert import DEFAULT_BUDGET, ExpertBot
 from p2pspades.bots.heuristic import HeuristicBot
 from p2pspades.bots.random_bot import RandomBot
+from p2pspades.errors import N_, Detail
 
 BOT_LEVELS = ("easy", "normal", "expert")
 """The difficulty levels, from the weakest."""
@@ -28,14 +29,16 @@ _think = [DEFAULT_THINK]  # the process's level, set once from the command line 
 
 
 class UnknownBot(ValueError):
-    """A bot name that is not one of `BOT_KINDS`, or a `--think` level that is not one of `THINK`."""
+    """A bot name that is not one of `BOT_KINDS`, or a `--think` level that is not one of `THINK` (a saved
+    game's `local.json` may name one): its message a `Detail`, said in the reader's language."""
 
 
 def think_budget(think: str | None = None) -> float:
     """The expert's seconds per decision at a `--think` level (the process's level when None)."""
     think = _think[0] if think is None else think
     if think not in THINK:
-        raise UnknownBot(f"unknown --think {think!r}; choose one of: {', '.join(THINK)}")
+        raise UnknownBot(Detail(N_("unknown --think {think}; choose one of: {levels}"),
+                                think=repr(think)[:40], levels=", ".join(THINK)))
     return DEFAULT_BUDGET * THINK[think]
 
 
@@ -69,4 +72,5 @@ def make_bot(
         return ExpertBot(seed, time_budget=budget, clock=clock)
     if level == "random":
         return RandomBot(seed)
-    raise UnknownBot(f"unknown bot {level!r}; choose one of: {', '.join(BOT_LEVELS)} (or random)")
+    raise UnknownBot(Detail(N_("unknown bot {level}; choose one of: {levels} (or random)"),
+                            level=repr(level)[:40], levels=", ".join(BOT_LEVELS)))

@@ -270,16 +270,8 @@ def bid_options(view: SeatView, legal: Sequence[Action], lean: int = 0) -> tuple
     """The bids the search weighs (nil as 0), around the heuristic's count (`lean` tricks over it), and
     which is the heuristic's (so raised)."""
     rules = view.rules
-    centre = choose_bid(view, legal, 0.0)  # the heuristic bid, to search around
-    counted_bid = isinstance(centre, Bid) and not (rules.nil and centre.tricks == 0)
-    count = centre.tricks if isinstance(centre, Bid) and counted_bid else quick_bid(
-        rules, mask_of(view.hand), True
-    )
     counted = sorted(a.tricks for a in legal if isinstance(a, Bid) and not (rules.nil and a.tricks == 0))
-    if lean and counted:
-        raised = min(counted[-1], max(counted[0], count + lean))
-        centre = Bid(raised) if counted_bid else centre
-        count = raised
+    centre, count = bid_centre(view, legal, counted, lean)
     # where bags cost nothing, all counted bids share a playout a deal (see `BidSearch`): search wider
     below, over = (1, 1) if bags_hurt(rules) else (WIDE_BELOW, WIDE_ABOVE)
     options = [b for b in counted if -below <= b - count <= over] or counted[:1]
@@ -288,6 +280,25 @@ def bid_options(view: SeatView, legal: Sequence[Action], lean: int = 0) -> tuple
     usual = centre.tricks if isinstance(centre, Bid) else count
     default = options.index(usual) if usual in options else options.index(count) if count in options else 0
     return options, default
+
+
+def bid_centre(
+    view: SeatView, legal: Sequence[Action], counted: Sequence[int], lean: int
+) -> tuple[Action, int]:
+    """The heuristic's bid and the count the search goes around: the heuristic's count of tricks (the hand's
+    quick count where it bids nil or blind), `lean` tricks over it within the `counted` bids (sorted), the
+    heuristic's bid raised with it."""
+    rules = view.rules
+    centre = choose_bid(view, legal, 0.0)  # the heuristic bid, to search around
+    counted_bid = isinstance(centre, Bid) and not (rules.nil and centre.tricks == 0)
+    count = centre.tricks if isinstance(centre, Bid) and counted_bid else quick_bid(
+        rules, mask_of(view.hand), True
+    )
+    if lean and counted:
+        raised = min(counted[-1], max(counted[0], count + lean))
+        centre = Bid(raised) if counted_bid else centre
+        count = raised
+    return centre, count
 
 
 def weigh_bids(

@@ -87,8 +87,23 @@ def sides_text(row: GameRow) -> str:
     return _(" vs ").join("+".join(names) for _side, names in sorted(sides.items()))
 
 
+#: the endings of a game that is over (someone won, or nobody will)
+_OVER = (Ending.COMPLETE, Ending.ABANDONED, Ending.VIOLATION, Ending.LEFT, Ending.CONTESTED)
+#: the endings of a game that stopped short of its end or is still played: it may go on
+_NOT_OVER = (Ending.STOPPED, Ending.RUNNING, Ending.UNANSWERED, Ending.UNFINISHED)
+
+
 def result_text(row: GameRow, profile: str | None) -> str:
     """Who won, or how the game stands, in a few words."""
+    if row.ending in _OVER:
+        return _over_text(row)
+    if row.ending in _NOT_OVER:
+        return _not_over_text(row, profile)
+    return _("log unreadable: {why}").format(why=printable(summary(row.finding)))
+
+
+def _over_text(row: GameRow) -> str:
+    """Who won a game that is over: by playing to its end, or by forfeit; or that nobody did."""
     # TRANSLATORS: between the sides that won together: "ana and bo won"
     winners = _(" and ").join("+".join(printable(n) for n in side) for side in row.winners)
     ending = row.ending
@@ -103,6 +118,16 @@ def result_text(row: GameRow, profile: str | None) -> str:
         if not winners:
             return _("{names} left: nobody won").format(names=leavers)
         return _won(row, winners, forfeit=_("{names} left").format(names=leavers))
+    # Ending.CONTESTED
+    if not row.claimed_by:
+        return _("abandoned, contested: nobody won")
+    claimed = _(" and ").join(printable(n) for n in row.claimed_by)
+    return _("abandoned, contested: nobody won (claimed by {names})").format(names=claimed)
+
+
+def _not_over_text(row: GameRow, profile: str | None) -> str:
+    """How a game that may go on stands, with the command that carries it on where this profile may."""
+    ending = row.ending
     if ending is Ending.STOPPED:
         text = ngettext("stopped by agreement after {n} hand: nobody won, the scores stand",
                         "stopped by agreement after {n} hands: nobody won, the scores stand",
@@ -113,11 +138,6 @@ def result_text(row: GameRow, profile: str | None) -> str:
                 words += ["--profile", paths.profile_name(profile)]
             text = _("{stopped}; carry on with: {command}").format(stopped=text, command=shlex.join(words))
         return text
-    if ending is Ending.CONTESTED:
-        if not row.claimed_by:
-            return _("abandoned, contested: nobody won")
-        claimed = _(" and ").join(printable(n) for n in row.claimed_by)
-        return _("abandoned, contested: nobody won (claimed by {names})").format(names=claimed)
     if ending is Ending.RUNNING:
         return ngettext("still being played ({n} hand so far)", "still being played ({n} hands so far)",
                         row.hands).format(n=row.hands)
@@ -127,14 +147,13 @@ def result_text(row: GameRow, profile: str | None) -> str:
                         "stopped after {n} hands; nobody answered its resume on {date}: it may have ended "
                         "without you (verify with another player's log to know)",
                         row.hands).format(n=row.hands, date=date(row.unanswered or 0))
-    if ending is Ending.UNFINISHED:
-        text = ngettext("stopped after {n} hand", "stopped after {n} hands", row.hands).format(n=row.hands)
-        if row.game_id is not None and Path(row.path).is_relative_to(paths.games_dir(
-                paths.data_home(profile=profile))):  # a seat directory: `resume` carries it on
-            text = _("{stopped}; carry on with: {command}").format(
-                stopped=text, command=resume_command(bytes.fromhex(row.game_id), profile))
-        return text
-    return _("log unreadable: {why}").format(why=printable(summary(row.finding)))
+    # Ending.UNFINISHED
+    text = ngettext("stopped after {n} hand", "stopped after {n} hands", row.hands).format(n=row.hands)
+    if row.game_id is not None and Path(row.path).is_relative_to(paths.games_dir(
+            paths.data_home(profile=profile))):  # a seat directory: `resume` carries it on
+        text = _("{stopped}; carry on with: {command}").format(
+            stopped=text, command=resume_command(bytes.fromhex(row.game_id), profile))
+    return text
 
 
 def _won(row: GameRow, winners: str, forfeit: str = "") -> str:

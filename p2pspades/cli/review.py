@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from p2pspades.audit import GameVisitor, Status
 from p2pspades.audit.files import verify_log
-from p2pspades.audit.parallel import available_jobs, worker_pool
+from p2pspades.audit.parallel import available_jobs, stop_pool, worker_pool
 from p2pspades.bots.review import CannotReview, Judged, Position, Replay, Review, judge, summed
 from p2pspades.cli.common import add_think_option, fail
 from p2pspades.cli.verify import add_jobs_option
@@ -181,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.end()
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(pool)
     rules = table.rules
     names = [s.name for s in table.setup.seats]
     if args.json:

@@ -10,6 +10,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Final
 
+from ..errors import N_, Detail
 from .errors import BadSeed, CryptoUsageError
 from .hashing import DOMAIN_COMMIT, DOMAIN_DRAW, DOMAIN_DRAW_COMMIT, H
 
@@ -28,8 +29,10 @@ def new_seed() -> bytes:
 def check_seed(seed: bytes) -> bytes:
     """Refuse a seed (ours or a revealed one) that is not exactly 32 bytes."""
     if not isinstance(seed, bytes) or len(seed) != SEED_BYTES:
-        got = f"{len(seed)} bytes" if isinstance(seed, bytes) else f"a {type(seed).__name__}, not bytes"
-        raise BadSeed(f"a seed is {SEED_BYTES} bytes, got {got}")
+        if isinstance(seed, bytes):
+            raise BadSeed(Detail(N_("a seed is {size} bytes, got {count}"), size=SEED_BYTES, count=len(seed)))
+        raise BadSeed(Detail(N_("a seed is {size} bytes, got a {type}"), size=SEED_BYTES,
+                             type=type(seed).__name__))
     return seed
 
 

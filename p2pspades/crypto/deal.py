@@ -196,8 +196,11 @@ def check_deck(deck: Sequence[object], n: int) -> list[Point]:
     seen: dict[bytes, int] = {}
     for j, p in enumerate(deck):
         if not isinstance(p, bytes) or len(p) != POINT_BYTES:
-            got = f"{len(p)} bytes" if isinstance(p, bytes) else f"a {type(p).__name__}"
-            raise BadPoint(f"a point is {POINT_BYTES} bytes, got {got}", position=j)
+            if isinstance(p, bytes):
+                raise BadPoint(Detail(N_("a point is {size} bytes, got {count}"), size=POINT_BYTES,
+                                      count=len(p)), position=j)
+            raise BadPoint(Detail(N_("a point is {size} bytes, got a {type}"), size=POINT_BYTES,
+                                  type=type(p).__name__), position=j)
         first = seen.setdefault(p, j)
         if first != j:
             raise BadDeck(Detail(N_("positions {first} and {j} hold the same point"), first=first, j=j))

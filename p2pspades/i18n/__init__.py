@@ -139,7 +139,9 @@ def said(error: BaseException | str) -> str:
             return ngettext(singular, plural, fields["n"]).format(**words)
         return gettext(template).format(**words)
     if isinstance(error, P2PSpadesError) and len(error.args) == 1 and isinstance(error.args[0], str):
-        error = error.args[0]  # raised with a `Detail` made before, or a marked message
+        if getattr(error.args[0], "fields", None):  # raised with a `Detail` made before: said as it is
+            return said(error.args[0])
+        error = error.args[0]  # a marked message
     text = str(error)
     if isinstance(error, str) and text:  # a marked message without fields
         return gettext(text)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from p2pspades import crypto
+from p2pspades.errors import N_
 from p2pspades.net import endpoints
 from p2pspades.net.auth import transport_keys
 from p2pspades.net.discovery import local_address
@@ -126,7 +127,7 @@ async def start_group(result: LobbyResult, main: Seat, main_mesh: Mesh, bots: Se
         for bot, mesh in bots:
             seat = result.table.seat_of(bot.identity.public)
             if seat is None:
-                raise SessionError(f"the bot {bot.name or '?'} has no seat in the agreed game")
+                raise SessionError(N_("the bot {name} has no seat in the agreed game"), name=bot.name or "?")
             bot_result = LobbyResult(seat, result.table, result.genesis, result.game_id)
             player = bot.player or make_bot(bot.bot, bot.seed)
             peers.append(await start_game(

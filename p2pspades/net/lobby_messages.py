@@ -91,18 +91,21 @@ def wire(key: str, parse: Parse, dump: Callable[[Any], Any] = _same, *, optional
     return dataclasses.field(default=None, metadata=meta) if optional else dataclasses.field(metadata=meta)
 
 
-def _show(value: object) -> str:
+def _show(value: object) -> Detail:
+    """What a field holds instead, as a detail says it: its msgpack type (a code) and its length."""
     if isinstance(value, bytes | str | list | dict):
-        return f"a {type(value).__name__} of length {len(value)}"
-    return f"a {type(value).__name__}"
+        return Detail(N_("a {type} of length {n}"), type=type(value).__name__, n=len(value))
+    return Detail(N_("a {type}"), type=type(value).__name__)
 
 
-def _bin(what: str, low: int, high: int) -> Parse:
-    size = f"{low} bytes" if low == high else f"{low}..{high} bytes"
-
+def _bin(what: Detail, low: int, high: int) -> Parse:
     def parse(value: Any) -> bytes:
         if type(value) is not bytes or not low <= len(value) <= high:
-            raise ValueError(f"{what} is {size}, not {_show(value)}")
+            if low == high:
+                raise ValueError(Detail(N_("{what} is {size} bytes, not {value}"), what=what, size=low,
+                                        value=_show(value)))
+            raise ValueError(Detail(N_("{what} is {low}..{high} bytes, not {value}"), what=what, low=low,
+                                    high=high, value=_show(value)))
         return value
 
     return parse
@@ -156,7 +159,7 @@ def _rules(value: Any) -> RuleSet:
     try:
         return RuleSet.from_dict(value)
     except (ValueError, TypeError) as exc:
-        raise ValueError(f"bad rules: {exc}"[:200]) from None
+        raise ValueError(Detail(N_("bad rules: {why}"), why=detail_of(exc))) from None
 
 
 def _seat(data: Any) -> LobbySeat:
@@ -195,9 +198,9 @@ def _dump_after(after: After) -> dict[str, Any]:
     return after.to_wire()
 
 
-_lobby_id = _bin("the lobby id", LOBBY_ID_SIZE, LOBBY_ID_SIZE)
-_hash = _bin("a genesis hash", log.HASH_SIZE, log.HASH_SIZE)
-_genesis = _bin("the genesis", 1, MAX_LOBBY_FRAME)
+_lobby_id = _bin(Detail(N_("the lobby id")), LOBBY_ID_SIZE, LOBBY_ID_SIZE)
+_hash = _bin(Detail(N_("a genesis hash")), log.HASH_SIZE, log.HASH_SIZE)
+_genesis = _bin(Detail(N_("the genesis")), 1, MAX_LOBBY_FRAME)
 
 
 # ------------------------------------------------------------------------------------------------- messages
@@ -219,7 +222,9 @@ class LobbyMessage:
         missing = sorted(w.key for w in cls._WIRE if not w.optional and w.key not in payload)
         extra = sorted(str(key)[:20] for key in payload if key not in keys and key not in HEADER_KEYS)
         if missing or extra:
-            raise BadLobbyMessage(cls.TYPE, f"{cls.TYPE}: missing fields {missing}, unexpected {extra[:5]}")
+            why = Detail(N_("{kind}: missing fields {missing}, unexpected {extra}"), kind=cls.TYPE,
+                         missing=str(missing), extra=str(extra[:5]))
+            raise BadLobbyMessage(cls.TYPE, why)
         values: dict[str, Any] = {}
         for w in cls._WIRE:
             value = payload.get(w.key)
@@ -298,7 +303,7 @@ class SeatMap(LobbyMessage):
             raise ValueError(Detail(N_("two seats have the same key")))
         problem = None if self.after is None else self.after.problem(self.rules, None)
         if problem is not None:
-            raise ValueError(f"'after': {problem}")
+            raise ValueError(Detail(N_("'after': {problem}"), problem=problem))
 
     def info(self, host_key: bytes) -> TableInfo:
         """The table this seat map announces, from the host with key `host_key` (the frame's `k`)."""

@@ -100,7 +100,7 @@ def check_endpoint(endpoint: object) -> str:
 
 def check_key(key: object) -> bytes:
     if type(key) is not bytes:
-        raise ValueError("a public key is 32 bytes")
+        raise ValueError(Detail(N_("a public key is 32 bytes")))
     return crypto.check_public_key(key)  # WeakKey is a ValueError: weak keys are refused like bad frames
 
 

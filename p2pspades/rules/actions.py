@@ -12,6 +12,7 @@ from itertools import chain, repeat
 from operator import attrgetter
 from typing import TypeAlias, TypeGuard, cast
 
+from p2pspades.errors import N_, Detail
 from p2pspades.rules.cards import Card
 from p2pspades.rules.errors import BadDeal, IllegalAction
 from p2pspades.rules.ruleset import RuleSet
@@ -19,9 +20,10 @@ from p2pspades.rules.ruleset import RuleSet
 _BIT = attrgetter("_bit")
 
 
-def _check_int(name: str, value: object) -> None:
+def _check_int(name: Detail, value: object) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise IllegalAction(f"{name} must be a whole number, got {value!r}")
+        raise IllegalAction(N_("{name} must be a whole number, got {value}"), name=name,
+                            value=repr(value)[:40])
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +33,9 @@ class Bid:
     tricks: int
 
     def __post_init__(self) -> None:
-        _check_int("a bid", self.tricks)
+        _check_int(Detail(N_("a bid")), self.tricks)
         if self.tricks < 0:
-            raise IllegalAction(f"a bid cannot be negative, got {self.tricks}")
+            raise IllegalAction(N_("a bid cannot be negative, got {tricks}"), tricks=self.tricks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +46,8 @@ class BlindNil:
 
     def __post_init__(self) -> None:
         if not isinstance(self.declare, bool):
-            raise IllegalAction(f"a blind-nil answer must be true or false, got {self.declare!r}")
+            raise IllegalAction(N_("a blind-nil answer must be true or false, got {value}"),
+                                value=repr(self.declare)[:40])
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +58,10 @@ class BlindBid:
     tricks: int
 
     def __post_init__(self) -> None:
-        _check_int("a blind bid", self.tricks)
+        _check_int(Detail(N_("a blind bid")), self.tricks)
         if self.tricks < 1:
-            raise IllegalAction(f"a blind bid is 1 trick or more (blind nil is BlindNil), got {self.tricks}")
+            raise IllegalAction(N_("a blind bid is 1 trick or more (blind nil is BlindNil), got {tricks}"),
+                                tricks=self.tricks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +72,8 @@ class Draw:
 
     def __post_init__(self) -> None:
         if not isinstance(self.keep, bool):
-            raise IllegalAction(f"a draw choice must be true (keep) or false (discard), got {self.keep!r}")
+            raise IllegalAction(N_("a draw choice must be true (keep) or false (discard), got {value}"),
+                                value=repr(self.keep)[:40])
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +84,7 @@ class Play:
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card):
-            raise IllegalAction(f"a play needs a card, got {self.card!r}")
+            raise IllegalAction(N_("a play needs a card, got {value}"), value=repr(self.card)[:40])
 
 
 @dataclass(frozen=True, slots=True)

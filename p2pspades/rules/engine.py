@@ -243,9 +243,12 @@ class Game:
         if len(plays) < self._n:
             self.current_seat = self._next[current]
             return
-        # the trick is complete (inline: it happens a dozen times a hand)
+        self._trick_done(hand)
+
+    def _trick_done(self, hand: HandState) -> None:
+        """The trick on the table is complete: its winner leads the next, or the hand is played out."""
         winner = hand._winning
-        hand._tricks.append(_new_trick((hand._leader, tuple(plays), self._order)))
+        hand._tricks.append(_new_trick((hand._leader, tuple(hand._plays), self._order)))
         hand._won[winner] += 1
         hand._plays = []
         hand._led = -1
@@ -356,12 +359,16 @@ class Game:
     def learn(self, stock_index: int, card: Card) -> None:
         """Draw pile: record that the stock card at `stock_index` is `card` (seen by this engine's seat).
 
-        Allowed while the draw or the bidding is in progress; a contradiction with what is known is refused.
+        Allowed from the stacking of the deck until the first card is played: the card a discard takes opens
+        after that draw, which may end the bidding too when every seat bid blind before the deal. A
+        contradiction with what is known is refused.
         """
         if self.rules.deal != "draw":
             raise WrongPhase("learn() is for the two-player draw pile; this game deals every card")
-        if self.phase not in (Phase.DRAW, Phase.BID):
-            raise self._wrong_phase(f"learn({stock_index}, {card})")
+        started = self.phase is Phase.PLAY and (self.hand._tricks or self.hand._plays)
+        if self.phase not in (Phase.DRAW, Phase.BID, Phase.PLAY) or started:
+            raise WrongPhase(N_("{name} is not allowed in the {phase} phase"), self.current_seat,
+                             name="learn", phase=self.phase.value)
         hidden.learn(self.rules, self.hand, stock_index, card)
 
     def _start_bidding(self) -> None:

@@ -391,11 +391,12 @@ class Claims:
             try:
                 inner = log.validate_header(log.open_envelope(raw).payload)
             except RemoteError as exc:
-                bad = Dropped(DropKind.MALFORMED, header.seat, header.seq, detail=f"a note: {exc.detail}")
+                bad = Dropped(DropKind.MALFORMED, header.seat, header.seq,
+                              detail=Detail(N_("a note: {detail}"), detail=exc.detail))
                 return False, [*out, Report(bad)]
             if (inner.seq, inner.prev) != (header.seq, header.prev) or inner.type not in msg.NOTES:
                 return False, [*out, Report(Dropped(DropKind.REFUSED, header.seat, header.seq,
-                                                    detail="a note of another slot"))]
+                                                    detail=Detail(N_("a note of another slot"))))]
             out.append(Take(raw))
         return True, out
 

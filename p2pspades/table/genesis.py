@@ -126,7 +126,7 @@ class Setup:
         if identity is None:
             return None
         if identity.public not in self.keys:
-            raise LocalError("this identity holds no seat at that table")
+            raise LocalError(N_("this identity holds no seat at that table"))
         return self.keys.index(identity.public)
 
 

@@ -180,7 +180,8 @@ def on_commit(view: HandView, m: msg.Commit, seat: int, seq: int) -> Outputs:
     if seat == view.seat:
         seed = view.seed(g.hand_number)
         if seed is None or crypto.commitment(d.context(seat), seed) != m.commitment:
-            raise LocalError(f"the secret of hand {g.hand_number} is lost; this peer cannot go on")
+            raise LocalError(N_("the secret of hand {hand} is lost; this peer cannot go on"),
+                             hand=g.hand_number)
         out.append(OwnSecrets(crypto.HandSecrets.derive(seed, d.context(seat), d.n)))
     if isinstance(m, msg.CommitV2):
         try:

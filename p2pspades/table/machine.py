@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from p2pspades import crypto, log
-from p2pspades.errors import LocalError
+from p2pspades.errors import N_, LocalError
 from p2pspades.rules import Action, Card, Game, IllegalAction
 from p2pspades.table import abandonment, drawpile, hand, late, own, partings, slots
 from p2pspades.table import events as ev
@@ -135,8 +135,10 @@ class Table(Receiving):
                 continue
             if not self.take(raw, now) and not self.finished:
                 refused = (e for e in self._events if isinstance(e, ev.Dropped | ev.Rejected | ev.Violation))
-                why = "; ".join(str(e) for e in refused)
-                raise LocalError(f"log entry {i} does not apply: {why or 'out of order'}")
+                why = "; ".join(str(e) for e in refused)  # the events' data, as the log file writes them
+                if not why:
+                    raise LocalError(N_("log entry {i} does not apply: out of order"), i=i)
+                raise LocalError(N_("log entry {i} does not apply: {why}"), i=i, why=why)
         self.restoring = False
         self._advance()
 

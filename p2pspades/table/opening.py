@@ -60,7 +60,7 @@ def on_draw_commit(view: OpeningView, m: msg.DrawCommit, seat: int, seq: int) ->
     if seat == view.seat:
         r = view.seed(DRAW_HAND)
         if r is None or crypto.draw_commitment(view.game_id, seat, r) != m.commitment:
-            raise LocalError("the secret of the first-dealer draw is lost; this peer cannot go on")
+            raise LocalError(N_("the secret of the first-dealer draw is lost; this peer cannot go on"))
     view.opening.commits[seat] = m.commitment
     return [Enter(Stage.DRAW_REVEAL, tuple(range(view.seats)))] if view.last_turn else []
 

@@ -432,10 +432,10 @@ class Partings:
                 inner = log.validate_header(log.open_envelope(raw).payload)
             except RemoteError as exc:
                 return False, Report(Dropped(DropKind.MALFORMED, header.seat, header.seq,
-                                             detail=f"a note: {exc.detail}"))
+                                             detail=Detail(N_("a note: {detail}"), detail=exc.detail)))
             if (inner.seq, inner.prev) != (header.seq, header.prev) or inner.type != kind:
                 return False, Report(Dropped(DropKind.REFUSED, header.seat, header.seq,
-                                             detail="a note of another slot or kind"))
+                                             detail=Detail(N_("a note of another slot or kind"))))
         return True, list(notes)
 
 

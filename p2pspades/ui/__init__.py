@@ -9,8 +9,9 @@ from p2pspades.ui.keys import create_key_bindings
 from p2pspades.ui.lobby import confirm_table, create_lobby_app, run_lobby
 from p2pspades.ui.lobby_model import LobbyModel
 from p2pspades.ui.local import LocalGame, run_local_game
+from p2pspades.ui.players import HumanPlayer, ThinkingShown
 from p2pspades.ui.replay import ReplayModel, create_replay_app, run_replay, run_replay_async
-from p2pspades.ui.state import EventLine, GameResult, HumanPlayer, ResultStatus, ThinkingShown, UiState
+from p2pspades.ui.state import EventLine, GameResult, ResultStatus, UiState
 
 __all__ = [
     "EventLine",

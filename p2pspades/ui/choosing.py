@@ -15,7 +15,7 @@ from collections.abc import Callable
 from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import _, ngettext
 from p2pspades.printable import printable
-from p2pspades.rules import Action, Bid, BlindNil, Card, Draw, Pass, Play
+from p2pspades.rules import Action, Bid, BlindNil, Card, Draw, Pass, Play, Rank, Suit
 from p2pspades.table import Decision, DecisionKind
 from p2pspades.ui import cardinput
 from p2pspades.ui.derived import Derived
@@ -277,6 +277,29 @@ class Choosing(Derived):
         return self.answer(Pass(tuple(self.marked)))
 
     # ================================================================= the prompt line
+    def decision_prompt(self) -> str | None:
+        """The prompt line while a decision is pending: the keys that answer it, and what has been typed
+        (None: no decision)."""
+        kind = self.kind
+        typed = f"  > {self.typed}_" if self.typed else ""
+        if kind is DecisionKind.PLAY and self.confirming is not None:
+            return _("play {card}? Enter plays, Esc chooses again").format(card=card_glyph(self.confirming))
+        if kind is DecisionKind.PLAY:
+            example = cardinput.typed_code(Card(Rank.QUEEN, Suit.HEARTS))
+            said = _("Your turn: play a card (←/→ Enter, or type a code like {code})").format(code=example)
+            return said + typed
+        if kind is DecisionKind.PASS:
+            return self.words.pass_prompt(self.view, len(self.marked)) + typed
+        if kind is DecisionKind.BID:
+            if self.rules.nil:
+                return _("Your bid: ←/→ Enter, or type a number, n for nil")
+            return _("Your bid: ←/→ Enter, or type a number")
+        if kind is DecisionKind.BLIND_NIL:
+            return _("Blind nil? Decide before you see your cards: y or n")
+        if kind is DecisionKind.DRAW:
+            return _("Draw: k keeps the top card, d discards it")
+        return None
+
     def say(self, text: str, level: str = "info") -> None:
         """A message on the prompt line until the next key."""
         self.message = EventLine(printable(text), level)

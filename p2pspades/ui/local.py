@@ -34,8 +34,9 @@ from p2pspades.rules import PRESETS, RuleSet, RuleSetError, preset
 from p2pspades.table import DecisionKind, Event, Table
 from p2pspades.table.harness import Player, Wire, new_tables
 from p2pspades.ui.app import create_app, run_alongside
+from p2pspades.ui.players import HumanPlayer
 from p2pspades.ui.prefs import add_screen_options, apply_screen_options
-from p2pspades.ui.state import HumanPlayer, UiState
+from p2pspades.ui.state import UiState
 
 HUMAN = 0
 

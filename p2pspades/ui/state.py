@@ -1,27 +1,26 @@
 """The UI's model: what the game screen shows and every choice a person can make, without prompt_toolkit.
 
 Its parts live beside it: the sentences in `words.py`, the getters the screen derives in `derived.py`, what
-the keys change while a decision is pending (the card cursor, typed codes and bids, the marks of a pass) in
-`choosing.py`, the overlay stack in `overlays.py`, the typing of card codes in `cardinput.py`, and how the
-game ended in `result.py`. Here is the state itself and what the driver, the overlays and the coach change.
+the keys change while a decision is pending (the card cursor, typed codes and bids, the marks of a pass, the
+prompt that asks for them) in `choosing.py`, the coach (key h) in `coaching.py`, the two questions (leave the
+game? stop here?) in `questions.py`, the overlay stack in `overlays.py`, the typing of card codes in
+`cardinput.py`, and how the game ended in `result.py`. Here is the state itself and what the driver and the
+overlays change.
 
 A driver (the in-memory session in `local.py`, or the ZeroMQ peer) feeds it the table's events
 (`on_events`) and the table itself (`refresh`); the screen reads it and the key bindings call its methods.
-When it is our seat's turn, `HumanPlayer` publishes the table's `Decision` here and waits for the person's
-answer, which is always one of the decision's legal actions.
+When it is our seat's turn, `HumanPlayer` (`players.py`) publishes the table's `Decision` here and waits for
+the person's answer, which is always one of the decision's legal actions.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
-from p2pspades.bots.coach import Advice, advise
+from p2pspades.bots.coach import Advice
 from p2pspades.describe import ending
-from p2pspades.describe.coaching import advice_line, legend
-from p2pspades.describe.game import card_glyph
 from p2pspades.i18n import _
 from p2pspades.printable import printable
 from p2pspades.rules import (
@@ -29,15 +28,11 @@ from p2pspades.rules import (
     Card,
     HandResult,
     Phase,
-    Play,
-    Rank,
     SeatView,
-    Suit,
     Trick,
 )
 from p2pspades.table import (
     Decision,
-    DecisionKind,
     Event,
     GameEnded,
     HandAudited,
@@ -49,21 +44,18 @@ from p2pspades.table import (
     Violation,
 )
 from p2pspades.table import messages as msg
-from p2pspades.ui.cardinput import typed_code
-from p2pspades.ui.choosing import Choosing
+from p2pspades.ui.coaching import Coaching
 from p2pspades.ui.overlays import QUESTIONS, Overlay, OverlayStack
 from p2pspades.ui.prefs import PREFS
+from p2pspades.ui.questions import Questions
 from p2pspades.ui.result import GameResult as GameResult
 from p2pspades.ui.result import ResultStatus as ResultStatus
 from p2pspades.ui.text import sort_hand
 from p2pspades.ui.words import LEVELS, Words
 from p2pspades.ui.words import EventLine as EventLine
 
-COACHED = (DecisionKind.BLIND_NIL, DecisionKind.BID, DecisionKind.PLAY)
-"""The decisions the coach (key h) weighs."""
 
-
-class UiState(Choosing):
+class UiState(Questions, Coaching):
     """The game screen's model for one seat. Not thread-safe: use it from the event loop that runs the app."""
 
     def __init__(self, seat: int, setup: Setup, *, max_events: int = 300) -> None:
@@ -269,12 +261,6 @@ class UiState(Choosing):
         self.bots = {seat: owner for seat, owner in owners.items() if 0 <= owner < len(self.names)}
         self._changed()
 
-    @property
-    def only_our_bots(self) -> bool:
-        """Every other seat is a bot this machine runs: nobody waits for us when we leave."""
-        others = [s for s in range(len(self.names)) if s != self.seat]
-        return all(self.bots.get(s) == self.seat for s in others)
-
     def set_countdown(self, seat: int | None, seconds: int | None) -> None:
         """The network driver's countdown to our vote that `seat`, which we wait for, stopped answering (None:
         nothing worth showing); the prompt line says it."""
@@ -374,49 +360,6 @@ class UiState(Choosing):
         self._clear_choice()
         self._changed()
 
-    # ================================================================= the coach
-    def coach(self) -> None:
-        """`h`: the expert's choice for this seat's bid or card, searched from this seat's view alone (in a
-        worker thread, so the screen goes on), said on the prompt line; the cursor moves to it."""
-        decision = self.decision
-        if decision is None or decision.kind not in COACHED:
-            self.say(_("the coach (h) answers when it is your turn to bid or play"), "dim")
-            return
-        if self.advice is not None and self.advice[0] is decision:  # h again: what the numbers mean
-            self.say(legend(self.rules, self.advice[1].deals))
-            return
-        if len(decision.legal) < 2:
-            self.say(_("coach: there is only one thing you may do"), "dim")
-            return
-        if self.coaching is decision:
-            return
-        self.coaching = decision
-        self.say(_("coach: thinking…"), "dim")
-        future = asyncio.get_running_loop().run_in_executor(None, advise, decision)
-        future.add_done_callback(lambda done: self._coached(decision, done))
-
-    def _coached(self, decision: Decision, done: asyncio.Future[Advice | None]) -> None:
-        if self.coaching is decision:
-            self.coaching = None
-        if done.cancelled() or decision is not self.decision:
-            return  # the moment passed
-        error = done.exception()
-        if error is not None:
-            self.say(_("the coach could not search: {error}").format(error=error), "warn")
-            return
-        advice = done.result()
-        if advice is None:
-            self.say(_("coach: there is nothing to weigh here"), "dim")
-            return
-        self.advice = (decision, advice)
-        self.say(advice_line(advice, self.rules))
-        choice = advice.choice
-        if isinstance(choice, Play):
-            self.selected = choice.card
-        elif choice in self.choices():
-            self.choice = self.choices().index(choice)
-        self._changed()
-
     # ================================================================= Enter
     def submit(self) -> bool:
         """Enter: close the overlay on top, or answer the decision with the typed code or the cursor."""
@@ -453,68 +396,6 @@ class UiState(Choosing):
         """Open an overlay below the ones already shown (the game-over screen waits for the last summary)."""
         self.overlays.open_below_all(name)
 
-    # ================================================================= a stop by agreement
-    def set_proposal(self, proposal: Proposal | None) -> None:
-        """The driver's proposal to stop at the slot the table waits for (None: there is none): while it is
-        open and we have not answered, the question is on the screen; once it lapses or we answered, not."""
-        if proposal == self.proposal:
-            return
-        self.proposal = proposal
-        asked = (proposal is not None and proposal.open and self.result is None
-                 and self.seat not in proposal.agreed and self.seat not in proposal.declined)
-        if asked and Overlay.STOP not in self.overlays:
-            self.proposing = False
-            self.overlays.open_under_questions(Overlay.STOP)
-        elif not asked and not self.proposing:
-            self.overlays.discard(Overlay.STOP)
-        self._changed()
-
-    def ask_stop(self) -> None:
-        """`x`: propose to stop here (the question asks first), or answer the proposal on the table."""
-        self.message = None
-        p = self.proposal
-        if self.result is not None:
-            return
-        if self.only_our_bots or self.on_stop is None:  # nobody else to agree with
-            self.say(self.words.stop_alone(), "dim")
-        elif p is not None and p.open and (self.seat in p.agreed or self.seat in p.declined):
-            self.say(self.words.proposal_status(p), "dim")
-        elif Overlay.STOP not in self.overlays:
-            self.proposing = not (p is not None and p.open)
-            self.overlays.append(Overlay.STOP)
-        self._changed()
-
-    def answer_stop(self, yes: bool | None) -> None:
-        """The answer to the question: y proposes (or agrees), n declines another's proposal (or drops our
-        own), None (Esc) closes the question and leaves the proposal to lapse by itself."""
-        if self.top_overlay is not Overlay.STOP:
-            return
-        self.overlays.pop()
-        proposing, self.proposing = self.proposing, False
-        if yes is not None and (yes or not proposing) and self.on_stop is not None:
-            self.on_stop(yes)
-        self._changed()
-
-    def request_quit(self) -> None:
-        """`q` / Ctrl-C: ask for confirmation (leave at once when the game is over)."""
-        self.message = None
-        if self.result is not None:
-            self.leave_requested = True
-        elif self.top_overlay is not Overlay.QUIT:
-            self.overlays.append(Overlay.QUIT)
-        self._changed()
-
-    def confirm_quit(self, yes: bool) -> None:
-        if self.top_overlay is not Overlay.QUIT:
-            return
-        self.overlays.pop()
-        if yes:
-            self.quit_requested = True
-            self.leave_requested = True
-            if self._answer is not None and not self._answer.done():
-                self._answer.cancel()
-        self._changed()
-
     # ================================================================= words, for the screen
     def audit_text(self, number: int) -> tuple[str, str]:
         """The audit verdict of a finished hand, and its level."""
@@ -530,25 +411,9 @@ class UiState(Choosing):
             return _("Game over: {result}").format(result=self.result.text)
         if self.top_overlay is Overlay.TRICK and self.held is not None:
             return _("{caption} · any key continues").format(caption=self.held_caption())
-        kind = self.kind
-        if kind is DecisionKind.PLAY and self.confirming is not None:
-            return _("play {card}? Enter plays, Esc chooses again").format(card=card_glyph(self.confirming))
-        if kind is DecisionKind.PLAY:
-            code = f"  > {self.typed}_" if self.typed else ""
-            example = typed_code(Card(Rank.QUEEN, Suit.HEARTS))
-            said = _("Your turn: play a card (←/→ Enter, or type a code like {code})").format(code=example)
-            return said + code
-        if kind is DecisionKind.PASS:
-            code = f"  > {self.typed}_" if self.typed else ""
-            return self.words.pass_prompt(self.view, len(self.marked)) + code
-        if kind is DecisionKind.BID:
-            if self.rules.nil:
-                return _("Your bid: ←/→ Enter, or type a number, n for nil")
-            return _("Your bid: ←/→ Enter, or type a number")
-        if kind is DecisionKind.BLIND_NIL:
-            return _("Blind nil? Decide before you see your cards: y or n")
-        if kind is DecisionKind.DRAW:
-            return _("Draw: k keeps the top card, d discards it")
+        asked = self.decision_prompt()
+        if asked is not None:
+            return asked
         if self.syncing:
             return self.words.syncing(self.sync_countdown)
         if self.proposal is not None and self.proposal.open:
@@ -608,40 +473,3 @@ class UiState(Choosing):
             self.summary_hand = hand.number
             self.overlays.open_game_window(Overlay.SUMMARY)
 
-
-class HumanPlayer:
-    """Decides for our seat by asking the person: publishes the decision to the UI and awaits the answer.
-
-    Call it like a bot (`await player(decision)`); a driver that no longer needs the answer cancels the
-    awaiting task, and the decision leaves the screen.
-    """
-
-    def __init__(self, state: UiState) -> None:
-        self.state = state
-
-    async def __call__(self, decision: Decision) -> Action:
-        future = self.state.publish(decision)
-        try:
-            return await future
-        finally:
-            self.state.withdraw(future)
-
-
-class ThinkingShown:
-    """A bot of this process, wrapped so that the screen says "thinking…" for its seat while it chooses.
-
-    Works with a bot that answers at once and with one that answers with an awaitable (a bot in a thread).
-    """
-
-    def __init__(self, state: UiState, seat: int, player: Callable[[Decision], Action | Awaitable[Action]]):
-        self.state = state
-        self.seat = seat
-        self.player = player
-
-    async def __call__(self, decision: Decision) -> Action:
-        self.state.set_thinking(self.seat, True)
-        try:
-            choice = self.player(decision)
-            return await choice if inspect.isawaitable(choice) else choice
-        finally:
-            self.state.set_thinking(self.seat, False)

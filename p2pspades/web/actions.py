@@ -7,7 +7,7 @@ or a bid the rules do not allow, with its reason, as it does on the terminal.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from p2pspades.rules import Card, CardError, Play
@@ -155,31 +155,30 @@ def game_message(state: UiState, message: Message, current: bool) -> None:
 
 #: the answers the page's stop question sends: propose or agree, play on, decide later
 STOP_ANSWERS: dict[str, bool | None] = {"yes": True, "no": False, "later": None}
+#: the page's commands that take no field: each does what its key does on the terminal
+PLAIN_COMMANDS: dict[str, Callable[[UiState], None]] = {
+    "close": UiState.close_overlay,
+    "cancel": UiState.clear_typed,
+    "coach": UiState.coach,
+    "wait": UiState.wait_longer,
+    "leave": UiState.request_quit,
+    "stop": UiState.ask_stop,
+}
 
 
 def _command(state: UiState, do: str, message: Message) -> None:
-    if do == "window":
+    if do in PLAIN_COMMANDS:
+        PLAIN_COMMANDS[do](state)
+    elif do == "window":
         name = field(message, "name", str)
         if name not in WINDOWS:
             raise Refused("not a window")
         state.toggle_overlay(WINDOWS[name])
-    elif do == "close":
-        state.close_overlay()
     elif do == "confirm":
         if state.confirming is not None and state.top_overlay is None:
             state.submit()
-    elif do == "cancel":
-        state.clear_typed()
-    elif do == "coach":
-        state.coach()
-    elif do == "wait":
-        state.wait_longer()
-    elif do == "leave":
-        state.request_quit()
     elif do == "quit":
         state.confirm_quit(field(message, "yes", bool))
-    elif do == "stop":
-        state.ask_stop()
     elif do == "stop_answer":
         answer = field(message, "answer", str)
         if answer not in STOP_ANSWERS:

@@ -29,6 +29,7 @@ from p2pspades.i18n import _
 from p2pspades.net.lobby_seats import LobbyError
 from p2pspades.reasons import Trouble
 from p2pspades.ui import lobby_model as ui_lobby
+from p2pspades.ui import players as ui_players
 from p2pspades.ui import state as ui_state
 from p2pspades.web import snapshot, words
 from p2pspades.web.actions import Message, Refused, field, game_message, lobby_message
@@ -125,8 +126,8 @@ class WebScreen:
     # what a command takes from its screen, as from the terminal's `p2pspades.ui`
     LobbyModel = ui_lobby.LobbyModel
     UiState = ui_state.UiState
-    HumanPlayer = ui_state.HumanPlayer
-    ThinkingShown = ui_state.ThinkingShown
+    HumanPlayer = ui_players.HumanPlayer
+    ThinkingShown = ui_players.ThinkingShown
 
     def __init__(self, *, port: int = 0, browser: bool = True, token: str | None = None,
                  status: StatusLine | None = None, new_game: Sequence[str] | None = None) -> None:

@@ -17,12 +17,13 @@ from p2pspades.describe.rules import described
 from p2pspades.printable import printable
 from p2pspades.rules import Action, Bid, BlindBid, BlindNil, Card, Draw, Phase, Trick
 from p2pspades.table import DecisionKind
+from p2pspades.ui.coaching import COACHED
 from p2pspades.ui.derived import Contract, card_tracker
 from p2pspades.ui.lobby import SIDE_LETTERS, partner_warnings
 from p2pspades.ui.lobby_model import LobbyModel, seat_state
 from p2pspades.ui.overlays import Overlay
 from p2pspades.ui.result import result_level
-from p2pspades.ui.state import COACHED, UiState
+from p2pspades.ui.state import UiState
 from p2pspades.ui.text import (
     RED_SUITS,
     after_line,

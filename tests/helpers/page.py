@@ -26,7 +26,8 @@ CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) 
 SKIP_REASON = "needs Debian's headless browser: apt-get install -y chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--no-first-run"]
-URL = re.compile(r"the game is in your browser: (http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{43}/)")
+URL = re.compile(r"(http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{43}/)")
+"""The page's address, as "the game is in your browser: URL" says it in any language."""
 SHOTS = os.environ.get("P2PSPADES_SCREENSHOTS")
 WAIT = 60.0
 """Seconds a page or a program may take to show what a test waits for (never a measure of speed)."""

@@ -57,6 +57,16 @@ def out_of_turn(path: Path) -> Path:
     return write_log(path, [*entries[:n], log.seal(fields, signer)])
 
 
+def signed_bid(path: Path, tricks: object) -> Path:
+    """The whole game's log up to its first bid, which its seat signs as `tricks` (a negative number, a
+    string: what the rules engine itself refuses, the detail of the failed check it words)."""
+    entries = list(_whole_game())
+    n = next(i for i, e in enumerate(entries) if log.open_envelope(e).payload["t"] == "bid")
+    bid = log.open_envelope(entries[n]).payload
+    signer = crypto.Identity.from_seed(hashlib.sha256(SEED + bytes([bid["s"]])).digest())
+    return write_log(path, [*entries[:n], log.seal({**bid, "b": tricks}, signer)])
+
+
 def abandoned(path: Path, gone: int = 1) -> Path:
     """Seat `gone` never sends its first reveal; past the timeout the others certify that it stopped."""
     wire = Wire(new_tables(RULES, seed=SEED, names=HOSTILE), [RandomBot(i) for i in range(4)])

@@ -213,22 +213,34 @@ class Schedule:
                     proposal = table.stop_proposal()
                     if proposal is not None and proposal.open and seat not in proposal.agreed:
                         self._handle(seat, table.stop_here())
-            elif isinstance(ev, Wanted) and self.now - self._asked.get((seat, ev.first), -9.0) >= 1.0:
-                self._asked[(seat, ev.first)] = self.now  # asked at most once a second, as the peer does
-                for other in self.tables:
-                    if other is not None and other is not table:
-                        for raw in other.records[-64:]:
-                            self._send(seat, raw)
-            elif isinstance(ev, Violation) and ev.halts:  # its evidence, to every peer once (as the peer)
-                for raw in ev.evidence:
-                    for dest in range(len(self.tables)):
-                        if dest != seat and (dest, raw) not in self._evidence:
-                            self._evidence.add((dest, raw))
-                            self._send(dest, raw)
+            elif isinstance(ev, Wanted):
+                self._want(seat, ev)
+            elif isinstance(ev, Violation) and ev.halts:
+                self._spread(seat, ev)
         for out in table.take_outgoing():
             self._outgoing(seat, out.raw)
         self.records[seat] = list(table.records)
         self._after(seat, table)
+
+    def _want(self, seat: int, ev: Wanted) -> None:
+        """What `seat` misses, asked at most once a second (as the peer does): every other table's last 64
+        records."""
+        if self.now - self._asked.get((seat, ev.first), -9.0) < 1.0:
+            return
+        self._asked[(seat, ev.first)] = self.now
+        table = self.tables[seat]
+        for other in self.tables:
+            if other is not None and other is not table:
+                for raw in other.records[-64:]:
+                    self._send(seat, raw)
+
+    def _spread(self, seat: int, ev: Violation) -> None:
+        """A halting violation's evidence, to every peer once (as the peer)."""
+        for raw in ev.evidence:
+            for dest in range(len(self.tables)):
+                if dest != seat and (dest, raw) not in self._evidence:
+                    self._evidence.add((dest, raw))
+                    self._send(dest, raw)
 
     def _agrees(self, seat: int) -> bool:
         """Whether `seat` agrees to a proposal to stop: every seat (`stop`), or the proposer's ally alone."""

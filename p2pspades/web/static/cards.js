@@ -36,7 +36,9 @@ function corner(card, where, labels) {
   return span;
 }
 
-// The face of `card` ({c, g, r, s, red, j}): a picture, hidden from screen readers.
+// The face of `card` ({c, g, r, s, red, j}): a picture, hidden from screen readers. Its rank `r` is written
+// as the page's language writes it (the queen is D in German, French and Polish); a court card, known by its
+// code `c`, shows that letter big in the middle.
 export function face(card, labels = {}) {
   const el = document.createElement("span");
   el.className = `face suit-${card.s}${card.red ? " red" : ""}${card.j ? " joker" : ""}`;
@@ -49,7 +51,7 @@ export function face(card, labels = {}) {
     word.className = "joker-word";
     word.textContent = card.j === "big" ? labels.big_joker : labels.little_joker;
     middle.append(word);
-  } else if ("JQK".includes(card.r)) {
+  } else if ("JQK".includes(card.c[0])) {  // by its code: the rank `r` is in the page's letters (D, B, V, W)
     const big = document.createElement("b");
     big.className = "court";
     big.textContent = card.r;
