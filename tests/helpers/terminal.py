@@ -79,14 +79,29 @@ class Terminal:
             raise AssertionError(f"{self.name} ended; its screen:\n{self.text()}") from None
 
     def expect(self, pattern: str, timeout: float = 30.0, *, others: tuple[Terminal, ...] = ()) -> str:
-        """Wait until `pattern` is on the screen (keeping `others` drawn meanwhile); returns the screen."""
+        """Wait until `pattern` is on the screen (keeping `others` drawn meanwhile); returns the screen once
+        the frame that showed it is drawn whole (see `settle`)."""
         deadline = time.monotonic() + timeout
         while not re.search(pattern, screen := self.text()):
             assert time.monotonic() < deadline, f"{self.name}: {pattern!r} never shown:\n{screen}"
             self.pump()
             for other in others:
                 other.pump(0)
-        return screen
+        self.settle()
+        settled = self.text()
+        return settled if re.search(pattern, settled) else screen
+
+    def settle(self, quiet: float = 0.15, most: float = 1.0) -> None:
+        """Read on until the program has written nothing for `quiet` seconds (at most `most` seconds in all).
+        A frame can reach the terminal in more than one write, and a screen read in between shows half of
+        it: the new header over the old panels, or a window half drawn, and resizing the terminal then
+        scrambles what follows."""
+        end = time.monotonic() + most
+        while time.monotonic() < end:
+            try:
+                self.stream.feed(self.proc.read_nonblocking(65536, timeout=quiet))
+            except (pexpect.TIMEOUT, pexpect.EOF):
+                return
 
     def hang_up(self) -> None:
         """Close the terminal, as a person closes its window: the program gets SIGHUP, and nothing it writes
