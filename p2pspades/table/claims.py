@@ -35,6 +35,7 @@ from p2pspades.table.slots import (
     SlotView,
     Standing,
     Take,
+    note_fault,
     standing,
 )
 
@@ -388,15 +389,9 @@ class Claims:
         notes = m.votes if isinstance(m, msg.Certificate) else (*m.votes, *m.stalls)
         out: list[Output] = []
         for raw in notes:
-            try:
-                inner = log.validate_header(log.open_envelope(raw).payload)
-            except RemoteError as exc:
-                bad = Dropped(DropKind.MALFORMED, header.seat, header.seq,
-                              detail=Detail(N_("a note: {detail}"), detail=exc.detail))
+            bad = note_fault(raw, header, msg.NOTES, Detail(N_("a note of another slot")))
+            if bad is not None:
                 return False, [*out, Report(bad)]
-            if (inner.seq, inner.prev) != (header.seq, header.prev) or inner.type not in msg.NOTES:
-                return False, [*out, Report(Dropped(DropKind.REFUSED, header.seat, header.seq,
-                                                    detail=Detail(N_("a note of another slot"))))]
             out.append(Take(raw))
         return True, out
 

@@ -39,7 +39,7 @@ from p2pspades.rules import RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.events import DropKind, Dropped, GameEnded, Rejected, TableStatus, Violation
 from p2pspades.table.outputs import Known, Report
-from p2pspades.table.slots import Awaited, Note, Send, SlotView
+from p2pspades.table.slots import Awaited, Note, Send, SlotView, note_fault
 
 #: how long, by default, a proposal to stop pauses a table that waits for the slot it names (seconds)
 STOP_WAIT = 60.0
@@ -428,14 +428,9 @@ class Partings:
         kind = msg.Leave.TYPE if isinstance(m, msg.Left) else msg.Stop.TYPE
         notes = m.goodbyes if isinstance(m, msg.Left) else m.stops
         for raw in notes:
-            try:
-                inner = log.validate_header(log.open_envelope(raw).payload)
-            except RemoteError as exc:
-                return False, Report(Dropped(DropKind.MALFORMED, header.seat, header.seq,
-                                             detail=Detail(N_("a note: {detail}"), detail=exc.detail)))
-            if (inner.seq, inner.prev) != (header.seq, header.prev) or inner.type != kind:
-                return False, Report(Dropped(DropKind.REFUSED, header.seat, header.seq,
-                                             detail=Detail(N_("a note of another slot or kind"))))
+            bad = note_fault(raw, header, (kind,), Detail(N_("a note of another slot or kind")))
+            if bad is not None:
+                return False, Report(bad)
         return True, list(notes)
 
 

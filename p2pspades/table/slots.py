@@ -20,14 +20,16 @@ its role changes.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from p2pspades import log
+from p2pspades.errors import N_, Detail, RemoteError
 from p2pspades.rules import RuleSet
 from p2pspades.table import messages as msg
 from p2pspades.table.endings import ranked_without
+from p2pspades.table.events import DropKind, Dropped
 from p2pspades.table.outputs import Halt, Report
 
 
@@ -347,3 +349,16 @@ class Reopen:
 
 Output = Note | Send | Held | Take | End | Reopen | Halt | Report
 
+
+def note_fault(raw: bytes, header: log.Header, kinds: Collection[str], another: Detail) -> Dropped | None:
+    """Why a note in a bundle nobody signs (a certificate, a stalled ending, a `left` or `stopped` entry)
+    drops the bundle with `header`: it does not open, or it is not a note of the bundle's slot of one of
+    `kinds` (`another` says so); None where it is."""
+    try:
+        inner = log.validate_header(log.open_envelope(raw).payload)
+    except RemoteError as exc:
+        return Dropped(DropKind.MALFORMED, header.seat, header.seq,
+                       detail=Detail(N_("a note: {detail}"), detail=exc.detail))
+    if (inner.seq, inner.prev) != (header.seq, header.prev) or inner.type not in kinds:
+        return Dropped(DropKind.REFUSED, header.seat, header.seq, detail=another)
+    return None
