@@ -285,8 +285,9 @@ class Game:
         if self.phase is not phase:
             raise self._wrong_phase(action)
 
-    def _wrong_phase(self, action: object) -> WrongPhase:
-        name = type(action).__name__
+    def _wrong_phase(self, action: object, name: str | None = None) -> WrongPhase:
+        """An action (or the call `name`) that this phase does not take."""
+        name = type(action).__name__ if name is None else name
         if self.phase is Phase.GAME_OVER:
             return WrongPhase(N_("{name}: the game is over"), self.current_seat, name=name)
         return WrongPhase(N_("{name} is not allowed in the {phase} phase"), self.current_seat, name=name,
@@ -367,8 +368,7 @@ class Game:
             raise WrongPhase("learn() is for the two-player draw pile; this game deals every card")
         started = self.phase is Phase.PLAY and (self.hand._tricks or self.hand._plays)
         if self.phase not in (Phase.DRAW, Phase.BID, Phase.PLAY) or started:
-            raise WrongPhase(N_("{name} is not allowed in the {phase} phase"), self.current_seat,
-                             name="learn", phase=self.phase.value)
+            raise self._wrong_phase(None, "learn")
         hidden.learn(self.rules, self.hand, stock_index, card)
 
     def _start_bidding(self) -> None:
