@@ -21,7 +21,7 @@ Progress goes to stderr.
     python benchmarks/bots.py [--deals 4] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
                              [--minutes M] [--skip-random] [--skip-pimc] [--skip-heuristic] [--plain-pimc]
                              [--pimc-budget 0.3] [--pimc-playouts N] [--jobs N] [--split] [--playouts N]
-                             [--expert NAME=VALUE] [--pair A/B]
+                             [--expert NAME=VALUE] [--pair A/B] [--hands]
 
 The deals are played in turn across presets and comparisons (deal 0 everywhere, then deal 1...), so that
 `--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
@@ -34,7 +34,11 @@ with the clock as a cap, as it plays, and the yardsticks' wall clock). `--expert
 `ExpertBot` keyword for the run (an idea measured alone).
 
 `--split` takes the expert apart: its bids alone (the expert bids, the heuristic plays its cards) over the
-heuristic, and its card play alone (the heuristic's bids with the expert's cards) over the yardstick.
+heuristic, and its card play alone (the heuristic's bids with the expert's cards) over the yardstick;
+`--pair pimc-bids/pimc` is the yardstick's bids with the expert's card play over the yardstick, and
+"pimc-play" the expert's bids with the yardstick's card play. `--hands` records every table's hand (the
+cards, bids, tricks and each side's score), for where a match's points go: at a deal's two tables the same
+seat holds the same cards, so each side's cards are played once by each bot.
 """
 
 from __future__ import annotations
@@ -134,8 +138,15 @@ class Split:
 
 YARDSTICKS: dict[str, type[PimcSearcher] | type[PlainPimc]] = {"pimc": PimcSearcher, "plain-pimc": PlainPimc}
 """The PIMC searchers of `benchmarks/pimc.py`, by kind."""
-SPLITS = {"expert-bids": ("expert", "normal"), "expert-play": ("normal", "expert")}
-"""`--split`'s bots: the expert's bids with the heuristic's card play, and the other way round."""
+SPLITS = {
+    "expert-bids": ("expert", "normal"),
+    "expert-play": ("normal", "expert"),
+    "pimc-bids": ("pimc", "expert"),
+    "pimc-play": ("expert", "pimc"),
+}
+"""Bots of one bot's bids and another's card play: `--split`'s (the expert's bids with the heuristic's card
+play, and the other way round), and for `--pair` the yardstick's bids with the expert's card play
+("pimc-bids") and the expert's bids with the yardstick's ("pimc-play")."""
 
 
 def play_deal(rules: RuleSet, bots: Sequence[Callable[[Decision], Action]], deal_seed: bytes) -> HandResult:
@@ -186,9 +197,11 @@ class Comparison:
     def __init__(
         self, rules: RuleSet, kinds: tuple[str, str], seed: int, budget: float | None,
         pimc_budget: float = PIMC_BUDGET, confidence: float | None = None, playouts: int | None = None,
-        pimc_playouts: int | None = None, expert: dict[str, Any] | None = None,
+        pimc_playouts: int | None = None, expert: dict[str, Any] | None = None, hands: bool = False,
     ) -> None:
         self.playouts = playouts
+        #: record every table's hand (`--hands`): the cards, bids, tricks and each side's score
+        self.hands: list[dict[str, Any]] | None = [] if hands else None
         self.pimc_playouts = pimc_playouts
         self.expert = expert or {}
         self.confidence = confidence
@@ -217,6 +230,8 @@ class Comparison:
                 bot = self.bot(kind, bot_seed)
                 bots.append(Timed(bot, self.tallies[kind]))
             result = play_deal(rules, bots, deal_seed)
+            if self.hands is not None:
+                self.hands.append(hand_record(d, t, layout, result))
             for side_index, side in enumerate(rules.sides):
                 mine = layout[side[0]]
                 tally = self.tallies[kinds[0] if mine else kinds[1]]
@@ -260,15 +275,18 @@ class Comparison:
         self.margins += other.margins
         self.margins_charged += other.margins_charged
         self.deals += other.deals
+        if self.hands is not None and other.hands is not None:
+            self.hands += other.hands
         for kind, tally in other.tallies.items():
             self.tallies[kind].merge(tally)
 
     def fresh(self) -> Comparison:
         """An empty comparison of the same bots, rules and seed (what a worker plays a deal into)."""
         return Comparison(self.rules, self.kinds, self.seed, self.budget, self.pimc_budget, self.confidence,
-                          self.playouts, self.pimc_playouts, self.expert)
+                          self.playouts, self.pimc_playouts, self.expert, self.hands is not None)
 
     def report(self) -> dict[str, Any]:
+        hands = {} if self.hands is None else {"hands": self.hands}
         return {
             "a": self.kinds[0],
             "b": self.kinds[1],
@@ -278,7 +296,26 @@ class Comparison:
             # deal by deal (in the order they landed, each with its number), for paired comparisons of runs
             "margins": [[d, round(m, 2), round(c, 2)] for d, m, c in self.deals],
             "bots": {_label(kind): report(tally) for kind, tally in self.tallies.items()},
+            **hands,
         }
+
+
+def hand_record(d: int, table: int, layout: Sequence[bool], result: HandResult) -> dict[str, Any]:
+    """One table's hand of deal `d`, as `--hands` records it: the seats bot A held, every seat's cards, bid
+    (blind or not) and tricks, and each side's contract, whether it was made, bags, nil points and points."""
+    return {
+        "deal": d,
+        "table": table,
+        "a": [seat for seat, mine in enumerate(layout) if mine],
+        "cards": [" ".join(card.code for card in hand) for hand in result.hands],
+        "bids": list(result.bids),
+        "blind": [seat for seat, flag in enumerate(result.blind) if flag],
+        "won": list(result.tricks_won),
+        "sides": [
+            {"contract": s.contract, "made": s.made, "bags": s.bags, "nil": s.nil_points, "points": s.points}
+            for s in result.scores
+        ],
+    }
 
 
 def expert_settings(text: str) -> dict[str, Any]:
@@ -431,6 +468,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="deals played at once, each in a worker process (default 1; at most the cores, "
                         "for the yardstick's budget is wall clock)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--hands", action="store_true",
+                        help="record every table's hand in the output (cards, bids, tricks, sides' scores)")
     parser.add_argument(
         "--minutes", type=float, default=None, help="start no new deal after this many minutes (wall clock)"
     )
@@ -521,7 +560,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     comparisons = {
         name: {
             label: Comparison(PRESETS[name], kinds, args.seed, args.budget, args.pimc_budget, args.confidence,
-                              args.playouts, args.pimc_playouts, expert)
+                              args.playouts, args.pimc_playouts, expert, args.hands)
             for label, kinds in pairs.items()
         }
         for name in names

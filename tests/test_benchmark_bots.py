@@ -151,3 +151,48 @@ def test_a_paired_expert_takes_its_own_settings_over_the_runs() -> None:
     own, run = comparison.bot("expert:confidence=0.5,cover=1", 3), comparison.bot("expert", 3)
     assert isinstance(own, ExpertBot) and isinstance(run, ExpertBot)
     assert (own.confidence, run.confidence) == (0.5, 2.0) and own.iterations == run.iterations == 100
+
+
+def test_hands_records_every_table_and_adds_up_to_the_margins() -> None:
+    """`--hands`: each deal's two tables, every seat's 13 cards (the same at both tables), bids and tricks,
+    and each side's score; bot A's side points less bot B's, over both tables and halved, are the deal's
+    margin."""
+    report = bench("--deals", "2", "--skip-pimc", "--skip-random", "--hands")["classic"]
+    comparison = report["expert_over_heuristic"]
+    hands = comparison["hands"]
+    assert sorted((h["deal"], h["table"]) for h in hands) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    for d, margin, _ in comparison["margins"]:
+        first, second = sorted((h for h in hands if h["deal"] == d), key=lambda h: h["table"])
+        assert first["cards"] == second["cards"] and all(len(c.split()) == 13 for c in first["cards"])
+        assert (first["a"], second["a"]) == ([0, 2], [1, 3])
+        total = 0.0
+        for h in (first, second):
+            assert sum(h["won"]) == 13
+            mine = h["a"][0] % 2
+            total += h["sides"][mine]["points"] - h["sides"][1 - mine]["points"]
+            for side, score in enumerate(h["sides"]):
+                assert score["contract"] == sum(b for s, b in enumerate(h["bids"]) if s % 2 == side and b)
+        assert total / 2 == margin
+    assert "hands" not in bench("--deals", "1", "--skip-pimc", "--skip-random")["classic"][
+        "expert_over_heuristic"]
+
+
+def test_the_yardsticks_bids_with_the_experts_cards_and_the_other_way_round() -> None:
+    """`--pair pimc-bids/pimc` is the yardstick's bidding with the expert's card play, and "pimc-play" the
+    expert's bidding with the yardstick's card play, each held to the run's counts."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import bots  # the benchmark script, as a module
+        import pimc
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    from p2pspades.bots import ExpertBot
+    from p2pspades.rules import PRESETS
+
+    comparison = bots.Comparison(PRESETS["classic"], ("pimc-bids", "pimc"), 1, None, playouts=100,
+                                 pimc_playouts=90)
+    yard_bids, yard_play = comparison.bot("pimc-bids", 3), comparison.bot("pimc-play", 3)
+    assert isinstance(yard_bids, bots.Split) and isinstance(yard_play, bots.Split)
+    assert isinstance(yard_bids.bidder, pimc.PimcSearcher) and isinstance(yard_bids.player, ExpertBot)
+    assert isinstance(yard_play.bidder, ExpertBot) and isinstance(yard_play.player, pimc.PimcSearcher)
+    assert yard_bids.bidder.playouts == 90 and yard_bids.player.iterations == 100
