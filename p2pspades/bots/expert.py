@@ -41,7 +41,7 @@ from p2pspades.bots.search import (
 )
 from p2pspades.bots.simulate import Contract, Playout
 from p2pspades.bots.topsearch import weigh_top
-from p2pspades.rules import Action, Bid, BlindNil, Draw, SeatView
+from p2pspades.rules import Action, Bid, BlindNil, Draw, SeatView, is_nil
 from p2pspades.table.events import Decision, DecisionKind
 
 DEFAULT_BUDGET = 0.5
@@ -97,6 +97,7 @@ class ExpertBot:
         nil_blend: float | None = None,
         bid_lean: float = 0,
         bid_under: float = 1,
+        nil_confidence: float | None = None,
         clock: bool = True,
     ) -> None:
         if time_budget <= 0:
@@ -133,6 +134,8 @@ class ExpertBot:
         #: of the expert took fewer bags on classic (178 to 200 over 50 deals) but scored no better against
         #: the yardstick (-4.5 [-12.6, +3.6] a deal on the same deals; README, Benchmarks), so it stays on
         self.bid_under = bool(bid_under)
+        #: the card's bar while a nil bid is alive at the table (None: `confidence`)
+        self.nil_confidence = nil_confidence
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
         self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
@@ -177,7 +180,10 @@ class ExpertBot:
                 return weighed.default
             among = self.bids_among(weighed, decision.view.rules.nil)
             return confident_best(weighed, weighed.default, self.bid_confidence, among=among)
-        return confident_best(weighed, weighed.default, self.confidence)
+        bar = self.confidence
+        if self.nil_confidence is not None and nil_alive(decision.view):
+            bar = self.nil_confidence
+        return confident_best(weighed, weighed.default, bar)
 
     def bids_among(self, weighed: Weighed, nil: bool) -> list[int] | None:
         """The searched bids the bot may choose (None: all its own): with `bid_under` off, no counted bid
@@ -237,6 +243,15 @@ class ExpertBot:
 def allowed(bid: int, floor: int, nil: bool) -> bool:
     """Is a bid of `bid` tricks no counted bid under `floor` (a nil, where the rules have it, is allowed)?"""
     return bid >= floor or (nil and bid == 0)
+
+
+def nil_alive(view: SeatView) -> bool:
+    """Is some seat's nil (or blind nil) bid still unbroken?"""
+    rules = view.rules
+    return any(
+        bid is not None and is_nil(rules, bid, blind) and not won
+        for bid, blind, won in zip(view.bids, view.blind, view.tricks_won, strict=True)
+    )
 
 
 def made(view: SeatView) -> bool:
