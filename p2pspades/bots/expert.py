@@ -98,6 +98,7 @@ class ExpertBot:
         bid_lean: float = 0,
         bid_under: float = 1,
         nil_confidence: float | None = None,
+        nil_effort: float = 1.0,
         clock: bool = True,
     ) -> None:
         if time_budget <= 0:
@@ -136,6 +137,8 @@ class ExpertBot:
         self.bid_under = bool(bid_under)
         #: the card's bar while a nil bid is alive at the table (None: `confidence`)
         self.nil_confidence = nil_confidence
+        #: how many times `iterations` a card's search runs while a nil bid is alive at the table
+        self.nil_effort = nil_effort
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
         self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
@@ -223,6 +226,8 @@ class ExpertBot:
             effort.bag_weight = self.made_bag_weight
         if self.bid_bag_weight is not None and decision.kind is not DecisionKind.PLAY:
             effort.bag_weight = self.bid_bag_weight
+        if self.nil_effort != 1.0 and decision.kind is DecisionKind.PLAY and nil_alive(view):
+            effort.iterations = max(8, int(self.iterations * self.nil_effort))
         effort.nil_blend = self.nil_blend
         effort.bid_lean = self.bid_lean
         return effort
