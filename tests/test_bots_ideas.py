@@ -1,6 +1,6 @@
 """The ideas the expert's search was measured with, each on a constructed position: what the cards played say
-of the hidden hands (`World`'s readings), the cover policy for a nil's partner in the playouts, and the
-information-set search at the top of the tree."""
+of the hidden hands (`World`'s readings), the cover policy for a nil's partner in the playouts, the
+information-set search at the top of the tree, and the card's bar and playouts while a nil is alive."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from helpers.games import apply_all, dealt, decision, plays
 
 from p2pspades.bots import ExpertBot, HeuristicBot
 from p2pspades.bots.cover import CoverPlayout
-from p2pspades.bots.search import Effort
+from p2pspades.bots.search import Effort, Weighed
 from p2pspades.bots.simulate import Contract, Playout
 from p2pspades.bots.topsearch import weigh_top
 from p2pspades.bots.world import World, read_plays
@@ -185,3 +185,52 @@ def test_the_bid_search_bids_under_the_count_only_where_it_may() -> None:
 
     assert bid(1) == Bid(3)
     assert bid(0) == Bid(4)
+
+
+# Dealer 0: seat 1 bids first and leads. Seat 1 bids nil; the heuristic's lead for it is the TD, the highest
+# of its cards that the count of unseen cards calls safe, though the opponents, hunting the nil, play under
+# it.
+NIL_LEAD = (
+    "9H JS 9D 7S 5C QH AS JC TH 6S 3S KD TS",
+    "9C 5H 6D QC AC 3C TD 4D AH 3D 4H 2S 3H",
+    "8D QD JD AD 7D 8S 8C 2C 9S TC KS 6C 4S",
+    "4C 7C 5S QS 2D 6H 2H KH KC 8H JH 7H 5D",
+)
+
+
+def nil_lead(nil: bool) -> Decision:
+    """Seat 1's opening lead, its bid nil (or 1)."""
+    game = dealt(preset("classic"), 0, NIL_LEAD)
+    apply_all(game, [Bid(0 if nil else 1), Bid(3), Bid(2), Bid(4)])
+    turn = decision(game)
+    assert turn.view.seat == 1
+    return turn
+
+
+def test_a_live_nil_lowers_the_cards_bar_to_nil_confidence() -> None:
+    """A search whose card beats the heuristic's by 1.2 standard errors: the expert keeps the heuristic's card
+    at its bar of 1.5, and takes the searched one at `nil_confidence=0.5` while a nil is alive at the table,
+    but not where no seat bid nil."""
+    turn = nil_lead(True)
+    assert HeuristicBot(1)(turn) == Play(Card.parse("TD"))
+    # the 3D beats the TD by 10 points a deal, with a spread of 80 over 100 deals: 1.24 standard errors
+    weighed = Weighed([Play(Card.parse("TD")), Play(Card.parse("3D"))],
+                      [[0.0] * 100, [10.0 + 80.0 * (-1) ** k for k in range(100)]],
+                      [[True] * 100, [True] * 100], [1.0] * 100, 0)
+    mean, error = weighed.difference(1, 0)
+    assert mean == 10.0 and 1.2 < mean / error < 1.3
+    assert ExpertBot(1).best(turn, weighed) == 0
+    assert ExpertBot(1, nil_confidence=0.5).best(turn, weighed) == 1
+    assert ExpertBot(1, nil_confidence=0.5).best(nil_lead(False), weighed) == 0
+    # at the table, the search with the lower bar leads a low card, never the TD
+    assert ExpertBot(7, clock=False, iterations=2000, nil_confidence=0.5)(turn) != Play(Card.parse("TD"))
+
+
+def test_a_live_nil_gets_nil_effort_times_the_playouts() -> None:
+    """`nil_effort=2`: a card's search runs twice the playouts while a nil is alive at the table, and the
+    usual count where no seat bid nil."""
+    with_nil, without = nil_lead(True), nil_lead(False)
+    for turn, most in ((with_nil, 400), (without, 200)):
+        bot = ExpertBot(7, clock=False, iterations=200, nil_effort=2)
+        bot(turn)
+        assert most * 0.75 < bot.playouts <= most
