@@ -226,6 +226,23 @@ def test_a_live_nil_lowers_the_cards_bar_to_nil_confidence() -> None:
     assert ExpertBot(7, clock=False, iterations=2000, nil_confidence=0.5)(turn) != Play(Card.parse("TD"))
 
 
+def test_hunt_confidence_lowers_the_bar_only_against_an_opponents_nil() -> None:
+    """`hunt_confidence=0.5`: seat 2, an opponent of seat 1's live nil, takes the searched card 1.2 standard
+    errors over the heuristic's; seat 1, the nil bidder itself, keeps the heuristic's at the bar of 1.5."""
+    own = nil_lead(True)
+    game = dealt(preset("classic"), 0, NIL_LEAD)
+    apply_all(game, [Bid(0), Bid(3), Bid(2), Bid(4)])
+    apply_all(game, plays("3D"))
+    against = decision(game)
+    assert against.view.seat == 2
+    weighed = Weighed([Play(Card.parse("7D")), Play(Card.parse("8D"))],
+                      [[0.0] * 100, [10.0 + 80.0 * (-1) ** k for k in range(100)]],
+                      [[True] * 100, [True] * 100], [1.0] * 100, 0)
+    hunter = ExpertBot(1, hunt_confidence=0.5)
+    assert hunter.best(against, weighed) == 1 and ExpertBot(1).best(against, weighed) == 0
+    assert hunter.best(own, weighed) == 0
+
+
 def test_a_live_nil_gets_nil_effort_times_the_playouts() -> None:
     """`nil_effort=2`: a card's search runs twice the playouts while a nil is alive at the table, and the
     usual count where no seat bid nil."""

@@ -98,6 +98,7 @@ class ExpertBot:
         bid_lean: float = 0,
         bid_under: float = 1,
         nil_confidence: float | None = None,
+        hunt_confidence: float | None = None,
         nil_effort: float = 1.0,
         clock: bool = True,
     ) -> None:
@@ -137,6 +138,8 @@ class ExpertBot:
         self.bid_under = bool(bid_under)
         #: the card's bar while a nil bid is alive at the table (None: `confidence`)
         self.nil_confidence = nil_confidence
+        #: the card's bar while an opponent's nil is alive and no nil of the seat's side is (None: as above)
+        self.hunt_confidence = hunt_confidence
         #: how many times `iterations` a card's search runs while a nil bid is alive at the table
         self.nil_effort = nil_effort
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
@@ -183,9 +186,13 @@ class ExpertBot:
                 return weighed.default
             among = self.bids_among(weighed, decision.view.rules.nil)
             return confident_best(weighed, weighed.default, self.bid_confidence, among=among)
+        view = decision.view
         bar = self.confidence
-        if self.nil_confidence is not None and nil_alive(decision.view):
+        if self.nil_confidence is not None and nil_alive(view):
             bar = self.nil_confidence
+        hunting = nil_alive(view, theirs=True) and not nil_alive(view, ours=True)
+        if self.hunt_confidence is not None and hunting:
+            bar = self.hunt_confidence
         return confident_best(weighed, weighed.default, bar)
 
     def bids_among(self, weighed: Weighed, nil: bool) -> list[int] | None:
@@ -250,12 +257,15 @@ def allowed(bid: int, floor: int, nil: bool) -> bool:
     return bid >= floor or (nil and bid == 0)
 
 
-def nil_alive(view: SeatView) -> bool:
-    """Is some seat's nil (or blind nil) bid still unbroken?"""
+def nil_alive(view: SeatView, ours: bool = False, theirs: bool = False) -> bool:
+    """Is some seat's nil (or blind nil) bid still unbroken: of the seat's side (`ours`), of another side
+    (`theirs`), or of any seat?"""
     rules = view.rules
+    side = rules.side_of(view.seat)
     return any(
         bid is not None and is_nil(rules, bid, blind) and not won
-        for bid, blind, won in zip(view.bids, view.blind, view.tricks_won, strict=True)
+        and (not ours or rules.side_of(seat) == side) and (not theirs or rules.side_of(seat) != side)
+        for seat, (bid, blind, won) in enumerate(zip(view.bids, view.blind, view.tricks_won, strict=True))
     )
 
 
