@@ -193,6 +193,8 @@ def weigh_plays(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weig
     contract, world, groups, weighed = found
     seat = view.seat
     rounds = max(2, effort.iterations // len(groups))
+    # the hand's worth by the tricks each seat won: a search's playouts end in few distinct counts
+    worth: dict[tuple[int, ...], tuple[float, bool]] = {}
     for r in range(rounds):
         hands = world.sample(effort.rng)
         weight = world.weight(hands)
@@ -203,7 +205,11 @@ def weigh_plays(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weig
                 break
             playout = start.copy()
             playout.play_card(group[0])
-            deal.append(scored(contract, seat, playout.finish(), view.totals, effort.bag_weight))
+            won = tuple(playout.finish())
+            found = worth.get(won)
+            if found is None:
+                found = worth[won] = scored(contract, seat, won, view.totals, effort.bag_weight)
+            deal.append(found)
         weighed.playouts += len(deal)
         if not weighed.add(deal, weight) or effort.done(weighed, r + 1, rounds):
             break  # out of time (this deal, cut short, is left out), or settled
