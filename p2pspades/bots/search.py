@@ -206,10 +206,10 @@ def weigh_plays(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weig
             playout = start.copy()
             playout.play_card(group[0])
             won = tuple(playout.finish())
-            found = worth.get(won)
-            if found is None:
-                found = worth[won] = scored(contract, seat, won, view.totals, effort.bag_weight)
-            deal.append(found)
+            known = worth.get(won)
+            if known is None:
+                known = worth[won] = scored(contract, seat, won, view.totals, effort.bag_weight)
+            deal.append(known)
         weighed.playouts += len(deal)
         if not weighed.add(deal, weight) or effort.done(weighed, r + 1, rounds):
             break  # out of time (this deal, cut short, is left out), or settled
