@@ -548,8 +548,8 @@ class Playout:
                 held = hand & led_mask
                 if held:
                     follow = max(follow, held.bit_length() - 1)
-                elif hand & SPADES_MASK:
-                    ruff = max(ruff, (hand & SPADES_MASK).bit_length() - 1)
+                elif spades := hand & SPADES_MASK:
+                    ruff = max(ruff, spades.bit_length() - 1)
 
         def beaten(card: int) -> bool:
             suit = SUIT_OF[card]
