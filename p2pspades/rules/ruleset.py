@@ -196,7 +196,7 @@ class RuleSet:
     def __reduce__(self) -> tuple[type[RuleSet], tuple[Any, ...]]:
         """Pickled as its fields, so that the hash is worked out again where it is unpickled (a string's hash
         differs from one process to another)."""
-        return RuleSet, self._fields()
+        return type(self), self._fields()
 
     # ----- validation -------------------------------------------------------------------------------------
 
