@@ -537,16 +537,13 @@ class Playout:
         if not later:
             return _lose_low(win, lose, led) if partner_wins else _win_low(win, lose, led)
         side = c.side_of[seat]
-        # what the opponents still to play could beat (`can_beat`, worked out once): the cards of the suit
-        # led under the highest they follow with, and while one is void there with spades, every side card
-        # and the spades under its highest
+        # what the opponents still to play could beat (`can_beat`, worked out once): the suit led under the
+        # highest card they follow with; while one is void there with spades, side cards, spades under its top
         follow = ruff = -1
-        led_mask = SUIT_MASKS[led]
         for s in later:
             if c.side_of[s] != side:
                 hand = self.hands[s]
-                held = hand & led_mask
-                if held:
+                if held := hand & SUIT_MASKS[led]:
                     follow = max(follow, held.bit_length() - 1)
                 elif spades := hand & SPADES_MASK:
                     ruff = max(ruff, spades.bit_length() - 1)
