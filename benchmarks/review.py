@@ -61,8 +61,9 @@ def timed(command: list[str], tree: Path = HERE) -> tuple[float, float, str]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(tree))
+    # run from the tree: `python -m` puts the working folder first on the path, before PYTHONPATH
     done = subprocess.run([sys.executable, "-m", "p2pspades", *command], capture_output=True, text=True,
-                          check=False, env=env)
+                          check=False, env=env, cwd=tree)
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -93,7 +94,7 @@ def main() -> int:
     if args.old is not None and not (args.old / "p2pspades" / "cli" / "review.py").is_file():
         parser.error(f"{args.old} holds no p2pspades/cli/review.py: give a checkout of this project")
     with tempfile.TemporaryDirectory() as scratch:
-        path = Path(args.log) if args.log else Path(scratch) / f"{args.hands}-hands.p2plog"
+        path = Path(args.log).resolve() if args.log else Path(scratch) / f"{args.hands}-hands.p2plog"
         hands = None
         if not args.log:
             hands = make_log(path, TARGETS[args.hands])
