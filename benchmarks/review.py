@@ -10,8 +10,12 @@ and best), the review's over verify's, the CPU seconds each used with its worker
 idle machine's cores must do), the load average around the runs, and how many decisions the review weighed.
 Prints one JSON object.
 
+`--old PATH` also times the review of another checkout of the project (a git worktree of main, say) on the
+same log, in turn with this one's (the order swapped every round), and says whether the two reviews are the
+same: the seat's totals and every costly decision listed, with its numbers.
+
     python benchmarks/review.py [--rounds 5] [--hands 10|3] [--think normal] [--jobs 2] [--seat 0]
-                                [--log PATH]
+                                [--log PATH] [--old PATH]
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from p2pspades.bots import HeuristicBot
 from p2pspades.rules import PRESETS
 from p2pspades.table.harness import play_in_memory
 
+HERE = Path(__file__).resolve().parent.parent
 SEED = b"review-speed"
 TARGETS = {10: 560, 3: 320}
 """With this seed, the classic game to each target ends after exactly that many hands."""
@@ -50,13 +55,15 @@ def make_log(path: Path, target: int) -> int:
     return len(game.history)
 
 
-def timed(command: list[str]) -> tuple[float, float, str]:
-    """Run a `p2pspades` command to its end: its wall-clock seconds, the CPU seconds it and its worker
-    processes used, and what it printed."""
+def timed(command: list[str], tree: Path = HERE) -> tuple[float, float, str]:
+    """Run a `p2pspades` command of the checkout `tree` to its end: its wall-clock seconds, the CPU seconds
+    it and its worker processes used, and what it printed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(tree))
+    # run from the tree: `python -m` puts the working folder first on the path, before PYTHONPATH
     done = subprocess.run([sys.executable, "-m", "p2pspades", *command], capture_output=True, text=True,
-                          check=False, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                          check=False, env=env, cwd=tree)
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -79,11 +86,15 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=None, help="the review's --jobs (default: its own)")
     parser.add_argument("--seat", type=int, default=0, help="the seat reviewed (default 0)")
     parser.add_argument("--log", help="review this log instead of the benchmark's game")
+    parser.add_argument("--old", type=Path,
+                        help="another checkout, whose review is timed in turn with this one's")
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    if args.old is not None and not (args.old / "p2pspades" / "cli" / "review.py").is_file():
+        parser.error(f"{args.old} holds no p2pspades/cli/review.py: give a checkout of this project")
     with tempfile.TemporaryDirectory() as scratch:
-        path = Path(args.log) if args.log else Path(scratch) / f"{args.hands}-hands.p2plog"
+        path = Path(args.log).resolve() if args.log else Path(scratch) / f"{args.hands}-hands.p2plog"
         hands = None
         if not args.log:
             hands = make_log(path, TARGETS[args.hands])
@@ -93,29 +104,45 @@ def main() -> int:
         review = ["review", str(path), "--json", "--seat", str(args.seat), "--think", args.think]
         if args.jobs is not None:
             review += ["--jobs", str(args.jobs)]
-        reviews, verifies, review_cpu, verify_cpu = [], [], [], []
-        decisions = None
+        trees = {"review": HERE} if args.old is None else {"review": HERE, "old": args.old.resolve()}
+        times: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in (*trees, "verify")}
+        said: dict[str, Any] = {}
         load = os.getloadavg()[0]
-        for _ in range(args.rounds):
-            seconds, cpu, out = timed(review)
-            reviews.append(seconds)
-            review_cpu.append(cpu)
-            decisions = json.loads(out)["decisions"]
+        for r in range(args.rounds):
+            for label in trees if r % 2 == 0 else reversed(trees):
+                seconds, cpu, out = timed(review, trees[label])
+                times[label][0].append(seconds)
+                times[label][1].append(cpu)
+                said[label] = json.loads(out)
             seconds, cpu, _out = timed(["verify", str(path)])
-            verifies.append(seconds)
-            verify_cpu.append(cpu)
+            times["verify"][0].append(seconds)
+            times["verify"][1].append(cpu)
+    reviews, verifies = times["review"][0], times["verify"][0]
+    figures: dict[str, Any] = {}
+    if args.old is not None:
+        old_times, old_cpu = times["old"]
+        cpu = statistics.median(times["review"][1]) / statistics.median(old_cpu)
+        figures = {
+            "old": str(args.old.resolve()),
+            "old_review": summary(old_times, old_cpu),
+            "review_over_old": round(statistics.median(reviews) / statistics.median(old_times), 2),
+            "review_cpu_over_old": round(cpu, 2),
+            # the seat's totals and every costly decision listed, with its numbers, as the old review says
+            "same_review": said["review"] == said["old"],
+        }
     print(json.dumps({
         "benchmark": "review",
         "hands": hands,
         "think": args.think,
         "jobs": args.jobs,
         "cores": os.cpu_count(),
-        "decisions_weighed": decisions,
+        "decisions_weighed": said["review"]["decisions"],
         # what else the machine ran: the 1-minute load average before the first run and after the last
         "load_average": [round(load, 2), round(os.getloadavg()[0], 2)],
-        "review": summary(reviews, review_cpu),
-        "verify": summary(verifies, verify_cpu),
+        "review": summary(reviews, times["review"][1]),
+        "verify": summary(verifies, times["verify"][1]),
         "review_over_verify": round(statistics.median(reviews) / statistics.median(verifies), 2),
+        **figures,
     }, indent=2))
     return 0
 

@@ -15,7 +15,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pspades.bots.simulate import Contract, Playout
+from p2pspades.bots.simulate import Contract, Playout, _lose_low, _win_low
 from p2pspades.rules import (
     PRESETS,
     Game,
@@ -233,3 +233,57 @@ def test_the_opening_leader_is_the_engines() -> None:
             )
             play_side_by_side(game, opening, "policy", rng)
             check_scores(game, opening.won)
+
+
+class Taking(Playout):
+    """A playout whose every `_take` (the side wants the trick) is checked against the rule as `can_beat`
+    states it, one opponent and one card at a time."""
+
+    __slots__ = ("taken",)
+    taken: int
+
+    def _take(self, seat: int, led: int, win: int, lose: int, later: list[int]) -> int:
+        card = super()._take(seat, led, win, lose, later)
+        assert card == self.by_can_beat(seat, led, win, lose, later)
+        self.taken += 1
+        return card
+
+    def by_can_beat(self, seat: int, led: int, win: int, lose: int, later: list[int]) -> int:
+        """Leave the trick to a partner no opponent still to play can beat, else win with the lowest card none
+        of them can beat, else lose cheaply."""
+        c = self.contract
+        partner_wins = c.partner[seat] >= 0 and self.winner == c.partner[seat]
+        if not later:
+            return _lose_low(win, lose, led) if partner_wins else _win_low(win, lose, led)
+        opponents = [s for s in later if c.side_of[s] != c.side_of[seat]]
+        if partner_wins and not any(self.can_beat(s, self.best, led) for s in opponents):
+            return _lose_low(win, lose, led)
+        for x in sorted(i for i in range(win.bit_length()) if win >> i & 1):
+            if not any(self.can_beat(s, x, led) for s in opponents):
+                return x
+        return _lose_low(win, lose, led)
+
+
+def takes(name: str, seed: int) -> int:
+    """Play a random state's hand out with every `_take` checked; how many there were."""
+    start = playout_of(random_state(rules_of(name), random.Random(seed)))
+    taking = Taking.__new__(Taking)
+    for slot in Playout.__slots__:
+        setattr(taking, slot, getattr(start, slot))
+    taking.taken = 0
+    taking.finish()
+    return taking.taken
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32 - 1))
+def test_a_seat_that_wants_the_trick_takes_it_as_can_beat_says(name: str, seed: int) -> None:
+    """`_take` works out once what the opponents still to play could beat; its cards are those of the rule
+    written with `can_beat`, in every preset and variant (deuces high's raised spades too)."""
+    takes(name, seed)
+
+
+def test_every_variant_has_tricks_to_take() -> None:
+    """The check above is not idle: in every preset and variant, hands played out want tricks."""
+    for name in VARIANTS:
+        assert sum(takes(name, seed) for seed in range(4)) > 0, name

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import pickle
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +185,24 @@ def test_rule_sets_are_frozen_and_hashable() -> None:
         rules.target = 100  # type: ignore[misc]
     assert hash(rules) == hash(RuleSet.from_dict(rules.to_dict()))
     assert len({rules, RuleSet.from_dict(rules.to_dict())}) == 1
+    assert hash(dataclasses.replace(rules, target=301)) != hash(rules)  # remembered, each its own
+
+
+def test_a_rule_set_unpickled_in_another_process_hashes_as_that_process_makes_it() -> None:
+    """A rule set remembers its hash; a string's hash differs from one process to another (PYTHONHASHSEED),
+    so a pickled rule set, sent to a worker process, must not carry the hash of the process it came from."""
+    rules = preset("classic", target=300)
+    hash(rules)  # worked out here first, so that a pickle of the remembered hash would show
+    script = ("import pickle, sys\n"
+              "from p2pspades.rules import preset\n"
+              "came = pickle.loads(sys.stdin.buffer.read())\n"
+              "here = preset('classic', target=300)\n"
+              "print(came == here, hash(came) == hash(here), {here: 'found'}.get(came))\n")
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        done = subprocess.run([sys.executable, "-c", script], input=pickle.dumps(rules), env=env,
+                              capture_output=True, check=True)
+        assert done.stdout.decode().split() == ["True", "True", "found"]
 
 
 @st.composite

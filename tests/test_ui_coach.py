@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
+import io
 import json
 import re
 import subprocess
@@ -16,8 +18,9 @@ from helpers.terminal import Terminal
 
 from p2pspades.audit.files import verify_log
 from p2pspades.bots import HeuristicBot, Player, RandomBot
-from p2pspades.bots.review import review
+from p2pspades.bots.review import Judged, Position, positions, review, summed, weighable
 from p2pspades.bots.search import equivalent
+from p2pspades.cli import review as review_command
 from p2pspades.describe.coaching import action_text
 from p2pspades.rules import PRESETS, Action, Bid, Play, bid_notation, mask_of, preset
 from p2pspades.rules.cards import FULL_DECK
@@ -139,6 +142,35 @@ def test_review_refuses_bad_options_in_one_line(tmp_path: Path, finished_log: Pa
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_review_hands_the_workers_only_decisions_with_something_to_choose(finished_log: Path) -> None:
+    """A decision with one legal action (a hand's last card, say) is judged where the log is read, not sent
+    to a worker: it is still told in the progress, neither weighed nor counted, and the review is the one
+    the seat's decisions weighed one by one make."""
+    sent: list[Position] = []
+
+    def submit(weigh: review_command.Judge, position: Position, think: str) -> review_command.Weighed:
+        sent.append(position)
+        future: review_command.Weighed = concurrent.futures.Future()
+        future.set_result(weigh(position, think))
+        return future
+
+    progress = review_command.Progress(io.StringIO())
+    weighing = review_command.Weighing(0, "fast", submit, progress)
+    verdict = verify_log(finished_log, weighing)
+    assert verdict.table is not None
+    rules = verdict.table.rules
+    seen = list(positions(rules, verdict.hands, 0))
+    assert sent == [p for p in seen if weighable(p)]
+    assert 0 < len(sent) < len(seen)  # a hand's last card at least has no choice
+    assert progress.total == len(seen)
+    judged = weighing.results()
+    assert progress.done == len(seen)
+    assert all(j is None for p, j in zip(seen, judged, strict=True) if not weighable(p))
+    done = summed(0, judged)
+    assert done.decisions <= len(sent) and done == review(rules, verdict.hands, 0, "fast")
+    assert all(isinstance(j, Judged) and weighable(j.position) for j in done.weighed)
 
 
 def test_review_of_something_that_is_not_a_log_is_one_line(tmp_path: Path) -> None:

@@ -247,3 +247,18 @@ async def test_a_game_to_the_end_gives_the_game_over_screen_and_exit_code_0() ->
     outcome = game.table.game.outcome if game.table.game is not None else None
     assert outcome is not None and game.state.result is not None
     assert game.state.result.winners == tuple(outcome.winners)
+
+
+async def test_a_game_that_cannot_go_on_says_whom_it_waits_for_in_words() -> None:
+    """A wire that delivers nothing (the other seats' entries never arrive) leaves the game stuck at its
+    opening: the screen ends it with the prompt line's words for the seat awaited, not the table's code."""
+    game = LocalGame(QUICK, name="Ann", seed=b"stuck", bots=[RandomBot(i) for i in range(1, QUICK.players)])
+    game.wire.deliver = lambda: False  # type: ignore[method-assign]
+    await asyncio.wait_for(game.play(), 10)
+    waiting = game.table.waiting_for()
+    assert waiting is not None and waiting[0] != 0
+    result = game.state.result
+    assert result is not None
+    said = game.state.words.waiting(*waiting)
+    assert result.detail == f"the game cannot go on: {said}"
+    assert "(" not in said and "'" not in result.detail

@@ -166,6 +166,13 @@ def _decision(game: Game, seat: int) -> Decision:
     return Decision(_KINDS[game.phase], game.view(seat), tuple(game.legal_actions()))
 
 
+def weighable(position: Position) -> bool:
+    """Has the decision something to choose (two legal actions or more)? One that has not is never weighed
+    (`judge` gives None at once, as the coach has no advice for it), nor counted: a caller may judge it where
+    it stands rather than hand it to a worker process."""
+    return len(position.decision.legal) > 1
+
+
 def judge(position: Position, think: str | None = None) -> Judged | None:
     """One decision weighed by the coach, the action taken among the options (None where there was nothing
     to choose: one legal action, or every card as good as the others)."""

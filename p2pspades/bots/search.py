@@ -20,6 +20,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from p2pspades.bots.bidding import blind_choice, choose_bid, estimate_mask, nil_danger_mask, nil_odds
 from p2pspades.bots.play import choose_card
@@ -193,6 +194,8 @@ def weigh_plays(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weig
     contract, world, groups, weighed = found
     seat = view.seat
     rounds = max(2, effort.iterations // len(groups))
+    # the hand's worth by the tricks each seat won: a search's playouts end in few distinct counts
+    worth: dict[tuple[int, ...], tuple[float, bool]] = {}
     for r in range(rounds):
         hands = world.sample(effort.rng)
         weight = world.weight(hands)
@@ -203,7 +206,11 @@ def weigh_plays(view: SeatView, legal: Sequence[Action], effort: Effort) -> Weig
                 break
             playout = start.copy()
             playout.play_card(group[0])
-            deal.append(scored(contract, seat, playout.finish(), view.totals, effort.bag_weight))
+            won = tuple(playout.finish())
+            known = worth.get(won)
+            if known is None:
+                known = worth[won] = scored(contract, seat, won, view.totals, effort.bag_weight)
+            deal.append(known)
         weighed.playouts += len(deal)
         if not weighed.add(deal, weight) or effort.done(weighed, r + 1, rounds):
             break  # out of time (this deal, cut short, is left out), or settled
@@ -445,9 +452,11 @@ def bid_order(view: SeatView) -> list[int]:
     return [(first + k) % n for k in range(n)]
 
 
+@lru_cache(maxsize=1 << 12)
 def quick_bid(rules: RuleSet, hand: int, partner_nil: bool | None) -> int:
     """What a seat holding `hand` is likely to bid (0 for nil): the heuristic count, nil when it is safe.
-    `partner_nil` None: the partner's bid is not known."""
+    `partner_nil` None: the partner's bid is not known. Remembered: the bid search asks it of every seat
+    still to bid once for each bid it weighs, in the same deal."""
     estimate = estimate_mask(rules, hand)
     lowest = max(rules.min_bid, 1 if rules.nil else 0)
     bid = max(lowest, min(rules.tricks_per_hand, math.floor(estimate + 0.15)))

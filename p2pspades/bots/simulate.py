@@ -43,6 +43,7 @@ RANK_OF: tuple[int, ...] = (*(int(card.rank) for card in FULL_DECK), 15, 16, 17,
 SPADES_MASK = DECK_SPADES_MASK | 0b1111 << RAISED
 """The spades of a playout: the deck's, and the cards deuces high raises."""
 SUIT_MASKS = (SPADES_MASK, *DECK_SUIT_MASKS[1:])
+SIDE_MASKS = SUIT_MASKS[1:]
 
 
 class Relabel:
@@ -102,7 +103,14 @@ def lowest_rank(mask: int) -> int:
     sides = mask & NON_SPADES_MASK
     if not sides:
         return low(mask)
-    return min((low(sides & m) for m in SUIT_MASKS[1:] if sides & m), key=RANK_OF.__getitem__)
+    lowest, rank = -1, 99
+    for m in SIDE_MASKS:  # the first of the lowest ranks, as min() would take it
+        held = sides & m
+        if held:
+            card = (held & -held).bit_length() - 1
+            if RANK_OF[card] < rank:
+                lowest, rank = card, RANK_OF[card]
+    return lowest
 
 
 def highest_rank(mask: int) -> int:
@@ -302,18 +310,20 @@ class Playout:
         """The seat to move plays `card`, an index of the playout's (it must be legal); a full trick ends."""
         c = self.contract
         plays = self.plays
-        seat = (self.leader + len(plays)) % c.n
+        n = c.n
+        seat = (self.leader + len(plays)) % n
         self.hands[seat] &= ~(1 << card)
         plays.append((seat, card))
         best = self.best
-        if (
-            best < 0
-            or (SUIT_OF[card] == SUIT_OF[best] and card > best)
-            or (SUIT_OF[card] == 0 != SUIT_OF[best])
-        ):
+        if best < 0:
             self.winner = seat
             self.best = best = card
-        if len(plays) == c.n:
+        else:
+            suit, best_suit = SUIT_OF[card], SUIT_OF[best]
+            if (suit == best_suit and card > best) or (suit == 0 != best_suit):
+                self.winner = seat
+                self.best = best = card
+        if len(plays) == n:
             winner = self.winner
             self.won[winner] += 1
             self.leader = winner
@@ -371,13 +381,19 @@ class Playout:
         """Does the seat's side want tricks: until the contract is made, then only where bags are free or to
         set an opponent side within reach."""
         c = self.contract
+        if not c.bags_hurt:
+            return True
         side = c.side_of[seat]
-        if c.need(side, self.won) > 0 or not c.bags_hurt:
+        won = self.won
+        need = c.contract[side]
+        for s in c.counted[side]:
+            need -= won[s]
+        if need > 0:
             return True
         if c.partner[seat] < 0:
             return False
         other = 1 - side
-        need = c.need(other, self.won)
+        need = c.need(other, won)
         left = self.hands[seat].bit_count()  # tricks left, this one included
         return need > 0 and left - need + 1 <= 2
 
@@ -397,18 +413,20 @@ class Playout:
 
     def lead(self, seat: int, legal: int) -> int:
         c = self.contract
-        if self.nil_alive(seat):
-            return lowest_rank(legal)
+        hands = self.hands
         others = 0
         for s in range(c.n):
             if s != seat:
-                others |= self.hands[s]
-        partner = c.partner[seat]
-        if partner >= 0 and self.nil_alive(partner):
-            return self._cover_lead(partner, legal, others)
-        card = self._lead_at_nil(seat, legal)
-        if card >= 0:
-            return card
+                others |= hands[s]
+        if c.any_nil:
+            if self.nil_alive(seat):
+                return lowest_rank(legal)
+            partner = c.partner[seat]
+            if partner >= 0 and self.nil_alive(partner):
+                return self._cover_lead(partner, legal, others)
+            card = self._lead_at_nil(seat, legal)
+            if card >= 0:
+                return card
         if self.wants(seat):
             winners = [
                 x
@@ -453,12 +471,14 @@ class Playout:
         """A card for a trick already led: a nil bid still alive decides first, then whether the side wants
         the trick."""
         plays = self.plays
-        n = self.contract.n
+        c = self.contract
+        n = c.n
         led = SUIT_OF[plays[0][1]]
         win = self._winning(legal, led)
         lose = legal & ~win
-        later = [(self.leader + i) % n for i in range(len(plays) + 1, n)]  # the seats still to play
-        if self.contract.any_nil:
+        leader = self.leader
+        later = [(leader + i) % n for i in range(len(plays) + 1, n)]  # the seats still to play
+        if c.any_nil:
             card = self._follow_nils(seat, legal, led, win, later)
             if card >= 0:
                 return card
@@ -517,13 +537,27 @@ class Playout:
         if not later:
             return _lose_low(win, lose, led) if partner_wins else _win_low(win, lose, led)
         side = c.side_of[seat]
-        opponents = [s for s in later if c.side_of[s] != side]
-        if partner_wins and not any(self.can_beat(s, self.best, led) for s in opponents):
+        # what the opponents still to play could beat (`can_beat`, worked out once): the suit led under the
+        # highest card they follow with; while one is void there with spades, side cards, spades under its top
+        follow = ruff = -1
+        for s in later:
+            if c.side_of[s] != side:
+                hand = self.hands[s]
+                if held := hand & SUIT_MASKS[led]:
+                    follow = max(follow, held.bit_length() - 1)
+                elif spades := hand & SPADES_MASK:
+                    ruff = max(ruff, spades.bit_length() - 1)
+
+        def beaten(card: int) -> bool:
+            suit = SUIT_OF[card]
+            return (suit == led and follow > card) or (ruff >= 0 and (suit != 0 or ruff > card))
+
+        if partner_wins and not beaten(self.best):
             return _lose_low(win, lose, led)
         rest = win
         while rest:
             x = (rest & -rest).bit_length() - 1
-            if not any(self.can_beat(s, x, led) for s in opponents):
+            if not beaten(x):
                 return x
             rest &= rest - 1
         return _lose_low(win, lose, led)
@@ -531,7 +565,7 @@ class Playout:
 
 def tops(mask: int) -> list[int]:
     """The highest card of each suit in the mask."""
-    return [top(mask & m) for m in SUIT_MASKS if mask & m]
+    return [(mask & m).bit_length() - 1 for m in SUIT_MASKS if mask & m]
 
 
 def discard(mask: int, led: int) -> int:

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from p2pspades.audit import GameVisitor, Status
 from p2pspades.audit.files import verify_log
 from p2pspades.audit.parallel import available_jobs, stop_pool, worker_pool
-from p2pspades.bots.review import CannotReview, Judged, Position, Replay, Review, judge, summed
+from p2pspades.bots.review import CannotReview, Judged, Position, Replay, Review, judge, summed, weighable
 from p2pspades.cli.common import add_think_option, fail
 from p2pspades.cli.verify import add_jobs_option
 from p2pspades.describe.coaching import action_text, given_up, legend
@@ -131,7 +131,9 @@ class Weighing(GameVisitor):
         except CannotReview as exc:
             self.problem = said(exc)
             return
-        self.hands.append((hand.number, [self.submit(judge, p, self.think) for p in found]))
+        # a decision with nothing to choose is judged here and now: a worker's round trip costs more
+        self.hands.append((hand.number, [(self.submit if weighable(p) else _now)(judge, p, self.think)
+                                         for p in found]))
         self.progress.total += len(found)
         self.progress.show()
 
@@ -148,10 +150,11 @@ class Weighing(GameVisitor):
 
 
 Weighed = concurrent.futures.Future[Judged | None]
-Submit = Callable[[Callable[[Position, str], Judged | None], Position, str], Weighed]
+Judge = Callable[[Position, str], Judged | None]
+Submit = Callable[[Judge, Position, str], Weighed]
 
 
-def _now(weigh: Callable[[Position, str], Judged | None], position: Position, think: str) -> Weighed:
+def _now(weigh: Judge, position: Position, think: str) -> Weighed:
     """A decision weighed in this process, as a finished future."""
     future: Weighed = concurrent.futures.Future()
     future.set_result(weigh(position, think))

@@ -181,6 +181,23 @@ class RuleSet:
                                     for seat in range(self.players)))
         self._check_scoring(hand_size, deck)
 
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self))
+
+    def __hash__(self) -> int:
+        """The hash of the fields (as a frozen dataclass's), worked out once: the bots' caches are keyed by
+        the rule set, some hundred thousand times in a review."""
+        known: int | None = self.__dict__.get("_hash")
+        if known is None:
+            known = hash(self._fields())
+            object.__setattr__(self, "_hash", known)
+        return known
+
+    def __reduce__(self) -> tuple[type[RuleSet], tuple[Any, ...]]:
+        """Pickled as its fields, so that the hash is worked out again where it is unpickled (a string's hash
+        differs from one process to another)."""
+        return type(self), self._fields()
+
     # ----- validation -------------------------------------------------------------------------------------
 
     def _check_types(self) -> None:

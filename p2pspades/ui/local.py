@@ -148,7 +148,8 @@ class LocalGame:
             pass
         if not self.table.finished:
             waiting = self.table.waiting_for()
-            self.state.stop(_("the game cannot go on (waiting for {what})").format(what=waiting))
+            said = _("nothing more can happen") if waiting is None else self.state.words.waiting(*waiting)
+            self.state.stop(_("the game cannot go on: {waiting}").format(waiting=said))
 
     async def run(self, app: Application[None]) -> int:
         """Play with `app` on screen until the person leaves it. Returns the exit code."""
