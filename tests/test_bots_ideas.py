@@ -198,13 +198,11 @@ NIL_LEAD = (
 )
 
 
-def nil_lead(nil: bool) -> Decision:
-    """Seat 1's opening lead, its bid nil (or 1)."""
+def nil_lead(nil: bool, played: str = "") -> Decision:
+    """Seat 1's bid nil (or 1), and the decision after the cards `played` (none: seat 1's opening lead)."""
     game = dealt(preset("classic"), 0, NIL_LEAD)
-    apply_all(game, [Bid(0 if nil else 1), Bid(3), Bid(2), Bid(4)])
-    turn = decision(game)
-    assert turn.view.seat == 1
-    return turn
+    apply_all(game, [Bid(0 if nil else 1), Bid(3), Bid(2), Bid(4), *plays(played)])
+    return decision(game)
 
 
 def test_a_live_nil_lowers_the_cards_bar_to_nil_confidence() -> None:
@@ -212,7 +210,7 @@ def test_a_live_nil_lowers_the_cards_bar_to_nil_confidence() -> None:
     at its bar of 1.5, and takes the searched one at `nil_confidence=0.5` while a nil is alive at the table,
     but not where no seat bid nil."""
     turn = nil_lead(True)
-    assert HeuristicBot(1)(turn) == Play(Card.parse("TD"))
+    assert turn.view.seat == 1 and HeuristicBot(1)(turn) == Play(Card.parse("TD"))
     # the 3D beats the TD by 10 points a deal, with a spread of 80 over 100 deals: 1.24 standard errors
     weighed = Weighed([Play(Card.parse("TD")), Play(Card.parse("3D"))],
                       [[0.0] * 100, [10.0 + 80.0 * (-1) ** k for k in range(100)]],
@@ -229,11 +227,7 @@ def test_a_live_nil_lowers_the_cards_bar_to_nil_confidence() -> None:
 def test_hunt_confidence_lowers_the_bar_only_against_an_opponents_nil() -> None:
     """`hunt_confidence=0.5`: seat 2, an opponent of seat 1's live nil, takes the searched card 1.2 standard
     errors over the heuristic's; seat 1, the nil bidder itself, keeps the heuristic's at the bar of 1.5."""
-    own = nil_lead(True)
-    game = dealt(preset("classic"), 0, NIL_LEAD)
-    apply_all(game, [Bid(0), Bid(3), Bid(2), Bid(4)])
-    apply_all(game, plays("3D"))
-    against = decision(game)
+    own, against = nil_lead(True), nil_lead(True, "3D")
     assert against.view.seat == 2
     weighed = Weighed([Play(Card.parse("7D")), Play(Card.parse("8D"))],
                       [[0.0] * 100, [10.0 + 80.0 * (-1) ** k for k in range(100)]],
