@@ -195,9 +195,9 @@ class ExpertBot:
         bar = self.confidence
         if self.nil_confidence is not None and nil_alive(view):
             bar = self.nil_confidence
-        hunting = nil_alive(view, theirs=True) and not nil_alive(view, ours=True)
-        if self.hunt_confidence is not None and hunting:
-            bar = self.hunt_confidence
+        hunt = self.hunt_confidence
+        if hunt is not None and nil_alive(view, theirs=True) and not nil_alive(view, ours=True):
+            bar = hunt
         return confident_best(weighed, weighed.default, bar)
 
     def bids_among(self, weighed: Weighed, nil: bool) -> list[int] | None:

@@ -385,10 +385,7 @@ class Playout:
             return True
         side = c.side_of[seat]
         won = self.won
-        need = c.contract[side]
-        for s in c.counted[side]:
-            need -= won[s]
-        if need > 0:
+        if c.need(side, won) > 0:
             return True
         if c.partner[seat] < 0:
             return False
