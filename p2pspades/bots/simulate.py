@@ -512,7 +512,7 @@ class Playout:
         if nils:
             if winner in nils and lose:
                 return dump(lose, led)
-            if winner != partner and any(s in later for s in nils):
+            if any(s in later for s in nils):
                 return discard(legal, led) if not win or lose else low(win)
         return -1
 
