@@ -129,6 +129,46 @@ def test_attacks_an_opponents_nil(mode: str) -> None:
         assert second_hand(False) == Card.parse("AH")
 
 
+# Dealer 0: seat 1 bids 5, seat 2 nil, seat 3 2, seat 0 4. Four tricks in, seat 3 leads the 5C; seat 0 (KC 7C
+# 4C) plays ahead of seat 1, void in clubs with spades, and the nil, which holds the 6C.
+HUNTED_HANDS = (
+    "2S 8S 4C 2C KC 7C 7S 4D AC KH KD JH 9H",
+    "7D 8H TS JS KS 9S 5H JD 4S QS 2H AH QH",
+    "3H TH AD 2D QD 3C TD 8C 7H 9D 6C 4H 6S",
+    "3D 3S 6H AS 6D JC 9C TC QC 5C 5S 8D 5D",
+)
+
+
+def hunted_nil(upto: str) -> Game:
+    game = dealt(preset("classic"), 0, HUNTED_HANDS)
+    apply_all(game, [Bid(5), Bid(0), Bid(2), Bid(4)])
+    apply_all(game, plays("8H 7H 6H 9H AC 4S 3C 9C 9S 6S AS 2S TC 2C 7D 8C " + upto))
+    return game
+
+
+def test_in_the_playouts_an_opponent_of_a_live_nil_stays_under_its_partners_card() -> None:
+    """Seat 3 led the 5C and seat 0 played under it: seat 1, void in clubs, stays out of the trick (it
+    does not trump its partner's card ahead of the nil), so the nil's 6C wins it."""
+    game = hunted_nil("5C 4C")
+    view = game.view(1)
+    contract = Contract(view.rules, [b or 0 for b in view.bids], view.blind)
+    playout = Playout.from_view(contract, view, [mask_of(game.view(s).hand) for s in range(4)])
+    card = playout.follow(1, playout.legal())
+    assert cards_of(1 << card)[0].suit.value != "S"  # a discard, not a ruff
+    playout.play(card)
+    playout.play(Card.parse("6C").index)
+    assert playout.won[2] == 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_covers_a_partners_nil_that_the_opponents_would_let_win(mode: str) -> None:
+    """Seat 0 plays the KC over the 5C: a low club leaves the trick to a nil that holds a club over it
+    (seat 1, void, will not trump its partner's card to save the nil)."""
+    game = hunted_nil("5C")
+    assert game.current_seat == 0
+    assert card_of(game, MODES[mode]) == Card.parse("KC")
+
+
 # Dealer 3: seat 0 bids first and leads. Seat 0 cashes AH and KH; then leads 3D, seat 1 plays 5D, and seat 2
 # (holding AD 9D 4D) decides.
 DUCK_HANDS = (
