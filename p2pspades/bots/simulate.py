@@ -495,7 +495,8 @@ class Playout:
 
     def _follow_nils(self, seat: int, legal: int, led: int, win: int, later: list[int]) -> int:
         """The card a nil bid still alive calls for (-1: none does): our own nil ducks, a partner's nil is
-        covered, an opponent's nil is kept under."""
+        covered, an opponent's nil is kept under: we play under a nil that is winning, and low ahead of one
+        still to play, our partner winning or not (overtaking its card there would save the nil)."""
         c = self.contract
         nil, won = c.nil, self.won
         lose = legal & ~win
