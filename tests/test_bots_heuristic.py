@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import pytest
 from helpers.games import Bot, apply_all, beats, dealt, decision, play_hand, plays, shuffled
+from helpers.positions import NIL_LEAD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -422,13 +423,7 @@ def test_a_nil_bidder_plays_its_highest_losing_card() -> None:
 def test_a_nil_bidder_leads_its_lowest_side_card() -> None:
     """Seat 1 bid nil and leads: a 3 of a side suit, not the TD (every unseen diamond over it is held, but an
     opponent with a low diamond plays under it, and then only the partner can save the nil)."""
-    hands = (
-        "9H JS 9D 7S 5C QH AS JC TH 6S 3S KD TS",
-        "9C 5H 6D QC AC 3C TD 4D AH 3D 4H 2S 3H",
-        "8D QD JD AD 7D 8S 8C 2C 9S TC KS 6C 4S",
-        "4C 7C 5S QS 2D 6H 2H KH KC 8H JH 7H 5D",
-    )
-    game = dealt(preset("classic"), 0, hands)  # seat 1 bids first and leads
+    game = dealt(preset("classic"), 0, NIL_LEAD)  # seat 1 bids first and leads
     apply_all(game, [Bid(0), Bid(3), Bid(2), Bid(4)])
     assert bot_card(game) in parse_cards("3C 3D 3H")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from helpers.games import apply_all, dealt, decision, plays
+from helpers.positions import NIL_LEAD
 
 from p2pspades.bots import ExpertBot, HeuristicBot
 from p2pspades.bots.cover import CoverPlayout
@@ -185,16 +186,6 @@ def test_the_bid_search_bids_under_the_count_only_where_it_may() -> None:
 
     assert bid(1) == Bid(3)
     assert bid(0) == Bid(4)
-
-
-# Dealer 0: seat 1 bids first and leads. Seat 1 bids nil; the TD is the highest of its cards that the count of
-# unseen cards calls safe, though the opponents, hunting the nil, play under it.
-NIL_LEAD = (
-    "9H JS 9D 7S 5C QH AS JC TH 6S 3S KD TS",
-    "9C 5H 6D QC AC 3C TD 4D AH 3D 4H 2S 3H",
-    "8D QD JD AD 7D 8S 8C 2C 9S TC KS 6C 4S",
-    "4C 7C 5S QS 2D 6H 2H KH KC 8H JH 7H 5D",
-)
 
 
 def nil_lead(nil: bool, played: str = "") -> Decision:
