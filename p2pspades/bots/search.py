@@ -46,13 +46,13 @@ WIDE_BELOW, WIDE_ABOVE = 2, 3
 NIL_BLEND = 0.5
 """How far a searched nil's chance is taken toward the bidding's odds of its nil danger (`nil_odds`). The
 playouts overstate the chance: each seat in them sees every card, so the nil bidder's partner covers it
-without a miss (a playout defence that also hunts the nil moved a risky nil's 92% only to 89%). The odds,
-measured against the heuristic's defence, understate it against the expert's cover. Against the PIMC
-yardstick's card play the expert's 71 nils of 100 duplicate deals of classic had 80% in its search and 59%
-by the odds, and 68% were made. A searched nil is charged the difference, its swing (twice the nil's value)
-times the share it moves, before it is weighed against bidding the cards; a nil the odds like better gains
-it. Partnerships only: that is where it was measured, and with no partner to cover the odds are far lower
-(27% at a nil danger of 0.44)."""
+without a miss (a playout defence that plays under the nil even over its own partner's card, as the
+playouts' does, moved a risky nil's 93% only to 91%). The odds, measured against the heuristic's defence,
+understate it against the expert's cover. Against the PIMC yardstick's card play the expert's 71 nils of 100
+duplicate deals of classic had 80% in its search and 59% by the odds, and 68% were made. A searched nil is
+charged the difference, its swing (twice the nil's value) times the share it moves, before it is weighed
+against bidding the cards; a nil the odds like better gains it. Partnerships only: that is where it was
+measured, and with no partner to cover the odds are far lower (27% at a nil danger of 0.44)."""
 
 
 @dataclass
