@@ -5,10 +5,11 @@ with everything public: the cards played, the suits each seat has shown void in,
 draw-pile game the cards it saw go by. Each deal is weighted by how well it explains the bids already made
 (the heuristic bot's own trick count and nil danger of the hand a seat held when it bid). In each deal every
 choice is played out to the end of the hand by a quick greedy policy that knows the contracts
-(`bots.simulate`), and scored with the rule set's own scoring: contracts, sets, bags (a quarter of their
-long-run cost by default, see `BAG_WEIGHT`), nil and blind nil, and the game's end when the totals get
-there. The choice with the best weighted mean wins. Bids are searched the same way, nil included, and so
-is blind nil where the rules offer it. The draw pile's keep-or-discard is the heuristic bot's.
+(`bots.simulate`: a live nil ducks, its partner covers it, its opponents play under it), and scored with the
+rule set's own scoring: contracts, sets, bags (a quarter of their long-run cost by default, see
+`BAG_WEIGHT`), nil and blind nil, and the game's end when the totals get there. The choice with the best
+weighted mean wins. Bids are searched the same way, nil included, and so is blind nil where the rules offer
+it. The draw pile's keep-or-discard is the heuristic bot's.
 
 Determinism and the time budget: the work is counted, not timed. A decision runs a fixed number of playouts,
 `iterations` (by default `PLAYOUTS_PER_SECOND x time_budget`, calibrated so that a decision takes well under
