@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 import pytest
 from helpers.games import Bot, apply_all, beats, dealt, decision, play_hand, plays, shuffled
-from helpers.positions import NIL_LEAD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -418,14 +417,6 @@ def test_a_nil_bidder_plays_its_highest_losing_card() -> None:
     apply_all(game, [Bid(3), Bid(4), Bid(3), Bid(0)])  # seat 0 bids nil last
     apply_all(game, plays("TH 3H JH"))  # seat 1 leads TH, seat 3 plays JH
     assert bot_card(game) == Card.parse("8H")  # not QH (wins), not 4H (wastes a safe card)
-
-
-def test_a_nil_bidder_leads_its_lowest_side_card() -> None:
-    """Seat 1 bid nil and leads: a 3 of a side suit, not the TD (every unseen diamond over it is held, but an
-    opponent with a low diamond plays under it, and then only the partner can save the nil)."""
-    game = dealt(preset("classic"), 0, NIL_LEAD)  # seat 1 bids first and leads
-    apply_all(game, [Bid(0), Bid(3), Bid(2), Bid(4)])
-    assert bot_card(game) in parse_cards("3C 3D 3H")
 
 
 def test_a_void_nil_bidder_discards_its_most_dangerous_card() -> None:

@@ -317,12 +317,12 @@ def _dump(table: Reading, losing: list[Card]) -> Card:
 
 
 def _play_nil(table: Reading, cards: list[Card]) -> Card:
-    """Our own nil: lead our lowest card, a side card where we have one (the opponents play under a nil's
-    lead to leave it the trick, so a card only our partner may overtake is not safe however many unseen
-    cards outrank it); follow with the highest card that still loses; when void, unload the most dangerous
-    card."""
+    """Our own nil: play the highest card that still loses; when void, unload the most dangerous card."""
     if not table.plays:
-        return lowest(table, cards)
+        chances = {c: table.hold_chance(c, with_partner=True) for c in cards}
+        floor = min(chances.values())
+        safe = [c for c in cards if chances[c] <= floor + 0.02]
+        return max(safe, key=lambda c: (-table.cost(c)[0], table.rank(c)))
     best = table.best
     assert best is not None
     losing = [c for c in cards if not table.beats(c, best)]

@@ -15,11 +15,3 @@ SAFE_NIL = (
     "5S 7S 9S QS 7H 8H 5D 9D JD QD 2C 8C QC",
     "3S TS JS AS 4H 5H AH AD 4C 6C TC JC AC",
 )
-# Dealer 0: seat 1 bids first and leads. Seat 1 bids nil; the TD is the highest of its cards that the count of
-# unseen cards calls safe, though the opponents, hunting the nil, play under it.
-NIL_LEAD = (
-    "9H JS 9D 7S 5C QH AS JC TH 6S 3S KD TS",
-    "9C 5H 6D QC AC 3C TD 4D AH 3D 4H 2S 3H",
-    "8D QD JD AD 7D 8S 8C 2C 9S TC KS 6C 4S",
-    "4C 7C 5S QS 2D 6H 2H KH KC 8H JH 7H 5D",
-)
