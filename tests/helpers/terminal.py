@@ -106,7 +106,11 @@ class Terminal:
     def hang_up(self) -> None:
         """Close the terminal, as a person closes its window: the program gets SIGHUP, and nothing it writes
         is read any more. `ended()` then says when it is gone."""
-        os.close(self.proc.child_fd)
+        # Closed by the one object that owns the descriptor, not by its number: closed by number, the pty's
+        # own clean-up at garbage collection closed the same number again, by then another terminal's.
+        pty = self.proc.ptyproc
+        pty.fileobj.close()
+        pty.fd, pty.closed = -1, True  # nothing left to close; `close` ends the program
         self.proc.child_fd = -1
         self.hung_up = True
 
