@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gc
 import os
-import time
 
 import pytest
 from helpers.terminal import Terminal
@@ -17,10 +16,7 @@ def test_a_hung_up_terminal_never_closes_a_descriptor_given_out_after_it() -> No
     first = Terminal(dict(os.environ), "first", "--version")
     number = first.proc.child_fd
     first.hang_up()
-    deadline = time.monotonic() + 30
-    while first.ended() is None:
-        assert time.monotonic() < deadline, "the program did not end after its terminal closed"
-        time.sleep(0.05)
+    first.wait_ended()
     reader, writer = os.pipe()
     os.dup2(reader, number)  # the number the terminal had, given out again, as the next terminal may get it
     try:

@@ -152,10 +152,7 @@ def test_a_joiner_who_closes_his_terminal_leaves_with_a_goodbye(lan: Lan) -> Non
         play_until(bo, lan, 40)
         bo.hang_up()
         ana_sees_bo_leave(lan)
-        deadline = time.monotonic() + 30
-        while (status := bo.ended()) is None:
-            assert time.monotonic() < deadline, "bo's program did not end after its terminal closed"
-            time.sleep(0.05)
+        status = bo.wait_ended()
         assert status == ExitCode.LEFT, status
     finally:
         bo.close()

@@ -122,6 +122,14 @@ class Terminal:
         self.proc.pid = -1
         return os.waitstatus_to_exitcode(status)
 
+    def wait_ended(self, timeout: float = 30.0) -> int:
+        """The program's exit status once it has ended, after `hang_up` (polled, against `timeout`)."""
+        deadline = time.monotonic() + timeout
+        while (status := self.ended()) is None:
+            assert time.monotonic() < deadline, f"{self.name}'s program did not end after its terminal closed"
+            time.sleep(0.05)
+        return status
+
     def close(self) -> None:
         if self.hung_up:
             if self.proc.pid > 0 and self.ended() is None:
