@@ -387,8 +387,7 @@ def run(
     run (the deals that had landed by then are kept, the ones in play dropped)."""
     begun = 0
     deals = 1 + max((d for d, _, _ in tasks), default=-1)
-    # the workers leave Ctrl-C to this process, which stops them and keeps what has landed
-    pool = multiprocessing.get_context("fork").Pool(jobs, _ignore_interrupts) if jobs > 1 else None
+    pool = quiet_pool(jobs) if jobs > 1 else None
     pending: list[tuple[int, str, str, Any]] = []
 
     def land(entry: tuple[int, str, str, Any]) -> None:
@@ -422,6 +421,20 @@ def run(
 
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
+def quiet_pool(jobs: int, initializer: Callable[[], None] | None = None) -> Any:
+    """A pool of `jobs` forked workers that leave Ctrl-C to this process, which stops them and keeps what has
+    landed. They are born ignoring SIGINT, with SIGTERM at its default (this process's `kill` handler would
+    raise in them), so a signal that comes before a worker has run a line of its own finds it quiet; the
+    initializer (`_ignore_interrupts` unless given) says the same to a worker the pool forks later."""
+    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    terminate = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        return multiprocessing.get_context("fork").Pool(jobs, initializer or _ignore_interrupts)
+    finally:
+        signal.signal(signal.SIGINT, interrupt)
+        signal.signal(signal.SIGTERM, terminate)
 
 
 def _ignore_interrupts() -> None:

@@ -4,7 +4,10 @@ held to a count of playouts with no clock cap (`--playouts`), so that a loaded m
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +18,15 @@ from helpers.terminal import as_a_terminal_starts_it
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bots.py"
 pytestmark = pytest.mark.slow
+
+
+def script_module(name: str) -> Any:
+    """A benchmark script (`bots`, `pimc`) as a module, imported from its folder."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
 
 
 def bench(*args: str) -> dict[str, Any]:
@@ -78,11 +90,7 @@ def test_bad_arguments_are_refused_in_one_line() -> None:
 
 
 def test_a_split_bot_bids_with_one_bot_and_plays_with_the_other() -> None:
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import bots  # the benchmark script, as a module
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    bots = script_module("bots")
     from helpers.games import decision, first_bid_and_play
 
     from p2pspades.rules import Action
@@ -106,9 +114,6 @@ def test_a_split_bot_bids_with_one_bot_and_plays_with_the_other() -> None:
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_keeps_the_deals_that_finished(jobs: str) -> None:
     """A long run stopped by Ctrl-C prints the figures of the deals played so far, without a traceback."""
-    import os
-    import signal
-
     run = subprocess.Popen(
         [sys.executable, str(SCRIPT), "--deals", "100", "--presets", "classic", "--skip-pimc",
          "--skip-random", "--playouts", "400", "--jobs", jobs],
@@ -135,14 +140,41 @@ def test_ctrl_c_keeps_the_deals_that_finished(jobs: str) -> None:
     assert report["interrupted"] and 0 < played < 100
 
 
+def disposition(signum: int) -> str:
+    """What this process does with a signal: SIG_IGN, SIG_DFL, or "a handler" of its own."""
+    handler = signal.getsignal(signum)
+    return handler.name if isinstance(handler, signal.Handlers) else "a handler"
+
+
+def test_the_workers_are_born_deaf_to_ctrl_c() -> None:
+    """The pool's workers ignore SIGINT, with SIGTERM at its default, from the moment they are forked, not
+    only once their initializer has run, so that Ctrl-C at a busy moment (a worker still starting) cannot
+    end one with a traceback. Here the workers run nothing of their own, so what they report is what they
+    were born with; and this process has its own handlers back."""
+    bots = script_module("bots")
+
+    def kill(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler), signal.signal(signal.SIGTERM, kill)
+    try:
+        pool = bots.quiet_pool(2, initializer=lambda: None)
+        try:
+            born = [pool.apply(disposition, (signum,)) for signum in (signal.SIGINT, signal.SIGTERM)]
+        finally:
+            pool.terminate()
+        assert born == ["SIG_IGN", "SIG_DFL"]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.getsignal(signal.SIGTERM) is kill
+    finally:
+        signal.signal(signal.SIGINT, before[0])
+        signal.signal(signal.SIGTERM, before[1])
+
+
 def test_a_paired_expert_takes_its_own_settings_over_the_runs() -> None:
     """`--pair expert:confidence=0.5/...` is an expert with that confidence, whatever the run's `--confidence`
     says; with none of its own it takes the run's."""
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import bots  # the benchmark script, as a module
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    bots = script_module("bots")
     from p2pspades.bots import ExpertBot
     from p2pspades.rules import PRESETS
 
@@ -180,12 +212,7 @@ def test_hands_records_every_table_and_adds_up_to_the_margins() -> None:
 def test_the_yardsticks_bids_with_the_experts_cards_and_the_other_way_round() -> None:
     """`--pair pimc-bids/pimc` is the yardstick's bidding with the expert's card play, and "pimc-play" the
     expert's bidding with the yardstick's card play, each held to the run's counts."""
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import bots  # the benchmark script, as a module
-        import pimc
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    bots, pimc = script_module("bots"), script_module("pimc")
     from p2pspades.bots import ExpertBot
     from p2pspades.rules import PRESETS
 
