@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from p2pspades import i18n
 from p2pspades.bots import make_bot
+from p2pspades.bots import search as search_module
 from p2pspades.bots.bidding import nil_danger, nil_odds
 from p2pspades.bots.coach import advise
 from p2pspades.bots.review import NOTICEABLE, CannotReview, Judged, Position, judge, positions, review
@@ -177,10 +178,12 @@ def test_a_sure_winner_is_what_the_coach_plays_to_make_a_contract() -> None:
     assert heart is not None and heart.holds == 0.0 and heart.points < advice.best.points
 
 
-def test_the_coach_gives_a_nil_the_chance_the_bid_counted_on() -> None:
+def test_the_coach_gives_a_nil_the_chance_the_bid_counted_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """The risky nil of the expert's tests (AH, AC and KC; its playouts hold it in 9 deals of 10, the
-    bidding's odds of its nil danger in 1 of 5): the coach bids the cards, and the nil's chance it shows is
-    the one that bid counted on, halfway between, not the playouts' own."""
+    bidding's odds of its nil danger in 1 of 5), with the search's nil taken halfway to those odds: the coach
+    bids the cards, and the nil's chance it shows is the one that bid counted on, halfway between, not the
+    playouts' own."""
+    monkeypatch.setattr(search_module, "NIL_BLEND", 0.5)
     rules = PRESETS["classic"]
     game = games.dealt(rules, 0, RISKY_NIL)
     assert game.current_seat == 1

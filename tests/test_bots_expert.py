@@ -15,7 +15,6 @@ from helpers.games import Bot, apply_all, beats, dealt, decision, play_hand, pla
 from helpers.positions import RISKY_NIL, SAFE_NIL
 
 from p2pspades.bots import BOT_KINDS, BOT_LEVELS, ExpertBot, HeuristicBot, UnknownBot, make_bot
-from p2pspades.bots import search as search_module
 from p2pspades.bots.bidding import choose_bid, count_mask, estimate_mask, estimate_tricks, nil_danger
 from p2pspades.bots.search import Weighed
 from p2pspades.bots.simulate import Contract, Playout, bags_hurt
@@ -254,17 +253,20 @@ def test_bids_by_search_around_the_count_and_nil() -> None:
     assert isinstance(weak, Bid) and weak.tricks <= 2
 
 
-def test_a_nil_the_playouts_overrate_is_bid_as_its_cards(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A searched nil's chance is taken halfway to the bidding's odds of its nil danger: the risky nil is bid
-    as its cards, which the search alone would not do, and the safe nil is still bid."""
-    def bid(hands: tuple[str, ...]) -> Action:
-        return ExpertBot(1, clock=False, iterations=2000)(decision(dealt(preset("classic"), 0, hands)))
+def test_a_searched_nil_counts_on_its_playouts_chance() -> None:
+    """A searched nil counts on its playouts' chance (`NIL_BLEND` 0): the risky nil (AH, AC and KC; the
+    playouts hold it in 9 deals of 10, the bidding's odds of its nil danger in 1 of 5) is bid, as the safe one
+    is. Taken halfway to those odds (`nil_blend=0.5`, the earlier default) the risky nil is bid as its cards,
+    and the safe one is still bid."""
+    def bid(hands: tuple[str, ...], nil_blend: float | None = None) -> Action:
+        bot = ExpertBot(1, clock=False, iterations=2000, nil_blend=nil_blend)
+        return bot(decision(dealt(preset("classic"), 0, hands)))
 
-    risky = bid(RISKY_NIL)
-    assert isinstance(risky, Bid) and risky.tricks >= 1
-    assert bid(SAFE_NIL) == Bid(0)
-    monkeypatch.setattr(search_module, "NIL_BLEND", 0.0)  # the playouts' chance alone
     assert bid(RISKY_NIL) == Bid(0)
+    assert bid(SAFE_NIL) == Bid(0)
+    risky = bid(RISKY_NIL, nil_blend=0.5)
+    assert isinstance(risky, Bid) and risky.tricks >= 1
+    assert bid(SAFE_NIL, nil_blend=0.5) == Bid(0)
 
 
 def test_bids_up_where_a_failed_contract_scores_zero() -> None:

@@ -43,16 +43,17 @@ BID_COST = 3
 """A whole-hand playout (for a bid) costs about this many mid-hand ones."""
 WIDE_BELOW, WIDE_ABOVE = 2, 3
 """Where bags cost nothing, the bids searched run this far below and above the heuristic count."""
-NIL_BLEND = 0.5
-"""How far a searched nil's chance is taken toward the bidding's odds of its nil danger (`nil_odds`). The
-playouts overstate the chance: each seat in them sees every card, so the nil bidder's partner covers it
-without a miss (a playout defence that plays under the nil even over its own partner's card, as the
-playouts' does, moved a risky nil's 93% only to 91%). The odds, measured against the heuristic's defence,
-understate it against the expert's cover. Against the PIMC yardstick's card play the expert's 71 nils of 100
-duplicate deals of classic had 80% in its search and 59% by the odds, and 68% were made. A searched nil is
-charged the difference, its swing (twice the nil's value) times the share it moves, before it is weighed
-against bidding the cards; a nil the odds like better gains it. Partnerships only: that is where it was
-measured, and with no partner to cover the odds are far lower (27% at a nil danger of 0.44)."""
+NIL_BLEND = 0.0
+"""How far a searched nil's chance is taken toward the bidding's odds of its nil danger (`nil_odds`): by
+default not at all, the playouts' own chance. A nil taken toward the odds is charged the difference, its
+swing (twice the nil's value) times the share it moves, before it is weighed against bidding the cards.
+Halfway (0.5) was the default while the playouts' defence let a nil win a trick its partner was winning,
+and so overrated nils (the expert's 71 nils of 100 duplicate deals of classic had 80% in its search and 59%
+by the odds, and 68% were made against the PIMC yardstick). Once that defence played under a live nil over
+its own partner's card, halfway bid too few: over 300 duplicate deals of classic against the yardstick the
+expert bid 128 nils and made 85 of them; with the playouts' chance alone it bid 187, made 128, and gained
++3.3 [+0.1, +6.6] points a deal on the same deals (README, Benchmarks). Partnerships only, where it was
+measured; with no partner to cover, the odds are far lower (27% at a nil danger of 0.44)."""
 
 
 @dataclass
