@@ -7,7 +7,12 @@ time, sets, nils, bags) are summed, the decision times as means weighted by deci
 percentile of the runs. Runs whose settings differ (the budget, playouts, the yardstick's, the expert's
 settings) are refused: their deals do not measure the same thing. Prints one JSON object.
 
-    python benchmarks/pool.py RUN.json [RUN.json ...]
+With `--over`, the runs of another version or setting of the expert on the same deals (the same seeds), the
+change is measured where it acts: each deal's margin less the other run's on that deal, pooled ("change on
+the same deals", with how many deals changed at all). A deal the change leaves alone is played exactly as
+before, so the difference has far less noise than the two matches apart.
+
+    python benchmarks/pool.py RUN.json [RUN.json ...] [--over OLD.json [OLD.json ...]]
 """
 
 from __future__ import annotations
@@ -87,20 +92,84 @@ def pool(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def change(runs: Sequence[dict[str, Any]], olds: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Each comparison's margins less the `olds`' on the same deals (`olds[i]` the run of `runs[i]`'s seed),
+    deal by deal: the pooled difference, plain and with bags charged, and how many deals it moved."""
+    rows: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for run, old in zip(runs, olds, strict=True):
+        for preset, comparisons in run.items():
+            if not isinstance(comparisons, dict) or preset == "expert":
+                continue
+            for name, comparison in comparisons.items():
+                before = old.get(preset, {}).get(name)
+                if before is None:
+                    raise ValueError(f"the --over run of seed {run['seed']} has no {preset} {name}")
+                played = len(comparison["margins"]), len(before["margins"])
+                if played[0] != played[1]:
+                    raise ValueError(f"the runs of seed {run['seed']} played {played[0]} and {played[1]} "
+                                     f"deals of {preset} {name}: not the same deals")
+                cards, were = _cards(comparison), _cards(before)
+                if cards is not None and were is not None and cards != were:
+                    raise ValueError(f"the runs of seed {run['seed']} dealt other cards in {preset}")
+                rows.setdefault((preset, name), []).extend(
+                    (new[1] - was[1], new[2] - was[2])
+                    for new, was in zip(comparison["margins"], before["margins"], strict=True))
+    out: dict[str, Any] = {"expert": olds[0].get("expert"), "seeds": [old["seed"] for old in olds]}
+    for (preset, name), diffs in rows.items():
+        out.setdefault(preset, {})[name] = {
+            "deals": len(diffs),
+            "changed": sum(1 for plain, charged in diffs if plain or charged),
+            "points_per_deal": mean_ci([plain for plain, _ in diffs]),
+            "points_per_deal_bags_charged": mean_ci([charged for _, charged in diffs]),
+        }
+    return out
+
+
+def _cards(comparison: dict[str, Any]) -> list[Any] | None:
+    """The cards of each deal, where the run recorded its hands (`--hands`), else None: unchecked, for the
+    seed alone gives the deals."""
+    hands = comparison.get("hands")
+    if not hands:
+        return None
+    return [hand["cards"] for hand in hands if hand.get("table") == 0]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("runs", nargs="+", metavar="RUN.json", help="the JSON that bots.py printed")
+    parser.add_argument("--over", nargs="+", metavar="OLD.json", default=[],
+                        help="runs of the same seeds by another expert: the change on the same deals")
     args = parser.parse_args(argv)
     runs = [load(path) for path in args.runs]
-    for path, run in zip(args.runs, runs, strict=True):
+    try:
+        _one_match(parser, args.runs, runs)
+        out = pool(runs)
+        if args.over:
+            olds = [load(path) for path in args.over]
+            _one_match(parser, args.over, olds)
+            by_seed = {old["seed"]: old for old in olds}
+            missing = [run["seed"] for run in runs if run["seed"] not in by_seed]
+            if missing:
+                parser.error(f"no run of --over has seed {missing[0]}: a change is measured on the same "
+                             "deals")
+            out["change_over"] = change(runs, [by_seed[run["seed"]] for run in runs])
+    except ValueError as error:
+        parser.error(str(error))
+    except (KeyError, TypeError, IndexError) as error:
+        parser.error(f"a run is not as benchmarks/bots.py prints one ({type(error).__name__}: {error})")
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+def _one_match(parser: argparse.ArgumentParser, paths: Sequence[str], runs: Sequence[dict[str, Any]]) -> None:
+    """Refuse runs of other settings, or two of one seed: they are not one match."""
+    for path, run in zip(paths, runs, strict=True):
         differ = [key for key in SETTINGS if run.get(key) != runs[0].get(key)]
         if differ:
-            parser.error(f"{path} differs from {args.runs[0]} in {', '.join(differ)}: not one match")
+            parser.error(f"{path} differs from {paths[0]} in {', '.join(differ)}: not one match")
     seeds = [run["seed"] for run in runs]
     if len(set(seeds)) != len(seeds):
         parser.error("two runs share a seed: their deals would count twice")
-    print(json.dumps(pool(runs), indent=2))
-    return 0
 
 
 if __name__ == "__main__":

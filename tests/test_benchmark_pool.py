@@ -7,6 +7,7 @@ import json
 import statistics
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +27,17 @@ def run(seed: int, margins: list[tuple[float, float]], playouts: int = 2000) -> 
                 "bots": {"expert": tally, "pimc": tally}}}}
 
 
-def pool(tmp_path: Path, *runs: dict[str, Any]) -> subprocess.CompletedProcess[str]:
-    paths = []
-    for i, r in enumerate(runs):
-        paths.append(tmp_path / f"run{i}.json")
-        paths[-1].write_text(json.dumps(r), encoding="utf-8")
-    return subprocess.run([sys.executable, str(SCRIPT), *map(str, paths)], capture_output=True, text=True,
+def pool(tmp_path: Path, *runs: dict[str, Any], over: Sequence[dict[str, Any]] = ()
+         ) -> subprocess.CompletedProcess[str]:
+    """pool.py over these runs (and `--over` those), written to files first."""
+    def written(name: str, these: Sequence[dict[str, Any]]) -> list[str]:
+        paths = [tmp_path / f"{name}{i}.json" for i in range(len(these))]
+        for path, r in zip(paths, these, strict=True):
+            path.write_text(json.dumps(r), encoding="utf-8")
+        return [str(path) for path in paths]
+
+    args = written("run", runs) + (["--over", *written("old", over)] if over else [])
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
                           timeout=60, check=False)
 
 
@@ -60,3 +66,37 @@ def test_runs_of_other_settings_or_the_same_deals_are_refused_in_one_line(tmp_pa
                           text=True, timeout=60, check=False)
     assert junk.returncode == 1 and "not a run of benchmarks/bots.py" in junk.stderr
     assert "Traceback" not in other.stderr + again.stderr + junk.stderr
+
+
+def test_a_change_is_measured_deal_by_deal_over_the_runs_of_the_same_seeds(tmp_path: Path) -> None:
+    """`--over`: each deal's margin less the other expert's on the same deal, whatever order the runs are
+    given in; a deal the change left alone counts as a 0, and is not counted as changed."""
+    new = [run(1, [(10.0, 5.0), (-4.0, -9.0)], playouts=4000),
+           run(2, [(30.0, 20.0), (1.0, 1.0)], playouts=4000)]
+    old = [run(2, [(20.0, 20.0), (1.0, 1.0)]), run(1, [(10.0, 5.0), (-14.0, -10.0)])]
+    done = pool(tmp_path, *new, over=old)
+    assert done.returncode == 0, done.stderr
+    change = json.loads(done.stdout)["change_over"]
+    out = change["classic"]["expert_over_pimc"]
+    plain, charged = [0.0, 10.0, 10.0, 0.0], [0.0, 1.0, 0.0, 0.0]
+    assert out["deals"] == 4 and out["changed"] == 2
+    assert out["points_per_deal"]["mean"] == round(statistics.fmean(plain), 2)
+    assert out["points_per_deal_bags_charged"]["mean"] == round(statistics.fmean(charged), 2)
+    assert change["seeds"] == [1, 2]
+
+
+def test_a_change_over_other_deals_is_refused_in_one_line(tmp_path: Path) -> None:
+    missing = pool(tmp_path, run(1, [(1.0, 1.0)]), run(2, [(1.0, 1.0)]), over=[run(1, [(1.0, 1.0)])])
+    assert missing.returncode == 2 and "no run of --over has seed 2" in missing.stderr
+    shorter = pool(tmp_path, run(1, [(1.0, 1.0), (2.0, 2.0)]), over=[run(1, [(1.0, 1.0)])])
+    assert shorter.returncode == 2 and "not the same deals" in shorter.stderr
+    dealt, other = run(1, [(1.0, 1.0)]), run(1, [(1.0, 1.0)])
+    dealt["classic"]["expert_over_pimc"]["hands"] = [{"deal": 0, "table": 0, "cards": ["AS KS", "QS JS"]}]
+    other["classic"]["expert_over_pimc"]["hands"] = [{"deal": 0, "table": 0, "cards": ["AS QS", "KS JS"]}]
+    cards = pool(tmp_path, dealt, over=[other])
+    assert cards.returncode == 2 and "dealt other cards" in cards.stderr
+    (tmp_path / "bare.json").write_text(json.dumps({"benchmark": "bots"}), encoding="utf-8")
+    bare = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "bare.json")], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert bare.returncode == 2 and "not as benchmarks/bots.py prints one" in bare.stderr
+    assert "Traceback" not in missing.stderr + shorter.stderr + cards.stderr + bare.stderr
