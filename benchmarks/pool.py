@@ -142,16 +142,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     runs = [load(path) for path in args.runs]
     try:
-        _one_match(parser, args.runs, runs)
+        _one_match(args.runs, runs)
         out = pool(runs)
         if args.over:
             olds = [load(path) for path in args.over]
-            _one_match(parser, args.over, olds)
+            _one_match(args.over, olds)
             by_seed = {old["seed"]: old for old in olds}
             missing = [run["seed"] for run in runs if run["seed"] not in by_seed]
             if missing:
-                parser.error(f"no run of --over has seed {missing[0]}: a change is measured on the same "
-                             "deals")
+                raise ValueError(f"no run of --over has seed {missing[0]}: a change is measured on the same "
+                                 "deals")
             out["change_over"] = change(runs, [by_seed[run["seed"]] for run in runs])
     except ValueError as error:
         parser.error(str(error))
@@ -161,16 +161,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _one_match(parser: argparse.ArgumentParser, paths: Sequence[str], runs: Sequence[dict[str, Any]]) -> None:
-    """Refuse runs of other settings, or two of one seed: they are not one match."""
+def _one_match(paths: Sequence[str], runs: Sequence[dict[str, Any]]) -> None:
+    """ValueError for runs of other settings, or two of one seed: they are not one match."""
     for path, run in zip(paths, runs, strict=True):
         differ = [key for key in SETTINGS if run.get(key) != runs[0].get(key)]
         if differ:
-            parser.error(f"{path} differs from {paths[0]} in {', '.join(differ)}: not one match")
+            raise ValueError(f"{path} differs from {paths[0]} in {', '.join(differ)}: not one match")
     seeds = [run["seed"] for run in runs]
     if len(set(seeds)) != len(seeds):
-        parser.error("two runs share a seed: their deals would count twice")
-
+        raise ValueError("two runs share a seed: their deals would count twice")
 
 if __name__ == "__main__":
     raise SystemExit(main())
