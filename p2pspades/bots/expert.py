@@ -101,6 +101,7 @@ class ExpertBot:
         nil_confidence: float | None = None,
         hunt_confidence: float | None = None,
         nil_effort: float = 1.0,
+        bid_effort: float = 1.0,
         clock: bool = True,
     ) -> None:
         if time_budget <= 0:
@@ -148,6 +149,9 @@ class ExpertBot:
         #: how many times `iterations` a card's search runs while a nil bid is alive at the table. At 2 the
         #: expert's CPU a decision went over the yardstick's (0.218 s to 0.197 s on 10 classic deals)
         self.nil_effort = nil_effort
+        #: how many times `iterations` a bid's (and the blind-nil question's) search runs: a hand has one bid
+        #: to its many cards, and the bid search splits its playouts among every bid it weighs
+        self.bid_effort = bid_effort
         self._seen: dict[int, int] = {}  # draw pile: hand number -> the stock cards we saw
         self.playouts = 0  # playouts run by the last decision (for tests and benchmarks)
         self.capped = False  # did the wall-clock cap end the last decision before its planned playouts?
@@ -241,6 +245,8 @@ class ExpertBot:
             effort.bag_weight = self.bid_bag_weight
         if self.nil_effort != 1.0 and decision.kind is DecisionKind.PLAY and nil_alive(view):
             effort.iterations = max(8, int(self.iterations * self.nil_effort))
+        if self.bid_effort != 1.0 and decision.kind in (DecisionKind.BID, DecisionKind.BLIND_NIL):
+            effort.iterations = max(8, int(self.iterations * self.bid_effort))
         effort.nil_blend = self.nil_blend
         effort.bid_lean = self.bid_lean
         return effort
