@@ -245,3 +245,20 @@ def test_a_live_nil_gets_nil_effort_times_the_playouts() -> None:
         bot = ExpertBot(7, clock=False, iterations=200, nil_effort=2)
         bot(turn)
         assert most * 0.75 < bot.playouts <= most
+
+
+def test_a_bid_gets_bid_effort_times_the_playouts() -> None:
+    """`bid_effort=3`: a bid's search runs three times the playouts (a whole-hand playout counted as
+    `BID_COST`), and a card's search the usual count."""
+    game = dealt(preset("classic"), 0, NIL_LEAD)
+    bid = decision(game)
+    assert bid.view.seat == 1
+    counts = []
+    for effort in (1, 3):
+        bot = ExpertBot(7, clock=False, iterations=300, bid_effort=effort)
+        bot(bid)
+        counts.append(bot.playouts)
+    assert 300 * 0.75 < counts[0] <= 300 and 900 * 0.75 < counts[1] <= 900
+    card = ExpertBot(7, clock=False, iterations=200, bid_effort=3)
+    card(nil_lead(False))
+    assert 200 * 0.75 < card.playouts <= 200
