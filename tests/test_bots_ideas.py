@@ -1,6 +1,7 @@
 """The ideas the expert's search was measured with, each on a constructed position: what the cards played say
 of the hidden hands (`World`'s readings), the cover policy for a nil's partner in the playouts, the
-information-set search at the top of the tree, and the card's bar and playouts while a nil is alive."""
+information-set search at the top of the tree, the card's bar and playouts while a nil is alive, and a bid's
+playouts."""
 
 from __future__ import annotations
 
