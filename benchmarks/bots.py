@@ -44,6 +44,7 @@ seat holds the same cards, so each side's cards are played once by each bot.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import multiprocessing
@@ -318,14 +319,34 @@ def hand_record(d: int, table: int, layout: Sequence[bool], result: HandResult) 
     }
 
 
+RUN_SETTINGS = ("seed", "time_budget", "iterations", "clock")
+"""ExpertBot keywords the run sets itself (`--playouts`, `--budget`), not `--expert`."""
+NOT_NUMBERS = ("settle",)
+"""ExpertBot keywords that take something other than one number."""
+
+
 def expert_settings(text: str) -> dict[str, Any]:
-    """ExpertBot settings written "NAME=NUMBER,NAME=NUMBER" (ValueError for anything else)."""
+    """ExpertBot settings written "NAME=NUMBER,NAME=NUMBER" (ValueError for anything else: a setting the
+    expert does not have, or a value it refuses)."""
     out: dict[str, Any] = {}
+    known = [
+        name for name in inspect.signature(ExpertBot).parameters if name not in RUN_SETTINGS + NOT_NUMBERS
+    ]
     for setting in filter(None, (part.strip() for part in text.split(","))):
         name, equals, value = setting.partition("=")
+        name = name.strip()
         if not equals:
             raise ValueError(f"an expert setting is NAME=NUMBER, not {setting!r}")
-        out[name.strip()] = float(value)
+        if name in RUN_SETTINGS:
+            raise ValueError(f"{name!r} is the run's to set (--playouts, --budget), not an expert setting")
+        if name not in known:
+            raise ValueError(f"the expert has no setting {name!r} that takes a number; those that do are "
+                             f"{', '.join(known)}")
+        try:
+            out[name] = float(value)
+        except ValueError:
+            raise ValueError(f"an expert setting is NAME=NUMBER, not {setting!r}") from None
+    ExpertBot(0, **out)  # a value the expert refuses (a bag weight over 1, say) raises its ValueError here
     return out
 
 

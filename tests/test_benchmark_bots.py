@@ -87,6 +87,19 @@ def test_bad_arguments_are_refused_in_one_line() -> None:
         check=False,
     )
     assert done.returncode == 2 and "--playouts must be at least 1" in done.stderr
+    # an expert setting the expert does not have, the run's own, or a value it refuses: one line each
+    for setting, message in (
+        ("bid_efort=3", "the expert has no setting 'bid_efort'"),
+        ("iterations=5", "'iterations' is the run's to set"),
+        ("bag_weight=2", "bag_weight must be from 0 to 1"),
+        ("bid_effort=x", "an expert setting is NAME=NUMBER"),
+    ):
+        for flag in (("--expert", setting), ("--pair", f"expert:{setting}/pimc")):
+            done = subprocess.run(
+                [sys.executable, str(SCRIPT), *flag], capture_output=True, text=True, timeout=60, check=False
+            )
+            assert done.returncode == 2 and message in done.stderr, (flag, done.stderr)
+            assert "Traceback" not in done.stderr
 
 
 def test_a_split_bot_bids_with_one_bot_and_plays_with_the_other() -> None:

@@ -399,9 +399,21 @@ def test_a_bag_penalty_the_hand_reaches_is_charged_whatever_the_bag_weight() -> 
     assert contract.value(0, won, near, bag_weight=1.0) == contract.value(0, won, calm, 1.0)
 
 
-def test_a_bag_weight_outside_0_to_1_is_refused() -> None:
-    with pytest.raises(ValueError, match="bag_weight must be from 0 to 1"):
-        ExpertBot(1, bag_weight=1.5)
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ({"bag_weight": 1.5}, "bag_weight must be from 0 to 1"),
+        ({"infer": -1.0}, "infer must be from 0 to 1"),
+        ({"made_bag_weight": 2.0}, "made_bag_weight must be from 0 to 1"),
+        ({"bid_bag_weight": -0.1}, "bid_bag_weight must be from 0 to 1"),
+        ({"nil_blend": 1.5}, "nil_blend must be from 0 to 1"),
+        ({"nil_effort": 0.0}, "nil_effort must be positive"),
+        ({"bid_effort": -2.0}, "bid_effort must be positive"),
+    ],
+)
+def test_a_setting_out_of_its_range_is_refused(setting: dict[str, float], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ExpertBot(1, **setting)  # type: ignore[arg-type]
 
 
 # ----- every preset, determinism, levels ------------------------------------------------------------------

@@ -120,8 +120,14 @@ class ExpertBot:
         # playouts a card) the expert lost 21.9 [6.5, 37.2] a deal to it over 40 deals, set 14 times to its 2
         # and making 14 of 27 nils. `benchmarks/bots.py --split` measures the bids and the cards apart.
         self.bid_confidence = confidence if bid_confidence is None else bid_confidence
-        if not 0.0 <= bag_weight <= 1.0:
-            raise ValueError(f"bag_weight must be from 0 to 1, got {bag_weight}")
+        shares = {"bag_weight": bag_weight, "infer": infer, "made_bag_weight": made_bag_weight,
+                  "bid_bag_weight": bid_bag_weight, "nil_blend": nil_blend}
+        for name, share in shares.items():
+            if share is not None and not 0.0 <= share <= 1.0:
+                raise ValueError(f"{name} must be from 0 to 1, got {share}")
+        for name, effort in (("nil_effort", nil_effort), ("bid_effort", bid_effort)):
+            if not effort > 0:
+                raise ValueError(f"{name} must be positive, got {effort}")
         self.bag_weight = bag_weight
         self.settle = settle
         self.infer = infer
