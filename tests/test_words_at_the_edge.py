@@ -80,8 +80,8 @@ NOT_FOR_A_PERSON: dict[str, frozenset[str]] = {
     "audit/dispute.py": frozenset({"every genesis is the same"}),
     "audit/parallel.py": frozenset({"jobs must be at least 1, got {}"}),  # (argparse refuses --jobs 0 first)
     "bots/expert.py": frozenset({
-        "a {} decision with no legal choices", "bag_weight must be from 0 to 1, got {}",
-        "time_budget must be positive, got {}",
+        "a {} decision with no legal choices", "{} must be from 0 to 1, got {}",
+        "{} must be positive, got {}", "time_budget must be positive, got {}",
     }),
     "bots/heuristic.py": frozenset({"a {} decision with no legal choices"}),
     "crypto/commit.py": frozenset({
