@@ -323,15 +323,16 @@ RUN_SETTINGS = ("seed", "time_budget", "iterations", "clock")
 """ExpertBot keywords the run sets itself (`--playouts`, `--budget`), not `--expert`."""
 NOT_NUMBERS = ("settle",)
 """ExpertBot keywords that take something other than one number."""
+EXPERT_NUMBERS = tuple(
+    name for name in inspect.signature(ExpertBot).parameters if name not in RUN_SETTINGS + NOT_NUMBERS
+)
+"""The ExpertBot keywords `--expert NAME=NUMBER` may set."""
 
 
 def expert_settings(text: str) -> dict[str, Any]:
-    """ExpertBot settings written "NAME=NUMBER,NAME=NUMBER" (ValueError for anything else: a setting the
-    expert does not have, or a value it refuses)."""
+    """ExpertBot settings written "NAME=NUMBER,NAME=NUMBER" (ValueError for anything else, a setting the
+    expert does not have among them; the values are checked once a run, by `_checked`)."""
     out: dict[str, Any] = {}
-    known = [
-        name for name in inspect.signature(ExpertBot).parameters if name not in RUN_SETTINGS + NOT_NUMBERS
-    ]
     for setting in filter(None, (part.strip() for part in text.split(","))):
         name, equals, value = setting.partition("=")
         name = name.strip()
@@ -339,14 +340,13 @@ def expert_settings(text: str) -> dict[str, Any]:
             raise ValueError(f"an expert setting is NAME=NUMBER, not {setting!r}")
         if name in RUN_SETTINGS:
             raise ValueError(f"{name!r} is the run's to set (--playouts, --budget), not an expert setting")
-        if name not in known:
+        if name not in EXPERT_NUMBERS:
             raise ValueError(f"the expert has no setting {name!r} that takes a number; those that do are "
-                             f"{', '.join(known)}")
+                             f"{', '.join(EXPERT_NUMBERS)}")
         try:
             out[name] = float(value)
         except ValueError:
             raise ValueError(f"an expert setting is NAME=NUMBER, not {setting!r}") from None
-    ExpertBot(0, **out)  # a value the expert refuses (a bag weight over 1, say) raises its ValueError here
     return out
 
 
@@ -536,7 +536,8 @@ def _checked(
             if len(pair) != 2:
                 raise ValueError(f"--pair takes A/B, two bots, not {'/'.join(pair)!r}")
             for kind in pair:
-                expert_settings(kind.partition(":")[2])
+                ExpertBot(0, **{**expert, **expert_settings(kind.partition(":")[2])})
+        ExpertBot(0, **expert)  # a value the expert refuses (a bag weight over 1, say) raises its ValueError
     except ValueError as exc:
         parser.error(str(exc))
     return args, expert, pairs_asked

@@ -250,10 +250,13 @@ class ExpertBot:
             effort.bag_weight = self.made_bag_weight
         if self.bid_bag_weight is not None and decision.kind is not DecisionKind.PLAY:
             effort.bag_weight = self.bid_bag_weight
-        if self.nil_effort != 1.0 and decision.kind is DecisionKind.PLAY and nil_alive(view):
-            effort.iterations = max(8, int(self.iterations * self.nil_effort))
-        if self.bid_effort != 1.0 and decision.kind in (DecisionKind.BID, DecisionKind.BLIND_NIL):
-            effort.iterations = max(8, int(self.iterations * self.bid_effort))
+        scale = 1.0
+        if decision.kind in (DecisionKind.BID, DecisionKind.BLIND_NIL):
+            scale = self.bid_effort
+        elif decision.kind is DecisionKind.PLAY and self.nil_effort != 1.0 and nil_alive(view):
+            scale = self.nil_effort
+        if scale != 1.0:
+            effort.iterations = max(8, int(self.iterations * scale))
         effort.nil_blend = self.nil_blend
         effort.bid_lean = self.bid_lean
         return effort
