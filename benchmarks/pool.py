@@ -171,5 +171,6 @@ def _one_match(paths: Sequence[str], runs: Sequence[dict[str, Any]]) -> None:
     if len(set(seeds)) != len(seeds):
         raise ValueError("two runs share a seed: their deals would count twice")
 
+
 if __name__ == "__main__":
     raise SystemExit(main())
