@@ -1,0 +1,211 @@
+"""What an exact ending would cost the expert's playouts, and how often it would play them differently.
+
+The expert weighs a card by playing the hand out in many deals of the unseen cards, every seat choosing by the
+greedy policy of `p2pspades/bots/simulate.py`. A stronger searcher would play the last tricks of each playout
+exactly. Here the last K tricks of a hand are solved by search (`solve`: alpha-beta over every card, the
+leader's side taking as many tricks as it can and every other seat as few for it, each hand's cards grouped
+where they are as good as each other), and the same position is played out by the greedy policy, on positions
+the greedy policy reaches from seeded deals. Reported per preset and K: the microseconds of each (mean), the
+search's over the greedy ending's and over a whole greedy playout from the first trick, the nodes searched,
+and how often the leader's side takes another number of tricks in the two (with the mean difference).
+
+    python benchmarks/endgame.py [--positions 200] [--tricks 2,3,4] [--presets individual,classic,five]
+                                 [--seed 1]
+
+Prints one JSON object; progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from p2pspades.bots.simulate import SUIT_MASKS, SUIT_OF, Contract, Playout, above
+from p2pspades.rules import PRESETS, RuleSet
+from p2pspades.rules.cards import NON_SPADES_MASK
+
+
+def candidates(hand: int, legal: int, live: int) -> list[int]:
+    """The legal cards worth searching: the lowest of each run of cards that no other live card (in another
+    hand or in the trick) separates, as `equivalent` groups them for the search at the top."""
+    others = live & ~hand
+    found = []
+    rest = legal
+    while rest:
+        card = (rest & -rest).bit_length() - 1
+        found.append(card)
+        suit = SUIT_MASKS[SUIT_OF[card]]
+        higher = others & suit & above(card)
+        if higher:
+            rest &= ~(suit & ((higher & -higher) - 1))  # on from the suit's next card another seat holds
+        else:
+            rest &= ~suit
+    return found
+
+
+class Solver:
+    """Alpha-beta over one position of a playout: the tricks the side of `seat` takes from here with every
+    seat playing exactly, its side for them and every other seat against."""
+
+    def __init__(self, playout: Playout, seat: int) -> None:
+        self.contract = playout.contract
+        self.side = self.contract.side_of[seat]
+        self.nodes = 0
+        self.start = playout
+
+    def solve(self) -> int:
+        p = self.start
+        plays = tuple(card for _, card in p.plays)
+        return self._search(tuple(p.hands), p.leader, plays, p.closed, p.broken, p.best, p.winner, -1, 99)
+
+    def _search(
+        self, hands: tuple[int, ...], leader: int, plays: tuple[int, ...], closed: bool, broken: bool,
+        best: int, winner: int, alpha: int, beta: int,
+    ) -> int:
+        self.nodes += 1
+        c = self.contract
+        n = c.n
+        k = len(plays)
+        if not k and not hands[leader]:
+            return 0
+        seat = (leader + k) % n
+        hand = hands[seat]
+        if k:
+            legal = (hand & SUIT_MASKS[SUIT_OF[plays[0]]]) or hand
+        elif closed:
+            legal = (hand & NON_SPADES_MASK) or hand
+        else:
+            legal = hand
+        live = 0
+        for h in hands:
+            live |= h
+        for card in plays:
+            live |= 1 << card
+        ours = c.side_of[seat] == self.side
+        options = candidates(hand, legal, live)
+        if ours:
+            options.reverse()  # high cards first: a cut comes sooner
+        value = -1 if ours else 99
+        for card in options:
+            after = list(hands)
+            after[seat] &= ~(1 << card)
+            held = tuple(after)
+            suit, best_suit = SUIT_OF[card], SUIT_OF[best]
+            if best < 0 or (suit == best_suit and card > best) or (suit == 0 != best_suit):
+                top, wins = card, seat
+            else:
+                top, wins = best, winner
+            if k + 1 == n:
+                spade = broken or SUIT_OF[top] == 0
+                still_closed = closed and not (spade or not c.broken_only)
+                ours_won = int(c.side_of[wins] == self.side)
+                got = ours_won + self._search(
+                    held, wins, (), still_closed, spade, -1, -1, alpha - ours_won, beta - ours_won
+                )
+            else:
+                got = self._search(held, leader, (*plays, card), closed, broken, top, wins, alpha, beta)
+            if ours:
+                value = max(value, got)
+                alpha = max(alpha, value)
+            else:
+                value = min(value, got)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return value
+
+
+def greedy_to(playout: Playout, left: int) -> None:
+    """Play on by the greedy policy until every seat holds `left` cards and a trick is to be led."""
+    n = playout.contract.n
+    while playout.plays or playout.hands[playout.leader].bit_count() > left:
+        legal = playout.legal()
+        seat = (playout.leader + len(playout.plays)) % n
+        playout.play(playout.choose(seat, legal) if legal & (legal - 1) else legal.bit_length() - 1)
+
+
+def measure(rules: RuleSet, tricks: int, positions: int, seed: int) -> dict[str, Any]:
+    """One preset and ending length over `positions` seeded deals."""
+    rng = random.Random(f"endgame/{seed}/{rules.preset}/{tricks}")
+    n = rules.players
+    deck = [card.index for card in rules.deck]
+    per = rules.tricks_per_hand
+    solve_s, greedy_s, whole_s, nodes, differ = [], [], [], [], []
+    for _ in range(positions):
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[s * per:(s + 1) * per]) for s in range(n)]
+        contract = Contract(rules, [3] * n, [False] * n)
+        opening = Playout.opening(contract, 0, hands)
+        start = time.perf_counter()
+        opening.copy().finish()
+        whole_s.append(time.perf_counter() - start)
+        position = opening
+        greedy_to(position, tricks)
+        seat = position.leader
+        side = contract.side_of[seat]
+        before = sum(position.won[s] for s in range(n) if contract.side_of[s] == side)
+        start = time.perf_counter()
+        won = position.copy().finish()
+        greedy_s.append(time.perf_counter() - start)
+        solver = Solver(position, seat)
+        start = time.perf_counter()
+        exact = solver.solve()
+        solve_s.append(time.perf_counter() - start)
+        nodes.append(solver.nodes)
+        differ.append(exact - (sum(won[s] for s in range(n) if contract.side_of[s] == side) - before))
+    mean_solve = statistics.fmean(solve_s)
+    return {
+        "positions": positions,
+        "solve_us": round(mean_solve * 1e6, 1),
+        "greedy_ending_us": round(statistics.fmean(greedy_s) * 1e6, 1),
+        "whole_playout_us": round(statistics.fmean(whole_s) * 1e6, 1),
+        "solve_over_greedy_ending": round(mean_solve / statistics.fmean(greedy_s), 1),
+        "solve_over_whole_playout": round(mean_solve / statistics.fmean(whole_s), 2),
+        "nodes": round(statistics.fmean(nodes), 1),
+        "share_where_the_leaders_side_takes_other_tricks": round(sum(d != 0 for d in differ) / positions, 3),
+        "mean_tricks_exact_less_greedy": round(statistics.fmean(differ), 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--positions", type=int, default=200, help="positions per preset and length (200)")
+    parser.add_argument("--tricks", default="2,3,4", help="ending lengths, in tricks (2,3,4)")
+    parser.add_argument("--presets", default="individual,classic,five", help="comma-separated preset names")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    try:
+        lengths = [int(t) for t in args.tricks.split(",")]
+    except ValueError:
+        parser.error(f"--tricks takes whole numbers separated by commas, not {args.tricks!r}")
+    names = args.presets.split(",")
+    unknown = [name for name in names if name not in PRESETS]
+    if unknown:
+        parser.error(f"no preset {unknown[0]!r}; the presets are {', '.join(sorted(PRESETS))}")
+    if args.positions < 1:
+        parser.error("--positions takes a positive number")
+    out: dict[str, Any] = {}
+    for name in names:
+        rules = PRESETS[name]
+        bad = [t for t in lengths if not 1 <= t <= rules.tricks_per_hand]
+        if bad:
+            parser.error(f"--tricks: {name} has {rules.tricks_per_hand} tricks a hand, not {bad[0]}")
+        if rules.deal != "all":
+            parser.error(f"{name} deals from a draw pile; the endings here need every card dealt")
+        out[name] = {}
+        for tricks in lengths:
+            print(f"{name}: the last {tricks} tricks, {args.positions} positions", file=sys.stderr)
+            out[name][str(tricks)] = measure(rules, tricks, args.positions, args.seed)
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""benchmarks/endgame.py: its exact ending is the true minimax of the position (checked against a plain
+search over every legal card with the simulator's own rules), and bad arguments are refused in one line."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pspades.bots.simulate import Contract, Playout
+from p2pspades.rules import PRESETS
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "endgame.py"
+
+
+def endgame() -> ModuleType:
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        return importlib.import_module("endgame")
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+
+
+def plain(playout: Playout, side: int) -> int:
+    """Minimax with no pruning and no grouping: the tricks `side` takes from here, every legal card tried."""
+    c = playout.contract
+    if not playout.plays and not playout.hands[playout.leader]:
+        return 0
+    seat = (playout.leader + len(playout.plays)) % c.n
+    legal = playout.legal()
+    results = []
+    while legal:
+        card = (legal & -legal).bit_length() - 1
+        legal &= legal - 1
+        after = playout.copy()
+        before = [after.won[s] for s in range(c.n)]
+        after.play(card)
+        gained = sum(after.won[s] - before[s] for s in range(c.n) if c.side_of[s] == side)
+        results.append(gained + plain(after, side))
+    return max(results) if c.side_of[seat] == side else min(results)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(["classic", "individual", "cutthroat3", "five"]),
+    seed=st.integers(0, 10**6),
+    tricks=st.integers(1, 3),
+    mid_trick=st.integers(0, 2),
+)
+def test_the_exact_ending_is_the_minimax_of_every_legal_card(name: str, seed: int, tricks: int, mid_trick: int
+                                                               ) -> None:
+    module = endgame()
+    rules = PRESETS[name]
+    rng = random.Random(seed)
+    deck = [card.index for card in rules.deck]
+    rng.shuffle(deck)
+    per = rules.tricks_per_hand
+    hands = [sum(1 << c for c in deck[s * per:(s + 1) * per]) for s in range(rules.players)]
+    contract = Contract(rules, [3] * rules.players, [False] * rules.players)
+    position = Playout.opening(contract, 0, hands)
+    module.greedy_to(position, tricks)
+    for _ in range(min(mid_trick, rules.players - 1)):  # a trick already begun, as a search may start
+        seat = (position.leader + len(position.plays)) % rules.players
+        position.play(position.choose(seat, position.legal()))
+    seat = (position.leader + len(position.plays)) % rules.players
+    solver = module.Solver(position, seat)
+    assert solver.solve() == plain(position, contract.side_of[seat])
+
+
+def test_a_small_run_reports_every_length_of_every_preset_asked() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--positions", "3", "--tricks", "2,3", "--presets", "classic,five"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert sorted(out) == ["classic", "five"]
+    for preset in out.values():
+        assert sorted(preset) == ["2", "3"]
+        for figures in preset.values():
+            assert figures["positions"] == 3 and figures["solve_us"] > 0 and figures["nodes"] >= 1
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--tricks", "two"], "--tricks takes whole numbers"),
+    (["--tricks", "14"], "classic has 13 tricks a hand, not 14"),
+    (["--presets", "clasic"], "no preset 'clasic'"),
+    (["--presets", "two"], "deals from a draw pile"),
+    (["--positions", "0"], "--positions takes a positive number"),
+])
+def test_bad_arguments_are_refused_in_one_line(flags: list[str], message: str) -> None:
+    done = subprocess.run([sys.executable, str(SCRIPT), "--presets", "classic", *flags],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
