@@ -12,6 +12,13 @@ change is measured where it acts: each deal's margin less the other run's on tha
 the same deals", with how many deals changed at all). A deal the change leaves alone is played exactly as
 before, so the difference has far less noise than the two matches apart.
 
+Where every run recorded its hands (`bots.py --hands`) and a deal is played at two tables, each comparison
+also says where its points go (`by_bids`): each side's cards are played once by each bot, so each side hand
+compares the two on the same cards, sorted by how each bot's seats bid them (the same counted total, A's
+higher or lower, a nil bid by both, by A alone or by B alone). Per kind: the side hands, A's points less B's a
+side hand, that kind's share of the points per deal (the shares add up to the pooled points per deal) and
+A's bags less B's a side hand.
+
     python benchmarks/pool.py RUN.json [RUN.json ...] [--over OLD.json [OLD.json ...]]
 """
 
@@ -25,8 +32,13 @@ from typing import Any
 
 from bots import mean_ci  # beside this script (its folder is on the path)
 
+from p2pspades.rules import PRESETS, is_nil
+
 SETTINGS = ("budget", "confidence", "playouts", "pimc_budget", "pimc_playouts", "expert")
 """What every pooled run must share."""
+KINDS = ("the same counted total", "A's total higher", "A's total lower", "nil by both", "nil by A alone",
+         "nil by B alone")
+"""How the two bots bid a side's cards, in `by_bids`."""
 
 
 def load(path: str) -> dict[str, Any]:
@@ -63,6 +75,7 @@ def pool(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The pooled figures of `runs` (runs of the same settings)."""
     margins: dict[tuple[str, str], list[list[float]]] = {}
     tallies: dict[tuple[str, str], dict[str, Any]] = {}
+    sides: dict[tuple[str, str], list[tuple[str, float, int]] | None] = {}
     for run in runs:
         for preset, comparisons in run.items():
             if not isinstance(comparisons, dict) or preset == "expert":
@@ -71,6 +84,9 @@ def pool(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 key = (preset, name)
                 margins.setdefault(key, []).extend(comparison["margins"])
                 _tallies(tallies.setdefault(key, {}), comparison["bots"])
+                found = side_hands(preset, comparison.get("hands"))
+                known = sides.setdefault(key, [])
+                sides[key] = None if found is None or known is None else known + found
     out: dict[str, Any] = {"benchmark": "bots-pooled", "runs": len(runs),
                            "seeds": [run["seed"] for run in runs],
                            **{key: runs[0][key] for key in SETTINGS}}
@@ -89,6 +105,54 @@ def pool(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "points_per_deal_bags_charged": mean_ci([row[2] for row in rows]),
             "bots": bots,
         }
+        found = sides[(preset, name)]
+        if found:
+            out[preset][name]["by_bids"] = by_bids(found)
+    return out
+
+
+def side_hands(preset: str, hands: Any) -> list[tuple[str, float, int]] | None:
+    """Each side hand of a run's recorded hands (`--hands`) as (how the two bots bid it, A's points less B's,
+    A's bags less B's), where every deal was played at two tables (None: no hands, or not two tables)."""
+    rules = PRESETS.get(preset)
+    if not hands or rules is None or rules.players % 2:
+        return None
+    tables: dict[int, dict[int, dict[str, Any]]] = {}
+    for hand in hands:
+        tables.setdefault(hand["deal"], {})[hand["table"]] = hand
+    found = []
+    for both in tables.values():
+        if sorted(both) != [0, 1]:
+            return None
+        for index, side in enumerate(rules.sides):
+            a, b = (both[0], both[1]) if side[0] in both[0]["a"] else (both[1], both[0])
+
+            def bid(hand: dict[str, Any], side: tuple[int, ...] = side) -> tuple[bool, int]:
+                nil = any(is_nil(rules, hand["bids"][s], s in hand["blind"]) for s in side)
+                return nil, sum(hand["bids"][s] for s in side)
+
+            (a_nil, a_total), (b_nil, b_total) = bid(a), bid(b)
+            if a_nil or b_nil:
+                kind = KINDS[3] if a_nil and b_nil else KINDS[4] if a_nil else KINDS[5]
+            else:
+                kind = KINDS[0] if a_total == b_total else KINDS[1] if a_total > b_total else KINDS[2]
+            found.append((kind, a["sides"][index]["points"] - b["sides"][index]["points"],
+                          a["sides"][index]["bags"] - b["sides"][index]["bags"]))
+    return found
+
+
+def by_bids(found: Sequence[tuple[str, float, int]]) -> dict[str, Any]:
+    """The side hands by how the two bots bid them: how many, A's points less B's a side hand, the kind's
+    share of the points per deal (the mean of every side hand's difference is the points per deal), and A's
+    bags less B's a side hand."""
+    out = {}
+    for kind in KINDS:
+        rows = [(points, bags) for k, points, bags in found if k == kind]
+        if rows:
+            out[kind] = {"side_hands": len(rows),
+                         "points_a_side_hand": round(sum(p for p, _ in rows) / len(rows), 2),
+                         "points_per_deal": round(sum(p for p, _ in rows) / len(found), 2),
+                         "bags_a_side_hand": round(sum(b for _, b in rows) / len(rows), 2)}
     return out
 
 

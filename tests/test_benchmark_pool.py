@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from p2pspades.rules import PRESETS
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "pool.py"
 
 
@@ -100,3 +102,45 @@ def test_a_change_over_other_deals_is_refused_in_one_line(tmp_path: Path) -> Non
                           text=True, timeout=60, check=False)
     assert bare.returncode == 2 and "not as benchmarks/bots.py prints one" in bare.stderr
     assert "Traceback" not in missing.stderr + shorter.stderr + cards.stderr + bare.stderr
+
+
+def test_the_points_are_split_by_how_each_bot_bid_the_same_cards(tmp_path: Path) -> None:
+    """`by_bids`: from a real run's recorded hands, every side hand of every deal counted once, each under
+    how the two bots bid it, and the kinds' shares adding up to the pooled points per deal; a preset played
+    at more than two tables a deal has none."""
+    played = subprocess.run(
+        [sys.executable, str(SCRIPT.parent / "bots.py"), "--deals", "4", "--presets",
+         "classic,individual,cutthroat3", "--skip-heuristic", "--skip-pimc", "--skip-random", "--pair",
+         "heuristic/random", "--hands", "--quiet"],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert played.returncode == 0, played.stderr
+    path = tmp_path / "run.json"
+    path.write_text(played.stdout, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(SCRIPT), str(path)], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    recorded = json.loads(played.stdout)
+    for preset, sides in (("classic", 2), ("individual", 4)):
+        (comparison,) = out[preset].values()
+        by_bids = comparison["by_bids"]
+        assert sum(kind["side_hands"] for kind in by_bids.values()) == 4 * sides
+        shares = sum(kind["points_per_deal"] for kind in by_bids.values())
+        assert abs(shares - comparison["points_per_deal"]["mean"]) < 0.05, (by_bids, comparison)
+        (hands,) = (c["hands"] for c in recorded[preset].values())
+        table = {(h["deal"], h["table"]): h for h in hands}
+        for kind, figures in by_bids.items():  # each kind's side hands, counted again from the records
+            count = 0
+            for d in range(4):
+                for side in PRESETS[preset].sides:
+                    a = table[(d, 0)] if side[0] in table[(d, 0)]["a"] else table[(d, 1)]
+                    b = table[(d, 1)] if a is table[(d, 0)] else table[(d, 0)]
+                    totals = [sum(h["bids"][s] for s in side) for h in (a, b)]
+                    nils = [any(h["bids"][s] == 0 for s in side) for h in (a, b)]
+                    expected = ("nil by both" if all(nils) else "nil by A alone" if nils[0]
+                                else "nil by B alone" if nils[1] else "the same counted total"
+                                if totals[0] == totals[1] else "A's total higher" if totals[0] > totals[1]
+                                else "A's total lower")
+                    count += expected == kind
+            assert count == figures["side_hands"], kind
+    assert all("by_bids" not in c for c in out["cutthroat3"].values())
