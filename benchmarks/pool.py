@@ -32,7 +32,7 @@ from typing import Any
 
 from bots import mean_ci  # beside this script (its folder is on the path)
 
-from p2pspades.rules import PRESETS, is_nil
+from p2pspades.rules import PRESETS, RuleSet, is_nil
 
 SETTINGS = ("budget", "confidence", "playouts", "pimc_budget", "pimc_playouts", "expert")
 """What every pooled run must share."""
@@ -126,19 +126,24 @@ def side_hands(preset: str, hands: Any) -> list[tuple[str, float, int]] | None:
             return None
         for index, side in enumerate(rules.sides):
             a, b = (both[0], both[1]) if side[0] in both[0]["a"] else (both[1], both[0])
-
-            def bid(hand: dict[str, Any], side: tuple[int, ...] = side) -> tuple[bool, int]:
-                nil = any(is_nil(rules, hand["bids"][s], s in hand["blind"]) for s in side)
-                return nil, sum(hand["bids"][s] for s in side)
-
-            (a_nil, a_total), (b_nil, b_total) = bid(a), bid(b)
-            if a_nil or b_nil:
-                kind = KINDS[3] if a_nil and b_nil else KINDS[4] if a_nil else KINDS[5]
-            else:
-                kind = KINDS[0] if a_total == b_total else KINDS[1] if a_total > b_total else KINDS[2]
-            found.append((kind, a["sides"][index]["points"] - b["sides"][index]["points"],
+            found.append((_kind(_bid(rules, a, side), _bid(rules, b, side)),
+                          a["sides"][index]["points"] - b["sides"][index]["points"],
                           a["sides"][index]["bags"] - b["sides"][index]["bags"]))
     return found
+
+
+def _bid(rules: RuleSet, hand: dict[str, Any], side: Sequence[int]) -> tuple[bool, int]:
+    """How a side bid at a recorded table: whether a seat of it bid nil (blind or not), and its total."""
+    nil = any(is_nil(rules, hand["bids"][s], s in hand["blind"]) for s in side)
+    return nil, sum(hand["bids"][s] for s in side)
+
+
+def _kind(a: tuple[bool, int], b: tuple[bool, int]) -> str:
+    """Which of `KINDS` a side hand is, from how bot A's seats bid it and how bot B's did."""
+    (a_nil, a_total), (b_nil, b_total) = a, b
+    if a_nil or b_nil:
+        return KINDS[3] if a_nil and b_nil else KINDS[4] if a_nil else KINDS[5]
+    return KINDS[0] if a_total == b_total else KINDS[1] if a_total > b_total else KINDS[2]
 
 
 def by_bids(found: Sequence[tuple[str, float, int]]) -> dict[str, Any]:
