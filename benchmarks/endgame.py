@@ -194,9 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {}
     for name in names:
         rules = PRESETS[name]
-        bad = [t for t in lengths if not 1 <= t <= rules.tricks_per_hand]
-        if bad:
-            parser.error(f"--tricks: {name} has {rules.tricks_per_hand} tricks a hand, not {bad[0]}")
+        bad = [t for t in lengths if not 1 <= t < rules.tricks_per_hand]
+        if bad:  # the whole hand would start at its first lead, which the search does not hold to its rules
+            most = rules.tricks_per_hand - 1
+            parser.error(f"--tricks: an ending of {name} is 1 to {most} tricks, not {bad[0]}")
         if rules.deal != "all":
             parser.error(f"{name} deals from a draw pile; the endings here need every card dealt")
         out[name] = {}

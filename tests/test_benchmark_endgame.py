@@ -91,7 +91,8 @@ def test_a_small_run_reports_every_length_of_every_preset_asked() -> None:
 
 @pytest.mark.parametrize(("flags", "message"), [
     (["--tricks", "two"], "--tricks takes whole numbers"),
-    (["--tricks", "14"], "classic has 13 tricks a hand, not 14"),
+    (["--tricks", "13"], "an ending of classic is 1 to 12 tricks, not 13"),
+    (["--tricks", "0"], "an ending of classic is 1 to 12 tricks, not 0"),
     (["--presets", "clasic"], "no preset 'clasic'"),
     (["--presets", "two"], "deals from a draw pile"),
     (["--positions", "0"], "--positions takes a positive number"),
