@@ -12,8 +12,8 @@ and how often the leader's side takes another number of tricks in the two (with 
     python benchmarks/endgame.py [--positions 200] [--tricks 2,3,4] [--presets individual,classic,five]
                                  [--seed 1]
 
-Prints one JSON object; progress goes to stderr. A search grows about tenfold with each trick of the
-ending (five players, fifteenfold): past four tricks a run of 200 positions takes minutes to hours.
+Prints one JSON object; progress goes to stderr. A search grows five- to thirtyfold with each trick of
+the ending: past four tricks a run of 200 positions takes minutes to hours.
 """
 
 from __future__ import annotations
