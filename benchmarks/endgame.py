@@ -2,7 +2,7 @@
 
 The expert weighs a card by playing the hand out in many deals of the unseen cards, every seat choosing by the
 greedy policy of `p2pspades/bots/simulate.py`. A stronger searcher would play the last tricks of each playout
-exactly. Here the last K tricks of a hand are solved by search (`solve`: alpha-beta over every card, the
+exactly. Here the last K tricks of a hand are solved by search (`Solver`: alpha-beta over every card, the
 leader's side taking as many tricks as it can and every other seat as few for it, each hand's cards grouped
 where they are as good as each other), and the same position is played out by the greedy policy, on positions
 the greedy policy reaches from seeded deals. Reported per preset and K: the microseconds of each (mean), the
