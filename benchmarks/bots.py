@@ -21,7 +21,7 @@ Progress goes to stderr.
     python benchmarks/bots.py [--deals 4] [--presets classic,individual,piki] [--budget 1.0] [--seed 1]
                              [--minutes M] [--skip-random] [--skip-pimc] [--skip-heuristic] [--plain-pimc]
                              [--pimc-budget 0.3] [--pimc-playouts N] [--jobs N] [--split] [--playouts N]
-                             [--expert NAME=VALUE] [--pair A/B] [--hands]
+                             [--expert NAME=VALUE] [--pair A/B] [--hands] [--exact-ending K]
 
 The deals are played in turn across presets and comparisons (deal 0 everywhere, then deal 1...), so that
 `--minutes` (no new deal starts after it) ends a long run with every preset measured on the same deals.
@@ -31,7 +31,8 @@ Ctrl-C (or `kill`) stops a run and prints the figures of the deals that had fini
 `--playouts N` holds the expert to N playouts a decision with no clock cap, and `--pimc-playouts N` the
 yardsticks to N rollouts, so a run repeats exactly whatever the load (by default the expert's budget's count,
 with the clock as a cap, as it plays, and the yardsticks' wall clock). `--expert NAME=VALUE` sets an
-`ExpertBot` keyword for the run (an idea measured alone).
+`ExpertBot` keyword for the run (an idea measured alone); `--exact-ending K` has the expert's card playouts
+play their last K tricks exactly (`ExactEnding` of `endgame.py`), an idea of the benchmarks, not the bot's.
 
 `--split` takes the expert apart: its bids alone (the expert bids, the heuristic plays its cards) over the
 heuristic, and its card play alone (the heuristic's bids with the expert's cards) over the yardstick;
@@ -56,6 +57,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from endgame import exact_ending  # the exact ending an idea may give the expert's playouts
 from pimc import BUDGET as PIMC_BUDGET  # the yardsticks, beside this script (its folder is on the path)
 from pimc import PimcSearcher, PlainPimc
 
@@ -199,8 +201,11 @@ class Comparison:
         self, rules: RuleSet, kinds: tuple[str, str], seed: int, budget: float | None,
         pimc_budget: float = PIMC_BUDGET, confidence: float | None = None, playouts: int | None = None,
         pimc_playouts: int | None = None, expert: dict[str, Any] | None = None, hands: bool = False,
+        exact_ending: int | None = None,
     ) -> None:
         self.playouts = playouts
+        #: the last tricks of the expert's card playouts played exactly (`--exact-ending`; None: greedy)
+        self.exact_ending = exact_ending
         #: record every table's hand (`--hands`): the cards, bids, tricks and each side's score
         self.hands: list[dict[str, Any]] | None = [] if hands else None
         self.pimc_playouts = pimc_playouts
@@ -268,8 +273,14 @@ class Comparison:
             budget = UNCAPPED if self.playouts is not None else self.budget or DEFAULT_BUDGET
             # the bot's own confidence, else the run's, else the expert's
             own.setdefault("confidence", CONFIDENCE if self.confidence is None else self.confidence)
-            return ExpertBot(seed, time_budget=budget, iterations=self.playouts, **own)
-        return make_bot(name, seed, time_budget=self.budget)
+            return self._ending(ExpertBot(seed, time_budget=budget, iterations=self.playouts, **own))
+        return self._ending(make_bot(name, seed, time_budget=self.budget))
+
+    def _ending(self, bot: Player) -> Player:
+        """An expert's card playouts with their last tricks played exactly, where `--exact-ending` asks."""
+        if self.exact_ending is not None and isinstance(bot, ExpertBot):
+            bot.playout = exact_ending(self.exact_ending)
+        return bot
 
     def merge(self, other: Comparison) -> None:
         """Take in the deals another copy of this comparison played (in a worker process)."""
@@ -284,7 +295,8 @@ class Comparison:
     def fresh(self) -> Comparison:
         """An empty comparison of the same bots, rules and seed (what a worker plays a deal into)."""
         return Comparison(self.rules, self.kinds, self.seed, self.budget, self.pimc_budget, self.confidence,
-                          self.playouts, self.pimc_playouts, self.expert, self.hands is not None)
+                          self.playouts, self.pimc_playouts, self.expert, self.hands is not None,
+                          self.exact_ending)
 
     def report(self) -> dict[str, Any]:
         hands = {} if self.hands is None else {"hands": self.hands}
@@ -502,6 +514,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="deals played at once, each in a worker process (default 1; at most the cores, "
                         "for the yardstick's budget is wall clock)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--exact-ending", type=int, default=None, metavar="K",
+                        help="the expert's card playouts play their last K tricks exactly (endgame.py's "
+                        "Solver): an idea measured, not the expert's own")
     parser.add_argument("--hands", action="store_true",
                         help="record every table's hand in the output (cards, bids, tricks, sides' scores)")
     parser.add_argument(
@@ -529,6 +544,8 @@ def _checked(
         parser.error("--pimc-budget must be positive")
     if args.pimc_playouts is not None and args.pimc_playouts < 1:
         parser.error("--pimc-playouts must be at least 1")
+    if args.exact_ending is not None and not 1 <= args.exact_ending <= 12:
+        parser.error("--exact-ending takes 1 to 12 tricks")
     try:
         expert = expert_settings(",".join(args.expert))
         pairs_asked = [tuple(pair.split("/")) for pair in args.pair]
@@ -587,6 +604,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "pimc_budget": None if args.skip_pimc else args.pimc_budget,
         "pimc_playouts": args.pimc_playouts,
         "expert": expert,
+        "exact_ending": args.exact_ending,
         "minutes": args.minutes,
     }
     pairs = _pairs(args, pairs_asked)
@@ -595,7 +613,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     comparisons = {
         name: {
             label: Comparison(PRESETS[name], kinds, args.seed, args.budget, args.pimc_budget, args.confidence,
-                              args.playouts, args.pimc_playouts, expert, args.hands)
+                              args.playouts, args.pimc_playouts, expert, args.hands, args.exact_ending)
             for label, kinds in pairs.items()
         }
         for name in names

@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 from p2pspades.bots.simulate import SUIT_MASKS, SUIT_OF, Contract, Playout, above
-from p2pspades.rules import PRESETS, RuleSet
+from p2pspades.rules import PRESETS, RuleSet, SeatView
 from p2pspades.rules.cards import NON_SPADES_MASK
 
 
@@ -51,29 +51,34 @@ def candidates(hand: int, legal: int, live: int) -> list[int]:
 
 class Solver:
     """Alpha-beta over one position of a playout: the tricks the side of `seat` takes from here with every
-    seat playing exactly, its side for them and every other seat against."""
+    seat playing exactly, its side for them and every other seat against (`solve`), and the tricks every seat
+    takes on one line of play that reaches it (`line`)."""
 
     def __init__(self, playout: Playout, seat: int) -> None:
         self.contract = playout.contract
         self.side = self.contract.side_of[seat]
         self.nodes = 0
         self.start = playout
+        self.line: tuple[int, ...] = ()
 
     def solve(self) -> int:
         p = self.start
         plays = tuple(card for _, card in p.plays)
-        return self._search(tuple(p.hands), p.leader, plays, p.closed, p.broken, p.best, p.winner, -1, 99)
+        value, self.line = self._search(
+            tuple(p.hands), p.leader, plays, p.closed, p.broken, p.best, p.winner, -1, 99
+        )
+        return value
 
     def _search(
         self, hands: tuple[int, ...], leader: int, plays: tuple[int, ...], closed: bool, broken: bool,
         best: int, winner: int, alpha: int, beta: int,
-    ) -> int:
+    ) -> tuple[int, tuple[int, ...]]:
         self.nodes += 1
         c = self.contract
         n = c.n
         k = len(plays)
         if not k and not hands[leader]:
-            return 0
+            return 0, (0,) * n
         seat = (leader + k) % n
         hand = hands[seat]
         if k:
@@ -91,7 +96,7 @@ class Solver:
         options = candidates(hand, legal, live)
         if ours:
             options.reverse()  # high cards first: a cut comes sooner
-        value = -1 if ours else 99
+        value, line = (-1 if ours else 99), (0,) * n
         for card in options:
             after = list(hands)
             after[seat] &= ~(1 << card)
@@ -105,20 +110,69 @@ class Solver:
                 spade = broken or SUIT_OF[top] == 0
                 still_closed = closed and not (spade or not c.broken_only)
                 ours_won = int(c.side_of[wins] == self.side)
-                got = ours_won + self._search(
+                rest, below = self._search(
                     held, wins, (), still_closed, spade, -1, -1, alpha - ours_won, beta - ours_won
                 )
+                got = ours_won + rest
+                below = (*below[:wins], below[wins] + 1, *below[wins + 1:])
             else:
-                got = self._search(held, leader, (*plays, card), closed, broken, top, wins, alpha, beta)
+                got, below = self._search(
+                    held, leader, (*plays, card), closed, broken, top, wins, alpha, beta
+                )
+            if got > value if ours else got < value:
+                value, line = got, below
             if ours:
-                value = max(value, got)
                 alpha = max(alpha, value)
             else:
-                value = min(value, got)
                 beta = min(beta, value)
             if alpha >= beta:
                 break
-        return value
+        return value, line
+
+
+class ExactEnding(Playout):
+    """A playout of the expert's card search whose last `TRICKS` tricks are played exactly (`Solver`, for the
+    searching seat's side), the greedy policy playing the tricks before them; a whole-hand playout (the bid
+    search's) stays greedy. `bots.py --exact-ending K` gives the expert these playouts (`exact_ending`)."""
+
+    __slots__ = ("seat",)
+    seat: int  # the searching seat (-1: a whole-hand playout)
+    TRICKS = 3
+
+    @classmethod
+    def from_view(cls, contract: Contract, view: SeatView, hands: list[int]) -> Playout:
+        playout = super().from_view(contract, view, hands)
+        assert isinstance(playout, ExactEnding)
+        playout.seat = view.seat
+        return playout
+
+    @classmethod
+    def opening(cls, contract: Contract, dealer: int, hands: list[int]) -> Playout:
+        playout = super().opening(contract, dealer, hands)
+        assert isinstance(playout, ExactEnding)
+        playout.seat = -1
+        return playout
+
+    def copy(self) -> Playout:
+        copy = super().copy()
+        assert isinstance(copy, ExactEnding)
+        copy.seat = self.seat
+        return copy
+
+    def finish(self) -> list[int]:
+        if self.seat < 0:
+            return super().finish()
+        greedy_to(self, self.TRICKS)
+        if not self.hands[self.leader]:
+            return self.won
+        solver = Solver(self, self.seat)
+        solver.solve()
+        return [won + more for won, more in zip(self.won, solver.line, strict=True)]
+
+
+def exact_ending(tricks: int) -> type[ExactEnding]:
+    """The playout class that plays the last `tricks` tricks exactly."""
+    return type(f"ExactEnding{tricks}", (ExactEnding,), {"__slots__": (), "TRICKS": tricks})
 
 
 def greedy_to(playout: Playout, left: int) -> None:

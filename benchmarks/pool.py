@@ -34,7 +34,7 @@ from bots import mean_ci  # beside this script (its folder is on the path)
 
 from p2pspades.rules import PRESETS, RuleSet, is_nil
 
-SETTINGS = ("budget", "confidence", "playouts", "pimc_budget", "pimc_playouts", "expert")
+SETTINGS = ("budget", "confidence", "playouts", "pimc_budget", "pimc_playouts", "expert", "exact_ending")
 """What every pooled run must share."""
 KINDS = ("the same counted total", "A's total higher", "A's total lower", "nil by both", "nil by A alone",
          "nil by B alone")
@@ -89,7 +89,7 @@ def pool(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 sides[key] = None if found is None or known is None else known + found
     out: dict[str, Any] = {"benchmark": "bots-pooled", "runs": len(runs),
                            "seeds": [run["seed"] for run in runs],
-                           **{key: runs[0][key] for key in SETTINGS}}
+                           **{key: runs[0].get(key) for key in SETTINGS}}
     for (preset, name), rows in margins.items():
         bots = {}
         for bot, t in tallies[(preset, name)].items():

@@ -87,6 +87,10 @@ def test_bad_arguments_are_refused_in_one_line() -> None:
         check=False,
     )
     assert done.returncode == 2 and "--playouts must be at least 1" in done.stderr
+    for ending in ("0", "13"):
+        done = subprocess.run([sys.executable, str(SCRIPT), "--exact-ending", ending], capture_output=True,
+                              text=True, timeout=60, check=False)
+        assert done.returncode == 2 and "--exact-ending takes 1 to 12 tricks" in done.stderr, done.stderr
     # an expert setting the expert does not have, the run's own, or a value it refuses: one line each
     for setting, message in (
         ("bid_efort=3", "the expert has no setting 'bid_efort'"),
@@ -236,3 +240,25 @@ def test_the_yardsticks_bids_with_the_experts_cards_and_the_other_way_round() ->
     assert isinstance(yard_bids.bidder, pimc.PimcSearcher) and isinstance(yard_bids.player, ExpertBot)
     assert isinstance(yard_play.bidder, ExpertBot) and isinstance(yard_play.player, pimc.PimcSearcher)
     assert yard_bids.bidder.playouts == 90 and yard_bids.player.iterations == 100
+
+
+def test_an_exact_ending_is_given_to_the_experts_of_the_run_alone() -> None:
+    """`--exact-ending K`: every expert of the run (its own settings or the run's) plays its card playouts'
+    last K tricks exactly; the yardstick and the heuristic do not change."""
+    bots = script_module("bots")
+    endgame = script_module("endgame")
+    from p2pspades.bots import ExpertBot
+    from p2pspades.bots.simulate import Playout
+    from p2pspades.rules import PRESETS
+
+    comparison = bots.Comparison(PRESETS["classic"], ("expert", "pimc"), 1, None, playouts=100,
+                                 exact_ending=4)
+    for kind in ("expert", "expert:confidence=0.5"):
+        bot = comparison.bot(kind, 3)
+        assert isinstance(bot, ExpertBot) and issubclass(bot.playout, endgame.ExactEnding)
+        ending: Any = bot.playout
+        assert ending.TRICKS == 4
+    assert not isinstance(comparison.bot("pimc", 3), ExpertBot)
+    plain = bots.Comparison(PRESETS["classic"], ("expert", "pimc"), 1, None, playouts=100)
+    assert plain.bot("expert", 3).playout is Playout
+    assert comparison.fresh().exact_ending == 4

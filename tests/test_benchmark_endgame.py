@@ -101,3 +101,40 @@ def test_bad_arguments_are_refused_in_one_line(flags: list[str], message: str) -
     done = subprocess.run([sys.executable, str(SCRIPT), "--presets", "classic", *flags],
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(["classic", "individual", "five"]), seed=st.integers(0, 10**6),
+       tricks=st.integers(1, 3), played=st.integers(0, 8))
+def test_an_exact_ending_plays_the_greedy_policy_then_the_solvers_line(name: str, seed: int, tricks: int,
+                                                                      played: int) -> None:
+    """`ExactEnding` (what `bots.py --exact-ending K` gives the expert): from a position of the card search,
+    the greedy policy to the last K tricks, then the tricks of a line of the exact search, which gives the
+    searching seat's side as many as the search says; a whole-hand playout (the bid search's) is greedy."""
+    module = endgame()
+    rules = PRESETS[name]
+    rng = random.Random(seed)
+    deck = [card.index for card in rules.deck]
+    rng.shuffle(deck)
+    per = rules.tricks_per_hand
+    hands = [sum(1 << c for c in deck[s * per:(s + 1) * per]) for s in range(rules.players)]
+    contract = Contract(rules, [3] * rules.players, [False] * rules.players)
+    ending = module.exact_ending(tricks)
+    whole = ending.opening(contract, 0, list(hands))
+    assert whole.seat == -1 and whole.copy().finish() == Playout.opening(contract, 0, list(hands)).finish()
+    position = Playout.opening(contract, 0, list(hands))
+    for _ in range(played):  # some cards into the hand, as a search may start mid-hand
+        seat = (position.leader + len(position.plays)) % rules.players
+        position.play(position.choose(seat, position.legal()))
+    seat = (position.leader + len(position.plays)) % rules.players
+    exact = ending(contract, list(position.hands), list(position.won), position.leader, list(position.plays),
+                   position.broken, position.closed)
+    exact.seat = seat
+    won = exact.copy().finish()
+    greedy = position.copy()
+    module.greedy_to(greedy, tricks)
+    solver = module.Solver(greedy, seat)
+    side = [s for s in range(rules.players) if contract.side_of[s] == contract.side_of[seat]]
+    assert sum(won) == rules.tricks_per_hand
+    assert sum(won[s] - greedy.won[s] for s in side) == solver.solve()
+    assert [w - g for w, g in zip(won, greedy.won, strict=True)] == list(solver.line)
