@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pspades.bots.simulate import Contract, Playout
-from p2pspades.rules import PRESETS
+from p2pspades.rules import PRESETS, RuleSet
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "endgame.py"
 
@@ -27,6 +27,16 @@ def endgame() -> ModuleType:
         return importlib.import_module("endgame")
     finally:
         sys.path.remove(str(SCRIPT.parent))
+
+
+def dealt(name: str, seed: int) -> tuple[RuleSet, list[int], Contract]:
+    """A seeded deal of a preset: its rules, every seat's hand (a mask) and the contracts of bids of 3."""
+    rules = PRESETS[name]
+    deck = [card.index for card in rules.deck]
+    random.Random(seed).shuffle(deck)
+    per = rules.tricks_per_hand
+    hands = [sum(1 << c for c in deck[s * per:(s + 1) * per]) for s in range(rules.players)]
+    return rules, hands, Contract(rules, [3] * rules.players, [False] * rules.players)
 
 
 def plain(playout: Playout, side: int) -> int:
@@ -58,13 +68,7 @@ def plain(playout: Playout, side: int) -> int:
 def test_the_exact_ending_is_the_minimax_of_every_legal_card(name: str, seed: int, tricks: int, mid_trick: int
                                                                ) -> None:
     module = endgame()
-    rules = PRESETS[name]
-    rng = random.Random(seed)
-    deck = [card.index for card in rules.deck]
-    rng.shuffle(deck)
-    per = rules.tricks_per_hand
-    hands = [sum(1 << c for c in deck[s * per:(s + 1) * per]) for s in range(rules.players)]
-    contract = Contract(rules, [3] * rules.players, [False] * rules.players)
+    rules, hands, contract = dealt(name, seed)
     position = Playout.opening(contract, 0, hands)
     module.greedy_to(position, tricks)
     for _ in range(min(mid_trick, rules.players - 1)):  # a trick already begun, as a search may start
@@ -112,13 +116,7 @@ def test_an_exact_ending_plays_the_greedy_policy_then_the_solvers_line(name: str
     the greedy policy to the last K tricks, then the tricks of a line of the exact search, which gives the
     searching seat's side as many as the search says; a whole-hand playout (the bid search's) is greedy."""
     module = endgame()
-    rules = PRESETS[name]
-    rng = random.Random(seed)
-    deck = [card.index for card in rules.deck]
-    rng.shuffle(deck)
-    per = rules.tricks_per_hand
-    hands = [sum(1 << c for c in deck[s * per:(s + 1) * per]) for s in range(rules.players)]
-    contract = Contract(rules, [3] * rules.players, [False] * rules.players)
+    rules, hands, contract = dealt(name, seed)
     ending = module.exact_ending(tricks)
     whole = ending.opening(contract, 0, list(hands))
     assert whole.seat == -1 and whole.copy().finish() == Playout.opening(contract, 0, list(hands)).finish()
