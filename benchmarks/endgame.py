@@ -176,9 +176,11 @@ def exact_ending(tricks: int) -> type[ExactEnding]:
 
 
 def greedy_to(playout: Playout, left: int) -> None:
-    """Play on by the greedy policy until every seat holds `left` cards and a trick is to be led."""
+    """Play on by the greedy policy until every seat holds `left` cards (or fewer) and a trick is to be led,
+    the first trick played in any case where a card must lead it (the low club): the search does not know
+    that rule."""
     n = playout.contract.n
-    while playout.plays or playout.hands[playout.leader].bit_count() > left:
+    while playout.plays or playout.must_lead >= 0 or playout.hands[playout.leader].bit_count() > left:
         legal = playout.legal()
         seat = (playout.leader + len(playout.plays)) % n
         playout.play(playout.choose(seat, legal) if legal & (legal - 1) else legal.bit_length() - 1)
