@@ -75,7 +75,7 @@ def pool(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The pooled figures of `runs` (runs of the same settings)."""
     margins: dict[tuple[str, str], list[list[float]]] = {}
     tallies: dict[tuple[str, str], dict[str, Any]] = {}
-    sides: dict[tuple[str, str], list[tuple[str, float, int]] | None] = {}
+    sides: dict[tuple[str, str], list[list[tuple[str, float, int]] | None]] = {}  # per run
     for run in runs:
         for preset, comparisons in run.items():
             if not isinstance(comparisons, dict) or preset == "expert":
@@ -84,9 +84,7 @@ def pool(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 key = (preset, name)
                 margins.setdefault(key, []).extend(comparison["margins"])
                 _tallies(tallies.setdefault(key, {}), comparison["bots"])
-                found = side_hands(preset, comparison.get("hands"))
-                known = sides.setdefault(key, [])
-                sides[key] = None if found is None or known is None else known + found
+                sides.setdefault(key, []).append(side_hands(preset, comparison.get("hands")))
     out: dict[str, Any] = {"benchmark": "bots-pooled", "runs": len(runs),
                            "seeds": [run["seed"] for run in runs],
                            **{key: runs[0].get(key) for key in SETTINGS}}
@@ -105,9 +103,9 @@ def pool(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "points_per_deal_bags_charged": mean_ci([row[2] for row in rows]),
             "bots": bots,
         }
-        found = sides[(preset, name)]
-        if found:
-            out[preset][name]["by_bids"] = by_bids(found)
+        per_run = sides[(preset, name)]
+        if all(per_run):  # every run recorded its hands
+            out[preset][name]["by_bids"] = by_bids([row for found in per_run if found for row in found])
     return out
 
 
