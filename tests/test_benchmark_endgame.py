@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -136,3 +137,29 @@ def test_an_exact_ending_plays_the_greedy_policy_then_the_solvers_line(name: str
     assert sum(won) == rules.tricks_per_hand
     assert sum(won[s] - greedy.won[s] for s in side) == solver.solve()
     assert [w - g for w, g in zip(won, greedy.won, strict=True)] == list(solver.line)
+
+
+def test_a_bad_preset_is_refused_before_any_is_measured_and_ctrl_c_keeps_what_finished() -> None:
+    """A preset it cannot measure, named after one it can, is refused at once (no minutes of work first); a
+    run stopped by Ctrl-C prints the lengths that had finished, says it was interrupted and exits 130, with
+    no traceback."""
+    late = subprocess.run([sys.executable, str(SCRIPT), "--presets", "classic,two", "--positions", "100000"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert late.returncode == 2 and "deals from a draw pile" in late.stderr and "the last" not in late.stderr
+    run = subprocess.Popen(
+        [sys.executable, str(SCRIPT), "--presets", "classic", "--tricks", "2,6", "--positions", "5000"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert run.stderr is not None
+    seen = ""
+    while "the last 6 tricks" not in seen:  # the length of 2 has finished; the one of 6 would take hours
+        line = run.stderr.readline()
+        assert line, seen
+        seen += line
+    run.send_signal(signal.SIGINT)
+    stdout, stderr = run.communicate(timeout=60)
+    assert run.returncode == 130, stderr
+    out = json.loads(stdout)
+    assert out["interrupted"] is True and sorted(out["classic"]) == ["2"]
+    assert out["classic"]["2"]["positions"] == 5000
+    assert "interrupted" in stderr and "Traceback" not in stderr
